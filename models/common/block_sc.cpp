@@ -1,0 +1,354 @@
+#include "block_sc.hpp"
+
+#include <cstring>
+
+namespace simtx {
+
+std::string block_module::run_error_;
+
+tlm::tlm_extension_base *msg_extension::clone() const
+{
+    return new msg_extension(*this);
+}
+
+void msg_extension::copy_from(const tlm::tlm_extension_base &other)
+{
+    *this = static_cast<const msg_extension &>(other);
+}
+
+payload_pool::~payload_pool()
+{
+    for (auto &payload : all_) payload->free_all_extensions();
+}
+
+tlm::tlm_generic_payload *payload_pool::acquire()
+{
+    if (free_list_.empty()) {
+        all_.push_back(std::make_unique<tlm::tlm_generic_payload>(this));
+        all_.back()->set_extension(new msg_extension);
+        free_list_.push_back(all_.back().get());
+    }
+    tlm::tlm_generic_payload *payload = free_list_.back();
+    free_list_.pop_back();
+    payload->acquire();
+    return payload;
+}
+
+void payload_pool::free(tlm::tlm_generic_payload *payload)
+{
+    // Keep the extension for the next use: only the pool's payloads carry it.
+    free_list_.push_back(payload);
+}
+
+payload_pool &global_payload_pool()
+{
+    static payload_pool pool;
+    return pool;
+}
+
+static tlm::tlm_response_status response_status_of(const simtx_msg &msg)
+{
+    if (!msg.is_response) return tlm::TLM_INCOMPLETE_RESPONSE;
+    switch (msg.status) {
+    case SIMTX_STATUS_OK: return tlm::TLM_OK_RESPONSE;
+    case SIMTX_STATUS_ADDRESS_ERROR: return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    default: return tlm::TLM_COMMAND_ERROR_RESPONSE;
+    }
+}
+
+void message_to_payload(const simtx_msg &msg, tlm::tlm_generic_payload &payload, msg_extension &extension)
+{
+    if (&extension.msg != &msg) extension.msg = msg;
+    simtx_msg &m = extension.msg;
+    m.handle = &payload;
+    unsigned length = m.size < SIMTX_MSG_MAX_DATA ? m.size : SIMTX_MSG_MAX_DATA;
+    payload.set_command(m.op == SIMTX_OP_READ    ? tlm::TLM_READ_COMMAND
+                        : m.op == SIMTX_OP_WRITE ? tlm::TLM_WRITE_COMMAND
+                                                 : tlm::TLM_IGNORE_COMMAND);
+    payload.set_address(m.address);
+    payload.set_data_ptr(m.data);
+    payload.set_data_length(length);
+    payload.set_streaming_width(length);
+    payload.set_dmi_allowed(false);
+    if (m.byte_enable[0] == UINT64_MAX && m.byte_enable[1] == UINT64_MAX) {
+        payload.set_byte_enable_ptr(nullptr);
+        payload.set_byte_enable_length(0);
+    } else {
+        for (unsigned i = 0; i < length; i++)
+            extension.byte_enable[i] = simtx_msg_byte_enabled(&m, i) ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
+        payload.set_byte_enable_ptr(extension.byte_enable);
+        payload.set_byte_enable_length(length);
+    }
+    payload.set_response_status(response_status_of(m));
+}
+
+static msg_extension &extension_of(tlm::tlm_generic_payload &payload)
+{
+    msg_extension *extension = payload.get_extension<msg_extension>();
+    if (!extension)
+        SC_REPORT_FATAL("simtx", "a transaction without the simtx message extension reached a simtx block");
+    return *extension;
+}
+
+block_module::block_module(sc_core::sc_module_name module_name, const block_config &config)
+    : sc_module(module_name), info_(config.info), instance_name_(basename()), address_map_(config.address_map),
+      period_ps_(config.clock_period.value())
+{
+    for (size_t s = 0; s < info_->socket_count; s++) {
+        socket_first_port_.push_back(static_cast<unsigned>(ports_.size()));
+        const simtx_socket_spec &spec = info_->sockets[s];
+        for (unsigned i = 0; i < config.socket_counts[s]; i++) {
+            std::string socket_name = spec.count_parameter ? std::string(spec.name) + "_" + std::to_string(i) : spec.name;
+            int port = static_cast<int>(ports_.size());
+            port_state state;
+            if (spec.role == SIMTX_SOCKET_INITIATOR) {
+                state.initiator = std::make_unique<initiator_socket>(socket_name.c_str());
+                state.initiator->register_nb_transport_bw(this, &block_module::nb_transport_bw, port);
+            } else {
+                state.target = std::make_unique<target_socket>(socket_name.c_str());
+                state.target->register_nb_transport_fw(this, &block_module::nb_transport_fw, port);
+                state.target->register_transport_dbg(this, &block_module::transport_dbg, port);
+            }
+            ports_.push_back(std::move(state));
+        }
+    }
+    env_.context = this;
+    env_.instance_name = instance_name_.c_str();
+    env_.seed = config.seed;
+    env_.send = &block_module::send_upcall;
+    env_.fail = &block_module::fail_upcall;
+    env_.observer = config.observer;
+    env_.address_map = address_map_.empty() ? nullptr : address_map_.data();
+    env_.address_map_length = address_map_.size();
+
+    simtx_observer_set_prefix(config.observer, name());
+    char error[512] = "";
+    core_ = info_->create(config.params, &env_, error, sizeof error);
+    simtx_observer_set_prefix(config.observer, nullptr);
+    if (!core_) throw creation_error(error);
+
+    SC_HAS_PROCESS(block_module);
+    SC_METHOD(tick);
+    sensitive << tick_event_; // runs once at time 0 too: every core gets cycle 0
+}
+
+block_module::~block_module()
+{
+    if (core_) info_->destroy(core_);
+}
+
+unsigned block_module::port_of(size_t socket, unsigned index) const
+{
+    return socket_first_port_[socket] + index;
+}
+
+uint64_t block_module::current_cycle() const
+{
+    return sc_core::sc_time_stamp().value() / period_ps_;
+}
+
+void block_module::tick()
+{
+    uint64_t now = current_cycle();
+    scheduled_cycle_ = SIMTX_NEVER;
+    uint64_t next = info_->cycle(core_, now);
+    if (held_count_) retry_held();
+    if (held_count_ && next == SIMTX_NEVER) next = now + 1; // a refusing core must come back
+    if (next != SIMTX_NEVER && next < scheduled_cycle_) {
+        if (next <= now) next = now + 1;
+        scheduled_cycle_ = next;
+        tick_event_.notify(sc_core::sc_time::from_value(next * period_ps_ - sc_core::sc_time_stamp().value()));
+    }
+}
+
+// Something arrived or a port freed: tick at the next clock edge after now.
+void block_module::wake()
+{
+    uint64_t next = current_cycle() + 1;
+    if (next < scheduled_cycle_) {
+        scheduled_cycle_ = next;
+        tick_event_.notify(sc_core::sc_time::from_value(next * period_ps_ - sc_core::sc_time_stamp().value()));
+    }
+}
+
+// Offers a held arrival to the core again; on acceptance ends its phase.
+void block_module::retry_held()
+{
+    for (unsigned port = 0; port < ports_.size() && held_count_; port++) {
+        tlm::tlm_generic_payload *payload = ports_[port].held;
+        if (!payload || !deliver(port, *payload)) continue;
+        ports_[port].held = nullptr;
+        held_count_--;
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        if (ports_[port].target) {
+            tlm::tlm_phase phase = tlm::END_REQ;
+            (*ports_[port].target)->nb_transport_bw(*payload, phase, delay);
+        } else {
+            tlm::tlm_phase phase = tlm::END_RESP;
+            (*ports_[port].initiator)->nb_transport_fw(*payload, phase, delay);
+            arrived_response(*payload);
+        }
+    }
+}
+
+bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload)
+{
+    msg_extension &extension = extension_of(payload);
+    simtx_msg &msg = extension.msg;
+    msg.handle = &payload;
+    if (ports_[port].initiator && !msg.is_response) {
+        // A plain TLM target answered through the generic payload only.
+        msg.is_response = true;
+        msg.status = payload.is_response_ok()                                          ? SIMTX_STATUS_OK
+                     : payload.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE ? SIMTX_STATUS_ADDRESS_ERROR
+                                                                                        : SIMTX_STATUS_COMMAND_ERROR;
+    }
+    return info_->accept(core_, port, &msg, current_cycle()) == SIMTX_ACCEPTED;
+}
+
+// The core took a response: the initiator that made the payload frees it.
+void block_module::arrived_response(tlm::tlm_generic_payload &payload)
+{
+    if (extension_of(payload).originator == this) payload.release();
+}
+
+bool block_module::send(unsigned port, const simtx_msg *msg)
+{
+    port_state &state = ports_[port];
+    if (state.awaiting_end) return false;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    tlm::tlm_phase phase;
+    tlm::tlm_sync_enum result;
+    tlm::tlm_generic_payload *payload = static_cast<tlm::tlm_generic_payload *>(msg->handle);
+    if (state.initiator) {
+        if (!payload) {
+            payload = global_payload_pool().acquire();
+            extension_of(*payload).originator = this;
+        }
+        message_to_payload(*msg, *payload, extension_of(*payload));
+        phase = tlm::BEGIN_REQ;
+        result = (*state.initiator)->nb_transport_fw(*payload, phase, delay);
+        if (result == tlm::TLM_ACCEPTED || (result == tlm::TLM_UPDATED && phase == tlm::END_REQ)) {
+            if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;
+        } else {
+            // The target answered at once (TLM_COMPLETED or BEGIN_RESP): hand the
+            // response to the core after this cycle, as if it had been refused.
+            if (state.held) SC_REPORT_FATAL("simtx", "two immediate responses on one port");
+            state.held = payload;
+            held_count_++;
+            wake();
+        }
+        return true;
+    }
+    if (!payload) SC_REPORT_FATAL("simtx", "a response without its request's handle");
+    message_to_payload(*msg, *payload, extension_of(*payload));
+    phase = tlm::BEGIN_RESP;
+    result = (*state.target)->nb_transport_bw(*payload, phase, delay);
+    if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;
+    return true;
+}
+
+tlm::tlm_sync_enum block_module::nb_transport_fw(int port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                                 sc_core::sc_time &)
+{
+    port_state &state = ports_[port];
+    if (phase == tlm::BEGIN_REQ) {
+        wake();
+        if (deliver(port, payload)) {
+            phase = tlm::END_REQ;
+            return tlm::TLM_UPDATED;
+        }
+        state.held = &payload;
+        held_count_++;
+        return tlm::TLM_ACCEPTED;
+    }
+    if (phase == tlm::END_RESP && state.awaiting_end == &payload) {
+        state.awaiting_end = nullptr;
+        if (info_->port_free) info_->port_free(core_, port);
+        wake();
+        return tlm::TLM_COMPLETED;
+    }
+    SC_REPORT_FATAL("simtx", ("unexpected forward phase at " + instance_name_).c_str());
+    return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum block_module::nb_transport_bw(int port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                                 sc_core::sc_time &)
+{
+    port_state &state = ports_[port];
+    if (state.awaiting_end == &payload) { // END_REQ, or BEGIN_RESP that implies it
+        state.awaiting_end = nullptr;
+        if (info_->port_free) info_->port_free(core_, port);
+        wake();
+    }
+    if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
+    if (phase == tlm::BEGIN_RESP) {
+        wake();
+        if (deliver(port, payload)) {
+            arrived_response(payload);
+            return tlm::TLM_COMPLETED;
+        }
+        state.held = &payload;
+        held_count_++;
+        return tlm::TLM_ACCEPTED;
+    }
+    SC_REPORT_FATAL("simtx", ("unexpected backward phase at " + instance_name_).c_str());
+    return tlm::TLM_COMPLETED;
+}
+
+unsigned block_module::transport_dbg(int port, tlm::tlm_generic_payload &payload)
+{
+    (void)port;
+    if (!info_->debug_access) return 0;
+    int forward_port = -1;
+    bool is_write = payload.get_command() == tlm::TLM_WRITE_COMMAND;
+    size_t done = info_->debug_access(core_, is_write, payload.get_address(), payload.get_data_ptr(),
+                                      payload.get_data_length(), &forward_port);
+    if (done) return static_cast<unsigned>(done);
+    if (forward_port >= 0 && static_cast<unsigned>(forward_port) < ports_.size() && ports_[forward_port].initiator)
+        return (*ports_[forward_port].initiator)->transport_dbg(payload);
+    return 0;
+}
+
+unsigned block_module::debug_transport(bool is_write, uint64_t address, uint8_t *data, unsigned size)
+{
+    tlm::tlm_generic_payload payload;
+    payload.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    payload.set_address(address);
+    payload.set_data_ptr(data);
+    payload.set_data_length(size);
+    return transport_dbg(0, payload);
+}
+
+bool block_module::finished() const
+{
+    return !info_->finished || info_->finished(core_);
+}
+
+double block_module::progress() const
+{
+    return info_->progress ? info_->progress(core_) : 1.0;
+}
+
+void block_module::finish()
+{
+    if (info_->finish) info_->finish(core_, current_cycle());
+}
+
+void block_module::fail(const char *message)
+{
+    if (run_error_.empty()) run_error_ = instance_name_ + ": " + message;
+    sc_core::sc_stop();
+}
+
+bool block_module::send_upcall(void *context, unsigned port, const simtx_msg *msg)
+{
+    return static_cast<block_module *>(context)->send(port, msg);
+}
+
+void block_module::fail_upcall(void *context, const char *message)
+{
+    static_cast<block_module *>(context)->fail(message);
+}
+
+} // namespace simtx

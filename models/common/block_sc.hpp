@@ -1,0 +1,134 @@
+// The SystemC shim shared by every block: it owns a C core, gives it TLM-2.0
+// sockets from its socket table, ticks it on its clock while it has work, and
+// translates messages to and from generic payloads. No model logic lives here.
+#ifndef SIMTX_BLOCK_SC_HPP
+#define SIMTX_BLOCK_SC_HPP
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "simtx_block.h"
+
+namespace simtx {
+
+class block_module;
+
+// The C message riding on a generic payload.
+struct msg_extension : tlm::tlm_extension<msg_extension> {
+    simtx_msg msg{};
+    block_module *originator = nullptr; // releases the payload when its response is consumed
+    unsigned char byte_enable[SIMTX_MSG_MAX_DATA];
+    tlm::tlm_extension_base *clone() const override;
+    void copy_from(const tlm::tlm_extension_base &other) override;
+};
+
+// Recycles payloads (each with its extension) for the whole platform.
+class payload_pool : public tlm::tlm_mm_interface {
+  public:
+    ~payload_pool() override;
+    tlm::tlm_generic_payload *acquire();
+    void free(tlm::tlm_generic_payload *payload) override;
+
+  private:
+    std::vector<tlm::tlm_generic_payload *> free_list_;
+    std::vector<std::unique_ptr<tlm::tlm_generic_payload>> all_;
+};
+
+payload_pool &global_payload_pool();
+
+// Everything a core needs to be built, resolved by the elaborator.
+struct block_config {
+    const simtx_block_info *info = nullptr;
+    const void *params = nullptr;               // filled params struct, owned by the caller
+    std::vector<unsigned> socket_counts;        // one per socket spec
+    sc_core::sc_time clock_period;
+    simtx_observer *observer = nullptr;
+    uint64_t seed = 0;
+    std::vector<simtx_address_range> address_map;
+};
+
+// Raised when a core cannot be created from its parameters.
+struct creation_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class block_module : public sc_core::sc_module {
+  public:
+    using initiator_socket = tlm_utils::simple_initiator_socket_tagged<block_module>;
+    using target_socket = tlm_utils::simple_target_socket_tagged<block_module>;
+
+    block_module(sc_core::sc_module_name module_name, const block_config &config);
+    ~block_module() override;
+
+    const simtx_block_info *info() const { return info_; }
+    void *core() const { return core_; }
+    unsigned port_count() const { return static_cast<unsigned>(ports_.size()); }
+    // Port of element `index` of socket spec `socket`.
+    unsigned port_of(size_t socket, unsigned index) const;
+    bool is_initiator(unsigned port) const { return ports_[port].initiator != nullptr; }
+    initiator_socket &initiator(unsigned port) { return *ports_[port].initiator; }
+    target_socket &target(unsigned port) { return *ports_[port].target; }
+
+    bool finished() const;
+    double progress() const;
+    // Ends the run for this core: derived statistics at the current cycle.
+    void finish();
+    uint64_t current_cycle() const;
+
+    // Zero-time access entering this block (as if from its target port 0).
+    unsigned debug_transport(bool is_write, uint64_t address, uint8_t *data, unsigned size);
+
+    // A run-time error reported by any core, or empty.
+    static const std::string &run_error() { return run_error_; }
+
+  private:
+    struct port_state {
+        std::unique_ptr<initiator_socket> initiator;
+        std::unique_ptr<target_socket> target;
+        tlm::tlm_generic_payload *awaiting_end = nullptr; // our BEGIN_REQ/BEGIN_RESP not yet ended
+        tlm::tlm_generic_payload *held = nullptr;         // an arrival the core refused
+    };
+
+    void tick();
+    void wake();
+    void retry_held();
+    bool deliver(unsigned port, tlm::tlm_generic_payload &payload);
+    void arrived_response(tlm::tlm_generic_payload &payload);
+    bool send(unsigned port, const simtx_msg *msg);
+    void fail(const char *message);
+    unsigned transport_dbg(int port, tlm::tlm_generic_payload &payload);
+    tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                       sc_core::sc_time &delay);
+    tlm::tlm_sync_enum nb_transport_bw(int port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                       sc_core::sc_time &delay);
+
+    static bool send_upcall(void *context, unsigned port, const simtx_msg *msg);
+    static void fail_upcall(void *context, const char *message);
+
+    const simtx_block_info *info_;
+    void *core_ = nullptr;
+    simtx_env env_{};
+    std::string instance_name_;
+    std::vector<simtx_address_range> address_map_;
+    std::vector<unsigned> socket_first_port_;
+    std::vector<port_state> ports_;
+    unsigned held_count_ = 0;
+    uint64_t period_ps_;
+    uint64_t scheduled_cycle_ = 0;
+    sc_core::sc_event tick_event_;
+
+    static std::string run_error_;
+};
+
+// Copies a message into a payload's generic fields and extension.
+void message_to_payload(const simtx_msg &msg, tlm::tlm_generic_payload &payload, msg_extension &extension);
+
+} // namespace simtx
+
+#endif

@@ -1,0 +1,38 @@
+/* A bounded FIFO of messages, stored by value, with a ready cycle per entry
+ * so a core can model a fixed delay without being ticked in between. */
+#ifndef SIMTX_MSG_QUEUE_H
+#define SIMTX_MSG_QUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simtx_msg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct msg_queue {
+    simtx_msg *messages;
+    uint64_t *ready_cycles;
+    size_t capacity, head, length;
+} msg_queue;
+
+bool msg_queue_init(msg_queue *q, size_t capacity);
+void msg_queue_release(msg_queue *q);
+
+static inline bool msg_queue_full(const msg_queue *q) { return q->length == q->capacity; }
+static inline bool msg_queue_empty(const msg_queue *q) { return q->length == 0; }
+
+/* Appends a copy of msg, usable from ready_cycle on. Returns false if full. */
+bool msg_queue_push(msg_queue *q, const simtx_msg *msg, uint64_t ready_cycle);
+/* The oldest message, or NULL when empty. */
+simtx_msg *msg_queue_front(msg_queue *q);
+uint64_t msg_queue_front_ready(const msg_queue *q);
+void msg_queue_pop(msg_queue *q);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,110 @@
+/* simtx block convention: the C API every hardware block implements.
+ *
+ * A block's C core owns its state, its behaviour, its timing (in cycles of its
+ * own clock), its statistics and its probes. It never waits and does no I/O
+ * of its own: the SystemC shim (or a plain C test) tells it the time, hands
+ * it messages, and receives its output through the upcalls in simtx_env.
+ */
+#ifndef SIMTX_BLOCK_H
+#define SIMTX_BLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simtx_msg.h"
+#include "simtx_params.h"
+#include "simtx_stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A cycle value meaning "no work planned": the block sleeps until a message
+ * arrives or one of its output ports frees up. */
+#define SIMTX_NEVER UINT64_MAX
+
+typedef enum { SIMTX_SOCKET_INITIATOR, SIMTX_SOCKET_TARGET } simtx_socket_role;
+
+/* One socket, or an array of sockets whose length is an int parameter. */
+typedef struct simtx_socket_spec {
+    const char *name;
+    simtx_socket_role role;
+    const char *count_parameter; /* NULL: a single socket */
+    const char *doc;
+} simtx_socket_spec;
+
+/* An address range routed to an initiator port (from the netlist bindings). */
+typedef struct simtx_address_range {
+    unsigned port;
+    uint64_t base;
+    uint64_t size;
+} simtx_address_range;
+
+/* Upcalls and context a core receives at creation. */
+typedef struct simtx_env {
+    void *context;
+    const char *instance_name;
+    uint64_t seed;
+    /* Sends a message out of a port. Returns false when the port is busy
+     * (backpressure); the core keeps the message and retries later. It is
+     * woken by port_free() when the port can take a message again. */
+    bool (*send)(void *context, unsigned port, const simtx_msg *msg);
+    /* Reports a run-time error (bad input met during the run). The run stops
+     * at the end of the current cycle and the process exits non-zero. */
+    void (*fail)(void *context, const char *message);
+    simtx_observer *observer;
+    const simtx_address_range *address_map; /* may be NULL */
+    size_t address_map_length;
+} simtx_env;
+
+typedef enum { SIMTX_ACCEPTED, SIMTX_BUSY } simtx_accept_result;
+
+/* Describes a block type: its parameter and socket tables and its entry
+ * points. One such constant per block; the registry lists them all. */
+typedef struct simtx_block_info {
+    const char *name;
+    const char *summary;
+    const simtx_param_table *params;
+    const simtx_socket_spec *sockets;
+    size_t socket_count;
+
+    /* Creates a core from a filled params struct. On failure returns NULL and
+     * writes a message naming the parameter into error[error_size]. */
+    void *(*create)(const void *params, const simtx_env *env, char *error, size_t error_size);
+    void (*destroy)(void *core);
+    /* A message arrives on a port at cycle now. SIMTX_BUSY refuses it: the
+     * sender holds it until a later cycle of this core frees room. A core
+     * that refuses a message must have work pending (cycle() not NEVER). */
+    simtx_accept_result (*accept)(void *core, unsigned port, const simtx_msg *msg, uint64_t now);
+    /* Does the work of cycle now; returns the next cycle it needs (> now) or
+     * SIMTX_NEVER. It may be called at other cycles too; now only grows. */
+    uint64_t (*cycle)(void *core, uint64_t now);
+    /* Optional: a port refused earlier can take a message again. */
+    void (*port_free)(void *core, unsigned port);
+    /* Optional: zero-time access for the host and checkers. Returns the
+     * number of bytes handled (0: not mine). For routing blocks, *forward_port
+     * is set instead and 0 returned. */
+    size_t (*debug_access)(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size,
+                           int *forward_port);
+    /* Optional, for initiators: the fraction of its work done, 0..1, and
+     * whether it has finished (a run ends when all initiators have). */
+    double (*progress)(void *core);
+    bool (*finished)(void *core);
+    /* Optional: the run ended at cycle now; compute derived statistics. */
+    void (*finish)(void *core, uint64_t now);
+} simtx_block_info;
+
+/* Port number of element `index` of socket `socket` given the resolved
+ * socket counts (counts[i] is 1 for single sockets). */
+static inline unsigned simtx_port_number(const unsigned *counts, size_t socket, unsigned index)
+{
+    unsigned port = 0;
+    for (size_t i = 0; i < socket; i++) port += counts[i];
+    return port + index;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,87 @@
+/* The C message every block exchanges. Over TLM it rides in one payload
+ * extension; plain reads and writes also fill the generic payload's command,
+ * address, data and length so that standard TLM targets interoperate. */
+#ifndef SIMTX_MSG_H
+#define SIMTX_MSG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SIMTX_MSG_MAX_DATA 128 /* one 128-byte segment: a coalesced warp access */
+#define SIMTX_MSG_MAX_ROUTE 8  /* routing blocks a request may cross */
+
+typedef enum simtx_op {
+    SIMTX_OP_READ,
+    SIMTX_OP_WRITE,
+    SIMTX_OP_ATOMIC,     /* read-modify-write at the memory side; atomic_op says which */
+    SIMTX_OP_CLEAN_LINE, /* write a dirty line back, keep it (clwb) */
+    SIMTX_OP_FLUSH_LINE, /* write back and invalidate */
+    SIMTX_OP_FENCE,      /* completes when earlier writes of the source are durable/visible */
+    SIMTX_OP_ROW_COPY,   /* in-DRAM bulk copy: address = source, aux = destination */
+    SIMTX_OP_COUNT
+} simtx_op;
+
+typedef enum simtx_status {
+    SIMTX_STATUS_OK,
+    SIMTX_STATUS_ADDRESS_ERROR, /* no target owns the address */
+    SIMTX_STATUS_COMMAND_ERROR, /* the target does not support the op */
+    SIMTX_STATUS_COUNT
+} simtx_status;
+
+typedef struct simtx_msg {
+    uint8_t op;           /* simtx_op */
+    uint8_t atomic_op;    /* block-defined, for SIMTX_OP_ATOMIC */
+    uint8_t status;       /* simtx_status, set in responses */
+    bool is_response;
+    uint32_t size;        /* bytes of data accessed */
+    uint64_t address;
+    uint64_t aux;         /* op-specific second operand */
+    uint64_t id;          /* the initiator's tag, returned unchanged */
+    uint64_t lane_mask;   /* GPU metadata: lanes taking part */
+    int32_t core, warp, cta;
+    uint32_t transaction_id;
+    /* Routing blocks push the port a request came in on, and pop it to send
+     * the response back. */
+    uint8_t route[SIMTX_MSG_MAX_ROUTE];
+    uint8_t route_depth;
+    uint64_t byte_enable[2]; /* bit i: data[i] is written; all ones when unused */
+    /* Opaque to cores: the shim's handle on the TLM transaction carrying this
+     * message. Copy it from a request into its response. */
+    void *handle;
+    uint8_t data[SIMTX_MSG_MAX_DATA];
+} simtx_msg;
+
+/* A fresh request with all bytes enabled. */
+static inline void simtx_msg_init(simtx_msg *msg, simtx_op op, uint64_t address, uint32_t size)
+{
+    memset(msg, 0, sizeof *msg - SIMTX_MSG_MAX_DATA);
+    msg->op = (uint8_t)op;
+    msg->address = address;
+    msg->size = size;
+    msg->byte_enable[0] = msg->byte_enable[1] = UINT64_MAX;
+    msg->core = msg->warp = msg->cta = -1;
+}
+
+/* Turns a request into its response in place. */
+static inline void simtx_msg_make_response(simtx_msg *msg, simtx_status status)
+{
+    msg->is_response = true;
+    msg->status = (uint8_t)status;
+}
+
+static inline bool simtx_msg_byte_enabled(const simtx_msg *msg, unsigned byte)
+{
+    return (msg->byte_enable[byte >> 6] >> (byte & 63)) & 1u;
+}
+
+const char *simtx_op_name(simtx_op op);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,90 @@
+/* Statistics and probes. A core keeps its counters in its own struct and
+ * registers pointers to them with the observer at creation; the observer
+ * writes JSON and a text summary at the end of a run, and hands probes to the
+ * waveform writer. A NULL observer ignores registrations (plain C tests). */
+#ifndef SIMTX_STATS_H
+#define SIMTX_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct simtx_average {
+    double sum;
+    uint64_t count;
+} simtx_average;
+
+/* Log2 buckets: bucket 0 holds value 0, bucket i holds [2^(i-1), 2^i). */
+#define SIMTX_HISTOGRAM_BUCKETS 40
+typedef struct simtx_histogram {
+    uint64_t count, sum, minimum, maximum;
+    uint64_t buckets[SIMTX_HISTOGRAM_BUCKETS];
+} simtx_histogram;
+
+typedef enum simtx_stat_kind {
+    SIMTX_STAT_COUNTER,  /* const uint64_t * */
+    SIMTX_STAT_REAL,     /* const double *, usually derived in finish() */
+    SIMTX_STAT_AVERAGE,  /* const simtx_average * */
+    SIMTX_STAT_HISTOGRAM /* const simtx_histogram * */
+} simtx_stat_kind;
+
+typedef struct simtx_stat_entry {
+    char *name; /* "instance.statistic" */
+    simtx_stat_kind kind;
+    const void *value;
+    const char *unit;
+    const char *doc;
+} simtx_stat_entry;
+
+typedef struct simtx_probe_entry {
+    char *name;
+    const uint64_t *value;
+    unsigned width; /* bits shown in waveforms */
+    const char *doc;
+} simtx_probe_entry;
+
+typedef struct simtx_observer simtx_observer;
+
+simtx_observer *simtx_observer_create(void);
+void simtx_observer_destroy(simtx_observer *observer);
+/* Names registered from now on are prefixed with "prefix.". */
+void simtx_observer_set_prefix(simtx_observer *observer, const char *prefix);
+
+void simtx_observe_counter(simtx_observer *o, const char *name, const uint64_t *value, const char *unit, const char *doc);
+void simtx_observe_real(simtx_observer *o, const char *name, const double *value, const char *unit, const char *doc);
+void simtx_observe_average(simtx_observer *o, const char *name, const simtx_average *value, const char *unit, const char *doc);
+void simtx_observe_histogram(simtx_observer *o, const char *name, const simtx_histogram *value, const char *unit, const char *doc);
+void simtx_observe_probe(simtx_observer *o, const char *name, const uint64_t *value, unsigned width, const char *doc);
+
+size_t simtx_observer_stat_count(const simtx_observer *o);
+const simtx_stat_entry *simtx_observer_stat(const simtx_observer *o, size_t index);
+size_t simtx_observer_probe_count(const simtx_observer *o);
+const simtx_probe_entry *simtx_observer_probe(const simtx_observer *o, size_t index);
+const simtx_stat_entry *simtx_observer_find_stat(const simtx_observer *o, const char *name);
+
+/* JSON object members ("name": value,...) at the given indent, no braces. */
+void simtx_stats_write_json_members(const simtx_observer *o, FILE *out, int indent);
+/* Aligned "name  value  unit" lines. */
+void simtx_stats_write_text(const simtx_observer *o, FILE *out);
+
+static inline void simtx_average_add(simtx_average *a, double value)
+{
+    a->sum += value;
+    a->count++;
+}
+static inline double simtx_average_mean(const simtx_average *a)
+{
+    return a->count ? a->sum / (double)a->count : 0.0;
+}
+void simtx_histogram_add(simtx_histogram *h, uint64_t value);
+double simtx_histogram_mean(const simtx_histogram *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

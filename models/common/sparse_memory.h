@@ -1,0 +1,27 @@
+/* Real data for large, sparsely used address spaces: 4 KiB pages allocated
+ * on first write; unwritten bytes read as zero. */
+#ifndef SIMTX_SPARSE_MEMORY_H
+#define SIMTX_SPARSE_MEMORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sparse_memory sparse_memory;
+
+sparse_memory *sparse_memory_create(void);
+void sparse_memory_destroy(sparse_memory *memory);
+void sparse_memory_read(sparse_memory *memory, uint64_t address, void *data, size_t size);
+void sparse_memory_write(sparse_memory *memory, uint64_t address, const void *data, size_t size);
+/* Writes only the bytes whose bit is set in byte_enable (bit i: data[i]). */
+void sparse_memory_write_masked(sparse_memory *memory, uint64_t address, const void *data, size_t size,
+                                const uint64_t *byte_enable);
+size_t sparse_memory_page_count(const sparse_memory *memory);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,391 @@
+#include "trace_player.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparse_memory.h"
+
+#define PARAM(field) offsetof(trace_player_params, field)
+
+static const simtx_param_spec trace_player_param_specs[] = {
+    {"trace", SIMTX_PARAM_PATH, "", "", 0, 0, NULL, "trace file to replay; empty: synthetic traffic", PARAM(trace)},
+    {"format", SIMTX_PARAM_ENUM, "auto", "", 0, 0, "auto|dramsim3|ramulator", "trace format; auto decides from the first request line", PARAM(format)},
+    {"max_outstanding", SIMTX_PARAM_INT, "16", "requests", 1, 65536, NULL, "requests in flight at once", PARAM(max_outstanding)},
+    {"request_size", SIMTX_PARAM_INT, "64", "bytes", 1, SIMTX_MSG_MAX_DATA, NULL, "bytes per request", PARAM(request_size)},
+    {"synthetic_requests", SIMTX_PARAM_INT, "1000", "requests", 0, 1e15, NULL, "requests of synthetic traffic", PARAM(synthetic_requests)},
+    {"synthetic_pattern", SIMTX_PARAM_ENUM, "random", "", 0, 0, "random|stream", "synthetic addresses: uniformly random or sequential", PARAM(synthetic_pattern)},
+    {"read_percent", SIMTX_PARAM_INT, "100", "%", 0, 100, NULL, "share of reads in synthetic traffic", PARAM(read_percent)},
+    {"address_base", SIMTX_PARAM_INT, "0", "bytes", 0, 9.2e18, NULL, "first address of synthetic traffic", PARAM(address_base)},
+    {"address_range", SIMTX_PARAM_INT, "64MiB", "bytes", 1, 9.2e18, NULL, "bytes spanned by synthetic traffic", PARAM(address_range)},
+    {"check_data", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "check every read returns the last data written there (keeps a shadow copy)", PARAM(check_data)},
+};
+
+static const simtx_param_table trace_player_param_table = {
+    trace_player_param_specs, sizeof trace_player_param_specs / sizeof trace_player_param_specs[0],
+    sizeof(trace_player_params)};
+
+static const simtx_socket_spec trace_player_sockets[] = {
+    {"memory", SIMTX_SOCKET_INITIATOR, NULL, "requests out, responses in"},
+};
+
+typedef struct slot {
+    uint64_t issue_cycle;
+    bool is_write, in_use;
+    uint8_t expected[SIMTX_MSG_MAX_DATA];
+} slot;
+
+typedef struct trace_player {
+    trace_player_params params;
+    simtx_env env;
+    FILE *file;
+    trace_format format;
+    uint64_t line_number;
+    uint64_t total_requests;  /* known after the validation pass */
+    uint64_t issued, completed;
+    trace_request next;       /* the request to issue next */
+    bool have_next, port_blocked;
+    uint64_t random_state, write_sequence;
+    slot *slots;
+    unsigned *free_slots;
+    unsigned free_count;
+    sparse_memory *shadow;    /* check_data only */
+    char *line;
+    size_t line_capacity;
+    struct {
+        uint64_t reads, writes, bytes_read, bytes_written, error_responses, cycles;
+        simtx_histogram read_latency, write_latency;
+        double bytes_per_cycle;
+    } stats;
+    struct {
+        uint64_t outstanding, completed;
+    } probes;
+} trace_player;
+
+static int parse_address(const char *token, uint64_t *address)
+{
+    if (!(token[0] == '0' && (token[1] == 'x' || token[1] == 'X')) || !isxdigit((unsigned char)token[2])) return -1;
+    errno = 0;
+    char *end;
+    unsigned long long value = strtoull(token + 2, &end, 16);
+    if (errno || *end) return -1;
+    *address = value;
+    return 0;
+}
+
+int trace_parse_line(const char *line, trace_format *format, trace_request *request, char *reason, size_t reason_size)
+{
+    char tokens[4][64];
+    int count = 0;
+    const char *p = line;
+    while (*p) {
+        while (isspace((unsigned char)*p)) p++;
+        if (!*p || *p == '#') break;
+        if (count == 4) {
+            snprintf(reason, reason_size, "too many fields");
+            return -1;
+        }
+        size_t n = 0;
+        while (*p && !isspace((unsigned char)*p)) {
+            if (n + 1 >= sizeof tokens[0]) {
+                snprintf(reason, reason_size, "field too long");
+                return -1;
+            }
+            tokens[count][n++] = *p++;
+        }
+        tokens[count++][n] = '\0';
+    }
+    if (count == 0) return 0;
+    trace_format seen = count == 3 ? TRACE_FORMAT_DRAMSIM3 : count == 2 ? TRACE_FORMAT_RAMULATOR : TRACE_FORMAT_AUTO;
+    if (seen == TRACE_FORMAT_AUTO || (*format != TRACE_FORMAT_AUTO && *format != seen)) {
+        snprintf(reason, reason_size, "expected %s",
+                 *format == TRACE_FORMAT_RAMULATOR ? "'0xADDR R|W' (Ramulator format)"
+                 : *format == TRACE_FORMAT_DRAMSIM3 ? "'0xADDR READ|WRITE CYCLE' (DRAMsim3 format)"
+                                                    : "'0xADDR READ|WRITE CYCLE' or '0xADDR R|W'");
+        return -1;
+    }
+    if (parse_address(tokens[0], &request->address)) {
+        snprintf(reason, reason_size, "bad address '%s' (expected hexadecimal 0x...)", tokens[0]);
+        return -1;
+    }
+    const char *read_word = seen == TRACE_FORMAT_DRAMSIM3 ? "READ" : "R";
+    const char *write_word = seen == TRACE_FORMAT_DRAMSIM3 ? "WRITE" : "W";
+    if (strcmp(tokens[1], read_word) == 0) request->is_write = false;
+    else if (strcmp(tokens[1], write_word) == 0) request->is_write = true;
+    else {
+        snprintf(reason, reason_size, "bad command '%s' (expected %s or %s)", tokens[1], read_word, write_word);
+        return -1;
+    }
+    request->cycle = 0;
+    if (seen == TRACE_FORMAT_DRAMSIM3) {
+        errno = 0;
+        char *end;
+        unsigned long long cycle = strtoull(tokens[2], &end, 10);
+        if (errno || *end || !isdigit((unsigned char)tokens[2][0])) {
+            snprintf(reason, reason_size, "bad cycle '%s' (expected a decimal number)", tokens[2]);
+            return -1;
+        }
+        request->cycle = cycle;
+    }
+    *format = seen;
+    return 1;
+}
+
+/* Reads the next request line; returns 1, 0 at end of file, -1 on error
+ * (reported through error). */
+static int read_request(trace_player *t, trace_request *request, char *error, size_t error_size)
+{
+    for (;;) {
+        ssize_t n = getline(&t->line, &t->line_capacity, t->file);
+        if (n < 0) {
+            if (ferror(t->file)) {
+                snprintf(error, error_size, "%s: read error: %s", t->params.trace, strerror(errno));
+                return -1;
+            }
+            return 0;
+        }
+        t->line_number++;
+        char reason[160];
+        int result = trace_parse_line(t->line, &t->format, request, reason, sizeof reason);
+        if (result < 0) {
+            snprintf(error, error_size, "%s:%" PRIu64 ": %s", t->params.trace, t->line_number, reason);
+            return -1;
+        }
+        if (result > 0) return 1;
+    }
+}
+
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Loads the next request into t->next; false when there is none. */
+static bool advance(trace_player *t)
+{
+    t->have_next = false;
+    if (t->file) {
+        char error[512];
+        int result = read_request(t, &t->next, error, sizeof error);
+        if (result < 0) t->env.fail(t->env.context, error);
+        t->have_next = result > 0;
+        return t->have_next;
+    }
+    if (t->issued >= t->total_requests) return false;
+    uint64_t size = (uint64_t)t->params.request_size;
+    uint64_t lines = (uint64_t)t->params.address_range / size;
+    if (!lines) lines = 1;
+    uint64_t line = !strcmp(t->params.synthetic_pattern, "stream") ? t->issued % lines : next_random(&t->random_state) % lines;
+    t->next.address = (uint64_t)t->params.address_base + line * size;
+    t->next.is_write = next_random(&t->random_state) % 100 >= (uint64_t)t->params.read_percent;
+    t->next.cycle = 0;
+    return t->have_next = true;
+}
+
+static void trace_player_destroy(void *core)
+{
+    trace_player *t = core;
+    if (t->file) fclose(t->file);
+    sparse_memory_destroy(t->shadow);
+    free(t->slots);
+    free(t->free_slots);
+    free(t->line);
+    free(t->params.trace);
+    free(t->params.format);
+    free(t->params.synthetic_pattern);
+    free(t);
+}
+
+/* Reads the whole trace once so that a malformed line is reported before the
+ * run starts; memory stays constant however long the trace is. */
+static bool validate_trace(trace_player *t, char *error, size_t error_size)
+{
+    trace_request request;
+    int result;
+    uint64_t count = 0;
+    while ((result = read_request(t, &request, error, error_size)) > 0) count++;
+    if (result < 0) return false;
+    t->total_requests = count;
+    rewind(t->file);
+    t->line_number = 0;
+    return true;
+}
+
+static void *trace_player_create(const void *params, const simtx_env *env, char *error, size_t error_size)
+{
+    const trace_player_params *p = params;
+    trace_player *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->params = *p;
+    t->params.trace = strdup(p->trace);
+    t->params.format = strdup(p->format);
+    t->params.synthetic_pattern = strdup(p->synthetic_pattern);
+    t->env = *env;
+    t->random_state = env->seed;
+    t->format = !strcmp(p->format, "dramsim3") ? TRACE_FORMAT_DRAMSIM3
+                : !strcmp(p->format, "ramulator") ? TRACE_FORMAT_RAMULATOR
+                                                  : TRACE_FORMAT_AUTO;
+    t->slots = calloc((size_t)p->max_outstanding, sizeof *t->slots);
+    t->free_slots = calloc((size_t)p->max_outstanding, sizeof *t->free_slots);
+    if (!t->slots || !t->free_slots) {
+        snprintf(error, error_size, "out of memory for max_outstanding %" PRId64, p->max_outstanding);
+        trace_player_destroy(t);
+        return NULL;
+    }
+    for (unsigned i = 0; i < (unsigned)p->max_outstanding; i++) t->free_slots[t->free_count++] = (unsigned)p->max_outstanding - 1 - i;
+    if (p->trace[0]) {
+        t->file = fopen(p->trace, "r");
+        if (!t->file) {
+            snprintf(error, error_size, "parameter 'trace': cannot open '%s': %s", p->trace, strerror(errno));
+            trace_player_destroy(t);
+            return NULL;
+        }
+        if (!validate_trace(t, error, error_size)) {
+            trace_player_destroy(t);
+            return NULL;
+        }
+    } else {
+        t->total_requests = (uint64_t)p->synthetic_requests;
+    }
+    if (p->check_data) t->shadow = sparse_memory_create();
+    simtx_observer *o = env->observer;
+    simtx_observe_counter(o, "reads", &t->stats.reads, "requests", "read requests completed");
+    simtx_observe_counter(o, "writes", &t->stats.writes, "requests", "write requests completed");
+    simtx_observe_counter(o, "bytes_read", &t->stats.bytes_read, "bytes", "bytes read");
+    simtx_observe_counter(o, "bytes_written", &t->stats.bytes_written, "bytes", "bytes written");
+    simtx_observe_counter(o, "error_responses", &t->stats.error_responses, "requests", "responses with an error status");
+    simtx_observe_histogram(o, "read_latency", &t->stats.read_latency, "cycles", "issue to response of reads");
+    simtx_observe_histogram(o, "write_latency", &t->stats.write_latency, "cycles", "issue to response of writes");
+    simtx_observe_counter(o, "cycles", &t->stats.cycles, "cycles", "cycles from start to the last response");
+    simtx_observe_real(o, "bytes_per_cycle", &t->stats.bytes_per_cycle, "bytes/cycle", "bandwidth achieved over the run");
+    simtx_observe_probe(o, "outstanding", &t->probes.outstanding, 17, "requests in flight");
+    simtx_observe_probe(o, "completed", &t->probes.completed, 48, "requests completed so far");
+    advance(t);
+    return t;
+}
+
+/* Write data depends on the address and a running count, so that a read
+ * returning stale or misplaced data is caught. */
+static void fill_write_data(trace_player *t, simtx_msg *msg)
+{
+    uint64_t state = msg->address ^ (++t->write_sequence << 20) ^ t->env.seed;
+    for (uint32_t i = 0; i < msg->size; i += 8) {
+        uint64_t word = next_random(&state);
+        memcpy(msg->data + i, &word, msg->size - i < 8 ? msg->size - i : 8);
+    }
+}
+
+static bool issue(trace_player *t, uint64_t now)
+{
+    simtx_msg msg;
+    simtx_msg_init(&msg, t->next.is_write ? SIMTX_OP_WRITE : SIMTX_OP_READ, t->next.address, (uint32_t)t->params.request_size);
+    unsigned index = t->free_slots[t->free_count - 1];
+    msg.id = index;
+    if (t->next.is_write) fill_write_data(t, &msg);
+    if (!t->env.send(t->env.context, 0, &msg)) return false;
+    t->free_count--;
+    slot *s = &t->slots[index];
+    s->in_use = true;
+    s->is_write = t->next.is_write;
+    s->issue_cycle = now;
+    if (t->shadow) {
+        if (s->is_write) sparse_memory_write(t->shadow, msg.address, msg.data, msg.size);
+        else sparse_memory_read(t->shadow, msg.address, s->expected, msg.size);
+    }
+    t->issued++;
+    t->probes.outstanding++;
+    return true;
+}
+
+static uint64_t trace_player_cycle(void *core, uint64_t now)
+{
+    trace_player *t = core;
+    if (t->have_next && !t->port_blocked && t->free_count && t->next.cycle <= now) {
+        if (issue(t, now)) advance(t);
+        else t->port_blocked = true;
+    }
+    if (!t->have_next || t->port_blocked || !t->free_count) return SIMTX_NEVER;
+    return t->next.cycle > now ? t->next.cycle : now + 1;
+}
+
+static simtx_accept_result trace_player_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
+{
+    trace_player *t = core;
+    (void)port;
+    if (msg->id >= (uint64_t)t->params.max_outstanding || !t->slots[msg->id].in_use) {
+        t->env.fail(t->env.context, "a response arrived for no request in flight");
+        return SIMTX_ACCEPTED;
+    }
+    slot *s = &t->slots[msg->id];
+    uint64_t latency = now - s->issue_cycle;
+    if (msg->status != SIMTX_STATUS_OK) t->stats.error_responses++;
+    if (s->is_write) {
+        t->stats.writes++;
+        t->stats.bytes_written += msg->size;
+        simtx_histogram_add(&t->stats.write_latency, latency);
+    } else {
+        t->stats.reads++;
+        t->stats.bytes_read += msg->size;
+        simtx_histogram_add(&t->stats.read_latency, latency);
+        if (t->shadow && msg->status == SIMTX_STATUS_OK && memcmp(s->expected, msg->data, msg->size) != 0) {
+            char error[160];
+            snprintf(error, sizeof error, "read of 0x%" PRIx64 " returned data other than the last written", msg->address);
+            t->env.fail(t->env.context, error);
+        }
+    }
+    s->in_use = false;
+    t->free_slots[t->free_count++] = (unsigned)msg->id;
+    t->completed++;
+    t->probes.outstanding--;
+    t->probes.completed = t->completed;
+    t->stats.cycles = now;
+    return SIMTX_ACCEPTED;
+}
+
+static void trace_player_port_free(void *core, unsigned port)
+{
+    (void)port;
+    ((trace_player *)core)->port_blocked = false;
+}
+
+static bool trace_player_finished(void *core)
+{
+    const trace_player *t = core;
+    return !t->have_next && t->completed == t->issued;
+}
+
+static double trace_player_progress(void *core)
+{
+    const trace_player *t = core;
+    return t->total_requests ? (double)t->completed / (double)t->total_requests : 1.0;
+}
+
+static void trace_player_finish(void *core, uint64_t now)
+{
+    trace_player *t = core;
+    (void)now;
+    t->stats.bytes_per_cycle =
+        t->stats.cycles ? (double)(t->stats.bytes_read + t->stats.bytes_written) / (double)t->stats.cycles : 0.0;
+}
+
+const simtx_block_info trace_player_block_info = {
+    .name = "trace_player",
+    .summary = "replays DRAMsim3 or Ramulator memory traces, or synthetic traffic, with bounded outstanding requests",
+    .params = &trace_player_param_table,
+    .sockets = trace_player_sockets,
+    .socket_count = 1,
+    .create = trace_player_create,
+    .destroy = trace_player_destroy,
+    .accept = trace_player_accept,
+    .cycle = trace_player_cycle,
+    .port_free = trace_player_port_free,
+    .progress = trace_player_progress,
+    .finished = trace_player_finished,
+    .finish = trace_player_finish,
+};

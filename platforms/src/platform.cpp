@@ -1,0 +1,257 @@
+#include "platform.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fnmatch.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+namespace simtx {
+
+uint64_t instance_seed(uint64_t seed, const std::string &instance_name)
+{
+    uint64_t hash = 1469598103934665603ull; // FNV-1a
+    for (unsigned char c : instance_name) hash = (hash ^ c) * 1099511628211ull;
+    uint64_t z = seed ^ hash;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+platform::platform(const netlist &net, const run_options &options)
+    : net_(net), options_(options), observer_(simtx_observer_create())
+{
+    for (const instance &inst : net.instances) {
+        block_config config;
+        config.info = inst.info;
+        config.params = inst.params->data();
+        config.socket_counts = inst.socket_counts;
+        config.clock_period = sc_core::sc_time::from_value(net.clock_of(inst).period_ps);
+        config.observer = observer_;
+        config.seed = instance_seed(options.seed, inst.name);
+        for (const binding &b : net.bindings) {
+            if (!b.has_range || b.initiator.instance != static_cast<size_t>(&inst - net.instances.data())) continue;
+            unsigned port = simtx_port_number(inst.socket_counts.data(), b.initiator.socket, b.initiator.index < 0 ? 0 : b.initiator.index);
+            config.address_map.push_back({port, b.base, b.size});
+        }
+        try {
+            modules_.push_back(std::make_unique<block_module>(inst.name.c_str(), config));
+        } catch (const creation_error &e) {
+            throw input_error(inst.where.text() + ": block '" + inst.name + "' (" + inst.info->name + "): " + e.what());
+        }
+    }
+    for (const binding &b : net.bindings) {
+        block_module &from = *modules_[b.initiator.instance];
+        block_module &to = *modules_[b.target.instance];
+        unsigned from_port = from.port_of(b.initiator.socket, b.initiator.index < 0 ? 0 : b.initiator.index);
+        unsigned to_port = to.port_of(b.target.socket, b.target.index < 0 ? 0 : b.target.index);
+        if (options.check_protocol) {
+            std::string name = "check_" + std::to_string(checkers_.size());
+            checkers_.push_back(std::make_unique<protocol_checker>(name.c_str()));
+            from.initiator(from_port).bind(checkers_.back()->in);
+            checkers_.back()->out.bind(to.target(to_port));
+        } else {
+            from.initiator(from_port).bind(to.target(to_port));
+        }
+    }
+    if (!options.vcd_file.empty()) open_waveforms();
+    show_progress_ = isatty(STDERR_FILENO);
+}
+
+platform::~platform()
+{
+    if (trace_file_) sc_core::sc_close_vcd_trace_file(trace_file_);
+    modules_.clear();
+    simtx_observer_destroy(observer_);
+}
+
+block_module *platform::find(const std::string &name) const
+{
+    for (const auto &module : modules_)
+        if (name == module->basename()) return module.get();
+    return nullptr;
+}
+
+static bool selected(const std::vector<std::string> &globs, const char *name)
+{
+    if (globs.empty()) return true;
+    for (const std::string &glob : globs)
+        if (fnmatch(glob.c_str(), name, 0) == 0) return true;
+    return false;
+}
+
+// The VCD and a GTKWave view with one group per instance.
+void platform::open_waveforms()
+{
+    std::string base = options_.vcd_file;
+    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+    trace_file_ = sc_core::sc_create_vcd_trace_file(base.c_str());
+    trace_file_->set_time_unit(1, sc_core::SC_PS);
+    std::string view_file = base + ".gtkw";
+    FILE *view = std::fopen(view_file.c_str(), "w");
+    if (!view) throw input_error("cannot write '" + view_file + "'");
+    std::string vcd_name = base.substr(base.rfind('/') + 1) + ".vcd";
+    std::fprintf(view, "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] 0\n[treeopen] SystemC.\n", vcd_name.c_str(),
+                 view_file.substr(view_file.rfind('/') + 1).c_str());
+    std::string group;
+    size_t traced = 0;
+    for (size_t i = 0; i < simtx_observer_probe_count(observer_); i++) {
+        const simtx_probe_entry *probe = simtx_observer_probe(observer_, i);
+        if (!selected(options_.trace_globs, probe->name)) continue;
+        sc_core::sc_trace(trace_file_, *reinterpret_cast<const sc_dt::uint64 *>(probe->value), probe->name,
+                          static_cast<int>(probe->width));
+        traced++;
+        std::string name = probe->name;
+        std::string instance_name = name.substr(0, name.find('.'));
+        if (instance_name != group) {
+            if (!group.empty()) std::fprintf(view, "@1000200\n-%s\n", group.c_str());
+            group = instance_name;
+            std::fprintf(view, "@800200\n-%s\n", group.c_str());
+        }
+        if (probe->width == 1) std::fprintf(view, "@28\nSystemC.%s\n", probe->name);
+        else std::fprintf(view, "@24\nSystemC.%s[%u:0]\n", probe->name, probe->width - 1);
+    }
+    if (!group.empty()) std::fprintf(view, "@1000200\n-%s\n", group.c_str());
+    std::fclose(view);
+    if (!traced) throw input_error("--trace selects no probe (see: simtx describe <block>)");
+}
+
+void platform::report_progress(double wall_seconds)
+{
+    double done = 0;
+    unsigned initiators = 0;
+    for (const auto &module : modules_) {
+        if (!module->info()->progress) continue;
+        done += module->progress();
+        initiators++;
+    }
+    double simulated_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
+    std::fprintf(stderr, "\r[simtx] %.3f us simulated", simulated_us);
+    if (initiators) std::fprintf(stderr, ", %.1f%% of the work", 100.0 * done / initiators);
+    std::fprintf(stderr, ", %.0f simulated ns/s   ", wall_seconds > 0 ? simulated_us * 1e3 / wall_seconds : 0.0);
+    std::fflush(stderr);
+}
+
+int platform::run()
+{
+    auto start = std::chrono::steady_clock::now();
+    auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    // Run in slices so progress can be shown; a slice ends early once nothing
+    // is left to do (idle blocks schedule nothing, so the event queue drains).
+    const sc_core::sc_time slice(10, sc_core::SC_US);
+    const sc_core::sc_time limit = options_.max_time_ns > 0 ? sc_core::sc_time(options_.max_time_ns, sc_core::SC_NS)
+                                                            : sc_core::sc_max_time();
+    double last_report = 0;
+    bool progress_shown = false;
+    std::string error;
+    while (block_module::run_error().empty()) {
+        sc_core::sc_time remaining = limit - sc_core::sc_time_stamp();
+        sc_core::sc_start(remaining < slice ? remaining : slice, sc_core::SC_EXIT_ON_STARVATION);
+        if (sc_core::sc_get_status() == sc_core::SC_STOPPED || !sc_core::sc_pending_activity()) break;
+        if (sc_core::sc_time_stamp() >= limit) {
+            error = "stopped at --max-time " + limit.to_string() + " before the work was done";
+            break;
+        }
+        if (show_progress_ && wall() - last_report > 0.5) {
+            last_report = wall();
+            report_progress(last_report);
+            progress_shown = true;
+        }
+    }
+    if (progress_shown) std::fputc('\n', stderr);
+    if (error.empty()) error = block_module::run_error();
+    if (error.empty())
+        for (const auto &module : modules_)
+            if (!module->finished()) {
+                error = std::string("simulation stalled at ") + sc_core::sc_time_stamp().to_string() + ": '" +
+                        module->basename() + "' has not finished and no block has work left (deadlock)";
+                break;
+            }
+    for (const auto &checker : checkers_) {
+        for (const std::string &violation : checker->violations())
+            if (error.empty()) error = "protocol violation: " + violation;
+        if (error.empty() && checker->in_flight())
+            error = std::string("protocol check: ") + checker->name() + " has transactions still in flight at the end";
+    }
+    if (!error.empty()) {
+        std::fprintf(stderr, "simtx: error: %s\n", error.c_str());
+        return 1;
+    }
+    for (const auto &module : modules_) module->finish();
+    write_outputs(wall());
+    return 0;
+}
+
+static double peak_memory_mib()
+{
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss / 1024.0;
+}
+
+void platform::write_json(FILE *out, double wall_seconds) const
+{
+    double simulated_s = sc_core::sc_time_stamp().to_seconds();
+    std::fprintf(out, "{\n  \"simulated\": {\n    \"netlist\": \"%s\",\n    \"seed\": %llu,\n", net_.file.c_str(),
+                 static_cast<unsigned long long>(options_.seed));
+    std::fprintf(out, "    \"time_ps\": %llu,\n    \"clocks\": {\n",
+                 static_cast<unsigned long long>(sc_core::sc_time_stamp().value()));
+    for (size_t i = 0; i < net_.clocks.size(); i++) {
+        const clock_domain &c = net_.clocks[i];
+        std::fprintf(out, "      \"%s\": {\"frequency_mhz\": %.17g, \"period_ps\": %llu, \"cycles\": %llu}%s\n", c.name.c_str(),
+                     c.frequency_mhz, static_cast<unsigned long long>(c.period_ps),
+                     static_cast<unsigned long long>(sc_core::sc_time_stamp().value() / c.period_ps),
+                     i + 1 < net_.clocks.size() ? "," : "");
+    }
+    std::fprintf(out, "    },\n    \"parameters\": {\n");
+    bool first = true;
+    for (const instance &inst : net_.instances) {
+        std::fprintf(out, "%s      \"%s.clock\": \"%s\"", first ? "" : ",\n", inst.name.c_str(), inst.clock.c_str());
+        first = false;
+        for (size_t i = 0; i < inst.info->params->count; i++) {
+            const simtx_param_spec *spec = &inst.info->params->specs[i];
+            char value[1024];
+            simtx_param_format(spec, inst.params->data(), value, sizeof value);
+            bool quoted = spec->type != SIMTX_PARAM_INT && spec->type != SIMTX_PARAM_DOUBLE && spec->type != SIMTX_PARAM_BOOL;
+            std::fprintf(out, ",\n      \"%s.%s\": %s%s%s", inst.name.c_str(), spec->name, quoted ? "\"" : "", value, quoted ? "\"" : "");
+        }
+    }
+    std::fprintf(out, "\n    },\n    \"statistics\": {\n");
+    simtx_stats_write_json_members(observer_, out, 6);
+    std::fprintf(out, "    }\n  },\n  \"host\": {\n");
+    std::fprintf(out, "    \"wall_seconds\": %.6f,\n    \"simulated_seconds_per_wall_second\": %.6g,\n", wall_seconds,
+                 wall_seconds > 0 ? simulated_s / wall_seconds : 0.0);
+    std::fprintf(out, "    \"peak_memory_mib\": %.1f\n  }\n}\n", peak_memory_mib());
+}
+
+void platform::write_text(FILE *out, double wall_seconds) const
+{
+    double simulated_s = sc_core::sc_time_stamp().to_seconds();
+    std::fprintf(out, "simtx %s, seed %llu\n", net_.file.c_str(), static_cast<unsigned long long>(options_.seed));
+    std::fprintf(out, "simulated time  %s\n", sc_core::sc_time_stamp().to_string().c_str());
+    for (const clock_domain &c : net_.clocks)
+        std::fprintf(out, "clock %-10s %g MHz, %llu cycles\n", c.name.c_str(), c.frequency_mhz,
+                     static_cast<unsigned long long>(sc_core::sc_time_stamp().value() / c.period_ps));
+    std::fprintf(out, "statistics\n");
+    simtx_stats_write_text(observer_, out);
+    std::fprintf(out, "host (not simulated; varies from run to run)\n");
+    std::fprintf(out, "  wall time         %.3f s\n", wall_seconds);
+    std::fprintf(out, "  simulation speed  %.4g simulated us per wall second\n", wall_seconds > 0 ? simulated_s * 1e6 / wall_seconds : 0.0);
+    std::fprintf(out, "  peak memory       %.1f MiB\n", peak_memory_mib());
+}
+
+void platform::write_outputs(double wall_seconds)
+{
+    if (!options_.stats_file.empty()) {
+        // Write beside and rename, so a failed write never leaves half a file.
+        std::string temporary = options_.stats_file + ".partial";
+        FILE *out = std::fopen(temporary.c_str(), "w");
+        if (!out) throw input_error("cannot write '" + options_.stats_file + "'");
+        write_json(out, wall_seconds);
+        if (std::fclose(out) != 0 || std::rename(temporary.c_str(), options_.stats_file.c_str()) != 0)
+            throw input_error("cannot write '" + options_.stats_file + "'");
+    }
+    if (!options_.quiet) write_text(stdout, wall_seconds);
+}
+
+} // namespace simtx

@@ -1,0 +1,57 @@
+// Builds the SystemC modules of a validated netlist, runs the simulation and
+// writes statistics (JSON and text) and waveforms (VCD and a GTKWave view).
+#ifndef SIMTX_PLATFORM_HPP
+#define SIMTX_PLATFORM_HPP
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "block_sc.hpp"
+#include "netlist.hpp"
+#include "protocol_checker.hpp"
+
+namespace simtx {
+
+struct run_options {
+    std::string stats_file;             // JSON; empty: none
+    std::string vcd_file;               // empty: no waveforms
+    std::vector<std::string> trace_globs; // probes to dump; empty: all
+    uint64_t seed = 1;
+    double max_time_ns = 0;             // 0: until the work is done
+    bool quiet = false;                 // no text summary
+    bool check_protocol = false;        // a protocol checker on every binding
+};
+
+class platform {
+  public:
+    platform(const netlist &net, const run_options &options);
+    ~platform();
+
+    // Runs to completion; returns the process exit status (0 ok, 1 failed run).
+    int run();
+
+    block_module *find(const std::string &name) const;
+    simtx_observer *observer() const { return observer_; }
+
+  private:
+    void open_waveforms();
+    void report_progress(double wall_seconds);
+    void write_outputs(double wall_seconds);
+    void write_json(FILE *out, double wall_seconds) const;
+    void write_text(FILE *out, double wall_seconds) const;
+
+    const netlist &net_;
+    run_options options_;
+    simtx_observer *observer_;
+    std::vector<std::unique_ptr<block_module>> modules_;
+    std::vector<std::unique_ptr<protocol_checker>> checkers_;
+    sc_core::sc_trace_file *trace_file_ = nullptr;
+    bool show_progress_ = false;
+};
+
+uint64_t instance_seed(uint64_t seed, const std::string &instance_name);
+
+} // namespace simtx
+
+#endif
