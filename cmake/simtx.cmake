@@ -16,3 +16,13 @@ function(simtx_add_c_test)
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_LIBRARIES} simtx_test_support)
   add_test(NAME ${ARG_NAME} COMMAND ${ARG_NAME} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endfunction()
+
+# simtx_add_block_testbench(NAME <test> SOURCES <files> BLOCKS <block libraries>)
+function(simtx_add_block_testbench)
+  cmake_parse_arguments(ARG "" "NAME" "SOURCES;BLOCKS" ${ARGN})
+  add_executable(${ARG_NAME} ${ARG_SOURCES})
+  target_link_libraries(${ARG_NAME} PRIVATE simtx_block_testbench ${ARG_BLOCKS})
+  add_test(NAME ${ARG_NAME} COMMAND ${ARG_NAME} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(${ARG_NAME} PROPERTIES ENVIRONMENT SC_COPYRIGHT_MESSAGE=DISABLE)
+endfunction()
+

@@ -337,6 +337,35 @@ int lua_define(lua_State *L)
     });
 }
 
+// include("file.lua"): runs another netlist file, relative to this one, so
+// platforms can share parts (a memory system, a core cluster).
+int lua_include(lua_State *L)
+{
+    char message[1024] = "";
+    {
+        source_location at = where(L);
+        if (lua_type(L, 1) != LUA_TSTRING) {
+            std::snprintf(message, sizeof message, "%s: include needs a file name", at.text().c_str());
+        } else {
+            std::string path = lua_tostring(L, 1);
+            if (path[0] != '/') {
+                size_t slash = at.file.rfind('/');
+                path = (slash == std::string::npos ? "" : at.file.substr(0, slash + 1)) + path;
+            }
+            FILE *probe = std::fopen(path.c_str(), "r");
+            if (!probe) std::snprintf(message, sizeof message, "%s: cannot include '%s': %s", at.text().c_str(), path.c_str(), std::strerror(errno));
+            else std::fclose(probe);
+            if (!message[0] && luaL_loadfilex(L, path.c_str(), "t") != LUA_OK) std::snprintf(message, sizeof message, "%s", lua_tostring(L, -1));
+        }
+    }
+    if (message[0]) {
+        lua_pushstring(L, message);
+        return lua_error(L);
+    }
+    lua_call(L, 0, LUA_MULTRET);
+    return lua_gettop(L) - 1;
+}
+
 void apply_set(netlist &net, const std::string &option)
 {
     size_t equals = option.find('=');
@@ -447,7 +476,7 @@ netlist load_netlist(const std::string &file, const netlist_options &options)
         lua_setglobal(L, unsafe);
     }
     const std::pair<const char *, lua_CFunction> api[] = {
-        {"clock", lua_clock}, {"block", lua_block}, {"connect", lua_connect}, {"define", lua_define}};
+        {"clock", lua_clock}, {"block", lua_block}, {"connect", lua_connect}, {"define", lua_define}, {"include", lua_include}};
     for (const auto &[name, function] : api) {
         lua_pushlightuserdata(L, &state);
         lua_pushcclosure(L, function, 1);
