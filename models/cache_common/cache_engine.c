@@ -1,0 +1,876 @@
+#include "cache_engine.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg_queue.h"
+
+/* Messages this cache makes itself carry their kind in the top byte of the
+ * id and an index below, so that a response finds its MSHR or entry. */
+#define ID_KIND_SHIFT 56
+#define ID_INDEX_MASK ((UINT64_C(1) << ID_KIND_SHIFT) - 1)
+enum { ID_FILL = 1, ID_EVICTION = 2, ID_FORWARD = 3 };
+
+typedef struct cache_line {
+    uint64_t line_address; /* address / line_size */
+    uint64_t last_use;     /* LRU stamp */
+    uint32_t valid, dirty; /* sector masks */
+    int mshr;              /* the MSHR filling this line, or -1 */
+    bool present;
+} cache_line;
+
+/* An access waiting on a line in flight, replayed in arrival order when the
+ * fill completes so that each sees exactly the writes that came before it. */
+typedef struct mshr_target {
+    simtx_msg msg;
+    bool respond; /* false: a write-through patch, answered by the next level */
+} mshr_target;
+
+typedef struct mshr {
+    bool in_use;
+    uint64_t line_address;
+    unsigned line_index;
+    uint32_t requested;    /* sectors asked of the next level */
+    uint32_t arrived;      /* sectors received */
+    uint32_t full_written; /* sectors a waiting write overwrites completely */
+    unsigned fills_outstanding;
+    uint8_t status;        /* worst status of the fills */
+    unsigned target_count;
+    mshr_target *targets;
+} mshr;
+
+typedef struct pending_entry {
+    simtx_msg request; /* the requester's message, answered when the next level acknowledges */
+} pending_entry;
+
+struct cache {
+    cache_config config;
+    simtx_env env;
+    unsigned sets, sector_size;
+    cache_line *lines;
+    uint8_t *data;
+    mshr *mshrs;
+    unsigned mshrs_used;
+    pending_entry *pending;
+    unsigned *free_pending;
+    unsigned free_pending_count;
+    msg_queue input, misses, responses;
+    bool upstream_blocked, downstream_blocked;
+    uint64_t use_clock;
+    cache_stats stats;
+    struct {
+        uint64_t mshr_occupancy, input_queue, miss_queue, response_queue, pending;
+    } probes;
+};
+
+/* ---- geometry ---- */
+
+static uint64_t line_of(const cache *c, uint64_t address) { return address / c->config.line_size; }
+static unsigned offset_in_line(const cache *c, uint64_t address) { return (unsigned)(address % c->config.line_size); }
+
+static unsigned set_of(const cache *c, uint64_t line_address)
+{
+    uint64_t index_line = line_address;
+    if (c->config.partition_count > 1 && c->config.partition_interleave) {
+        /* Index with the partition's own address space: the bits choosing the
+         * partition would otherwise leave most sets unused. */
+        uint64_t address = line_address * c->config.line_size;
+        uint64_t chunk = address / c->config.partition_interleave;
+        uint64_t local = (chunk / c->config.partition_count) * c->config.partition_interleave +
+                         address % c->config.partition_interleave;
+        index_line = local / c->config.line_size;
+    }
+    return (unsigned)(index_line % c->sets);
+}
+
+static int find_line(const cache *c, uint64_t line_address)
+{
+    unsigned first = set_of(c, line_address) * c->config.associativity;
+    for (unsigned way = 0; way < c->config.associativity; way++) {
+        const cache_line *line = &c->lines[first + way];
+        if (line->present && line->line_address == line_address) return (int)(first + way);
+    }
+    return -1;
+}
+
+static uint8_t *line_data(const cache *c, unsigned line_index)
+{
+    return c->data + (size_t)line_index * c->config.line_size;
+}
+
+/* Sectors touched by bytes [offset, offset + size) of a line. */
+static uint32_t sector_mask(const cache *c, unsigned offset, unsigned size)
+{
+    if (!size) size = 1;
+    unsigned first = offset / c->sector_size, last = (offset + size - 1) / c->sector_size;
+    uint32_t mask = 0;
+    for (unsigned s = first; s <= last && s < c->config.sectors; s++) mask |= UINT32_C(1) << s;
+    return mask;
+}
+
+/* Sectors a write replaces entirely (every byte of the sector enabled). */
+static uint32_t fully_written_sectors(const cache *c, const simtx_msg *msg, unsigned offset)
+{
+    uint32_t mask = 0;
+    for (unsigned s = 0; s < c->config.sectors; s++) {
+        unsigned start = s * c->sector_size, end = start + c->sector_size;
+        if (start < offset || end > offset + msg->size) continue;
+        bool all = true;
+        for (unsigned b = start; b < end && all; b++) all = simtx_msg_byte_enabled(msg, b - offset);
+        if (all) mask |= UINT32_C(1) << s;
+    }
+    return mask;
+}
+
+static void touch(cache *c, cache_line *line) { line->last_use = ++c->use_clock; }
+
+/* ---- queues and messages ---- */
+
+static unsigned miss_room(const cache *c) { return (unsigned)(c->misses.capacity - c->misses.length); }
+static unsigned response_room(const cache *c) { return (unsigned)(c->responses.capacity - c->responses.length); }
+static unsigned pending_in_use(const cache *c) { return c->config.pending_entries - c->free_pending_count; }
+
+static void push_response(cache *c, const simtx_msg *request, simtx_status status, uint64_t ready)
+{
+    simtx_msg response = *request;
+    simtx_msg_make_response(&response, status);
+    if (status != SIMTX_STATUS_OK) c->stats.error_responses++;
+    msg_queue_push(&c->responses, &response, ready);
+}
+
+static void push_downstream(cache *c, const simtx_msg *msg, uint64_t now)
+{
+    msg_queue_push(&c->misses, msg, now + 1);
+}
+
+/* A fresh request of this cache's own, carrying the requester's metadata
+ * (core, warp...) for blocks further down that attribute traffic. */
+static void own_request(simtx_msg *msg, const simtx_msg *cause, simtx_op op, uint64_t address, uint32_t size,
+                        unsigned kind, uint64_t index)
+{
+    simtx_msg_init(msg, op, address, size);
+    if (cause) {
+        msg->core = cause->core;
+        msg->warp = cause->warp;
+        msg->cta = cause->cta;
+        msg->transaction_id = cause->transaction_id;
+        msg->lane_mask = cause->lane_mask;
+    }
+    msg->id = ((uint64_t)kind << ID_KIND_SHIFT) | index;
+}
+
+/* Queues a write of the line's dirty sectors (the span from the first to the
+ * last, with only dirty bytes enabled). */
+static void push_writeback(cache *c, unsigned line_index, const simtx_msg *cause, unsigned kind, uint64_t index,
+                           uint64_t now)
+{
+    cache_line *line = &c->lines[line_index];
+    unsigned first = (unsigned)__builtin_ctz(line->dirty), last = 31u - (unsigned)__builtin_clz(line->dirty);
+    unsigned offset = first * c->sector_size, size = (last - first + 1) * c->sector_size;
+    simtx_msg msg;
+    own_request(&msg, cause, SIMTX_OP_WRITE, line->line_address * c->config.line_size + offset, size, kind, index);
+    memcpy(msg.data, line_data(c, line_index) + offset, size);
+    msg.byte_enable[0] = msg.byte_enable[1] = 0;
+    for (unsigned s = first; s <= last; s++) {
+        if (!((line->dirty >> s) & 1u)) continue;
+        for (unsigned b = (s - first) * c->sector_size; b < (s - first + 1) * c->sector_size; b++)
+            msg.byte_enable[b >> 6] |= UINT64_C(1) << (b & 63);
+    }
+    push_downstream(c, &msg, now);
+    c->stats.writebacks++;
+    c->stats.writeback_bytes += (uint64_t)__builtin_popcount(line->dirty) * c->sector_size;
+    line->dirty = 0;
+}
+
+static void invalidate(cache_line *line)
+{
+    line->present = false;
+    line->valid = line->dirty = 0;
+}
+
+/* Queues a read of the span covering the wanted sectors for an MSHR. */
+static void push_fill(cache *c, unsigned mshr_index, const simtx_msg *cause, uint32_t sectors, uint64_t now)
+{
+    mshr *m = &c->mshrs[mshr_index];
+    unsigned first = (unsigned)__builtin_ctz(sectors), last = 31u - (unsigned)__builtin_clz(sectors);
+    simtx_msg msg;
+    own_request(&msg, cause, SIMTX_OP_READ, m->line_address * c->config.line_size + first * c->sector_size,
+                (last - first + 1) * c->sector_size, ID_FILL, mshr_index);
+    push_downstream(c, &msg, now);
+    m->requested |= sectors;
+    m->fills_outstanding++;
+}
+
+/* Forwards a request unchanged but for a fresh identity; the requester is
+ * answered when the next level answers. Caller checked there is room. */
+static void forward(cache *c, const simtx_msg *request, uint64_t now)
+{
+    unsigned index = c->free_pending[--c->free_pending_count];
+    c->pending[index].request = *request;
+    simtx_msg msg = *request;
+    msg.id = ((uint64_t)ID_FORWARD << ID_KIND_SHIFT) | index;
+    msg.handle = NULL;
+    msg.route_depth = 0;
+    push_downstream(c, &msg, now);
+    c->stats.forwarded++;
+}
+
+static bool can_forward(cache *c, unsigned extra_messages)
+{
+    if (!c->free_pending_count || miss_room(c) < 1 + extra_messages) {
+        c->stats.stalls_queue++;
+        return false;
+    }
+    return true;
+}
+
+/* ---- line allocation ---- */
+
+/* The way to replace in the set of line_address: an empty one, else the least
+ * recently used line not waiting for a fill; -1 when every way waits. */
+static int choose_victim(const cache *c, uint64_t line_address)
+{
+    unsigned first = set_of(c, line_address) * c->config.associativity;
+    int victim = -1;
+    for (unsigned way = 0; way < c->config.associativity; way++) {
+        const cache_line *line = &c->lines[first + way];
+        if (!line->present) return (int)(first + way);
+        if (line->mshr >= 0) continue;
+        if (victim < 0 || line->last_use < c->lines[victim].last_use) victim = (int)(first + way);
+    }
+    return victim;
+}
+
+/* Makes room for a new line; returns its index or -1 (stall). The caller
+ * needs `extra` more miss-queue slots after a possible writeback. */
+static int allocate_line(cache *c, uint64_t line_address, const simtx_msg *cause, unsigned extra, uint64_t now)
+{
+    int victim = choose_victim(c, line_address);
+    if (victim < 0) {
+        c->stats.reservation_fails_set++;
+        return -1;
+    }
+    cache_line *line = &c->lines[victim];
+    if (miss_room(c) < extra + (line->present && line->dirty ? 1u : 0u)) {
+        c->stats.stalls_queue++;
+        return -1;
+    }
+    if (line->present) {
+        c->stats.evictions++;
+        if (line->dirty) push_writeback(c, (unsigned)victim, cause, ID_EVICTION, 0, now);
+    }
+    line->present = true;
+    line->line_address = line_address;
+    line->valid = line->dirty = 0;
+    line->mshr = -1;
+    touch(c, line);
+    return victim;
+}
+
+static int allocate_mshr(cache *c, unsigned line_index)
+{
+    for (unsigned i = 0; i < c->config.mshr_entries; i++) {
+        mshr *m = &c->mshrs[i];
+        if (m->in_use) continue;
+        m->in_use = true;
+        m->line_address = c->lines[line_index].line_address;
+        m->line_index = line_index;
+        m->requested = m->arrived = m->full_written = 0;
+        m->fills_outstanding = 0;
+        m->status = SIMTX_STATUS_OK;
+        m->target_count = 0;
+        c->lines[line_index].mshr = (int)i;
+        c->mshrs_used++;
+        return (int)i;
+    }
+    return -1;
+}
+
+static void add_target(cache *c, mshr *m, const simtx_msg *msg, bool respond)
+{
+    mshr_target *t = &m->targets[m->target_count++];
+    t->msg = *msg;
+    t->respond = respond;
+    (void)c;
+}
+
+/* ---- data ---- */
+
+/* Writes a request's enabled bytes into the line's sectors that are valid or
+ * that it overwrites whole (which become valid); bytes of other sectors are
+ * dropped (only write-through caches meet them: the next level has them). */
+static void apply_write(cache *c, unsigned line_index, const simtx_msg *msg)
+{
+    cache_line *line = &c->lines[line_index];
+    unsigned offset = offset_in_line(c, msg->address);
+    uint32_t full = fully_written_sectors(c, msg, offset);
+    uint32_t writable = (line->valid | full) & sector_mask(c, offset, msg->size);
+    uint8_t *data = line_data(c, line_index);
+    for (unsigned b = 0; b < msg->size; b++) {
+        unsigned sector = (offset + b) / c->sector_size;
+        if (((writable >> sector) & 1u) && simtx_msg_byte_enabled(msg, b)) data[offset + b] = msg->data[b];
+    }
+    line->valid |= writable;
+    if (c->config.write_back) line->dirty |= writable;
+}
+
+static void read_line(const cache *c, unsigned line_index, simtx_msg *msg)
+{
+    memcpy(msg->data, line_data(c, line_index) + offset_in_line(c, msg->address), msg->size);
+}
+
+/* ---- request handling: each returns false to stall the input queue ---- */
+
+/* An access to a line with a fill in flight joins its MSHR; `wanted` are the
+ * sectors it needs valid, fetched now if nobody asked for them yet. */
+static bool merge(cache *c, cache_line *line, const simtx_msg *msg, uint32_t wanted, uint32_t full, bool respond,
+                  uint64_t now)
+{
+    mshr *m = &c->mshrs[line->mshr];
+    if (m->target_count == c->config.mshr_max_merge) {
+        c->stats.reservation_fails_merge++;
+        return false;
+    }
+    uint32_t missing = wanted & ~line->valid & ~m->requested & ~m->full_written;
+    if (missing && !miss_room(c)) {
+        c->stats.stalls_queue++;
+        return false;
+    }
+    if (missing) push_fill(c, (unsigned)line->mshr, msg, missing, now);
+    m->full_written |= full;
+    add_target(c, m, msg, respond);
+    c->stats.hit_reserved++;
+    return true;
+}
+
+/* A miss on a present line (sector miss) or a new one: an MSHR and a fill. */
+static bool start_miss(cache *c, int line_index, const simtx_msg *msg, uint32_t missing, uint32_t full, uint64_t now)
+{
+    if (c->mshrs_used == c->config.mshr_entries) {
+        c->stats.reservation_fails_mshr++;
+        return false;
+    }
+    if (line_index < 0) {
+        line_index = allocate_line(c, line_of(c, msg->address), msg, 1, now);
+        if (line_index < 0) return false;
+        c->stats.misses++;
+    } else {
+        if (!miss_room(c)) {
+            c->stats.stalls_queue++;
+            return false;
+        }
+        c->stats.sector_misses++;
+    }
+    int m = allocate_mshr(c, (unsigned)line_index);
+    push_fill(c, (unsigned)m, msg, missing, now);
+    c->mshrs[m].full_written = full;
+    add_target(c, &c->mshrs[m], msg, true);
+    return true;
+}
+
+static bool handle_read(cache *c, const simtx_msg *msg, uint64_t now)
+{
+    uint64_t address = msg->address;
+    if (c->config.bypass_size && address >= c->config.bypass_base && address - c->config.bypass_base < c->config.bypass_size) {
+        if (!can_forward(c, 0)) return false;
+        forward(c, msg, now);
+        return true;
+    }
+    int index = find_line(c, line_of(c, address));
+    uint32_t wanted = sector_mask(c, offset_in_line(c, address), msg->size);
+    cache_line *line = index >= 0 ? &c->lines[index] : NULL;
+    if (line && line->mshr >= 0) return merge(c, line, msg, wanted, 0, true, now);
+    if (line && !(wanted & ~line->valid)) {
+        if (!response_room(c)) {
+            c->stats.stalls_queue++;
+            return false;
+        }
+        simtx_msg response = *msg;
+        read_line(c, (unsigned)index, &response);
+        touch(c, line);
+        push_response(c, &response, SIMTX_STATUS_OK, now + c->config.hit_latency);
+        c->stats.hits++;
+        return true;
+    }
+    return start_miss(c, index, msg, wanted & ~(line ? line->valid : 0u), 0, now);
+}
+
+/* Write-through, no write-allocate: the write goes on to the next level; a
+ * cached copy is dropped (write-evict), or patched when a fill is in flight
+ * so that reads waiting behind the write see it. */
+static bool handle_write_through(cache *c, const simtx_msg *msg, uint64_t now)
+{
+    int index = find_line(c, line_of(c, msg->address));
+    cache_line *line = index >= 0 ? &c->lines[index] : NULL;
+    if (!can_forward(c, 0)) return false;
+    if (line && line->mshr >= 0) {
+        unsigned offset = offset_in_line(c, msg->address);
+        if (!merge(c, line, msg, 0, fully_written_sectors(c, msg, offset), false, now)) return false;
+    } else if (line) {
+        invalidate(line);
+        c->stats.write_evictions++;
+    }
+    forward(c, msg, now);
+    return true;
+}
+
+/* Write-back, write-allocate: sectors the write covers only in part must be
+ * fetched first; sectors it overwrites whole need no fetch. */
+static bool handle_write_back(cache *c, const simtx_msg *msg, uint64_t now)
+{
+    unsigned offset = offset_in_line(c, msg->address);
+    uint32_t touched = sector_mask(c, offset, msg->size);
+    uint32_t full = fully_written_sectors(c, msg, offset);
+    uint32_t partial = touched & ~full;
+    int index = find_line(c, line_of(c, msg->address));
+    cache_line *line = index >= 0 ? &c->lines[index] : NULL;
+    if (line && line->mshr >= 0) return merge(c, line, msg, partial, full, true, now);
+    if (line ? !(partial & ~line->valid) : !partial) {
+        if (!response_room(c)) {
+            c->stats.stalls_queue++;
+            return false;
+        }
+        if (!line) {
+            index = allocate_line(c, line_of(c, msg->address), msg, 0, now);
+            if (index < 0) return false;
+            line = &c->lines[index];
+            c->stats.misses++;
+        } else {
+            c->stats.hits++;
+        }
+        apply_write(c, (unsigned)index, msg);
+        touch(c, line);
+        push_response(c, msg, SIMTX_STATUS_OK, now + c->config.hit_latency);
+        return true;
+    }
+    return start_miss(c, index, msg, partial & ~(line ? line->valid : 0u), full, now);
+}
+
+/* CLEAN_LINE writes a dirty line back and keeps it; FLUSH_LINE also drops it.
+ * The requester is answered once the next level acknowledges the data. A
+ * write-through cache holds nothing dirty: it passes the request on. */
+static bool handle_clean(cache *c, const simtx_msg *msg, uint64_t now)
+{
+    bool flush = msg->op == SIMTX_OP_FLUSH_LINE;
+    int index = find_line(c, line_of(c, msg->address));
+    cache_line *line = index >= 0 ? &c->lines[index] : NULL;
+    if (line && line->mshr >= 0) return false; /* wait for the fill to land first */
+    if (!c->config.write_back) {
+        if (!can_forward(c, 0)) return false;
+        if (line && flush) invalidate(line);
+        forward(c, msg, now);
+    } else if (line && line->dirty) {
+        if (!can_forward(c, 0)) return false;
+        unsigned entry = c->free_pending[--c->free_pending_count];
+        c->pending[entry].request = *msg;
+        push_writeback(c, (unsigned)index, msg, ID_FORWARD, entry, now);
+        if (flush) invalidate(line);
+    } else {
+        if (!response_room(c)) {
+            c->stats.stalls_queue++;
+            return false;
+        }
+        if (line && flush) invalidate(line);
+        push_response(c, msg, SIMTX_STATUS_OK, now + c->config.hit_latency);
+    }
+    if (flush) c->stats.flushes++;
+    else c->stats.cleans++;
+    return true;
+}
+
+/* Atomics, row copies and other operations act at the next level: the line is
+ * written back if dirty and dropped first, then the request is forwarded. */
+static bool handle_other(cache *c, const simtx_msg *msg, uint64_t now)
+{
+    int index = find_line(c, line_of(c, msg->address));
+    cache_line *line = index >= 0 ? &c->lines[index] : NULL;
+    if (line && line->mshr >= 0) return false;
+    bool dirty = line && line->dirty;
+    if (!can_forward(c, dirty ? 1 : 0)) return false;
+    if (line) {
+        if (dirty) push_writeback(c, (unsigned)index, msg, ID_EVICTION, 0, now);
+        invalidate(line);
+    }
+    forward(c, msg, now);
+    return true;
+}
+
+static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
+{
+    unsigned offset = offset_in_line(c, msg->address);
+    bool cached_op = msg->op == SIMTX_OP_READ || msg->op == SIMTX_OP_WRITE;
+    if (cached_op && (offset + msg->size > c->config.line_size || msg->size > SIMTX_MSG_MAX_DATA)) {
+        char error[160];
+        snprintf(error, sizeof error, "a %s of %" PRIu32 " bytes at 0x%" PRIx64 " crosses a %u-byte line boundary",
+                 simtx_op_name((simtx_op)msg->op), msg->size, msg->address, c->config.line_size);
+        c->env.fail(c->env.context, error);
+        return true;
+    }
+    switch (msg->op) {
+    case SIMTX_OP_READ: return handle_read(c, msg, now);
+    case SIMTX_OP_WRITE: return c->config.write_back ? handle_write_back(c, msg, now) : handle_write_through(c, msg, now);
+    case SIMTX_OP_CLEAN_LINE:
+    case SIMTX_OP_FLUSH_LINE: return handle_clean(c, msg, now);
+    case SIMTX_OP_FENCE:
+        /* Done when every request forwarded before it has been acknowledged. */
+        if (pending_in_use(c) || !response_room(c)) return false;
+        push_response(c, msg, SIMTX_STATUS_OK, now + c->config.hit_latency);
+        c->stats.fences++;
+        return true;
+    default: return handle_other(c, msg, now);
+    }
+}
+
+/* ---- responses from the next level ---- */
+
+static simtx_accept_result complete_fill(cache *c, unsigned mshr_index, const simtx_msg *msg, uint64_t now)
+{
+    mshr *m = &c->mshrs[mshr_index];
+    cache_line *line = &c->lines[m->line_index];
+    if (m->fills_outstanding == 1) {
+        /* The last fill replays every target: room for all their responses. */
+        unsigned answers = 0;
+        for (unsigned i = 0; i < m->target_count; i++) answers += m->targets[i].respond;
+        if (response_room(c) < answers) return SIMTX_BUSY;
+    }
+    unsigned sector_offset = offset_in_line(c, msg->address);
+    uint32_t landed = sector_mask(c, sector_offset, msg->size) & m->requested & ~m->arrived;
+    if (msg->status == SIMTX_STATUS_OK) {
+        for (unsigned s = 0; s < c->config.sectors; s++) {
+            if (!((landed >> s) & 1u)) continue;
+            unsigned start = s * c->sector_size;
+            memcpy(line_data(c, m->line_index) + start, msg->data + (start - sector_offset), c->sector_size);
+        }
+    } else {
+        m->status = msg->status;
+    }
+    m->arrived |= landed;
+    c->stats.fills++;
+    c->stats.fill_bytes += msg->size;
+    if (--m->fills_outstanding) return SIMTX_ACCEPTED;
+
+    if (m->status == SIMTX_STATUS_OK) line->valid |= m->arrived;
+    for (unsigned i = 0; i < m->target_count; i++) {
+        mshr_target *t = &m->targets[i];
+        if (m->status != SIMTX_STATUS_OK) {
+            if (t->respond) push_response(c, &t->msg, (simtx_status)m->status, now + 1);
+            continue;
+        }
+        if (t->msg.op == SIMTX_OP_WRITE) {
+            apply_write(c, m->line_index, &t->msg);
+            if (t->respond) push_response(c, &t->msg, SIMTX_STATUS_OK, now + 1);
+        } else {
+            simtx_msg response = t->msg;
+            read_line(c, m->line_index, &response);
+            push_response(c, &response, SIMTX_STATUS_OK, now + 1);
+        }
+    }
+    line->mshr = -1;
+    touch(c, line);
+    if (m->status != SIMTX_STATUS_OK) invalidate(line);
+    m->in_use = false;
+    c->mshrs_used--;
+    return SIMTX_ACCEPTED;
+}
+
+static simtx_accept_result downstream_response(cache *c, const simtx_msg *msg, uint64_t now)
+{
+    unsigned kind = (unsigned)(msg->id >> ID_KIND_SHIFT);
+    uint64_t index = msg->id & ID_INDEX_MASK;
+    if (kind == ID_FILL && index < c->config.mshr_entries && c->mshrs[index].in_use &&
+        line_of(c, msg->address) == c->mshrs[index].line_address)
+        return complete_fill(c, (unsigned)index, msg, now);
+    if (kind == ID_EVICTION) {
+        if (msg->status != SIMTX_STATUS_OK) c->stats.error_responses++;
+        return SIMTX_ACCEPTED;
+    }
+    if (kind == ID_FORWARD && index < c->config.pending_entries) {
+        if (!response_room(c)) return SIMTX_BUSY;
+        simtx_msg response = c->pending[index].request;
+        if (response.op != SIMTX_OP_WRITE && response.op != SIMTX_OP_CLEAN_LINE && response.op != SIMTX_OP_FLUSH_LINE &&
+            msg->size == response.size)
+            memcpy(response.data, msg->data, msg->size);
+        response.aux = msg->aux;
+        push_response(c, &response, (simtx_status)msg->status, now + 1);
+        c->free_pending[c->free_pending_count++] = (unsigned)index;
+        return SIMTX_ACCEPTED;
+    }
+    c->env.fail(c->env.context, "a response from the next level matches no request in flight");
+    return SIMTX_ACCEPTED;
+}
+
+/* ---- block entry points ---- */
+
+static void update_probes(cache *c)
+{
+    c->probes.mshr_occupancy = c->mshrs_used;
+    c->probes.input_queue = c->input.length;
+    c->probes.miss_queue = c->misses.length;
+    c->probes.response_queue = c->responses.length;
+    c->probes.pending = pending_in_use(c);
+}
+
+simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, uint64_t now)
+{
+    simtx_accept_result result;
+    if (port == CACHE_UPSTREAM_PORT) {
+        if (msg->is_response) {
+            c->env.fail(c->env.context, "a response arrived on the upstream (target) socket");
+            return SIMTX_ACCEPTED;
+        }
+        if (msg_queue_full(&c->input)) return SIMTX_BUSY;
+        msg_queue_push(&c->input, msg, now);
+        c->stats.accesses++;
+        if (msg->op == SIMTX_OP_READ) c->stats.reads++;
+        else if (msg->op == SIMTX_OP_WRITE) c->stats.writes++;
+        result = SIMTX_ACCEPTED;
+    } else {
+        if (!msg->is_response) {
+            c->env.fail(c->env.context, "a request arrived on the downstream (initiator) socket");
+            return SIMTX_ACCEPTED;
+        }
+        result = downstream_response(c, msg, now);
+    }
+    update_probes(c);
+    return result;
+}
+
+uint64_t cache_cycle(cache *c, uint64_t now)
+{
+    if (!c->upstream_blocked && !msg_queue_empty(&c->responses) && msg_queue_front_ready(&c->responses) <= now) {
+        if (c->env.send(c->env.context, CACHE_UPSTREAM_PORT, msg_queue_front(&c->responses))) msg_queue_pop(&c->responses);
+        else c->upstream_blocked = true;
+    }
+    if (!c->downstream_blocked && !msg_queue_empty(&c->misses) && msg_queue_front_ready(&c->misses) <= now) {
+        if (c->env.send(c->env.context, CACHE_DOWNSTREAM_PORT, msg_queue_front(&c->misses))) msg_queue_pop(&c->misses);
+        else c->downstream_blocked = true;
+    }
+    /* One tag lookup per cycle; a head that cannot proceed stays and the full
+     * input queue pushes back on the requesters. It is retried when a
+     * response arrives or a queue drains, both of which wake this core. */
+    bool stalled = false;
+    if (!msg_queue_empty(&c->input) && msg_queue_front_ready(&c->input) <= now) {
+        if (handle_request(c, msg_queue_front(&c->input), now)) msg_queue_pop(&c->input);
+        else stalled = true;
+    }
+    simtx_average_add(&c->stats.mshr_occupancy, (double)c->mshrs_used);
+    update_probes(c);
+
+    uint64_t next = SIMTX_NEVER;
+    if (!c->upstream_blocked && !msg_queue_empty(&c->responses)) {
+        uint64_t ready = msg_queue_front_ready(&c->responses);
+        next = ready > now ? ready : now + 1;
+    }
+    if (!c->downstream_blocked && !msg_queue_empty(&c->misses)) {
+        uint64_t ready = msg_queue_front_ready(&c->misses);
+        ready = ready > now ? ready : now + 1;
+        if (ready < next) next = ready;
+    }
+    /* A stalled head needs no polling: what frees it (a response, a port
+     * freeing) wakes this core, and our own queue drains are planned above. */
+    if (!msg_queue_empty(&c->input) && !stalled) {
+        uint64_t ready = msg_queue_front_ready(&c->input);
+        ready = ready > now ? ready : now + 1;
+        if (ready < next) next = ready;
+    }
+    return next;
+}
+
+void cache_port_free(cache *c, unsigned port)
+{
+    if (port == CACHE_UPSTREAM_PORT) c->upstream_blocked = false;
+    else c->downstream_blocked = false;
+}
+
+size_t cache_debug_access(cache *c, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
+{
+    *forward_port = (int)CACHE_DOWNSTREAM_PORT;
+    if (is_write) {
+        /* Keep the cached copy equal to what the next level will hold. */
+        for (size_t done = 0; done < size;) {
+            uint64_t at = address + done;
+            unsigned offset = offset_in_line(c, at);
+            size_t chunk = c->config.line_size - offset;
+            if (chunk > size - done) chunk = size - done;
+            int index = find_line(c, line_of(c, at));
+            if (index >= 0) {
+                uint8_t *line = line_data(c, (unsigned)index);
+                for (size_t b = 0; b < chunk; b++)
+                    if ((c->lines[index].valid >> ((offset + b) / c->sector_size)) & 1u) line[offset + b] = data[done + b];
+            }
+            done += chunk;
+        }
+        return 0;
+    }
+    if (!c->config.write_back) return 0; /* never newer than the next level */
+    /* Served here only when every byte is cached; otherwise the next level
+     * answers and cache_debug_overlay puts the newer bytes on top. */
+    for (size_t done = 0; done < size;) {
+        uint64_t at = address + done;
+        unsigned offset = offset_in_line(c, at);
+        size_t chunk = c->config.line_size - offset;
+        if (chunk > size - done) chunk = size - done;
+        int index = find_line(c, line_of(c, at));
+        if (index < 0) return 0;
+        uint32_t wanted = sector_mask(c, offset, (unsigned)chunk);
+        if (wanted & ~c->lines[index].valid) return 0;
+        done += chunk;
+    }
+    cache_debug_overlay(c, address, data, size);
+    return size;
+}
+
+void cache_debug_overlay(const cache *c, uint64_t address, uint8_t *data, size_t size)
+{
+    for (size_t done = 0; done < size;) {
+        uint64_t at = address + done;
+        unsigned offset = offset_in_line(c, at);
+        size_t chunk = c->config.line_size - offset;
+        if (chunk > size - done) chunk = size - done;
+        int index = find_line(c, line_of(c, at));
+        if (index >= 0) {
+            const uint8_t *line = line_data(c, (unsigned)index);
+            for (size_t b = 0; b < chunk; b++)
+                if ((c->lines[index].valid >> ((offset + b) / c->sector_size)) & 1u) data[done + b] = line[offset + b];
+        }
+        done += chunk;
+    }
+}
+
+void cache_finish(cache *c, uint64_t now)
+{
+    (void)now;
+    uint64_t lookups = c->stats.hits + c->stats.misses + c->stats.sector_misses + c->stats.hit_reserved;
+    c->stats.hit_rate = lookups ? (double)c->stats.hits / (double)lookups : 0.0;
+}
+
+const cache_stats *cache_get_stats(const cache *c) { return &c->stats; }
+
+bool cache_line_state(const cache *c, uint64_t address, uint32_t *valid_sectors, uint32_t *dirty_sectors)
+{
+    int index = find_line(c, line_of(c, address));
+    if (index < 0) return false;
+    if (valid_sectors) *valid_sectors = c->lines[index].valid;
+    if (dirty_sectors) *dirty_sectors = c->lines[index].dirty;
+    return true;
+}
+
+unsigned cache_mshrs_in_use(const cache *c) { return c->mshrs_used; }
+
+bool cache_idle(const cache *c)
+{
+    return msg_queue_empty(&c->input) && msg_queue_empty(&c->misses) && msg_queue_empty(&c->responses) &&
+           !c->mshrs_used && !pending_in_use(c);
+}
+
+/* ---- creation ---- */
+
+static bool check_config(const cache_config *k, char *error, size_t error_size)
+{
+    if (!k->size) return snprintf(error, error_size, "parameter 'size' must be positive"), false;
+    if (!k->line_size || k->line_size > SIMTX_MSG_MAX_DATA)
+        return snprintf(error, error_size, "parameter 'line_size' must be 1..%d bytes (one message carries a line)", SIMTX_MSG_MAX_DATA), false;
+    if (!k->associativity) return snprintf(error, error_size, "parameter 'associativity' must be positive"), false;
+    uint64_t set_bytes = (uint64_t)k->line_size * k->associativity;
+    if (k->size % set_bytes)
+        return snprintf(error, error_size, "parameter 'size' (%" PRIu64 ") must be a multiple of line_size x associativity (%" PRIu64 ")",
+                        k->size, set_bytes), false;
+    if (!k->sectors || k->sectors > CACHE_MAX_SECTORS || k->line_size % k->sectors)
+        return snprintf(error, error_size, "parameter 'sectors' (%u) must divide line_size (%u) and be 1..%u", k->sectors, k->line_size,
+                        CACHE_MAX_SECTORS), false;
+    if (!k->mshr_entries) return snprintf(error, error_size, "parameter 'mshr_entries' must be positive"), false;
+    if (!k->mshr_max_merge) return snprintf(error, error_size, "parameter 'mshr_max_merge' must be positive"), false;
+    if (k->response_queue_depth < k->mshr_max_merge)
+        return snprintf(error, error_size, "parameter 'response_queue_depth' (%u) must hold the responses of one MSHR (mshr_max_merge = %u)",
+                        k->response_queue_depth, k->mshr_max_merge), false;
+    if (k->miss_queue_depth < 2)
+        return snprintf(error, error_size, "parameter 'miss_queue_depth' must be at least 2 (a writeback and a fill)"), false;
+    if (!k->input_queue_depth) return snprintf(error, error_size, "parameter 'input_queue_depth' must be positive"), false;
+    if (!k->pending_entries) return snprintf(error, error_size, "parameter 'pending_entries' must be positive"), false;
+    if (k->partition_count > 1 && k->partition_interleave % k->line_size)
+        return snprintf(error, error_size, "parameter 'partition_interleave' (%" PRIu64 ") must be a multiple of line_size (%u)",
+                        k->partition_interleave, k->line_size), false;
+    return true;
+}
+
+cache *cache_create(const cache_config *config, const simtx_env *env, char *error, size_t error_size)
+{
+    if (!check_config(config, error, error_size)) return NULL;
+    cache *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->config = *config;
+    c->env = *env;
+    c->sets = (unsigned)(config->size / ((uint64_t)config->line_size * config->associativity));
+    c->sector_size = config->line_size / config->sectors;
+    size_t line_count = (size_t)c->sets * config->associativity;
+    c->lines = calloc(line_count, sizeof *c->lines);
+    c->data = calloc(line_count, config->line_size);
+    c->mshrs = calloc(config->mshr_entries, sizeof *c->mshrs);
+    c->pending = calloc(config->pending_entries, sizeof *c->pending);
+    c->free_pending = calloc(config->pending_entries, sizeof *c->free_pending);
+    bool ok = c->lines && c->data && c->mshrs && c->pending && c->free_pending &&
+              msg_queue_init(&c->input, config->input_queue_depth) && msg_queue_init(&c->misses, config->miss_queue_depth) &&
+              msg_queue_init(&c->responses, config->response_queue_depth);
+    for (unsigned i = 0; ok && i < config->mshr_entries; i++) {
+        c->mshrs[i].targets = calloc(config->mshr_max_merge, sizeof *c->mshrs[i].targets);
+        ok = c->mshrs[i].targets != NULL;
+    }
+    if (!ok) {
+        snprintf(error, error_size, "out of memory for a %" PRIu64 "-byte cache", config->size);
+        cache_destroy(c);
+        return NULL;
+    }
+    for (size_t i = 0; i < line_count; i++) c->lines[i].mshr = -1;
+    for (unsigned i = 0; i < config->pending_entries; i++) c->free_pending[i] = config->pending_entries - 1 - i;
+    c->free_pending_count = config->pending_entries;
+
+    simtx_observer *o = env->observer;
+    simtx_observe_counter(o, "accesses", &c->stats.accesses, "requests", "requests accepted from upstream");
+    simtx_observe_counter(o, "reads", &c->stats.reads, "requests", "read requests accepted");
+    simtx_observe_counter(o, "writes", &c->stats.writes, "requests", "write requests accepted");
+    simtx_observe_counter(o, "hits", &c->stats.hits, "requests", "reads and writes served by the cached line");
+    simtx_observe_counter(o, "misses", &c->stats.misses, "requests", "accesses that allocated a new line");
+    simtx_observe_counter(o, "sector_misses", &c->stats.sector_misses, "requests", "accesses to a present line lacking a sector");
+    simtx_observe_counter(o, "hit_reserved", &c->stats.hit_reserved, "requests", "accesses merged into an MSHR already filling the line");
+    simtx_observe_counter(o, "reservation_fails_mshr", &c->stats.reservation_fails_mshr, "lookups", "lookups stalled: every MSHR in use");
+    simtx_observe_counter(o, "reservation_fails_merge", &c->stats.reservation_fails_merge, "lookups", "lookups stalled: the line's MSHR holds mshr_max_merge accesses");
+    simtx_observe_counter(o, "reservation_fails_set", &c->stats.reservation_fails_set, "lookups", "lookups stalled: every way of the set is waiting for a fill");
+    simtx_observe_counter(o, "stalls_queue", &c->stats.stalls_queue, "lookups", "lookups stalled: miss, response or pending queue full");
+    simtx_observe_counter(o, "fills", &c->stats.fills, "responses", "fill responses received");
+    simtx_observe_counter(o, "fill_bytes", &c->stats.fill_bytes, "bytes", "bytes fetched from the next level");
+    simtx_observe_counter(o, "evictions", &c->stats.evictions, "lines", "valid lines replaced");
+    simtx_observe_counter(o, "writebacks", &c->stats.writebacks, "messages", "dirty data written to the next level (evictions, cleans, flushes)");
+    simtx_observe_counter(o, "writeback_bytes", &c->stats.writeback_bytes, "bytes", "dirty bytes written back");
+    simtx_observe_counter(o, "write_evictions", &c->stats.write_evictions, "lines", "lines dropped by a write hit (write-evict)");
+    simtx_observe_counter(o, "forwarded", &c->stats.forwarded, "requests", "requests passed on (write-through, uncached, atomics...)");
+    simtx_observe_counter(o, "cleans", &c->stats.cleans, "requests", "CLEAN_LINE requests handled");
+    simtx_observe_counter(o, "flushes", &c->stats.flushes, "requests", "FLUSH_LINE requests handled");
+    simtx_observe_counter(o, "fences", &c->stats.fences, "requests", "FENCE requests answered");
+    simtx_observe_counter(o, "error_responses", &c->stats.error_responses, "responses", "responses with an error status");
+    simtx_observe_average(o, "mshr_occupancy_mean", &c->stats.mshr_occupancy, "entries", "MSHRs in use, sampled every active cycle");
+    simtx_observe_real(o, "hit_rate", &c->stats.hit_rate, "", "hits / (hits + misses + sector misses + hit_reserved)");
+    simtx_observe_probe(o, "mshr_occupancy", &c->probes.mshr_occupancy, 16, "MSHRs in use");
+    simtx_observe_probe(o, "input_queue", &c->probes.input_queue, 16, "requests waiting for the tag lookup");
+    simtx_observe_probe(o, "miss_queue", &c->probes.miss_queue, 16, "messages waiting to go to the next level");
+    simtx_observe_probe(o, "response_queue", &c->probes.response_queue, 16, "responses waiting to go back");
+    simtx_observe_probe(o, "pending", &c->probes.pending, 16, "forwarded requests awaiting the next level");
+    return c;
+}
+
+void cache_destroy(cache *c)
+{
+    if (!c) return;
+    if (c->mshrs)
+        for (unsigned i = 0; i < c->config.mshr_entries; i++) free(c->mshrs[i].targets);
+    free(c->mshrs);
+    free(c->lines);
+    free(c->data);
+    free(c->pending);
+    free(c->free_pending);
+    msg_queue_release(&c->input);
+    msg_queue_release(&c->misses);
+    msg_queue_release(&c->responses);
+    free(c);
+}

@@ -1,0 +1,79 @@
+/* cache_engine: the timing and data model shared by the l1_cache and
+ * l2_cache blocks. A set-associative, sectored cache holding real line data,
+ * with LRU replacement, MSHRs that merge accesses to a line in flight, and
+ * two write policies:
+ *  - write-back, write-allocate (the L2 slice);
+ *  - write-through, no-allocate, evict-on-write-hit (GPGPU-Sim's L1 for
+ *    global data), which never holds dirty data.
+ * Port 0 faces the requesters (a target socket), port 1 the next level (an
+ * initiator socket). The blocks wrap it with their own parameter tables. */
+#ifndef SIMTX_CACHE_ENGINE_H
+#define SIMTX_CACHE_ENGINE_H
+
+#include "simtx_block.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CACHE_UPSTREAM_PORT 0u
+#define CACHE_DOWNSTREAM_PORT 1u
+#define CACHE_MAX_SECTORS 32u
+
+typedef struct cache_config {
+    uint64_t size;                 /* bytes of line data */
+    unsigned line_size;            /* bytes per line, at most SIMTX_MSG_MAX_DATA */
+    unsigned associativity;        /* ways per set */
+    unsigned sectors;              /* per line; a miss fetches only the sectors it needs */
+    unsigned mshr_entries;         /* lines being filled at once */
+    unsigned mshr_max_merge;       /* accesses waiting on one MSHR */
+    unsigned hit_latency;          /* cycles from tag lookup to a hit's response */
+    unsigned input_queue_depth;    /* requests waiting for the tag lookup */
+    unsigned miss_queue_depth;     /* messages waiting to go to the next level */
+    unsigned response_queue_depth; /* responses waiting to go back */
+    unsigned pending_entries;      /* forwarded requests (writes, uncached reads...) in flight */
+    bool write_back;               /* true: write-back write-allocate; false: write-through no-allocate */
+    uint64_t bypass_base, bypass_size; /* reads here are not cached (forwarded); size 0: none */
+    unsigned partition_count;      /* >1: drop the partition bits before indexing sets */
+    uint64_t partition_interleave; /* bytes per partition chunk (with partition_count) */
+} cache_config;
+
+typedef struct cache_stats {
+    uint64_t accesses, reads, writes, hits, misses, sector_misses, hit_reserved;
+    uint64_t reservation_fails_mshr, reservation_fails_merge, reservation_fails_set, stalls_queue;
+    uint64_t fills, fill_bytes, evictions, writebacks, writeback_bytes, write_evictions;
+    uint64_t forwarded, cleans, flushes, fences, error_responses;
+    simtx_average mshr_occupancy;
+    double hit_rate;
+} cache_stats;
+
+typedef struct cache cache;
+
+/* Checks the configuration (a bad one is refused with a message naming the
+ * block parameter, which the blocks name like the config fields) and builds
+ * the cache; registers statistics and probes with env->observer. */
+cache *cache_create(const cache_config *config, const simtx_env *env, char *error, size_t error_size);
+void cache_destroy(cache *c);
+simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, uint64_t now);
+uint64_t cache_cycle(cache *c, uint64_t now);
+void cache_port_free(cache *c, unsigned port);
+/* Debug accesses: a write updates the cached copy and is forwarded; a read is
+ * served here when every byte is cached, otherwise forwarded (and later
+ * overlaid by cache_debug_overlay with the newer data held here). */
+size_t cache_debug_access(cache *c, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port);
+/* Copies every byte this cache holds in a valid sector over data: the cached
+ * copy is never older than the next level's. */
+void cache_debug_overlay(const cache *c, uint64_t address, uint8_t *data, size_t size);
+void cache_finish(cache *c, uint64_t now);
+
+/* Inspection for tests and checkers. */
+const cache_stats *cache_get_stats(const cache *c);
+bool cache_line_state(const cache *c, uint64_t address, uint32_t *valid_sectors, uint32_t *dirty_sectors);
+unsigned cache_mshrs_in_use(const cache *c);
+/* True when nothing is queued, in flight or waiting. */
+bool cache_idle(const cache *c);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

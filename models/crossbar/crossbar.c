@@ -1,0 +1,316 @@
+#include "crossbar.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg_queue.h"
+
+#define PARAM(field) offsetof(crossbar_params, field)
+#define NO_ROUTE (-1)
+
+/* Defaults: the GTX480 crossbar, 32 B per cycle per port and 5 cycles. */
+static const simtx_param_spec crossbar_param_specs[] = {
+    {"cores", SIMTX_PARAM_INT, "1", "sockets", 1, 250, NULL, "core-side ports (target sockets: requests in, replies out)", PARAM(cores)},
+    {"partitions", SIMTX_PARAM_INT, "1", "sockets", 1, 250, NULL, "partition-side ports (initiator sockets: requests out, replies in)", PARAM(partitions)},
+    {"flit_bytes", SIMTX_PARAM_INT, "32", "bytes", 1, 1 << 16, NULL, "bytes per flit", PARAM(flit_bytes)},
+    {"flits_per_cycle", SIMTX_PARAM_INT, "1", "flits", 1, 1 << 10, NULL, "flits each port moves per cycle (bandwidth per port = flit_bytes x flits_per_cycle)", PARAM(flits_per_cycle)},
+    {"header_bytes", SIMTX_PARAM_INT, "8", "bytes", 0, 1 << 10, NULL, "control bytes of every packet, added to the data it carries", PARAM(header_bytes)},
+    {"latency", SIMTX_PARAM_INT, "5", "cycles", 1, 1e6, NULL, "cycles from arrival to the earliest departure (traversal)", PARAM(latency)},
+    {"input_queue_depth", SIMTX_PARAM_INT, "8", "packets", 1, 1 << 16, NULL, "packets per input queue; a full one refuses arrivals", PARAM(input_queue_depth)},
+    {"output_queue_depth", SIMTX_PARAM_INT, "8", "packets", 1, 1 << 16, NULL, "packets per output queue; a full one stops the switch feeding it", PARAM(output_queue_depth)},
+    {"mapping", SIMTX_PARAM_ENUM, "interleave", "", 0, 0, "interleave|ranges", "interleave: partition = (address / interleave) mod partitions; ranges: the { base, size } of each partition's connect", PARAM(mapping)},
+    {"interleave", SIMTX_PARAM_INT, "256", "bytes", 1, 1LL << 40, NULL, "bytes per partition chunk (mapping = interleave)", PARAM(interleave)},
+};
+
+static const simtx_param_table crossbar_param_table = {
+    crossbar_param_specs, sizeof crossbar_param_specs / sizeof crossbar_param_specs[0], sizeof(crossbar_params)};
+
+static const simtx_socket_spec crossbar_sockets[] = {
+    {"cores", SIMTX_SOCKET_TARGET, "cores", "from a core's L1: requests in, replies out"},
+    {"partitions", SIMTX_SOCKET_INITIATOR, "partitions", "to a memory partition (its L2 slice or a block in front of it): requests out, replies in"},
+};
+
+enum { REQUEST_NETWORK, REPLY_NETWORK, NETWORKS };
+
+typedef struct crossbar {
+    crossbar_params params;
+    simtx_env env;
+    bool by_ranges;
+    unsigned port_count;
+    msg_queue *inputs, *outputs;   /* per port */
+    uint64_t *switch_in_free;      /* per port: its switch input is free from then */
+    uint64_t *switch_out_free;     /* per port: its switch output is free from then */
+    uint64_t *link_free;           /* per port: its outgoing link is free from then */
+    bool *blocked;                 /* per port: the socket refused; wait for port_free */
+    unsigned *next_source;         /* per output port: round-robin pointer */
+    struct {
+        uint64_t packets, flits, arbitration_losses, refusals;
+    } stats[NETWORKS];
+    uint64_t address_errors;
+    uint64_t *input_depth, *output_depth; /* probes, per port */
+} crossbar;
+
+static unsigned core_count(const crossbar *x) { return (unsigned)x->params.cores; }
+static bool is_core_port(const crossbar *x, unsigned port) { return port < core_count(x); }
+
+static int map_request(const crossbar *x, uint64_t address)
+{
+    if (!x->by_ranges)
+        return (int)(core_count(x) + (address / (uint64_t)x->params.interleave) % (uint64_t)x->params.partitions);
+    for (size_t i = 0; i < x->env.address_map_length; i++) {
+        const simtx_address_range *range = &x->env.address_map[i];
+        if (address >= range->base && address - range->base < range->size) return (int)range->port;
+    }
+    return NO_ROUTE;
+}
+
+static int destination(const crossbar *x, const simtx_msg *msg)
+{
+    if (msg->is_response) return msg->route_depth ? msg->route[msg->route_depth - 1] : NO_ROUTE;
+    return map_request(x, msg->address);
+}
+
+/* Cycles a packet holds a port: header plus the data it carries, in flits. */
+static uint64_t transfer_cycles(const crossbar *x, const simtx_msg *msg)
+{
+    bool carries_data = msg->op == SIMTX_OP_ATOMIC || (msg->op == SIMTX_OP_WRITE) != msg->is_response;
+    uint64_t bytes = (uint64_t)x->params.header_bytes + (carries_data ? msg->size : 0);
+    uint64_t flits = (bytes + (uint64_t)x->params.flit_bytes - 1) / (uint64_t)x->params.flit_bytes;
+    if (!flits) flits = 1;
+    return (flits + (uint64_t)x->params.flits_per_cycle - 1) / (uint64_t)x->params.flits_per_cycle;
+}
+
+static uint64_t flit_count(const crossbar *x, const simtx_msg *msg)
+{
+    bool carries_data = msg->op == SIMTX_OP_ATOMIC || (msg->op == SIMTX_OP_WRITE) != msg->is_response;
+    uint64_t bytes = (uint64_t)x->params.header_bytes + (carries_data ? msg->size : 0);
+    uint64_t flits = (bytes + (uint64_t)x->params.flit_bytes - 1) / (uint64_t)x->params.flit_bytes;
+    return flits ? flits : 1;
+}
+
+static void crossbar_destroy(void *core)
+{
+    crossbar *x = core;
+    for (unsigned i = 0; x->inputs && i < x->port_count; i++) msg_queue_release(&x->inputs[i]);
+    for (unsigned i = 0; x->outputs && i < x->port_count; i++) msg_queue_release(&x->outputs[i]);
+    free(x->inputs);
+    free(x->outputs);
+    free(x->switch_in_free);
+    free(x->switch_out_free);
+    free(x->link_free);
+    free(x->blocked);
+    free(x->next_source);
+    free(x->input_depth);
+    free(x->output_depth);
+    free(x->params.mapping);
+    free(x);
+}
+
+static void *crossbar_create(const void *params, const simtx_env *env, char *error, size_t error_size)
+{
+    const crossbar_params *p = params;
+    if (p->cores <= 0 || p->partitions <= 0 || p->flit_bytes <= 0 || p->flits_per_cycle <= 0 || p->latency <= 0 ||
+        p->input_queue_depth <= 0 || p->output_queue_depth <= 0 || p->interleave <= 0) {
+        snprintf(error, error_size, "parameter '%s' must be positive",
+                 p->cores <= 0 ? "cores" : p->partitions <= 0 ? "partitions" : p->flit_bytes <= 0 ? "flit_bytes"
+                 : p->flits_per_cycle <= 0 ? "flits_per_cycle" : p->latency <= 0 ? "latency"
+                 : p->input_queue_depth <= 0 ? "input_queue_depth" : p->output_queue_depth <= 0 ? "output_queue_depth" : "interleave");
+        return NULL;
+    }
+    if (p->cores + p->partitions > 255) {
+        snprintf(error, error_size, "parameters 'cores' + 'partitions' must not exceed 255 (the route stack holds a byte per hop)");
+        return NULL;
+    }
+    bool by_ranges = !strcmp(p->mapping, "ranges");
+    if (by_ranges) {
+        for (size_t i = 0; i < env->address_map_length; i++)
+            if (env->address_map[i].port < (unsigned)p->cores) {
+                snprintf(error, error_size, "parameter 'mapping' = ranges: address ranges belong on the partitions sockets");
+                return NULL;
+            }
+        if (!env->address_map_length) {
+            snprintf(error, error_size, "parameter 'mapping' = ranges, but no partitions connect has a { base, size } range");
+            return NULL;
+        }
+    }
+    crossbar *x = calloc(1, sizeof *x);
+    if (!x) return NULL;
+    x->params = *p;
+    x->params.mapping = strdup(p->mapping);
+    x->env = *env;
+    x->by_ranges = by_ranges;
+    x->port_count = (unsigned)(p->cores + p->partitions);
+    unsigned n = x->port_count;
+    x->inputs = calloc(n, sizeof *x->inputs);
+    x->outputs = calloc(n, sizeof *x->outputs);
+    x->switch_in_free = calloc(n, sizeof *x->switch_in_free);
+    x->switch_out_free = calloc(n, sizeof *x->switch_out_free);
+    x->link_free = calloc(n, sizeof *x->link_free);
+    x->blocked = calloc(n, sizeof *x->blocked);
+    x->next_source = calloc(n, sizeof *x->next_source);
+    x->input_depth = calloc(n, sizeof *x->input_depth);
+    x->output_depth = calloc(n, sizeof *x->output_depth);
+    bool ok = x->params.mapping && x->inputs && x->outputs && x->switch_in_free && x->switch_out_free && x->link_free &&
+              x->blocked && x->next_source && x->input_depth && x->output_depth;
+    for (unsigned i = 0; ok && i < n; i++)
+        ok = msg_queue_init(&x->inputs[i], (size_t)p->input_queue_depth) && msg_queue_init(&x->outputs[i], (size_t)p->output_queue_depth);
+    if (!ok) {
+        snprintf(error, error_size, "out of memory for %u ports", n);
+        crossbar_destroy(x);
+        return NULL;
+    }
+    simtx_observer *o = env->observer;
+    static const char *const network_names[NETWORKS] = {"request", "reply"};
+    for (unsigned k = 0; k < NETWORKS; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s_packets", network_names[k]);
+        simtx_observe_counter(o, name, &x->stats[k].packets, "packets", k == REQUEST_NETWORK ? "requests delivered to partitions" : "replies delivered to cores");
+        snprintf(name, sizeof name, "%s_flits", network_names[k]);
+        simtx_observe_counter(o, name, &x->stats[k].flits, "flits", "flits sent on this network's output links");
+        snprintf(name, sizeof name, "%s_arbitration_losses", network_names[k]);
+        simtx_observe_counter(o, name, &x->stats[k].arbitration_losses, "packets", "ready packets that lost their output to another input");
+        snprintf(name, sizeof name, "%s_refusals", network_names[k]);
+        simtx_observe_counter(o, name, &x->stats[k].refusals, "packets", "arrivals refused because the input queue was full");
+    }
+    simtx_observe_counter(o, "address_errors", &x->address_errors, "requests", "requests no partition owns, answered with an address error");
+    for (unsigned i = 0; i < n; i++) {
+        char name[64];
+        const char *side = is_core_port(x, i) ? "core" : "partition";
+        unsigned index = is_core_port(x, i) ? i : i - core_count(x);
+        snprintf(name, sizeof name, "%s%u_input_queue", side, index);
+        simtx_observe_probe(o, name, &x->input_depth[i], 8,
+                            is_core_port(x, i) ? "request-network packets waiting at this core's input" : "reply-network packets waiting at this partition's input");
+        snprintf(name, sizeof name, "%s%u_output_queue", side, index);
+        simtx_observe_probe(o, name, &x->output_depth[i], 8,
+                            is_core_port(x, i) ? "reply-network packets waiting for this core's link" : "request-network packets waiting for this partition's link");
+    }
+    return x;
+}
+
+static simtx_accept_result crossbar_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
+{
+    crossbar *x = core;
+    msg_queue *queue = &x->inputs[port];
+    if (msg->is_response == is_core_port(x, port)) {
+        x->env.fail(x->env.context, msg->is_response ? "a reply arrived on a core-side socket" : "a request arrived on a partition-side socket");
+        return SIMTX_ACCEPTED;
+    }
+    if (msg_queue_full(queue)) {
+        x->stats[msg->is_response ? REPLY_NETWORK : REQUEST_NETWORK].refusals++;
+        return SIMTX_BUSY;
+    }
+    simtx_msg copy = *msg;
+    if (!copy.is_response) {
+        if (copy.route_depth == SIMTX_MSG_MAX_ROUTE) {
+            x->env.fail(x->env.context, "a request crossed more routing blocks than a message can record");
+            return SIMTX_ACCEPTED;
+        }
+        copy.route[copy.route_depth++] = (uint8_t)port;
+        if (map_request(x, copy.address) == NO_ROUTE) { /* answered here, back through the reply network */
+            x->address_errors++;
+            simtx_msg_make_response(&copy, SIMTX_STATUS_ADDRESS_ERROR);
+        }
+    }
+    msg_queue_push(queue, &copy, now);
+    x->input_depth[port] = queue->length;
+    return SIMTX_ACCEPTED;
+}
+
+static uint64_t crossbar_cycle(void *core, uint64_t now)
+{
+    crossbar *x = core;
+    unsigned n = x->port_count;
+    /* Output links: one packet at a time, for its flits' worth of cycles. */
+    for (unsigned d = 0; d < n; d++) {
+        msg_queue *queue = &x->outputs[d];
+        if (x->blocked[d] || x->link_free[d] > now || msg_queue_empty(queue) || msg_queue_front_ready(queue) > now) continue;
+        simtx_msg out = *msg_queue_front(queue);
+        if (out.is_response) out.route_depth--;
+        if (!x->env.send(x->env.context, d, &out)) {
+            x->blocked[d] = true;
+            continue;
+        }
+        unsigned network = out.is_response ? REPLY_NETWORK : REQUEST_NETWORK;
+        x->link_free[d] = now + transfer_cycles(x, &out);
+        x->stats[network].packets++;
+        x->stats[network].flits += flit_count(x, &out);
+        msg_queue_pop(queue);
+        x->output_depth[d] = queue->length;
+    }
+    /* Switch: each output takes one ready input head per transfer, chosen
+     * round-robin; a full output queue holds its inputs back. */
+    for (unsigned d = 0; d < n; d++) {
+        if (x->switch_out_free[d] > now || msg_queue_full(&x->outputs[d])) continue;
+        for (unsigned k = 0; k < n; k++) {
+            unsigned s = (x->next_source[d] + k) % n;
+            msg_queue *queue = &x->inputs[s];
+            simtx_msg *msg = msg_queue_front(queue);
+            if (!msg || msg_queue_front_ready(queue) > now || x->switch_in_free[s] > now || destination(x, msg) != (int)d) continue;
+            if (x->switch_out_free[d] > now) { /* taken this cycle by an earlier input */
+                x->stats[msg->is_response ? REPLY_NETWORK : REQUEST_NETWORK].arbitration_losses++;
+                continue;
+            }
+            uint64_t cycles = transfer_cycles(x, msg);
+            /* The traversal counts from arrival: latency - 1 more cycles here. */
+            msg_queue_push(&x->outputs[d], msg, now + (uint64_t)x->params.latency - 1);
+            x->switch_in_free[s] = x->switch_out_free[d] = now + cycles;
+            msg_queue_pop(queue);
+            x->input_depth[s] = queue->length;
+            x->output_depth[d] = x->outputs[d].length;
+            x->next_source[d] = (s + 1) % n;
+        }
+    }
+    /* Sleep until something can move. */
+    uint64_t next = SIMTX_NEVER;
+    for (unsigned p = 0; p < n; p++) {
+        msg_queue *out = &x->outputs[p];
+        if (!x->blocked[p] && !msg_queue_empty(out)) {
+            uint64_t when = msg_queue_front_ready(out);
+            if (x->link_free[p] > when) when = x->link_free[p];
+            if (when < next) next = when;
+        }
+        msg_queue *in = &x->inputs[p];
+        if (msg_queue_empty(in)) continue;
+        int d = destination(x, msg_queue_front(in));
+        if (d == NO_ROUTE) {
+            x->env.fail(x->env.context, "a reply arrived with no route back");
+            return SIMTX_NEVER;
+        }
+        uint64_t when = msg_queue_front_ready(in);
+        if (x->switch_in_free[p] > when) when = x->switch_in_free[p];
+        if (x->switch_out_free[d] > when) when = x->switch_out_free[d];
+        /* A full output queue frees when its link sends, planned above. */
+        if (msg_queue_full(&x->outputs[d]) && when <= now) continue;
+        if (when < next) next = when;
+    }
+    if (next <= now) next = now + 1;
+    return next;
+}
+
+static void crossbar_port_free(void *core, unsigned port)
+{
+    ((crossbar *)core)->blocked[port] = false;
+}
+
+static size_t crossbar_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
+{
+    (void)is_write, (void)data, (void)size;
+    *forward_port = map_request(core, address);
+    return 0;
+}
+
+const simtx_block_info crossbar_block_info = {
+    .name = "crossbar",
+    .summary = "core-to-partition interconnect: request and reply networks with input/output queues, flit bandwidth, interleaved mapping",
+    .params = &crossbar_param_table,
+    .sockets = crossbar_sockets,
+    .socket_count = 2,
+    .create = crossbar_create,
+    .destroy = crossbar_destroy,
+    .accept = crossbar_accept,
+    .cycle = crossbar_cycle,
+    .port_free = crossbar_port_free,
+    .debug_access = crossbar_debug_access,
+};

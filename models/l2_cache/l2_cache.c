@@ -1,0 +1,93 @@
+#include "l2_cache.h"
+
+#include <stdio.h>
+
+#include "cache_engine.h"
+
+#define PARAM(field) offsetof(l2_cache_params, field)
+
+/* Defaults: one GTX480 memory partition's L2 (128 KB of the 768 KB total;
+ * GPGPU-Sim gives each of its two sub-partitions 64 sets x 8 ways x 128 B
+ * with 32 MSHRs merging 4). */
+static const simtx_param_spec l2_cache_param_specs[] = {
+    {"size", SIMTX_PARAM_INT, "128KiB", "bytes", 1, 1LL << 40, NULL, "bytes of line data; a multiple of line_size x associativity", PARAM(size)},
+    {"line_size", SIMTX_PARAM_INT, "128", "bytes", 1, SIMTX_MSG_MAX_DATA, NULL, "bytes per line", PARAM(line_size)},
+    {"associativity", SIMTX_PARAM_INT, "8", "ways", 1, 1024, NULL, "lines per set (LRU replacement)", PARAM(associativity)},
+    {"sectors", SIMTX_PARAM_INT, "4", "sectors", 1, 32, NULL, "sectors per line (valid/dirty bits and fills per sector); must divide line_size", PARAM(sectors)},
+    {"mshr_entries", SIMTX_PARAM_INT, "32", "entries", 1, 4096, NULL, "lines being filled at once; a miss finding none stalls", PARAM(mshr_entries)},
+    {"mshr_max_merge", SIMTX_PARAM_INT, "4", "accesses", 1, 1024, NULL, "accesses one MSHR holds (merged misses to a line in flight)", PARAM(mshr_max_merge)},
+    {"hit_latency", SIMTX_PARAM_INT, "20", "cycles", 0, 1e6, NULL, "cycles from the tag lookup to a hit's response", PARAM(hit_latency)},
+    {"input_queue_depth", SIMTX_PARAM_INT, "8", "requests", 1, 1 << 16, NULL, "requests waiting for the tag lookup (one per cycle); full: refuse", PARAM(input_queue_depth)},
+    {"miss_queue_depth", SIMTX_PARAM_INT, "8", "messages", 2, 1 << 16, NULL, "fills, writebacks and forwarded requests waiting for the DRAM side", PARAM(miss_queue_depth)},
+    {"response_queue_depth", SIMTX_PARAM_INT, "8", "responses", 1, 1 << 16, NULL, "responses waiting for the crossbar; at least mshr_max_merge", PARAM(response_queue_depth)},
+    {"pending_entries", SIMTX_PARAM_INT, "32", "requests", 1, 1 << 16, NULL, "forwarded requests (atomics, cleans awaiting their writeback) in flight", PARAM(pending_entries)},
+    {"partition_count", SIMTX_PARAM_INT, "1", "partitions", 1, 1024, NULL, "memory partitions addresses are interleaved over (set indexing drops the partition bits)", PARAM(partition_count)},
+    {"partition_interleave", SIMTX_PARAM_INT, "256", "bytes", 1, 1LL << 40, NULL, "bytes per partition chunk, as in the crossbar's mapping", PARAM(partition_interleave)},
+};
+
+static const simtx_param_table l2_cache_param_table = {
+    l2_cache_param_specs, sizeof l2_cache_param_specs / sizeof l2_cache_param_specs[0], sizeof(l2_cache_params)};
+
+static const simtx_socket_spec l2_cache_sockets[] = {
+    {"upstream", SIMTX_SOCKET_TARGET, NULL, "requests from the crossbar (or a commit unit) in, responses out"},
+    {"downstream", SIMTX_SOCKET_INITIATOR, NULL, "fills, writebacks and forwarded requests out (to the DRAM controller), responses in"},
+};
+
+static void *l2_cache_create(const void *params, const simtx_env *env, char *error, size_t error_size)
+{
+    const l2_cache_params *p = params;
+    if (p->size <= 0 || p->line_size <= 0 || p->associativity <= 0 || p->sectors <= 0 || p->mshr_entries <= 0 ||
+        p->mshr_max_merge <= 0 || p->hit_latency < 0 || p->input_queue_depth <= 0 || p->miss_queue_depth <= 0 ||
+        p->response_queue_depth <= 0 || p->pending_entries <= 0) {
+        const char *name = p->size <= 0 ? "size" : p->line_size <= 0 ? "line_size" : p->associativity <= 0 ? "associativity"
+                         : p->sectors <= 0 ? "sectors" : p->mshr_entries <= 0 ? "mshr_entries" : p->mshr_max_merge <= 0 ? "mshr_max_merge"
+                         : p->hit_latency < 0 ? "hit_latency" : "a queue depth";
+        snprintf(error, error_size, "parameter '%s' must be positive", name);
+        return NULL;
+    }
+    cache_config config = {
+        .size = (uint64_t)p->size,
+        .line_size = (unsigned)p->line_size,
+        .associativity = (unsigned)p->associativity,
+        .sectors = (unsigned)p->sectors,
+        .mshr_entries = (unsigned)p->mshr_entries,
+        .mshr_max_merge = (unsigned)p->mshr_max_merge,
+        .hit_latency = (unsigned)p->hit_latency,
+        .input_queue_depth = (unsigned)p->input_queue_depth,
+        .miss_queue_depth = (unsigned)p->miss_queue_depth,
+        .response_queue_depth = (unsigned)p->response_queue_depth,
+        .pending_entries = (unsigned)p->pending_entries,
+        .write_back = true,
+        .partition_count = (unsigned)p->partition_count,
+        .partition_interleave = (uint64_t)p->partition_interleave,
+    };
+    return cache_create(&config, env, error, error_size);
+}
+
+static void l2_cache_destroy(void *core) { cache_destroy(core); }
+static simtx_accept_result l2_cache_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
+{
+    return cache_accept(core, port, msg, now);
+}
+static uint64_t l2_cache_cycle(void *core, uint64_t now) { return cache_cycle(core, now); }
+static void l2_cache_port_free(void *core, unsigned port) { cache_port_free(core, port); }
+static size_t l2_cache_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
+{
+    return cache_debug_access(core, is_write, address, data, size, forward_port);
+}
+static void l2_cache_finish(void *core, uint64_t now) { cache_finish(core, now); }
+
+const simtx_block_info l2_cache_block_info = {
+    .name = "l2_cache",
+    .summary = "L2 slice of a memory partition: write-back, write-allocate, LRU, sectored, MSHRs",
+    .params = &l2_cache_param_table,
+    .sockets = l2_cache_sockets,
+    .socket_count = 2,
+    .create = l2_cache_create,
+    .destroy = l2_cache_destroy,
+    .accept = l2_cache_accept,
+    .cycle = l2_cache_cycle,
+    .port_free = l2_cache_port_free,
+    .debug_access = l2_cache_debug_access,
+    .finish = l2_cache_finish,
+};

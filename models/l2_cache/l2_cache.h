@@ -1,0 +1,19 @@
+/* l2_cache: one L2 slice of a memory partition, in front of its DRAM
+ * controller. Write-back, write-allocate, LRU, sectored, with MSHRs. Built on
+ * the shared cache_engine. */
+#ifndef SIMTX_L2_CACHE_H
+#define SIMTX_L2_CACHE_H
+
+#include "simtx_block.h"
+
+typedef struct l2_cache_params {
+    int64_t size, line_size, associativity, sectors;
+    int64_t mshr_entries, mshr_max_merge, hit_latency;
+    int64_t input_queue_depth, miss_queue_depth, response_queue_depth, pending_entries;
+    int64_t partition_count;      /* partitions the addresses are interleaved over */
+    int64_t partition_interleave; /* bytes per partition chunk */
+} l2_cache_params;
+
+extern const simtx_block_info l2_cache_block_info;
+
+#endif
