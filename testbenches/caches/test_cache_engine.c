@@ -1,0 +1,556 @@
+/* Unit tests of the cache engine shared by l1_cache and l2_cache, driven
+ * cycle by cycle without SystemC: hits, misses, sector fills, MSHR merging,
+ * MSHR-full stalls and backpressure, LRU order, dirty writebacks, write
+ * policies, clean/flush, fences, debug accesses and bad configurations. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cache_harness.h"
+#include "l1_cache.h"
+#include "l2_cache.h"
+#include "test_support.h"
+
+/* The default harness geometry: 4 sets x 2 ways, so lines 0x200 apart share
+ * a set. */
+#define SET_STRIDE 0x200
+
+static void fill_pattern(uint8_t *data, size_t size, uint8_t seed)
+{
+    for (size_t i = 0; i < size; i++) data[i] = (uint8_t)(seed + i * 3);
+}
+
+static void test_bad_configurations(void)
+{
+    char error[256];
+    harness h;
+    cache_config config = harness_config(true);
+    config.size = 0;
+    CHECK(!harness_init(&h, &config, error, sizeof error));
+    CHECK_CONTAINS(error, "'size'");
+    config = harness_config(true);
+    config.size = 1000; /* not a multiple of 128 x 2 */
+    CHECK(!harness_init(&h, &config, error, sizeof error));
+    CHECK_CONTAINS(error, "'size'");
+    CHECK_CONTAINS(error, "multiple of line_size x associativity");
+    config = harness_config(true);
+    config.sectors = 3; /* does not divide 128 */
+    CHECK(!harness_init(&h, &config, error, sizeof error));
+    CHECK_CONTAINS(error, "'sectors'");
+    config = harness_config(true);
+    config.line_size = 256; /* more than a message carries */
+    config.size = 4 * 2 * 256;
+    CHECK(!harness_init(&h, &config, error, sizeof error));
+    CHECK_CONTAINS(error, "'line_size'");
+    config = harness_config(true);
+    config.associativity = 0;
+    CHECK(!harness_init(&h, &config, error, sizeof error));
+    CHECK_CONTAINS(error, "'associativity'");
+    config = harness_config(true);
+    config.mshr_entries = 0;
+    CHECK(!harness_init(&h, &config, error, sizeof error));
+    CHECK_CONTAINS(error, "'mshr_entries'");
+    config = harness_config(true);
+    config.response_queue_depth = 2; /* less than mshr_max_merge = 4 */
+    CHECK(!harness_init(&h, &config, error, sizeof error));
+    CHECK_CONTAINS(error, "'response_queue_depth'");
+    config = harness_config(true);
+    config.partition_count = 6;
+    config.partition_interleave = 200;
+    CHECK(!harness_init(&h, &config, error, sizeof error));
+    CHECK_CONTAINS(error, "'partition_interleave'");
+    config = harness_config(true);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    harness_release(&h);
+
+    /* The blocks refuse through create() with the same parameter names. */
+    l2_cache_params l2;
+    char message[256] = "";
+    simtx_params_init(l2_cache_block_info.params, &l2, message, sizeof message);
+    l2.size = 100 * 1000; /* not a multiple of 128 x 8 */
+    simtx_env env = {0};
+    CHECK(l2_cache_block_info.create(&l2, &env, message, sizeof message) == NULL);
+    CHECK_CONTAINS(message, "'size'");
+    l2.size = 0;
+    CHECK(l2_cache_block_info.create(&l2, &env, message, sizeof message) == NULL);
+    CHECK_CONTAINS(message, "'size'");
+    l1_cache_params l1;
+    simtx_params_init(l1_cache_block_info.params, &l1, message, sizeof message);
+    l1.sectors = 5;
+    CHECK(l1_cache_block_info.create(&l1, &env, message, sizeof message) == NULL);
+    CHECK_CONTAINS(message, "'sectors'");
+    simtx_params_release(l1_cache_block_info.params, &l1);
+    simtx_params_release(l2_cache_block_info.params, &l2);
+}
+
+/* A read miss fetches only the sectors it needs; a second read hits after
+ * hit_latency without going down; another sector of the line is a sector
+ * miss. */
+static void test_read_miss_hit_and_sectors(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint8_t pattern[128];
+    fill_pattern(pattern, 128, 7);
+    sparse_memory_write(h.memory, 0x1000, pattern, 128);
+
+    CHECK_EQUAL(harness_request(&h, SIMTX_OP_READ, 0x1000, 64, 1, NULL), SIMTX_ACCEPTED);
+    harness_run(&h, 3);
+    CHECK_EQUAL(h.down_count, 1);
+    CHECK_EQUAL(h.down[0].op, SIMTX_OP_READ);
+    CHECK_EQUAL(h.down[0].address, 0x1000);
+    CHECK_EQUAL(h.down[0].size, 64); /* sectors 0 and 1 of 32 bytes */
+    CHECK(h.down[0].handle == NULL);
+    harness_settle(&h, 100);
+    const simtx_msg *first = harness_response(&h, 1);
+    CHECK(first && first->is_response && first->status == SIMTX_STATUS_OK);
+    CHECK(first && memcmp(first->data, pattern, 64) == 0);
+    uint32_t valid = 0, dirty = 0;
+    CHECK(cache_line_state(h.cache, 0x1000, &valid, &dirty));
+    CHECK_EQUAL(valid, 0x3);
+    CHECK_EQUAL(dirty, 0);
+
+    uint64_t before = h.now;
+    size_t down_before = h.down_count;
+    CHECK_EQUAL(harness_request(&h, SIMTX_OP_READ, 0x1020, 32, 2, NULL), SIMTX_ACCEPTED);
+    harness_run(&h, 10);
+    const simtx_msg *hit = harness_response(&h, 2);
+    CHECK(hit && memcmp(hit->data, pattern + 32, 32) == 0);
+    CHECK_EQUAL(h.down_count, down_before); /* nothing went down */
+    /* Looked up the cycle after arrival, answered hit_latency (3) later. */
+    CHECK_EQUAL(h.up_cycle[h.up_count - 1], before + 1 + 3);
+    CHECK_EQUAL(cache_get_stats(h.cache)->hits, 1);
+
+    CHECK_EQUAL(harness_request(&h, SIMTX_OP_READ, 0x1060, 32, 3, NULL), SIMTX_ACCEPTED);
+    harness_run(&h, 3);
+    CHECK_EQUAL(h.down_count, down_before + 1);
+    CHECK_EQUAL(h.down[h.down_count - 1].address, 0x1060);
+    CHECK_EQUAL(h.down[h.down_count - 1].size, 32);
+    harness_settle(&h, 100);
+    const simtx_msg *sector = harness_response(&h, 3);
+    CHECK(sector && memcmp(sector->data, pattern + 96, 32) == 0);
+    CHECK_EQUAL(cache_get_stats(h.cache)->sector_misses, 1);
+    CHECK_EQUAL(cache_get_stats(h.cache)->misses, 1);
+    CHECK(cache_line_state(h.cache, 0x1000, &valid, NULL));
+    CHECK_EQUAL(valid, 0xB);
+    CHECK(h.failure[0] == '\0');
+    harness_release(&h);
+}
+
+/* Reads of a line in flight merge into its MSHR: one fill, every read
+ * answered, extra sectors fetched by a second fill of the same MSHR. */
+static void test_mshr_merge(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint8_t pattern[128];
+    fill_pattern(pattern, 128, 50);
+    sparse_memory_write(h.memory, 0x2000, pattern, 128);
+    harness_request(&h, SIMTX_OP_READ, 0x2000, 32, 1, NULL);
+    harness_run(&h, 1);
+    harness_request(&h, SIMTX_OP_READ, 0x2000, 32, 2, NULL);
+    harness_run(&h, 1);
+    harness_request(&h, SIMTX_OP_READ, 0x2040, 32, 3, NULL); /* another sector */
+    harness_run(&h, 3);
+    CHECK_EQUAL(cache_mshrs_in_use(h.cache), 1);
+    CHECK_EQUAL(h.down_count, 2);
+    CHECK_EQUAL(h.down[0].size, 32);
+    CHECK_EQUAL(h.down[1].address, 0x2040);
+    CHECK_EQUAL(h.up_count, 0); /* nobody answered before the fills */
+    harness_serve(&h, 1);
+    harness_run(&h, 3);
+    CHECK_EQUAL(h.up_count, 0); /* the MSHR waits for its last fill */
+    harness_settle(&h, 100);
+    CHECK_EQUAL(h.up_count, 3);
+    CHECK(harness_response(&h, 2) && memcmp(harness_response(&h, 2)->data, pattern, 32) == 0);
+    CHECK(harness_response(&h, 3) && memcmp(harness_response(&h, 3)->data, pattern + 64, 32) == 0);
+    CHECK_EQUAL(cache_get_stats(h.cache)->hit_reserved, 2);
+    CHECK_EQUAL(cache_mshrs_in_use(h.cache), 0);
+    harness_release(&h);
+}
+
+/* With every MSHR busy a miss stalls at the head of the input queue; the full
+ * queue refuses more requests until a fill frees an MSHR. */
+static void test_mshr_full_backpressure(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    config.mshr_entries = 2;
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    CHECK_EQUAL(harness_request(&h, SIMTX_OP_READ, 0x0000, 32, 1, NULL), SIMTX_ACCEPTED);
+    harness_run(&h, 1);
+    CHECK_EQUAL(harness_request(&h, SIMTX_OP_READ, 0x0080, 32, 2, NULL), SIMTX_ACCEPTED);
+    harness_run(&h, 1);
+    CHECK_EQUAL(harness_request(&h, SIMTX_OP_READ, 0x0100, 32, 3, NULL), SIMTX_ACCEPTED);
+    harness_run(&h, 1);
+    CHECK_EQUAL(harness_request(&h, SIMTX_OP_READ, 0x0180, 32, 4, NULL), SIMTX_ACCEPTED);
+    harness_run(&h, 2);
+    CHECK_EQUAL(cache_mshrs_in_use(h.cache), 2);
+    CHECK_EQUAL(harness_request(&h, SIMTX_OP_READ, 0x0200, 32, 5, NULL), SIMTX_BUSY); /* queue of 2 is full */
+    CHECK(cache_get_stats(h.cache)->reservation_fails_mshr > 0);
+    CHECK_EQUAL(h.down_count, 2);
+    harness_serve(&h, 1); /* one MSHR frees */
+    harness_run(&h, 3);
+    CHECK_EQUAL(h.down_count, 3);
+    CHECK_EQUAL(harness_request(&h, SIMTX_OP_READ, 0x0200, 32, 5, NULL), SIMTX_ACCEPTED);
+    harness_settle(&h, 200);
+    CHECK_EQUAL(h.up_count, 5);
+    harness_release(&h);
+}
+
+/* LRU: with two ways, touching A after B makes B the victim of C. */
+static void test_lru_order(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint64_t a = 0x0, b = SET_STRIDE, c = 2 * SET_STRIDE;
+    harness_request(&h, SIMTX_OP_READ, a, 128, 1, NULL);
+    harness_settle(&h, 100);
+    harness_request(&h, SIMTX_OP_READ, b, 128, 2, NULL);
+    harness_settle(&h, 100);
+    harness_request(&h, SIMTX_OP_READ, a, 128, 3, NULL);
+    harness_settle(&h, 100);
+    harness_request(&h, SIMTX_OP_READ, c, 128, 4, NULL);
+    harness_settle(&h, 100);
+    CHECK(cache_line_state(h.cache, a, NULL, NULL));
+    CHECK(!cache_line_state(h.cache, b, NULL, NULL));
+    CHECK(cache_line_state(h.cache, c, NULL, NULL));
+    CHECK_EQUAL(cache_get_stats(h.cache)->evictions, 1);
+    /* Now A is older than C: D evicts A. */
+    harness_request(&h, SIMTX_OP_READ, 3 * SET_STRIDE, 128, 5, NULL);
+    harness_settle(&h, 100);
+    CHECK(!cache_line_state(h.cache, a, NULL, NULL));
+    CHECK(cache_line_state(h.cache, c, NULL, NULL));
+    harness_release(&h);
+}
+
+/* Write-back write-allocate: whole-sector writes allocate without a fetch
+ * and make the line dirty; the eviction writes back only the dirty sectors
+ * with the right bytes enabled. */
+static void test_write_back_and_eviction(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint8_t data[128];
+    fill_pattern(data, 128, 99);
+    harness_request(&h, SIMTX_OP_WRITE, 0x40, 32, 1, data); /* sector 2, whole */
+    harness_settle(&h, 100);
+    CHECK_EQUAL(h.down_count, 0); /* no fetch */
+    CHECK(harness_response(&h, 1) != NULL);
+    uint32_t valid = 0, dirty = 0;
+    CHECK(cache_line_state(h.cache, 0x0, &valid, &dirty));
+    CHECK_EQUAL(valid, 0x4);
+    CHECK_EQUAL(dirty, 0x4);
+    /* A partial write of sector 0 fetches it first, then merges the bytes. */
+    uint8_t old[128];
+    fill_pattern(old, 128, 1);
+    sparse_memory_write(h.memory, 0x0, old, 128);
+    uint8_t four[4] = {0xAA, 0xBB, 0xCC, 0xDD};
+    harness_request(&h, SIMTX_OP_WRITE, 0x4, 4, 2, four);
+    harness_settle(&h, 100);
+    CHECK_EQUAL(h.down_count, 1);
+    CHECK_EQUAL(h.down[0].op, SIMTX_OP_READ);
+    CHECK_EQUAL(h.down[0].size, 32);
+    harness_request(&h, SIMTX_OP_READ, 0x0, 32, 3, NULL);
+    harness_settle(&h, 100);
+    const simtx_msg *read = harness_response(&h, 3);
+    uint8_t expected[32];
+    memcpy(expected, old, 32);
+    memcpy(expected + 4, four, 4);
+    CHECK(read && memcmp(read->data, expected, 32) == 0);
+    CHECK(cache_line_state(h.cache, 0x0, &valid, &dirty));
+    CHECK_EQUAL(valid, 0x5);
+    CHECK_EQUAL(dirty, 0x5);
+    /* Fill both ways of the set with other lines: the dirty line goes back. */
+    harness_request(&h, SIMTX_OP_READ, SET_STRIDE, 32, 4, NULL);
+    harness_settle(&h, 100);
+    harness_request(&h, SIMTX_OP_READ, 2 * SET_STRIDE, 32, 5, NULL);
+    harness_settle(&h, 100);
+    CHECK(!cache_line_state(h.cache, 0x0, NULL, NULL));
+    const simtx_msg *writeback = NULL;
+    for (size_t i = 0; i < h.down_count; i++)
+        if (h.down[i].op == SIMTX_OP_WRITE) writeback = &h.down[i];
+    CHECK(writeback != NULL);
+    if (writeback) {
+        CHECK_EQUAL(writeback->address, 0x0);
+        CHECK_EQUAL(writeback->size, 96);                   /* sectors 0..2 */
+        CHECK_EQUAL(writeback->byte_enable[0], 0xFFFFFFFFu); /* sector 0 on, sector 1 (clean) off */
+        CHECK_EQUAL(writeback->byte_enable[1], 0xFFFFFFFFu); /* sector 2 on */
+    }
+    CHECK_EQUAL(cache_get_stats(h.cache)->writebacks, 1);
+    uint8_t memory[128];
+    sparse_memory_read(h.memory, 0x0, memory, 128);
+    CHECK(memcmp(memory, expected, 32) == 0);
+    CHECK(memcmp(memory + 32, old + 32, 32) == 0); /* clean sector 1 untouched */
+    CHECK(memcmp(memory + 64, data, 32) == 0);
+    CHECK(memcmp(memory + 96, old + 96, 32) == 0);
+    harness_release(&h);
+}
+
+/* CLEAN_LINE writes the dirty data back and answers only once it is
+ * acknowledged, keeping the line; FLUSH_LINE also drops it. */
+static void test_clean_and_flush(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint8_t data[128];
+    fill_pattern(data, 128, 3);
+    harness_request(&h, SIMTX_OP_WRITE, 0x3000, 128, 1, data);
+    harness_settle(&h, 100);
+    harness_request(&h, SIMTX_OP_CLEAN_LINE, 0x3000, 0, 2, NULL);
+    harness_run(&h, 10);
+    CHECK_EQUAL(h.down_count, 1);
+    CHECK_EQUAL(h.down[0].op, SIMTX_OP_WRITE);
+    CHECK_EQUAL(h.down[0].size, 128);
+    CHECK(harness_response(&h, 2) == NULL); /* not before the acknowledgement */
+    harness_serve(&h, 1);
+    harness_run(&h, 3);
+    const simtx_msg *clean = harness_response(&h, 2);
+    CHECK(clean && clean->op == SIMTX_OP_CLEAN_LINE && clean->status == SIMTX_STATUS_OK);
+    uint32_t valid = 0, dirty = 0;
+    CHECK(cache_line_state(h.cache, 0x3000, &valid, &dirty));
+    CHECK_EQUAL(valid, 0xF);
+    CHECK_EQUAL(dirty, 0);
+    uint8_t memory[128];
+    sparse_memory_read(h.memory, 0x3000, memory, 128);
+    CHECK(memcmp(memory, data, 128) == 0);
+    /* Clean line: answered at once, nothing goes down. */
+    harness_request(&h, SIMTX_OP_CLEAN_LINE, 0x3000, 0, 3, NULL);
+    harness_settle(&h, 100);
+    CHECK(harness_response(&h, 3) != NULL);
+    CHECK_EQUAL(h.down_count, 1);
+    /* Dirty again, then flushed: written back and invalidated. */
+    harness_request(&h, SIMTX_OP_WRITE, 0x3020, 32, 4, data);
+    harness_settle(&h, 100);
+    harness_request(&h, SIMTX_OP_FLUSH_LINE, 0x3000, 0, 5, NULL);
+    harness_settle(&h, 100);
+    CHECK(harness_response(&h, 5) != NULL);
+    CHECK_EQUAL(h.down_count, 2);
+    CHECK_EQUAL(h.down[1].address, 0x3020);
+    CHECK_EQUAL(h.down[1].size, 32);
+    CHECK(!cache_line_state(h.cache, 0x3000, NULL, NULL));
+    CHECK_EQUAL(cache_get_stats(h.cache)->cleans, 2);
+    CHECK_EQUAL(cache_get_stats(h.cache)->flushes, 1);
+    harness_release(&h);
+}
+
+/* Write-through, no-allocate, evict on write hit (the L1 policy): writes go
+ * down and are answered when the next level answers; a write hit drops the
+ * line; a write while a fill is in flight is seen by later reads merged into
+ * the same MSHR but not by earlier ones. */
+static void test_write_through_policy(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(false);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint8_t old[128], fresh[128];
+    fill_pattern(old, 128, 11);
+    fill_pattern(fresh, 128, 200);
+    sparse_memory_write(h.memory, 0x4000, old, 128);
+
+    harness_request(&h, SIMTX_OP_WRITE, 0x5000, 32, 1, fresh); /* miss: no allocate */
+    harness_run(&h, 5);
+    CHECK(harness_response(&h, 1) == NULL);
+    CHECK_EQUAL(h.down_count, 1);
+    CHECK(h.down[0].op == SIMTX_OP_WRITE && h.down[0].id != 1 && h.down[0].handle == NULL);
+    harness_settle(&h, 100);
+    CHECK(harness_response(&h, 1) != NULL);
+    CHECK(!cache_line_state(h.cache, 0x5000, NULL, NULL));
+
+    harness_request(&h, SIMTX_OP_READ, 0x4000, 128, 2, NULL);
+    harness_settle(&h, 100);
+    CHECK(cache_line_state(h.cache, 0x4000, NULL, NULL));
+    harness_request(&h, SIMTX_OP_WRITE, 0x4000, 4, 3, fresh); /* hit: evict */
+    harness_settle(&h, 100);
+    CHECK(!cache_line_state(h.cache, 0x4000, NULL, NULL));
+    CHECK_EQUAL(cache_get_stats(h.cache)->write_evictions, 1);
+
+    /* Read (miss), write, read, all before the fill returns. */
+    fill_pattern(old, 128, 77);
+    sparse_memory_write(h.memory, 0x6000, old, 128);
+    harness_request(&h, SIMTX_OP_READ, 0x6000, 32, 4, NULL);
+    harness_run(&h, 1);
+    harness_request(&h, SIMTX_OP_WRITE, 0x6008, 8, 5, fresh);
+    harness_run(&h, 1);
+    harness_request(&h, SIMTX_OP_READ, 0x6000, 32, 6, NULL);
+    harness_settle(&h, 200);
+    const simtx_msg *before = harness_response(&h, 4), *after = harness_response(&h, 6);
+    CHECK(before && memcmp(before->data, old, 32) == 0);
+    uint8_t expected[32];
+    memcpy(expected, old, 32);
+    memcpy(expected + 8, fresh, 8);
+    CHECK(after && memcmp(after->data, expected, 32) == 0);
+    uint8_t memory[32];
+    sparse_memory_read(h.memory, 0x6000, memory, 32);
+    CHECK(memcmp(memory, expected, 32) == 0);
+    CHECK_EQUAL(cache_get_stats(h.cache)->writebacks, 0);
+    harness_release(&h);
+}
+
+/* Reads in the bypass window (L1 not caching global data) go down every time. */
+static void test_bypass(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(false);
+    config.bypass_base = 0x10000;
+    config.bypass_size = 0x10000;
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint8_t pattern[64];
+    fill_pattern(pattern, 64, 5);
+    sparse_memory_write(h.memory, 0x10040, pattern, 64);
+    harness_request(&h, SIMTX_OP_READ, 0x10040, 64, 1, NULL);
+    harness_settle(&h, 100);
+    harness_request(&h, SIMTX_OP_READ, 0x10040, 64, 2, NULL);
+    harness_settle(&h, 100);
+    CHECK_EQUAL(h.down_count, 2);
+    CHECK(harness_response(&h, 2) && memcmp(harness_response(&h, 2)->data, pattern, 64) == 0);
+    CHECK(!cache_line_state(h.cache, 0x10040, NULL, NULL));
+    /* Outside the window the cache caches as usual. */
+    harness_request(&h, SIMTX_OP_READ, 0x100, 64, 3, NULL);
+    harness_settle(&h, 100);
+    CHECK(cache_line_state(h.cache, 0x100, NULL, NULL));
+    harness_release(&h);
+}
+
+/* A fence waits for the writes forwarded before it. */
+static void test_fence(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(false);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint8_t data[32] = {1};
+    harness_request(&h, SIMTX_OP_WRITE, 0x100, 32, 1, data);
+    harness_run(&h, 1);
+    harness_request(&h, SIMTX_OP_FENCE, 0, 0, 2, NULL);
+    harness_run(&h, 20);
+    CHECK(harness_response(&h, 2) == NULL);
+    harness_serve(&h, 1);
+    harness_run(&h, 10);
+    CHECK(harness_response(&h, 1) != NULL);
+    CHECK(harness_response(&h, 2) != NULL);
+    harness_release(&h);
+}
+
+/* Refused sends are kept and retried after port_free. */
+static void test_port_backpressure(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    h.refuse_down = true;
+    harness_request(&h, SIMTX_OP_READ, 0x0, 32, 1, NULL);
+    harness_run(&h, 5);
+    CHECK_EQUAL(h.down_count, 0);
+    h.refuse_down = false;
+    cache_port_free(h.cache, CACHE_DOWNSTREAM_PORT);
+    harness_run(&h, 2);
+    CHECK_EQUAL(h.down_count, 1);
+    h.refuse_up = true;
+    harness_serve(&h, 1);
+    harness_run(&h, 5);
+    CHECK_EQUAL(h.up_count, 0);
+    h.refuse_up = false;
+    cache_port_free(h.cache, CACHE_UPSTREAM_PORT);
+    harness_run(&h, 2);
+    CHECK_EQUAL(h.up_count, 1);
+    harness_release(&h);
+}
+
+/* Debug accesses: a write-back cache serves reads it fully holds (dirty data
+ * included) and overlays its newer bytes otherwise; a debug write updates
+ * the cached copy and is forwarded. */
+static void test_debug_access(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint8_t data[128];
+    fill_pattern(data, 128, 40);
+    harness_request(&h, SIMTX_OP_WRITE, 0x7000, 64, 1, data);
+    harness_settle(&h, 100);
+    uint8_t read[64] = {0};
+    int forward = -2;
+    CHECK_EQUAL(cache_debug_access(h.cache, false, 0x7000, read, 64, &forward), 64);
+    CHECK(memcmp(read, data, 64) == 0);
+    uint8_t wide[128];
+    memset(wide, 0xEE, sizeof wide);
+    CHECK_EQUAL(cache_debug_access(h.cache, false, 0x7000, wide, 128, &forward), 0);
+    CHECK_EQUAL(forward, CACHE_DOWNSTREAM_PORT);
+    cache_debug_overlay(h.cache, 0x7000, wide, 128);
+    CHECK(memcmp(wide, data, 64) == 0);
+    CHECK_EQUAL(wide[64], 0xEE); /* not cached: left as the next level gave it */
+    uint8_t patch[4] = {9, 8, 7, 6};
+    CHECK_EQUAL(cache_debug_access(h.cache, true, 0x7010, patch, 4, &forward), 0);
+    CHECK_EQUAL(forward, CACHE_DOWNSTREAM_PORT);
+    CHECK_EQUAL(cache_debug_access(h.cache, false, 0x7010, read, 4, &forward), 4);
+    CHECK(memcmp(read, patch, 4) == 0);
+    harness_release(&h);
+}
+
+/* A line-crossing access is a run-time error naming the access. */
+static void test_line_crossing(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    harness_request(&h, SIMTX_OP_READ, 0x70, 32, 1, NULL);
+    harness_run(&h, 2);
+    CHECK_CONTAINS(h.failure, "crosses a 128-byte line boundary");
+    harness_release(&h);
+}
+
+/* Partition-aware set indexing spreads a partition's lines over all sets. */
+static void test_partition_indexing(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    config.size = 8 * 128; /* 8 sets, direct mapped */
+    config.associativity = 1;
+    config.partition_count = 6;
+    config.partition_interleave = 256;
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    /* Partition 0's chunks are 0, 6*256, 12*256...: 4 chunks = 8 lines. */
+    for (unsigned k = 0; k < 4; k++)
+        for (unsigned half = 0; half < 2; half++) {
+            harness_request(&h, SIMTX_OP_READ, k * 6 * 256 + half * 128, 32, k * 2 + half, NULL);
+            harness_settle(&h, 100);
+        }
+    CHECK_EQUAL(cache_get_stats(h.cache)->evictions, 0); /* all 8 lines fit */
+    harness_release(&h);
+}
+
+int main(void)
+{
+    test_bad_configurations();
+    test_read_miss_hit_and_sectors();
+    test_mshr_merge();
+    test_mshr_full_backpressure();
+    test_lru_order();
+    test_write_back_and_eviction();
+    test_clean_and_flush();
+    test_write_through_policy();
+    test_bypass();
+    test_fence();
+    test_port_backpressure();
+    test_debug_access();
+    test_line_crossing();
+    test_partition_indexing();
+    return simtx_test_summary();
+}
