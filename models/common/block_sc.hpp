@@ -81,6 +81,10 @@ class block_module : public sc_core::sc_module {
     void finish();
     uint64_t current_cycle() const;
 
+    // Ticks the core at the next clock edge: for a host that handed the core
+    // new work between runs (e.g. a kernel launch).
+    void wake_up() { wake(); }
+
     // Zero-time access entering this block (as if from its target port 0).
     unsigned debug_transport(bool is_write, uint64_t address, uint8_t *data, unsigned size);
 

@@ -26,6 +26,32 @@ typedef enum simtx_op {
     SIMTX_OP_COUNT
 } simtx_op;
 
+/* Codes of SIMTX_OP_ATOMIC (msg.atomic_op): a 32-bit read-modify-write at
+ * the memory side. data[0..3] carries the operand in the request and the old
+ * value in the response (little endian). */
+typedef enum simtx_atomic_op {
+    SIMTX_ATOMIC_SWAP, SIMTX_ATOMIC_ADD, SIMTX_ATOMIC_XOR, SIMTX_ATOMIC_AND, SIMTX_ATOMIC_OR,
+    SIMTX_ATOMIC_MIN, SIMTX_ATOMIC_MAX, SIMTX_ATOMIC_MINU, SIMTX_ATOMIC_MAXU,
+    SIMTX_ATOMIC_COUNT
+} simtx_atomic_op;
+
+/* The new memory value of an atomic, from the old value and the operand. */
+static inline uint32_t simtx_atomic_apply(simtx_atomic_op op, uint32_t old, uint32_t operand)
+{
+    switch (op) {
+    case SIMTX_ATOMIC_SWAP: return operand;
+    case SIMTX_ATOMIC_ADD: return old + operand;
+    case SIMTX_ATOMIC_XOR: return old ^ operand;
+    case SIMTX_ATOMIC_AND: return old & operand;
+    case SIMTX_ATOMIC_OR: return old | operand;
+    case SIMTX_ATOMIC_MIN: return (int32_t)old < (int32_t)operand ? old : operand;
+    case SIMTX_ATOMIC_MAX: return (int32_t)old > (int32_t)operand ? old : operand;
+    case SIMTX_ATOMIC_MINU: return old < operand ? old : operand;
+    case SIMTX_ATOMIC_MAXU: return old > operand ? old : operand;
+    default: return old;
+    }
+}
+
 typedef enum simtx_status {
     SIMTX_STATUS_OK,
     SIMTX_STATUS_ADDRESS_ERROR, /* no target owns the address */

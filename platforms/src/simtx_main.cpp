@@ -9,6 +9,7 @@
 #include "describe.hpp"
 #include "platform.hpp"
 #include "registry.h"
+#include "workload_runner.hpp"
 
 namespace {
 
@@ -26,6 +27,9 @@ const char usage[] =
     "  --max-time NS            stop (as an error) after this much simulated time\n"
     "  --check-protocol         check the TLM-2.0 base protocol on every binding\n"
     "  --quiet                  no text summary\n"
+    "  --workload NAME          run a workload's host program (kernels on the netlist's simt_core\n"
+    "                           blocks, checked by its oracle); --set workload.OPTION=VALUE sets\n"
+    "                           its options (n, opt=O0..Os, seed, ...; see testbenches/workloads)\n"
     "\n"
     "exit status: 0 done, 1 the run failed, 2 bad input\n";
 
@@ -73,9 +77,16 @@ int command_run(int argc, char **argv)
     std::string netlist_file = argv[2];
     simtx::netlist_options netlist_options;
     simtx::run_options run_options;
+    simtx::workload_request workload;
     for (int i = 3; i < argc; i++) {
         std::string option = argv[i];
-        if (option == "--set") netlist_options.sets.push_back(option_value(argc, argv, i));
+        if (option == "--set" && std::strncmp(argv[i + 1 < argc ? i + 1 : i], "workload.", 9) == 0) {
+            std::string setting = option_value(argc, argv, i) + 9;
+            size_t equals = setting.find('=');
+            if (equals == std::string::npos || equals == 0) bad_usage("--set expects workload.OPTION=VALUE, got 'workload." + setting + "'");
+            workload.options.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
+        } else if (option == "--workload") workload.name = option_value(argc, argv, i);
+        else if (option == "--set") netlist_options.sets.push_back(option_value(argc, argv, i));
         else if (option == "--define") {
             std::string definition = option_value(argc, argv, i);
             size_t equals = definition.find('=');
@@ -98,8 +109,10 @@ int command_run(int argc, char **argv)
         else bad_usage("unknown option '" + option + "'");
     }
     if (!run_options.trace_globs.empty() && run_options.vcd_file.empty()) bad_usage("--trace needs --vcd FILE");
+    if (!workload.options.empty() && workload.name.empty()) bad_usage("--set workload.* needs --workload NAME");
 
     try {
+        if (!workload.name.empty()) run_options.host_program = simtx::workload_host_program(workload);
         simtx::netlist net = simtx::load_netlist(netlist_file, netlist_options);
         simtx::platform platform(net, run_options);
         return platform.run();

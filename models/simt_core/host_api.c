@@ -1,0 +1,233 @@
+#include "host_api.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct allocation {
+    uint32_t address, size;
+    bool in_use;
+} allocation;
+
+/* First-fit allocator over one address window. */
+typedef struct heap {
+    uint32_t base, end, top;
+    allocation *blocks;
+    size_t count, capacity;
+} heap;
+
+struct gpu_device {
+    gpu_backend backend;
+    heap global, persistent;
+    simt_launch launch;
+    bool launch_pending;
+    unsigned launches;
+    char error[1024];
+};
+
+struct gpu_module {
+    gpu_device *device;
+    kernel_image *image;
+};
+
+static bool set_error(gpu_device *d, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(d->error, sizeof d->error, format, args);
+    va_end(args);
+    return false;
+}
+
+gpu_device *gpu_device_create(const gpu_backend *backend)
+{
+    gpu_device *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    d->backend = *backend;
+    d->global = (heap){GPU_HEAP_BASE, RV_GLOBAL_END, GPU_HEAP_BASE, NULL, 0, 0};
+    d->persistent = (heap){RV_PERSISTENT_BASE, RV_PERSISTENT_END, RV_PERSISTENT_BASE, NULL, 0, 0};
+    return d;
+}
+
+void gpu_device_destroy(gpu_device *d)
+{
+    if (!d) return;
+    free(d->global.blocks);
+    free(d->persistent.blocks);
+    free(d);
+}
+
+const char *gpu_last_error(const gpu_device *d) { return d->error; }
+unsigned gpu_launch_count(const gpu_device *d) { return d->launches; }
+
+static uint32_t heap_allocate(gpu_device *d, heap *h, size_t bytes, const char *kind)
+{
+    if (!bytes) bytes = 1;
+    uint64_t size = (bytes + 255) & ~(uint64_t)255;
+    for (size_t i = 0; i < h->count; i++) { /* reuse a freed block that fits */
+        allocation *a = &h->blocks[i];
+        if (!a->in_use && a->size >= size) {
+            a->in_use = true;
+            return a->address;
+        }
+    }
+    if (size > (uint64_t)(h->end - h->top)) {
+        set_error(d, "out of %s memory: %zu bytes requested, %u left", kind, bytes, h->end - h->top);
+        return 0;
+    }
+    if (h->count == h->capacity) {
+        size_t capacity = h->capacity ? h->capacity * 2 : 16;
+        allocation *grown = realloc(h->blocks, capacity * sizeof *grown);
+        if (!grown) {
+            set_error(d, "out of host memory");
+            return 0;
+        }
+        h->blocks = grown;
+        h->capacity = capacity;
+    }
+    h->blocks[h->count++] = (allocation){h->top, (uint32_t)size, true};
+    uint32_t address = h->top;
+    h->top += (uint32_t)size;
+    return address;
+}
+
+uint32_t gpu_malloc(gpu_device *d, size_t bytes) { return heap_allocate(d, &d->global, bytes, "global"); }
+uint32_t gpu_malloc_persistent(gpu_device *d, size_t bytes) { return heap_allocate(d, &d->persistent, bytes, "persistent"); }
+
+bool gpu_free(gpu_device *d, uint32_t address)
+{
+    heap *heaps[2] = {&d->global, &d->persistent};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < heaps[k]->count; i++)
+            if (heaps[k]->blocks[i].address == address && heaps[k]->blocks[i].in_use) {
+                heaps[k]->blocks[i].in_use = false;
+                return true;
+            }
+    return set_error(d, "gpu_free(0x%x): not an allocated address", address);
+}
+
+/* Zero-time copies in chunks (routing blocks may split the address space). */
+static bool access(gpu_device *d, bool is_write, uint32_t address, void *data, size_t bytes)
+{
+    uint8_t *p = data;
+    while (bytes) {
+        size_t chunk = bytes < 4096 - (address & 4095) ? bytes : 4096 - (address & 4095);
+        if (!d->backend.access(d->backend.context, is_write, address, p, chunk))
+            return set_error(d, "no device memory answers at 0x%08x (%s)", address, is_write ? "write" : "read");
+        address += (uint32_t)chunk;
+        p += chunk;
+        bytes -= chunk;
+    }
+    return true;
+}
+
+bool gpu_copy_to_device(gpu_device *d, uint32_t destination, const void *source, size_t bytes)
+{
+    return access(d, true, destination, (void *)source, bytes);
+}
+
+bool gpu_copy_from_device(gpu_device *d, void *destination, uint32_t source, size_t bytes)
+{
+    return access(d, false, source, destination, bytes);
+}
+
+bool gpu_memset(gpu_device *d, uint32_t destination, int value, size_t bytes)
+{
+    uint8_t block[4096];
+    memset(block, value, sizeof block);
+    while (bytes) {
+        size_t chunk = bytes < sizeof block ? bytes : sizeof block;
+        if (!access(d, true, destination, block, chunk)) return false;
+        destination += (uint32_t)chunk;
+        bytes -= chunk;
+    }
+    return true;
+}
+
+gpu_module *gpu_module_load(gpu_device *d, const char *path)
+{
+    char error[512];
+    kernel_image *image = kernel_image_load_file(path, error, sizeof error);
+    if (!image) {
+        set_error(d, "%s", error);
+        return NULL;
+    }
+    for (size_t i = 0; i < image->data_segment_count; i++) {
+        const kernel_segment *s = &image->data_segments[i];
+        if (s->address + s->memory_size > GPU_ARGS_ADDRESS) {
+            set_error(d, "kernel '%s': .data/.bss 0x%x..0x%x overlap the argument block at 0x%x", path, s->address,
+                      s->address + s->memory_size, GPU_ARGS_ADDRESS);
+            kernel_image_destroy(image);
+            return NULL;
+        }
+        if (!gpu_memset(d, s->address, 0, s->memory_size) || !gpu_copy_to_device(d, s->address, s->bytes, s->file_size)) {
+            kernel_image_destroy(image);
+            return NULL;
+        }
+    }
+    gpu_module *m = calloc(1, sizeof *m);
+    if (!m) {
+        kernel_image_destroy(image);
+        return NULL;
+    }
+    m->device = d;
+    m->image = image;
+    return m;
+}
+
+void gpu_module_unload(gpu_module *m)
+{
+    if (!m) return;
+    kernel_image_destroy(m->image);
+    free(m);
+}
+
+const kernel_image *gpu_module_image(const gpu_module *m) { return m->image; }
+
+bool gpu_launch(gpu_device *d, gpu_module *m, const char *name, gpu_dim3 grid, gpu_dim3 block, const void *args,
+                size_t args_size, uint32_t shared_bytes)
+{
+    if (d->launch_pending && !gpu_synchronize(d)) return false;
+    const kernel_function *f = kernel_image_find_function(m->image, name);
+    if (!f) return set_error(d, "launch: the module has no kernel '%s'", name);
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+        return set_error(d, "launch of '%s': grid and block dimensions must be at least 1", name);
+    if ((uint64_t)block.x * block.y * block.z > 65536) return set_error(d, "launch of '%s': more than 65536 threads per CTA", name);
+    if (args_size > GPU_ARGS_MAX) return set_error(d, "launch of '%s': %zu bytes of arguments (at most %u)", name, args_size, GPU_ARGS_MAX);
+    if (args_size && !gpu_copy_to_device(d, GPU_ARGS_ADDRESS, args, args_size)) return false;
+    simt_launch *l = &d->launch;
+    memset(l, 0, sizeof *l);
+    l->image = m->image;
+    l->entry_pc = f->start;
+    l->grid[0] = grid.x, l->grid[1] = grid.y, l->grid[2] = grid.z;
+    l->block[0] = block.x, l->block[1] = block.y, l->block[2] = block.z;
+    l->args_address = GPU_ARGS_ADDRESS;
+    l->shared_bytes = (m->image->static_shared_bytes + shared_bytes + 3) & ~3u;
+    l->registers_per_thread = simt_kernel_registers(m->image);
+    l->total_ctas = (uint64_t)grid.x * grid.y * grid.z;
+    char error[512];
+    if (!d->backend.launch(d->backend.context, l, error, sizeof error)) return set_error(d, "launch of '%s': %s", name, error);
+    d->launch_pending = true;
+    return true;
+}
+
+bool gpu_synchronize(gpu_device *d)
+{
+    if (!d->launch_pending) return true;
+    d->launch_pending = false;
+    char error[1024];
+    if (!d->backend.run(d->backend.context, error, sizeof error)) return set_error(d, "%s", error);
+    if (d->launch.finished_ctas != d->launch.total_ctas)
+        return set_error(d, "the kernel stopped with %llu of %llu CTAs finished", (unsigned long long)d->launch.finished_ctas,
+                         (unsigned long long)d->launch.total_ctas);
+    d->launches++;
+    return true;
+}
+
+bool gpu_statistic(gpu_device *d, const char *name, double *value)
+{
+    if (!d->backend.statistic || !d->backend.statistic(d->backend.context, name, value))
+        return set_error(d, "no statistic named '%s'", name);
+    return true;
+}

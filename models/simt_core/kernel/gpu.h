@@ -1,0 +1,113 @@
+/* gpu.h: intrinsics for simtx kernels (C compiled for RV32IMA, run in SIMT).
+ *
+ * Every intrinsic is always_inline: at -O0 a plain static inline would become
+ * a call, and a call per thread id read would distort instruction counts.
+ * Thread, CTA, warp and lane ids come from custom read-only CSRs
+ * (0xCC0..0xCCF, the user read-only custom range). Barriers and the
+ * transactional/persistence ops use the custom-0 opcode (0x0b) written
+ * numerically, because clang 14 rejects the name CUSTOM_0; the non-temporal
+ * store uses custom-1 (0x2b). sfence is a custom op, not `fence`: clang emits
+ * `fence rw,w` for release atomics, which must not mean a persist barrier.
+ */
+#ifndef SIMTX_GPU_H
+#define SIMTX_GPU_H
+
+#include <stdint.h>
+
+#define GPU_INLINE static inline __attribute__((always_inline))
+
+/* CSR numbers: keep in sync with models/simt_core/rv32.h. */
+#define GPU_CSR_TID_X 0xcc0
+#define GPU_CSR_TID_Y 0xcc1
+#define GPU_CSR_TID_Z 0xcc2
+#define GPU_CSR_NTID_X 0xcc3
+#define GPU_CSR_NTID_Y 0xcc4
+#define GPU_CSR_NTID_Z 0xcc5
+#define GPU_CSR_CTAID_X 0xcc6
+#define GPU_CSR_CTAID_Y 0xcc7
+#define GPU_CSR_CTAID_Z 0xcc8
+#define GPU_CSR_NCTAID_X 0xcc9
+#define GPU_CSR_NCTAID_Y 0xcca
+#define GPU_CSR_NCTAID_Z 0xccb
+#define GPU_CSR_WARP_ID 0xccc
+#define GPU_CSR_LANE_ID 0xccd
+#define GPU_CSR_WARP_SIZE 0xcce
+
+#define GPU_STRINGIFY_(x) #x
+#define GPU_STRINGIFY(x) GPU_STRINGIFY_(x)
+#define GPU_READ_CSR(csr)                                                  \
+    ({                                                                     \
+        uint32_t gpu_csr_value_;                                           \
+        __asm__ volatile("csrr %0, " GPU_STRINGIFY(csr) : "=r"(gpu_csr_value_)); \
+        gpu_csr_value_;                                                    \
+    })
+
+GPU_INLINE uint32_t gpu_thread_x(void) { return GPU_READ_CSR(GPU_CSR_TID_X); }
+GPU_INLINE uint32_t gpu_thread_y(void) { return GPU_READ_CSR(GPU_CSR_TID_Y); }
+GPU_INLINE uint32_t gpu_thread_z(void) { return GPU_READ_CSR(GPU_CSR_TID_Z); }
+GPU_INLINE uint32_t gpu_block_dim_x(void) { return GPU_READ_CSR(GPU_CSR_NTID_X); }
+GPU_INLINE uint32_t gpu_block_dim_y(void) { return GPU_READ_CSR(GPU_CSR_NTID_Y); }
+GPU_INLINE uint32_t gpu_block_dim_z(void) { return GPU_READ_CSR(GPU_CSR_NTID_Z); }
+GPU_INLINE uint32_t gpu_block_x(void) { return GPU_READ_CSR(GPU_CSR_CTAID_X); }
+GPU_INLINE uint32_t gpu_block_y(void) { return GPU_READ_CSR(GPU_CSR_CTAID_Y); }
+GPU_INLINE uint32_t gpu_block_z(void) { return GPU_READ_CSR(GPU_CSR_CTAID_Z); }
+GPU_INLINE uint32_t gpu_grid_dim_x(void) { return GPU_READ_CSR(GPU_CSR_NCTAID_X); }
+GPU_INLINE uint32_t gpu_grid_dim_y(void) { return GPU_READ_CSR(GPU_CSR_NCTAID_Y); }
+GPU_INLINE uint32_t gpu_grid_dim_z(void) { return GPU_READ_CSR(GPU_CSR_NCTAID_Z); }
+GPU_INLINE uint32_t gpu_warp_id(void) { return GPU_READ_CSR(GPU_CSR_WARP_ID); }
+GPU_INLINE uint32_t gpu_lane_id(void) { return GPU_READ_CSR(GPU_CSR_LANE_ID); }
+GPU_INLINE uint32_t gpu_warp_size(void) { return GPU_READ_CSR(GPU_CSR_WARP_SIZE); }
+/* blockIdx.x * blockDim.x + threadIdx.x */
+GPU_INLINE uint32_t gpu_global_id_x(void) { return gpu_block_x() * gpu_block_dim_x() + gpu_thread_x(); }
+
+/* __syncthreads(): every thread of the CTA waits here; also orders the
+ * CTA's earlier shared and global accesses before its later ones. */
+GPU_INLINE void gpu_sync_threads(void) { __asm__ volatile(".insn r 0x0b, 0, 0, x0, x0, x0" ::: "memory"); }
+/* Ends the calling thread at once (like returning from the kernel). */
+GPU_INLINE void gpu_exit(void) { __asm__ volatile(".insn r 0x0b, 1, 0, x0, x0, x0" ::: "memory"); }
+
+/* Transactions, persistence: decoded now, rejected at load time until the
+ * issues that implement them land. */
+GPU_INLINE void gpu_tx_begin(void) { __asm__ volatile(".insn r 0x0b, 2, 0, x0, x0, x0" ::: "memory"); }
+/* Returns non-zero when the transaction committed. */
+GPU_INLINE uint32_t gpu_tx_commit(void)
+{
+    uint32_t committed;
+    __asm__ volatile(".insn r 0x0b, 3, 0, %0, x0, x0" : "=r"(committed)::"memory");
+    return committed;
+}
+GPU_INLINE void gpu_clwb(const void *address) { __asm__ volatile(".insn r 0x0b, 4, 0, x0, %0, x0" ::"r"(address) : "memory"); }
+GPU_INLINE void gpu_sfence(void) { __asm__ volatile(".insn r 0x0b, 5, 0, x0, x0, x0" ::: "memory"); }
+GPU_INLINE void gpu_store_nontemporal(uint32_t *address, uint32_t value)
+{
+    __asm__ volatile(".insn s 0x2b, 2, %1, 0(%0)" ::"r"(address), "r"(value) : "memory");
+}
+
+/* Atomics through the A extension, executed at the memory side (global) or
+ * in the core (shared memory). Each returns the old value. */
+#define GPU_AMO(name, insn)                                                           \
+    GPU_INLINE uint32_t name(volatile uint32_t *address, uint32_t value)              \
+    {                                                                                 \
+        uint32_t old;                                                                 \
+        __asm__ volatile(insn " %0, %2, (%1)" : "=r"(old) : "r"(address), "r"(value) : "memory"); \
+        return old;                                                                   \
+    }
+GPU_AMO(gpu_atomic_add, "amoadd.w")
+GPU_AMO(gpu_atomic_exchange, "amoswap.w")
+GPU_AMO(gpu_atomic_and, "amoand.w")
+GPU_AMO(gpu_atomic_or, "amoor.w")
+GPU_AMO(gpu_atomic_xor, "amoxor.w")
+GPU_AMO(gpu_atomic_min, "amomin.w")
+GPU_AMO(gpu_atomic_max, "amomax.w")
+GPU_AMO(gpu_atomic_min_unsigned, "amominu.w")
+GPU_AMO(gpu_atomic_max_unsigned, "amomaxu.w")
+#undef GPU_AMO
+
+/* Address windows (see kernel.ld and models/simt_core/README.md). */
+#define GPU_SHARED_BASE 0x80000000u
+#define GPU_SHARED(type, name) __attribute__((section(".shared"))) type name
+
+/* A kernel: `GPU_KERNEL void name(const struct my_args *args)`. */
+#define GPU_KERNEL __attribute__((used, noinline))
+
+#endif

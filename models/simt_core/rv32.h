@@ -1,0 +1,97 @@
+/* RV32IMA + simtx custom ops: decoding, disassembly and the per-lane
+ * arithmetic shared by the SIMT core and the scalar reference interpreter. */
+#ifndef SIMTX_RV32_H
+#define SIMTX_RV32_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Address windows (keep in sync with kernel/kernel.ld and kernel/gpu.h). */
+#define RV_CODE_BASE 0x00000000u
+#define RV_CODE_END 0x10000000u
+#define RV_GLOBAL_BASE 0x10000000u
+#define RV_GLOBAL_END 0x80000000u
+#define RV_SHARED_BASE 0x80000000u
+#define RV_SHARED_END 0x90000000u
+#define RV_PERSISTENT_BASE 0xa0000000u
+#define RV_PERSISTENT_END 0xc0000000u
+#define RV_LOCAL_BASE 0xf0000000u
+
+typedef enum rv_window { RV_WINDOW_NONE, RV_WINDOW_CODE, RV_WINDOW_GLOBAL, RV_WINDOW_SHARED, RV_WINDOW_PERSISTENT, RV_WINDOW_LOCAL } rv_window;
+
+static inline rv_window rv_window_of(uint32_t address)
+{
+    if (address < RV_CODE_END) return RV_WINDOW_CODE;
+    if (address < RV_GLOBAL_END) return RV_WINDOW_GLOBAL;
+    if (address < RV_SHARED_END) return RV_WINDOW_SHARED;
+    if (address >= RV_PERSISTENT_BASE && address < RV_PERSISTENT_END) return RV_WINDOW_PERSISTENT;
+    if (address >= RV_LOCAL_BASE) return RV_WINDOW_LOCAL;
+    return RV_WINDOW_NONE;
+}
+
+/* Custom read-only CSRs (kernel/gpu.h). */
+enum {
+    RV_CSR_TID_X = 0xcc0, RV_CSR_TID_Y, RV_CSR_TID_Z,
+    RV_CSR_NTID_X, RV_CSR_NTID_Y, RV_CSR_NTID_Z,
+    RV_CSR_CTAID_X, RV_CSR_CTAID_Y, RV_CSR_CTAID_Z,
+    RV_CSR_NCTAID_X, RV_CSR_NCTAID_Y, RV_CSR_NCTAID_Z,
+    RV_CSR_WARP_ID, RV_CSR_LANE_ID, RV_CSR_WARP_SIZE
+};
+
+typedef enum rv_op {
+    RV_ILLEGAL,
+    RV_LUI, RV_AUIPC, RV_JAL, RV_JALR,
+    RV_BEQ, RV_BNE, RV_BLT, RV_BGE, RV_BLTU, RV_BGEU,
+    RV_LB, RV_LH, RV_LW, RV_LBU, RV_LHU,
+    RV_SB, RV_SH, RV_SW,
+    RV_ADDI, RV_SLTI, RV_SLTIU, RV_XORI, RV_ORI, RV_ANDI, RV_SLLI, RV_SRLI, RV_SRAI,
+    RV_ADD, RV_SUB, RV_SLL, RV_SLT, RV_SLTU, RV_XOR, RV_SRL, RV_SRA, RV_OR, RV_AND,
+    RV_MUL, RV_MULH, RV_MULHSU, RV_MULHU, RV_DIV, RV_DIVU, RV_REM, RV_REMU,
+    RV_LR, RV_SC,
+    RV_AMOSWAP, RV_AMOADD, RV_AMOXOR, RV_AMOAND, RV_AMOOR, RV_AMOMIN, RV_AMOMAX, RV_AMOMINU, RV_AMOMAXU,
+    RV_FENCE, RV_ECALL, RV_EBREAK, RV_CSRR, RV_CSR_OTHER,
+    /* simtx custom ops */
+    RV_BAR, RV_EXIT, RV_TX_BEGIN, RV_TX_COMMIT, RV_CLWB, RV_SFENCE, RV_NT_STORE,
+    RV_OP_COUNT
+} rv_op;
+
+typedef enum rv_class {
+    RV_CLASS_ALU, RV_CLASS_MUL, RV_CLASS_DIV, RV_CLASS_BRANCH, RV_CLASS_JUMP, RV_CLASS_LOAD, RV_CLASS_STORE,
+    RV_CLASS_ATOMIC, RV_CLASS_CSR, RV_CLASS_BARRIER, RV_CLASS_EXIT, RV_CLASS_FENCE, RV_CLASS_UNSUPPORTED,
+    RV_CLASS_ILLEGAL
+} rv_class;
+
+typedef struct rv_insn {
+    uint8_t op; /* rv_op */
+    uint8_t rd, rs1, rs2;
+    int32_t imm;
+    uint32_t raw;
+} rv_insn;
+
+void rv_decode(uint32_t raw, rv_insn *insn);
+rv_class rv_class_of(rv_op op);
+const char *rv_op_name(rv_op op);
+/* "addi a0, a0, 1"; branch and jump targets as absolute addresses. */
+void rv_disassemble(const rv_insn *insn, uint32_t pc, char *out, size_t out_size);
+const char *rv_register_name(unsigned reg);
+
+/* Integer result of an ALU/MUL/DIV op with operands a (rs1) and b (rs2 or imm). */
+uint32_t rv_compute(rv_op op, uint32_t a, uint32_t b);
+/* Whether a conditional branch is taken. */
+bool rv_branch_taken(rv_op op, uint32_t a, uint32_t b);
+/* Memory access size in bytes of a load/store/atomic. */
+unsigned rv_access_size(rv_op op);
+/* Sign- or zero-extends a loaded value. */
+uint32_t rv_extend_load(rv_op op, uint32_t value);
+/* New memory value of an AMO, from the old one and the operand. */
+uint32_t rv_amo_apply(rv_op op, uint32_t old, uint32_t operand);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

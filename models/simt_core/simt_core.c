@@ -1,0 +1,1085 @@
+#include "simt_core.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg_queue.h"
+
+#define PARAM(field) offsetof(simt_core_params, field)
+#define MAX_LANES 64
+#define NO_SLOT UINT32_MAX
+
+static const simtx_param_spec simt_core_param_specs[] = {
+    {"core_id", SIMTX_PARAM_INT, "0", "", 0, 1 << 20, NULL, "this core's number (message metadata, traces)", PARAM(core_id)},
+    {"lanes", SIMTX_PARAM_INT, "32", "threads", 1, MAX_LANES, NULL, "threads per warp (SIMD width; 32 or 64 usually)", PARAM(lanes)},
+    {"warps", SIMTX_PARAM_INT, "48", "warps", 1, 1024, NULL, "warp slots per core", PARAM(warps)},
+    {"ctas", SIMTX_PARAM_INT, "8", "CTAs", 1, 1024, NULL, "CTAs resident per core at once", PARAM(ctas)},
+    {"registers", SIMTX_PARAM_INT, "32768", "registers", 32, 1 << 24, NULL, "32-bit registers per core (a thread holds the kernel's used registers)", PARAM(registers)},
+    {"shared_memory", SIMTX_PARAM_INT, "48KiB", "bytes", 0, 1 << 26, NULL, "shared memory per core, split among resident CTAs", PARAM(shared_memory)},
+    {"local_memory", SIMTX_PARAM_INT, "4KiB", "bytes", 64, 1 << 20, NULL, "local memory (stack) per thread", PARAM(local_memory)},
+    {"scheduler", SIMTX_PARAM_ENUM, "gto", "", 0, 0, "gto|lrr", "warp scheduler: greedy-then-oldest or loose round-robin", PARAM(scheduler)},
+    {"schedulers", SIMTX_PARAM_INT, "2", "", 1, 16, NULL, "warp schedulers (each issues one instruction per cycle from its share of the warps)", PARAM(schedulers)},
+    {"alu_latency", SIMTX_PARAM_INT, "4", "cycles", 1, 1000, NULL, "issue to result of integer ALU ops", PARAM(alu_latency)},
+    {"mul_latency", SIMTX_PARAM_INT, "6", "cycles", 1, 1000, NULL, "issue to result of multiplications", PARAM(mul_latency)},
+    {"div_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 1000, NULL, "issue to result of divisions and remainders", PARAM(div_latency)},
+    {"branch_latency", SIMTX_PARAM_INT, "2", "cycles", 1, 1000, NULL, "cycles before a warp issues again after a branch, jump, call or return", PARAM(branch_latency)},
+    {"shared_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 10000, NULL, "issue to result of a conflict-free shared-memory load", PARAM(shared_latency)},
+    {"local_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 10000, NULL, "issue to result of a local-memory (stack) load", PARAM(local_latency)},
+    {"constant_latency", SIMTX_PARAM_INT, "8", "cycles", 1, 10000, NULL, "issue to result of a load from the code window (read-only data)", PARAM(constant_latency)},
+    {"shared_banks", SIMTX_PARAM_INT, "32", "banks", 1, 1024, NULL, "shared-memory banks, 4 bytes wide", PARAM(shared_banks)},
+    {"segment_size", SIMTX_PARAM_INT, "128", "bytes", 4, SIMTX_MSG_MAX_DATA, NULL, "coalescing segment: a warp's global accesses become one request per touched segment", PARAM(segment_size)},
+    {"sector_size", SIMTX_PARAM_INT, "32", "bytes", 4, SIMTX_MSG_MAX_DATA, NULL, "a request covers the touched sectors of its segment", PARAM(sector_size)},
+    {"max_pending_memory", SIMTX_PARAM_INT, "64", "instructions", 1, 1 << 16, NULL, "global memory instructions in flight per core", PARAM(max_pending_memory)},
+    {"request_queue", SIMTX_PARAM_INT, "128", "requests", 1, 1 << 16, NULL, "requests waiting for the memory socket", PARAM(request_queue)},
+    {"trace_file", SIMTX_PARAM_PATH, "", "", 0, 0, NULL, "write a per-warp instruction trace here; empty: none", PARAM(trace_file)},
+    {"trace_warp", SIMTX_PARAM_INT, "-1", "", -1, 1024, NULL, "warp slot to trace; -1: every warp", PARAM(trace_warp)},
+};
+
+static const simtx_param_table simt_core_param_table = {
+    simt_core_param_specs, sizeof simt_core_param_specs / sizeof simt_core_param_specs[0], sizeof(simt_core_params)};
+
+static const simtx_socket_spec simt_core_sockets[] = {
+    {"memory", SIMTX_SOCKET_INITIATOR, NULL, "global and persistent accesses of the LD/ST unit out, responses in"},
+};
+
+enum { MEMORY_PORT = 0 };
+
+/* Why no instruction issued in a cycle (the stall_reason probe). */
+typedef enum stall_reason {
+    STALL_NONE,       /* an instruction issued */
+    STALL_IDLE,       /* no warp resident */
+    STALL_SCOREBOARD, /* operands not ready (incl. loads in flight) */
+    STALL_PIPELINE,   /* branch shadow or one-per-cycle per warp */
+    STALL_MEMORY,     /* LD/ST unit busy or request queue full */
+    STALL_BARRIER,    /* every ready warp waits at a barrier */
+    STALL_REASONS
+} stall_reason;
+
+static const char *const stall_names[STALL_REASONS] = {"issued", "idle", "scoreboard", "pipeline", "memory", "barrier"};
+
+typedef struct stack_entry {
+    uint32_t pc, reconverge;
+    uint64_t mask;
+    bool is_call;
+} stack_entry;
+
+typedef struct warp {
+    bool resident;
+    uint32_t cta_slot, warp_in_cta;
+    stack_entry *stack;
+    uint32_t depth, stack_capacity;
+    uint32_t *registers;        /* [32][lanes]: lane-contiguous for the SIMD loops */
+    uint64_t register_ready[32];/* scoreboard: cycle a register can be read; UINT64_MAX: load in flight */
+    uint64_t next_issue;
+    uint32_t pending_memory;    /* memory instructions of this warp still in flight */
+    bool at_barrier;
+    uint64_t age;               /* dispatch order, for GTO */
+    uint8_t *local;             /* lanes * local_memory bytes, allocated on first use */
+} warp;
+
+typedef struct cta_slot {
+    bool resident;
+    uint32_t id[3];
+    uint32_t warp_count, warps_done, barrier_arrived;
+    uint32_t shared_offset;     /* into the core's shared memory */
+    uint32_t *warps;            /* warp slots */
+} cta_slot;
+
+/* A global memory instruction in flight. */
+typedef struct pending_access {
+    bool in_use;
+    uint32_t warp, pc;
+    uint8_t op, rd;
+    uint32_t remaining;         /* responses still expected */
+    uint64_t lanes;
+    uint32_t addresses[MAX_LANES];
+} pending_access;
+
+struct simt_core {
+    simt_core_params params;
+    simtx_env env;
+    uint32_t lanes;
+    uint64_t full_mask;
+    bool lrr;
+    simt_launch *launch;
+    warp *warps;
+    cta_slot *ctas;
+    uint8_t *shared;
+    uint32_t free_warps, free_ctas, free_registers, free_shared;
+    uint32_t *last_issued;      /* per scheduler */
+    uint64_t age_counter;
+    uint64_t ldst_free_cycle;
+    pending_access *pending;
+    uint32_t *free_pending;
+    uint32_t free_pending_count;
+    msg_queue requests;
+    bool port_blocked;
+    uint64_t last_tick;
+    stall_reason last_stall;
+    uint64_t busy_since;        /* first cycle with a resident CTA, while some are */
+    FILE *trace;
+    struct {
+        uint64_t warp_instructions, thread_instructions, ctas_completed, busy_cycles;
+        uint64_t stall_cycles[STALL_REASONS];
+        uint64_t divergent_branches, global_loads, global_stores, global_atomics, memory_requests;
+        uint64_t shared_accesses, shared_bank_conflict_cycles, local_accesses, constant_loads, barriers;
+        simtx_histogram active_lanes;
+    } stats;
+    struct {
+        uint64_t active_warps, issued, stall_reason, pending_memory;
+    } probes;
+};
+
+static void fail(simt_core *c, const char *format, ...)
+{
+    char message[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    c->env.fail(c->env.context, message);
+}
+
+/* "0x1010 <kernel+0x10>: lw a0, 0(a1) (warp 3, CTA 2)" for error messages. */
+static void describe(const simt_core *c, const warp *w, uint32_t pc, char *out, size_t size)
+{
+    char where[200];
+    kernel_image_describe_pc(c->launch->image, pc, where, sizeof where);
+    const cta_slot *cta = &c->ctas[w->cta_slot];
+    snprintf(out, size, "%s (core %" PRId64 ", CTA (%u,%u,%u), warp %u of the CTA)", where, c->params.core_id, cta->id[0],
+             cta->id[1], cta->id[2], w->warp_in_cta);
+}
+
+uint32_t simt_kernel_registers(const kernel_image *image)
+{
+    uint32_t used = 1u << 2; /* sp is always set */
+    size_t count = (image->text_end - image->text_start) / 4;
+    for (size_t i = 0; i < count; i++) {
+        const rv_insn *insn = &image->insns[i].insn;
+        if (insn->op == RV_ILLEGAL) continue;
+        used |= 1u << insn->rd | 1u << insn->rs1 | 1u << insn->rs2;
+    }
+    used &= ~1u; /* x0 needs no storage */
+    return (uint32_t)__builtin_popcount(used);
+}
+
+static void simt_core_destroy(void *core);
+
+static void *simt_core_create(const void *params, const simtx_env *env, char *error, size_t error_size)
+{
+    const simt_core_params *p = params;
+    if (p->sector_size > p->segment_size || p->segment_size % p->sector_size || (p->segment_size & (p->segment_size - 1))) {
+        snprintf(error, error_size, "parameter 'segment_size' must be a power of two and a multiple of 'sector_size'");
+        return NULL;
+    }
+    simt_core *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->params = *p;
+    c->params.scheduler = NULL;
+    c->params.trace_file = NULL;
+    c->env = *env;
+    c->lanes = (uint32_t)p->lanes;
+    c->full_mask = c->lanes == 64 ? UINT64_MAX : (1ull << c->lanes) - 1;
+    c->lrr = !strcmp(p->scheduler, "lrr");
+    c->warps = calloc((size_t)p->warps, sizeof *c->warps);
+    c->ctas = calloc((size_t)p->ctas, sizeof *c->ctas);
+    c->shared = calloc(1, (size_t)p->shared_memory + 1);
+    c->last_issued = calloc((size_t)p->schedulers, sizeof *c->last_issued);
+    c->pending = calloc((size_t)p->max_pending_memory, sizeof *c->pending);
+    c->free_pending = calloc((size_t)p->max_pending_memory, sizeof *c->free_pending);
+    if (!c->warps || !c->ctas || !c->shared || !c->last_issued || !c->pending || !c->free_pending ||
+        !msg_queue_init(&c->requests, (size_t)p->request_queue)) {
+        snprintf(error, error_size, "out of memory");
+        simt_core_destroy(c);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < (uint32_t)p->warps; i++) {
+        warp *w = &c->warps[i];
+        w->registers = calloc(32 * c->lanes, sizeof(uint32_t));
+        w->stack_capacity = 16;
+        w->stack = calloc(w->stack_capacity, sizeof *w->stack);
+        if (!w->registers || !w->stack) {
+            snprintf(error, error_size, "out of memory");
+            simt_core_destroy(c);
+            return NULL;
+        }
+    }
+    for (uint32_t i = 0; i < (uint32_t)p->ctas; i++) {
+        c->ctas[i].warps = calloc((size_t)p->warps, sizeof(uint32_t));
+        if (!c->ctas[i].warps) {
+            snprintf(error, error_size, "out of memory");
+            simt_core_destroy(c);
+            return NULL;
+        }
+    }
+    for (uint32_t i = 0; i < (uint32_t)p->max_pending_memory; i++) c->free_pending[i] = (uint32_t)p->max_pending_memory - 1 - i;
+    c->free_pending_count = (uint32_t)p->max_pending_memory;
+    c->free_warps = (uint32_t)p->warps;
+    c->free_ctas = (uint32_t)p->ctas;
+    c->free_registers = (uint32_t)p->registers;
+    c->free_shared = (uint32_t)p->shared_memory;
+    if (p->trace_file && p->trace_file[0]) {
+        c->trace = fopen(p->trace_file, "w");
+        if (!c->trace) {
+            snprintf(error, error_size, "parameter 'trace_file': cannot write '%s'", p->trace_file);
+            simt_core_destroy(c);
+            return NULL;
+        }
+    }
+    simtx_observer *o = env->observer;
+    simtx_observe_counter(o, "warp_instructions", &c->stats.warp_instructions, "instructions", "warp instructions issued");
+    simtx_observe_counter(o, "thread_instructions", &c->stats.thread_instructions, "instructions", "thread instructions executed (active lanes summed)");
+    simtx_observe_counter(o, "ctas_completed", &c->stats.ctas_completed, "CTAs", "CTAs run to completion");
+    simtx_observe_counter(o, "busy_cycles", &c->stats.busy_cycles, "cycles", "cycles with at least one resident CTA");
+    for (int r = 1; r < STALL_REASONS; r++) {
+        char name[48];
+        snprintf(name, sizeof name, "stall_%s", stall_names[r]);
+        simtx_observe_counter(o, name, &c->stats.stall_cycles[r], "cycles", "cycles without an issue, by reason (see README)");
+    }
+    simtx_observe_counter(o, "divergent_branches", &c->stats.divergent_branches, "branches", "branches that split a warp");
+    simtx_observe_counter(o, "global_loads", &c->stats.global_loads, "instructions", "load instructions to the global/persistent windows");
+    simtx_observe_counter(o, "global_stores", &c->stats.global_stores, "instructions", "store instructions to the global/persistent windows");
+    simtx_observe_counter(o, "global_atomics", &c->stats.global_atomics, "instructions", "atomic instructions to the global/persistent windows");
+    simtx_observe_counter(o, "memory_requests", &c->stats.memory_requests, "requests", "requests sent to the memory side after coalescing");
+    simtx_observe_counter(o, "shared_accesses", &c->stats.shared_accesses, "instructions", "shared-memory load/store/atomic instructions");
+    simtx_observe_counter(o, "shared_bank_conflict_cycles", &c->stats.shared_bank_conflict_cycles, "cycles", "extra LD/ST cycles serialising bank conflicts");
+    simtx_observe_counter(o, "local_accesses", &c->stats.local_accesses, "instructions", "local-memory (stack) load/store instructions");
+    simtx_observe_counter(o, "constant_loads", &c->stats.constant_loads, "instructions", "loads from the code window (read-only data)");
+    simtx_observe_counter(o, "barriers", &c->stats.barriers, "barriers", "CTA barriers completed");
+    simtx_observe_histogram(o, "active_lanes", &c->stats.active_lanes, "lanes", "active lanes per issued warp instruction");
+    simtx_observe_probe(o, "active_warps", &c->probes.active_warps, 8, "resident warps");
+    simtx_observe_probe(o, "issued", &c->probes.issued, 4, "warp instructions issued this cycle");
+    simtx_observe_probe(o, "stall_reason", &c->probes.stall_reason, 3,
+                        "0 issued, 1 idle, 2 scoreboard, 3 pipeline, 4 memory, 5 barrier");
+    simtx_observe_probe(o, "pending_memory", &c->probes.pending_memory, 16, "global memory instructions in flight");
+    return c;
+}
+
+static void simt_core_destroy(void *core)
+{
+    simt_core *c = core;
+    if (!c) return;
+    for (int64_t i = 0; c->warps && i < c->params.warps; i++) {
+        free(c->warps[i].registers);
+        free(c->warps[i].stack);
+        free(c->warps[i].local);
+    }
+    for (int64_t i = 0; c->ctas && i < c->params.ctas; i++) free(c->ctas[i].warps);
+    if (c->trace) fclose(c->trace);
+    msg_queue_release(&c->requests);
+    free(c->warps), free(c->ctas), free(c->shared), free(c->last_issued), free(c->pending), free(c->free_pending);
+    free(c);
+}
+
+static uint32_t cta_threads(const simt_launch *l) { return l->block[0] * l->block[1] * l->block[2]; }
+static uint32_t cta_warps(const simt_core *c, const simt_launch *l) { return (cta_threads(l) + c->lanes - 1) / c->lanes; }
+
+bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size_t error_size)
+{
+    uint32_t warps = cta_warps(c, launch);
+    uint32_t registers = warps * c->lanes * launch->registers_per_thread;
+    if (warps > c->params.warps || registers > (uint64_t)c->params.registers || launch->shared_bytes > c->params.shared_memory) {
+        snprintf(error, error_size,
+                 "a CTA of %u threads (%u warps, %u registers, %u bytes of shared memory) does not fit core %" PRId64
+                 " (%" PRId64 " warps, %" PRId64 " registers, %" PRId64 " bytes of shared memory)",
+                 cta_threads(launch), warps, registers, launch->shared_bytes, c->params.core_id, c->params.warps,
+                 c->params.registers, c->params.shared_memory);
+        return false;
+    }
+    c->launch = launch;
+    return true;
+}
+
+/* Takes the next CTA of the launch if this core has room for it. */
+static bool dispatch_cta(simt_core *c, uint64_t now)
+{
+    simt_launch *l = c->launch;
+    if (!l || l->next_cta >= l->total_ctas || !c->free_ctas) return false;
+    uint32_t warps = cta_warps(c, l), threads = cta_threads(l);
+    uint32_t registers = warps * c->lanes * l->registers_per_thread;
+    if (warps > c->free_warps || registers > c->free_registers) return false;
+    /* Shared memory: CTA slots own fixed equal partitions would waste room;
+     * first-fit over the resident CTAs' ranges instead. */
+    uint32_t offset = 0;
+    if (l->shared_bytes) {
+        bool placed = false;
+        for (uint32_t candidate = 0; !placed && candidate + l->shared_bytes <= (uint32_t)c->params.shared_memory;) {
+            placed = true;
+            for (int64_t s = 0; s < c->params.ctas; s++) {
+                const cta_slot *other = &c->ctas[s];
+                if (!other->resident) continue;
+                if (candidate < other->shared_offset + l->shared_bytes && other->shared_offset < candidate + l->shared_bytes) {
+                    candidate = other->shared_offset + l->shared_bytes;
+                    placed = false;
+                    break;
+                }
+            }
+            offset = candidate;
+        }
+        if (!placed) return false;
+    }
+    uint32_t slot = 0;
+    while (c->ctas[slot].resident) slot++;
+    cta_slot *cta = &c->ctas[slot];
+    uint64_t linear = l->next_cta++;
+    cta->resident = true;
+    cta->id[0] = (uint32_t)(linear % l->grid[0]);
+    cta->id[1] = (uint32_t)(linear / l->grid[0] % l->grid[1]);
+    cta->id[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] * l->grid[1]));
+    cta->warp_count = warps;
+    cta->warps_done = 0;
+    cta->barrier_arrived = 0;
+    cta->shared_offset = offset;
+    memset(c->shared + offset, 0, l->shared_bytes);
+    if (c->free_warps == (uint32_t)c->params.warps) c->busy_since = now;
+    c->free_ctas--;
+    c->free_warps -= warps;
+    c->free_registers -= registers;
+    uint32_t w_index = 0;
+    for (uint32_t k = 0; k < warps; k++) {
+        while (c->warps[w_index].resident) w_index++;
+        warp *w = &c->warps[w_index];
+        cta->warps[k] = w_index;
+        w->resident = true;
+        w->cta_slot = slot;
+        w->warp_in_cta = k;
+        w->at_barrier = false;
+        w->pending_memory = 0;
+        w->next_issue = now + 1;
+        w->age = c->age_counter++;
+        memset(w->registers, 0, sizeof(uint32_t) * 32 * c->lanes);
+        for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
+        uint32_t first_thread = k * c->lanes;
+        uint32_t active = threads - first_thread < c->lanes ? threads - first_thread : c->lanes;
+        for (uint32_t lane = 0; lane < c->lanes; lane++) {
+            w->registers[2 * c->lanes + lane] = RV_LOCAL_BASE + (uint32_t)c->params.local_memory; /* sp */
+            w->registers[10 * c->lanes + lane] = l->args_address;                                /* a0 */
+        }
+        w->depth = 1;
+        w->stack[0].pc = l->entry_pc;
+        w->stack[0].reconverge = KERNEL_EXIT_PC;
+        w->stack[0].mask = active == 64 ? UINT64_MAX : (1ull << active) - 1;
+        w->stack[0].is_call = true;
+        /* Like hardware, local memory is not cleared between threads. */
+    }
+    c->probes.active_warps = (uint32_t)c->params.warps - c->free_warps;
+    return true;
+}
+
+static void release_cta(simt_core *c, uint32_t slot, uint64_t now)
+{
+    cta_slot *cta = &c->ctas[slot];
+    simt_launch *l = c->launch;
+    for (uint32_t k = 0; k < cta->warp_count; k++) c->warps[cta->warps[k]].resident = false;
+    cta->resident = false;
+    c->free_ctas++;
+    c->free_warps += cta->warp_count;
+    c->free_registers += cta->warp_count * c->lanes * l->registers_per_thread;
+    l->finished_ctas++;
+    c->stats.ctas_completed++;
+    if (c->free_warps == (uint32_t)c->params.warps) c->stats.busy_cycles += now - c->busy_since + 1;
+    c->probes.active_warps = (uint32_t)c->params.warps - c->free_warps;
+}
+
+/* A warp finished (stack empty) or a memory instruction of it completed:
+ * complete the CTA when every warp is done and quiet. */
+static void check_cta_done(simt_core *c, uint32_t slot, uint64_t now)
+{
+    cta_slot *cta = &c->ctas[slot];
+    if (cta->warps_done < cta->warp_count) return;
+    for (uint32_t k = 0; k < cta->warp_count; k++)
+        if (c->warps[cta->warps[k]].pending_memory) return;
+    release_cta(c, slot, now);
+}
+
+/* Releases the barrier once every live warp of the CTA waits there. */
+static void check_barrier(simt_core *c, uint32_t slot)
+{
+    cta_slot *cta = &c->ctas[slot];
+    if (!cta->barrier_arrived || cta->barrier_arrived < cta->warp_count - cta->warps_done) return;
+    for (uint32_t k = 0; k < cta->warp_count; k++) c->warps[cta->warps[k]].at_barrier = false;
+    cta->barrier_arrived = 0;
+    c->stats.barriers++;
+}
+
+static bool push_entry(simt_core *c, warp *w, uint32_t pc, uint32_t reconverge, uint64_t mask, bool is_call)
+{
+    if (w->depth == w->stack_capacity) {
+        if (w->stack_capacity >= 4096) {
+            fail(c, "SIMT stack deeper than 4096 entries (runaway recursion?) at pc 0x%x", pc);
+            return false;
+        }
+        stack_entry *grown = realloc(w->stack, sizeof *grown * w->stack_capacity * 2);
+        if (!grown) return false;
+        w->stack = grown;
+        w->stack_capacity *= 2;
+    }
+    w->stack[w->depth++] = (stack_entry){pc, reconverge, mask, is_call};
+    return true;
+}
+
+/* Pops reconverged and emptied entries; ends the warp when none is left. */
+static void reconverge(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
+{
+    while (w->depth) {
+        stack_entry *top = &w->stack[w->depth - 1];
+        if (top->mask && top->pc != top->reconverge) {
+            if (top->pc == KERNEL_EXIT_PC) {
+                fail(c, "internal: warp %u returned inside a reconvergence region (reconvergence at 0x%x)", warp_index,
+                     top->reconverge);
+                w->depth = 0;
+                break;
+            }
+            return;
+        }
+        w->depth--;
+    }
+    cta_slot *cta = &c->ctas[w->cta_slot];
+    cta->warps_done++;
+    (void)warp_index;
+    check_barrier(c, w->cta_slot);
+    check_cta_done(c, w->cta_slot, now);
+}
+
+static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w->registers[r * c->lanes]; }
+
+static uint32_t csr_value(const simt_core *c, const warp *w, unsigned csr, uint32_t lane, bool *ok)
+{
+    const simt_launch *l = c->launch;
+    const cta_slot *cta = &c->ctas[w->cta_slot];
+    uint32_t t = w->warp_in_cta * c->lanes + lane;
+    *ok = true;
+    switch (csr) {
+    case RV_CSR_TID_X: return t % l->block[0];
+    case RV_CSR_TID_Y: return t / l->block[0] % l->block[1];
+    case RV_CSR_TID_Z: return t / (l->block[0] * l->block[1]);
+    case RV_CSR_NTID_X: case RV_CSR_NTID_Y: case RV_CSR_NTID_Z: return l->block[csr - RV_CSR_NTID_X];
+    case RV_CSR_CTAID_X: case RV_CSR_CTAID_Y: case RV_CSR_CTAID_Z: return cta->id[csr - RV_CSR_CTAID_X];
+    case RV_CSR_NCTAID_X: case RV_CSR_NCTAID_Y: case RV_CSR_NCTAID_Z: return l->grid[csr - RV_CSR_NCTAID_X];
+    case RV_CSR_WARP_ID: return w->warp_in_cta;
+    case RV_CSR_LANE_ID: return lane;
+    case RV_CSR_WARP_SIZE: return c->lanes;
+    default: *ok = false; return 0;
+    }
+}
+
+static simtx_atomic_op atomic_code(rv_op op)
+{
+    switch (op) {
+    case RV_AMOSWAP: return SIMTX_ATOMIC_SWAP;
+    case RV_AMOADD: return SIMTX_ATOMIC_ADD;
+    case RV_AMOXOR: return SIMTX_ATOMIC_XOR;
+    case RV_AMOAND: return SIMTX_ATOMIC_AND;
+    case RV_AMOOR: return SIMTX_ATOMIC_OR;
+    case RV_AMOMIN: return SIMTX_ATOMIC_MIN;
+    case RV_AMOMAX: return SIMTX_ATOMIC_MAX;
+    case RV_AMOMINU: return SIMTX_ATOMIC_MINU;
+    default: return SIMTX_ATOMIC_MAXU;
+    }
+}
+
+/* Requests a global memory instruction would need, 0 if it has no global lanes. */
+static uint32_t count_segments(const simt_core *c, const uint32_t *addresses, uint64_t mask, bool per_lane, uint32_t *bases)
+{
+    uint32_t count = 0;
+    uint32_t segment_mask = ~((uint32_t)c->params.segment_size - 1);
+    for (uint64_t m = mask; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctzll(m);
+        if (per_lane) {
+            count++;
+            continue;
+        }
+        uint32_t base = addresses[lane] & segment_mask;
+        uint32_t k = 0;
+        while (k < count && bases[k] != base) k++;
+        if (k == count) bases[count++] = base;
+    }
+    return count;
+}
+
+/* Executes a load, store or atomic. Returns false if it cannot issue now
+ * (structural stall) without changing any state. */
+static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc, uint64_t mask,
+                           uint64_t now, bool *failed)
+{
+    rv_op op = (rv_op)k->insn.op;
+    rv_class cls = (rv_class)k->op_class;
+    unsigned size = rv_access_size(op);
+    uint32_t addresses[MAX_LANES];
+    uint64_t global_mask = 0;
+    const uint32_t *base = reg(c, w, k->insn.rs1);
+    int32_t offset = cls == RV_CLASS_ATOMIC ? 0 : k->insn.imm;
+    rv_window window_seen = RV_WINDOW_NONE;
+    for (uint64_t m = mask; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctzll(m);
+        uint32_t address = base[lane] + (uint32_t)offset;
+        addresses[lane] = address;
+        rv_window window = rv_window_of(address);
+        char where[320];
+        if (window == RV_WINDOW_NONE || rv_window_of(address + size - 1) != window ||
+            (window == RV_WINDOW_CODE && cls != RV_CLASS_LOAD)) {
+            describe(c, w, pc, where, sizeof where);
+            fail(c, "%s of %u bytes at 0x%08x (thread lane %u) lies outside every window it may use, at %s",
+                 cls == RV_CLASS_LOAD ? "load" : cls == RV_CLASS_STORE ? "store" : "atomic", size, address, lane, where);
+            *failed = true;
+            return true;
+        }
+        if (address & (size - 1)) {
+            describe(c, w, pc, where, sizeof where);
+            fail(c, "misaligned %u-byte access at 0x%08x (lane %u) at %s", size, address, lane, where);
+            *failed = true;
+            return true;
+        }
+        if (window == RV_WINDOW_GLOBAL || window == RV_WINDOW_PERSISTENT) global_mask |= 1ull << lane;
+        else if (window_seen == RV_WINDOW_NONE) window_seen = window;
+    }
+    uint32_t bases[MAX_LANES];
+    uint32_t messages = global_mask ? count_segments(c, addresses, global_mask, cls == RV_CLASS_ATOMIC, bases) : 0;
+    if (messages && (!c->free_pending_count || c->requests.capacity - c->requests.length < messages)) return false;
+
+    uint32_t *rd = reg(c, w, k->insn.rd);
+    const uint32_t *data = reg(c, w, k->insn.rs2);
+    uint64_t ready = now + 1;
+    uint64_t ldst_cycles = 1;
+    /* Shared, local and code-window lanes are served inside the core. */
+    uint64_t local_mask = mask & ~global_mask;
+    if (local_mask) {
+        const cta_slot *cta = &c->ctas[w->cta_slot];
+        uint32_t banks = (uint32_t)c->params.shared_banks;
+        uint32_t bank_words[MAX_LANES], bank_count[1024] = {0};
+        uint32_t distinct = 0, worst = 1;
+        bool any_shared = false, any_local = false, any_code = false;
+        for (uint64_t m = local_mask; m; m &= m - 1) {
+            uint32_t lane = (uint32_t)__builtin_ctzll(m);
+            uint32_t address = addresses[lane];
+            rv_window window = rv_window_of(address);
+            uint8_t *bytes = NULL;
+            char where[320];
+            if (window == RV_WINDOW_SHARED) {
+                uint32_t shared_offset = address - RV_SHARED_BASE;
+                if (shared_offset + size > c->launch->shared_bytes) {
+                    describe(c, w, pc, where, sizeof where);
+                    fail(c, "shared-memory access at 0x%08x (lane %u) beyond the CTA's %u bytes, at %s", address, lane,
+                         c->launch->shared_bytes, where);
+                    *failed = true;
+                    return true;
+                }
+                bytes = c->shared + cta->shared_offset + shared_offset;
+                any_shared = true;
+                /* Bank conflicts: distinct words mapping to one bank serialise. */
+                uint32_t word = shared_offset >> 2, k2 = 0;
+                while (k2 < distinct && bank_words[k2] != word) k2++;
+                if (k2 == distinct) {
+                    bank_words[distinct++] = word;
+                    uint32_t bank = word % banks;
+                    if (++bank_count[bank % 1024] > worst) worst = bank_count[bank % 1024];
+                }
+            } else if (window == RV_WINDOW_LOCAL) {
+                uint32_t local_offset = address - RV_LOCAL_BASE;
+                if (local_offset + size > (uint32_t)c->params.local_memory) {
+                    describe(c, w, pc, where, sizeof where);
+                    fail(c, "local-memory access at 0x%08x (lane %u) beyond the thread's %" PRId64 " bytes (stack overflow?), at %s",
+                         address, lane, c->params.local_memory, where);
+                    *failed = true;
+                    return true;
+                }
+                if (!w->local) {
+                    w->local = calloc((size_t)c->lanes, (size_t)c->params.local_memory);
+                    if (!w->local) {
+                        fail(c, "out of memory for local memory");
+                        *failed = true;
+                        return true;
+                    }
+                }
+                bytes = w->local + (size_t)lane * (size_t)c->params.local_memory + local_offset;
+                any_local = true;
+            } else { /* code window, loads only */
+                uint32_t value = 0;
+                if (!kernel_image_read_code(c->launch->image, address, &value, size)) {
+                    describe(c, w, pc, where, sizeof where);
+                    fail(c, "load at 0x%08x (lane %u) outside the kernel's image in the code window, at %s", address, lane, where);
+                    *failed = true;
+                    return true;
+                }
+                if (k->insn.rd) rd[lane] = rv_extend_load(op, value);
+                any_code = true;
+                continue;
+            }
+            uint32_t old = 0;
+            memcpy(&old, bytes, size);
+            if (cls == RV_CLASS_LOAD) {
+                if (k->insn.rd) rd[lane] = rv_extend_load(op, old);
+            } else if (cls == RV_CLASS_STORE) {
+                memcpy(bytes, &data[lane], size);
+            } else {
+                uint32_t updated = rv_amo_apply(op, old, data[lane]);
+                memcpy(bytes, &updated, 4);
+                if (k->insn.rd) rd[lane] = old;
+            }
+        }
+        if (any_shared) {
+            c->stats.shared_accesses++;
+            c->stats.shared_bank_conflict_cycles += worst - 1;
+            ldst_cycles = worst;
+            ready = now + (uint64_t)c->params.shared_latency + worst - 1;
+        }
+        if (any_local) {
+            c->stats.local_accesses++;
+            if (now + (uint64_t)c->params.local_latency > ready) ready = now + (uint64_t)c->params.local_latency;
+        }
+        if (any_code) {
+            c->stats.constant_loads++;
+            if (now + (uint64_t)c->params.constant_latency > ready) ready = now + (uint64_t)c->params.constant_latency;
+        }
+    }
+    if (messages) {
+        uint32_t entry_index = c->free_pending[--c->free_pending_count];
+        pending_access *entry = &c->pending[entry_index];
+        entry->in_use = true;
+        entry->warp = warp_index;
+        entry->pc = pc;
+        entry->op = (uint8_t)op;
+        entry->rd = k->insn.rd;
+        entry->remaining = messages;
+        entry->lanes = global_mask;
+        memcpy(entry->addresses, addresses, sizeof addresses);
+        w->pending_memory++;
+        if (cls == RV_CLASS_LOAD) c->stats.global_loads++;
+        else if (cls == RV_CLASS_STORE) c->stats.global_stores++;
+        else c->stats.global_atomics++;
+        uint32_t sector = (uint32_t)c->params.sector_size;
+        for (uint32_t s = 0; s < messages; s++) {
+            simtx_msg msg;
+            uint64_t lanes_of_message = 0;
+            if (cls == RV_CLASS_ATOMIC) {
+                uint64_t m = global_mask;
+                for (uint32_t skip = 0; skip < s; skip++) m &= m - 1;
+                uint32_t lane = (uint32_t)__builtin_ctzll(m);
+                simtx_msg_init(&msg, SIMTX_OP_ATOMIC, addresses[lane], 4);
+                msg.atomic_op = (uint8_t)atomic_code(op);
+                memcpy(msg.data, &data[lane], 4);
+                lanes_of_message = 1ull << lane;
+            } else {
+                uint32_t first = UINT32_MAX, last = 0;
+                for (uint64_t m = global_mask; m; m &= m - 1) {
+                    uint32_t lane = (uint32_t)__builtin_ctzll(m);
+                    if ((addresses[lane] & ~((uint32_t)c->params.segment_size - 1)) != bases[s]) continue;
+                    lanes_of_message |= 1ull << lane;
+                    uint32_t o = addresses[lane] - bases[s];
+                    if (o < first) first = o;
+                    if (o + size > last) last = o + size;
+                }
+                first = first / sector * sector;
+                last = (last + sector - 1) / sector * sector;
+                simtx_msg_init(&msg, cls == RV_CLASS_LOAD ? SIMTX_OP_READ : SIMTX_OP_WRITE, bases[s] + first, last - first);
+                if (cls == RV_CLASS_STORE) {
+                    msg.byte_enable[0] = msg.byte_enable[1] = 0;
+                    memset(msg.data, 0, msg.size);
+                    for (uint64_t m = lanes_of_message; m; m &= m - 1) {
+                        uint32_t lane = (uint32_t)__builtin_ctzll(m);
+                        uint32_t o = addresses[lane] - (uint32_t)msg.address;
+                        memcpy(msg.data + o, &data[lane], size);
+                        for (uint32_t b = o; b < o + size; b++) msg.byte_enable[b >> 6] |= 1ull << (b & 63);
+                    }
+                }
+            }
+            msg.lane_mask = lanes_of_message;
+            msg.core = (int32_t)c->params.core_id;
+            msg.warp = (int32_t)warp_index;
+            msg.cta = (int32_t)w->cta_slot;
+            msg.id = entry_index;
+            msg_queue_push(&c->requests, &msg, now + s);
+            c->stats.memory_requests++;
+        }
+        if (messages > ldst_cycles) ldst_cycles = messages;
+        if (cls != RV_CLASS_STORE && k->insn.rd) w->register_ready[k->insn.rd] = UINT64_MAX;
+    }
+    if (cls != RV_CLASS_STORE && k->insn.rd && !(messages)) w->register_ready[k->insn.rd] = ready;
+    c->ldst_free_cycle = now + ldst_cycles;
+    return true;
+}
+
+/* Whether the warp's next instruction may issue now; sets why not. */
+static bool warp_ready(const simt_core *c, const warp *w, uint64_t now, stall_reason *why, uint64_t *when)
+{
+    if (w->at_barrier) {
+        *why = STALL_BARRIER;
+        return false;
+    }
+    if (w->next_issue > now) {
+        *why = STALL_PIPELINE;
+        if (w->next_issue < *when) *when = w->next_issue;
+        return false;
+    }
+    const stack_entry *top = &w->stack[w->depth - 1];
+    const kernel_insn *k = kernel_image_insn(c->launch->image, top->pc);
+    if (!k) return true; /* executing it reports the error */
+    uint64_t need = w->register_ready[k->insn.rs1];
+    if (w->register_ready[k->insn.rs2] > need) need = w->register_ready[k->insn.rs2];
+    if (w->register_ready[k->insn.rd] > need) need = w->register_ready[k->insn.rd];
+    if (need > now) {
+        *why = STALL_SCOREBOARD;
+        if (need < *when) *when = need;
+        return false;
+    }
+    rv_class cls = (rv_class)k->op_class;
+    if (cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC) {
+        if (c->ldst_free_cycle > now) {
+            *why = STALL_MEMORY;
+            if (c->ldst_free_cycle < *when) *when = c->ldst_free_cycle;
+            return false;
+        }
+    } else if (cls == RV_CLASS_BARRIER || cls == RV_CLASS_FENCE) {
+        if (w->pending_memory) { /* barriers and fences order the warp's memory accesses */
+            *why = STALL_MEMORY;
+            return false;
+        }
+    }
+    return true;
+}
+
+static void trace_instruction(simt_core *c, const warp *w, uint32_t warp_index, uint32_t pc, uint64_t mask, uint64_t now)
+{
+    if (c->params.trace_warp >= 0 && (uint32_t)c->params.trace_warp != warp_index) return;
+    char where[200];
+    kernel_image_describe_pc(c->launch->image, pc, where, sizeof where);
+    fprintf(c->trace, "%" PRIu64 " core %" PRId64 " warp %u cta %u mask %016" PRIx64 " %s\n", now, c->params.core_id, warp_index,
+            w->cta_slot, mask, where);
+}
+
+/* Issues the warp's next instruction: executes it on every active lane and
+ * updates the SIMT stack. Returns false on a structural stall. */
+static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
+{
+    warp *w = &c->warps[warp_index];
+    stack_entry *top = &w->stack[w->depth - 1];
+    uint32_t pc = top->pc;
+    uint64_t mask = top->mask;
+    const kernel_insn *k = kernel_image_insn(c->launch->image, pc);
+    char where[320];
+    if (!k) {
+        describe(c, w, pc, where, sizeof where);
+        fail(c, "jumped outside the kernel's text: %s", where);
+        *failed = true;
+        return true;
+    }
+    rv_op op = (rv_op)k->insn.op;
+    rv_class cls = (rv_class)k->op_class;
+    unsigned rd_index = k->insn.rd;
+    uint32_t *rd = reg(c, w, rd_index);
+    const uint32_t *a = reg(c, w, k->insn.rs1), *b = reg(c, w, k->insn.rs2);
+    uint64_t latency = (uint64_t)c->params.alu_latency;
+    uint32_t next_pc = pc + 4;
+    if (cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC) {
+        if (!execute_memory(c, w, warp_index, k, pc, mask, now, failed)) return false;
+        if (*failed) return true;
+        latency = 0; /* set by execute_memory */
+    }
+    if (c->trace) trace_instruction(c, w, warp_index, pc, mask, now);
+    c->stats.warp_instructions++;
+    unsigned active = (unsigned)__builtin_popcountll(mask);
+    c->stats.thread_instructions += active;
+    simtx_histogram_add(&c->stats.active_lanes, active);
+    w->next_issue = now + 1;
+    switch (cls) {
+    case RV_CLASS_ALU:
+    case RV_CLASS_MUL:
+    case RV_CLASS_DIV: {
+        if (cls == RV_CLASS_MUL) latency = (uint64_t)c->params.mul_latency;
+        if (cls == RV_CLASS_DIV) latency = (uint64_t)c->params.div_latency;
+        if (!rd_index) break;
+        bool immediate = (k->insn.raw & 0x7f) == 0x13;
+        if (op == RV_LUI || op == RV_AUIPC) {
+            uint32_t value = (uint32_t)k->insn.imm + (op == RV_AUIPC ? pc : 0);
+            for (uint64_t m = mask; m; m &= m - 1) rd[__builtin_ctzll(m)] = value;
+        } else if (mask == c->full_mask) {
+            uint32_t result[MAX_LANES];
+            if (immediate) {
+                uint32_t imm = (uint32_t)k->insn.imm;
+                if (op == RV_ADDI)
+                    for (uint32_t l = 0; l < c->lanes; l++) result[l] = a[l] + imm;
+                else
+                    for (uint32_t l = 0; l < c->lanes; l++) result[l] = rv_compute(op, a[l], imm);
+            } else if (op == RV_ADD) {
+                for (uint32_t l = 0; l < c->lanes; l++) result[l] = a[l] + b[l];
+            } else {
+                for (uint32_t l = 0; l < c->lanes; l++) result[l] = rv_compute(op, a[l], b[l]);
+            }
+            memcpy(rd, result, sizeof(uint32_t) * c->lanes);
+        } else {
+            for (uint64_t m = mask; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(m);
+                rd[l] = rv_compute(op, a[l], immediate ? (uint32_t)k->insn.imm : b[l]);
+            }
+        }
+        break;
+    }
+    case RV_CLASS_CSR:
+        for (uint64_t m = mask; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            bool ok;
+            uint32_t value = csr_value(c, w, (unsigned)k->insn.imm, l, &ok);
+            if (!ok) {
+                describe(c, w, pc, where, sizeof where);
+                fail(c, "read of unknown CSR 0x%x at %s", (unsigned)k->insn.imm, where);
+                *failed = true;
+                return true;
+            }
+            if (rd_index) rd[l] = value;
+        }
+        break;
+    case RV_CLASS_BRANCH: {
+        uint64_t taken = 0;
+        for (uint64_t m = mask; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            if (rv_branch_taken(op, a[l], b[l])) taken |= 1ull << l;
+        }
+        w->next_issue = now + (uint64_t)c->params.branch_latency;
+        if (taken == mask) next_pc = k->target;
+        else if (taken) {
+            uint64_t not_taken = mask & ~taken;
+            c->stats.divergent_branches++;
+            top->pc = k->reconverge;
+            if (!push_entry(c, w, pc + 4, k->reconverge, not_taken, false) ||
+                !push_entry(c, w, k->target, k->reconverge, taken, false)) {
+                *failed = true;
+                return true;
+            }
+            reconverge(c, w, warp_index, now);
+            return true;
+        }
+        break;
+    }
+    case RV_CLASS_JUMP:
+        w->next_issue = now + (uint64_t)c->params.branch_latency;
+        if (k->flow != KERNEL_FLOW_RETURN && rd_index)
+            for (uint64_t m = mask; m; m &= m - 1) rd[__builtin_ctzll(m)] = pc + 4;
+        switch ((kernel_flow)k->flow) {
+        case KERNEL_FLOW_JUMP: next_pc = k->target; break;
+        case KERNEL_FLOW_CALL:
+            top->pc = pc + 4;
+            if (!push_entry(c, w, k->target, KERNEL_EXIT_PC, mask, true)) *failed = true;
+            w->register_ready[rd_index] = now + latency;
+            return true;
+        case KERNEL_FLOW_TAIL_CALL:
+            top->pc = KERNEL_EXIT_PC;
+            if (!push_entry(c, w, k->target, KERNEL_EXIT_PC, mask, true)) *failed = true;
+            return true;
+        case KERNEL_FLOW_RETURN:
+            top->pc = KERNEL_EXIT_PC;
+            reconverge(c, w, warp_index, now);
+            return true;
+        default:
+            describe(c, w, pc, where, sizeof where);
+            fail(c, "unresolved jump at %s", where);
+            *failed = true;
+            return true;
+        }
+        break;
+    case RV_CLASS_LOAD: case RV_CLASS_STORE: case RV_CLASS_ATOMIC: case RV_CLASS_FENCE:
+        break;
+    case RV_CLASS_BARRIER: {
+        cta_slot *cta = &c->ctas[w->cta_slot];
+        top->pc = next_pc;
+        w->at_barrier = true;
+        cta->barrier_arrived++;
+        check_barrier(c, w->cta_slot);
+        break;
+    }
+    case RV_CLASS_EXIT:
+        /* The lanes leave every entry; the warp ends when no lane is left. */
+        for (uint32_t e = 0; e < w->depth; e++) w->stack[e].mask &= ~mask;
+        reconverge(c, w, warp_index, now);
+        return true;
+    default:
+        describe(c, w, pc, where, sizeof where);
+        fail(c, "%s at %s", op == RV_ECALL ? "ecall (system calls are not supported)"
+                            : op == RV_EBREAK ? "ebreak" : "illegal instruction", where);
+        *failed = true;
+        return true;
+    }
+    if (rd_index && latency) w->register_ready[rd_index] = now + latency;
+    top->pc = next_pc;
+    if (top->pc == top->reconverge) reconverge(c, w, warp_index, now);
+    return true;
+}
+
+/* Sends queued requests while the socket takes them. */
+static void drain_requests(simt_core *c, uint64_t now)
+{
+    while (!c->port_blocked && !msg_queue_empty(&c->requests) && msg_queue_front_ready(&c->requests) <= now) {
+        if (!c->env.send(c->env.context, MEMORY_PORT, msg_queue_front(&c->requests))) {
+            c->port_blocked = true;
+            return;
+        }
+        msg_queue_pop(&c->requests);
+    }
+}
+
+static uint64_t simt_core_cycle(void *core, uint64_t now)
+{
+    simt_core *c = core;
+    if (!c->launch) return SIMTX_NEVER;
+    /* Account the cycles slept since the last tick to the reason it slept. */
+    if (now > c->last_tick + 1 && c->last_stall != STALL_NONE && c->free_warps < (uint32_t)c->params.warps)
+        c->stats.stall_cycles[c->last_stall] += now - c->last_tick - 1;
+    c->last_tick = now;
+    dispatch_cta(c, now);
+    drain_requests(c, now);
+    uint64_t wake = SIMTX_NEVER;
+    unsigned issued = 0;
+    stall_reason reason = STALL_IDLE;
+    stall_reason worst = STALL_IDLE;
+    uint32_t warp_count = (uint32_t)c->params.warps, schedulers = (uint32_t)c->params.schedulers;
+    bool failed = false;
+    for (uint32_t s = 0; s < schedulers && !failed; s++) {
+        /* Scheduler s owns warps s, s + schedulers, ... */
+        uint32_t chosen = NO_SLOT;
+        uint32_t last = c->last_issued[s];
+        if (!c->lrr) { /* greedy: the last issued warp while it can, then the oldest */
+            warp *w = &c->warps[last];
+            stall_reason why;
+            if (last % schedulers == s && w->resident && w->depth && warp_ready(c, w, now, &why, &wake)) chosen = last;
+        }
+        uint64_t best_age = UINT64_MAX;
+        for (uint32_t n = 0; chosen == NO_SLOT && n < warp_count; n += 1) {
+            uint32_t i = c->lrr ? (last + 1 + n) % warp_count : n;
+            if (i % schedulers != s) continue;
+            warp *w = &c->warps[i];
+            if (!w->resident) continue;
+            if (!w->depth) { /* done, its stores still in flight */
+                if (worst == STALL_IDLE) worst = STALL_MEMORY;
+                continue;
+            }
+            stall_reason why = STALL_NONE;
+            if (!warp_ready(c, w, now, &why, &wake)) {
+                if (why > worst || worst == STALL_IDLE) worst = why;
+                continue;
+            }
+            if (c->lrr) {
+                chosen = i;
+                break;
+            }
+            if (w->age < best_age) {
+                best_age = w->age;
+                chosen = i;
+            }
+        }
+        if (chosen == NO_SLOT) continue;
+        if (!issue(c, chosen, now, &failed)) {
+            worst = STALL_MEMORY;
+            if (c->ldst_free_cycle > now && c->ldst_free_cycle < wake) wake = c->ldst_free_cycle;
+            continue;
+        }
+        c->last_issued[s] = chosen;
+        issued++;
+    }
+    if (failed) return SIMTX_NEVER;
+    drain_requests(c, now);
+    if (issued) reason = STALL_NONE;
+    else if (c->free_warps < warp_count) reason = worst == STALL_IDLE ? STALL_MEMORY : worst;
+    if (!issued) c->stats.stall_cycles[reason]++;
+    c->last_stall = reason;
+    c->probes.issued = issued;
+    c->probes.stall_reason = reason;
+    c->probes.pending_memory = (uint64_t)c->params.max_pending_memory - c->free_pending_count;
+    /* Sleep until something can change: an issue, a latency, a dispatch. */
+    uint64_t next = wake;
+    if (issued || (c->launch->next_cta < c->launch->total_ctas && c->free_ctas && c->free_warps >= cta_warps(c, c->launch)))
+        next = now + 1;
+    if (!c->port_blocked && !msg_queue_empty(&c->requests)) {
+        uint64_t ready = msg_queue_front_ready(&c->requests);
+        if (ready < next) next = ready;
+    }
+    if (next <= now) next = now + 1;
+    return next;
+}
+
+static simtx_accept_result simt_core_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
+{
+    simt_core *c = core;
+    (void)port;
+    if (!msg->is_response || msg->id >= (uint64_t)c->params.max_pending_memory || !c->pending[msg->id].in_use) {
+        fail(c, "unexpected message on the memory socket (id %" PRIu64 ")", msg->id);
+        return SIMTX_ACCEPTED;
+    }
+    pending_access *entry = &c->pending[msg->id];
+    warp *w = &c->warps[entry->warp];
+    if (msg->status != SIMTX_STATUS_OK) {
+        char where[320];
+        describe(c, w, entry->pc, where, sizeof where);
+        fail(c, "the memory side answered %s for a request at 0x%08" PRIx64 " (%u bytes) made by %s",
+             msg->status == SIMTX_STATUS_ADDRESS_ERROR ? "an address error (no memory there)" : "a command error", msg->address,
+             msg->size, where);
+        return SIMTX_ACCEPTED;
+    }
+    rv_op op = (rv_op)entry->op;
+    rv_class cls = rv_class_of(op);
+    if (cls != RV_CLASS_STORE && entry->rd) {
+        uint32_t *rd = reg(c, w, entry->rd);
+        unsigned size = rv_access_size(op);
+        for (uint64_t m = msg->lane_mask & entry->lanes; m; m &= m - 1) {
+            uint32_t lane = (uint32_t)__builtin_ctzll(m);
+            uint32_t offset = entry->addresses[lane] - (uint32_t)msg->address;
+            uint32_t value = 0;
+            memcpy(&value, msg->data + offset, size);
+            rd[lane] = cls == RV_CLASS_ATOMIC ? value : rv_extend_load(op, value);
+        }
+    }
+    if (--entry->remaining == 0) {
+        if (cls != RV_CLASS_STORE && entry->rd) w->register_ready[entry->rd] = now + 1;
+        entry->in_use = false;
+        c->free_pending[c->free_pending_count++] = (uint32_t)msg->id;
+        w->pending_memory--;
+        if (!w->depth) check_cta_done(c, w->cta_slot, now);
+    }
+    return SIMTX_ACCEPTED;
+}
+
+static void simt_core_port_free(void *core, unsigned port)
+{
+    (void)port;
+    ((simt_core *)core)->port_blocked = false;
+}
+
+/* Host accesses to the global and persistent windows go out of the memory
+ * socket; the core holds no global data itself. */
+static size_t simt_core_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
+{
+    (void)core, (void)is_write, (void)data, (void)size;
+    rv_window window = rv_window_of((uint32_t)address);
+    *forward_port = (address >> 32) == 0 && (window == RV_WINDOW_GLOBAL || window == RV_WINDOW_PERSISTENT) ? MEMORY_PORT : -1;
+    return 0;
+}
+
+static double simt_core_progress(void *core)
+{
+    const simt_core *c = core;
+    if (!c->launch || !c->launch->total_ctas) return 1.0;
+    return (double)c->launch->finished_ctas / (double)c->launch->total_ctas;
+}
+
+static bool simt_core_finished(void *core)
+{
+    const simt_core *c = core;
+    return !c->launch || (c->free_ctas == (uint32_t)c->params.ctas && c->launch->next_cta >= c->launch->total_ctas);
+}
+
+const simtx_block_info simt_core_block_info = {
+    .name = "simt_core",
+    .summary = "SIMT core running RV32IMA kernels per lane: IPDOM stack, GTO/LRR warp schedulers, scoreboard, barriers, LD/ST unit with coalescing and shared-memory banks",
+    .params = &simt_core_param_table,
+    .sockets = simt_core_sockets,
+    .socket_count = 1,
+    .create = simt_core_create,
+    .destroy = simt_core_destroy,
+    .accept = simt_core_accept,
+    .cycle = simt_core_cycle,
+    .port_free = simt_core_port_free,
+    .debug_access = simt_core_debug_access,
+    .progress = simt_core_progress,
+    .finished = simt_core_finished,
+};

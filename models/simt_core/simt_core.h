@@ -1,0 +1,54 @@
+/* simt_core: a SIMT core that runs real RV32IMA kernels, one interpreter
+ * lane per thread, warps reconverging through an IPDOM SIMT stack, with a
+ * warp scheduler (GTO or loose round-robin), a scoreboard with configurable
+ * pipeline latencies, CTA barriers, and an LD/ST unit (coalescing into
+ * segments, shared-memory banks, per-thread local memory, global traffic over
+ * its `memory` socket, atomics executed at the memory side). */
+#ifndef SIMTX_SIMT_CORE_H
+#define SIMTX_SIMT_CORE_H
+
+#include "kernel_image.h"
+#include "simtx_block.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct simt_core_params {
+    int64_t core_id;
+    int64_t lanes, warps, ctas, registers, shared_memory, local_memory;
+    char *scheduler;
+    int64_t schedulers;
+    int64_t alu_latency, mul_latency, div_latency, branch_latency, shared_latency, local_latency, constant_latency;
+    int64_t shared_banks, segment_size, sector_size, max_pending_memory, request_queue;
+    char *trace_file;
+    int64_t trace_warp;
+} simt_core_params;
+
+/* One kernel launch, shared by the host API and every core: cores take CTAs
+ * from next_cta in turn (occupancy permitting) and count finished ones. */
+typedef struct simt_launch {
+    const kernel_image *image;
+    uint32_t entry_pc;
+    uint32_t grid[3], block[3];
+    uint32_t args_address;
+    uint32_t shared_bytes;    /* per CTA: static .shared plus the launch's dynamic bytes */
+    uint32_t registers_per_thread;
+    uint64_t total_ctas, next_cta, finished_ctas;
+} simt_launch;
+
+typedef struct simt_core simt_core;
+
+/* Hands a launch to an idle core (the host then wakes it). The launch must
+ * outlive the run. Returns false if the launch cannot fit this core at all,
+ * with a message. */
+bool simt_core_start_launch(simt_core *core, simt_launch *launch, char *error, size_t error_size);
+/* Number of registers a kernel's threads use (for occupancy). */
+uint32_t simt_kernel_registers(const kernel_image *image);
+
+extern const simtx_block_info simt_core_block_info;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,22 @@
+/* Histogram: per-CTA bins in static shared memory (shared atomics), then
+ * one global atomic add per bin and CTA. */
+#include "gpu.h"
+#include "workload_args.h"
+
+#define MAX_BINS 256
+GPU_SHARED(static uint32_t, local_bins[MAX_BINS]);
+
+GPU_KERNEL void histogram(const struct histogram_args *args)
+{
+    uint32_t t = gpu_thread_x(), threads = gpu_block_dim_x();
+    uint32_t bin_count = args->bin_count;
+    for (uint32_t b = t; b < bin_count; b += threads) local_bins[b] = 0;
+    gpu_sync_threads();
+    const uint32_t *input = (const uint32_t *)args->input;
+    uint32_t stride = threads * gpu_grid_dim_x();
+    for (uint32_t i = gpu_global_id_x(); i < args->n; i += stride) gpu_atomic_add(&local_bins[input[i] % bin_count], 1);
+    gpu_sync_threads();
+    uint32_t *bins = (uint32_t *)args->bins;
+    for (uint32_t b = t; b < bin_count; b += threads)
+        if (local_bins[b]) gpu_atomic_add(&bins[b], local_bins[b]);
+}

@@ -1,0 +1,15 @@
+/* Argument blocks shared by the kernels (RV32) and their host programs:
+ * device pointers are 32-bit addresses on both sides. */
+#ifndef SIMTX_WORKLOAD_ARGS_H
+#define SIMTX_WORKLOAD_ARGS_H
+
+#include <stdint.h>
+
+struct vector_add_args { uint32_t a, b, c, n; };
+struct reduction_args { uint32_t input, partial_sums, n; };
+struct histogram_args { uint32_t input, bins, n, bin_count; };
+struct spmv_args { uint32_t row_offsets, columns, values, x, y, rows; };
+struct bfs_args { uint32_t row_offsets, columns, levels, frontier_in, frontier_out, frontier_size, out_size, level, nodes; };
+struct divergence_args { uint32_t input, output, n; };
+
+#endif

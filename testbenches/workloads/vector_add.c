@@ -1,0 +1,44 @@
+/* Vector add: c = a + b, checked element by element. */
+#include "host_common.h"
+
+int vector_add_main(gpu_device *device, workload_context *context)
+{
+    uint32_t n = (uint32_t)workload_int(context, "n", 4096, 1, 1 << 26);
+    uint32_t block = (uint32_t)workload_int(context, "block", 256, 1, 1024);
+    uint64_t seed = (uint64_t)workload_int(context, "seed", 1, 0, INT64_MAX);
+    char path[1024];
+    workload_kernel_path(context, "vector_add", path, sizeof path);
+    if (context->bad_option) return 1;
+    int status = 0;
+    gpu_module *module = NULL;
+    int32_t *a = malloc(sizeof(int32_t) * n), *b = malloc(sizeof(int32_t) * n), *c = malloc(sizeof(int32_t) * n);
+    if (!a || !b || !c) {
+        status = workload_fail(context, "out of host memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        a[i] = (int32_t)workload_random(&seed);
+        b[i] = (int32_t)workload_random(&seed);
+    }
+    HOST_CHECK(module = gpu_module_load(device, path));
+    uint32_t da, db, dc;
+    HOST_CHECK(da = gpu_malloc(device, sizeof(int32_t) * n));
+    HOST_CHECK(db = gpu_malloc(device, sizeof(int32_t) * n));
+    HOST_CHECK(dc = gpu_malloc(device, sizeof(int32_t) * n));
+    HOST_CHECK(gpu_copy_to_device(device, da, a, sizeof(int32_t) * n));
+    HOST_CHECK(gpu_copy_to_device(device, db, b, sizeof(int32_t) * n));
+    struct vector_add_args args = {da, db, dc, n};
+    HOST_CHECK(gpu_launch(device, module, "vector_add", dim3_1d((n + block - 1) / block), dim3_1d(block), &args, sizeof args, 0));
+    HOST_CHECK(gpu_synchronize(device));
+    HOST_CHECK(gpu_copy_from_device(device, c, dc, sizeof(int32_t) * n));
+    for (uint32_t i = 0; i < n; i++)
+        if (c[i] != (int32_t)((uint32_t)a[i] + (uint32_t)b[i])) {
+            status = workload_fail(context, "vector_add: c[%u] = %d, expected %d", i, c[i], (int32_t)((uint32_t)a[i] + (uint32_t)b[i]));
+            goto done;
+        }
+    if (context->log) fprintf(context->log, "vector_add: %u elements correct\n", n);
+done:
+    gpu_module_unload(module);
+    free(a), free(b), free(c);
+    return status;
+}

@@ -1,0 +1,100 @@
+#include "workload_runner.hpp"
+
+#include <cstring>
+
+#include "netlist.hpp"
+#include "simt_core.h"
+#include "workload.h"
+
+#ifndef SIMTX_KERNEL_DIR
+#error "SIMTX_KERNEL_DIR must name the directory of the built kernels"
+#endif
+
+namespace simtx {
+
+namespace {
+
+struct backend_state {
+    platform *owner;
+    std::vector<block_module *> cores;
+};
+
+bool backend_access(void *context, bool is_write, uint32_t address, void *data, size_t size)
+{
+    auto *state = static_cast<backend_state *>(context);
+    return state->cores[0]->debug_transport(is_write, address, static_cast<uint8_t *>(data), static_cast<unsigned>(size)) == size;
+}
+
+bool backend_launch(void *context, simt_launch *launch, char *error, size_t error_size)
+{
+    auto *state = static_cast<backend_state *>(context);
+    for (block_module *core : state->cores)
+        if (!simt_core_start_launch(static_cast<simt_core *>(core->core()), launch, error, error_size)) return false;
+    for (block_module *core : state->cores) core->wake_up();
+    return true;
+}
+
+bool backend_run(void *context, char *error, size_t error_size)
+{
+    auto *state = static_cast<backend_state *>(context);
+    std::string message = state->owner->simulate();
+    if (message.empty()) return true;
+    std::snprintf(error, error_size, "%s", message.c_str());
+    return false;
+}
+
+bool backend_statistic(void *context, const char *name, double *value)
+{
+    auto *state = static_cast<backend_state *>(context);
+    const simtx_observer *observer = state->owner->observer();
+    size_t length = std::strlen(name);
+    bool found = false;
+    *value = 0;
+    for (size_t i = 0; i < simtx_observer_stat_count(observer); i++) {
+        const simtx_stat_entry *entry = simtx_observer_stat(observer, i);
+        size_t entry_length = std::strlen(entry->name);
+        bool match = !std::strcmp(entry->name, name) ||
+                     (entry_length > length && entry->name[entry_length - length - 1] == '.' &&
+                      !std::strcmp(entry->name + entry_length - length, name));
+        if (!match) continue;
+        found = true;
+        if (entry->kind == SIMTX_STAT_COUNTER) *value += static_cast<double>(*static_cast<const uint64_t *>(entry->value));
+        else if (entry->kind == SIMTX_STAT_REAL) *value += *static_cast<const double *>(entry->value);
+        else if (entry->kind == SIMTX_STAT_AVERAGE) *value += simtx_average_mean(static_cast<const simtx_average *>(entry->value));
+        else *value += static_cast<double>(static_cast<const simtx_histogram *>(entry->value)->sum);
+    }
+    return found;
+}
+
+} // namespace
+
+std::function<std::string(platform &)> workload_host_program(const workload_request &request)
+{
+    const workload_info *info = workload_find(request.name.c_str());
+    if (!info) {
+        std::string known;
+        for (size_t i = 0; i < workload_count(); i++) known += std::string(i ? ", " : "") + workload_at(i)->name;
+        throw input_error("unknown workload '" + request.name + "' (known: " + known + ")");
+    }
+    return [info, request](platform &owner) -> std::string {
+        sc_core::sc_start(sc_core::SC_ZERO_TIME); // ends elaboration: sockets are bound from here on
+        backend_state state{&owner, {}};
+        for (const auto &module : owner.modules())
+            if (!std::strcmp(module->info()->name, "simt_core")) state.cores.push_back(module.get());
+        if (state.cores.empty()) return "workload '" + request.name + "': the netlist has no simt_core block";
+        gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic};
+        gpu_device *device = gpu_device_create(&backend);
+        std::vector<workload_option> options;
+        for (const auto &option : request.options) options.push_back({option.first.c_str(), option.second.c_str(), false});
+        char error[2048] = "";
+        workload_context context{options.data(), options.size(), SIMTX_KERNEL_DIR, stdout, error, sizeof error, false};
+        int status = info->main(device, &context);
+        gpu_device_destroy(device);
+        if (status) return "workload '" + request.name + "': " + (error[0] ? error : "failed");
+        for (const workload_option &option : options)
+            if (!option.used) return "workload '" + request.name + "' has no option '" + option.name + "'";
+        return "";
+    };
+}
+
+} // namespace simtx

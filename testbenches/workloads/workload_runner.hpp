@@ -1,0 +1,28 @@
+// Runs a workload's host program on an elaborated platform: the host API's
+// backend gives zero-time memory access through the first SIMT core's memory
+// socket, hands launches to every simt_core block and simulates until idle.
+#ifndef SIMTX_WORKLOAD_RUNNER_HPP
+#define SIMTX_WORKLOAD_RUNNER_HPP
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "platform.hpp"
+
+namespace simtx {
+
+struct workload_request {
+    std::string name;
+    std::vector<std::pair<std::string, std::string>> options; // from --set workload.NAME=VALUE
+};
+
+// Checks the name (throws input_error listing the known workloads) and
+// returns the host program for run_options::host_program.
+std::function<std::string(platform &)> workload_host_program(const workload_request &request);
+
+} // namespace simtx
+
+#endif
