@@ -107,12 +107,15 @@ bool gpu_free(gpu_device *d, uint32_t address)
     return set_error(d, "gpu_free(0x%x): not an allocated address", address);
 }
 
-/* Zero-time copies in chunks (routing blocks may split the address space). */
+/* Zero-time copies in aligned 128-byte chunks: routing blocks interleave the
+ * address space (at no finer grain than a coalesced request) and route a
+ * debug access by its first byte. */
+#define HOST_CHUNK 128u
 static bool access(gpu_device *d, bool is_write, uint32_t address, void *data, size_t bytes)
 {
     uint8_t *p = data;
     while (bytes) {
-        size_t chunk = bytes < 4096 - (address & 4095) ? bytes : 4096 - (address & 4095);
+        size_t chunk = bytes < HOST_CHUNK - (address & (HOST_CHUNK - 1)) ? bytes : HOST_CHUNK - (address & (HOST_CHUNK - 1));
         if (!d->backend.access(d->backend.context, is_write, address, p, chunk))
             return set_error(d, "no device memory answers at 0x%08x (%s)", address, is_write ? "write" : "read");
         address += (uint32_t)chunk;
