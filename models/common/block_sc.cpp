@@ -305,8 +305,12 @@ unsigned block_module::transport_dbg(int port, tlm::tlm_generic_payload &payload
     size_t done = info_->debug_access(core_, is_write, payload.get_address(), payload.get_data_ptr(),
                                       payload.get_data_length(), &forward_port);
     if (done) return static_cast<unsigned>(done);
-    if (forward_port >= 0 && static_cast<unsigned>(forward_port) < ports_.size() && ports_[forward_port].initiator)
-        return (*ports_[forward_port].initiator)->transport_dbg(payload);
+    if (forward_port >= 0 && static_cast<unsigned>(forward_port) < ports_.size() && ports_[forward_port].initiator) {
+        unsigned served = (*ports_[forward_port].initiator)->transport_dbg(payload);
+        if (served && info_->debug_forwarded)
+            info_->debug_forwarded(core_, is_write, payload.get_address(), payload.get_data_ptr(), served);
+        return served;
+    }
     return 0;
 }
 

@@ -93,6 +93,10 @@ typedef struct simtx_block_info {
     bool (*finished)(void *core);
     /* Optional: the run ended at cycle now; compute derived statistics. */
     void (*finish)(void *core, uint64_t now);
+    /* Optional, for caches: a debug access this block forwarded (through
+     * *forward_port) was served downstream for `size` bytes; a read may now
+     * overlay the newer data the block holds (dirty lines). */
+    void (*debug_forwarded)(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size);
 } simtx_block_info;
 
 /* Port number of element `index` of socket `socket` given the resolved

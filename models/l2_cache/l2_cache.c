@@ -75,6 +75,10 @@ static size_t l2_cache_debug_access(void *core, bool is_write, uint64_t address,
 {
     return cache_debug_access(core, is_write, address, data, size, forward_port);
 }
+static void l2_cache_debug_forwarded(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size)
+{
+    if (!is_write) cache_debug_overlay(core, address, data, size); /* dirty data here is newer */
+}
 static void l2_cache_finish(void *core, uint64_t now) { cache_finish(core, now); }
 
 const simtx_block_info l2_cache_block_info = {
@@ -90,4 +94,5 @@ const simtx_block_info l2_cache_block_info = {
     .port_free = l2_cache_port_free,
     .debug_access = l2_cache_debug_access,
     .finish = l2_cache_finish,
+    .debug_forwarded = l2_cache_debug_forwarded,
 };

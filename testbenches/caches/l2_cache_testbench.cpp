@@ -96,5 +96,20 @@ int sc_main(int, char **)
     CHECK(std::memcmp(view, poke, 4) == 0);
     sparse_memory_read(dram.memory(), 0x1004, stored, 4);
     CHECK(std::memcmp(stored, poke, 4) == 0);
+    // A line only partly cached: the debug read of the whole line takes the
+    // next level's bytes and lays the dirty sector held here over them.
+    simtx_msg sector = request(SIMTX_OP_WRITE, 0x3020, 32, 6);
+    std::memset(sector.data, 0x99, 32);
+    uint8_t below[128];
+    std::memset(below, 0x11, sizeof below);
+    sparse_memory_write(dram.memory(), 0x3000, below, 128);
+    host.send(sector, sc_core::sc_time_stamp() + bench.cycles(1));
+    bench.run();
+    uint8_t line[128];
+    CHECK_EQUAL(bench.dut().debug_transport(false, 0x3000, line, 128), 128);
+    CHECK_EQUAL(line[0x1F], 0x11);
+    CHECK_EQUAL(line[0x20], 0x99);
+    CHECK_EQUAL(line[0x3F], 0x99);
+    CHECK_EQUAL(line[0x40], 0x11);
     return simtx_test_summary();
 }
