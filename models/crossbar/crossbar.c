@@ -296,8 +296,23 @@ static void crossbar_port_free(void *core, unsigned port)
 
 static size_t crossbar_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
 {
-    (void)is_write, (void)data, (void)size;
-    *forward_port = map_request(core, address);
+    crossbar *x = core;
+    (void)is_write, (void)data;
+    /* One access goes to one partition: refuse (0 bytes, no forward) one
+     * that spans two, rather than serve part of it from the wrong place. */
+    int first = map_request(x, address);
+    bool spans = false;
+    if (size && !x->by_ranges) {
+        uint64_t chunk = (uint64_t)x->params.interleave;
+        spans = address / chunk != (address + size - 1) / chunk;
+    } else if (size) {
+        spans = map_request(x, address + size - 1) != first;
+        for (size_t i = 0; !spans && i < x->env.address_map_length; i++) {
+            const simtx_address_range *range = &x->env.address_map[i];
+            spans = address >= range->base && address - range->base < range->size && size > range->size - (address - range->base);
+        }
+    }
+    *forward_port = spans ? NO_ROUTE : first;
     return 0;
 }
 

@@ -71,6 +71,12 @@ static void interleaved()
     // 128 bytes (3 + 5) + 9 write acknowledgements x 1.
     CHECK_EQUAL(bench.counter("request_flits"), 2 + 9 * 5);
     CHECK_EQUAL(bench.counter("reply_flits"), 3 + 5 + 9);
+
+    // Debug reads reach the owning partition; one spanning two is refused.
+    uint8_t view[128] = {0};
+    CHECK_EQUAL(bench.dut().debug_transport(false, 0x100, view, 128), 128);
+    CHECK(std::memcmp(view, data, 128) == 0);
+    CHECK_EQUAL(bench.dut().debug_transport(false, 0x1F0, view, 32), 0);
 }
 
 int sc_main(int, char **)
