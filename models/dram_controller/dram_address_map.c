@@ -1,0 +1,170 @@
+#include "dram_address_map.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool is_power_of_two(uint64_t value) { return value && !(value & (value - 1)); }
+
+static unsigned log2_exact(uint64_t value)
+{
+    unsigned bits = 0;
+    while ((1ull << bits) < value) bits++;
+    return bits;
+}
+
+static const char field_letters[] = "RGBCS"; /* in dram_field order */
+static const char *const field_names[DRAM_FIELD_COUNT] = {"row", "bank group", "bank", "column", "byte"};
+
+static bool check_geometry(const dram_geometry *g, char *error, size_t error_size)
+{
+    struct {
+        const char *name;
+        uint64_t value;
+    } powers[] = {{"banks", g->banks}, {"bank_groups", g->bank_groups}, {"rows", g->rows},
+                  {"subarrays", g->subarrays}, {"row_bytes", g->row_bytes}, {"burst bytes (bus_bytes * burst_length)", g->burst_bytes}};
+    for (size_t i = 0; i < sizeof powers / sizeof powers[0]; i++) {
+        if (!is_power_of_two(powers[i].value)) {
+            snprintf(error, error_size, "parameter '%s' (%llu) must be a power of two", powers[i].name,
+                     (unsigned long long)powers[i].value);
+            return false;
+        }
+    }
+    if (g->bank_groups > g->banks) {
+        snprintf(error, error_size, "parameter 'bank_groups' (%u) exceeds 'banks' (%u)", g->bank_groups, g->banks);
+        return false;
+    }
+    if (g->subarrays > g->rows) {
+        snprintf(error, error_size, "parameter 'subarrays' (%u) exceeds 'rows' (%u)", g->subarrays, g->rows);
+        return false;
+    }
+    if (g->burst_bytes > g->row_bytes) {
+        snprintf(error, error_size, "parameter 'row_bytes' (%u) is smaller than one burst (%u bytes)", g->row_bytes,
+                 g->burst_bytes);
+        return false;
+    }
+    return true;
+}
+
+bool dram_address_map_parse(const char *text, const dram_geometry *geometry, unsigned minimum_contiguous_bytes,
+                            dram_address_map *map, char *error, size_t error_size)
+{
+    memset(map, 0, sizeof *map);
+    map->geometry = *geometry;
+    if (!check_geometry(geometry, error, error_size)) return false;
+    char bits[65];
+    unsigned length = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p == '.' || *p == '_') continue;
+        char c = *p;
+        if (!strchr("RGBCSX0", c)) {
+            snprintf(error, error_size,
+                     "parameter 'address_map': unexpected character '%c' at position %u (use R, G, B, C, S, X or 0)", c,
+                     (unsigned)(p - text));
+            return false;
+        }
+        if (length == 64) {
+            snprintf(error, error_size, "parameter 'address_map' has more than 64 bit positions");
+            return false;
+        }
+        bits[length++] = c;
+    }
+    if (length == 0) {
+        snprintf(error, error_size, "parameter 'address_map' is empty");
+        return false;
+    }
+    map->length = length;
+    for (unsigned i = 0; i < length; i++) {
+        unsigned position = length - 1 - i; /* leftmost character is the highest bit */
+        char c = bits[i];
+        if (c == 'X' || c == '0') {
+            map->undecoded_mask |= 1ull << position;
+            continue;
+        }
+        dram_field field = (dram_field)(strchr(field_letters, c) - field_letters);
+        map->positions[field][map->widths[field]++] = (uint8_t)position;
+    }
+    unsigned needed[DRAM_FIELD_COUNT] = {
+        log2_exact(geometry->rows), log2_exact(geometry->bank_groups), log2_exact(geometry->banks / geometry->bank_groups),
+        log2_exact(geometry->row_bytes / geometry->burst_bytes), log2_exact(geometry->burst_bytes)};
+    const char *reason[DRAM_FIELD_COUNT] = {"'rows'", "'bank_groups'", "'banks' / 'bank_groups'",
+                                            "'row_bytes' / burst bytes", "burst bytes (bus_bytes * burst_length)"};
+    for (unsigned f = 0; f < DRAM_FIELD_COUNT; f++) {
+        if (map->widths[f] != needed[f]) {
+            snprintf(error, error_size, "parameter 'address_map' has %u %s bits (%c) but %s needs %u", map->widths[f],
+                     field_names[f], field_letters[f], reason[f], needed[f]);
+            return false;
+        }
+    }
+    unsigned contiguous_bits = log2_exact(minimum_contiguous_bytes);
+    for (unsigned position = 0; position < contiguous_bits && position < length; position++) {
+        char c = bits[length - 1 - position];
+        if (c != 'C' && c != 'S') {
+            snprintf(error, error_size,
+                     "parameter 'address_map': bit %u is '%c' but the lowest %u bits must be C or S so that a %u-byte "
+                     "request stays within one row",
+                     position, c, contiguous_bits, minimum_contiguous_bytes);
+            return false;
+        }
+    }
+    map->rows_per_subarray = geometry->rows / geometry->subarrays;
+    return true;
+}
+
+bool dram_address_in_range(const dram_address_map *map, uint64_t address)
+{
+    return map->length >= 64 || (address >> map->length) == 0;
+}
+
+static unsigned gather(const dram_address_map *map, dram_field field, uint64_t address)
+{
+    unsigned value = 0;
+    for (unsigned i = 0; i < map->widths[field]; i++) value = (value << 1) | (unsigned)((address >> map->positions[field][i]) & 1);
+    return value;
+}
+
+static uint64_t scatter(const dram_address_map *map, dram_field field, unsigned value)
+{
+    uint64_t address = 0;
+    unsigned width = map->widths[field];
+    for (unsigned i = 0; i < width; i++) address |= (uint64_t)((value >> (width - 1 - i)) & 1) << map->positions[field][i];
+    return address;
+}
+
+dram_location dram_address_decode(const dram_address_map *map, uint64_t address)
+{
+    dram_location l;
+    l.group = gather(map, DRAM_FIELD_GROUP, address);
+    l.bank = l.group * (map->geometry.banks / map->geometry.bank_groups) + gather(map, DRAM_FIELD_BANK, address);
+    l.row = gather(map, DRAM_FIELD_ROW, address);
+    l.column = gather(map, DRAM_FIELD_COLUMN, address);
+    l.byte = gather(map, DRAM_FIELD_BYTE, address);
+    return l;
+}
+
+uint64_t dram_address_compose(const dram_address_map *map, const dram_location *location, uint64_t template_address)
+{
+    unsigned banks_per_group = map->geometry.banks / map->geometry.bank_groups;
+    return (template_address & map->undecoded_mask) | scatter(map, DRAM_FIELD_ROW, location->row) |
+           scatter(map, DRAM_FIELD_GROUP, location->bank / banks_per_group) |
+           scatter(map, DRAM_FIELD_BANK, location->bank % banks_per_group) |
+           scatter(map, DRAM_FIELD_COLUMN, location->column) | scatter(map, DRAM_FIELD_BYTE, location->byte);
+}
+
+unsigned dram_subarray_of_row(const dram_address_map *map, unsigned row) { return row / map->rows_per_subarray; }
+
+bool dram_same_subarray(const dram_address_map *map, uint64_t address_a, uint64_t address_b)
+{
+    if (!dram_address_in_range(map, address_a) || !dram_address_in_range(map, address_b)) return false;
+    if ((address_a & map->undecoded_mask) != (address_b & map->undecoded_mask)) return false;
+    dram_location a = dram_address_decode(map, address_a), b = dram_address_decode(map, address_b);
+    return a.bank == b.bank && dram_subarray_of_row(map, a.row) == dram_subarray_of_row(map, b.row);
+}
+
+uint64_t dram_subarray_row_address(const dram_address_map *map, uint64_t address, unsigned index)
+{
+    dram_location l = dram_address_decode(map, address);
+    l.row = dram_subarray_of_row(map, l.row) * map->rows_per_subarray + index % map->rows_per_subarray;
+    l.column = 0;
+    l.byte = 0;
+    return dram_address_compose(map, &l, address);
+}

@@ -1,0 +1,93 @@
+/* DRAM address mapping: splits a physical address into row, bank group,
+ * bank, column and byte fields following a bit-field string, in the manner
+ * of GPGPU-Sim's dram_addrdec option.
+ *
+ * The string lists address bits from the most significant (left) to bit 0
+ * (right); '.' and '_' are separators and ignored. Each character names the
+ * field that bit belongs to:
+ *   R  row            G  bank group       B  bank within its group
+ *   C  column (burst index within the row) S  byte within a burst
+ *   X or 0  not decoded (e.g. channel-select bits consumed by the interconnect)
+ * Within a field, the leftmost bit is the most significant. Address bits
+ * above the string must be zero (the controller answers an address error).
+ * Example (the default, one x32 GDDR5 device, 16 banks in 4 groups, 4096
+ * rows of 2 KB, 32-byte bursts):
+ *   RRRRRRRRRRRR.BB.CCCC.GG.CC.SSSSS
+ * 128 contiguous bytes stay in one row; consecutive 128-byte blocks rotate
+ * over the bank groups, so a stream can alternate groups at tCCDS.
+ *
+ * Subarrays: a bank's rows are split into `subarrays` groups of consecutive
+ * row numbers (row / rows_per_subarray), as in RowClone and SI-TM, so two
+ * addresses share a subarray when they decode to the same bank and their
+ * row numbers differ only in the low log2(rows_per_subarray) bits. */
+#ifndef SIMTX_DRAM_ADDRESS_MAP_H
+#define SIMTX_DRAM_ADDRESS_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    DRAM_FIELD_ROW,
+    DRAM_FIELD_GROUP,
+    DRAM_FIELD_BANK,
+    DRAM_FIELD_COLUMN,
+    DRAM_FIELD_BYTE,
+    DRAM_FIELD_COUNT
+} dram_field;
+
+/* The device geometry the map must agree with. */
+typedef struct dram_geometry {
+    unsigned banks, bank_groups, rows, subarrays;
+    unsigned row_bytes, burst_bytes;
+} dram_geometry;
+
+typedef struct dram_address_map {
+    dram_geometry geometry;
+    /* Bit positions of each field, most significant first. */
+    uint8_t positions[DRAM_FIELD_COUNT][64];
+    unsigned widths[DRAM_FIELD_COUNT];
+    unsigned length;          /* address bits the string covers */
+    uint64_t undecoded_mask;  /* X/0 bits inside the string */
+    unsigned rows_per_subarray;
+} dram_address_map;
+
+typedef struct dram_location {
+    unsigned bank;   /* group * banks_per_group + bank within group */
+    unsigned group;
+    unsigned row;
+    unsigned column; /* burst index within the row */
+    unsigned byte;   /* byte within the burst */
+} dram_location;
+
+/* Parses and validates text against the geometry. On failure writes a
+ * message naming the parameter ('address_map', 'rows', ...) and returns
+ * false. `minimum_contiguous_bytes`: the lowest log2 of it bits must be
+ * column or byte bits, so that a request of that size stays in one row. */
+bool dram_address_map_parse(const char *text, const dram_geometry *geometry, unsigned minimum_contiguous_bytes,
+                            dram_address_map *map, char *error, size_t error_size);
+
+/* True when the address has no bits set above the string. */
+bool dram_address_in_range(const dram_address_map *map, uint64_t address);
+dram_location dram_address_decode(const dram_address_map *map, uint64_t address);
+/* The address of a location; undecoded (X) bits are taken from template_address. */
+uint64_t dram_address_compose(const dram_address_map *map, const dram_location *location, uint64_t template_address);
+
+unsigned dram_subarray_of_row(const dram_address_map *map, unsigned row);
+/* True when both addresses decode to the same bank (and the same undecoded
+ * bits, i.e. the same channel) and to rows of the same subarray: a RowClone
+ * Fast Parallel Mode copy between their rows is possible. */
+bool dram_same_subarray(const dram_address_map *map, uint64_t address_a, uint64_t address_b);
+/* The address of column 0 of the index-th row (0..rows_per_subarray-1) of
+ * the subarray holding address: where to lay out versions of a row so that
+ * they can be copied with FPM. */
+uint64_t dram_subarray_row_address(const dram_address_map *map, uint64_t address, unsigned index);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

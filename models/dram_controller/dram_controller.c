@@ -1,0 +1,932 @@
+#include "dram_controller.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dram_timing_checker.h"
+#include "sparse_memory.h"
+
+#define PARAM(field) offsetof(dram_controller_params, field)
+#define NO_LIMIT SIMTX_PARAM_NO_LIMIT
+
+/* Defaults: Hynix H5GQ1H24AFR (1 Gb GDDR5 x32) at the GTX480's 924 MHz
+ * command clock (tCK = 1.082 ns). Minimum timings are converted with
+ * cycles = ceil(ns / tCK); tREFI, a maximum, with floor. */
+static const simtx_param_spec dram_controller_param_specs[] = {
+    {"address_map", SIMTX_PARAM_STRING, "RRRRRRRRRRRR.BB.CCCC.GG.CC.SSSSS", "", 0, 0, NULL,
+     "address bits, most significant first: R row, G bank group, B bank, C column (burst), S byte in burst, X/0 not decoded; bits above must be zero", PARAM(address_map)},
+    {"banks", SIMTX_PARAM_INT, "16", "banks", 1, 1024, NULL, "banks in the channel (all groups)", PARAM(banks)},
+    {"bank_groups", SIMTX_PARAM_INT, "4", "groups", 1, 1024, NULL, "bank groups (tCCDL applies within a group)", PARAM(bank_groups)},
+    {"rows", SIMTX_PARAM_INT, "4096", "rows", 1, 1 << 24, NULL, "rows per bank", PARAM(rows)},
+    {"subarrays", SIMTX_PARAM_INT, "64", "subarrays", 1, 1 << 24, NULL, "subarrays per bank; a subarray holds rows/subarrays consecutive rows", PARAM(subarrays)},
+    {"row_bytes", SIMTX_PARAM_INT, "2048", "bytes", 1, 1 << 20, NULL, "row (page) size", PARAM(row_bytes)},
+    {"bus_bytes", SIMTX_PARAM_INT, "4", "bytes", 1, 64, NULL, "data bus width (4: one x32 device)", PARAM(bus_bytes)},
+    {"burst_length", SIMTX_PARAM_INT, "8", "transfers", 1, 64, NULL, "data transfers per column command", PARAM(burst_length)},
+    {"transfers_per_clock", SIMTX_PARAM_INT, "4", "transfers", 1, 8, NULL, "data transfers per command clock (GDDR5: 4)", PARAM(transfers_per_clock)},
+    {"queue_depth", SIMTX_PARAM_INT, "16", "requests", 1, 4096, NULL, "read/write requests the scheduler holds; a full queue refuses new ones", PARAM(queue_depth)},
+    {"return_queue_depth", SIMTX_PARAM_INT, "32", "responses", 1, 4096, NULL, "responses waiting for the port; when full no request completes", PARAM(return_queue_depth)},
+    {"copy_queue_depth", SIMTX_PARAM_INT, "4", "copies", 1, 256, NULL, "ROW_COPY operations held at once", PARAM(copy_queue_depth)},
+    {"tRCD", SIMTX_PARAM_INT, "12", "cycles", 1, NO_LIMIT, NULL, "ACT to RD/WR (12 ns)", PARAM(t_rcd)},
+    {"tRP", SIMTX_PARAM_INT, "12", "cycles", 1, NO_LIMIT, NULL, "PRE to ACT (12 ns)", PARAM(t_rp)},
+    {"tRAS", SIMTX_PARAM_INT, "26", "cycles", 1, NO_LIMIT, NULL, "ACT to PRE (28 ns)", PARAM(t_ras)},
+    {"tRC", SIMTX_PARAM_INT, "38", "cycles", 1, NO_LIMIT, NULL, "ACT to ACT, same bank (40 ns = 37 cycles, raised to tRAS + tRP)", PARAM(t_rc)},
+    {"tCL", SIMTX_PARAM_INT, "12", "cycles", 1, NO_LIMIT, NULL, "RD to first data (12 ns)", PARAM(t_cl)},
+    {"tWL", SIMTX_PARAM_INT, "4", "cycles", 0, NO_LIMIT, NULL, "WR to first data", PARAM(t_wl)},
+    {"tCCDS", SIMTX_PARAM_INT, "2", "cycles", 1, NO_LIMIT, NULL, "column to column, different bank groups", PARAM(t_ccd_s)},
+    {"tCCDL", SIMTX_PARAM_INT, "3", "cycles", 1, NO_LIMIT, NULL, "column to column, same bank group", PARAM(t_ccd_l)},
+    {"tRRD", SIMTX_PARAM_INT, "6", "cycles", 1, NO_LIMIT, NULL, "ACT to ACT, different banks (5.5 ns)", PARAM(t_rrd)},
+    {"tFAW", SIMTX_PARAM_INT, "22", "cycles", 1, NO_LIMIT, NULL, "window holding at most four ACTs (23 ns)", PARAM(t_faw)},
+    {"tWTR", SIMTX_PARAM_INT, "5", "cycles", 0, NO_LIMIT, NULL, "end of write data to RD (5 ns)", PARAM(t_wtr)},
+    {"tRTW", SIMTX_PARAM_INT, "11", "cycles", 1, NO_LIMIT, NULL, "RD to WR (bus turnaround: tCL + burst + 1 - tWL)", PARAM(t_rtw)},
+    {"tWR", SIMTX_PARAM_INT, "12", "cycles", 1, NO_LIMIT, NULL, "end of write data to PRE (12 ns)", PARAM(t_wr)},
+    {"tRTP", SIMTX_PARAM_INT, "2", "cycles", 1, NO_LIMIT, NULL, "RD to PRE", PARAM(t_rtp)},
+    {"tREFI", SIMTX_PARAM_INT, "3603", "cycles", 1, NO_LIMIT, NULL, "refresh interval (3.9 us)", PARAM(t_refi)},
+    {"tRFC", SIMTX_PARAM_INT, "61", "cycles", 1, NO_LIMIT, NULL, "REF to ACT (65 ns)", PARAM(t_rfc)},
+    {"refresh", SIMTX_PARAM_BOOL, "true", "", 0, 0, NULL, "issue an all-bank REF every tREFI", PARAM(refresh)},
+    {"check_timing", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "verify every command with the independent timing checker; a violation fails the run", PARAM(check_timing)},
+    {"copy_activates_limited", SIMTX_PARAM_BOOL, "true", "", 0, 0, NULL, "the second activate of a RowClone FPM copy counts against tRRD and tFAW", PARAM(copy_activates_limited)},
+    {"row_copy_mode", SIMTX_PARAM_ENUM, "auto", "", 0, 0, "auto|controller",
+     "auto: RowClone FPM within a subarray, PSM between banks, through the controller otherwise; controller: always read and write through the controller", PARAM(row_copy_mode)},
+};
+
+static const simtx_param_table dram_controller_param_table = {
+    dram_controller_param_specs, sizeof dram_controller_param_specs / sizeof dram_controller_param_specs[0],
+    sizeof(dram_controller_params)};
+
+static const simtx_socket_spec dram_controller_sockets[] = {
+    {"port", SIMTX_SOCKET_TARGET, NULL, "requests and ROW_COPY operations in, responses out"},
+};
+
+typedef enum { COPY_FPM, COPY_PSM, COPY_CONTROLLER } copy_mode;
+
+typedef enum {
+    STEP_OPEN_SOURCE,
+    STEP_COPY_ACTIVATE, /* FPM */
+    STEP_OPEN_TARGET,
+    STEP_TRANSFERS,     /* PSM */
+    STEP_READS,         /* through the controller */
+    STEP_WRITES,
+    STEP_CLOSE_SOURCE,
+    STEP_CLOSE_TARGET,
+    STEP_WAIT_DONE
+} copy_step;
+
+typedef struct dram_request {
+    simtx_msg msg;
+    uint64_t arrival, sequence;
+    unsigned bank, row, column, bursts, bursts_issued;
+    bool is_write, activated, precharged;
+} dram_request;
+
+typedef struct dram_copy {
+    simtx_msg msg;
+    uint64_t arrival, sequence, first_command, done;
+    copy_mode mode;
+    copy_step step;
+    bool started, issued_any;
+    unsigned source_bank, source_row, target_bank, target_row, bursts_done;
+    uint64_t source_address, target_address, data_ready;
+    uint8_t *buffer; /* controller mode: the row in flight */
+} dram_copy;
+
+typedef struct pending_response {
+    simtx_msg msg;
+    uint64_t ready;
+} pending_response;
+
+enum { BANK_IDLE, BANK_ACTIVE, BANK_REFRESHING, BANK_COPYING };
+#define BUS_WINDOW 64 /* cycles over which the bus_utilisation probe is computed */
+
+struct dram_controller {
+    dram_controller_params params;
+    simtx_env env;
+    dram_address_map map;
+    dram_timing timing;
+    dram_timing_state state;
+    dram_timing_checker *checker;
+    sparse_memory *data;
+    unsigned burst_bytes, bursts_per_row;
+    bool copy_through_controller;
+
+    dram_request *requests;
+    unsigned *order;        /* occupied request slots, oldest first */
+    unsigned request_count;
+    unsigned *free_slots;
+    unsigned free_count;
+    bool *bank_has_hit;     /* scratch for the scheduler */
+
+    dram_copy *copies;      /* oldest first */
+    unsigned copy_count;
+    unsigned *copies_on_bank; /* started copies using each bank */
+
+    pending_response *responses;
+    unsigned response_count, response_capacity;
+    bool port_blocked;
+
+    uint64_t sequence;
+    uint64_t next_refresh, refresh_end;
+    bool refresh_due, refresh_shown, failed, issued_this_cycle;
+    bool sleeping; /* the last cycle() returned SIMTX_NEVER */
+    uint64_t bus_starts[BUS_WINDOW];
+    unsigned bus_head;
+    uint64_t last_copy_first_command, last_copy_done;
+    void (*listener)(void *context, const dram_command *command);
+    void *listener_context;
+
+    struct {
+        uint64_t reads, writes, bytes_read, bytes_written, row_hits, row_misses, row_conflicts;
+        uint64_t activates, copy_activates, precharges, read_bursts, write_bursts, transfers, refreshes;
+        uint64_t copies_fpm, copies_psm, copies_controller, copies_trivial;
+        uint64_t refusals, address_errors, command_errors, timing_violations, checked_commands;
+        simtx_histogram read_latency, write_latency, copy_latency;
+        simtx_average queue_occupancy;
+        double activates_per_kilocycle, bus_utilisation, row_hit_rate;
+    } stats;
+    struct {
+        uint64_t *bank_state, *bank_row;
+        uint64_t queue_depth, return_queue_depth, copy_queue_depth, row_hits, row_misses, bus_utilisation;
+    } probes;
+};
+
+static uint64_t min2(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static uint64_t max2(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static void fill_geometry(const dram_controller_params *p, dram_geometry *g)
+{
+    g->banks = (unsigned)p->banks;
+    g->bank_groups = (unsigned)p->bank_groups;
+    g->rows = (unsigned)p->rows;
+    g->subarrays = (unsigned)p->subarrays;
+    g->row_bytes = (unsigned)p->row_bytes;
+    g->burst_bytes = (unsigned)(p->bus_bytes * p->burst_length);
+}
+
+bool dram_controller_params_address_map(const dram_controller_params *p, dram_address_map *map, char *error,
+                                        size_t error_size)
+{
+    dram_geometry g;
+    fill_geometry(p, &g);
+    return dram_address_map_parse(p->address_map, &g, SIMTX_MSG_MAX_DATA, map, error, error_size);
+}
+
+const dram_address_map *dram_controller_address_map(const dram_controller *c) { return &c->map; }
+
+bool dram_controller_same_subarray(const dram_controller *c, uint64_t a, uint64_t b)
+{
+    return dram_same_subarray(&c->map, a, b);
+}
+
+void dram_controller_peek(dram_controller *c, uint64_t address, void *data, size_t size)
+{
+    sparse_memory_read(c->data, address, data, size);
+}
+
+void dram_controller_last_copy_cycles(const dram_controller *c, uint64_t *first_command, uint64_t *done)
+{
+    *first_command = c->last_copy_first_command;
+    *done = c->last_copy_done;
+}
+
+void dram_controller_set_command_listener(dram_controller *c, void (*listener)(void *, const dram_command *),
+                                          void *context)
+{
+    c->listener = listener;
+    c->listener_context = context;
+}
+
+static void dram_controller_destroy(void *core)
+{
+    dram_controller *c = core;
+    if (!c) return;
+    dram_timing_checker_destroy(c->checker);
+    dram_timing_state_release(&c->state);
+    sparse_memory_destroy(c->data);
+    if (c->copies)
+        for (unsigned i = 0; i < (unsigned)c->params.copy_queue_depth; i++) free(c->copies[i].buffer);
+    free(c->requests);
+    free(c->order);
+    free(c->free_slots);
+    free(c->bank_has_hit);
+    free(c->copies);
+    free(c->copies_on_bank);
+    free(c->responses);
+    free(c->probes.bank_state);
+    free(c->probes.bank_row);
+    free(c->params.address_map);
+    free(c->params.row_copy_mode);
+    free(c);
+}
+
+static void register_observations(dram_controller *c)
+{
+    simtx_observer *o = c->env.observer;
+    simtx_observe_counter(o, "reads", &c->stats.reads, "requests", "read requests served");
+    simtx_observe_counter(o, "writes", &c->stats.writes, "requests", "write requests served");
+    simtx_observe_counter(o, "bytes_read", &c->stats.bytes_read, "bytes", "bytes read");
+    simtx_observe_counter(o, "bytes_written", &c->stats.bytes_written, "bytes", "bytes written");
+    simtx_observe_counter(o, "row_hits", &c->stats.row_hits, "requests", "requests served from a row already open");
+    simtx_observe_counter(o, "row_misses", &c->stats.row_misses, "requests", "requests that activated a closed bank");
+    simtx_observe_counter(o, "row_conflicts", &c->stats.row_conflicts, "requests", "requests that closed another row first");
+    simtx_observe_counter(o, "activates", &c->stats.activates, "commands", "ACT commands (RowClone copy activates not included)");
+    simtx_observe_counter(o, "copy_activates", &c->stats.copy_activates, "commands", "RowClone FPM second activates");
+    simtx_observe_counter(o, "precharges", &c->stats.precharges, "commands", "PRE commands");
+    simtx_observe_counter(o, "read_bursts", &c->stats.read_bursts, "commands", "RD commands");
+    simtx_observe_counter(o, "write_bursts", &c->stats.write_bursts, "commands", "WR commands");
+    simtx_observe_counter(o, "transfers", &c->stats.transfers, "commands", "RowClone PSM TRANSFER commands");
+    simtx_observe_counter(o, "refreshes", &c->stats.refreshes, "commands", "REF commands");
+    simtx_observe_counter(o, "row_copies_fpm", &c->stats.copies_fpm, "copies", "ROW_COPY done with RowClone Fast Parallel Mode");
+    simtx_observe_counter(o, "row_copies_psm", &c->stats.copies_psm, "copies", "ROW_COPY done with RowClone Pipelined Serial Mode");
+    simtx_observe_counter(o, "row_copies_controller", &c->stats.copies_controller, "copies", "ROW_COPY read and written through the controller");
+    simtx_observe_counter(o, "row_copies_trivial", &c->stats.copies_trivial, "copies", "ROW_COPY onto the same row (no command)");
+    simtx_observe_counter(o, "refusals", &c->stats.refusals, "requests", "arrivals refused because a queue was full");
+    simtx_observe_counter(o, "address_errors", &c->stats.address_errors, "requests", "requests outside the map or crossing a 128-byte block");
+    simtx_observe_counter(o, "command_errors", &c->stats.command_errors, "requests", "requests with an unsupported op or a malformed ROW_COPY");
+    simtx_observe_counter(o, "timing_violations", &c->stats.timing_violations, "commands", "commands the timing checker rejected");
+    simtx_observe_counter(o, "checked_commands", &c->stats.checked_commands, "commands", "commands the timing checker verified");
+    simtx_observe_histogram(o, "read_latency", &c->stats.read_latency, "cycles", "arrival to response ready, reads");
+    simtx_observe_histogram(o, "write_latency", &c->stats.write_latency, "cycles", "arrival to response ready, writes");
+    simtx_observe_histogram(o, "copy_latency", &c->stats.copy_latency, "cycles", "arrival to completion, ROW_COPY");
+    simtx_observe_average(o, "queue_occupancy", &c->stats.queue_occupancy, "requests", "requests held, sampled at each arrival");
+    simtx_observe_real(o, "activates_per_kilocycle", &c->stats.activates_per_kilocycle, "ACT/1000 cycles", "activates per 1000 DRAM clocks over the run");
+    simtx_observe_real(o, "bus_utilisation", &c->stats.bus_utilisation, "fraction", "data-bus busy cycles over the run");
+    simtx_observe_real(o, "row_hit_rate", &c->stats.row_hit_rate, "fraction", "row hits over requests served");
+    char name[48];
+    for (unsigned b = 0; b < c->timing.banks; b++) {
+        snprintf(name, sizeof name, "bank%u_state", b);
+        simtx_observe_probe(o, name, &c->probes.bank_state[b], 2, "0 idle, 1 row open, 2 refreshing, 3 RowClone copy");
+        snprintf(name, sizeof name, "bank%u_row", b);
+        simtx_observe_probe(o, name, &c->probes.bank_row[b], 24, "row open (last opened)");
+    }
+    simtx_observe_probe(o, "queue_depth", &c->probes.queue_depth, 13, "read/write requests held");
+    simtx_observe_probe(o, "return_queue_depth", &c->probes.return_queue_depth, 13, "responses waiting");
+    simtx_observe_probe(o, "copy_queue_depth", &c->probes.copy_queue_depth, 9, "ROW_COPY operations held");
+    simtx_observe_probe(o, "row_hits", &c->probes.row_hits, 32, "row hits so far");
+    simtx_observe_probe(o, "row_misses", &c->probes.row_misses, 32, "row misses and conflicts so far");
+    simtx_observe_probe(o, "bus_utilisation", &c->probes.bus_utilisation, 7, "percent of the last 64 cycles the data bus was busy");
+}
+
+static void *dram_controller_create(const void *params, const simtx_env *env, char *error, size_t error_size)
+{
+    const dram_controller_params *p = params;
+    if (p->banks % p->bank_groups) {
+        snprintf(error, error_size, "parameter 'banks' (%lld) is not a multiple of 'bank_groups' (%lld)",
+                 (long long)p->banks, (long long)p->bank_groups);
+        return NULL;
+    }
+    if (p->burst_length % p->transfers_per_clock) {
+        snprintf(error, error_size, "parameter 'burst_length' (%lld) is not a multiple of 'transfers_per_clock' (%lld)",
+                 (long long)p->burst_length, (long long)p->transfers_per_clock);
+        return NULL;
+    }
+    dram_address_map map;
+    if (!dram_controller_params_address_map(p, &map, error, error_size)) return NULL;
+    dram_timing t = {
+        .rcd = (unsigned)p->t_rcd, .rp = (unsigned)p->t_rp, .ras = (unsigned)p->t_ras, .rc = (unsigned)p->t_rc,
+        .cl = (unsigned)p->t_cl, .wl = (unsigned)p->t_wl, .ccd_s = (unsigned)p->t_ccd_s, .ccd_l = (unsigned)p->t_ccd_l,
+        .rrd = (unsigned)p->t_rrd, .faw = (unsigned)p->t_faw, .wtr = (unsigned)p->t_wtr, .rtw = (unsigned)p->t_rtw,
+        .wr = (unsigned)p->t_wr, .rtp = (unsigned)p->t_rtp, .refi = (unsigned)p->t_refi, .rfc = (unsigned)p->t_rfc,
+        .burst = (unsigned)(p->burst_length / p->transfers_per_clock), .refresh = p->refresh,
+        .copy_activates_limited = p->copy_activates_limited, .rows_per_subarray = map.rows_per_subarray,
+        .banks = (unsigned)p->banks, .bank_groups = (unsigned)p->bank_groups};
+    if (!dram_timing_validate(&t, error, error_size)) return NULL;
+
+    dram_controller *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->params = *p;
+    c->params.address_map = strdup(p->address_map);
+    c->params.row_copy_mode = strdup(p->row_copy_mode);
+    c->env = *env;
+    c->map = map;
+    c->timing = t;
+    c->burst_bytes = map.geometry.burst_bytes;
+    c->bursts_per_row = map.geometry.row_bytes / map.geometry.burst_bytes;
+    c->copy_through_controller = !strcmp(p->row_copy_mode, "controller");
+    unsigned depth = (unsigned)p->queue_depth, copies = (unsigned)p->copy_queue_depth;
+    c->response_capacity = (unsigned)p->return_queue_depth + copies;
+    bool ok = dram_timing_state_init(&c->state, &t);
+    c->data = sparse_memory_create();
+    c->requests = calloc(depth, sizeof *c->requests);
+    c->order = calloc(depth, sizeof *c->order);
+    c->free_slots = calloc(depth, sizeof *c->free_slots);
+    c->bank_has_hit = calloc(t.banks, sizeof *c->bank_has_hit);
+    c->copies = calloc(copies, sizeof *c->copies);
+    c->copies_on_bank = calloc(t.banks, sizeof *c->copies_on_bank);
+    c->responses = calloc(c->response_capacity, sizeof *c->responses);
+    c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
+    c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
+    ok = ok && c->data && c->requests && c->order && c->free_slots && c->bank_has_hit && c->copies &&
+         c->copies_on_bank && c->responses && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
+         c->params.row_copy_mode;
+    for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
+    if (ok && p->check_timing) ok = (c->checker = dram_timing_checker_create(&t, map.geometry.rows)) != NULL;
+    if (!ok) {
+        snprintf(error, error_size, "out of memory for queue_depth %u", depth);
+        dram_controller_destroy(c);
+        return NULL;
+    }
+    for (unsigned i = 0; i < depth; i++) c->free_slots[c->free_count++] = depth - 1 - i;
+    c->next_refresh = t.refi;
+    register_observations(c);
+    return c;
+}
+
+/* ---- probes ---- */
+
+static void show_bank(dram_controller *c, unsigned bank, uint64_t now)
+{
+    const dram_bank_timing *b = &c->state.banks[bank];
+    c->probes.bank_state[bank] = c->copies_on_bank[bank] ? BANK_COPYING
+                                 : now < c->refresh_end   ? BANK_REFRESHING
+                                 : b->open                ? BANK_ACTIVE
+                                                          : BANK_IDLE;
+    c->probes.bank_row[bank] = b->row;
+}
+
+static void show_queues(dram_controller *c, uint64_t now)
+{
+    c->probes.queue_depth = c->request_count;
+    c->probes.return_queue_depth = c->response_count;
+    c->probes.copy_queue_depth = c->copy_count;
+    c->probes.row_hits = c->stats.row_hits;
+    c->probes.row_misses = c->stats.row_misses + c->stats.row_conflicts;
+    unsigned busy = 0;
+    for (unsigned i = 0; i < BUS_WINDOW; i++)
+        if (c->bus_starts[i] && c->bus_starts[i] + BUS_WINDOW > now) busy += c->timing.burst;
+    c->probes.bus_utilisation = min2(100, busy * 100u / BUS_WINDOW);
+}
+
+/* ---- commands ---- */
+
+static void issue(dram_controller *c, dram_command *command, uint64_t now)
+{
+    command->cycle = now;
+    dram_timing_issue(&c->state, command);
+    if (c->listener) c->listener(c->listener_context, command);
+    if (c->checker) {
+        char message[256];
+        if (dram_timing_checker_observe(c->checker, command, message, sizeof message)) c->stats.checked_commands++;
+        else {
+            c->stats.timing_violations++;
+            if (!c->failed) c->env.fail(c->env.context, message);
+            c->failed = true;
+        }
+    }
+    switch (command->kind) {
+    case DRAM_CMD_ACT: c->stats.activates++; break;
+    case DRAM_CMD_COPY_ACT: c->stats.copy_activates++; break;
+    case DRAM_CMD_PRE: c->stats.precharges++; break;
+    case DRAM_CMD_RD: c->stats.read_bursts++; break;
+    case DRAM_CMD_WR: c->stats.write_bursts++; break;
+    case DRAM_CMD_TRANSFER: c->stats.transfers++; break;
+    case DRAM_CMD_REF: c->stats.refreshes++; break;
+    default: break;
+    }
+    if (command->kind == DRAM_CMD_RD || command->kind == DRAM_CMD_WR) {
+        uint64_t data_start = now + (command->kind == DRAM_CMD_RD ? c->timing.cl : c->timing.wl);
+        c->bus_starts[c->bus_head] = data_start ? data_start : 1;
+        c->bus_head = (c->bus_head + 1) % BUS_WINDOW;
+    }
+    if (command->kind == DRAM_CMD_REF) {
+        for (unsigned b = 0; b < c->timing.banks; b++) show_bank(c, b, now);
+    } else {
+        show_bank(c, command->bank, now);
+        if (command->kind == DRAM_CMD_TRANSFER) show_bank(c, command->target_bank, now);
+    }
+    c->issued_this_cycle = true;
+}
+
+/* Tries a command: issues it if it may go now and nothing went this cycle,
+ * otherwise lowers *wake to when it may. */
+static bool try_issue(dram_controller *c, dram_command *command, uint64_t now, uint64_t *wake)
+{
+    uint64_t earliest = dram_timing_earliest(&c->state, command);
+    if (earliest <= now && !c->issued_this_cycle) {
+        issue(c, command, now);
+        return true;
+    }
+    *wake = min2(*wake, max2(earliest, now + 1));
+    return false;
+}
+
+static void push_response(dram_controller *c, const simtx_msg *msg, uint64_t ready)
+{
+    pending_response *r = &c->responses[c->response_count++];
+    r->msg = *msg;
+    r->ready = ready;
+}
+
+/* ---- accepting ---- */
+
+static void reject(dram_controller *c, const simtx_msg *msg, simtx_status status, uint64_t now)
+{
+    simtx_msg response = *msg;
+    simtx_msg_make_response(&response, status);
+    if (status == SIMTX_STATUS_ADDRESS_ERROR) c->stats.address_errors++;
+    else c->stats.command_errors++;
+    push_response(c, &response, now + 1);
+}
+
+static bool row_aligned(const dram_controller *c, uint64_t address)
+{
+    dram_location l = dram_address_decode(&c->map, address);
+    return dram_address_in_range(&c->map, address) && l.column == 0 && l.byte == 0;
+}
+
+static void accept_copy(dram_controller *c, const simtx_msg *msg, uint64_t now)
+{
+    uint64_t source = msg->address, target = msg->aux;
+    if (!dram_address_in_range(&c->map, source) || !dram_address_in_range(&c->map, target) ||
+        (source & c->map.undecoded_mask) != (target & c->map.undecoded_mask)) {
+        reject(c, msg, SIMTX_STATUS_ADDRESS_ERROR, now);
+        return;
+    }
+    if (!row_aligned(c, source) || !row_aligned(c, target) || (msg->size != 0 && msg->size != c->map.geometry.row_bytes)) {
+        reject(c, msg, SIMTX_STATUS_COMMAND_ERROR, now);
+        return;
+    }
+    dram_location s = dram_address_decode(&c->map, source), t = dram_address_decode(&c->map, target);
+    if (s.bank == t.bank && s.row == t.row) {
+        simtx_msg response = *msg;
+        simtx_msg_make_response(&response, SIMTX_STATUS_OK);
+        c->stats.copies_trivial++;
+        push_response(c, &response, now + 1);
+        return;
+    }
+    dram_copy *copy = &c->copies[c->copy_count++];
+    uint8_t *buffer = copy->buffer;
+    *copy = (dram_copy){.msg = *msg, .arrival = now, .sequence = c->sequence++, .buffer = buffer,
+                        .source_bank = s.bank, .source_row = s.row, .target_bank = t.bank, .target_row = t.row,
+                        .source_address = source, .target_address = target, .step = STEP_OPEN_SOURCE};
+    if (c->copy_through_controller) copy->mode = COPY_CONTROLLER;
+    else if (s.bank != t.bank) copy->mode = COPY_PSM;
+    else if (dram_same_subarray(&c->map, source, target)) copy->mode = COPY_FPM;
+    else copy->mode = COPY_CONTROLLER; /* same bank, other subarray: see README */
+}
+
+static simtx_accept_result dram_controller_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
+{
+    dram_controller *c = core;
+    (void)port;
+    bool is_access = msg->op == SIMTX_OP_READ || msg->op == SIMTX_OP_WRITE;
+    bool full = msg->op == SIMTX_OP_ROW_COPY ? c->copy_count == (unsigned)c->params.copy_queue_depth
+                : is_access                  ? c->request_count == (unsigned)c->params.queue_depth
+                                             : false;
+    /* Responses made at arrival need a return-queue slot too. */
+    if (full || c->response_count >= (unsigned)c->params.return_queue_depth) {
+        c->stats.refusals++;
+        return SIMTX_BUSY;
+    }
+    simtx_average_add(&c->stats.queue_occupancy, (double)c->request_count);
+    if (msg->op == SIMTX_OP_ROW_COPY) {
+        accept_copy(c, msg, now);
+    } else if (!is_access) {
+        if (msg->op == SIMTX_OP_ATOMIC) reject(c, msg, SIMTX_STATUS_COMMAND_ERROR, now);
+        else {
+            /* Clean, flush and fence: nothing is cached here and an accepted
+             * write is already ordered before later requests. */
+            simtx_msg response = *msg;
+            simtx_msg_make_response(&response, SIMTX_STATUS_OK);
+            push_response(c, &response, now + 1);
+        }
+    } else {
+        uint64_t block = SIMTX_MSG_MAX_DATA;
+        if (msg->size == 0 || msg->size > SIMTX_MSG_MAX_DATA || !dram_address_in_range(&c->map, msg->address) ||
+            msg->address / block != (msg->address + msg->size - 1) / block) {
+            reject(c, msg, SIMTX_STATUS_ADDRESS_ERROR, now);
+        } else {
+            unsigned slot = c->free_slots[--c->free_count];
+            dram_request *r = &c->requests[slot];
+            dram_location l = dram_address_decode(&c->map, msg->address);
+            unsigned first = (unsigned)(msg->address / c->burst_bytes);
+            unsigned last = (unsigned)((msg->address + msg->size - 1) / c->burst_bytes);
+            *r = (dram_request){.msg = *msg, .arrival = now, .sequence = c->sequence++, .bank = l.bank, .row = l.row,
+                                .column = l.column, .bursts = last - first + 1, .is_write = msg->op == SIMTX_OP_WRITE};
+            c->order[c->request_count++] = slot;
+        }
+    }
+    show_queues(c, now);
+    return SIMTX_ACCEPTED;
+}
+
+/* ---- data movement ---- */
+
+static uint64_t burst_address(const dram_controller *c, uint64_t row_address, unsigned column)
+{
+    dram_location l = dram_address_decode(&c->map, row_address);
+    l.column = column;
+    l.byte = 0;
+    return dram_address_compose(&c->map, &l, row_address);
+}
+
+static void move_burst(dram_controller *c, uint64_t from, uint64_t to)
+{
+    uint8_t burst[512];
+    for (unsigned done = 0; done < c->burst_bytes; done += sizeof burst) {
+        unsigned n = min2(sizeof burst, c->burst_bytes - done);
+        sparse_memory_read(c->data, from + done, burst, n);
+        sparse_memory_write(c->data, to + done, burst, n);
+    }
+}
+
+/* ---- copies ---- */
+
+static bool copy_uses_bank(const dram_copy *copy, unsigned bank)
+{
+    return copy->source_bank == bank || copy->target_bank == bank;
+}
+
+/* A copy starts once every older request and copy on its banks is done,
+ * so data moves in arrival order. */
+static bool copy_may_start(const dram_controller *c, unsigned index)
+{
+    const dram_copy *copy = &c->copies[index];
+    if (c->refresh_due) return false;
+    for (unsigned i = 0; i < index; i++)
+        if (copy_uses_bank(&c->copies[i], copy->source_bank) || copy_uses_bank(&c->copies[i], copy->target_bank))
+            return false;
+    for (unsigned i = 0; i < c->request_count; i++) {
+        const dram_request *r = &c->requests[c->order[i]];
+        if (r->sequence < copy->sequence && copy_uses_bank(copy, r->bank)) return false;
+    }
+    return true;
+}
+
+/* The command that opens `row` in `bank`, or false when it is open. */
+static bool open_command(const dram_controller *c, unsigned bank, unsigned row, dram_command *command)
+{
+    const dram_bank_timing *b = &c->state.banks[bank];
+    if (b->open && b->row == row) return false;
+    *command = (dram_command){.kind = b->open ? DRAM_CMD_PRE : DRAM_CMD_ACT, .bank = bank, .row = row};
+    return true;
+}
+
+static void finish_copy_step(dram_controller *c, dram_copy *copy, uint64_t done)
+{
+    copy->done = done;
+    copy->step = STEP_WAIT_DONE;
+}
+
+/* Works out the copy's next command (skipping steps already satisfied) and
+ * issues it when its timing allows. */
+static void advance_copy(dram_controller *c, dram_copy *copy, uint64_t now, uint64_t *wake)
+{
+    const dram_timing *t = &c->timing;
+    for (;;) {
+        dram_command command;
+        switch (copy->step) {
+        case STEP_OPEN_SOURCE:
+            if (!open_command(c, copy->source_bank, copy->source_row, &command)) {
+                copy->step = copy->mode == COPY_FPM ? STEP_COPY_ACTIVATE : copy->mode == COPY_PSM ? STEP_OPEN_TARGET : STEP_READS;
+                continue;
+            }
+            break;
+        case STEP_OPEN_TARGET:
+            if (!open_command(c, copy->target_bank, copy->target_row, &command)) {
+                copy->step = copy->mode == COPY_PSM ? STEP_TRANSFERS : STEP_WRITES;
+                continue;
+            }
+            break;
+        case STEP_COPY_ACTIVATE:
+            command = (dram_command){.kind = DRAM_CMD_COPY_ACT, .bank = copy->source_bank, .row = copy->target_row};
+            break;
+        case STEP_TRANSFERS:
+            command = (dram_command){.kind = DRAM_CMD_TRANSFER, .bank = copy->source_bank, .row = copy->source_row,
+                                     .column = copy->bursts_done, .target_bank = copy->target_bank,
+                                     .target_row = copy->target_row};
+            break;
+        case STEP_READS:
+            command = (dram_command){.kind = DRAM_CMD_RD, .bank = copy->source_bank, .row = copy->source_row,
+                                     .column = copy->bursts_done};
+            break;
+        case STEP_WRITES:
+            if (now < copy->data_ready) { /* the whole row must have reached the controller */
+                *wake = min2(*wake, copy->data_ready);
+                return;
+            }
+            command = (dram_command){.kind = DRAM_CMD_WR, .bank = copy->target_bank, .row = copy->target_row,
+                                     .column = copy->bursts_done};
+            break;
+        case STEP_CLOSE_SOURCE:
+            command = (dram_command){.kind = DRAM_CMD_PRE, .bank = copy->source_bank};
+            break;
+        case STEP_CLOSE_TARGET:
+            command = (dram_command){.kind = DRAM_CMD_PRE, .bank = copy->target_bank};
+            break;
+        default: *wake = min2(*wake, max2(copy->done, now + 1)); return;
+        }
+        if (!try_issue(c, &command, now, wake)) return;
+        if (!copy->issued_any) copy->first_command = now;
+        copy->issued_any = true;
+        switch (copy->step) {
+        case STEP_COPY_ACTIVATE: /* the destination row now holds the source's data */
+            for (unsigned i = 0; i < c->bursts_per_row; i++)
+                move_burst(c, burst_address(c, copy->source_address, i), burst_address(c, copy->target_address, i));
+            copy->step = STEP_CLOSE_SOURCE;
+            break;
+        case STEP_TRANSFERS:
+            move_burst(c, burst_address(c, copy->source_address, copy->bursts_done),
+                       burst_address(c, copy->target_address, copy->bursts_done));
+            if (++copy->bursts_done == c->bursts_per_row) copy->step = STEP_CLOSE_SOURCE;
+            break;
+        case STEP_READS:
+            sparse_memory_read(c->data, burst_address(c, copy->source_address, copy->bursts_done),
+                               copy->buffer + copy->bursts_done * c->burst_bytes, c->burst_bytes);
+            copy->data_ready = now + t->cl + t->burst;
+            if (++copy->bursts_done == c->bursts_per_row) {
+                copy->bursts_done = 0;
+                copy->step = STEP_OPEN_TARGET;
+            }
+            break;
+        case STEP_WRITES:
+            sparse_memory_write(c->data, burst_address(c, copy->target_address, copy->bursts_done),
+                                copy->buffer + copy->bursts_done * c->burst_bytes, c->burst_bytes);
+            if (++copy->bursts_done == c->bursts_per_row) finish_copy_step(c, copy, now + t->wl + t->burst);
+            break;
+        case STEP_CLOSE_SOURCE:
+            if (copy->mode == COPY_PSM) copy->step = STEP_CLOSE_TARGET;
+            else finish_copy_step(c, copy, now + t->rp);
+            break;
+        case STEP_CLOSE_TARGET: finish_copy_step(c, copy, now + t->rp); break;
+        default: break; /* opening steps re-check the bank next time */
+        }
+        return;
+    }
+}
+
+static void start_copy(dram_controller *c, dram_copy *copy, uint64_t now)
+{
+    copy->started = true;
+    c->copies_on_bank[copy->source_bank]++;
+    if (copy->target_bank != copy->source_bank) c->copies_on_bank[copy->target_bank]++;
+    show_bank(c, copy->source_bank, now);
+    show_bank(c, copy->target_bank, now);
+}
+
+static void complete_copies(dram_controller *c, uint64_t now)
+{
+    for (unsigned i = 0; i < c->copy_count;) {
+        dram_copy *copy = &c->copies[i];
+        if (copy->step != STEP_WAIT_DONE || copy->done > now) {
+            i++;
+            continue;
+        }
+        simtx_msg response = copy->msg;
+        simtx_msg_make_response(&response, SIMTX_STATUS_OK);
+        push_response(c, &response, copy->done);
+        simtx_histogram_add(&c->stats.copy_latency, copy->done - copy->arrival);
+        if (copy->mode == COPY_FPM) c->stats.copies_fpm++;
+        else if (copy->mode == COPY_PSM) c->stats.copies_psm++;
+        else c->stats.copies_controller++;
+        c->last_copy_first_command = copy->first_command;
+        c->last_copy_done = copy->done;
+        c->copies_on_bank[copy->source_bank]--;
+        if (copy->target_bank != copy->source_bank) c->copies_on_bank[copy->target_bank]--;
+        unsigned source = copy->source_bank, target = copy->target_bank;
+        uint8_t *buffer = copy->buffer;
+        memmove(copy, copy + 1, (c->copy_count - i - 1) * sizeof *copy);
+        c->copies[--c->copy_count].buffer = buffer; /* keep every slot's buffer */
+        show_bank(c, source, now);
+        show_bank(c, target, now);
+    }
+}
+
+/* ---- read/write scheduling (FR-FCFS) ---- */
+
+static bool blocked(const dram_controller *c, unsigned position)
+{
+    const dram_request *r = &c->requests[c->order[position]];
+    for (unsigned i = 0; i < c->copy_count; i++)
+        if (c->copies[i].sequence < r->sequence && copy_uses_bank(&c->copies[i], r->bank)) return true;
+    /* An older request touching the same bytes goes first when either writes. */
+    for (unsigned i = 0; i < position; i++) {
+        const dram_request *older = &c->requests[c->order[i]];
+        if (older->bank != r->bank || older->row != r->row || !(older->is_write || r->is_write)) continue;
+        if (older->msg.address < r->msg.address + r->msg.size && r->msg.address < older->msg.address + older->msg.size)
+            return true;
+    }
+    return false;
+}
+
+static void complete_request(dram_controller *c, unsigned position, uint64_t now)
+{
+    unsigned slot = c->order[position];
+    dram_request *r = &c->requests[slot];
+    simtx_msg *msg = &r->msg;
+    uint64_t ready;
+    if (r->is_write) {
+        sparse_memory_write_masked(c->data, msg->address, msg->data, msg->size, msg->byte_enable);
+        c->stats.writes++;
+        c->stats.bytes_written += msg->size;
+        ready = now + c->timing.wl + c->timing.burst;
+        simtx_histogram_add(&c->stats.write_latency, ready - r->arrival);
+    } else {
+        sparse_memory_read(c->data, msg->address, msg->data, msg->size);
+        c->stats.reads++;
+        c->stats.bytes_read += msg->size;
+        ready = now + c->timing.cl + c->timing.burst;
+        simtx_histogram_add(&c->stats.read_latency, ready - r->arrival);
+    }
+    if (r->precharged) c->stats.row_conflicts++;
+    else if (r->activated) c->stats.row_misses++;
+    else c->stats.row_hits++;
+    simtx_msg_make_response(msg, SIMTX_STATUS_OK);
+    push_response(c, msg, ready);
+    memmove(&c->order[position], &c->order[position + 1], (c->request_count - position - 1) * sizeof *c->order);
+    c->request_count--;
+    c->free_slots[c->free_count++] = slot;
+}
+
+static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
+{
+    /* A due refresh stops all traffic so that its precharges are not pushed
+     * back forever by row hits. */
+    if (c->refresh_due) return;
+    bool return_full = c->response_count >= (unsigned)c->params.return_queue_depth;
+    memset(c->bank_has_hit, 0, c->timing.banks * sizeof *c->bank_has_hit);
+    /* First ready: the oldest row hit whose column command may go now. */
+    int first_other = -1;
+    dram_command other_command = {0};
+    for (unsigned i = 0; i < c->request_count; i++) {
+        dram_request *r = &c->requests[c->order[i]];
+        if (blocked(c, i)) continue;
+        const dram_bank_timing *b = &c->state.banks[r->bank];
+        if (b->open && b->row == r->row) {
+            c->bank_has_hit[r->bank] = true;
+            if (return_full && r->bursts_issued + 1 == r->bursts) continue; /* woken when a response leaves */
+            dram_command command = {.kind = r->is_write ? DRAM_CMD_WR : DRAM_CMD_RD, .bank = r->bank, .row = r->row,
+                                    .column = r->column + r->bursts_issued};
+            if (try_issue(c, &command, now, wake)) {
+                if (++r->bursts_issued == r->bursts) complete_request(c, i, now);
+                return;
+            }
+        }
+    }
+    /* Then the oldest request whose ACT or PRE may go now; a row with hits
+     * waiting is not closed under them. */
+    for (unsigned i = 0; i < c->request_count; i++) {
+        dram_request *r = &c->requests[c->order[i]];
+        const dram_bank_timing *b = &c->state.banks[r->bank];
+        if ((b->open && (b->row == r->row || c->bank_has_hit[r->bank])) || blocked(c, i)) continue;
+        dram_command command = {.kind = b->open ? DRAM_CMD_PRE : DRAM_CMD_ACT, .bank = r->bank, .row = r->row};
+        uint64_t earliest = dram_timing_earliest(&c->state, &command);
+        if (earliest <= now) {
+            first_other = (int)i;
+            other_command = command;
+            break;
+        }
+        *wake = min2(*wake, earliest);
+    }
+    if (first_other >= 0 && try_issue(c, &other_command, now, wake)) {
+        dram_request *r = &c->requests[c->order[first_other]];
+        if (other_command.kind == DRAM_CMD_PRE) r->precharged = true;
+        else r->activated = true;
+    }
+}
+
+/* ---- refresh ---- */
+
+static void schedule_refresh(dram_controller *c, uint64_t now, uint64_t *wake)
+{
+    bool all_closed = true;
+    for (unsigned b = 0; b < c->timing.banks; b++) {
+        if (!c->state.banks[b].open) continue;
+        all_closed = false;
+        if (c->copies_on_bank[b]) continue; /* a copy under way finishes first */
+        dram_command command = {.kind = DRAM_CMD_PRE, .bank = b};
+        try_issue(c, &command, now, wake);
+    }
+    bool copying = false;
+    for (unsigned i = 0; i < c->copy_count; i++) copying |= c->copies[i].started;
+    if (!all_closed || copying) return;
+    dram_command command = {.kind = DRAM_CMD_REF};
+    if (try_issue(c, &command, now, wake)) {
+        c->refresh_due = false;
+        c->next_refresh += c->timing.refi;
+        c->refresh_end = now + c->timing.rfc;
+        c->refresh_shown = true;
+        for (unsigned b = 0; b < c->timing.banks; b++) show_bank(c, b, now);
+    }
+}
+
+/* An idle controller sleeps instead of waking every tREFI (a run ends when
+ * every block is idle). On waking it issues the refreshes it owed at the
+ * cycles they were due, as an always-awake controller would have: nothing
+ * else was issued meanwhile, so the command stream stays legal. */
+static void catch_up_refresh(dram_controller *c, uint64_t now)
+{
+    while (c->timing.refresh && c->next_refresh < now) {
+        uint64_t cycle = max2(c->next_refresh, c->state.next_command);
+        c->refresh_due = true;
+        while (c->refresh_due && cycle < now) {
+            uint64_t wake = SIMTX_NEVER;
+            c->issued_this_cycle = false;
+            schedule_refresh(c, cycle, &wake);
+            cycle = c->issued_this_cycle ? cycle + 1 : max2(wake, cycle + 1);
+        }
+        if (c->refresh_due) return; /* finishes in the normal way from now */
+    }
+}
+
+/* ---- the cycle ---- */
+
+static uint64_t dram_controller_cycle(void *core, uint64_t now)
+{
+    dram_controller *c = core;
+    uint64_t wake = SIMTX_NEVER;
+    if (c->sleeping) catch_up_refresh(c, now);
+    c->sleeping = false;
+    c->issued_this_cycle = false;
+    if (c->refresh_shown && now >= c->refresh_end) {
+        c->refresh_shown = false;
+        for (unsigned b = 0; b < c->timing.banks; b++) show_bank(c, b, now);
+    }
+    complete_copies(c, now);
+    /* Responses leave in the order they became ready. */
+    while (!c->port_blocked && c->response_count) {
+        unsigned best = 0;
+        for (unsigned i = 1; i < c->response_count; i++)
+            if (c->responses[i].ready < c->responses[best].ready) best = i;
+        if (c->responses[best].ready > now) break;
+        if (!c->env.send(c->env.context, 0, &c->responses[best].msg)) {
+            c->port_blocked = true;
+            break;
+        }
+        memmove(&c->responses[best], &c->responses[best + 1], (c->response_count - best - 1) * sizeof *c->responses);
+        c->response_count--;
+    }
+    if (c->timing.refresh && now >= c->next_refresh) c->refresh_due = true;
+    if (c->refresh_due) schedule_refresh(c, now, &wake);
+    for (unsigned i = 0; i < c->copy_count; i++) {
+        dram_copy *copy = &c->copies[i];
+        if (!copy->started && copy_may_start(c, i)) start_copy(c, copy, now);
+        if (copy->started) advance_copy(c, copy, now, &wake);
+    }
+    if (!c->issued_this_cycle) schedule_requests(c, now, &wake);
+    show_queues(c, now);
+
+    if (c->issued_this_cycle && (c->request_count || c->copy_count || c->refresh_due)) wake = now + 1;
+    if (!c->port_blocked)
+        for (unsigned i = 0; i < c->response_count; i++) wake = min2(wake, max2(c->responses[i].ready, now + 1));
+    bool idle = !c->request_count && !c->copy_count && !c->response_count && !c->refresh_due;
+    if (c->timing.refresh && !idle) wake = min2(wake, c->next_refresh);
+    if (c->refresh_shown) wake = min2(wake, c->refresh_end);
+    if (wake == SIMTX_NEVER) {
+        c->sleeping = true;
+        return SIMTX_NEVER;
+    }
+    return max2(wake, now + 1);
+}
+
+static void dram_controller_port_free(void *core, unsigned port)
+{
+    (void)port;
+    ((dram_controller *)core)->port_blocked = false;
+}
+
+static size_t dram_controller_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size,
+                                           int *forward_port)
+{
+    dram_controller *c = core;
+    *forward_port = -1;
+    if (!size || !dram_address_in_range(&c->map, address) || !dram_address_in_range(&c->map, address + size - 1)) return 0;
+    if (is_write) sparse_memory_write(c->data, address, data, size);
+    else sparse_memory_read(c->data, address, data, size);
+    return size;
+}
+
+static void dram_controller_finish(void *core, uint64_t now)
+{
+    dram_controller *c = core;
+    if (now) {
+        c->stats.activates_per_kilocycle = (double)c->stats.activates * 1000.0 / (double)now;
+        c->stats.bus_utilisation =
+            (double)(c->stats.read_bursts + c->stats.write_bursts) * c->timing.burst / (double)now;
+    }
+    uint64_t served = c->stats.row_hits + c->stats.row_misses + c->stats.row_conflicts;
+    c->stats.row_hit_rate = served ? (double)c->stats.row_hits / (double)served : 0.0;
+    if (c->checker) {
+        char message[256];
+        if (!dram_timing_checker_finish(c->checker, now, message, sizeof message)) {
+            c->stats.timing_violations++;
+            if (!c->failed) c->env.fail(c->env.context, message);
+            c->failed = true;
+        }
+    }
+}
+
+const simtx_block_info dram_controller_block_info = {
+    .name = "dram_controller",
+    .summary = "one GDDR5 channel: FR-FCFS controller, banks with subarrays, refresh, RowClone copies, timing checker",
+    .params = &dram_controller_param_table,
+    .sockets = dram_controller_sockets,
+    .socket_count = 1,
+    .create = dram_controller_create,
+    .destroy = dram_controller_destroy,
+    .accept = dram_controller_accept,
+    .cycle = dram_controller_cycle,
+    .port_free = dram_controller_port_free,
+    .debug_access = dram_controller_debug_access,
+    .finish = dram_controller_finish,
+};

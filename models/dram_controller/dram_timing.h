@@ -1,0 +1,99 @@
+/* GDDR5 timing: the constraint set, the commands, and the scheduler's own
+ * bookkeeping of when each command may next issue.
+ *
+ * All values are in DRAM command-clock cycles (CK, the controller's clock).
+ * The constraints, which the scheduler obeys and the independent checker
+ * (dram_timing_checker.c) verifies:
+ *   same bank:  ACT->ACT tRC, ACT->RD/WR tRCD, ACT->PRE tRAS, PRE->ACT tRP,
+ *               RD->PRE tRTP, WR->PRE tWL+tBURST+tWR (write recovery after
+ *               the data), COPY_ACT->PRE tRAS, ACT->COPY_ACT tRAS
+ *   any banks:  ACT->ACT tRRD, at most 4 ACTs in any tFAW window,
+ *               column->column tCCDL in the same bank group, tCCDS otherwise,
+ *               WR->RD tWL+tBURST+tWTR, RD->WR tRTW,
+ *               all banks precharged for REF, PRE->REF tRP, REF->ACT/REF tRFC,
+ *               at most one command per cycle.
+ * RowClone: COPY_ACT is the second activate of Fast Parallel Mode (a row of
+ * the same subarray is raised while the sense amplifiers hold the source
+ * row); TRANSFER moves one burst from an open row of one bank to an open row
+ * of another over the chip's internal bus (Pipelined Serial Mode) and counts
+ * as a column command of both banks for tCCD, as a read of the source bank
+ * for tRTP and as a write of the destination bank for tWR. Whether COPY_ACT
+ * counts against tRRD/tFAW is the copy_activates_limited setting. */
+#ifndef SIMTX_DRAM_TIMING_H
+#define SIMTX_DRAM_TIMING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dram_timing {
+    unsigned rcd, rp, ras, rc, cl, wl, ccd_s, ccd_l, rrd, faw, wtr, rtw, wr, rtp, refi, rfc;
+    unsigned burst;               /* cycles a burst holds the data bus */
+    bool refresh;                 /* REF every tREFI */
+    bool copy_activates_limited;  /* COPY_ACT counts against tRRD and tFAW */
+    unsigned rows_per_subarray;   /* for the checker's FPM subarray rule */
+    unsigned banks, bank_groups;
+} dram_timing;
+
+/* Rejects impossible combinations (tRC < tRAS + tRP, a tCCD shorter than a
+ * burst, ...) with a message naming the parameter. */
+bool dram_timing_validate(const dram_timing *t, char *error, size_t error_size);
+
+typedef enum {
+    DRAM_CMD_ACT,
+    DRAM_CMD_PRE,
+    DRAM_CMD_RD,
+    DRAM_CMD_WR,
+    DRAM_CMD_REF,
+    DRAM_CMD_COPY_ACT, /* RowClone FPM: second activate, row = destination */
+    DRAM_CMD_TRANSFER, /* RowClone PSM: bank/row -> target_bank/target_row, one burst */
+    DRAM_CMD_COUNT
+} dram_command_kind;
+
+typedef struct dram_command {
+    dram_command_kind kind;
+    uint64_t cycle;
+    unsigned bank, row, column;
+    unsigned target_bank, target_row; /* TRANSFER only */
+} dram_command;
+
+const char *dram_command_name(dram_command_kind kind);
+
+/* The scheduler's view: for each bank and the channel, the earliest cycle
+ * each kind of command may issue, updated as commands issue. */
+typedef struct dram_bank_timing {
+    bool open;
+    unsigned row;
+    uint64_t next_act, next_pre, next_column, next_copy_act;
+} dram_bank_timing;
+
+typedef struct dram_timing_state {
+    dram_timing timing;
+    dram_bank_timing *banks;
+    uint64_t *group_next_column;
+    uint64_t next_column, next_read, next_write; /* channel-wide */
+    uint64_t next_act;                          /* tRRD */
+    uint64_t recent_acts[4];                    /* tFAW window */
+    unsigned recent_act_count, recent_act_head;
+    uint64_t next_ref, next_command;
+} dram_timing_state;
+
+bool dram_timing_state_init(dram_timing_state *s, const dram_timing *t);
+void dram_timing_state_release(dram_timing_state *s);
+/* Earliest cycle the command may issue (its own cycle field is ignored). */
+uint64_t dram_timing_earliest(const dram_timing_state *s, const dram_command *command);
+void dram_timing_issue(dram_timing_state *s, const dram_command *command);
+
+static inline unsigned dram_bank_group(const dram_timing *t, unsigned bank)
+{
+    return bank / (t->banks / t->bank_groups);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif
