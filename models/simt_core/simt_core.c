@@ -74,6 +74,8 @@ typedef struct warp {
     uint32_t *registers;        /* [32][lanes]: lane-contiguous for the SIMD loops */
     uint64_t register_ready[32];/* scoreboard: cycle a register can be read; UINT64_MAX: load in flight */
     uint64_t next_issue;
+    uint64_t ready_at;          /* cached: no issue before this cycle (UINT64_MAX: until a load returns) */
+    uint8_t waiting_reason;     /* stall_reason behind ready_at */
     uint32_t pending_memory;    /* memory instructions of this warp still in flight */
     bool at_barrier;
     uint64_t age;               /* dispatch order, for GTO */
@@ -173,6 +175,11 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     const simt_core_params *p = params;
     if (p->sector_size > p->segment_size || p->segment_size % p->sector_size || (p->segment_size & (p->segment_size - 1))) {
         snprintf(error, error_size, "parameter 'segment_size' must be a power of two and a multiple of 'sector_size'");
+        return NULL;
+    }
+    if (p->request_queue < p->lanes) {
+        snprintf(error, error_size, "parameter 'request_queue' (%lld) must hold at least one request per lane (%lld)",
+                 (long long)p->request_queue, (long long)p->lanes);
         return NULL;
     }
     simt_core *c = calloc(1, sizeof *c);
@@ -349,6 +356,7 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         w->at_barrier = false;
         w->pending_memory = 0;
         w->next_issue = now + 1;
+        w->ready_at = 0;
         w->age = c->age_counter++;
         memset(w->registers, 0, sizeof(uint32_t) * 32 * c->lanes);
         for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
@@ -400,7 +408,10 @@ static void check_barrier(simt_core *c, uint32_t slot)
 {
     cta_slot *cta = &c->ctas[slot];
     if (!cta->barrier_arrived || cta->barrier_arrived < cta->warp_count - cta->warps_done) return;
-    for (uint32_t k = 0; k < cta->warp_count; k++) c->warps[cta->warps[k]].at_barrier = false;
+    for (uint32_t k = 0; k < cta->warp_count; k++) {
+        c->warps[cta->warps[k]].at_barrier = false;
+        c->warps[cta->warps[k]].ready_at = 0;
+    }
     cta->barrier_arrived = 0;
     c->stats.barriers++;
 }
@@ -703,15 +714,22 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
 }
 
 /* Whether the warp's next instruction may issue now; sets why not. */
-static bool warp_ready(const simt_core *c, const warp *w, uint64_t now, stall_reason *why, uint64_t *when)
+static bool warp_ready(const simt_core *c, warp *w, uint64_t now, stall_reason *why, uint64_t *when)
 {
     if (w->at_barrier) {
         *why = STALL_BARRIER;
         return false;
     }
+    if (w->ready_at > now) { /* known from an earlier check: skip the decode */
+        *why = (stall_reason)w->waiting_reason;
+        if (w->ready_at < *when) *when = w->ready_at;
+        return false;
+    }
     if (w->next_issue > now) {
         *why = STALL_PIPELINE;
         if (w->next_issue < *when) *when = w->next_issue;
+        w->ready_at = w->next_issue;
+        w->waiting_reason = STALL_PIPELINE;
         return false;
     }
     const stack_entry *top = &w->stack[w->depth - 1];
@@ -723,10 +741,18 @@ static bool warp_ready(const simt_core *c, const warp *w, uint64_t now, stall_re
     if (need > now) {
         *why = STALL_SCOREBOARD;
         if (need < *when) *when = need;
+        w->ready_at = need; /* a returning load resets it */
+        w->waiting_reason = STALL_SCOREBOARD;
         return false;
     }
     rv_class cls = (rv_class)k->op_class;
     if (cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC) {
+        /* Room for the worst case (one request per lane): otherwise sleep
+         * until a response or the socket frees room. */
+        if (!c->free_pending_count || c->requests.capacity - c->requests.length < c->lanes) {
+            *why = STALL_MEMORY;
+            return false;
+        }
         if (c->ldst_free_cycle > now) {
             *why = STALL_MEMORY;
             if (c->ldst_free_cycle < *when) *when = c->ldst_free_cycle;
@@ -945,11 +971,21 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
             if (last % schedulers == s && w->resident && w->depth && warp_ready(c, w, now, &why, &wake)) chosen = last;
         }
         uint64_t best_age = UINT64_MAX;
-        for (uint32_t n = 0; chosen == NO_SLOT && n < warp_count; n += 1) {
-            uint32_t i = c->lrr ? (last + 1 + n) % warp_count : n;
-            if (i % schedulers != s) continue;
+        /* Scheduler s owns warps s, s + schedulers, ...: step through them
+         * without a division per warp (this loop is the hot spot). */
+        uint32_t owned = (warp_count - s + schedulers - 1) / schedulers;
+        uint32_t start = c->lrr && last % schedulers == s ? last / schedulers + 1 : 0;
+        for (uint32_t n = 0; chosen == NO_SLOT && n < owned; n += 1) {
+            uint32_t k = start + n;
+            if (k >= owned) k -= owned;
+            uint32_t i = s + k * schedulers;
             warp *w = &c->warps[i];
             if (!w->resident) continue;
+            if (w->ready_at > now && !w->at_barrier) { /* the common case, without a call */
+                if (w->ready_at < wake) wake = w->ready_at;
+                if (w->waiting_reason > worst || worst == STALL_IDLE) worst = (stall_reason)w->waiting_reason;
+                continue;
+            }
             if (!w->depth) { /* done, its stores still in flight */
                 if (worst == STALL_IDLE) worst = STALL_MEMORY;
                 continue;
@@ -1031,6 +1067,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
     }
     if (--entry->remaining == 0) {
         if (cls != RV_CLASS_STORE && entry->rd) w->register_ready[entry->rd] = now + 1;
+        w->ready_at = 0;
         entry->in_use = false;
         c->free_pending[c->free_pending_count++] = (uint32_t)msg->id;
         w->pending_memory--;
