@@ -74,13 +74,19 @@ typedef struct warp {
     uint32_t *registers;        /* [32][lanes]: lane-contiguous for the SIMD loops */
     uint64_t register_ready[32];/* scoreboard: cycle a register can be read; UINT64_MAX: load in flight */
     uint64_t next_issue;
-    uint64_t ready_at;          /* cached: no issue before this cycle (UINT64_MAX: until a load returns) */
-    uint8_t waiting_reason;     /* stall_reason behind ready_at */
     uint32_t pending_memory;    /* memory instructions of this warp still in flight */
     bool at_barrier;
     uint64_t age;               /* dispatch order, for GTO */
     uint8_t *local;             /* lanes * local_memory bytes, allocated on first use */
 } warp;
+
+/* The scheduler's view of a warp, kept apart and small so that scanning 48
+ * warps a cycle touches few cache lines: no issue before ready_at
+ * (UINT64_MAX: not resident, at a barrier, finished, or until a load returns). */
+typedef struct warp_hot {
+    uint64_t ready_at;
+    uint8_t reason; /* stall_reason behind ready_at */
+} warp_hot;
 
 typedef struct cta_slot {
     bool resident;
@@ -108,6 +114,7 @@ struct simt_core {
     bool lrr;
     simt_launch *launch;
     warp *warps;
+    warp_hot *hot;
     cta_slot *ctas;
     uint8_t *shared;
     uint32_t free_warps, free_ctas, free_registers, free_shared;
@@ -192,12 +199,13 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     c->full_mask = c->lanes == 64 ? UINT64_MAX : (1ull << c->lanes) - 1;
     c->lrr = !strcmp(p->scheduler, "lrr");
     c->warps = calloc((size_t)p->warps, sizeof *c->warps);
+    c->hot = calloc((size_t)p->warps, sizeof *c->hot);
     c->ctas = calloc((size_t)p->ctas, sizeof *c->ctas);
     c->shared = calloc(1, (size_t)p->shared_memory + 1);
     c->last_issued = calloc((size_t)p->schedulers, sizeof *c->last_issued);
     c->pending = calloc((size_t)p->max_pending_memory, sizeof *c->pending);
     c->free_pending = calloc((size_t)p->max_pending_memory, sizeof *c->free_pending);
-    if (!c->warps || !c->ctas || !c->shared || !c->last_issued || !c->pending || !c->free_pending ||
+    if (!c->warps || !c->hot || !c->ctas || !c->shared || !c->last_issued || !c->pending || !c->free_pending ||
         !msg_queue_init(&c->requests, (size_t)p->request_queue)) {
         snprintf(error, error_size, "out of memory");
         simt_core_destroy(c);
@@ -205,6 +213,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     }
     for (uint32_t i = 0; i < (uint32_t)p->warps; i++) {
         warp *w = &c->warps[i];
+        c->hot[i] = (warp_hot){UINT64_MAX, STALL_IDLE};
         w->registers = calloc(32 * c->lanes, sizeof(uint32_t));
         w->stack_capacity = 16;
         w->stack = calloc(w->stack_capacity, sizeof *w->stack);
@@ -277,7 +286,7 @@ static void simt_core_destroy(void *core)
     for (int64_t i = 0; c->ctas && i < c->params.ctas; i++) free(c->ctas[i].warps);
     if (c->trace) fclose(c->trace);
     msg_queue_release(&c->requests);
-    free(c->warps), free(c->ctas), free(c->shared), free(c->last_issued), free(c->pending), free(c->free_pending);
+    free(c->warps), free(c->hot), free(c->ctas), free(c->shared), free(c->last_issued), free(c->pending), free(c->free_pending);
     free(c);
 }
 
@@ -356,7 +365,7 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         w->at_barrier = false;
         w->pending_memory = 0;
         w->next_issue = now + 1;
-        w->ready_at = 0;
+        c->hot[w_index] = (warp_hot){0, STALL_NONE};
         w->age = c->age_counter++;
         memset(w->registers, 0, sizeof(uint32_t) * 32 * c->lanes);
         for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
@@ -381,7 +390,10 @@ static void release_cta(simt_core *c, uint32_t slot, uint64_t now)
 {
     cta_slot *cta = &c->ctas[slot];
     simt_launch *l = c->launch;
-    for (uint32_t k = 0; k < cta->warp_count; k++) c->warps[cta->warps[k]].resident = false;
+    for (uint32_t k = 0; k < cta->warp_count; k++) {
+        c->warps[cta->warps[k]].resident = false;
+        c->hot[cta->warps[k]] = (warp_hot){UINT64_MAX, STALL_IDLE};
+    }
     cta->resident = false;
     c->free_ctas++;
     c->free_warps += cta->warp_count;
@@ -410,7 +422,7 @@ static void check_barrier(simt_core *c, uint32_t slot)
     if (!cta->barrier_arrived || cta->barrier_arrived < cta->warp_count - cta->warps_done) return;
     for (uint32_t k = 0; k < cta->warp_count; k++) {
         c->warps[cta->warps[k]].at_barrier = false;
-        c->warps[cta->warps[k]].ready_at = 0;
+        if (c->warps[cta->warps[k]].depth) c->hot[cta->warps[k]] = (warp_hot){0, STALL_NONE};
     }
     cta->barrier_arrived = 0;
     c->stats.barriers++;
@@ -450,7 +462,7 @@ static void reconverge(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
     }
     cta_slot *cta = &c->ctas[w->cta_slot];
     cta->warps_done++;
-    (void)warp_index;
+    c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_MEMORY}; /* done; its stores may be in flight */
     check_barrier(c, w->cta_slot);
     check_cta_done(c, w->cta_slot, now);
 }
@@ -714,22 +726,21 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
 }
 
 /* Whether the warp's next instruction may issue now; sets why not. */
-static bool warp_ready(const simt_core *c, warp *w, uint64_t now, stall_reason *why, uint64_t *when)
+static bool warp_ready(const simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_reason *why, uint64_t *when)
 {
     if (w->at_barrier) {
         *why = STALL_BARRIER;
         return false;
     }
-    if (w->ready_at > now) { /* known from an earlier check: skip the decode */
-        *why = (stall_reason)w->waiting_reason;
-        if (w->ready_at < *when) *when = w->ready_at;
+    if (h->ready_at > now) { /* known from an earlier check: skip the decode */
+        *why = (stall_reason)h->reason;
+        if (h->ready_at < *when) *when = h->ready_at;
         return false;
     }
     if (w->next_issue > now) {
         *why = STALL_PIPELINE;
         if (w->next_issue < *when) *when = w->next_issue;
-        w->ready_at = w->next_issue;
-        w->waiting_reason = STALL_PIPELINE;
+        *h = (warp_hot){w->next_issue, STALL_PIPELINE};
         return false;
     }
     const stack_entry *top = &w->stack[w->depth - 1];
@@ -741,8 +752,7 @@ static bool warp_ready(const simt_core *c, warp *w, uint64_t now, stall_reason *
     if (need > now) {
         *why = STALL_SCOREBOARD;
         if (need < *when) *when = need;
-        w->ready_at = need; /* a returning load resets it */
-        w->waiting_reason = STALL_SCOREBOARD;
+        *h = (warp_hot){need, STALL_SCOREBOARD}; /* a returning load resets it */
         return false;
     }
     rv_class cls = (rv_class)k->op_class;
@@ -911,6 +921,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         cta_slot *cta = &c->ctas[w->cta_slot];
         top->pc = next_pc;
         w->at_barrier = true;
+        c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_BARRIER};
         cta->barrier_arrived++;
         check_barrier(c, w->cta_slot);
         break;
@@ -968,7 +979,8 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         if (!c->lrr) { /* greedy: the last issued warp while it can, then the oldest */
             warp *w = &c->warps[last];
             stall_reason why;
-            if (last % schedulers == s && w->resident && w->depth && warp_ready(c, w, now, &why, &wake)) chosen = last;
+            if (last % schedulers == s && c->hot[last].ready_at <= now && warp_ready(c, w, &c->hot[last], now, &why, &wake))
+                chosen = last;
         }
         uint64_t best_age = UINT64_MAX;
         /* Scheduler s owns warps s, s + schedulers, ...: step through them
@@ -979,19 +991,15 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
             uint32_t k = start + n;
             if (k >= owned) k -= owned;
             uint32_t i = s + k * schedulers;
+            warp_hot *h = &c->hot[i];
+            if (h->ready_at > now) { /* the common case, from the small array only */
+                if (h->ready_at < wake) wake = h->ready_at;
+                if (h->reason > worst || worst == STALL_IDLE) worst = (stall_reason)h->reason;
+                continue;
+            }
             warp *w = &c->warps[i];
-            if (!w->resident) continue;
-            if (w->ready_at > now && !w->at_barrier) { /* the common case, without a call */
-                if (w->ready_at < wake) wake = w->ready_at;
-                if (w->waiting_reason > worst || worst == STALL_IDLE) worst = (stall_reason)w->waiting_reason;
-                continue;
-            }
-            if (!w->depth) { /* done, its stores still in flight */
-                if (worst == STALL_IDLE) worst = STALL_MEMORY;
-                continue;
-            }
             stall_reason why = STALL_NONE;
-            if (!warp_ready(c, w, now, &why, &wake)) {
+            if (!warp_ready(c, w, h, now, &why, &wake)) {
                 if (why > worst || worst == STALL_IDLE) worst = why;
                 continue;
             }
@@ -1067,7 +1075,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
     }
     if (--entry->remaining == 0) {
         if (cls != RV_CLASS_STORE && entry->rd) w->register_ready[entry->rd] = now + 1;
-        w->ready_at = 0;
+        if (w->depth && !w->at_barrier) c->hot[entry->warp] = (warp_hot){0, STALL_NONE};
         entry->in_use = false;
         c->free_pending[c->free_pending_count++] = (uint32_t)msg->id;
         w->pending_memory--;
