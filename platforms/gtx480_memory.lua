@@ -81,7 +81,7 @@ return function(options)
     for i = 0, cores - 1 do
         block(names.l1(i), "l1_cache", merge({
             clock = clocks.l1, size = 48 * 1024, line_size = 128, associativity = 6,
-            sectors = 4, mshr_entries = 32, mshr_max_merge = 8,
+            sectors = 1, mshr_entries = 32, mshr_max_merge = 8, -- Fermi L1: whole-line fills
         }, options.l1))
         local tail = after_l1(i, names.l1(i) .. ".downstream")
         connect(tail, names.crossbar .. ".cores[" .. i .. "]")
@@ -90,7 +90,7 @@ return function(options)
     for p = 0, partitions - 1 do
         block(names.l2(p), "l2_cache", merge({
             clock = clocks.l2, size = 128 * 1024, line_size = 128, associativity = 8,
-            sectors = 4, mshr_entries = 32, mshr_max_merge = 4,
+            sectors = 4, mshr_entries = 32, mshr_max_merge = 4, -- Fermi L2: 32 B sectors
             partition_count = partitions, partition_interleave = interleave,
         }, options.l2))
         local front = before_l2(p, names.crossbar .. ".partitions[" .. p .. "]")

@@ -12,7 +12,7 @@ static const simtx_param_spec l1_cache_param_specs[] = {
     {"size", SIMTX_PARAM_INT, "48KiB", "bytes", 1, 1LL << 40, NULL, "bytes of line data; a multiple of line_size x associativity", PARAM(size)},
     {"line_size", SIMTX_PARAM_INT, "128", "bytes", 1, SIMTX_MSG_MAX_DATA, NULL, "bytes per line", PARAM(line_size)},
     {"associativity", SIMTX_PARAM_INT, "6", "ways", 1, 1024, NULL, "lines per set (LRU replacement)", PARAM(associativity)},
-    {"sectors", SIMTX_PARAM_INT, "4", "sectors", 1, 32, NULL, "sectors per line (valid bits and fills per sector); must divide line_size", PARAM(sectors)},
+    {"sectors", SIMTX_PARAM_INT, "1", "sectors", 1, 32, NULL, "sectors per line (valid bits and fills per sector); must divide line_size. Fermi's L1 fills whole 128 B lines", PARAM(sectors)},
     {"mshr_entries", SIMTX_PARAM_INT, "32", "entries", 1, 4096, NULL, "lines being filled at once; a miss finding none stalls", PARAM(mshr_entries)},
     {"mshr_max_merge", SIMTX_PARAM_INT, "8", "accesses", 1, 1024, NULL, "accesses one MSHR holds (merged misses to a line in flight)", PARAM(mshr_max_merge)},
     {"hit_latency", SIMTX_PARAM_INT, "1", "cycles", 0, 1e6, NULL, "cycles from the tag lookup to a hit's response", PARAM(hit_latency)},

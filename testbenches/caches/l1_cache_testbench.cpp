@@ -21,7 +21,7 @@ static simtx_msg request(simtx_op op, uint64_t address, uint32_t size, uint64_t 
 
 int sc_main(int, char **)
 {
-    block_testbench bench(&l1_cache_block_info, {{"size", "2KiB"}, {"associativity", "2"}, {"hit_latency", "2"}});
+    block_testbench bench(&l1_cache_block_info, {{"size", "2KiB"}, {"associativity", "2"}, {"sectors", "4"}, {"hit_latency", "2"}});
     auto &core = bench.initiator(0);
     auto &l2 = bench.target(1);
     l2.latency = bench.cycles(30);
