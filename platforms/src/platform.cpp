@@ -1,7 +1,9 @@
 #include "platform.hpp"
 
 #include <chrono>
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fnmatch.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -60,7 +62,7 @@ platform::platform(const netlist &net, const run_options &options)
 
 platform::~platform()
 {
-    if (trace_file_) sc_core::sc_close_vcd_trace_file(trace_file_);
+    close_waveforms();
     modules_.clear();
     simtx_observer_destroy(observer_);
 }
@@ -86,6 +88,7 @@ void platform::open_waveforms()
     std::string base = options_.vcd_file;
     if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
     trace_file_ = sc_core::sc_create_vcd_trace_file(base.c_str());
+    vcd_path_ = base + ".vcd";
     trace_file_->set_time_unit(1, sc_core::SC_PS);
     std::string view_file = base + ".gtkw";
     FILE *view = std::fopen(view_file.c_str(), "w");
@@ -116,6 +119,30 @@ void platform::open_waveforms()
     if (!traced) throw input_error("--trace selects no probe (see: simtx describe <block>)");
 }
 
+// SystemC stamps the VCD with the wall-clock date; blank it out so the same
+// run gives a byte-identical file.
+void platform::close_waveforms()
+{
+    if (!trace_file_) return;
+    sc_core::sc_close_vcd_trace_file(trace_file_);
+    trace_file_ = nullptr;
+    FILE *vcd = std::fopen(vcd_path_.c_str(), "r+");
+    if (!vcd) return;
+    char header[256] = "";
+    size_t length = std::fread(header, 1, sizeof header - 1, vcd);
+    header[length] = '\0';
+    const char *date = std::strstr(header, "$date\n");
+    const char *end = date ? std::strstr(date, "\n$end") : nullptr;
+    if (date && end) {
+        long start = static_cast<long>(date - header) + 6;
+        std::string blank(static_cast<size_t>(end - date - 6), ' ');
+        blank.replace(0, std::min(blank.size(), sizeof "     (omitted)" - 1), "     (omitted)", 0, blank.size());
+        std::fseek(vcd, start, SEEK_SET);
+        std::fwrite(blank.data(), 1, blank.size(), vcd);
+    }
+    std::fclose(vcd);
+}
+
 void platform::report_progress(double wall_seconds)
 {
     double done = 0;
@@ -144,14 +171,18 @@ std::string platform::simulate()
     double last_report = 0;
     bool progress_shown = false;
     std::string error;
-    while (block_module::run_error().empty()) {
-        sc_core::sc_time remaining = limit - sc_core::sc_time_stamp();
-        sc_core::sc_start(remaining < slice ? remaining : slice, sc_core::SC_EXIT_ON_STARVATION);
-        if (sc_core::sc_get_status() == sc_core::SC_STOPPED || !sc_core::sc_pending_activity()) break;
-        if (sc_core::sc_time_stamp() >= limit) {
+    sc_core::sc_start(sc_core::SC_ZERO_TIME); // elaborate and run time 0
+    while (block_module::run_error().empty() && sc_core::sc_pending_activity()) {
+        sc_core::sc_time now = sc_core::sc_time_stamp();
+        sc_core::sc_time next_event = now + sc_core::sc_time_to_pending_activity();
+        if (next_event > limit) {
             error = "stopped at --max-time " + limit.to_string() + " before the work was done";
             break;
         }
+        // At least up to the next event, so every slice makes progress.
+        sc_core::sc_time until = std::min(std::max(now + slice, next_event), limit);
+        sc_core::sc_start(until - now, sc_core::SC_EXIT_ON_STARVATION);
+        if (sc_core::sc_get_status() == sc_core::SC_STOPPED) break;
         if (show_progress_ && wall() - last_report > 0.5) {
             last_report = wall();
             report_progress(last_report);
@@ -187,6 +218,7 @@ int platform::run()
         return 1;
     }
     for (const auto &module : modules_) module->finish();
+    close_waveforms();
     write_outputs(wall());
     return 0;
 }

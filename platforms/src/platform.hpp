@@ -46,6 +46,7 @@ class platform {
 
   private:
     void open_waveforms();
+    void close_waveforms();
     void report_progress(double wall_seconds);
     void write_outputs(double wall_seconds);
     void write_json(FILE *out, double wall_seconds) const;
@@ -57,6 +58,7 @@ class platform {
     std::vector<std::unique_ptr<block_module>> modules_;
     std::vector<std::unique_ptr<protocol_checker>> checkers_;
     sc_core::sc_trace_file *trace_file_ = nullptr;
+    std::string vcd_path_;
     bool show_progress_ = false;
 };
 

@@ -1,0 +1,6 @@
+clock("core", { frequency_mhz = 1000 })
+block("player", "trace_player", {})
+block("mem", "memory", {})
+block("mem2", "memory", {})
+connect("player.memory", "mem.port")
+connect("player.memory", "mem2.port")

@@ -1,0 +1,5 @@
+clock("core", { frequency_mhz = 1000 })
+block("player", "trace_player", {})
+block("mem", "memory", {
+    latency = "slow",
+})

@@ -1,0 +1,2 @@
+clock("core", { frequency_mhz = 1000 })
+block("player", "trace_player", { max_outstanding = 0 })

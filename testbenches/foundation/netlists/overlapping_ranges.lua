@@ -1,0 +1,8 @@
+clock("core", { frequency_mhz = 1000 })
+block("player", "trace_player", {})
+block("xbar", "router", { inputs = 1, outputs = 2 })
+block("mem0", "memory", {})
+block("mem1", "memory", {})
+connect("player.memory", "xbar.inputs[0]")
+connect("xbar.outputs[0]", "mem0.port", { base = 0x0000, size = 0x2000 })
+connect("xbar.outputs[1]", "mem1.port", { base = 0x1000, size = 0x2000 })

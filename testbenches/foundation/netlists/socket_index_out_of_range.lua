@@ -1,0 +1,8 @@
+clock("core", { frequency_mhz = 1000 })
+block("player", "trace_player", {})
+block("xbar", "router", { inputs = 1, outputs = 1 })
+block("mem", "memory", {})
+block("mem2", "memory", {})
+connect("player.memory", "xbar.inputs[0]")
+connect("xbar.outputs[0]", "mem.port", { base = 0, size = 0x1000 })
+connect("xbar.outputs[1]", "mem2.port", { base = 0x1000, size = 0x1000 })

@@ -1,0 +1,6 @@
+clock("core", { frequency_mhz = 1000 })
+block("player", "trace_player", {})
+block("xbar", "router", { inputs = 1, outputs = 2 })
+block("mem", "memory", {})
+connect("player.memory", "xbar.inputs[0]")
+connect("xbar.outputs[0]", "mem.port", { base = 0, size = 0x1000 })

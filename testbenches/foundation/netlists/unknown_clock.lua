@@ -1,0 +1,5 @@
+clock("core", { frequency_mhz = 1000 })
+clock("memory", { frequency_mhz = 900 })
+block("player", "trace_player", { clock = "core" })
+block("mem", "memory", { clock = "dram" })
+connect("player.memory", "mem.port")

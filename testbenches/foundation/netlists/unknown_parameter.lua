@@ -1,0 +1,3 @@
+clock("core", { frequency_mhz = 1000 })
+block("player", "trace_player", {})
+block("mem", "memory", { latency = 20, lantecy = 3 })

@@ -1,0 +1,185 @@
+/* Unit tests of the shared C pieces: parameter tables, statistics, message
+ * queues and the sparse backing store. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg_queue.h"
+#include "simtx_params.h"
+#include "simtx_stats.h"
+#include "sparse_memory.h"
+#include "test_support.h"
+
+typedef struct example_params {
+    int64_t count;
+    double ratio;
+    bool enabled;
+    char *label;
+    char *mode;
+} example_params;
+
+static const simtx_param_spec example_specs[] = {
+    {"count", SIMTX_PARAM_INT, "4", "items", 1, 64, NULL, "how many", offsetof(example_params, count)},
+    {"ratio", SIMTX_PARAM_DOUBLE, "0.5", "", 0, 1, NULL, "a share", offsetof(example_params, ratio)},
+    {"enabled", SIMTX_PARAM_BOOL, "true", "", 0, 0, NULL, "on or off", offsetof(example_params, enabled)},
+    {"label", SIMTX_PARAM_STRING, "x", "", 0, 0, NULL, "a name", offsetof(example_params, label)},
+    {"mode", SIMTX_PARAM_ENUM, "fast", "", 0, 0, "fast|slow", "a choice", offsetof(example_params, mode)},
+};
+static const simtx_param_table example_table = {example_specs, 5, sizeof(example_params)};
+
+static void test_params(void)
+{
+    example_params p;
+    char error[256];
+    CHECK(simtx_params_init(&example_table, &p, error, sizeof error));
+    CHECK_EQUAL(p.count, 4);
+    CHECK(p.ratio == 0.5);
+    CHECK(p.enabled);
+    CHECK_STRING(p.label, "x");
+    CHECK_STRING(p.mode, "fast");
+
+    const simtx_param_spec *count = simtx_param_find(&example_table, "count");
+    const simtx_param_spec *ratio = simtx_param_find(&example_table, "ratio");
+    const simtx_param_spec *mode = simtx_param_find(&example_table, "mode");
+    CHECK(simtx_param_find(&example_table, "nope") == NULL);
+    simtx_value value;
+    CHECK(simtx_param_parse_text(count, "0x10", &value, error, sizeof error));
+    CHECK(simtx_param_assign(count, &p, &value, error, sizeof error));
+    CHECK_EQUAL(p.count, 16);
+    /* Out of range, wrong type, bad enum, bad text: refused, value kept. */
+    CHECK(simtx_param_parse_text(count, "65", &value, error, sizeof error));
+    CHECK(!simtx_param_assign(count, &p, &value, error, sizeof error));
+    CHECK_CONTAINS(error, "'count' = 65 is out of range [1, 64]");
+    CHECK_EQUAL(p.count, 16);
+    value = (simtx_value){.kind = SIMTX_VALUE_STRING, .string = "many"};
+    CHECK(!simtx_param_assign(count, &p, &value, error, sizeof error));
+    CHECK_CONTAINS(error, "expects an integer (int), got a string");
+    CHECK(!simtx_param_parse_text(count, "12abc", &value, error, sizeof error));
+    CHECK_CONTAINS(error, "expects an integer, got \"12abc\"");
+    CHECK(simtx_param_parse_text(count, "2KiB", &value, error, sizeof error));
+    CHECK_EQUAL(value.integer, 2048);
+    value = (simtx_value){.kind = SIMTX_VALUE_INTEGER, .integer = 1};
+    CHECK(simtx_param_assign(ratio, &p, &value, error, sizeof error)); /* integers are numbers */
+    CHECK(p.ratio == 1.0);
+    value = (simtx_value){.kind = SIMTX_VALUE_STRING, .string = "medium"};
+    CHECK(!simtx_param_assign(mode, &p, &value, error, sizeof error));
+    CHECK_CONTAINS(error, "is not one of fast|slow");
+    value.string = "slow";
+    CHECK(simtx_param_assign(mode, &p, &value, error, sizeof error));
+    char text[64];
+    simtx_param_format(mode, &p, text, sizeof text);
+    CHECK_STRING(text, "slow");
+    simtx_params_release(&example_table, &p);
+    CHECK(p.label == NULL);
+}
+
+static void test_stats(void)
+{
+    simtx_histogram h;
+    memset(&h, 0, sizeof h);
+    simtx_histogram_add(&h, 0);
+    simtx_histogram_add(&h, 1);
+    simtx_histogram_add(&h, 5);
+    simtx_histogram_add(&h, 1000);
+    CHECK_EQUAL(h.count, 4);
+    CHECK_EQUAL(h.minimum, 0);
+    CHECK_EQUAL(h.maximum, 1000);
+    CHECK_EQUAL(h.buckets[0], 1);  /* 0 */
+    CHECK_EQUAL(h.buckets[1], 1);  /* 1 */
+    CHECK_EQUAL(h.buckets[3], 1);  /* 4..7 */
+    CHECK_EQUAL(h.buckets[10], 1); /* 512..1023 */
+    CHECK(simtx_histogram_mean(&h) == 1006.0 / 4);
+
+    simtx_observer *o = simtx_observer_create();
+    uint64_t hits = 7, level = 3;
+    simtx_average average = {0, 0};
+    simtx_average_add(&average, 2);
+    simtx_average_add(&average, 4);
+    simtx_observer_set_prefix(o, "cache");
+    simtx_observe_counter(o, "hits", &hits, "accesses", "hits");
+    simtx_observe_average(o, "occupancy", &average, "entries", "mean occupancy");
+    simtx_observe_probe(o, "level", &level, 4, "fill level");
+    simtx_observer_set_prefix(o, NULL);
+    CHECK_EQUAL(simtx_observer_stat_count(o), 2);
+    CHECK_STRING(simtx_observer_stat(o, 0)->name, "cache.hits");
+    CHECK_STRING(simtx_observer_probe(o, 0)->name, "cache.level");
+    CHECK(simtx_observer_find_stat(o, "cache.occupancy") != NULL);
+    char *buffer = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&buffer, &size);
+    simtx_stats_write_json_members(o, out, 2);
+    fclose(out);
+    CHECK_CONTAINS(buffer, "\"cache.hits\": 7");
+    CHECK_CONTAINS(buffer, "\"cache.occupancy\": {\"mean\": 3, \"count\": 2}");
+    free(buffer);
+    simtx_observer_destroy(o);
+    /* A NULL observer ignores registrations. */
+    simtx_observe_counter(NULL, "x", &hits, "", "");
+    CHECK_EQUAL(simtx_observer_stat_count(NULL), 0);
+}
+
+static void test_msg_queue(void)
+{
+    msg_queue q;
+    CHECK(msg_queue_init(&q, 3));
+    simtx_msg m;
+    simtx_msg_init(&m, SIMTX_OP_READ, 0, 4);
+    for (unsigned i = 0; i < 3; i++) {
+        m.id = i;
+        CHECK(msg_queue_push(&q, &m, 10 + i));
+    }
+    CHECK(msg_queue_full(&q));
+    CHECK(!msg_queue_push(&q, &m, 0));
+    CHECK_EQUAL(msg_queue_front(&q)->id, 0);
+    CHECK_EQUAL(msg_queue_front_ready(&q), 10);
+    msg_queue_pop(&q);
+    m.id = 3;
+    CHECK(msg_queue_push(&q, &m, 20)); /* wraps around */
+    for (unsigned i = 1; i <= 3; i++) {
+        CHECK_EQUAL(msg_queue_front(&q)->id, i);
+        msg_queue_pop(&q);
+    }
+    CHECK(msg_queue_empty(&q));
+    CHECK(msg_queue_front(&q) == NULL);
+    msg_queue_release(&q);
+}
+
+static void test_sparse_memory(void)
+{
+    sparse_memory *m = sparse_memory_create();
+    uint8_t data[9000], back[9000];
+    for (unsigned i = 0; i < sizeof data; i++) data[i] = (uint8_t)(i * 13 + 5);
+    sparse_memory_write(m, 0x7ff0, data, sizeof data); /* spans three pages */
+    sparse_memory_read(m, 0x7ff0, back, sizeof back);
+    CHECK(memcmp(data, back, sizeof data) == 0);
+    uint8_t zero[16], expect_zero[16] = {0};
+    sparse_memory_read(m, 0x123456789000ull, zero, sizeof zero); /* never written */
+    CHECK(memcmp(zero, expect_zero, sizeof zero) == 0);
+    /* Masked write: only enabled bytes change. */
+    uint8_t ones[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    uint64_t mask[2] = {0x5, 0};
+    sparse_memory_write_masked(m, 0x7ff0, ones, 8, mask);
+    sparse_memory_read(m, 0x7ff0, back, 8);
+    CHECK_EQUAL(back[0], 1);
+    CHECK_EQUAL(back[1], data[1]);
+    CHECK_EQUAL(back[2], 1);
+    /* Many pages: the table grows and keeps every page. */
+    for (uint64_t page = 0; page < 5000; page++) sparse_memory_write(m, page << 20, &page, sizeof page);
+    bool all = true;
+    for (uint64_t page = 0; page < 5000; page++) {
+        uint64_t value;
+        sparse_memory_read(m, page << 20, &value, sizeof value);
+        all &= value == page;
+    }
+    CHECK(all);
+    CHECK(sparse_memory_page_count(m) >= 5000);
+    sparse_memory_destroy(m);
+}
+
+int main(void)
+{
+    test_params();
+    test_stats();
+    test_msg_queue();
+    test_sparse_memory();
+    return simtx_test_summary();
+}
