@@ -1,0 +1,170 @@
+/* The host API and the SIMT core linked directly into a test program, with
+ * no SystemC: a small in-test memory answers the core's requests after a
+ * fixed latency, and the backend steps the core's cycles itself. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host_api.h"
+#include "simt_core.h"
+#include "sparse_memory.h"
+#include "test_support.h"
+
+#define LATENCY 20
+#define MAX_IN_FLIGHT 4096
+
+typedef struct test_system {
+    void *core;
+    sparse_memory *memory;
+    simtx_msg in_flight[MAX_IN_FLIGHT];
+    uint64_t due[MAX_IN_FLIGHT];
+    size_t count;
+    uint64_t now;
+    char failure[512];
+    uint64_t requests;
+} test_system;
+
+static bool memory_send(void *context, unsigned port, const simtx_msg *msg)
+{
+    test_system *s = context;
+    (void)port;
+    if (s->count == MAX_IN_FLIGHT) return false;
+    simtx_msg response = *msg;
+    if (msg->op == SIMTX_OP_READ) sparse_memory_read(s->memory, msg->address, response.data, msg->size);
+    else if (msg->op == SIMTX_OP_WRITE) sparse_memory_write_masked(s->memory, msg->address, msg->data, msg->size, msg->byte_enable);
+    else if (msg->op == SIMTX_OP_ATOMIC) {
+        uint32_t old, operand, updated;
+        sparse_memory_read(s->memory, msg->address, &old, 4);
+        memcpy(&operand, msg->data, 4);
+        updated = simtx_atomic_apply((simtx_atomic_op)msg->atomic_op, old, operand);
+        sparse_memory_write(s->memory, msg->address, &updated, 4);
+        memcpy(response.data, &old, 4);
+    }
+    simtx_msg_make_response(&response, SIMTX_STATUS_OK);
+    s->in_flight[s->count] = response;
+    s->due[s->count++] = s->now + LATENCY;
+    s->requests++;
+    return true;
+}
+
+static void record_failure(void *context, const char *message)
+{
+    test_system *s = context;
+    if (!s->failure[0]) snprintf(s->failure, sizeof s->failure, "%s", message);
+}
+
+static bool backend_access(void *context, bool is_write, uint32_t address, void *data, size_t size)
+{
+    test_system *s = context;
+    if (is_write) sparse_memory_write(s->memory, address, data, size);
+    else sparse_memory_read(s->memory, address, data, size);
+    return true;
+}
+
+static bool backend_launch(void *context, simt_launch *launch, char *error, size_t error_size)
+{
+    test_system *s = context;
+    return simt_core_start_launch(s->core, launch, error, error_size);
+}
+
+static bool backend_run(void *context, char *error, size_t error_size)
+{
+    test_system *s = context;
+    const simtx_block_info *info = &simt_core_block_info;
+    uint64_t next = s->now;
+    for (uint64_t steps = 0; !s->failure[0]; steps++) {
+        if (steps > 10000000) {
+            snprintf(error, error_size, "no progress");
+            return false;
+        }
+        /* Deliver due responses, then tick when the core or a response needs it. */
+        for (size_t i = 0; i < s->count;)
+            if (s->due[i] <= s->now) {
+                info->accept(s->core, 0, &s->in_flight[i], s->now);
+                s->in_flight[i] = s->in_flight[--s->count];
+                s->due[i] = s->due[s->count];
+                next = s->now + 1;
+            } else i++;
+        if (next <= s->now) next = info->cycle(s->core, s->now);
+        uint64_t earliest = next;
+        for (size_t i = 0; i < s->count; i++)
+            if (s->due[i] < earliest) earliest = s->due[i];
+        if (earliest == SIMTX_NEVER) break;
+        s->now = earliest > s->now ? earliest : s->now + 1;
+    }
+    if (s->failure[0]) {
+        snprintf(error, error_size, "%s", s->failure);
+        return false;
+    }
+    return info->finished(s->core);
+}
+
+static bool backend_statistic(void *context, const char *name, double *value)
+{
+    (void)context, (void)name, (void)value;
+    return false;
+}
+
+static void run_vector_add(const char *opt, int lanes)
+{
+    test_system *s = calloc(1, sizeof *s);
+    s->memory = sparse_memory_create();
+    simt_core_params params;
+    char error[512] = "";
+    CHECK(simtx_params_init(simt_core_block_info.params, &params, error, sizeof error));
+    params.lanes = lanes;
+    params.warps = 16;
+    simtx_env env = {.context = s, .instance_name = "sm0", .send = memory_send, .fail = record_failure};
+    s->core = simt_core_block_info.create(&params, &env, error, sizeof error);
+    simtx_params_release(simt_core_block_info.params, &params);
+    if (!CHECK(s->core != NULL)) return;
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic};
+    gpu_device *device = gpu_device_create(&backend);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/vector_add_%s.elf", SIMTX_KERNEL_DIR, opt);
+    gpu_module *module = gpu_module_load(device, path);
+    CHECK(module != NULL);
+    enum { N = 777 };
+    int32_t a[N], b[N], c[N];
+    for (int i = 0; i < N; i++) a[i] = i * 7 - 100, b[i] = 3 * i * i;
+    uint32_t da = gpu_malloc(device, sizeof a), db = gpu_malloc(device, sizeof b), dc = gpu_malloc(device, sizeof c);
+    CHECK(da && db && dc && da != db);
+    CHECK(gpu_copy_to_device(device, da, a, sizeof a));
+    CHECK(gpu_copy_to_device(device, db, b, sizeof b));
+    uint32_t args[4] = {da, db, dc, N};
+    CHECK(gpu_launch(device, module, "vector_add", (gpu_dim3){(N + 127) / 128, 1, 1}, (gpu_dim3){128, 1, 1}, args, sizeof args, 0));
+    CHECK(gpu_synchronize(device));
+    CHECK_STRING(gpu_last_error(device), "");
+    CHECK(gpu_copy_from_device(device, c, dc, sizeof c));
+    int wrong = 0;
+    for (int i = 0; i < N; i++) wrong += c[i] != a[i] + b[i];
+    CHECK_EQUAL(wrong, 0);
+    CHECK_EQUAL(gpu_launch_count(device), 1);
+    CHECK(s->requests > 0);
+    /* Errors the API reports itself. */
+    CHECK(!gpu_launch(device, module, "no_such_kernel", (gpu_dim3){1, 1, 1}, (gpu_dim3){1, 1, 1}, NULL, 0, 0));
+    CHECK_CONTAINS(gpu_last_error(device), "no kernel 'no_such_kernel'");
+    CHECK(!gpu_launch(device, module, "vector_add", (gpu_dim3){0, 1, 1}, (gpu_dim3){1, 1, 1}, NULL, 0, 0));
+    CHECK(!gpu_launch(device, module, "vector_add", (gpu_dim3){1, 1, 1}, (gpu_dim3){2048, 1, 1}, args, sizeof args, 0));
+    CHECK_CONTAINS(gpu_last_error(device), "does not fit core");
+    CHECK(!gpu_free(device, 0x12345));
+    CHECK(gpu_free(device, db));
+    CHECK_EQUAL(gpu_malloc(device, 16), db); /* reused */
+    CHECK(gpu_malloc_persistent(device, 64) >= 0xa0000000u);
+    CHECK(gpu_malloc(device, (size_t)3 << 30) == 0);
+    CHECK_CONTAINS(gpu_last_error(device), "out of global memory");
+    CHECK(gpu_module_load(device, "/nonexistent.elf") == NULL);
+    gpu_module_unload(module);
+    gpu_device_destroy(device);
+    simt_core_block_info.destroy(s->core);
+    sparse_memory_destroy(s->memory);
+    free(s);
+}
+
+int main(void)
+{
+    run_vector_add("O0", 32);
+    run_vector_add("O2", 64);
+    run_vector_add("Os", 8);
+    return simtx_test_summary();
+}
