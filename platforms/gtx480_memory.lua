@@ -55,12 +55,14 @@ return function(options)
     local dram_block = options.dram_block or "memory"
     local dram_socket = options.dram_socket or "port"
     -- A `memory` stands in for GDDR5 with a fixed latency (GPGPU-Sim's
-    -- dram_latency 100) and 32 B per DRAM clock; other blocks (the
+    -- dram_latency 100) and 32 B per DRAM clock, holding 64 requests (it
+    -- counts requests in their latency too, so 16 would cap a partition at
+    -- 16 per 100 cycles, a third of its bandwidth); other blocks (the
     -- dram_controller) take their own defaults unless dram_params says more.
     -- Note: the block ending a partition sees full addresses, partition
     -- bits included.
     local dram_params = options.dram_params or function(_)
-        if dram_block == "memory" then return { latency = 100, bytes_per_cycle = 32, queue_depth = 16 } end
+        if dram_block == "memory" then return { latency = 100, bytes_per_cycle = 32, queue_depth = 64 } end
         return {}
     end
 
