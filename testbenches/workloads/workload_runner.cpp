@@ -77,7 +77,9 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
         throw input_error("unknown workload '" + request.name + "' (known: " + known + ")");
     }
     return [info, request](platform &owner) -> std::string {
-        sc_core::sc_start(sc_core::SC_ZERO_TIME); // ends elaboration: sockets are bound from here on
+        // End elaboration (sockets are bound from then on) before the host
+        // program's first memory access.
+        if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
         backend_state state{&owner, {}};
         for (const auto &module : owner.modules())
             if (!std::strcmp(module->info()->name, "simt_core")) state.cores.push_back(module.get());
