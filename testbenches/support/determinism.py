@@ -1,0 +1,51 @@
+#!/usr/bin/python3
+"""Runs the same simtx command twice, with --stats and --vcd into separate
+folders, and requires byte-identical simulated statistics (the JSON's
+"simulated" section, as text) and a byte-identical VCD.
+
+A third run with another --seed must change the statistics (the seed
+reaches every random choice).
+
+usage: determinism.py SIMTX run NETLIST [options...]
+"""
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+
+def run(command, folder):
+    stats = folder / "stats.json"
+    vcd = folder / "waves.vcd"
+    subprocess.run(command + ["--stats", str(stats), "--vcd", str(vcd), "--quiet"], check=True)
+    text = stats.read_text()
+    simulated = json.loads(text)["simulated"]
+    # Compare the exact bytes of the simulated section, not just the values.
+    section = text[text.index('"simulated"'):text.index('"host"')]
+    return section, simulated, vcd.read_bytes()
+
+
+def main():
+    command = sys.argv[1:]
+    with tempfile.TemporaryDirectory() as first, tempfile.TemporaryDirectory() as second, \
+            tempfile.TemporaryDirectory() as third:
+        a = run(command + ["--seed", "11"], pathlib.Path(first))
+        b = run(command + ["--seed", "11"], pathlib.Path(second))
+        c = run(command + ["--seed", "12"], pathlib.Path(third))
+    checks = [
+        ("simulated statistics are byte-identical", a[0] == b[0]),
+        ("the VCD is byte-identical", a[2] == b[2]),
+        ("the run simulated some time", a[1]["time_ps"] > 0),
+        ("the VCD has value changes", a[2].count(b"\n#") > 10),
+        ("another seed gives other statistics", a[1]["statistics"] != c[1]["statistics"]),
+    ]
+    failed = [name for name, ok in checks if not ok]
+    for name in failed:
+        print("FAILED:", name)
+    print(f"{len(checks) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
