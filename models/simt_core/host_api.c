@@ -21,6 +21,7 @@ struct gpu_device {
     gpu_backend backend;
     heap global, persistent;
     simt_launch launch;
+    uint8_t args[GPU_ARGS_MAX];
     bool launch_pending;
     unsigned launches;
     char error[1024];
@@ -197,6 +198,8 @@ bool gpu_launch(gpu_device *d, gpu_module *m, const char *name, gpu_dim3 grid, g
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
         return set_error(d, "launch of '%s': grid and block dimensions must be at least 1", name);
     if ((uint64_t)block.x * block.y * block.z > 65536) return set_error(d, "launch of '%s': more than 65536 threads per CTA", name);
+    if ((uint64_t)grid.x * grid.y > (1ull << 40) / grid.z) return set_error(d, "launch of '%s': more than 2^40 CTAs", name);
+    if (shared_bytes > (1u << 30)) return set_error(d, "launch of '%s': %u bytes of dynamic shared memory", name, shared_bytes);
     if (args_size > GPU_ARGS_MAX) return set_error(d, "launch of '%s': %zu bytes of arguments (at most %u)", name, args_size, GPU_ARGS_MAX);
     if (args_size && !gpu_copy_to_device(d, GPU_ARGS_ADDRESS, args, args_size)) return false;
     simt_launch *l = &d->launch;
@@ -206,6 +209,9 @@ bool gpu_launch(gpu_device *d, gpu_module *m, const char *name, gpu_dim3 grid, g
     l->grid[0] = grid.x, l->grid[1] = grid.y, l->grid[2] = grid.z;
     l->block[0] = block.x, l->block[1] = block.y, l->block[2] = block.z;
     l->args_address = GPU_ARGS_ADDRESS;
+    memcpy(d->args, args, args_size);
+    l->args = d->args;
+    l->args_size = (uint32_t)args_size;
     l->shared_bytes = (m->image->static_shared_bytes + shared_bytes + 3) & ~3u;
     l->registers_per_thread = simt_kernel_registers(m->image);
     l->total_ctas = (uint64_t)grid.x * grid.y * grid.z;

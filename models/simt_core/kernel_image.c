@@ -192,6 +192,7 @@ static bool verify_and_resolve(kernel_image *image, char *error, size_t error_si
             k->target = pc + (uint32_t)k->insn.imm;
             if (k->target < f->start || k->target >= f->end)
                 return failf(error, error_size, "branch leaves its function at %s", where);
+            if (k->target & 3) return failf(error, error_size, "branch to a misaligned address at %s", where);
             break;
         case RV_CLASS_JUMP: {
             bool direct = k->insn.op == RV_JAL;
@@ -216,6 +217,7 @@ static bool verify_and_resolve(kernel_image *image, char *error, size_t error_si
                              "indirect call at %s: calls through function pointers may diverge and are not supported", where);
             }
             k->target = target;
+            if (target & 3) return failf(error, error_size, "jump to a misaligned address at %s", where);
             if (k->insn.rd == 0 && target >= f->start && target < f->end) k->flow = KERNEL_FLOW_JUMP;
             else if (!function_starting_at(image, target))
                 return failf(error, error_size, "jump to 0x%x, which is no function's entry, at %s", target, where);

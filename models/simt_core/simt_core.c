@@ -263,7 +263,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_counter(o, "shared_accesses", &c->stats.shared_accesses, "instructions", "shared-memory load/store/atomic instructions");
     simtx_observe_counter(o, "shared_bank_conflict_cycles", &c->stats.shared_bank_conflict_cycles, "cycles", "extra LD/ST cycles serialising bank conflicts");
     simtx_observe_counter(o, "local_accesses", &c->stats.local_accesses, "instructions", "local-memory (stack) load/store instructions");
-    simtx_observe_counter(o, "constant_loads", &c->stats.constant_loads, "instructions", "loads from the code window (read-only data)");
+    simtx_observe_counter(o, "constant_loads", &c->stats.constant_loads, "instructions", "loads served by the core's constant path: read-only data in the code window and the argument block");
     simtx_observe_counter(o, "barriers", &c->stats.barriers, "barriers", "CTA barriers completed");
     simtx_observe_histogram(o, "active_lanes", &c->stats.active_lanes, "lanes", "active lanes per issued warp instruction");
     simtx_observe_probe(o, "active_warps", &c->probes.active_warps, 8, "resident warps");
@@ -556,6 +556,18 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
             *failed = true;
             return true;
         }
+        if (address - c->launch->args_address < c->launch->args_size) {
+            /* The argument block: read-only, served by the core like a
+             * constant cache (CUDA's parameter space). */
+            if (cls != RV_CLASS_LOAD) {
+                describe(c, w, pc, where, sizeof where);
+                fail(c, "%s to the kernel's argument block at 0x%08x (lane %u; it is read-only) at %s",
+                     cls == RV_CLASS_STORE ? "store" : "atomic", address, lane, where);
+                *failed = true;
+                return true;
+            }
+            continue;
+        }
         if (window == RV_WINDOW_GLOBAL || window == RV_WINDOW_PERSISTENT) global_mask |= 1ull << lane;
         else if (window_seen == RV_WINDOW_NONE) window_seen = window;
     }
@@ -619,6 +631,13 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 }
                 bytes = w->local + (size_t)lane * (size_t)c->params.local_memory + local_offset;
                 any_local = true;
+            } else if (address - c->launch->args_address < c->launch->args_size) {
+                uint32_t value = 0;
+                uint32_t at = address - c->launch->args_address;
+                memcpy(&value, c->launch->args + at, size <= c->launch->args_size - at ? size : c->launch->args_size - at);
+                if (k->insn.rd) rd[lane] = rv_extend_load(op, value);
+                any_code = true;
+                continue;
             } else { /* code window, loads only */
                 uint32_t value = 0;
                 if (!kernel_image_read_code(c->launch->image, address, &value, size)) {
@@ -654,7 +673,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
             if (now + (uint64_t)c->params.local_latency > ready) ready = now + (uint64_t)c->params.local_latency;
         }
         if (any_code) {
-            c->stats.constant_loads++;
+            c->stats.constant_loads++; /* read-only data and arguments */
             if (now + (uint64_t)c->params.constant_latency > ready) ready = now + (uint64_t)c->params.constant_latency;
         }
     }

@@ -32,6 +32,8 @@ typedef struct simt_launch {
     uint32_t entry_pc;
     uint32_t grid[3], block[3];
     uint32_t args_address;
+    const uint8_t *args; /* a copy of the argument block, read-only for the kernel */
+    uint32_t args_size;
     uint32_t shared_bytes;    /* per CTA: static .shared plus the launch's dynamic bytes */
     uint32_t registers_per_thread;
     uint64_t total_ctas, next_cta, finished_ctas;
