@@ -38,7 +38,7 @@ if copies > 0 then
     block("mux", "router", { clock = "dram", inputs = 2, outputs = 1, latency = 1, queue_depth = 8, bytes_per_cycle = 128 })
     connect("player.memory", "mux.inputs[0]")
     connect("copier.memory", "mux.inputs[1]")
-    connect("mux.outputs[0]", "dram.port")
+    connect("mux.outputs[0]", "dram.port", { base = 0, size = 0x8000000 })
 else
     connect("player.memory", "dram.port")
 end

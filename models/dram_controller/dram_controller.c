@@ -78,6 +78,7 @@ typedef struct dram_request {
     uint64_t arrival, sequence;
     unsigned bank, row, column, bursts, bursts_issued;
     bool is_write, activated, precharged;
+    bool hazard; /* an older request touching the same bytes may still be queued */
 } dram_request;
 
 typedef struct dram_copy {
@@ -139,7 +140,7 @@ struct dram_controller {
         uint64_t reads, writes, bytes_read, bytes_written, row_hits, row_misses, row_conflicts;
         uint64_t activates, copy_activates, precharges, read_bursts, write_bursts, transfers, refreshes;
         uint64_t copies_fpm, copies_psm, copies_controller, copies_trivial;
-        uint64_t refusals, address_errors, command_errors, timing_violations, checked_commands;
+        uint64_t refusals, address_errors, command_errors, timing_violations, checked_commands, wakeups;
         simtx_histogram read_latency, write_latency, copy_latency;
         simtx_average queue_occupancy;
         double activates_per_kilocycle, bus_utilisation, row_hit_rate;
@@ -245,6 +246,7 @@ static void register_observations(dram_controller *c)
     simtx_observe_counter(o, "command_errors", &c->stats.command_errors, "requests", "requests with an unsupported op or a malformed ROW_COPY");
     simtx_observe_counter(o, "timing_violations", &c->stats.timing_violations, "commands", "commands the timing checker rejected");
     simtx_observe_counter(o, "checked_commands", &c->stats.checked_commands, "commands", "commands the timing checker verified");
+    simtx_observe_counter(o, "wakeups", &c->stats.wakeups, "calls", "cycles the controller was run (simulation cost)");
     simtx_observe_histogram(o, "read_latency", &c->stats.read_latency, "cycles", "arrival to response ready, reads");
     simtx_observe_histogram(o, "write_latency", &c->stats.write_latency, "cycles", "arrival to response ready, writes");
     simtx_observe_histogram(o, "copy_latency", &c->stats.copy_latency, "cycles", "arrival to completion, ROW_COPY");
@@ -351,9 +353,12 @@ static void show_queues(dram_controller *c, uint64_t now)
     c->probes.copy_queue_depth = c->copy_count;
     c->probes.row_hits = c->stats.row_hits;
     c->probes.row_misses = c->stats.row_misses + c->stats.row_conflicts;
-    unsigned busy = 0;
-    for (unsigned i = 0; i < BUS_WINDOW; i++)
-        if (c->bus_starts[i] && c->bus_starts[i] + BUS_WINDOW > now) busy += c->timing.burst;
+    unsigned busy = 0; /* newest first; bursts were recorded in issue order */
+    for (unsigned n = 1; n <= BUS_WINDOW; n++) {
+        uint64_t start = c->bus_starts[(c->bus_head + BUS_WINDOW - n) % BUS_WINDOW];
+        if (!start || start + BUS_WINDOW <= now) break;
+        busy += c->timing.burst;
+    }
     c->probes.bus_utilisation = min2(100, busy * 100u / BUS_WINDOW);
 }
 
@@ -503,6 +508,11 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
             unsigned last = (unsigned)((msg->address + msg->size - 1) / c->burst_bytes);
             *r = (dram_request){.msg = *msg, .arrival = now, .sequence = c->sequence++, .bank = l.bank, .row = l.row,
                                 .column = l.column, .bursts = last - first + 1, .is_write = msg->op == SIMTX_OP_WRITE};
+            for (unsigned i = 0; i < c->request_count && !r->hazard; i++) {
+                const dram_request *older = &c->requests[c->order[i]];
+                r->hazard = (older->is_write || r->is_write) && older->msg.address < msg->address + msg->size &&
+                            msg->address < older->msg.address + older->msg.size;
+            }
             c->order[c->request_count++] = slot;
         }
     }
@@ -696,9 +706,10 @@ static void complete_copies(dram_controller *c, uint64_t now)
 
 static bool blocked(const dram_controller *c, unsigned position)
 {
-    const dram_request *r = &c->requests[c->order[position]];
+    dram_request *r = &c->requests[c->order[position]];
     for (unsigned i = 0; i < c->copy_count; i++)
         if (c->copies[i].sequence < r->sequence && copy_uses_bank(&c->copies[i], r->bank)) return true;
+    if (!r->hazard) return false;
     /* An older request touching the same bytes goes first when either writes. */
     for (unsigned i = 0; i < position; i++) {
         const dram_request *older = &c->requests[c->order[i]];
@@ -706,6 +717,7 @@ static bool blocked(const dram_controller *c, unsigned position)
         if (older->msg.address < r->msg.address + r->msg.size && r->msg.address < older->msg.address + older->msg.size)
             return true;
     }
+    r->hazard = false; /* the older ones are gone and later arrivals are younger */
     return false;
 }
 
@@ -759,7 +771,7 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
                                     .column = r->column + r->bursts_issued};
             if (try_issue(c, &command, now, wake)) {
                 if (++r->bursts_issued == r->bursts) complete_request(c, i, now);
-                return;
+                i--; /* look again: the next burst's timing, or the request that moved here */
             }
         }
     }
@@ -771,17 +783,22 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         if ((b->open && (b->row == r->row || c->bank_has_hit[r->bank])) || blocked(c, i)) continue;
         dram_command command = {.kind = b->open ? DRAM_CMD_PRE : DRAM_CMD_ACT, .bank = r->bank, .row = r->row};
         uint64_t earliest = dram_timing_earliest(&c->state, &command);
-        if (earliest <= now) {
+        if (earliest <= now && first_other < 0 && !c->issued_this_cycle) {
             first_other = (int)i;
             other_command = command;
-            break;
+        } else {
+            *wake = min2(*wake, max2(earliest, now + 1));
         }
-        *wake = min2(*wake, earliest);
     }
     if (first_other >= 0 && try_issue(c, &other_command, now, wake)) {
         dram_request *r = &c->requests[c->order[first_other]];
         if (other_command.kind == DRAM_CMD_PRE) r->precharged = true;
         else r->activated = true;
+        /* Wake for its next command; the others' wake times, taken before
+         * this issue, can only be early. */
+        dram_command next = {.kind = other_command.kind == DRAM_CMD_PRE ? DRAM_CMD_ACT : r->is_write ? DRAM_CMD_WR : DRAM_CMD_RD,
+                             .bank = r->bank, .row = r->row};
+        *wake = min2(*wake, max2(dram_timing_earliest(&c->state, &next), now + 1));
     }
 }
 
@@ -838,6 +855,7 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     if (c->sleeping) catch_up_refresh(c, now);
     c->sleeping = false;
     c->issued_this_cycle = false;
+    c->stats.wakeups++;
     if (c->refresh_shown && now >= c->refresh_end) {
         c->refresh_shown = false;
         for (unsigned b = 0; b < c->timing.banks; b++) show_bank(c, b, now);
@@ -863,10 +881,11 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
         if (!copy->started && copy_may_start(c, i)) start_copy(c, copy, now);
         if (copy->started) advance_copy(c, copy, now, &wake);
     }
-    if (!c->issued_this_cycle) schedule_requests(c, now, &wake);
+    /* Copies and refresh compute no wake for their following command. */
+    if (c->issued_this_cycle && (c->copy_count || c->refresh_due)) wake = now + 1;
+    schedule_requests(c, now, &wake);
     show_queues(c, now);
 
-    if (c->issued_this_cycle && (c->request_count || c->copy_count || c->refresh_due)) wake = now + 1;
     if (!c->port_blocked)
         for (unsigned i = 0; i < c->response_count; i++) wake = min2(wake, max2(c->responses[i].ready, now + 1));
     bool idle = !c->request_count && !c->copy_count && !c->response_count && !c->refresh_due;
