@@ -131,7 +131,7 @@ struct simt_core {
     uint64_t busy_since;        /* first cycle with a resident CTA, while some are */
     FILE *trace;
     struct {
-        uint64_t warp_instructions, thread_instructions, ctas_completed, busy_cycles;
+        uint64_t warp_instructions, thread_instructions, ctas_completed, busy_cycles, ticks;
         uint64_t stall_cycles[STALL_REASONS];
         uint64_t divergent_branches, global_loads, global_stores, global_atomics, memory_requests;
         uint64_t shared_accesses, shared_bank_conflict_cycles, local_accesses, constant_loads, barriers;
@@ -250,6 +250,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_counter(o, "thread_instructions", &c->stats.thread_instructions, "instructions", "thread instructions executed (active lanes summed)");
     simtx_observe_counter(o, "ctas_completed", &c->stats.ctas_completed, "CTAs", "CTAs run to completion");
     simtx_observe_counter(o, "busy_cycles", &c->stats.busy_cycles, "cycles", "cycles with at least one resident CTA");
+    simtx_observe_counter(o, "ticks", &c->stats.ticks, "cycles", "cycles the core was evaluated (it sleeps through the others)");
     for (int r = 1; r < STALL_REASONS; r++) {
         char name[48];
         snprintf(name, sizeof name, "stall_%s", stall_names[r]);
@@ -983,6 +984,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     if (now > c->last_tick + 1 && c->last_stall != STALL_NONE && c->free_warps < (uint32_t)c->params.warps)
         c->stats.stall_cycles[c->last_stall] += now - c->last_tick - 1;
     c->last_tick = now;
+    c->stats.ticks++;
     dispatch_cta(c, now);
     drain_requests(c, now);
     uint64_t wake = SIMTX_NEVER;
