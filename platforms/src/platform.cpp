@@ -171,7 +171,9 @@ std::string platform::simulate()
     double last_report = 0;
     bool progress_shown = false;
     std::string error;
-    sc_core::sc_start(sc_core::SC_ZERO_TIME); // elaborate and run time 0
+    // Elaborate and run time 0 (once: a host program calls simulate() again
+    // after each kernel launch, and a zero-time start then only warns).
+    if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
     while (block_module::run_error().empty() && sc_core::sc_pending_activity()) {
         sc_core::sc_time now = sc_core::sc_time_stamp();
         sc_core::sc_time next_event = now + sc_core::sc_time_to_pending_activity();
