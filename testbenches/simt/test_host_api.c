@@ -15,6 +15,7 @@
 
 typedef struct test_system {
     void *core;
+    simtx_observer *observer;
     sparse_memory *memory;
     simtx_msg in_flight[MAX_IN_FLIGHT];
     uint64_t due[MAX_IN_FLIGHT];
@@ -105,6 +106,60 @@ static bool backend_statistic(void *context, const char *name, double *value)
     return false;
 }
 
+static test_system *create_system(int lanes, int warps)
+{
+    test_system *s = calloc(1, sizeof *s);
+    s->memory = sparse_memory_create();
+    s->observer = simtx_observer_create();
+    simt_core_params params;
+    char error[512] = "";
+    CHECK(simtx_params_init(simt_core_block_info.params, &params, error, sizeof error));
+    params.lanes = lanes;
+    params.warps = warps;
+    simtx_env env = {.context = s, .instance_name = "sm0", .send = memory_send, .fail = record_failure, .observer = s->observer};
+    s->core = simt_core_block_info.create(&params, &env, error, sizeof error);
+    simtx_params_release(simt_core_block_info.params, &params);
+    CHECK(s->core != NULL);
+    return s;
+}
+
+static void destroy_system(test_system *s)
+{
+    simt_core_block_info.destroy(s->core);
+    sparse_memory_destroy(s->memory);
+    simtx_observer_destroy(s->observer);
+    free(s);
+}
+
+static uint64_t statistic(test_system *s, const char *name)
+{
+    const simtx_stat_entry *entry = simtx_observer_find_stat(s->observer, name);
+    return entry ? *(const uint64_t *)entry->value : UINT64_MAX;
+}
+
+/* One warp: requests after coalescing and bank-conflict cycles are exact. */
+static void run_pattern(const char *kernel, int lanes, uint32_t stride, uint64_t expected_requests, uint64_t expected_conflict_cycles)
+{
+    test_system *s = create_system(lanes, 4);
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic};
+    gpu_device *device = gpu_device_create(&backend);
+    gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
+    if (!CHECK(module != NULL)) {
+        fprintf(stderr, "  %s\n", gpu_last_error(device));
+        return;
+    }
+    uint32_t data = gpu_malloc(device, 64 * 64 * 4 + 256), out = gpu_malloc(device, 64 * 4);
+    uint32_t args[3] = {data, out, stride};
+    CHECK(gpu_launch(device, module, kernel, (gpu_dim3){1, 1, 1}, (gpu_dim3){(uint32_t)lanes, 1, 1}, args, sizeof args,
+                     (uint32_t)lanes * stride * 4));
+    CHECK(gpu_synchronize(device));
+    CHECK_EQUAL(statistic(s, "memory_requests"), expected_requests);
+    CHECK_EQUAL(statistic(s, "shared_bank_conflict_cycles"), expected_conflict_cycles);
+    gpu_module_unload(module);
+    gpu_device_destroy(device);
+    destroy_system(s);
+}
+
 static void run_vector_add(const char *opt, int lanes)
 {
     test_system *s = calloc(1, sizeof *s);
@@ -166,5 +221,15 @@ int main(void)
     run_vector_add("O0", 32);
     run_vector_add("O2", 64);
     run_vector_add("Os", 8);
+    /* Coalescing: 32 lanes reading words `stride` apart, then one store. */
+    run_pattern("global_stride", 32, 1, 1 + 1, 0);   /* one 128-byte segment */
+    run_pattern("global_stride", 32, 2, 2 + 1, 0);   /* 256 bytes: two segments */
+    run_pattern("global_stride", 32, 32, 32 + 1, 0); /* a segment per lane */
+    run_pattern("global_stride", 64, 1, 2 + 2, 0);   /* 64 lanes: two segments each way */
+    /* Banks: 32 banks of 4 bytes; distinct words on one bank serialise. */
+    run_pattern("shared_stride", 32, 1, 0, 0);
+    run_pattern("shared_stride", 32, 2, 0, 1);   /* 2-way conflict */
+    run_pattern("shared_stride", 32, 32, 0, 31); /* every lane on bank 0 */
+    run_pattern("shared_stride", 32, 33, 0, 0);  /* odd stride: conflict-free */
     return simtx_test_summary();
 }

@@ -1,0 +1,20 @@
+/* Access patterns with known coalescing and bank-conflict costs. */
+#include "gpu.h"
+
+struct pattern_args {
+    uint32_t data, out, stride;
+};
+
+GPU_KERNEL void global_stride(const struct pattern_args *args)
+{
+    uint32_t t = gpu_thread_x();
+    const volatile uint32_t *data = (const volatile uint32_t *)args->data;
+    ((volatile uint32_t *)args->out)[t] = data[t * args->stride];
+}
+
+GPU_KERNEL void shared_stride(const struct pattern_args *args)
+{
+    uint32_t t = gpu_thread_x();
+    volatile uint32_t *shared = (volatile uint32_t *)GPU_SHARED_BASE;
+    shared[t * args->stride] = t;
+}
