@@ -21,7 +21,7 @@ uint64_t instance_seed(uint64_t seed, const std::string &instance_name)
 }
 
 platform::platform(const netlist &net, const run_options &options)
-    : net_(net), options_(options), observer_(simtx_observer_create())
+    : net_(net), options_(options), observer_(simtx_observer_create(), simtx_observer_destroy)
 {
     for (const instance &inst : net.instances) {
         block_config config;
@@ -29,7 +29,7 @@ platform::platform(const netlist &net, const run_options &options)
         config.params = inst.params->data();
         config.socket_counts = inst.socket_counts;
         config.clock_period = sc_core::sc_time::from_value(net.clock_of(inst).period_ps);
-        config.observer = observer_;
+        config.observer = observer_.get();
         config.seed = instance_seed(options.seed, inst.name);
         for (const binding &b : net.bindings) {
             if (!b.has_range || b.initiator.instance != static_cast<size_t>(&inst - net.instances.data())) continue;
@@ -64,7 +64,6 @@ platform::~platform()
 {
     close_waveforms();
     modules_.clear();
-    simtx_observer_destroy(observer_);
 }
 
 block_module *platform::find(const std::string &name) const
@@ -98,8 +97,8 @@ void platform::open_waveforms()
                  view_file.substr(view_file.rfind('/') + 1).c_str());
     std::string group;
     size_t traced = 0;
-    for (size_t i = 0; i < simtx_observer_probe_count(observer_); i++) {
-        const simtx_probe_entry *probe = simtx_observer_probe(observer_, i);
+    for (size_t i = 0; i < simtx_observer_probe_count(observer_.get()); i++) {
+        const simtx_probe_entry *probe = simtx_observer_probe(observer_.get(), i);
         if (!selected(options_.trace_globs, probe->name)) continue;
         sc_core::sc_trace(trace_file_, *reinterpret_cast<const sc_dt::uint64 *>(probe->value), probe->name,
                           static_cast<int>(probe->width));
@@ -260,7 +259,7 @@ void platform::write_json(FILE *out, double wall_seconds) const
         }
     }
     std::fprintf(out, "\n    },\n    \"statistics\": {\n");
-    simtx_stats_write_json_members(observer_, out, 6);
+    simtx_stats_write_json_members(observer_.get(), out, 6);
     std::fprintf(out, "    }\n  },\n  \"host\": {\n");
     std::fprintf(out, "    \"wall_seconds\": %.6f,\n    \"simulated_seconds_per_wall_second\": %.6g,\n", wall_seconds,
                  wall_seconds > 0 ? simulated_s / wall_seconds : 0.0);
@@ -276,7 +275,7 @@ void platform::write_text(FILE *out, double wall_seconds) const
         std::fprintf(out, "clock %-10s %g MHz, %llu cycles\n", c.name.c_str(), c.frequency_mhz,
                      static_cast<unsigned long long>(sc_core::sc_time_stamp().value() / c.period_ps));
     std::fprintf(out, "statistics\n");
-    simtx_stats_write_text(observer_, out);
+    simtx_stats_write_text(observer_.get(), out);
     std::fprintf(out, "host (not simulated; varies from run to run)\n");
     std::fprintf(out, "  wall time         %.3f s\n", wall_seconds);
     std::fprintf(out, "  simulation speed  %.4g simulated us per wall second\n", wall_seconds > 0 ? simulated_s * 1e6 / wall_seconds : 0.0);

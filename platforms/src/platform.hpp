@@ -42,7 +42,7 @@ class platform {
 
     block_module *find(const std::string &name) const;
     const std::vector<std::unique_ptr<block_module>> &modules() const { return modules_; }
-    simtx_observer *observer() const { return observer_; }
+    simtx_observer *observer() const { return observer_.get(); }
 
   private:
     void open_waveforms();
@@ -54,7 +54,9 @@ class platform {
 
     const netlist &net_;
     run_options options_;
-    simtx_observer *observer_;
+    // Declared before the modules: it must outlive them, also when the
+    // constructor throws half-way.
+    std::unique_ptr<simtx_observer, void (*)(simtx_observer *)> observer_;
     std::vector<std::unique_ptr<block_module>> modules_;
     std::vector<std::unique_ptr<protocol_checker>> checkers_;
     sc_core::sc_trace_file *trace_file_ = nullptr;
