@@ -76,6 +76,7 @@ typedef struct warp {
     uint64_t next_issue;
     uint32_t pending_memory;    /* memory instructions of this warp still in flight */
     bool at_barrier;
+    bool waiting_room;          /* its memory instruction found no pending entry or queue room */
     uint64_t age;               /* dispatch order, for GTO */
     uint8_t *local;             /* lanes * local_memory bytes, allocated on first use */
 } warp;
@@ -121,6 +122,7 @@ struct simt_core {
     uint32_t *last_issued;      /* per scheduler */
     uint64_t age_counter;
     uint64_t ldst_free_cycle;
+    uint32_t room_waiters;      /* warps with waiting_room set */
     pending_access *pending;
     uint32_t *free_pending;
     uint32_t free_pending_count;
@@ -310,14 +312,23 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
     return true;
 }
 
+/* Whether the launch has a CTA left and this core has the warps, CTA slot
+ * and registers for it (shared memory is placed by dispatch_cta). */
+static bool cta_fits(const simt_core *c)
+{
+    const simt_launch *l = c->launch;
+    if (!l || l->next_cta >= l->total_ctas || !c->free_ctas) return false;
+    uint32_t warps = cta_warps(c, l);
+    return warps <= c->free_warps && warps * c->lanes * l->registers_per_thread <= c->free_registers;
+}
+
 /* Takes the next CTA of the launch if this core has room for it. */
 static bool dispatch_cta(simt_core *c, uint64_t now)
 {
     simt_launch *l = c->launch;
-    if (!l || l->next_cta >= l->total_ctas || !c->free_ctas) return false;
+    if (!cta_fits(c)) return false;
     uint32_t warps = cta_warps(c, l), threads = cta_threads(l);
     uint32_t registers = warps * c->lanes * l->registers_per_thread;
-    if (warps > c->free_warps || registers > c->free_registers) return false;
     /* Shared memory: CTA slots own fixed equal partitions would waste room;
      * first-fit over the resident CTAs' ranges instead. */
     uint32_t offset = 0;
@@ -364,6 +375,7 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         w->cta_slot = slot;
         w->warp_in_cta = k;
         w->at_barrier = false;
+        w->waiting_room = false;
         w->pending_memory = 0;
         w->next_issue = now + 1;
         c->hot[w_index] = (warp_hot){0, STALL_NONE};
@@ -746,7 +758,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
 }
 
 /* Whether the warp's next instruction may issue now; sets why not. */
-static bool warp_ready(const simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_reason *why, uint64_t *when)
+static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_reason *why, uint64_t *when)
 {
     if (w->at_barrier) {
         *why = STALL_BARRIER;
@@ -780,7 +792,13 @@ static bool warp_ready(const simt_core *c, warp *w, warp_hot *h, uint64_t now, s
         /* Room for the worst case (one request per lane): otherwise sleep
          * until a response or the socket frees room. */
         if (!c->free_pending_count || c->requests.capacity - c->requests.length < c->lanes) {
+            /* Sleep until room frees: release_room_waiter() wakes one
+             * waiter per freed entry, so stalled warps are not re-decoded
+             * every cycle. */
             *why = STALL_MEMORY;
+            *h = (warp_hot){UINT64_MAX, STALL_MEMORY};
+            w->waiting_room = true;
+            c->room_waiters++;
             return false;
         }
         if (c->ldst_free_cycle > now) {
@@ -964,6 +982,19 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
     return true;
 }
 
+/* A pending entry or queue room freed: the oldest warp waiting for room
+ * may try again (what GTO would pick; LRR sees the same order). */
+static void release_room_waiter(simt_core *c)
+{
+    if (!c->room_waiters) return;
+    uint32_t chosen = NO_SLOT;
+    for (uint32_t i = 0; i < (uint32_t)c->params.warps; i++)
+        if (c->warps[i].waiting_room && (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age)) chosen = i;
+    c->warps[chosen].waiting_room = false;
+    c->room_waiters--;
+    c->hot[chosen] = (warp_hot){0, STALL_NONE};
+}
+
 /* Sends queued requests while the socket takes them. */
 static void drain_requests(simt_core *c, uint64_t now)
 {
@@ -973,6 +1004,7 @@ static void drain_requests(simt_core *c, uint64_t now)
             return;
         }
         msg_queue_pop(&c->requests);
+        release_room_waiter(c);
     }
 }
 
@@ -985,7 +1017,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         c->stats.stall_cycles[c->last_stall] += now - c->last_tick - 1;
     c->last_tick = now;
     c->stats.ticks++;
-    dispatch_cta(c, now);
+    bool dispatched = dispatch_cta(c, now);
     drain_requests(c, now);
     uint64_t wake = SIMTX_NEVER;
     unsigned issued = 0;
@@ -1053,8 +1085,9 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     c->probes.pending_memory = (uint64_t)c->params.max_pending_memory - c->free_pending_count;
     /* Sleep until something can change: an issue, a latency, a dispatch. */
     uint64_t next = wake;
-    if (issued || (c->launch->next_cta < c->launch->total_ctas && c->free_ctas && c->free_warps >= cta_warps(c, c->launch)))
-        next = now + 1;
+    /* A CTA that did not fit is retried when one completes (a response or
+     * an issue wakes the core then). */
+    if (issued || (dispatched && cta_fits(c))) next = now + 1;
     if (!c->port_blocked && !msg_queue_empty(&c->requests)) {
         uint64_t ready = msg_queue_front_ready(&c->requests);
         if (ready < next) next = ready;
@@ -1096,9 +1129,10 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
     }
     if (--entry->remaining == 0) {
         if (cls != RV_CLASS_STORE && entry->rd) w->register_ready[entry->rd] = now + 1;
-        if (w->depth && !w->at_barrier) c->hot[entry->warp] = (warp_hot){0, STALL_NONE};
+        if (w->depth && !w->at_barrier && !w->waiting_room) c->hot[entry->warp] = (warp_hot){0, STALL_NONE};
         entry->in_use = false;
         c->free_pending[c->free_pending_count++] = (uint32_t)msg->id;
+        release_room_waiter(c);
         w->pending_memory--;
         if (!w->depth) check_cta_done(c, w->cta_slot, now);
     }
