@@ -180,10 +180,10 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
         const char *side = is_core_port(x, i) ? "core" : "partition";
         unsigned index = is_core_port(x, i) ? i : i - core_count(x);
         snprintf(name, sizeof name, "%s%u_input_queue", side, index);
-        simtx_observe_probe(o, name, &x->input_depth[i], 8,
+        simtx_observe_probe(o, name, &x->input_depth[i], 16,
                             is_core_port(x, i) ? "request-network packets waiting at this core's input" : "reply-network packets waiting at this partition's input");
         snprintf(name, sizeof name, "%s%u_output_queue", side, index);
-        simtx_observe_probe(o, name, &x->output_depth[i], 8,
+        simtx_observe_probe(o, name, &x->output_depth[i], 16,
                             is_core_port(x, i) ? "reply-network packets waiting for this core's link" : "request-network packets waiting for this partition's link");
     }
     return x;
