@@ -502,6 +502,40 @@ static void test_debug_access(void)
     harness_release(&h);
 }
 
+/* An atomic acts at the next level: a dirty copy is written back first (in
+ * order, ahead of the atomic), the line dropped, and the next level's answer
+ * (the old value) returned to the requester. */
+static void test_atomic_forwarding(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint8_t data[32];
+    fill_pattern(data, 32, 17);
+    harness_request(&h, SIMTX_OP_WRITE, 0x8000, 32, 1, data);
+    harness_settle(&h, 100);
+    CHECK_EQUAL(h.down_count, 0);
+    uint8_t operand[4] = {1, 0, 0, 0};
+    harness_request(&h, SIMTX_OP_ATOMIC, 0x8004, 4, 2, operand);
+    harness_run(&h, 5);
+    CHECK_EQUAL(h.down_count, 2);
+    CHECK(h.down[0].op == SIMTX_OP_WRITE && h.down[0].address == 0x8000);
+    CHECK(h.down[1].op == SIMTX_OP_ATOMIC && h.down[1].address == 0x8004 && h.down[1].handle == NULL);
+    CHECK(!cache_line_state(h.cache, 0x8000, NULL, NULL));
+    /* The next level answers the atomic with the old value it held. */
+    harness_serve(&h, 1);
+    simtx_msg answer = h.down[1];
+    memcpy(answer.data, data + 4, 4);
+    simtx_msg_make_response(&answer, SIMTX_STATUS_OK);
+    CHECK_EQUAL(cache_accept(h.cache, CACHE_DOWNSTREAM_PORT, &answer, h.now), SIMTX_ACCEPTED);
+    harness_run(&h, 5);
+    const simtx_msg *old = harness_response(&h, 2);
+    CHECK(old && old->op == SIMTX_OP_ATOMIC && memcmp(old->data, data + 4, 4) == 0);
+    CHECK(cache_idle(h.cache));
+    harness_release(&h);
+}
+
 /* A line-crossing access is a run-time error naming the access. */
 static void test_line_crossing(void)
 {
@@ -550,6 +584,7 @@ int main(void)
     test_fence();
     test_port_backpressure();
     test_debug_access();
+    test_atomic_forwarding();
     test_line_crossing();
     test_partition_indexing();
     return simtx_test_summary();
