@@ -19,30 +19,3 @@ void msg_queue_release(msg_queue *q)
     q->ready_cycles = NULL;
     q->capacity = q->length = 0;
 }
-
-bool msg_queue_push(msg_queue *q, const simtx_msg *msg, uint64_t ready_cycle)
-{
-    if (q->length == q->capacity) return false;
-    size_t tail = (q->head + q->length) % q->capacity;
-    q->messages[tail] = *msg;
-    q->ready_cycles[tail] = ready_cycle;
-    q->length++;
-    return true;
-}
-
-simtx_msg *msg_queue_front(msg_queue *q)
-{
-    return q->length ? &q->messages[q->head] : NULL;
-}
-
-uint64_t msg_queue_front_ready(const msg_queue *q)
-{
-    return q->ready_cycles[q->head];
-}
-
-void msg_queue_pop(msg_queue *q)
-{
-    if (!q->length) return;
-    q->head = (q->head + 1) % q->capacity;
-    q->length--;
-}

@@ -26,11 +26,34 @@ static inline bool msg_queue_full(const msg_queue *q) { return q->length == q->c
 static inline bool msg_queue_empty(const msg_queue *q) { return q->length == 0; }
 
 /* Appends a copy of msg, usable from ready_cycle on. Returns false if full. */
-bool msg_queue_push(msg_queue *q, const simtx_msg *msg, uint64_t ready_cycle);
+static inline bool msg_queue_push(msg_queue *q, const simtx_msg *msg, uint64_t ready_cycle)
+{
+    if (q->length == q->capacity) return false;
+    size_t tail = q->head + q->length;
+    if (tail >= q->capacity) tail -= q->capacity;
+    q->messages[tail] = *msg;
+    q->ready_cycles[tail] = ready_cycle;
+    q->length++;
+    return true;
+}
+
 /* The oldest message, or NULL when empty. */
-simtx_msg *msg_queue_front(msg_queue *q);
-uint64_t msg_queue_front_ready(const msg_queue *q);
-void msg_queue_pop(msg_queue *q);
+static inline simtx_msg *msg_queue_front(msg_queue *q)
+{
+    return q->length ? &q->messages[q->head] : NULL;
+}
+
+static inline uint64_t msg_queue_front_ready(const msg_queue *q)
+{
+    return q->ready_cycles[q->head];
+}
+
+static inline void msg_queue_pop(msg_queue *q)
+{
+    if (!q->length) return;
+    if (++q->head == q->capacity) q->head = 0;
+    q->length--;
+}
 
 #ifdef __cplusplus
 }

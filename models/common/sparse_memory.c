@@ -69,7 +69,7 @@ static page *find_page(sparse_memory *m, uint64_t number, bool create)
         s = (s + 1) & (m->capacity - 1);
     }
     if (!create) return NULL;
-    if ((m->count + 1) * 4 > m->capacity * 3) {
+    if ((m->count + 1) * 2 > m->capacity) { /* at most half full: short probes */
         rehash(m);
         return find_page(m, number, true);
     }
