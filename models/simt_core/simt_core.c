@@ -322,6 +322,11 @@ static bool cta_fits(const simt_core *c)
     return warps <= c->free_warps && warps * c->lanes * l->registers_per_thread <= c->free_registers;
 }
 
+void simt_core_end_launch(simt_core *c)
+{
+    c->launch = NULL;
+}
+
 /* Takes the next CTA of the launch if this core has room for it. */
 static bool dispatch_cta(simt_core *c, uint64_t now)
 {

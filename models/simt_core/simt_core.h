@@ -45,6 +45,9 @@ typedef struct simt_core simt_core;
  * outlive the run. Returns false if the launch cannot fit this core at all,
  * with a message. */
 bool simt_core_start_launch(simt_core *core, simt_launch *launch, char *error, size_t error_size);
+/* Forgets the launch (the host is about to free it); the core must be idle
+ * or the run over. */
+void simt_core_end_launch(simt_core *core);
 /* Number of registers a kernel's threads use (for occupancy). */
 uint32_t simt_kernel_registers(const kernel_image *image);
 

@@ -98,6 +98,8 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
         char error[2048] = "";
         workload_context context{options.data(), options.size(), SIMTX_KERNEL_DIR, stdout, error, sizeof error, false};
         int status = info->main(device, &context);
+        // The launch lives in the device: detach it before freeing.
+        for (block_module *core : state.cores) simt_core_end_launch(static_cast<simt_core *>(core->core()));
         gpu_device_destroy(device);
         if (status) return "workload '" + request.name + "': " + (error[0] ? error : "failed");
         for (const workload_option &option : options)
