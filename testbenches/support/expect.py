@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Runs a command and checks its exit status and output.
 
-usage: expect.py [--exit N] [--stderr REGEX]... [--stdout REGEX]... [--no-file PATH]... -- COMMAND...
-Each REGEX must match somewhere in that stream; --no-file checks the run did
-not leave that file behind.
+usage: expect.py [--exit N] [--stderr REGEX]... [--stdout REGEX]... [--quiet-stderr]
+                 [--no-file PATH]... -- COMMAND...
+Each REGEX must match somewhere in that stream; --quiet-stderr requires an
+empty stderr; --no-file checks the run did not leave that file behind.
 """
 import argparse
 import os
@@ -18,6 +19,7 @@ def main():
     parser.add_argument("--stderr", action="append", default=[])
     parser.add_argument("--stdout", action="append", default=[])
     parser.add_argument("--no-file", action="append", default=[])
+    parser.add_argument("--quiet-stderr", action="store_true")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -39,6 +41,8 @@ def main():
     for path in args.no_file:
         if os.path.exists(path):
             failures.append(f"{path} was written")
+    if args.quiet_stderr and result.stderr:
+        failures.append("stderr is not empty")
     if failures:
         print("command:", " ".join(command))
         print("--- stdout ---\n" + result.stdout[-3000:])
@@ -47,7 +51,7 @@ def main():
             print("FAILED:", failure)
         print(f"0 passed, {len(failures)} failed")
         return 1
-    checks = 1 + len(args.stderr) + len(args.stdout) + len(args.no_file)
+    checks = 1 + len(args.stderr) + len(args.stdout) + len(args.no_file) + args.quiet_stderr
     print(f"{checks} passed, 0 failed")
     return 0
 
