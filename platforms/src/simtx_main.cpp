@@ -112,6 +112,7 @@ int command_run(int argc, char **argv)
     if (!workload.options.empty() && workload.name.empty()) bad_usage("--set workload.* needs --workload NAME");
 
     try {
+        workload.seed = run_options.seed;
         if (!workload.name.empty()) run_options.host_program = simtx::workload_host_program(workload);
         simtx::netlist net = simtx::load_netlist(netlist_file, netlist_options);
         simtx::platform platform(net, run_options);

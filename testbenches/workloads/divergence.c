@@ -15,7 +15,7 @@ int divergence_main(gpu_device *device, workload_context *context)
 {
     uint32_t n = (uint32_t)workload_int(context, "n", 1024, 1, 1 << 22);
     uint32_t block = (uint32_t)workload_int(context, "block", 96, 1, 1024);
-    uint64_t seed = (uint64_t)workload_int(context, "seed", 1, 0, INT64_MAX);
+    uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     char path[1024];
     workload_kernel_path(context, "divergence", path, sizeof path);
     if (context->bad_option) return 1;

@@ -7,7 +7,7 @@ int histogram_main(gpu_device *device, workload_context *context)
     uint32_t bin_count = (uint32_t)workload_int(context, "bins", 64, 1, 256);
     uint32_t block = (uint32_t)workload_int(context, "block", 256, 1, 1024);
     uint32_t ctas = (uint32_t)workload_int(context, "ctas", 16, 1, 1 << 20);
-    uint64_t seed = (uint64_t)workload_int(context, "seed", 1, 0, INT64_MAX);
+    uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     char path[1024];
     workload_kernel_path(context, "histogram", path, sizeof path);
     if (context->bad_option) return 1;

@@ -5,7 +5,7 @@ int vector_add_main(gpu_device *device, workload_context *context)
 {
     uint32_t n = (uint32_t)workload_int(context, "n", 4096, 1, 1 << 26);
     uint32_t block = (uint32_t)workload_int(context, "block", 256, 1, 1024);
-    uint64_t seed = (uint64_t)workload_int(context, "seed", 1, 0, INT64_MAX);
+    uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     char path[1024];
     workload_kernel_path(context, "vector_add", path, sizeof path);
     if (context->bad_option) return 1;

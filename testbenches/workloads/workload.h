@@ -2,8 +2,8 @@
  * their kernels and exact host-side oracles. The CLI runs one with
  *   simtx run NETLIST --workload NAME [--set workload.OPTION=VALUE ...]
  * Options every workload reads: opt (O0|O1|O2|O3|Os, default O2) picks the
- * kernel build; kernel=PATH replaces the kernel ELF; seed (default 1) seeds
- * the inputs. */
+ * kernel build; kernel=PATH replaces the kernel ELF; seed (default: the
+ * run's --seed) seeds the inputs. */
 #ifndef SIMTX_WORKLOAD_H
 #define SIMTX_WORKLOAD_H
 
@@ -31,6 +31,7 @@ typedef struct workload_context {
     char *error;
     size_t error_size;
     bool bad_option;
+    uint64_t seed; /* default of the `seed` option: the run's --seed */
 } workload_context;
 
 /* Returns 0 when the oracle passed; otherwise writes context->error. */

@@ -96,7 +96,7 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
         std::vector<workload_option> options;
         for (const auto &option : request.options) options.push_back({option.first.c_str(), option.second.c_str(), false});
         char error[2048] = "";
-        workload_context context{options.data(), options.size(), SIMTX_KERNEL_DIR, stdout, error, sizeof error, false};
+        workload_context context{options.data(), options.size(), SIMTX_KERNEL_DIR, stdout, error, sizeof error, false, request.seed};
         int status = info->main(device, &context);
         // The launch lives in the device: detach it before freeing.
         for (block_module *core : state.cores) simt_core_end_launch(static_cast<simt_core *>(core->core()));

@@ -17,6 +17,7 @@ namespace simtx {
 struct workload_request {
     std::string name;
     std::vector<std::pair<std::string, std::string>> options; // from --set workload.NAME=VALUE
+    uint64_t seed = 1; // the run's --seed: the default seed of the workload's inputs
 };
 
 // Checks the name (throws input_error listing the known workloads) and
