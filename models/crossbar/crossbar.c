@@ -22,6 +22,8 @@ static const simtx_param_spec crossbar_param_specs[] = {
     {"output_queue_depth", SIMTX_PARAM_INT, "8", "packets", 1, 1 << 16, NULL, "packets per output queue; a full one stops the switch feeding it", PARAM(output_queue_depth)},
     {"mapping", SIMTX_PARAM_ENUM, "interleave", "", 0, 0, "interleave|ranges", "interleave: partition = (address / interleave) mod partitions; ranges: the { base, size } of each partition's connect", PARAM(mapping)},
     {"interleave", SIMTX_PARAM_INT, "256", "bytes", 1, 1LL << 40, NULL, "bytes per partition chunk (mapping = interleave)", PARAM(interleave)},
+    {"reply_flit_bytes", SIMTX_PARAM_INT, "0", "bytes", 0, 1 << 16, NULL, "flit size of the reply network; 0: flit_bytes (flit_bytes then sizes the request network)", PARAM(reply_flit_bytes)},
+    {"reply_latency", SIMTX_PARAM_INT, "0", "cycles", 0, 1e6, NULL, "traversal of the reply network; 0: latency (latency then times the request network)", PARAM(reply_latency)},
 };
 
 static const simtx_param_table crossbar_param_table = {
@@ -49,6 +51,7 @@ typedef struct crossbar {
         uint64_t packets, flits, arbitration_losses, refusals;
     } stats[NETWORKS];
     uint64_t address_errors;
+    uint64_t flit_bytes[NETWORKS], latency[NETWORKS];
     uint64_t *input_depth, *output_depth; /* probes, per port */
 } crossbar;
 
@@ -72,22 +75,22 @@ static int destination(const crossbar *x, const simtx_msg *msg)
     return map_request(x, msg->address);
 }
 
-/* Cycles a packet holds a port: header plus the data it carries, in flits. */
-static uint64_t transfer_cycles(const crossbar *x, const simtx_msg *msg)
-{
-    bool carries_data = msg->op == SIMTX_OP_ATOMIC || (msg->op == SIMTX_OP_WRITE) != msg->is_response;
-    uint64_t bytes = (uint64_t)x->params.header_bytes + (carries_data ? msg->size : 0);
-    uint64_t flits = (bytes + (uint64_t)x->params.flit_bytes - 1) / (uint64_t)x->params.flit_bytes;
-    if (!flits) flits = 1;
-    return (flits + (uint64_t)x->params.flits_per_cycle - 1) / (uint64_t)x->params.flits_per_cycle;
-}
+static unsigned network_of(const simtx_msg *msg) { return msg->is_response ? REPLY_NETWORK : REQUEST_NETWORK; }
 
+/* Flits of a packet: header plus the data it carries, in its network's flits. */
 static uint64_t flit_count(const crossbar *x, const simtx_msg *msg)
 {
     bool carries_data = msg->op == SIMTX_OP_ATOMIC || (msg->op == SIMTX_OP_WRITE) != msg->is_response;
     uint64_t bytes = (uint64_t)x->params.header_bytes + (carries_data ? msg->size : 0);
-    uint64_t flits = (bytes + (uint64_t)x->params.flit_bytes - 1) / (uint64_t)x->params.flit_bytes;
+    uint64_t flit_bytes = x->flit_bytes[network_of(msg)];
+    uint64_t flits = (bytes + flit_bytes - 1) / flit_bytes;
     return flits ? flits : 1;
+}
+
+/* Cycles a packet holds a port. */
+static uint64_t transfer_cycles(const crossbar *x, const simtx_msg *msg)
+{
+    return (flit_count(x, msg) + (uint64_t)x->params.flits_per_cycle - 1) / (uint64_t)x->params.flits_per_cycle;
 }
 
 static void crossbar_destroy(void *core)
@@ -141,6 +144,10 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->params.mapping = strdup(p->mapping);
     x->env = *env;
     x->by_ranges = by_ranges;
+    x->flit_bytes[REQUEST_NETWORK] = (uint64_t)p->flit_bytes;
+    x->flit_bytes[REPLY_NETWORK] = (uint64_t)(p->reply_flit_bytes ? p->reply_flit_bytes : p->flit_bytes);
+    x->latency[REQUEST_NETWORK] = (uint64_t)p->latency;
+    x->latency[REPLY_NETWORK] = (uint64_t)(p->reply_latency ? p->reply_latency : p->latency);
     x->port_count = (unsigned)(p->cores + p->partitions);
     unsigned n = x->port_count;
     x->inputs = calloc(n, sizeof *x->inputs);
@@ -232,7 +239,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
             x->blocked[d] = true;
             continue;
         }
-        unsigned network = out.is_response ? REPLY_NETWORK : REQUEST_NETWORK;
+        unsigned network = network_of(&out);
         x->link_free[d] = now + transfer_cycles(x, &out);
         x->stats[network].packets++;
         x->stats[network].flits += flit_count(x, &out);
@@ -254,7 +261,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
             }
             uint64_t cycles = transfer_cycles(x, msg);
             /* The traversal counts from arrival: latency - 1 more cycles here. */
-            msg_queue_push(&x->outputs[d], msg, now + (uint64_t)x->params.latency - 1);
+            msg_queue_push(&x->outputs[d], msg, now + x->latency[network_of(msg)] - 1);
             x->switch_in_free[s] = x->switch_out_free[d] = now + cycles;
             msg_queue_pop(queue);
             x->input_depth[s] = queue->length;

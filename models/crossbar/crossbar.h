@@ -22,6 +22,8 @@ typedef struct crossbar_params {
     int64_t output_queue_depth; /* packets per output queue */
     char *mapping;              /* "interleave" or "ranges" */
     int64_t interleave;         /* bytes per partition chunk (mapping = interleave) */
+    int64_t reply_flit_bytes;   /* reply network's flit size; 0: flit_bytes */
+    int64_t reply_latency;      /* reply network's traversal; 0: latency */
 } crossbar_params;
 
 extern const simtx_block_info crossbar_block_info;

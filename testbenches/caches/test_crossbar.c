@@ -144,8 +144,43 @@ static void test_order_serialization_and_route(void)
     simtx_params_release(crossbar_block_info.params, &p);
 }
 
+/* The reply network takes its own flit size and latency. */
+static void test_reply_network_parameters(void)
+{
+    recorder r;
+    recorder_init(&r);
+    crossbar_params p;
+    params_with(&p, NULL);
+    p.latency = 2;
+    p.reply_latency = 10;
+    p.reply_flit_bytes = 8;
+    char error[256];
+    void *x = crossbar_block_info.create(&p, &r.env, error, sizeof error);
+    CHECK(x != NULL);
+    if (!x) return;
+    simtx_msg read;
+    simtx_msg_init(&read, SIMTX_OP_READ, 0x0, 32);
+    CHECK_EQUAL(crossbar_block_info.accept(x, 0, &read, 0), SIMTX_ACCEPTED);
+    for (r.now = 1; r.now < 10 && !r.count; r.now++) crossbar_block_info.cycle(x, r.now);
+    CHECK_EQUAL(r.count, 1);
+    CHECK_EQUAL(r.cycle[0], 2); /* request network: 2 cycles */
+    simtx_msg reply = r.sent[0];
+    simtx_msg_make_response(&reply, SIMTX_STATUS_OK);
+    uint64_t arrival = r.now;
+    CHECK_EQUAL(crossbar_block_info.accept(x, 1, &reply, arrival), SIMTX_ACCEPTED);
+    simtx_msg second = reply; /* a second reply: (8 + 32) / 8 = 5 flits behind the first */
+    CHECK_EQUAL(crossbar_block_info.accept(x, 1, &second, arrival), SIMTX_ACCEPTED);
+    for (r.now = arrival + 1; r.now < arrival + 40; r.now++) crossbar_block_info.cycle(x, r.now);
+    CHECK_EQUAL(r.count, 3);
+    CHECK_EQUAL(r.cycle[1], arrival + 10);
+    CHECK_EQUAL(r.cycle[2] - r.cycle[1], 5);
+    crossbar_block_info.destroy(x);
+    simtx_params_release(crossbar_block_info.params, &p);
+}
+
 int main(void)
 {
+    test_reply_network_parameters();
     test_bad_configurations();
     test_order_serialization_and_route();
     return simtx_test_summary();
