@@ -4,7 +4,7 @@
 
 int bfs_main(gpu_device *device, workload_context *context)
 {
-    uint32_t nodes = (uint32_t)workload_int(context, "nodes", 4096, 2, 1 << 24);
+    uint32_t nodes = (uint32_t)workload_int(context, "n", 4096, 2, 1 << 24);
     uint32_t degree = (uint32_t)workload_int(context, "degree", 4, 1, 256);
     uint32_t block = (uint32_t)workload_int(context, "block", 128, 1, 1024);
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);

@@ -3,7 +3,7 @@
 
 int spmv_main(gpu_device *device, workload_context *context)
 {
-    uint32_t rows = (uint32_t)workload_int(context, "rows", 2048, 1, 1 << 24);
+    uint32_t rows = (uint32_t)workload_int(context, "n", 2048, 1, 1 << 24);
     uint32_t per_row = (uint32_t)workload_int(context, "per_row", 8, 1, 1024);
     uint32_t block = (uint32_t)workload_int(context, "block", 128, 1, 1024);
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);

@@ -16,8 +16,8 @@ static const workload_info workloads[] = {
     {"vector_add", "c[i] = a[i] + b[i] (options: n, block)", vector_add_main},
     {"reduction", "shared-memory tree reduction with barriers, one partial sum per CTA (options: n, block)", reduction_main},
     {"histogram", "histogram with global atomics (options: n, bins, block)", histogram_main},
-    {"spmv", "sparse matrix (CSR) times vector, one row per thread (options: rows, per_row, block)", spmv_main},
-    {"bfs", "frontier-based breadth-first search, one launch per level (options: nodes, degree, block)", bfs_main},
+    {"spmv", "sparse matrix (CSR) times vector, one row per thread (options: n rows, per_row, block)", spmv_main},
+    {"bfs", "frontier-based breadth-first search, one launch per level (options: n nodes, degree, block)", bfs_main},
     {"divergence", "divergence torture kernel checked against the scalar reference interpreter (options: n, block)", divergence_main},
 };
 
