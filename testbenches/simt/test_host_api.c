@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "host_api.h"
 #include "simt_core.h"
@@ -106,7 +107,7 @@ static bool backend_statistic(void *context, const char *name, double *value)
     return false;
 }
 
-static test_system *create_system(int lanes, int warps)
+static test_system *create_system_with(int lanes, int warps, const char *scheduler, int schedulers, const char *trace_file)
 {
     test_system *s = calloc(1, sizeof *s);
     s->memory = sparse_memory_create();
@@ -116,11 +117,21 @@ static test_system *create_system(int lanes, int warps)
     CHECK(simtx_params_init(simt_core_block_info.params, &params, error, sizeof error));
     params.lanes = lanes;
     params.warps = warps;
+    params.schedulers = schedulers;
+    free(params.scheduler);
+    params.scheduler = strdup(scheduler);
+    free(params.trace_file);
+    params.trace_file = strdup(trace_file);
     simtx_env env = {.context = s, .instance_name = "sm0", .send = memory_send, .fail = record_failure, .observer = s->observer};
     s->core = simt_core_block_info.create(&params, &env, error, sizeof error);
     simtx_params_release(simt_core_block_info.params, &params);
     CHECK(s->core != NULL);
     return s;
+}
+
+static test_system *create_system(int lanes, int warps)
+{
+    return create_system_with(lanes, warps, "gto", 2, "");
 }
 
 static void destroy_system(test_system *s)
@@ -158,6 +169,45 @@ static void run_pattern(const char *kernel, int lanes, uint32_t stride, uint64_t
     gpu_module_unload(module);
     gpu_device_destroy(device);
     destroy_system(s);
+}
+
+/* Eight warps of a multiply chain on one scheduler: the spread between the
+ * first and the last warp to finish. GTO keeps going back to the oldest
+ * warps (the youngest starve until they finish); LRR rotates through all. */
+static uint64_t finish_spread(const char *scheduler)
+{
+    char trace_file[] = "/tmp/simtx_scheduler_trace_XXXXXX";
+    int fd = mkstemp(trace_file);
+    if (!CHECK(fd >= 0)) return 0;
+    close(fd);
+    test_system *s = create_system_with(32, 8, scheduler, 1, trace_file);
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic};
+    gpu_device *device = gpu_device_create(&backend);
+    gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
+    uint32_t out = gpu_malloc(device, 256 * 4);
+    uint32_t args[3] = {0, out, 40};
+    CHECK(module && gpu_launch(device, module, "mul_chain", (gpu_dim3){1, 1, 1}, (gpu_dim3){256, 1, 1}, args, sizeof args, 0));
+    CHECK(gpu_synchronize(device));
+    gpu_module_unload(module);
+    gpu_device_destroy(device);
+    destroy_system(s); /* closes the trace */
+    uint64_t last[8] = {0};
+    FILE *trace = fopen(trace_file, "r");
+    char line[512];
+    while (trace && fgets(line, sizeof line, trace)) {
+        unsigned long long cycle;
+        unsigned warp;
+        if (sscanf(line, "%llu core 0 warp %u", &cycle, &warp) == 2 && warp < 8) last[warp] = cycle;
+    }
+    if (trace) fclose(trace);
+    remove(trace_file);
+    uint64_t first_done = UINT64_MAX, last_done = 0;
+    for (int w = 0; w < 8; w++) {
+        CHECK(last[w] > 0);
+        if (last[w] < first_done) first_done = last[w];
+        if (last[w] > last_done) last_done = last[w];
+    }
+    return last_done - first_done;
 }
 
 static void run_vector_add(const char *opt, int lanes)
@@ -231,5 +281,8 @@ int main(void)
     run_pattern("shared_stride", 32, 2, 0, 1);   /* 2-way conflict */
     run_pattern("shared_stride", 32, 32, 0, 31); /* every lane on bank 0 */
     run_pattern("shared_stride", 32, 33, 0, 0);  /* odd stride: conflict-free */
+    uint64_t gto = finish_spread("gto"), lrr = finish_spread("lrr");
+    fprintf(stderr, "finish spread: gto %llu cycles, lrr %llu cycles\n", (unsigned long long)gto, (unsigned long long)lrr);
+    CHECK(gto > 4 * lrr + 20);
     return simtx_test_summary();
 }

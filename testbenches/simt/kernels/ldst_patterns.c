@@ -18,3 +18,12 @@ GPU_KERNEL void shared_stride(const struct pattern_args *args)
     volatile uint32_t *shared = (volatile uint32_t *)GPU_SHARED_BASE;
     shared[t * args->stride] = t;
 }
+
+/* A dependent chain of multiplications: each warp can issue only every
+ * mul_latency cycles, so the scheduler decides which warps progress. */
+GPU_KERNEL void mul_chain(const struct pattern_args *args)
+{
+    uint32_t x = gpu_thread_x() | 1;
+    for (uint32_t i = 0; i < args->stride; i++) x = x * x + i;
+    ((volatile uint32_t *)args->out)[gpu_thread_x()] = x;
+}
