@@ -30,7 +30,9 @@
 -- GTX480 figures (DESIGN.md; GPGPU-Sim's GTX480 config): L1D 48 KB, 128 B
 -- lines, 6-way, global not cached in the TM configurations; L2 128 KB per
 -- partition (768 KB); crossbar 32 B/cycle per port, 5 cycles; GDDR5 at
--- 924 MHz, 6 partitions x 64 bits ~ 32 B per DRAM clock each.
+-- 924 MHz, 6 partitions x 64 bits ~ 32 B per DRAM clock each. Latencies
+-- are knobs to calibrate: GPGPU-Sim delays every L2 access by its ROP
+-- latency (120), which `l2 = { access_latency = ... }` models.
 
 local function merge(defaults, overrides)
     local result = {}

@@ -603,6 +603,18 @@ static simtx_accept_result downstream_response(cache *c, const simtx_msg *msg, u
 
 /* ---- block entry points ---- */
 
+/* Requests past the access-latency pipeline: a prefix of the input queue,
+ * whose ready cycles never decrease. */
+static unsigned waiting_for_lookup(const cache *c, uint64_t now)
+{
+    unsigned ready = 0;
+    for (size_t i = 0; i < c->input.length; i++) {
+        if (c->input.ready_cycles[(c->input.head + i) % c->input.capacity] > now) break;
+        ready++;
+    }
+    return ready;
+}
+
 static void update_probes(cache *c)
 {
     c->probes.mshr_occupancy = c->mshrs_used;
@@ -620,8 +632,8 @@ simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, 
             c->env.fail(c->env.context, "a response arrived on the upstream (target) socket");
             return SIMTX_ACCEPTED;
         }
-        if (msg_queue_full(&c->input)) return SIMTX_BUSY;
-        msg_queue_push(&c->input, msg, now);
+        if (msg_queue_full(&c->input) || waiting_for_lookup(c, now) >= c->config.input_queue_depth) return SIMTX_BUSY;
+        msg_queue_push(&c->input, msg, now + c->config.access_latency);
         c->stats.accesses++;
         if (msg->op == SIMTX_OP_READ) c->stats.reads++;
         else if (msg->op == SIMTX_OP_WRITE) c->stats.writes++;
@@ -811,7 +823,7 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     c->pending = calloc(config->pending_entries, sizeof *c->pending);
     c->free_pending = calloc(config->pending_entries, sizeof *c->free_pending);
     bool ok = c->lines && c->data && c->mshrs && c->pending && c->free_pending &&
-              msg_queue_init(&c->input, config->input_queue_depth) && msg_queue_init(&c->misses, config->miss_queue_depth) &&
+              msg_queue_init(&c->input, (size_t)config->input_queue_depth + config->access_latency) && msg_queue_init(&c->misses, config->miss_queue_depth) &&
               msg_queue_init(&c->responses, config->response_queue_depth);
     for (unsigned i = 0; ok && i < config->mshr_entries; i++) {
         c->mshrs[i].targets = calloc(config->mshr_max_merge, sizeof *c->mshrs[i].targets);

@@ -29,6 +29,9 @@ typedef struct cache_config {
     unsigned mshr_max_merge;       /* accesses waiting on one MSHR */
     unsigned hit_latency;          /* cycles from tag lookup to a hit's response */
     unsigned input_queue_depth;    /* requests waiting for the tag lookup */
+    unsigned access_latency;       /* cycles from arrival to the tag lookup, for hits and misses
+                                      alike (GPGPU-Sim's ROP delay); a pipeline that does not
+                                      count against input_queue_depth */
     unsigned miss_queue_depth;     /* messages waiting to go to the next level */
     unsigned response_queue_depth; /* responses waiting to go back */
     unsigned pending_entries;      /* forwarded requests (writes, uncached reads...) in flight */

@@ -17,6 +17,7 @@ static const simtx_param_spec l2_cache_param_specs[] = {
     {"mshr_entries", SIMTX_PARAM_INT, "32", "entries", 1, 4096, NULL, "lines being filled at once; a miss finding none stalls", PARAM(mshr_entries)},
     {"mshr_max_merge", SIMTX_PARAM_INT, "4", "accesses", 1, 1024, NULL, "accesses one MSHR holds (merged misses to a line in flight)", PARAM(mshr_max_merge)},
     {"hit_latency", SIMTX_PARAM_INT, "20", "cycles", 0, 1e6, NULL, "cycles from the tag lookup to a hit's response", PARAM(hit_latency)},
+    {"access_latency", SIMTX_PARAM_INT, "0", "cycles", 0, 1e5, NULL, "cycles from arrival to the tag lookup, hits and misses alike (a pipeline: it does not fill the input queue)", PARAM(access_latency)},
     {"input_queue_depth", SIMTX_PARAM_INT, "8", "requests", 1, 1 << 16, NULL, "requests waiting for the tag lookup (one per cycle); full: refuse", PARAM(input_queue_depth)},
     {"miss_queue_depth", SIMTX_PARAM_INT, "8", "messages", 2, 1 << 16, NULL, "fills, writebacks and forwarded requests waiting for the DRAM side", PARAM(miss_queue_depth)},
     {"response_queue_depth", SIMTX_PARAM_INT, "8", "responses", 1, 1 << 16, NULL, "responses waiting for the crossbar; at least mshr_max_merge", PARAM(response_queue_depth)},
@@ -37,11 +38,11 @@ static void *l2_cache_create(const void *params, const simtx_env *env, char *err
 {
     const l2_cache_params *p = params;
     if (p->size <= 0 || p->line_size <= 0 || p->associativity <= 0 || p->sectors <= 0 || p->mshr_entries <= 0 ||
-        p->mshr_max_merge <= 0 || p->hit_latency < 0 || p->input_queue_depth <= 0 || p->miss_queue_depth <= 0 ||
+        p->mshr_max_merge <= 0 || p->hit_latency < 0 || p->access_latency < 0 || p->input_queue_depth <= 0 || p->miss_queue_depth <= 0 ||
         p->response_queue_depth <= 0 || p->pending_entries <= 0) {
         const char *name = p->size <= 0 ? "size" : p->line_size <= 0 ? "line_size" : p->associativity <= 0 ? "associativity"
                          : p->sectors <= 0 ? "sectors" : p->mshr_entries <= 0 ? "mshr_entries" : p->mshr_max_merge <= 0 ? "mshr_max_merge"
-                         : p->hit_latency < 0 ? "hit_latency" : "a queue depth";
+                         : p->hit_latency < 0 ? "hit_latency" : p->access_latency < 0 ? "access_latency" : "a queue depth";
         snprintf(error, error_size, "parameter '%s' must be positive", name);
         return NULL;
     }
@@ -53,6 +54,7 @@ static void *l2_cache_create(const void *params, const simtx_env *env, char *err
         .mshr_entries = (unsigned)p->mshr_entries,
         .mshr_max_merge = (unsigned)p->mshr_max_merge,
         .hit_latency = (unsigned)p->hit_latency,
+        .access_latency = (unsigned)p->access_latency,
         .input_queue_depth = (unsigned)p->input_queue_depth,
         .miss_queue_depth = (unsigned)p->miss_queue_depth,
         .response_queue_depth = (unsigned)p->response_queue_depth,

@@ -536,6 +536,39 @@ static void test_atomic_forwarding(void)
     harness_release(&h);
 }
 
+/* access_latency delays every lookup (hits and misses alike) without
+ * filling the input queue: more requests than its depth are in the pipeline. */
+static void test_access_latency(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    config.access_latency = 10;
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint8_t data[32] = {5};
+    harness_request(&h, SIMTX_OP_WRITE, 0x0, 32, 1, data); /* allocates without a fetch */
+    harness_settle(&h, 100);
+    uint64_t start = h.now;
+    for (unsigned i = 0; i < 5; i++) { /* depth 2, yet all five enter the pipeline */
+        CHECK_EQUAL(harness_request(&h, SIMTX_OP_READ, 0x0, 32, 10 + i, NULL), SIMTX_ACCEPTED);
+        harness_run(&h, 1);
+    }
+    harness_run(&h, 30);
+    CHECK_EQUAL(h.up_count, 6);
+    const simtx_msg *first = harness_response(&h, 10);
+    CHECK(first && first->data[0] == 5);
+    CHECK_EQUAL(h.up_cycle[1], start + 10 + 3); /* access 10, hit 3 */
+    CHECK_EQUAL(h.up_cycle[5], start + 4 + 10 + 3);
+    harness_request(&h, SIMTX_OP_READ, 0x1000, 32, 20, NULL); /* a miss waits too */
+    uint64_t miss = h.now;
+    harness_run(&h, 10);
+    CHECK_EQUAL(h.down_count, 0);
+    harness_run(&h, 1);
+    CHECK_EQUAL(h.down_count, 1);
+    CHECK_EQUAL(h.now, miss + 11);
+    harness_release(&h);
+}
+
 /* A line-crossing access is a run-time error naming the access. */
 static void test_line_crossing(void)
 {
@@ -585,6 +618,7 @@ int main(void)
     test_port_backpressure();
     test_debug_access();
     test_atomic_forwarding();
+    test_access_latency();
     test_line_crossing();
     test_partition_indexing();
     return simtx_test_summary();
