@@ -28,7 +28,7 @@ static const simtx_param_spec simt_core_param_specs[] = {
     {"branch_latency", SIMTX_PARAM_INT, "2", "cycles", 1, 1000, NULL, "cycles before a warp issues again after a branch, jump, call or return", PARAM(branch_latency)},
     {"shared_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 10000, NULL, "issue to result of a conflict-free shared-memory load", PARAM(shared_latency)},
     {"local_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 10000, NULL, "issue to result of a local-memory (stack) load", PARAM(local_latency)},
-    {"constant_latency", SIMTX_PARAM_INT, "8", "cycles", 1, 10000, NULL, "issue to result of a load from the code window (read-only data)", PARAM(constant_latency)},
+    {"constant_latency", SIMTX_PARAM_INT, "8", "cycles", 1, 10000, NULL, "issue to result of a load from the code window (read-only data) or the argument block", PARAM(constant_latency)},
     {"shared_banks", SIMTX_PARAM_INT, "32", "banks", 1, 1024, NULL, "shared-memory banks, 4 bytes wide", PARAM(shared_banks)},
     {"segment_size", SIMTX_PARAM_INT, "128", "bytes", 4, SIMTX_MSG_MAX_DATA, NULL, "coalescing segment: a warp's global accesses become one request per touched segment", PARAM(segment_size)},
     {"sector_size", SIMTX_PARAM_INT, "32", "bytes", 4, SIMTX_MSG_MAX_DATA, NULL, "a request covers the touched sectors of its segment", PARAM(sector_size)},
@@ -59,6 +59,13 @@ typedef enum stall_reason {
 } stall_reason;
 
 static const char *const stall_names[STALL_REASONS] = {"issued", "idle", "scoreboard", "pipeline", "memory", "barrier"};
+static const char *const stall_docs[STALL_REASONS] = {
+    "",
+    "cycles without an issue: a launch is running but no warp is resident",
+    "cycles without an issue: operands not ready (ALU/MUL/DIV latency, loads in flight)",
+    "cycles without an issue: warps in a branch shadow or just issued",
+    "cycles without an issue: LD/ST unit busy, no room for requests, or finished warps waiting for their stores",
+    "cycles without an issue: every waiting warp is at a CTA barrier"};
 
 typedef struct stack_entry {
     uint32_t pc, reconverge;
@@ -256,7 +263,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     for (int r = 1; r < STALL_REASONS; r++) {
         char name[48];
         snprintf(name, sizeof name, "stall_%s", stall_names[r]);
-        simtx_observe_counter(o, name, &c->stats.stall_cycles[r], "cycles", "cycles without an issue, by reason (see README)");
+        simtx_observe_counter(o, name, &c->stats.stall_cycles[r], "cycles", stall_docs[r]);
     }
     simtx_observe_counter(o, "divergent_branches", &c->stats.divergent_branches, "branches", "branches that split a warp");
     simtx_observe_counter(o, "global_loads", &c->stats.global_loads, "instructions", "load instructions to the global/persistent windows");
