@@ -609,7 +609,9 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     if (local_mask) {
         const cta_slot *cta = &c->ctas[w->cta_slot];
         uint32_t banks = (uint32_t)c->params.shared_banks;
-        uint32_t bank_words[MAX_LANES], bank_count[1024] = {0};
+        /* Distinct words touched and how many fall on each bank (at most
+         * 64 words: count by comparing banks instead of clearing a table). */
+        uint32_t bank_words[MAX_LANES], word_banks[MAX_LANES];
         uint32_t distinct = 0, worst = 1;
         bool any_shared = false, any_local = false, any_code = false;
         for (uint64_t m = local_mask; m; m &= m - 1) {
@@ -633,9 +635,11 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 uint32_t word = shared_offset >> 2, k2 = 0;
                 while (k2 < distinct && bank_words[k2] != word) k2++;
                 if (k2 == distinct) {
-                    bank_words[distinct++] = word;
-                    uint32_t bank = word % banks;
-                    if (++bank_count[bank % 1024] > worst) worst = bank_count[bank % 1024];
+                    uint32_t bank = word % banks, same = 1;
+                    for (uint32_t j = 0; j < distinct; j++) same += word_banks[j] == bank;
+                    bank_words[distinct] = word;
+                    word_banks[distinct++] = bank;
+                    if (same > worst) worst = same;
                 }
             } else if (window == RV_WINDOW_LOCAL) {
                 uint32_t local_offset = address - RV_LOCAL_BASE;
