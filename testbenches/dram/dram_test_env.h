@@ -11,7 +11,7 @@
 
 #include "dram_controller.h"
 
-#define TEST_MAX_RESPONSES 4096
+#define TEST_MAX_RESPONSES 8192
 
 typedef struct test_env {
     simtx_env env;
