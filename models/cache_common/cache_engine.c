@@ -513,12 +513,25 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
     case SIMTX_OP_WRITE: return c->config.write_back ? handle_write_back(c, msg, now) : handle_write_through(c, msg, now);
     case SIMTX_OP_CLEAN_LINE:
     case SIMTX_OP_FLUSH_LINE: return handle_clean(c, msg, now);
-    case SIMTX_OP_FENCE:
-        /* Done when every request forwarded before it has been acknowledged. */
-        if (pending_in_use(c) || !response_room(c)) return false;
+    case SIMTX_OP_FENCE: {
+        /* Done when every request forwarded before it has been acknowledged.
+         * With CACHE_FENCE_INVALIDATE in aux a write-through cache (never
+         * dirty) also drops every line once no fill is in flight: the
+         * kernel-boundary invalidation of non-coherent L1s. */
+        bool drop = (msg->aux & CACHE_FENCE_INVALIDATE) && !c->config.write_back;
+        if (pending_in_use(c) || (drop && c->mshrs_used) || !response_room(c)) return false;
+        if (drop) {
+            size_t line_count = (size_t)c->sets * c->config.associativity;
+            for (size_t i = 0; i < line_count; i++)
+                if (c->lines[i].present) {
+                    invalidate(&c->lines[i]);
+                    c->stats.invalidations++;
+                }
+        }
         push_response(c, msg, SIMTX_STATUS_OK, now + c->config.hit_latency);
         c->stats.fences++;
         return true;
+    }
     default: return handle_other(c, msg, now);
     }
 }
@@ -860,6 +873,7 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     simtx_observe_counter(o, "cleans", &c->stats.cleans, "requests", "CLEAN_LINE requests handled");
     simtx_observe_counter(o, "flushes", &c->stats.flushes, "requests", "FLUSH_LINE requests handled");
     simtx_observe_counter(o, "fences", &c->stats.fences, "requests", "FENCE requests answered");
+    simtx_observe_counter(o, "invalidations", &c->stats.invalidations, "lines", "lines dropped by invalidating fences (kernel boundaries)");
     simtx_observe_counter(o, "error_responses", &c->stats.error_responses, "responses", "responses with an error status");
     simtx_observe_average(o, "mshr_occupancy_mean", &c->stats.mshr_occupancy, "entries", "MSHRs in use, sampled every active cycle");
     simtx_observe_real(o, "hit_rate", &c->stats.hit_rate, "", "hits / (hits + misses + sector misses + hit_reserved)");

@@ -19,6 +19,9 @@ extern "C" {
 #define CACHE_UPSTREAM_PORT 0u
 #define CACHE_DOWNSTREAM_PORT 1u
 #define CACHE_MAX_SECTORS 32u
+/* msg.aux bit of a FENCE asking a write-through cache to drop all its lines
+ * (non-coherent L1s at a kernel boundary). */
+#define CACHE_FENCE_INVALIDATE UINT64_C(1)
 
 typedef struct cache_config {
     uint64_t size;                 /* bytes of line data */
@@ -45,7 +48,7 @@ typedef struct cache_stats {
     uint64_t accesses, reads, writes, hits, misses, sector_misses, hit_reserved;
     uint64_t reservation_fails_mshr, reservation_fails_merge, reservation_fails_set, stalls_queue;
     uint64_t fills, fill_bytes, evictions, writebacks, writeback_bytes, write_evictions;
-    uint64_t forwarded, cleans, flushes, fences, error_responses;
+    uint64_t forwarded, cleans, flushes, fences, invalidations, error_responses;
     simtx_average mshr_occupancy;
     double hit_rate;
 } cache_stats;

@@ -444,6 +444,38 @@ static void test_fence(void)
     harness_release(&h);
 }
 
+/* A FENCE with CACHE_FENCE_INVALIDATE empties a write-through cache once its
+ * fills have landed; a plain FENCE keeps the lines. */
+static void test_invalidating_fence(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(false);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    harness_request(&h, SIMTX_OP_READ, 0x0, 32, 1, NULL);
+    harness_settle(&h, 100);
+    harness_request(&h, SIMTX_OP_FENCE, 0, 0, 2, NULL);
+    harness_settle(&h, 100);
+    CHECK(harness_response(&h, 2) != NULL);
+    CHECK(cache_line_state(h.cache, 0x0, NULL, NULL));
+    harness_request(&h, SIMTX_OP_READ, 0x400, 32, 3, NULL); /* a fill in flight */
+    harness_run(&h, 1);
+    simtx_msg fence;
+    simtx_msg_init(&fence, SIMTX_OP_FENCE, 0, 0);
+    fence.id = 4;
+    fence.aux = CACHE_FENCE_INVALIDATE;
+    CHECK_EQUAL(cache_accept(h.cache, CACHE_UPSTREAM_PORT, &fence, h.now), SIMTX_ACCEPTED);
+    harness_run(&h, 5);
+    CHECK(harness_response(&h, 4) == NULL); /* waits for the fill */
+    harness_settle(&h, 100);
+    CHECK(harness_response(&h, 3) != NULL);
+    CHECK(harness_response(&h, 4) != NULL);
+    CHECK(!cache_line_state(h.cache, 0x0, NULL, NULL));
+    CHECK(!cache_line_state(h.cache, 0x400, NULL, NULL));
+    CHECK_EQUAL(cache_get_stats(h.cache)->invalidations, 2);
+    harness_release(&h);
+}
+
 /* Refused sends are kept and retried after port_free. */
 static void test_port_backpressure(void)
 {
@@ -615,6 +647,7 @@ int main(void)
     test_write_through_policy();
     test_bypass();
     test_fence();
+    test_invalidating_fence();
     test_port_backpressure();
     test_debug_access();
     test_atomic_forwarding();
