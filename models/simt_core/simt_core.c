@@ -145,6 +145,7 @@ struct simt_core {
         uint64_t divergent_branches, global_loads, global_stores, global_atomics, memory_requests;
         uint64_t shared_accesses, shared_bank_conflict_cycles, local_accesses, constant_loads, barriers;
         simtx_histogram active_lanes;
+        double ipc, simd_efficiency; /* derived at finish */
     } stats;
     struct {
         uint64_t active_warps, issued, stall_reason, pending_memory;
@@ -276,6 +277,8 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_counter(o, "constant_loads", &c->stats.constant_loads, "instructions", "loads served by the core's constant path: read-only data in the code window and the argument block");
     simtx_observe_counter(o, "barriers", &c->stats.barriers, "barriers", "CTA barriers completed");
     simtx_observe_histogram(o, "active_lanes", &c->stats.active_lanes, "lanes", "active lanes per issued warp instruction");
+    simtx_observe_real(o, "ipc", &c->stats.ipc, "instructions/cycle", "thread instructions per busy cycle (GPGPU-Sim's gpu_ipc, per core)");
+    simtx_observe_real(o, "simd_efficiency", &c->stats.simd_efficiency, "", "active lanes per warp instruction over lanes per warp");
     simtx_observe_probe(o, "active_warps", &c->probes.active_warps, 8, "resident warps");
     simtx_observe_probe(o, "issued", &c->probes.issued, 4, "warp instructions issued this cycle");
     simtx_observe_probe(o, "stall_reason", &c->probes.stall_reason, 3,
@@ -1171,6 +1174,16 @@ static size_t simt_core_debug_access(void *core, bool is_write, uint64_t address
     return 0;
 }
 
+static void simt_core_finish(void *core, uint64_t now)
+{
+    simt_core *c = core;
+    (void)now;
+    c->stats.ipc = c->stats.busy_cycles ? (double)c->stats.thread_instructions / (double)c->stats.busy_cycles : 0.0;
+    c->stats.simd_efficiency = c->stats.warp_instructions ? (double)c->stats.thread_instructions /
+                                                                 ((double)c->stats.warp_instructions * c->lanes)
+                                                           : 0.0;
+}
+
 static double simt_core_progress(void *core)
 {
     const simt_core *c = core;
@@ -1198,4 +1211,5 @@ const simtx_block_info simt_core_block_info = {
     .debug_access = simt_core_debug_access,
     .progress = simt_core_progress,
     .finished = simt_core_finished,
+    .finish = simt_core_finish,
 };
