@@ -47,6 +47,8 @@ static const simtx_param_spec dram_controller_param_specs[] = {
     {"refresh", SIMTX_PARAM_BOOL, "true", "", 0, 0, NULL, "issue an all-bank REF every tREFI", PARAM(refresh)},
     {"check_timing", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "verify every command with the independent timing checker; a violation fails the run", PARAM(check_timing)},
     {"copy_activates_limited", SIMTX_PARAM_BOOL, "true", "", 0, 0, NULL, "the second activate of a RowClone FPM copy counts against tRRD and tFAW", PARAM(copy_activates_limited)},
+    {"inject_timing_error", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL,
+     "testing the checker only: the scheduler uses tRCD - 1 while the checker keeps tRCD", PARAM(inject_timing_error)},
     {"row_copy_mode", SIMTX_PARAM_ENUM, "auto", "", 0, 0, "auto|controller",
      "auto: RowClone FPM within a subarray, PSM between banks, through the controller otherwise; controller: always read and write through the controller", PARAM(row_copy_mode)},
 };
@@ -307,7 +309,9 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->copy_through_controller = !strcmp(p->row_copy_mode, "controller");
     unsigned depth = (unsigned)p->queue_depth, copies = (unsigned)p->copy_queue_depth;
     c->response_capacity = (unsigned)p->return_queue_depth + copies;
-    bool ok = dram_timing_state_init(&c->state, &t);
+    dram_timing scheduler_timing = t;
+    if (p->inject_timing_error) scheduler_timing.rcd--; /* a deliberately broken scheduler */
+    bool ok = dram_timing_state_init(&c->state, &scheduler_timing);
     c->data = sparse_memory_create();
     c->requests = calloc(depth, sizeof *c->requests);
     c->order = calloc(depth, sizeof *c->order);

@@ -24,6 +24,7 @@ typedef struct dram_controller_params {
     bool refresh;
     bool check_timing;
     bool copy_activates_limited;
+    bool inject_timing_error; /* tests only: the scheduler mistimes tRCD */
     char *row_copy_mode; /* auto | controller */
 } dram_controller_params;
 
