@@ -23,22 +23,34 @@ typedef enum simtx_op {
     SIMTX_OP_FLUSH_LINE, /* write back and invalidate */
     SIMTX_OP_FENCE,      /* completes when earlier writes of the source are durable/visible */
     SIMTX_OP_ROW_COPY,   /* in-DRAM bulk copy: address = source, aux = destination */
+    /* Transactional memory (KILO TM / Warp TM) between cores and commit units;
+     * the protocol is specified in models/commit_unit/tm_protocol.h. */
+    SIMTX_OP_TM_CID_REQUEST, /* commit IDs from the allocator; response aux = first CID */
+    SIMTX_OP_TM_READ_LOG,    /* read-log entries of one or more transactions */
+    SIMTX_OP_TM_WRITE_LOG,   /* write-log entries of one or more transactions */
+    SIMTX_OP_TM_LOG_DONE,    /* all entries of a CID sent; response = validation outcome */
+    SIMTX_OP_TM_SKIP,        /* CIDs with no entries at this partition */
+    SIMTX_OP_TM_DECISION,    /* final commit/abort; response = write-back acknowledgement */
+    SIMTX_OP_TM_LWT_QUERY,   /* temporal conflict detection: last-written time of a block */
     SIMTX_OP_COUNT
 } simtx_op;
 
 /* Codes of SIMTX_OP_ATOMIC (msg.atomic_op): a 32-bit read-modify-write at
  * the memory side. data[0..3] carries the operand in the request and the old
- * value in the response (little endian). */
+ * value in the response (little endian). CAS writes the operand only if the
+ * old value equals msg.aux (the SIMT core builds lr/sc on it). */
 typedef enum simtx_atomic_op {
     SIMTX_ATOMIC_SWAP, SIMTX_ATOMIC_ADD, SIMTX_ATOMIC_XOR, SIMTX_ATOMIC_AND, SIMTX_ATOMIC_OR,
-    SIMTX_ATOMIC_MIN, SIMTX_ATOMIC_MAX, SIMTX_ATOMIC_MINU, SIMTX_ATOMIC_MAXU,
+    SIMTX_ATOMIC_MIN, SIMTX_ATOMIC_MAX, SIMTX_ATOMIC_MINU, SIMTX_ATOMIC_MAXU, SIMTX_ATOMIC_CAS,
     SIMTX_ATOMIC_COUNT
 } simtx_atomic_op;
 
-/* The new memory value of an atomic, from the old value and the operand. */
-static inline uint32_t simtx_atomic_apply(simtx_atomic_op op, uint32_t old, uint32_t operand)
+/* The new memory value of an atomic, from the old value, the operand and
+ * (CAS only) the expected value. */
+static inline uint32_t simtx_atomic_apply(simtx_atomic_op op, uint32_t old, uint32_t operand, uint32_t expected)
 {
     switch (op) {
+    case SIMTX_ATOMIC_CAS: return old == expected ? operand : old;
     case SIMTX_ATOMIC_SWAP: return operand;
     case SIMTX_ATOMIC_ADD: return old + operand;
     case SIMTX_ATOMIC_XOR: return old ^ operand;

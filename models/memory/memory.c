@@ -139,7 +139,7 @@ static void serve(memory *m, simtx_msg *msg)
         }
         sparse_memory_read(m->data, msg->address, &old, 4);
         memcpy(&operand, msg->data, 4);
-        updated = simtx_atomic_apply((simtx_atomic_op)msg->atomic_op, old, operand);
+        updated = simtx_atomic_apply((simtx_atomic_op)msg->atomic_op, old, operand, (uint32_t)msg->aux);
         sparse_memory_write(m->data, msg->address, &updated, 4);
         memcpy(msg->data, &old, 4);
         m->stats.atomics++;

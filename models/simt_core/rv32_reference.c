@@ -37,6 +37,8 @@ bool rv_reference_run(const kernel_image *image, uint32_t entry_pc, const rv_ref
     x[10] = thread->args_address;
     uint32_t pc = entry_pc;
     uint64_t n = 0;
+    bool reserved = false; /* lr/sc: a thread alone keeps its reservation */
+    uint32_t reserved_address = 0, reserved_value = 0;
     bool ok = true;
     char where[200];
     for (; pc != RETURN_SENTINEL; n++) {
@@ -95,6 +97,16 @@ bool rv_reference_run(const kernel_image *image, uint32_t entry_pc, const rv_ref
                 }
             } else if (fine && window == RV_WINDOW_CODE) {
                 fine = kernel_image_read_code(image, address, &old, size);
+            } else if (fine && (op == RV_LR || op == RV_SC)) {
+                fine = access(context, false, address, &old, size);
+                if (op == RV_LR) {
+                    reserved = true, reserved_address = address, reserved_value = old;
+                } else {
+                    bool success = reserved && reserved_address == address && reserved_value == old;
+                    if (fine && success) fine = access(context, true, address, &b, size);
+                    old = success ? 0 : 1;
+                    reserved = false;
+                }
             } else if (fine) {
                 fine = access(context, false, address, &old, size);
                 uint32_t value = cls == RV_CLASS_STORE ? b : rv_amo_apply(op, old, b);

@@ -86,6 +86,10 @@ typedef struct warp {
     bool waiting_room;          /* its memory instruction found no pending entry or queue room */
     uint64_t age;               /* dispatch order, for GTO */
     uint8_t *local;             /* lanes * local_memory bytes, allocated on first use */
+    /* lr/sc: a reservation per lane (address and the value lr read); sc
+     * becomes a compare-and-swap against that value (ABA-blind, like a CAS). */
+    uint64_t reserved;
+    uint32_t reserved_address[MAX_LANES], reserved_value[MAX_LANES];
 } warp;
 
 /* The scheduler's view of a warp, kept apart and small so that scanning 48
@@ -112,6 +116,7 @@ typedef struct pending_access {
     uint32_t remaining;         /* responses still expected */
     uint64_t lanes;
     uint32_t addresses[MAX_LANES];
+    uint32_t expected[MAX_LANES]; /* sc: the value the CAS compares against */
 } pending_access;
 
 struct simt_core {
@@ -391,6 +396,7 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         w->warp_in_cta = k;
         w->at_barrier = false;
         w->waiting_room = false;
+        w->reserved = 0;
         w->pending_memory = 0;
         w->next_issue = now + 1;
         c->hot[w_index] = (warp_hot){0, STALL_NONE};
@@ -599,6 +605,14 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         if (window == RV_WINDOW_GLOBAL || window == RV_WINDOW_PERSISTENT) global_mask |= 1ull << lane;
         else if (window_seen == RV_WINDOW_NONE) window_seen = window;
     }
+    uint64_t failed_sc = 0; /* sc lanes without a matching reservation: fail without an access */
+    if (op == RV_SC) {
+        for (uint64_t m = mask; m; m &= m - 1) {
+            uint32_t lane = (uint32_t)__builtin_ctzll(m);
+            if (!((w->reserved >> lane) & 1) || w->reserved_address[lane] != addresses[lane]) failed_sc |= 1ull << lane;
+        }
+        global_mask &= ~failed_sc;
+    }
     uint32_t bases[MAX_LANES];
     uint32_t messages = global_mask ? count_segments(c, addresses, global_mask, cls == RV_CLASS_ATOMIC, bases) : 0;
     if (messages && (!c->free_pending_count || c->requests.capacity - c->requests.length < messages)) return false;
@@ -608,7 +622,9 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     uint64_t ready = now + 1;
     uint64_t ldst_cycles = 1;
     /* Shared, local and code-window lanes are served inside the core. */
-    uint64_t local_mask = mask & ~global_mask;
+    uint64_t local_mask = mask & ~global_mask & ~failed_sc;
+    for (uint64_t m = failed_sc; m; m &= m - 1)
+        if (k->insn.rd) rd[__builtin_ctzll(m)] = 1;
     if (local_mask) {
         const cta_slot *cta = &c->ctas[w->cta_slot];
         uint32_t banks = (uint32_t)c->params.shared_banks;
@@ -688,6 +704,13 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 if (k->insn.rd) rd[lane] = rv_extend_load(op, old);
             } else if (cls == RV_CLASS_STORE) {
                 memcpy(bytes, &data[lane], size);
+            } else if (op == RV_LR) {
+                w->reserved_value[lane] = old;
+                if (k->insn.rd) rd[lane] = old;
+            } else if (op == RV_SC) {
+                bool success = old == w->reserved_value[lane];
+                if (success) memcpy(bytes, &data[lane], 4);
+                if (k->insn.rd) rd[lane] = success ? 0 : 1;
             } else {
                 uint32_t updated = rv_amo_apply(op, old, data[lane]);
                 memcpy(bytes, &updated, 4);
@@ -732,9 +755,14 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 uint64_t m = global_mask;
                 for (uint32_t skip = 0; skip < s; skip++) m &= m - 1;
                 uint32_t lane = (uint32_t)__builtin_ctzll(m);
-                simtx_msg_init(&msg, SIMTX_OP_ATOMIC, addresses[lane], 4);
-                msg.atomic_op = (uint8_t)atomic_code(op);
-                memcpy(msg.data, &data[lane], 4);
+                if (op == RV_LR) {
+                    simtx_msg_init(&msg, SIMTX_OP_READ, addresses[lane], 4);
+                } else {
+                    simtx_msg_init(&msg, SIMTX_OP_ATOMIC, addresses[lane], 4);
+                    msg.atomic_op = (uint8_t)(op == RV_SC ? SIMTX_ATOMIC_CAS : atomic_code(op));
+                    memcpy(msg.data, &data[lane], 4);
+                    if (op == RV_SC) msg.aux = entry->expected[lane] = w->reserved_value[lane];
+                }
                 lanes_of_message = 1ull << lane;
             } else {
                 uint32_t first = UINT32_MAX, last = 0;
@@ -772,6 +800,12 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         if (cls != RV_CLASS_STORE && k->insn.rd) w->register_ready[k->insn.rd] = UINT64_MAX;
     }
     if (cls != RV_CLASS_STORE && k->insn.rd && !(messages)) w->register_ready[k->insn.rd] = ready;
+    if (op == RV_LR) { /* the value arrives with the response (or was read above) */
+        w->reserved |= mask;
+        for (uint64_t m = mask; m; m &= m - 1) w->reserved_address[__builtin_ctzll(m)] = addresses[__builtin_ctzll(m)];
+    } else if (op == RV_SC) {
+        w->reserved &= ~mask;
+    }
     c->ldst_free_cycle = now + ldst_cycles;
     return true;
 }
@@ -825,8 +859,11 @@ static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_r
             if (c->ldst_free_cycle < *when) *when = c->ldst_free_cycle;
             return false;
         }
-    } else if (cls == RV_CLASS_BARRIER || cls == RV_CLASS_FENCE) {
-        if (w->pending_memory) { /* barriers and fences order the warp's memory accesses */
+    }
+    if (cls == RV_CLASS_BARRIER || cls == RV_CLASS_FENCE || k->insn.op == RV_SC) {
+        /* Barriers and fences order the warp's memory accesses; sc needs the
+         * value its lr read. */
+        if (w->pending_memory) {
             *why = STALL_MEMORY;
             return false;
         }
@@ -1135,7 +1172,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
     }
     rv_op op = (rv_op)entry->op;
     rv_class cls = rv_class_of(op);
-    if (cls != RV_CLASS_STORE && entry->rd) {
+    if (cls != RV_CLASS_STORE && (entry->rd || op == RV_LR)) {
         uint32_t *rd = reg(c, w, entry->rd);
         unsigned size = rv_access_size(op);
         for (uint64_t m = msg->lane_mask & entry->lanes; m; m &= m - 1) {
@@ -1143,7 +1180,9 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
             uint32_t offset = entry->addresses[lane] - (uint32_t)msg->address;
             uint32_t value = 0;
             memcpy(&value, msg->data + offset, size);
-            rd[lane] = cls == RV_CLASS_ATOMIC ? value : rv_extend_load(op, value);
+            if (op == RV_LR) w->reserved_value[lane] = value;
+            if (op == RV_SC) value = value == entry->expected[lane] ? 0 : 1;
+            if (entry->rd) rd[lane] = cls == RV_CLASS_ATOMIC ? value : rv_extend_load(op, value);
         }
     }
     if (--entry->remaining == 0) {

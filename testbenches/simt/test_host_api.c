@@ -38,7 +38,7 @@ static bool memory_send(void *context, unsigned port, const simtx_msg *msg)
         uint32_t old, operand, updated;
         sparse_memory_read(s->memory, msg->address, &old, 4);
         memcpy(&operand, msg->data, 4);
-        updated = simtx_atomic_apply((simtx_atomic_op)msg->atomic_op, old, operand);
+        updated = simtx_atomic_apply((simtx_atomic_op)msg->atomic_op, old, operand, (uint32_t)msg->aux);
         sparse_memory_write(s->memory, msg->address, &updated, 4);
         memcpy(response.data, &old, 4);
     }

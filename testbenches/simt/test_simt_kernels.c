@@ -48,6 +48,8 @@ static void test_decode_and_disassemble(void)
         {0x02b50533, 0, "mul a0, a0, a1"},
         {0x02b54533, 0, "div a0, a0, a1"},
         {0x00b5252f, 0, "amoadd.w a0, a1, (a0)"},
+        {0x1005a52f, 0, "lr.w a0, (a1)"},
+        {0x18d5a62f, 0, "sc.w a2, a3, (a1)"},
         {0x0000000b, 0, "gpu.bar"},
         {0x0000100b, 0, "gpu.exit"},
         {0x0000200b, 0, "gpu.tx_begin"},

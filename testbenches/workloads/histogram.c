@@ -1,4 +1,5 @@
-/* Histogram with shared and global atomics, checked bin by bin. */
+/* Histogram with shared and global atomics, checked bin by bin, and the
+ * maximum found with lr/sc, checked exactly. */
 #include "host_common.h"
 
 int histogram_main(gpu_device *device, workload_context *context)
@@ -25,15 +26,22 @@ int histogram_main(gpu_device *device, workload_context *context)
         expected[input[i] % bin_count]++;
     }
     HOST_CHECK(module = gpu_module_load(device, path));
-    uint32_t d_input, d_bins;
+    uint32_t d_input, d_bins, expected_maximum = 0, maximum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (input[i] > expected_maximum) expected_maximum = input[i];
     HOST_CHECK(d_input = gpu_malloc(device, sizeof(uint32_t) * n));
-    HOST_CHECK(d_bins = gpu_malloc(device, sizeof(uint32_t) * bin_count));
+    HOST_CHECK(d_bins = gpu_malloc(device, sizeof(uint32_t) * (bin_count + 1)));
     HOST_CHECK(gpu_copy_to_device(device, d_input, input, sizeof(uint32_t) * n));
-    HOST_CHECK(gpu_memset(device, d_bins, 0, sizeof(uint32_t) * bin_count));
-    struct histogram_args args = {d_input, d_bins, n, bin_count};
+    HOST_CHECK(gpu_memset(device, d_bins, 0, sizeof(uint32_t) * (bin_count + 1)));
+    struct histogram_args args = {d_input, d_bins, n, bin_count, d_bins + 4 * bin_count};
     HOST_CHECK(gpu_launch(device, module, "histogram", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0));
     HOST_CHECK(gpu_synchronize(device));
     HOST_CHECK(gpu_copy_from_device(device, bins, d_bins, sizeof(uint32_t) * bin_count));
+    HOST_CHECK(gpu_copy_from_device(device, &maximum, d_bins + 4 * bin_count, sizeof maximum));
+    if (maximum != expected_maximum) {
+        status = workload_fail(context, "histogram: the compare-and-swap maximum is %u, expected %u", maximum, expected_maximum);
+        goto done;
+    }
     for (uint32_t b = 0; b < bin_count; b++)
         if (bins[b] != expected[b]) {
             status = workload_fail(context, "histogram: bin %u holds %u, expected %u", b, bins[b], expected[b]);

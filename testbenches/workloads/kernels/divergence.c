@@ -72,8 +72,13 @@ GPU_KERNEL void divergence(const struct divergence_args *args)
         }
         a = gcd(v % 1000 + 1, (v >> 8) % 1000 + 1);
     }
+    /* lr/sc under divergence: only threads with v & 4 try, on their own word
+     * (still 0x5a5a5a5a from the host, unless v & 8 changed it first). */
+    uint32_t expect = 0x5a5a5a5a;
+    if (v & 8) out[1] = 7;
+    if (v & 4) __atomic_compare_exchange_n(&out[1], &expect, b ^ 0x1234, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     out[0] = a;
-    out[1] = b;
+    out[1] = b + expect + __atomic_load_n(&out[1], __ATOMIC_RELAXED);
     out[2] = (uint32_t)chain(v + a);
     out[3] = v % 4 == 3 ? classify(v >> 4) : collatz_steps(v % 31 + 1, 100);
 }

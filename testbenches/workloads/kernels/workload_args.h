@@ -7,7 +7,7 @@
 
 struct vector_add_args { uint32_t a, b, c, n; };
 struct reduction_args { uint32_t input, partial_sums, n; };
-struct histogram_args { uint32_t input, bins, n, bin_count; };
+struct histogram_args { uint32_t input, bins, n, bin_count, maximum; };
 struct spmv_args { uint32_t row_offsets, columns, values, x, y, rows; };
 struct bfs_args { uint32_t row_offsets, columns, levels, frontier_in, frontier_out, frontier_size, out_size, level, nodes; };
 struct divergence_args { uint32_t input, output, n; };
