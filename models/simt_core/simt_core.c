@@ -284,7 +284,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_histogram(o, "active_lanes", &c->stats.active_lanes, "lanes", "active lanes per issued warp instruction");
     simtx_observe_real(o, "ipc", &c->stats.ipc, "instructions/cycle", "thread instructions per busy cycle (GPGPU-Sim's gpu_ipc, per core)");
     simtx_observe_real(o, "simd_efficiency", &c->stats.simd_efficiency, "", "active lanes per warp instruction over lanes per warp");
-    simtx_observe_probe(o, "active_warps", &c->probes.active_warps, 8, "resident warps");
+    simtx_observe_probe(o, "active_warps", &c->probes.active_warps, 11, "resident warps");
     simtx_observe_probe(o, "issued", &c->probes.issued, 4, "warp instructions issued this cycle");
     simtx_observe_probe(o, "stall_reason", &c->probes.stall_reason, 3,
                         "0 issued, 1 idle, 2 scoreboard, 3 pipeline, 4 memory, 5 barrier");
