@@ -569,7 +569,6 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     uint64_t global_mask = 0;
     const uint32_t *base = reg(c, w, k->insn.rs1);
     int32_t offset = cls == RV_CLASS_ATOMIC ? 0 : k->insn.imm;
-    rv_window window_seen = RV_WINDOW_NONE;
     for (uint64_t m = mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(m);
         uint32_t address = base[lane] + (uint32_t)offset;
@@ -603,7 +602,6 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
             continue;
         }
         if (window == RV_WINDOW_GLOBAL || window == RV_WINDOW_PERSISTENT) global_mask |= 1ull << lane;
-        else if (window_seen == RV_WINDOW_NONE) window_seen = window;
     }
     uint64_t failed_sc = 0; /* sc lanes without a matching reservation: fail without an access */
     if (op == RV_SC) {
