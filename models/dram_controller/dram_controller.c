@@ -143,7 +143,7 @@ struct dram_controller {
         uint64_t activates, copy_activates, precharges, read_bursts, write_bursts, transfers, refreshes;
         uint64_t copies_fpm, copies_psm, copies_controller, copies_trivial;
         uint64_t refusals, address_errors, command_errors, timing_violations, checked_commands, wakeups;
-        simtx_histogram read_latency, write_latency, copy_latency;
+        simtx_histogram read_latency, write_latency, copy_latency, copy_service_latency;
         simtx_average queue_occupancy;
         double activates_per_kilocycle, bus_utilisation, row_hit_rate;
     } stats;
@@ -252,6 +252,7 @@ static void register_observations(dram_controller *c)
     simtx_observe_histogram(o, "read_latency", &c->stats.read_latency, "cycles", "arrival to response ready, reads");
     simtx_observe_histogram(o, "write_latency", &c->stats.write_latency, "cycles", "arrival to response ready, writes");
     simtx_observe_histogram(o, "copy_latency", &c->stats.copy_latency, "cycles", "arrival to completion, ROW_COPY");
+    simtx_observe_histogram(o, "copy_service_latency", &c->stats.copy_service_latency, "cycles", "first command to completion, ROW_COPY (2 tRAS + tRP for FPM on an idle bank)");
     simtx_observe_average(o, "queue_occupancy", &c->stats.queue_occupancy, "requests", "requests held, sampled at each arrival");
     simtx_observe_real(o, "activates_per_kilocycle", &c->stats.activates_per_kilocycle, "ACT/1000 cycles", "activates per 1000 DRAM clocks over the run");
     simtx_observe_real(o, "bus_utilisation", &c->stats.bus_utilisation, "fraction", "data-bus busy cycles over the run");
@@ -690,6 +691,7 @@ static void complete_copies(dram_controller *c, uint64_t now)
         simtx_msg_make_response(&response, SIMTX_STATUS_OK);
         push_response(c, &response, copy->done);
         simtx_histogram_add(&c->stats.copy_latency, copy->done - copy->arrival);
+        simtx_histogram_add(&c->stats.copy_service_latency, copy->done - copy->first_command);
         if (copy->mode == COPY_FPM) c->stats.copies_fpm++;
         else if (copy->mode == COPY_PSM) c->stats.copies_psm++;
         else c->stats.copies_controller++;
