@@ -1,0 +1,849 @@
+#include "commit_unit.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg_queue.h"
+
+#define PARAM(field) offsetof(commit_unit_params, field)
+
+static const simtx_param_spec commit_unit_param_specs[] = {
+    {"partition", SIMTX_PARAM_INT, "0", "", 0, 4096, NULL, "this unit's memory partition", PARAM(partition)},
+    {"partitions", SIMTX_PARAM_INT, "1", "", 1, 4096, NULL, "memory partitions (log entries must belong to this one)", PARAM(partitions)},
+    {"interleave", SIMTX_PARAM_INT, "256", "bytes", 4, 1 << 30, NULL, "bytes per partition chunk of the crossbar's interleaved mapping", PARAM(interleave)},
+    {"cid_allocator", SIMTX_PARAM_BOOL, "true", "", 0, 0, NULL, "this unit hands out commit IDs (TM_CID_REQUEST; the unit of partition 0)", PARAM(cid_allocator)},
+    {"window", SIMTX_PARAM_INT, "1024", "IDs", 1, 1 << 20, NULL, "commit IDs in flight at once (the ring); must cover every concurrently committing transaction", PARAM(window)},
+    {"input_queue_depth", SIMTX_PARAM_INT, "16", "messages", 1, 1 << 16, NULL, "TM messages waiting to be taken in; a full queue refuses more", PARAM(input_queue_depth)},
+    {"output_queue_depth", SIMTX_PARAM_INT, "32", "messages", 1, 1 << 16, NULL, "messages waiting for each port (pass-through requests and responses included)", PARAM(output_queue_depth)},
+    {"words_per_cycle", SIMTX_PARAM_INT, "1", "words", 1, 1 << 10, NULL, "validation reads plus write-backs issued to the L2 per cycle (KILO TM: 1)", PARAM(words_per_cycle)},
+    {"hazard_words_per_cycle", SIMTX_PARAM_INT, "1", "words", 1, 1 << 10, NULL, "log entries through hazard detection per cycle", PARAM(hazard_words_per_cycle)},
+    {"lwh_entries", SIMTX_PARAM_INT, "4096", "entries", 1, 1 << 24, NULL, "last-writer history entries (word address -> latest writing ID)", PARAM(lwh_entries)},
+    {"lwh_ways", SIMTX_PARAM_INT, "4", "ways", 1, 64, NULL, "last-writer history associativity; an eviction makes later misses conservative", PARAM(lwh_ways)},
+    {"lwt_entries", SIMTX_PARAM_INT, "2048", "entries", 1, 1 << 24, NULL, "last-written-time table entries, 128-byte blocks (temporal conflict detection)", PARAM(lwt_entries)},
+    {"lwt_subarrays", SIMTX_PARAM_INT, "4", "ways", 1, 64, NULL, "last-written-time table subarrays (ways)", PARAM(lwt_subarrays)},
+    {"held_queries", SIMTX_PARAM_INT, "64", "queries", 1, 1 << 16, NULL, "TM_LWT_QUERY held until older IDs retire", PARAM(held_queries)},
+    {"ideal", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "ideal TM: no per-word bandwidth limits, exact unbounded histories", PARAM(ideal)},
+    {"skip_validation_check", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "TEST ONLY: validation ignores changed values (a deliberately broken commit unit)", PARAM(skip_validation_check)},
+};
+
+static const simtx_param_table commit_unit_param_table = {
+    commit_unit_param_specs, sizeof commit_unit_param_specs / sizeof commit_unit_param_specs[0],
+    sizeof(commit_unit_params)};
+
+static const simtx_socket_spec commit_unit_sockets[] = {
+    {"upstream", SIMTX_SOCKET_TARGET, NULL, "from the crossbar: TM protocol messages and pass-through accesses"},
+    {"downstream", SIMTX_SOCKET_INITIATOR, NULL, "to the L2 slice: validation reads, write-backs and pass-through accesses"},
+};
+
+/* Commit-ID states at this unit (after KILO TM's commit entry states). */
+enum {
+    SLOT_FREE,       /* nothing heard of this ID yet */
+    SLOT_FILL,       /* log entries arriving */
+    SLOT_SKIP,       /* no entries here */
+    SLOT_CHECKED,    /* hazard detection done, validation may start */
+    SLOT_VALIDATING, /* validation reads issued */
+    SLOT_VALIDATED,  /* outcome sent, waiting for the decision */
+    SLOT_COMMITTING, /* writing back */
+    SLOT_DONE,       /* committed and acknowledged, or aborted */
+};
+
+/* Own requests to the L2: tag | kind | ID | entry index. */
+enum { OWN_VALIDATION = 1, OWN_WRITEBACK = 2 };
+#define OWN_ID(kind, cid, index) \
+    ((TM_COMMIT_UNIT_ID_TAG << 56) | ((uint64_t)(kind) << 52) | ((uint64_t)(cid) << 16) | (uint64_t)(index))
+#define IS_OWN_ID(id) (((id) >> 56) == TM_COMMIT_UNIT_ID_TAG)
+
+typedef struct tm_log {
+    tm_entry *entries;
+    uint32_t count, capacity;
+} tm_log;
+
+typedef struct cu_slot {
+    uint32_t cid;
+    uint8_t state;
+    bool done_received, has_decision, commit, hazard;
+    uint32_t expected_reads, expected_writes;
+    tm_log reads, writes;
+    simtx_msg done_request, decision_request;
+    uint32_t hazard_progress; /* entries through hazard detection, reads first */
+    uint32_t wait_for_cid;    /* validation waits until this ID retired (0: none) */
+    uint32_t validation_issued, validation_returned;
+    bool validation_failed;
+    uint32_t writeback_issued, writeback_acked;
+    uint64_t done_cycle, checked_cycle, decision_cycle;
+} cu_slot;
+
+/* A set-associative address -> ID table (the last-writer history and the
+ * last-written-time table). Values below `stale_below` count as free; a
+ * full set evicts its smallest value into `floor`, which later misses
+ * return: the conservative answer. Ideal mode grows instead of evicting. */
+typedef struct cu_table {
+    uint64_t *keys;
+    uint32_t *values; /* 0: empty */
+    uint64_t sets, ways;
+    uint32_t floor;
+    bool grow;
+} cu_table;
+
+struct commit_unit {
+    commit_unit_params params;
+    simtx_env env;
+    cu_slot *slots;
+    uint32_t window;
+    uint32_t next_cid, hazard_cid, writeback_cid, retire_cid;
+    simtx_msg *input;
+    size_t input_length;
+    simtx_msg *held;
+    size_t held_length;
+    msg_queue out[2];
+    bool port_blocked[2];
+    cu_table lwh, lwt;
+    char error[256];
+    struct {
+        uint64_t n_commits, n_aborts, n_skips, n_pass, n_fail, read_entries, write_entries, log_messages,
+            log_traffic_bytes, validations, validation_mismatches, commit_writes, hazards, hazard_stall_cycles,
+            lwh_overflows, lwt_queries, lwt_misses, lwt_evictions, cids_allocated, cid_requests, passthrough,
+            input_refusals, window_stalls, output_stalls;
+        simtx_histogram validation_latency, commit_latency, hazard_latency;
+        simtx_average queue_depth, active_cids;
+    } stats;
+    struct {
+        uint64_t queue_depth, retire_cid, hazard_cid, writeback_cid, head_state, active_cids, held_queries;
+    } probes;
+};
+
+/* ---- tables ---- */
+
+static bool table_init(cu_table *t, uint64_t entries, uint64_t ways, bool grow)
+{
+    t->ways = ways;
+    t->sets = entries / ways ? entries / ways : 1;
+    t->keys = calloc(t->sets * ways, sizeof *t->keys);
+    t->values = calloc(t->sets * ways, sizeof *t->values);
+    t->floor = 0;
+    t->grow = grow;
+    return t->keys && t->values;
+}
+
+static void table_release(cu_table *t)
+{
+    free(t->keys);
+    free(t->values);
+}
+
+/* The value stored for key (>= stale_below), or 0 when absent. */
+static uint32_t table_find(const cu_table *t, uint64_t key, uint32_t stale_below)
+{
+    uint64_t base = (key % t->sets) * t->ways;
+    for (uint64_t w = 0; w < t->ways; w++)
+        if (t->values[base + w] && t->values[base + w] >= stale_below && t->keys[base + w] == key)
+            return t->values[base + w];
+    return 0;
+}
+
+static bool table_store(cu_table *t, uint64_t key, uint32_t value, uint32_t stale_below, bool *evicted);
+
+static bool table_double(cu_table *t, uint32_t stale_below)
+{
+    cu_table bigger;
+    if (!table_init(&bigger, t->sets * t->ways * 2, t->ways, true)) return false;
+    for (uint64_t i = 0; i < t->sets * t->ways; i++) {
+        bool evicted = false;
+        if (t->values[i] && t->values[i] >= stale_below &&
+            !table_store(&bigger, t->keys[i], t->values[i], stale_below, &evicted)) {
+            table_release(&bigger);
+            return false;
+        }
+    }
+    bigger.floor = t->floor;
+    table_release(t);
+    *t = bigger;
+    return true;
+}
+
+/* Records key -> max(old, value). *evicted tells whether another key lost
+ * its entry (then `floor` covers it). Returns false only out of memory. */
+static bool table_store(cu_table *t, uint64_t key, uint32_t value, uint32_t stale_below, bool *evicted)
+{
+    for (;;) {
+        uint64_t base = (key % t->sets) * t->ways;
+        uint64_t free_way = UINT64_MAX, victim = 0;
+        for (uint64_t w = 0; w < t->ways; w++) {
+            uint32_t v = t->values[base + w];
+            bool live = v && v >= stale_below;
+            if (live && t->keys[base + w] == key) {
+                if (value > v) t->values[base + w] = value;
+                return true;
+            }
+            if (!live && free_way == UINT64_MAX) free_way = w;
+            if (t->values[base + w] < t->values[base + victim]) victim = w;
+        }
+        if (free_way != UINT64_MAX) {
+            t->keys[base + free_way] = key;
+            t->values[base + free_way] = value;
+            return true;
+        }
+        if (t->grow) {
+            if (!table_double(t, stale_below)) return false;
+            continue;
+        }
+        if (t->values[base + victim] > t->floor) t->floor = t->values[base + victim];
+        t->keys[base + victim] = key;
+        t->values[base + victim] = value;
+        *evicted = true;
+        return true;
+    }
+}
+
+/* ---- creation ---- */
+
+static void *commit_unit_create(const void *params, const simtx_env *env, char *error, size_t error_size)
+{
+    const commit_unit_params *p = params;
+    if (p->partition >= p->partitions) {
+        snprintf(error, error_size, "partition %lld must be below partitions (%lld)", (long long)p->partition,
+                 (long long)p->partitions);
+        return NULL;
+    }
+    if (p->interleave % 4) {
+        snprintf(error, error_size, "interleave %lld must be a multiple of 4 bytes (words)", (long long)p->interleave);
+        return NULL;
+    }
+    if (p->lwh_entries < p->lwh_ways) {
+        snprintf(error, error_size, "lwh_entries %lld must be at least lwh_ways (%lld)", (long long)p->lwh_entries,
+                 (long long)p->lwh_ways);
+        return NULL;
+    }
+    if (p->lwt_entries < p->lwt_subarrays) {
+        snprintf(error, error_size, "lwt_entries %lld must be at least lwt_subarrays (%lld)",
+                 (long long)p->lwt_entries, (long long)p->lwt_subarrays);
+        return NULL;
+    }
+    commit_unit *u = calloc(1, sizeof *u);
+    if (!u) return NULL;
+    u->params = *p;
+    u->env = *env;
+    u->window = (uint32_t)p->window;
+    u->next_cid = u->hazard_cid = u->writeback_cid = u->retire_cid = 1;
+    u->slots = calloc(u->window, sizeof *u->slots);
+    u->input = calloc((size_t)p->input_queue_depth, sizeof *u->input);
+    u->held = calloc((size_t)p->held_queries, sizeof *u->held);
+    if (!u->slots || !u->input || !u->held || !msg_queue_init(&u->out[0], (size_t)p->output_queue_depth) ||
+        !msg_queue_init(&u->out[1], (size_t)p->output_queue_depth) ||
+        !table_init(&u->lwh, (uint64_t)p->lwh_entries, (uint64_t)p->lwh_ways, p->ideal) ||
+        !table_init(&u->lwt, (uint64_t)p->lwt_entries, (uint64_t)p->lwt_subarrays, p->ideal)) {
+        snprintf(error, error_size, "out of memory for window %lld", (long long)p->window);
+        commit_unit_block_info.destroy(u);
+        return NULL;
+    }
+    simtx_observer *o = env->observer;
+    simtx_observe_counter(o, "tm_n_commits", &u->stats.n_commits, "transactions", "IDs with entries here that committed (final decision commit)");
+    simtx_observe_counter(o, "tm_n_aborts", &u->stats.n_aborts, "transactions", "IDs with entries here that aborted (final decision abort)");
+    simtx_observe_counter(o, "tm_n_tx_skip", &u->stats.n_skips, "transactions", "IDs retired here without entries (skip messages)");
+    simtx_observe_counter(o, "tm_n_tx_pass", &u->stats.n_pass, "transactions", "IDs that passed validation here");
+    simtx_observe_counter(o, "tm_n_tx_fail", &u->stats.n_fail, "transactions", "IDs that failed validation here");
+    simtx_observe_counter(o, "read_log_entries", &u->stats.read_entries, "words", "read-log entries received");
+    simtx_observe_counter(o, "write_log_entries", &u->stats.write_entries, "words", "write-log entries received");
+    simtx_observe_counter(o, "log_messages", &u->stats.log_messages, "messages", "read/write-log messages received");
+    simtx_observe_counter(o, "log_traffic_bytes", &u->stats.log_traffic_bytes, "bytes", "log transfer: 8-byte header per message plus 8 bytes per entry");
+    simtx_observe_counter(o, "tm_n_validations", &u->stats.validations, "words", "validation reads sent to the L2");
+    simtx_observe_counter(o, "validation_mismatches", &u->stats.validation_mismatches, "words", "validation reads that found a changed value");
+    simtx_observe_counter(o, "tm_n_commit_writes", &u->stats.commit_writes, "words", "write-backs sent to the L2");
+    simtx_observe_counter(o, "hazards", &u->stats.hazards, "transactions", "IDs whose validation had to wait for an older writer to retire");
+    simtx_observe_counter(o, "hazard_stall_cycles", &u->stats.hazard_stall_cycles, "cycles", "cycles from hazard detection to the start of validation, summed over IDs with a hazard");
+    simtx_observe_counter(o, "lwh_overflows", &u->stats.lwh_overflows, "entries", "last-writer history evictions (later misses wait conservatively)");
+    simtx_observe_counter(o, "lwt_queries", &u->stats.lwt_queries, "queries", "temporal conflict detection queries answered");
+    simtx_observe_counter(o, "lwt_misses", &u->stats.lwt_misses, "queries", "queries answered by the eviction floor");
+    simtx_observe_counter(o, "lwt_evictions", &u->stats.lwt_evictions, "entries", "last-written-time table evictions");
+    simtx_observe_counter(o, "cid_requests", &u->stats.cid_requests, "requests", "commit-ID requests served (allocator only)");
+    simtx_observe_counter(o, "cids_allocated", &u->stats.cids_allocated, "IDs", "commit IDs handed out (allocator only)");
+    simtx_observe_counter(o, "passthrough_requests", &u->stats.passthrough, "requests", "non-TM requests passed to the L2");
+    simtx_observe_counter(o, "input_refusals", &u->stats.input_refusals, "messages", "arrivals refused (full queue)");
+    simtx_observe_counter(o, "window_stalls", &u->stats.window_stalls, "cycles", "cycles no waiting TM message could be taken in (IDs past the window, full outputs)");
+    simtx_observe_counter(o, "output_stalls", &u->stats.output_stalls, "cycles", "cycles an issue found its output queue full");
+    simtx_observe_histogram(o, "validation_latency", &u->stats.validation_latency, "cycles", "TM_LOG_DONE complete to outcome sent");
+    simtx_observe_histogram(o, "commit_latency", &u->stats.commit_latency, "cycles", "decision received to write-back acknowledged");
+    simtx_observe_histogram(o, "hazard_latency", &u->stats.hazard_latency, "cycles", "TM_LOG_DONE complete to hazard detection done (in-order wait included)");
+    simtx_observe_average(o, "queue_depth", &u->stats.queue_depth, "messages", "TM input queue occupancy, sampled at each arrival");
+    simtx_observe_average(o, "active_cids", &u->stats.active_cids, "IDs", "IDs between retire and hazard pointers, sampled each active cycle");
+    simtx_observe_probe(o, "queue_depth", &u->probes.queue_depth, 16, "TM messages waiting to be taken in");
+    simtx_observe_probe(o, "retire_cid", &u->probes.retire_cid, 32, "oldest ID not yet retired");
+    simtx_observe_probe(o, "hazard_cid", &u->probes.hazard_cid, 32, "next ID for hazard detection");
+    simtx_observe_probe(o, "writeback_cid", &u->probes.writeback_cid, 32, "next ID to write back");
+    simtx_observe_probe(o, "head_state", &u->probes.head_state, 4, "state of the oldest ID: 0 free 1 fill 2 skip 3 checked 4 validating 5 validated 6 committing 7 done");
+    simtx_observe_probe(o, "active_cids", &u->probes.active_cids, 16, "IDs between retire and next-heard");
+    simtx_observe_probe(o, "held_queries", &u->probes.held_queries, 16, "TCD queries waiting for older IDs");
+    return u;
+}
+
+static void commit_unit_destroy(void *core)
+{
+    commit_unit *u = core;
+    if (!u) return;
+    if (u->slots)
+        for (uint32_t i = 0; i < u->window; i++) {
+            free(u->slots[i].reads.entries);
+            free(u->slots[i].writes.entries);
+        }
+    free(u->slots);
+    free(u->input);
+    free(u->held);
+    msg_queue_release(&u->out[0]);
+    msg_queue_release(&u->out[1]);
+    table_release(&u->lwh);
+    table_release(&u->lwt);
+    free(u);
+}
+
+uint32_t commit_unit_retire_cid(const commit_unit *unit) { return unit->retire_cid; }
+
+/* ---- helpers ---- */
+
+__attribute__((format(printf, 2, 3))) static void fail(commit_unit *u, const char *format, ...)
+{
+    char text[224];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    snprintf(u->error, sizeof u->error, "%s: %s", u->env.instance_name ? u->env.instance_name : "commit_unit", text);
+    u->env.fail(u->env.context, u->error);
+}
+
+static bool in_window(const commit_unit *u, uint32_t cid)
+{
+    return cid >= u->retire_cid && cid - u->retire_cid < u->window;
+}
+
+static cu_slot *slot_of(commit_unit *u, uint32_t cid) { return &u->slots[cid % u->window]; }
+
+static bool log_append(tm_log *log, tm_entry entry)
+{
+    if (log->count == log->capacity) {
+        uint32_t capacity = log->capacity ? log->capacity * 2 : 16;
+        tm_entry *grown = realloc(log->entries, capacity * sizeof *grown);
+        if (!grown) return false;
+        log->entries = grown;
+        log->capacity = capacity;
+    }
+    log->entries[log->count++] = entry;
+    return true;
+}
+
+static bool owned(const commit_unit *u, uint64_t address)
+{
+    return tm_partition_of(address, (uint64_t)u->params.interleave, (unsigned)u->params.partitions) ==
+           (unsigned)u->params.partition;
+}
+
+static bool output_room(const commit_unit *u, unsigned port, size_t count)
+{
+    return u->out[port].capacity - u->out[port].length >= count;
+}
+
+static void respond(commit_unit *u, const simtx_msg *request, uint64_t aux, uint32_t size, uint64_t now)
+{
+    simtx_msg response = *request;
+    response.aux = aux;
+    response.size = size;
+    simtx_msg_make_response(&response, SIMTX_STATUS_OK);
+    msg_queue_push(&u->out[COMMIT_UNIT_UPSTREAM], &response, now);
+}
+
+/* A slot ready for cid (state FREE turned into FILL). NULL: the protocol
+ * was broken (reported). */
+static cu_slot *open_slot(commit_unit *u, uint32_t cid)
+{
+    cu_slot *s = slot_of(u, cid);
+    if (s->state == SLOT_FREE) {
+        s->cid = cid;
+        s->state = SLOT_FILL;
+    }
+    if (s->cid != cid || s->state != SLOT_FILL) {
+        fail(u, "log message for commit ID %u after its TM_LOG_DONE was complete or a TM_SKIP (state %u)",
+             (unsigned)cid, (unsigned)s->state);
+        return NULL;
+    }
+    return s;
+}
+
+static bool slot_complete(const cu_slot *s)
+{
+    return s->state == SLOT_FILL && s->done_received && s->reads.count == s->expected_reads &&
+           s->writes.count == s->expected_writes;
+}
+
+/* ---- taking messages in ---- */
+
+/* Takes one TM message in; false when it must wait (window, outputs). */
+static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
+{
+    switch ((simtx_op)msg->op) {
+    case SIMTX_OP_TM_CID_REQUEST: {
+        if (!u->params.cid_allocator) {
+            fail(u, "TM_CID_REQUEST at address 0x%" PRIx64 " reached a unit that is not the commit-ID allocator (cid_allocator = false)",
+                 msg->address);
+            return true;
+        }
+        if (!output_room(u, COMMIT_UNIT_UPSTREAM, 1)) return false;
+        respond(u, msg, u->next_cid, 0, now);
+        u->next_cid += (uint32_t)msg->aux;
+        u->stats.cid_requests++;
+        u->stats.cids_allocated += (uint32_t)msg->aux;
+        return true;
+    }
+    case SIMTX_OP_TM_READ_LOG:
+    case SIMTX_OP_TM_WRITE_LOG: {
+        unsigned count = tm_entry_count(msg);
+        if (msg->size % TM_ENTRY_BYTES || count == 0 || count > TM_MAX_ENTRIES_PER_MSG) {
+            fail(u, "log message of %u bytes: must be 1 to 16 entries of 8 bytes", msg->size);
+            return true;
+        }
+        for (unsigned k = 0; k < count; k++)
+            if (!in_window(u, tm_entry_cid(msg, k))) {
+                if (tm_entry_cid(msg, k) < u->retire_cid) {
+                    fail(u, "log entry for commit ID %u, already retired (oldest live %u)",
+                         (unsigned)tm_entry_cid(msg, k), (unsigned)u->retire_cid);
+                    return true;
+                }
+                return false;
+            }
+        if (!output_room(u, COMMIT_UNIT_UPSTREAM, 1)) return false;
+        for (unsigned k = 0; k < count; k++) {
+            tm_entry e = tm_get_entry(msg, k);
+            if (e.address % 4 || !owned(u, e.address)) {
+                fail(u, "log entry address 0x%x is not a word of partition %u", (unsigned)e.address,
+                     (unsigned)u->params.partition);
+                return true;
+            }
+            cu_slot *s = open_slot(u, tm_entry_cid(msg, k));
+            if (!s) return true;
+            if (!log_append(msg->op == SIMTX_OP_TM_READ_LOG ? &s->reads : &s->writes, e)) {
+                fail(u, "out of memory for the log of commit ID %u", (unsigned)s->cid);
+                return true;
+            }
+            if (slot_complete(s)) s->done_cycle = now;
+        }
+        if (msg->op == SIMTX_OP_TM_READ_LOG) u->stats.read_entries += count;
+        else u->stats.write_entries += count;
+        u->stats.log_messages++;
+        u->stats.log_traffic_bytes += TM_LOG_HEADER_BYTES + (uint64_t)count * TM_ENTRY_BYTES;
+        respond(u, msg, 0, 0, now);
+        return true;
+    }
+    case SIMTX_OP_TM_LOG_DONE: {
+        uint32_t cid = msg->transaction_id;
+        if (!in_window(u, cid)) {
+            if (cid < u->retire_cid) {
+                fail(u, "TM_LOG_DONE for commit ID %u, already retired (oldest live %u)", (unsigned)cid, (unsigned)u->retire_cid);
+                return true;
+            }
+            return false;
+        }
+        cu_slot *s = open_slot(u, cid);
+        if (!s) return true;
+        if (s->done_received) {
+            fail(u, "two TM_LOG_DONE for commit ID %u", (unsigned)cid);
+            return true;
+        }
+        s->done_received = true;
+        s->expected_reads = (uint32_t)msg->aux;
+        s->expected_writes = (uint32_t)(msg->aux >> 32);
+        s->done_request = *msg;
+        if (slot_complete(s)) s->done_cycle = now;
+        return true;
+    }
+    case SIMTX_OP_TM_SKIP: {
+        uint32_t first = msg->transaction_id, count = (uint32_t)msg->aux;
+        if (count == 0 || count > u->window) {
+            fail(u, "TM_SKIP of %u IDs: must be 1 to window (%u)", (unsigned)count, (unsigned)u->window);
+            return true;
+        }
+        if (first < u->retire_cid) {
+            fail(u, "TM_SKIP for commit ID %u, already retired (oldest live %u)", (unsigned)first, (unsigned)u->retire_cid);
+            return true;
+        }
+        if (!in_window(u, first + count - 1) || !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) return false;
+        for (uint32_t c = first; c < first + count; c++) {
+            cu_slot *s = slot_of(u, c);
+            if (s->state != SLOT_FREE) {
+                fail(u, "TM_SKIP for commit ID %u, which has entries or was skipped (state %u)", (unsigned)c, (unsigned)s->state);
+                return true;
+            }
+            s->cid = c;
+            s->state = SLOT_SKIP;
+        }
+        u->stats.n_skips += count;
+        respond(u, msg, 0, 0, now);
+        return true;
+    }
+    case SIMTX_OP_TM_DECISION: {
+        uint32_t cid = msg->transaction_id;
+        cu_slot *s = slot_of(u, cid);
+        if (!in_window(u, cid) || s->cid != cid || s->state != SLOT_VALIDATED || s->has_decision) {
+            fail(u, "TM_DECISION for commit ID %u before its outcome was sent, or twice (state %u)", (unsigned)cid,
+                 in_window(u, cid) ? (unsigned)s->state : 0u);
+            return true;
+        }
+        bool commit = msg->aux == TM_DECISION_COMMIT;
+        if (commit && s->validation_failed) {
+            fail(u, "TM_DECISION commit for commit ID %u, which failed validation here", (unsigned)cid);
+            return true;
+        }
+        if (!commit && !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) return false;
+        s->has_decision = true;
+        s->commit = commit;
+        s->decision_request = *msg;
+        s->decision_cycle = now;
+        if (!commit) {
+            respond(u, msg, 0, 0, now);
+            s->state = SLOT_DONE;
+            u->stats.n_aborts++;
+            simtx_histogram_add(&u->stats.commit_latency, 0);
+        }
+        return true;
+    }
+    case SIMTX_OP_TM_LWT_QUERY: {
+        if (u->retire_cid >= msg->aux) {
+            if (!output_room(u, COMMIT_UNIT_UPSTREAM, 1)) return false;
+            uint64_t block = msg->address / TM_LWT_BLOCK_BYTES;
+            uint32_t time = table_find(&u->lwt, block, 0);
+            if (!time) {
+                time = u->lwt.floor;
+                u->stats.lwt_misses++;
+            }
+            respond(u, msg, time, 0, now);
+            u->stats.lwt_queries++;
+            return true;
+        }
+        if (u->held_length == (size_t)u->params.held_queries) return false;
+        u->held[u->held_length++] = *msg;
+        return true;
+    }
+    default:
+        fail(u, "unexpected op %u in the TM input queue", (unsigned)msg->op);
+        return true;
+    }
+}
+
+static bool is_tm_op(uint8_t op) { return op >= SIMTX_OP_TM_CID_REQUEST && op <= SIMTX_OP_TM_LWT_QUERY; }
+
+/* Own responses from the L2: validation reads and write-back acknowledgements. */
+static void own_response(commit_unit *u, const simtx_msg *msg)
+{
+    unsigned kind = (unsigned)((msg->id >> 52) & 15);
+    uint32_t cid = (uint32_t)(msg->id >> 16);
+    uint32_t index = (uint32_t)(msg->id & 0xFFFF);
+    cu_slot *s = slot_of(u, cid);
+    if (msg->status != SIMTX_STATUS_OK) {
+        fail(u, "the L2 refused a commit-unit access at 0x%" PRIx64 " (status %u)", msg->address, (unsigned)msg->status);
+        return;
+    }
+    if (s->cid != cid) {
+        fail(u, "a response for commit ID %u, which is not live", (unsigned)cid);
+        return;
+    }
+    if (kind == OWN_VALIDATION) {
+        uint32_t seen;
+        memcpy(&seen, msg->data, 4);
+        if (index < s->reads.count && seen != s->reads.entries[index].value) {
+            u->stats.validation_mismatches++;
+            if (!u->params.skip_validation_check) s->validation_failed = true;
+        }
+        s->validation_returned++;
+    } else {
+        s->writeback_acked++;
+    }
+}
+
+static simtx_accept_result commit_unit_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
+{
+    commit_unit *u = core;
+    if (port == COMMIT_UNIT_DOWNSTREAM) {
+        if (msg->is_response && IS_OWN_ID(msg->id)) {
+            own_response(u, msg);
+            return SIMTX_ACCEPTED;
+        }
+        /* A pass-through response goes back unchanged. */
+        if (!msg_queue_push(&u->out[COMMIT_UNIT_UPSTREAM], msg, now)) return SIMTX_BUSY;
+        return SIMTX_ACCEPTED;
+    }
+    if (!is_tm_op(msg->op)) {
+        if (!msg_queue_push(&u->out[COMMIT_UNIT_DOWNSTREAM], msg, now)) {
+            u->stats.input_refusals++;
+            return SIMTX_BUSY;
+        }
+        u->stats.passthrough++;
+        return SIMTX_ACCEPTED;
+    }
+    if (u->input_length == (size_t)u->params.input_queue_depth) {
+        u->stats.input_refusals++;
+        return SIMTX_BUSY;
+    }
+    simtx_average_add(&u->stats.queue_depth, (double)u->input_length);
+    u->input[u->input_length++] = *msg;
+    u->probes.queue_depth = u->input_length;
+    return SIMTX_ACCEPTED;
+}
+
+/* ---- the pipeline ---- */
+
+/* Input stage: the oldest TM message that can be taken in (messages of
+ * different IDs may pass one another, so an ID past the window never blocks
+ * the decisions that retire older ones). */
+static void input_stage(commit_unit *u, uint64_t now)
+{
+    unsigned budget = u->params.ideal ? UINT32_MAX : 1;
+    size_t i = 0;
+    while (budget && i < u->input_length) {
+        if (take_in(u, &u->input[i], now)) {
+            memmove(&u->input[i], &u->input[i + 1], (u->input_length - i - 1) * sizeof *u->input);
+            u->input_length--;
+            budget--;
+        } else {
+            i++;
+        }
+    }
+    if (budget && u->input_length && !u->params.ideal) u->stats.window_stalls++;
+}
+
+/* Hazard detection, in ID order: each read looks up the last writer of its
+ * word among older live IDs (validation then waits for it to retire); then
+ * the ID's writes become the last writers of their words. */
+static void hazard_stage(commit_unit *u, uint64_t now)
+{
+    uint64_t budget = u->params.ideal ? UINT64_MAX : (uint64_t)u->params.hazard_words_per_cycle;
+    while (budget && in_window(u, u->hazard_cid)) {
+        cu_slot *s = slot_of(u, u->hazard_cid);
+        if (s->cid != u->hazard_cid) break;
+        if (s->state == SLOT_SKIP) {
+            u->hazard_cid++;
+            budget--;
+            continue;
+        }
+        if (!slot_complete(s)) break;
+        while (budget && s->hazard_progress < s->reads.count + s->writes.count) {
+            if (s->hazard_progress < s->reads.count) {
+                uint64_t word = s->reads.entries[s->hazard_progress].address / 4;
+                uint32_t writer = table_find(&u->lwh, word, u->retire_cid);
+                if (!writer && u->lwh.floor >= u->retire_cid) writer = u->lwh.floor; /* evicted: maybe */
+                if (writer && writer < s->cid && writer > s->wait_for_cid) s->wait_for_cid = writer;
+            } else {
+                uint64_t word = s->writes.entries[s->hazard_progress - s->reads.count].address / 4;
+                bool evicted = false;
+                if (!table_store(&u->lwh, word, s->cid, u->retire_cid, &evicted)) {
+                    fail(u, "out of memory growing the last-writer history (%" PRIu64 " sets)", u->lwh.sets);
+                    return;
+                }
+                if (evicted) u->stats.lwh_overflows++;
+            }
+            s->hazard_progress++;
+            budget--;
+        }
+        if (s->hazard_progress < s->reads.count + s->writes.count) break;
+        s->state = SLOT_CHECKED;
+        s->checked_cycle = now;
+        s->hazard = s->wait_for_cid != 0;
+        if (s->hazard) u->stats.hazards++;
+        simtx_histogram_add(&u->stats.hazard_latency, now - s->done_cycle);
+        u->hazard_cid++;
+        if (budget) budget--;
+    }
+}
+
+static bool issue_downstream(commit_unit *u, simtx_op op, uint64_t id, const tm_entry *e, uint64_t now)
+{
+    if (!output_room(u, COMMIT_UNIT_DOWNSTREAM, 1)) {
+        u->stats.output_stalls++;
+        return false;
+    }
+    simtx_msg msg;
+    simtx_msg_init(&msg, op, e->address, 4);
+    msg.id = id;
+    if (op == SIMTX_OP_WRITE) memcpy(msg.data, &e->value, 4);
+    msg_queue_push(&u->out[COMMIT_UNIT_DOWNSTREAM], &msg, now);
+    return true;
+}
+
+/* Write-back in ID order, then validation reads: together `words_per_cycle`. */
+static void issue_stage(commit_unit *u, uint64_t now)
+{
+    uint64_t budget = u->params.ideal ? UINT64_MAX : (uint64_t)u->params.words_per_cycle;
+
+    while (budget && u->writeback_cid < u->hazard_cid) {
+        cu_slot *s = slot_of(u, u->writeback_cid);
+        if (s->state == SLOT_SKIP || (s->state == SLOT_DONE && !s->commit)) {
+            u->writeback_cid++;
+            continue;
+        }
+        if (s->state == SLOT_VALIDATED && s->has_decision && s->commit) s->state = SLOT_COMMITTING;
+        if (s->state != SLOT_COMMITTING) break;
+        while (budget && s->writeback_issued < s->writes.count) {
+            const tm_entry *e = &s->writes.entries[s->writeback_issued];
+            if (!issue_downstream(u, SIMTX_OP_WRITE, OWN_ID(OWN_WRITEBACK, s->cid, s->writeback_issued), e, now))
+                return;
+            /* The block's last-written time rises before the write is
+             * visible: conservative for temporal conflict detection. */
+            bool evicted = false;
+            if (!table_store(&u->lwt, e->address / TM_LWT_BLOCK_BYTES, s->cid, 0, &evicted)) {
+                fail(u, "out of memory growing the last-written-time table");
+                return;
+            }
+            if (evicted) u->stats.lwt_evictions++;
+            s->writeback_issued++;
+            u->stats.commit_writes++;
+            budget--;
+        }
+        if (s->writeback_issued < s->writes.count) return;
+        u->writeback_cid++;
+    }
+
+    for (uint32_t cid = u->retire_cid; budget && cid < u->hazard_cid; cid++) {
+        cu_slot *s = slot_of(u, cid);
+        if (s->state == SLOT_CHECKED) {
+            if (s->wait_for_cid && u->retire_cid <= s->wait_for_cid) continue;
+            if (s->hazard) u->stats.hazard_stall_cycles += now - s->checked_cycle;
+            s->state = SLOT_VALIDATING;
+        }
+        if (s->state != SLOT_VALIDATING) continue;
+        while (budget && s->validation_issued < s->reads.count) {
+            const tm_entry *e = &s->reads.entries[s->validation_issued];
+            if (!issue_downstream(u, SIMTX_OP_READ, OWN_ID(OWN_VALIDATION, cid, s->validation_issued), e, now))
+                return;
+            s->validation_issued++;
+            u->stats.validations++;
+            budget--;
+        }
+    }
+}
+
+/* Outcomes of finished validations, write-back acknowledgements, retirement
+ * in ID order, and held TCD queries whose IDs have all retired. */
+static void complete_stage(commit_unit *u, uint64_t now)
+{
+    for (uint32_t cid = u->retire_cid; cid < u->hazard_cid; cid++) {
+        cu_slot *s = slot_of(u, cid);
+        if (s->state == SLOT_VALIDATING && s->validation_returned == s->reads.count) {
+            if (!output_room(u, COMMIT_UNIT_UPSTREAM, 1)) break;
+            bool pass = !s->validation_failed;
+            respond(u, &s->done_request, pass ? TM_OUTCOME_PASS : TM_OUTCOME_FAIL, 0, now);
+            if (pass) u->stats.n_pass++;
+            else u->stats.n_fail++;
+            simtx_histogram_add(&u->stats.validation_latency, now - s->done_cycle);
+            s->state = SLOT_VALIDATED;
+        }
+        if (s->state == SLOT_COMMITTING && s->writeback_issued == s->writes.count &&
+            s->writeback_acked == s->writes.count) {
+            if (!output_room(u, COMMIT_UNIT_UPSTREAM, 1)) break;
+            respond(u, &s->decision_request, 0, 0, now);
+            simtx_histogram_add(&u->stats.commit_latency, now - s->decision_cycle);
+            u->stats.n_commits++;
+            s->state = SLOT_DONE;
+        }
+    }
+    while (u->retire_cid < u->writeback_cid) {
+        cu_slot *s = slot_of(u, u->retire_cid);
+        if (s->state != SLOT_SKIP && s->state != SLOT_DONE) break;
+        s->reads.count = s->writes.count = 0;
+        s->state = SLOT_FREE;
+        s->done_received = s->has_decision = s->commit = s->hazard = s->validation_failed = false;
+        s->expected_reads = s->expected_writes = s->hazard_progress = s->wait_for_cid = 0;
+        s->validation_issued = s->validation_returned = s->writeback_issued = s->writeback_acked = 0;
+        u->retire_cid++;
+    }
+    for (size_t i = 0; i < u->held_length;) {
+        if (u->held[i].aux <= u->retire_cid && take_in(u, &u->held[i], now)) {
+            memmove(&u->held[i], &u->held[i + 1], (u->held_length - i - 1) * sizeof *u->held);
+            u->held_length--;
+        } else {
+            i++;
+        }
+    }
+}
+
+static void drain_outputs(commit_unit *u, uint64_t now)
+{
+    for (unsigned port = 0; port < 2; port++) {
+        while (!u->port_blocked[port] && !msg_queue_empty(&u->out[port]) && msg_queue_front_ready(&u->out[port]) <= now) {
+            if (!u->env.send(u->env.context, port, msg_queue_front(&u->out[port]))) {
+                u->port_blocked[port] = true;
+                break;
+            }
+            msg_queue_pop(&u->out[port]);
+        }
+    }
+}
+
+static bool has_work(const commit_unit *u)
+{
+    if (u->input_length) return true;
+    for (unsigned port = 0; port < 2; port++)
+        if (!u->port_blocked[port] && !msg_queue_empty(&u->out[port])) return true;
+    /* IDs heard of and not yet retired that can make progress by themselves. */
+    for (uint32_t cid = u->retire_cid; cid < u->hazard_cid; cid++) {
+        const cu_slot *s = &u->slots[cid % u->window];
+        if (s->state == SLOT_CHECKED && (!s->wait_for_cid || u->retire_cid > s->wait_for_cid)) return true;
+        if (s->state == SLOT_VALIDATING && s->validation_issued < s->reads.count) return true;
+        if (s->state == SLOT_VALIDATING && s->validation_returned == s->reads.count) return true;
+        if (s->state == SLOT_VALIDATED && s->has_decision && cid == u->writeback_cid) return true;
+        if (s->state == SLOT_COMMITTING && (s->writeback_issued < s->writes.count || s->writeback_acked == s->writes.count)) return true;
+        if ((s->state == SLOT_SKIP || s->state == SLOT_DONE) && cid == u->retire_cid && cid < u->writeback_cid) return true;
+        if ((s->state == SLOT_SKIP || (s->state == SLOT_DONE && !s->commit)) && cid == u->writeback_cid) return true;
+    }
+    if (in_window(u, u->hazard_cid)) {
+        const cu_slot *s = &u->slots[u->hazard_cid % u->window];
+        if (s->cid == u->hazard_cid && (s->state == SLOT_SKIP || slot_complete(s))) return true;
+    }
+    for (size_t i = 0; i < u->held_length; i++)
+        if (u->held[i].aux <= u->retire_cid) return true;
+    return false;
+}
+
+static uint64_t commit_unit_cycle(void *core, uint64_t now)
+{
+    commit_unit *u = core;
+    input_stage(u, now);
+    hazard_stage(u, now);
+    issue_stage(u, now);
+    complete_stage(u, now);
+    drain_outputs(u, now);
+    if (u->hazard_cid > u->retire_cid) simtx_average_add(&u->stats.active_cids, (double)(u->hazard_cid - u->retire_cid));
+    u->probes.queue_depth = u->input_length;
+    u->probes.retire_cid = u->retire_cid;
+    u->probes.hazard_cid = u->hazard_cid;
+    u->probes.writeback_cid = u->writeback_cid;
+    u->probes.head_state = slot_of(u, u->retire_cid)->cid == u->retire_cid ? slot_of(u, u->retire_cid)->state : SLOT_FREE;
+    u->probes.active_cids = u->hazard_cid - u->retire_cid;
+    u->probes.held_queries = u->held_length;
+    return has_work(u) ? now + 1 : SIMTX_NEVER;
+}
+
+static void commit_unit_port_free(void *core, unsigned port)
+{
+    ((commit_unit *)core)->port_blocked[port] = false;
+}
+
+static size_t commit_unit_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size,
+                                       int *forward_port)
+{
+    (void)core, (void)is_write, (void)address, (void)data, (void)size;
+    *forward_port = COMMIT_UNIT_DOWNSTREAM;
+    return 0;
+}
+
+const simtx_block_info commit_unit_block_info = {
+    .name = "commit_unit",
+    .summary = "KILO TM / Warp TM commit unit of a memory partition: ordered commit IDs, hazard detection, value-based validation and write-back through the L2",
+    .params = &commit_unit_param_table,
+    .sockets = commit_unit_sockets,
+    .socket_count = 2,
+    .create = commit_unit_create,
+    .destroy = commit_unit_destroy,
+    .accept = commit_unit_accept,
+    .cycle = commit_unit_cycle,
+    .port_free = commit_unit_port_free,
+    .debug_access = commit_unit_debug_access,
+};

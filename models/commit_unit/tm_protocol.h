@@ -1,0 +1,178 @@
+/* The transactional-memory protocol between SIMT cores (their log walkers)
+ * and the commit units of the memory partitions (KILO TM, Warp TM).
+ *
+ * Every message is a simtx_msg request from the core side, answered by a
+ * response (simtx_msg_make_response, same handle) from a commit unit, so the
+ * crossbar routes it like any other access: a request goes to the partition
+ * owning msg.address, the response comes back to the requesting core.
+ *
+ * PARTIES AND ORDER OF EVENTS (one transaction, commit ID c)
+ *
+ *   1. Commit ID. When a warp reaches tx_commit, its core asks the commit-ID
+ *      allocator for IDs: TM_CID_REQUEST to address TM_CID_ALLOCATOR_ADDRESS
+ *      (an address of partition 0; the commit unit with cid_allocator = true
+ *      serves it). aux = number of IDs wanted (KILO TM and Warp TM: the
+ *      number of committing lanes of the warp, so one request per warp).
+ *      Response: aux = the first ID; the lanes of lane_mask get first,
+ *      first+1, ... in ascending lane order. IDs start at 1 (0 means none).
+ *      aux = 0 in the request reads the clock (the next ID to be handed out)
+ *      without allocating: the start time of a read-only transaction (5).
+ *   2. Log transfer. For every partition p and every ID c of the warp the
+ *      core sends either
+ *        - the entries of c owned by p (TM_READ_LOG / TM_WRITE_LOG, see the
+ *          entry format below), then one TM_LOG_DONE for c, or
+ *        - nothing but a TM_SKIP covering c (c has no entries at p).
+ *      Every commit unit must hear of every ID, because it processes IDs in
+ *      order (a ring) and retires an ID only after all smaller ones. A skip
+ *      covers aux consecutive IDs from transaction_id, so a warp whose lanes
+ *      have no entries at p retires all of them there with one message.
+ *      A message for partition p that has no address of its own (TM_SKIP,
+ *      TM_LOG_DONE, TM_DECISION) carries msg.address = tm_partition_address(p),
+ *      any address the crossbar maps to p.
+ *      Log-entry and skip requests are acknowledged at once (a response with
+ *      size 0): the acknowledgement is TLM bookkeeping, the core may send on
+ *      without waiting for it.
+ *   3. Per-partition outcome. The response to TM_LOG_DONE comes when c has
+ *      been validated at p: aux = TM_OUTCOME_PASS or TM_OUTCOME_FAIL.
+ *      A commit unit validates c once every smaller ID has passed hazard
+ *      detection there, and once every smaller ID that wrote a word c read
+ *      (its last-writer history says so, conservatively) has retired: then
+ *      the values c read are compared with the memory values (read through
+ *      the L2). Only partitions that received TM_LOG_DONE answer.
+ *   4. Final decision. When the core has every outcome of c, it sends
+ *      TM_DECISION (aux = TM_DECISION_COMMIT if all passed, else
+ *      TM_DECISION_ABORT) to every partition that answered TM_LOG_DONE for c.
+ *      A commit unit writes the write log of a committed ID back to the L2 in
+ *      ID order, one word per cycle. The response to TM_DECISION is the
+ *      write-back acknowledgement: sent when the writes of c at p are
+ *      acknowledged by the L2 (at once for an abort). Then c retires at p.
+ *   5. Temporal conflict detection (read-only transactions, KILO TM's TCD).
+ *      A read-only transaction takes its start time T = TM_CID_REQUEST with
+ *      aux = 0 at tx_begin. Before its first load of a 128-byte block B it
+ *      sends TM_LWT_QUERY (address = any address in B, aux = T) to B's
+ *      partition; the commit unit answers once every ID below T has retired
+ *      there (so the load that follows sees all of them), with aux = the
+ *      last-written time of B (the largest ID whose write to B has been
+ *      issued to the L2; conservative when the table lost the block). At
+ *      tx_commit it queries every block again; if every answer is < T the
+ *      transaction commits at the core (serialized at time T) with no
+ *      commit ID and no log transfer; otherwise it takes the normal path (1).
+ *      The table holds `lwt_entries` blocks in `lwt_subarrays` ways; an
+ *      evicted block raises a floor that every miss then answers.
+ *
+ * FIELDS
+ *
+ *   transaction_id  the commit ID c (TM_READ_LOG/TM_WRITE_LOG: the base ID of
+ *                   the entries, see below; TM_SKIP: the first ID)
+ *   core, warp      the warp committing (statistics and probes only)
+ *   lane_mask       lanes the message concerns (statistics only)
+ *   aux             per op, as described above and below
+ *   id              the core's tag, returned unchanged. Ids whose top byte is
+ *                   TM_COMMIT_UNIT_ID_TAG are reserved for the commit unit's
+ *                   own requests to the L2.
+ *
+ * LOG ENTRY FORMAT (TM_READ_LOG, TM_WRITE_LOG)
+ *
+ *   data holds size / 8 entries of 8 bytes: a 32-bit word address and the
+ *   32-bit value (read: the value the transaction saw; write: the value to
+ *   store), little endian. Addresses are 4-byte aligned and owned by the
+ *   receiving partition. msg.address is the first entry's address (routing).
+ *   Entry k belongs to ID transaction_id + ((aux >> 4k) & 15):
+ *     - KILO TM sends per-transaction messages: aux = 0, every entry is c's;
+ *     - Warp TM coalesces the entries of up to 16 lanes with consecutive IDs
+ *       (the warp's IDs are consecutive) into one message of up to 16 entries.
+ *   Within one ID, write entries are applied in the order sent (the last
+ *   write to a word wins); a read entry may repeat a word.
+ *   TM_LOG_DONE for c carries the counts sent for c to this partition:
+ *   aux = read entries | write entries << 32; the commit unit waits until it
+ *   has them all, so the network need not keep a core's messages in order.
+ *
+ * COSTS
+ *
+ *   Log traffic counts TM_LOG_HEADER_BYTES per message plus 8 bytes per
+ *   entry; the commit unit's input stage takes one message per cycle,
+ *   hazard detection one entry per cycle, and validation reads plus
+ *   write-backs share one word per cycle towards the L2.
+ */
+#ifndef SIMTX_TM_PROTOCOL_H
+#define SIMTX_TM_PROTOCOL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "simtx_msg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TM_CID_ALLOCATOR_ADDRESS UINT64_C(0) /* in partition 0 */
+#define TM_ENTRY_BYTES 8
+#define TM_MAX_ENTRIES_PER_MSG (SIMTX_MSG_MAX_DATA / TM_ENTRY_BYTES) /* 16 */
+#define TM_LOG_HEADER_BYTES 8
+#define TM_LWT_BLOCK_BYTES 128
+#define TM_COMMIT_UNIT_ID_TAG UINT64_C(0xC7) /* top byte of the commit unit's own ids */
+
+enum { TM_OUTCOME_FAIL = 0, TM_OUTCOME_PASS = 1 };
+enum { TM_DECISION_ABORT = 0, TM_DECISION_COMMIT = 1 };
+
+typedef struct tm_entry {
+    uint32_t address;
+    uint32_t value;
+} tm_entry;
+
+/* An address the crossbar's interleaved mapping sends to partition p. */
+static inline uint64_t tm_partition_address(unsigned partition, uint64_t interleave)
+{
+    return (uint64_t)partition * interleave;
+}
+
+/* The partition owning an address under interleaved mapping. */
+static inline unsigned tm_partition_of(uint64_t address, uint64_t interleave, unsigned partitions)
+{
+    return (unsigned)((address / interleave) % partitions);
+}
+
+static inline unsigned tm_entry_count(const simtx_msg *msg) { return msg->size / TM_ENTRY_BYTES; }
+
+static inline tm_entry tm_get_entry(const simtx_msg *msg, unsigned k)
+{
+    tm_entry e;
+    memcpy(&e.address, msg->data + k * TM_ENTRY_BYTES, 4);
+    memcpy(&e.value, msg->data + k * TM_ENTRY_BYTES + 4, 4);
+    return e;
+}
+
+static inline uint32_t tm_entry_cid(const simtx_msg *msg, unsigned k)
+{
+    return msg->transaction_id + (uint32_t)((msg->aux >> (4 * k)) & 15u);
+}
+
+/* Starts a log message (op TM_READ_LOG or TM_WRITE_LOG) for base ID cid. */
+static inline void tm_log_init(simtx_msg *msg, simtx_op op, uint32_t cid, int core, int warp)
+{
+    simtx_msg_init(msg, op, 0, 0);
+    msg->transaction_id = cid;
+    msg->core = core;
+    msg->warp = warp;
+}
+
+/* Appends an entry of ID cid (cid - base < 16) to a log message; returns 0
+ * when the message is full or cid is out of its range. */
+static inline int tm_log_append(simtx_msg *msg, uint32_t cid, uint32_t address, uint32_t value)
+{
+    unsigned k = tm_entry_count(msg);
+    uint32_t offset = cid - msg->transaction_id;
+    if (k >= TM_MAX_ENTRIES_PER_MSG || cid < msg->transaction_id || offset > 15) return 0;
+    if (k == 0) msg->address = address;
+    memcpy(msg->data + k * TM_ENTRY_BYTES, &address, 4);
+    memcpy(msg->data + k * TM_ENTRY_BYTES + 4, &value, 4);
+    msg->aux |= (uint64_t)offset << (4 * k);
+    msg->size += TM_ENTRY_BYTES;
+    return 1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif
