@@ -1139,6 +1139,12 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     c->probes.pending_memory = (uint64_t)c->params.max_pending_memory - c->free_pending_count;
     /* Sleep until something can change: an issue, a latency, a dispatch. */
     uint64_t next = wake;
+    /* Room is free but warps still wait for it (the released one did not
+     * need a request, e.g. a shared access): release the next one. */
+    if (c->room_waiters && c->free_pending_count && c->requests.capacity - c->requests.length >= c->lanes) {
+        release_room_waiter(c);
+        next = now + 1;
+    }
     /* A CTA that did not fit is retried when one completes (a response or
      * an issue wakes the core then). */
     if (issued || (dispatched && cta_fits(c))) next = now + 1;
