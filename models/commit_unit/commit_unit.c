@@ -25,7 +25,7 @@ static const simtx_param_spec commit_unit_param_specs[] = {
     {"lwt_entries", SIMTX_PARAM_INT, "2048", "entries", 1, 1 << 24, NULL, "last-written-time table entries, 128-byte blocks (temporal conflict detection)", PARAM(lwt_entries)},
     {"lwt_subarrays", SIMTX_PARAM_INT, "4", "ways", 1, 64, NULL, "last-written-time table subarrays (ways)", PARAM(lwt_subarrays)},
     {"held_queries", SIMTX_PARAM_INT, "64", "queries", 1, 1 << 16, NULL, "TM_LWT_QUERY held until older IDs retire", PARAM(held_queries)},
-    {"ideal", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "ideal TM: no per-word bandwidth limits, exact unbounded histories", PARAM(ideal)},
+    {"ideal", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "ideal TM: validation without L2 reads or bandwidth limits, exact unbounded histories", PARAM(ideal)},
     {"skip_validation_check", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "TEST ONLY: validation ignores changed values (a deliberately broken commit unit)", PARAM(skip_validation_check)},
 };
 
@@ -88,6 +88,14 @@ typedef struct cu_table {
     bool grow;
 } cu_table;
 
+/* Ideal mode: the value of every word this unit wrote back, so validation
+ * compares at once instead of reading the L2 (exact, unbounded). */
+typedef struct word_map {
+    uint64_t *keys; /* word address + 1; 0: empty */
+    uint32_t *values;
+    size_t capacity, count;
+} word_map;
+
 struct commit_unit {
     commit_unit_params params;
     simtx_env env;
@@ -101,6 +109,7 @@ struct commit_unit {
     msg_queue out[2];
     bool port_blocked[2];
     cu_table lwh, lwt;
+    word_map committed_values; /* ideal mode only */
     char error[256];
     struct {
         uint64_t n_commits, n_aborts, n_skips, n_pass, n_fail, read_entries, write_entries, log_messages,
@@ -196,6 +205,46 @@ static bool table_store(cu_table *t, uint64_t key, uint32_t value, uint32_t stal
         *evicted = true;
         return true;
     }
+}
+
+static bool word_map_store(word_map *m, uint64_t word, uint32_t value)
+{
+    if (2 * (m->count + 1) > m->capacity) {
+        word_map bigger = {0};
+        bigger.capacity = m->capacity ? m->capacity * 2 : 1024;
+        bigger.keys = calloc(bigger.capacity, sizeof *bigger.keys);
+        bigger.values = calloc(bigger.capacity, sizeof *bigger.values);
+        if (!bigger.keys || !bigger.values) {
+            free(bigger.keys);
+            free(bigger.values);
+            return false;
+        }
+        for (size_t i = 0; i < m->capacity; i++)
+            if (m->keys[i]) word_map_store(&bigger, m->keys[i] - 1, m->values[i]);
+        free(m->keys);
+        free(m->values);
+        *m = bigger;
+    }
+    size_t i = (size_t)((word * UINT64_C(0x9E3779B97F4A7C15)) >> 20) % m->capacity;
+    while (m->keys[i] && m->keys[i] != word + 1) i = (i + 1) % m->capacity;
+    if (!m->keys[i]) m->count++;
+    m->keys[i] = word + 1;
+    m->values[i] = value;
+    return true;
+}
+
+static bool word_map_find(const word_map *m, uint64_t word, uint32_t *value)
+{
+    if (!m->capacity) return false;
+    size_t i = (size_t)((word * UINT64_C(0x9E3779B97F4A7C15)) >> 20) % m->capacity;
+    while (m->keys[i]) {
+        if (m->keys[i] == word + 1) {
+            *value = m->values[i];
+            return true;
+        }
+        i = (i + 1) % m->capacity;
+    }
+    return false;
 }
 
 /* ---- creation ---- */
@@ -295,6 +344,8 @@ static void commit_unit_destroy(void *core)
     msg_queue_release(&u->out[1]);
     table_release(&u->lwh);
     table_release(&u->lwt);
+    free(u->committed_values.keys);
+    free(u->committed_values.values);
     free(u);
 }
 
@@ -693,6 +744,10 @@ static void issue_stage(commit_unit *u, uint64_t now)
                 return;
             }
             if (evicted) u->stats.lwt_evictions++;
+            if (u->params.ideal && !word_map_store(&u->committed_values, e->address / 4, e->value)) {
+                fail(u, "out of memory for the committed values of ideal mode");
+                return;
+            }
             s->writeback_issued++;
             u->stats.commit_writes++;
             budget--;
@@ -709,6 +764,21 @@ static void issue_stage(commit_unit *u, uint64_t now)
             s->state = SLOT_VALIDATING;
         }
         if (s->state != SLOT_VALIDATING) continue;
+        if (u->params.ideal) {
+            /* Every older writer of these words has retired and no younger
+             * one has written back yet, so the last value written back here
+             * (or, for a word never written by a transaction, the value the
+             * transaction read) is what the L2 holds. */
+            for (; s->validation_issued < s->reads.count; s->validation_issued++, s->validation_returned++) {
+                const tm_entry *e = &s->reads.entries[s->validation_issued];
+                uint32_t current;
+                if (word_map_find(&u->committed_values, e->address / 4, &current) && current != e->value) {
+                    u->stats.validation_mismatches++;
+                    if (!u->params.skip_validation_check) s->validation_failed = true;
+                }
+            }
+            continue;
+        }
         while (budget && s->validation_issued < s->reads.count) {
             const tm_entry *e = &s->reads.entries[s->validation_issued];
             if (!issue_downstream(u, SIMTX_OP_READ, OWN_ID(OWN_VALIDATION, cid, s->validation_issued), e, now))

@@ -450,6 +450,39 @@ static void broken_validation_passes_stale_read(void)
     tm_system_release(&sys);
 }
 
+/* Ideal mode validates without L2 reads, against the values it wrote back. */
+static void ideal_validation(void)
+{
+    const char *const ideal[] = {"ideal=true", NULL};
+    tm_system sys;
+    tm_system_init(&sys, 1, 30, ideal);
+    tm_system_write_word(&sys, 0x100, 7); /* written by the host, not by a transaction */
+    tm_entry r1 = {0x100, 7}, w1 = {0x100, 8};
+    send_logs(&sys, 1, &r1, 1, &w1, 1, 1000);
+    tm_entry r2 = {0x100, 7}; /* stale once ID 1 commits */
+    send_logs(&sys, 2, &r2, 1, NULL, 0, 2000);
+    tm_entry r3 = {0x104, 99}; /* never written by a transaction: taken as read */
+    send_logs(&sys, 3, &r3, 1, NULL, 0, 3000);
+    tm_system_run(&sys, 100);
+    const simtx_msg *o1 = tm_system_response(&sys, 1000), *o3 = tm_system_response(&sys, 3000);
+    CHECK(o1 && o3);
+    if (o1) CHECK_EQUAL(o1->aux, TM_OUTCOME_PASS);
+    if (o3) CHECK_EQUAL(o3->aux, TM_OUTCOME_PASS);
+    /* No L2 round trip: outcomes within a few cycles of the logs. */
+    CHECK(tm_system_response_cycle(&sys, 1000) < 10);
+    CHECK(tm_system_response(&sys, 2000) == NULL); /* hazard on ID 1 */
+    decide(&sys, 0x100, 1, true, 1100);
+    tm_system_run(&sys, 200);
+    const simtx_msg *o2 = tm_system_response(&sys, 2000);
+    CHECK(o2 != NULL);
+    if (o2) CHECK_EQUAL(o2->aux, TM_OUTCOME_FAIL);
+    CHECK_EQUAL(stat_of(&sys, "cu0.tm_n_validations"), 0);
+    CHECK_EQUAL(stat_of(&sys, "cu0.validation_mismatches"), 1);
+    CHECK_EQUAL(tm_system_read_word(&sys, 0x100), 8);
+    CHECK(tm_system_failure(&sys) == NULL);
+    tm_system_release(&sys);
+}
+
 int main(void)
 {
     commit_and_abort();
@@ -461,6 +494,7 @@ int main(void)
     writeback_bandwidth(false);
     writeback_bandwidth(true);
     backpressure();
+    ideal_validation();
     passthrough();
     temporal_conflict_detection();
     coalesced_messages();

@@ -280,13 +280,19 @@ static void correct_units_are_serializable(void)
 static void broken_validation_is_caught(void)
 {
     static const char *const broken[] = {"skip_validation_check=true", NULL};
-    const scenario s = {"broken validation", 3, 24, 20, 12, broken, 8};
-    run_result r;
-    run(&s, &r);
-    CHECK(r.finished);
-    CHECK(r.oracle_error[0] != '\0');
-    CHECK_CONTAINS(r.oracle_error, "transaction");
-    CHECK_CONTAINS(r.oracle_error, "serial replay");
+    static const char *const broken_ideal[] = {"skip_validation_check=true", "ideal=true", NULL};
+    const scenario scenarios[] = {
+        {"broken validation", 3, 24, 20, 12, broken, 8},
+        {"broken ideal validation", 6, 24, 20, 12, broken_ideal, 9},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        run_result r;
+        run(&scenarios[i], &r);
+        CHECK(r.finished);
+        CHECK(r.oracle_error[0] != '\0');
+        CHECK_CONTAINS(r.oracle_error, "transaction");
+        CHECK_CONTAINS(r.oracle_error, "serial replay");
+    }
 }
 
 int main(void)
