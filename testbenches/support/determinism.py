@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 
+from check_report import report
+
 
 def run(command, folder):
     stats = folder / "stats.json"
@@ -40,11 +42,7 @@ def main():
         ("the VCD has value changes", a[2].count(b"\n#") > 10),
         ("another seed gives other statistics", a[1]["statistics"] != c[1]["statistics"]),
     ]
-    failed = [name for name, ok in checks if not ok]
-    for name in failed:
-        print("FAILED:", name)
-    print(f"{len(checks) - len(failed)} passed, {len(failed)} failed")
-    return 1 if failed else 0
+    return report(checks)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 
+from check_report import report
+
 
 def parse(vcd_text):
     """Returns {full name: identifier}, {identifier: [(time, value)]}."""
@@ -68,11 +70,7 @@ def main():
             values = [v for _, v in changes.get(identifier, [])]
             checks.append((f"{signal} changes value", len(set(values)) > 1))
             checks.append((f"{signal} is in the view", f"SystemC.{signal}[" in view or f"SystemC.{signal}\n" in view))
-    failed = [name for name, ok in checks if not ok]
-    for name in failed:
-        print("FAILED:", name)
-    print(f"{len(checks) - len(failed)} passed, {len(failed)} failed")
-    return 1 if failed else 0
+    return report(checks)
 
 
 if __name__ == "__main__":
