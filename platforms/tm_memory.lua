@@ -11,14 +11,16 @@
 --   local tm = tm_memory({ partitions = 6, interleave = 256 })      -- KILO TM / Warp TM
 --   -- gtx480_idealtm: tm_memory({ ideal = true })
 --   local mem = include("gtx480_memory.lua")({
---       cores = 15, l1 = { cache_global = false }, before_l2 = tm.before_l2,
+--       cores = 15, l1 = tm.l1_params, before_l2 = tm.before_l2,
 --   })
 --
 -- Options: partitions and interleave (must match gtx480_memory's; defaults
 -- 6 and 256), clock ("commit"), prefix (instance names: prefix .. "cu" .. p),
 -- ideal (the ideal TM of gtx480_idealtm), params (more commit_unit
 -- parameters for every unit, e.g. { lwh_entries = 1024 }). The returned
--- table has before_l2 and names.cu(p).
+-- table has before_l2, names.cu(p), and l1_params: the L1 settings TM needs
+-- (global data not cached; pending_entries for the TM requests a core keeps
+-- outstanding, see "held requests" in tm_protocol.h).
 
 return function(options)
     options = options or {}
@@ -39,5 +41,8 @@ return function(options)
         return name(partition) .. ".downstream"
     end
 
-    return { before_l2 = before_l2, names = { cu = name }, partitions = partitions }
+    return {
+        before_l2 = before_l2, names = { cu = name }, partitions = partitions,
+        l1_params = { cache_global = false, pending_entries = options.l1_pending_entries or 512 },
+    }
 end

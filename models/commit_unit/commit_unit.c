@@ -67,7 +67,8 @@ typedef struct cu_slot {
     bool done_received, has_decision, commit, hazard;
     uint32_t expected_reads, expected_writes;
     tm_log reads, writes;
-    simtx_msg done_request, decision_request;
+    int32_t done_group, decision_group; /* the held requests answering this ID (groups) */
+    uint8_t done_bit;                   /* this ID's bit in its TM_LOG_DONE's outcome mask */
     uint32_t hazard_progress; /* entries through hazard detection, reads first */
     uint32_t wait_for_cid;    /* validation waits until this ID retired (0: none) */
     uint32_t validation_issued, validation_returned;
@@ -75,6 +76,15 @@ typedef struct cu_slot {
     uint32_t writeback_issued, writeback_acked;
     uint64_t done_cycle, checked_cycle, decision_cycle;
 } cu_slot;
+
+/* A held request answered once for several IDs: a TM_LOG_DONE (response:
+ * the mask of IDs that passed) or a TM_DECISION (response: the write-back
+ * acknowledgement). The single-ID forms are groups of one. */
+typedef struct cu_group {
+    simtx_msg request;
+    uint32_t pending; /* IDs still to validate / to write back */
+    uint64_t mask;    /* outcome bits so far */
+} cu_group;
 
 /* A set-associative address -> ID table (the last-writer history and the
  * last-written-time table). Values below `stale_below` count as free; a
@@ -109,6 +119,9 @@ struct commit_unit {
     msg_queue out[2];
     bool port_blocked[2];
     cu_table lwh, lwt;
+    cu_group *groups; /* window of them: each holds at least one live ID */
+    int32_t *free_groups;
+    uint32_t free_group_count;
     word_map committed_values; /* ideal mode only */
     char error[256];
     struct {
@@ -280,7 +293,11 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
     u->slots = calloc(u->window, sizeof *u->slots);
     u->input = calloc((size_t)p->input_queue_depth, sizeof *u->input);
     u->held = calloc((size_t)p->held_queries, sizeof *u->held);
-    if (!u->slots || !u->input || !u->held || !msg_queue_init(&u->out[0], (size_t)p->output_queue_depth) ||
+    u->groups = calloc(u->window * 2, sizeof *u->groups);
+    u->free_groups = calloc(u->window * 2, sizeof *u->free_groups);
+    if (u->free_groups)
+        for (uint32_t i = 0; i < u->window * 2; i++) u->free_groups[u->free_group_count++] = (int32_t)(u->window * 2 - 1 - i);
+    if (!u->slots || !u->input || !u->held || !u->groups || !u->free_groups || !msg_queue_init(&u->out[0], (size_t)p->output_queue_depth) ||
         !msg_queue_init(&u->out[1], (size_t)p->output_queue_depth) ||
         !table_init(&u->lwh, (uint64_t)p->lwh_entries, (uint64_t)p->lwh_ways, p->ideal) ||
         !table_init(&u->lwt, (uint64_t)p->lwt_entries, (uint64_t)p->lwt_subarrays, p->ideal)) {
@@ -340,6 +357,8 @@ static void commit_unit_destroy(void *core)
     free(u->slots);
     free(u->input);
     free(u->held);
+    free(u->groups);
+    free(u->free_groups);
     msg_queue_release(&u->out[0]);
     msg_queue_release(&u->out[1]);
     table_release(&u->lwh);
@@ -427,6 +446,49 @@ static bool slot_complete(const cu_slot *s)
            s->writes.count == s->expected_writes;
 }
 
+static int32_t group_open(commit_unit *u, const simtx_msg *request)
+{
+    int32_t g = u->free_groups[--u->free_group_count];
+    u->groups[g].request = *request;
+    u->groups[g].pending = 0;
+    u->groups[g].mask = 0;
+    return g;
+}
+
+static void group_close(commit_unit *u, int32_t g, uint64_t now)
+{
+    respond(u, &u->groups[g].request, u->groups[g].mask, 0, now);
+    u->free_groups[u->free_group_count++] = g;
+}
+
+/* The ID range of a coalesced TM_LOG_DONE / TM_DECISION; false if malformed
+ * (reported). */
+static bool group_range(commit_unit *u, const simtx_msg *msg, uint32_t *count)
+{
+    if (msg->op == SIMTX_OP_TM_LOG_DONE) {
+        *count = msg->size ? msg->size / 8 : 1;
+        if (msg->size % 8 || *count > TM_MAX_ENTRIES_PER_MSG) {
+            fail(u, "TM_LOG_DONE of %u bytes: 0, or 1 to 16 records of 8 bytes", (unsigned)msg->size);
+            return false;
+        }
+    } else {
+        uint32_t n = 1;
+        if (msg->size) memcpy(&n, msg->data, 4);
+        *count = n;
+        if ((msg->size != 0 && msg->size != 8) || n == 0 || n > 64) {
+            fail(u, "TM_DECISION of %u bytes for %u IDs: 0 bytes, or 8 with a count of 1 to 64", (unsigned)msg->size,
+                 (unsigned)n);
+            return false;
+        }
+    }
+    if (msg->transaction_id < u->retire_cid && msg->op == SIMTX_OP_TM_LOG_DONE) {
+        fail(u, "TM_LOG_DONE for commit ID %u, already retired (oldest live %u)", (unsigned)msg->transaction_id,
+             (unsigned)u->retire_cid);
+        return false;
+    }
+    return true;
+}
+
 /* ---- taking messages in ---- */
 
 /* Takes one TM message in; false when it must wait (window, outputs). */
@@ -486,25 +548,48 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
         return true;
     }
     case SIMTX_OP_TM_LOG_DONE: {
-        uint32_t cid = msg->transaction_id;
-        if (!in_window(u, cid)) {
-            if (cid < u->retire_cid) {
-                fail(u, "TM_LOG_DONE for commit ID %u, already retired (oldest live %u)", (unsigned)cid, (unsigned)u->retire_cid);
+        uint32_t first = msg->transaction_id, count;
+        if (!group_range(u, msg, &count)) return true;
+        if (!in_window(u, first + count - 1) || !u->free_group_count || !output_room(u, COMMIT_UNIT_UPSTREAM, 1))
+            return false;
+        int32_t g = group_open(u, msg);
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t cid = first + i, reads, writes;
+            if (msg->size) {
+                memcpy(&reads, msg->data + 8 * i, 4);
+                memcpy(&writes, msg->data + 8 * i + 4, 4);
+                if (!reads && !writes) { /* a coalesced skip */
+                    cu_slot *s = slot_of(u, cid);
+                    if (s->state != SLOT_FREE) {
+                        fail(u, "TM_LOG_DONE record without entries for commit ID %u, which has entries (state %u)",
+                             (unsigned)cid, (unsigned)s->state);
+                        return true;
+                    }
+                    s->cid = cid;
+                    s->state = SLOT_SKIP;
+                    u->stats.n_skips++;
+                    u->groups[g].mask |= UINT64_C(1) << i;
+                    continue;
+                }
+            } else {
+                reads = (uint32_t)msg->aux;
+                writes = (uint32_t)(msg->aux >> 32);
+            }
+            cu_slot *s = open_slot(u, cid);
+            if (!s) return true;
+            if (s->done_received) {
+                fail(u, "two TM_LOG_DONE for commit ID %u", (unsigned)cid);
                 return true;
             }
-            return false;
+            s->done_received = true;
+            s->expected_reads = reads;
+            s->expected_writes = writes;
+            s->done_group = g;
+            s->done_bit = (uint8_t)i;
+            u->groups[g].pending++;
+            if (slot_complete(s)) s->done_cycle = now;
         }
-        cu_slot *s = open_slot(u, cid);
-        if (!s) return true;
-        if (s->done_received) {
-            fail(u, "two TM_LOG_DONE for commit ID %u", (unsigned)cid);
-            return true;
-        }
-        s->done_received = true;
-        s->expected_reads = (uint32_t)msg->aux;
-        s->expected_writes = (uint32_t)(msg->aux >> 32);
-        s->done_request = *msg;
-        if (slot_complete(s)) s->done_cycle = now;
+        if (!u->groups[g].pending) group_close(u, g, now);
         return true;
     }
     case SIMTX_OP_TM_SKIP: {
@@ -532,29 +617,45 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
         return true;
     }
     case SIMTX_OP_TM_DECISION: {
-        uint32_t cid = msg->transaction_id;
-        cu_slot *s = slot_of(u, cid);
-        if (!in_window(u, cid) || s->cid != cid || s->state != SLOT_VALIDATED || s->has_decision) {
-            fail(u, "TM_DECISION for commit ID %u before its outcome was sent, or twice (state %u)", (unsigned)cid,
-                 in_window(u, cid) ? (unsigned)s->state : 0u);
-            return true;
+        uint32_t first = msg->transaction_id, count;
+        if (!group_range(u, msg, &count)) return true;
+        if (!u->free_group_count || !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) return false;
+        /* Check the whole range first, so that an error changes nothing. */
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t cid = first + i;
+            cu_slot *s = slot_of(u, cid);
+            bool commit = msg->size ? (msg->aux >> i) & 1 : msg->aux == TM_DECISION_COMMIT;
+            if (msg->size && (cid < u->retire_cid || (in_window(u, cid) && s->cid == cid && s->state == SLOT_SKIP)))
+                continue; /* an ID without entries here needs no decision */
+            if (!in_window(u, cid) || s->cid != cid || s->state != SLOT_VALIDATED || s->has_decision) {
+                fail(u, "TM_DECISION for commit ID %u before its outcome was sent, or twice (state %u)", (unsigned)cid,
+                     in_window(u, cid) && s->cid == cid ? (unsigned)s->state : 0u);
+                return true;
+            }
+            if (commit && s->validation_failed) {
+                fail(u, "TM_DECISION commit for commit ID %u, which failed validation here", (unsigned)cid);
+                return true;
+            }
         }
-        bool commit = msg->aux == TM_DECISION_COMMIT;
-        if (commit && s->validation_failed) {
-            fail(u, "TM_DECISION commit for commit ID %u, which failed validation here", (unsigned)cid);
-            return true;
+        int32_t g = group_open(u, msg);
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t cid = first + i;
+            cu_slot *s = slot_of(u, cid);
+            if (!in_window(u, cid) || s->cid != cid || s->state != SLOT_VALIDATED) continue;
+            bool commit = msg->size ? (msg->aux >> i) & 1 : msg->aux == TM_DECISION_COMMIT;
+            s->has_decision = true;
+            s->commit = commit;
+            s->decision_cycle = now;
+            if (commit) {
+                s->decision_group = g;
+                u->groups[g].pending++;
+            } else {
+                s->state = SLOT_DONE;
+                u->stats.n_aborts++;
+                simtx_histogram_add(&u->stats.commit_latency, 0);
+            }
         }
-        if (!commit && !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) return false;
-        s->has_decision = true;
-        s->commit = commit;
-        s->decision_request = *msg;
-        s->decision_cycle = now;
-        if (!commit) {
-            respond(u, msg, 0, 0, now);
-            s->state = SLOT_DONE;
-            u->stats.n_aborts++;
-            simtx_histogram_add(&u->stats.commit_latency, 0);
-        }
+        if (!u->groups[g].pending) group_close(u, g, now);
         return true;
     }
     case SIMTX_OP_TM_LWT_QUERY: {
@@ -797,9 +898,11 @@ static void complete_stage(commit_unit *u, uint64_t now)
     for (uint32_t cid = u->retire_cid; cid < u->hazard_cid; cid++) {
         cu_slot *s = slot_of(u, cid);
         if (s->state == SLOT_VALIDATING && s->validation_returned == s->reads.count) {
-            if (!output_room(u, COMMIT_UNIT_UPSTREAM, 1)) break;
+            cu_group *g = &u->groups[s->done_group];
+            if (g->pending == 1 && !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) break;
             bool pass = !s->validation_failed;
-            respond(u, &s->done_request, pass ? TM_OUTCOME_PASS : TM_OUTCOME_FAIL, 0, now);
+            if (pass) g->mask |= UINT64_C(1) << s->done_bit;
+            if (--g->pending == 0) group_close(u, s->done_group, now);
             if (pass) u->stats.n_pass++;
             else u->stats.n_fail++;
             simtx_histogram_add(&u->stats.validation_latency, now - s->done_cycle);
@@ -807,8 +910,9 @@ static void complete_stage(commit_unit *u, uint64_t now)
         }
         if (s->state == SLOT_COMMITTING && s->writeback_issued == s->writes.count &&
             s->writeback_acked == s->writes.count) {
-            if (!output_room(u, COMMIT_UNIT_UPSTREAM, 1)) break;
-            respond(u, &s->decision_request, 0, 0, now);
+            cu_group *g = &u->groups[s->decision_group];
+            if (g->pending == 1 && !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) break;
+            if (--g->pending == 0) group_close(u, s->decision_group, now);
             simtx_histogram_add(&u->stats.commit_latency, now - s->decision_cycle);
             u->stats.n_commits++;
             s->state = SLOT_DONE;

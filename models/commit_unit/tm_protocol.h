@@ -33,7 +33,8 @@
  *      size 0): the acknowledgement is TLM bookkeeping, the core may send on
  *      without waiting for it.
  *   3. Per-partition outcome. The response to TM_LOG_DONE comes when c has
- *      been validated at p: aux = TM_OUTCOME_PASS or TM_OUTCOME_FAIL.
+ *      been validated at p: aux = TM_OUTCOME_PASS or TM_OUTCOME_FAIL
+ *      (coalesced form: a mask, see below).
  *      A commit unit validates c once every smaller ID has passed hazard
  *      detection there, and once every smaller ID that wrote a word c read
  *      (its last-writer history says so, conservatively) has retired: then
@@ -41,7 +42,8 @@
  *      the L2). Only partitions that received TM_LOG_DONE answer.
  *   4. Final decision. When the core has every outcome of c, it sends
  *      TM_DECISION (aux = TM_DECISION_COMMIT if all passed, else
- *      TM_DECISION_ABORT) to every partition that answered TM_LOG_DONE for c.
+ *      TM_DECISION_ABORT) to every partition that answered TM_LOG_DONE for c
+ *      (coalesced form below).
  *      A commit unit writes the write log of a committed ID back to the L2 in
  *      ID order, one word per cycle. The response to TM_DECISION is the
  *      write-back acknowledgement: sent when the writes of c at p are
@@ -86,6 +88,39 @@
  *   TM_LOG_DONE for c carries the counts sent for c to this partition:
  *   aux = read entries | write entries << 32; the commit unit waits until it
  *   has them all, so the network need not keep a core's messages in order.
+ *
+ * COALESCED DONE AND DECISION (Warp TM; the single forms above are KILO TM's)
+ *
+ *   A warp's IDs are consecutive, so one message per partition can stand
+ *   for up to 16 (TM_LOG_DONE) or 64 (TM_DECISION) of them, first ID in
+ *   transaction_id:
+ *   - TM_LOG_DONE with size = 8 x n (n <= 16): data holds n records
+ *     {uint32 reads, uint32 writes}, the entry counts of IDs first..first+n-1
+ *     at this partition (tm_done_append). A record of 0 and 0 is a skip: that
+ *     ID has no entries here (no separate TM_SKIP). The response comes when
+ *     every ID with entries has been validated: aux bit i = ID first+i passed
+ *     (bits of skipped IDs are set too). size = 0 is the single form
+ *     (counts in aux).
+ *   - TM_DECISION with size = 8: data[0..3] = n (1..64), aux bit i = commit
+ *     ID first+i. IDs with no entries here are ignored. The response (the
+ *     write-back acknowledgement) comes when every committing ID of the
+ *     range has been written back here.
+ *
+ * HELD REQUESTS AND DEADLOCK FREEDOM
+ *
+ *   TM_LOG_DONE, TM_DECISION and TM_LWT_QUERY are answered late, so they are
+ *   outstanding requests for a long time. The commit unit never refuses a
+ *   TM_DECISION because of them (it takes messages out of order), but every
+ *   block on the way from the core must be able to hold all of a core's
+ *   held requests without blocking its later ones: a core's decision for an
+ *   older ID must never wait behind its own held TM_LOG_DONE of a younger
+ *   ID. The L1 forwards other ops through its `pending_entries` table
+ *   (64 by default): TM platforms should size it for the worst case
+ *   (transactional warps x lanes x partitions, e.g. 2 x 32 x 6 = 384 with
+ *   per-ID messages; 2 x 2 x 6 = 24 coalesced), see tm_memory.lua's
+ *   l1_params. Likewise `window` must cover every ID handed out but not yet
+ *   retired (960 concurrent transactions on the GTX480: window 1024), since
+ *   messages for IDs beyond it wait.
  *
  * COSTS
  *
@@ -170,6 +205,37 @@ static inline int tm_log_append(simtx_msg *msg, uint32_t cid, uint32_t address, 
     msg->aux |= (uint64_t)offset << (4 * k);
     msg->size += TM_ENTRY_BYTES;
     return 1;
+}
+
+/* Starts a coalesced TM_LOG_DONE for IDs from first_cid (address: any of
+ * the partition's, e.g. tm_partition_address). */
+static inline void tm_done_init(simtx_msg *msg, uint64_t address, uint32_t first_cid)
+{
+    simtx_msg_init(msg, SIMTX_OP_TM_LOG_DONE, address, 0);
+    msg->transaction_id = first_cid;
+}
+
+/* Appends the counts of the next ID (0 and 0: no entries here); returns 0
+ * when the message is full. */
+static inline int tm_done_append(simtx_msg *msg, uint32_t reads, uint32_t writes)
+{
+    if (msg->size >= 8 * TM_MAX_ENTRIES_PER_MSG) return 0;
+    memcpy(msg->data + msg->size, &reads, 4);
+    memcpy(msg->data + msg->size + 4, &writes, 4);
+    msg->size += 8;
+    return 1;
+}
+
+/* A coalesced TM_DECISION: count IDs from first_cid, commit_mask bit i =
+ * commit ID first_cid + i. */
+static inline void tm_decision_init(simtx_msg *msg, uint64_t address, uint32_t first_cid, uint32_t count,
+                                    uint64_t commit_mask)
+{
+    simtx_msg_init(msg, SIMTX_OP_TM_DECISION, address, 8);
+    msg->transaction_id = first_cid;
+    msg->aux = commit_mask;
+    memcpy(msg->data, &count, 4);
+    memset(msg->data + 4, 0, 4);
 }
 
 #ifdef __cplusplus

@@ -483,6 +483,66 @@ static void ideal_validation(void)
     tm_system_release(&sys);
 }
 
+/* Warp TM: one coalesced TM_LOG_DONE and one coalesced TM_DECISION for IDs
+ * 1..4 of a warp (ID 2 has no entries: a skip record). */
+static void coalesced_done_and_decision(void)
+{
+    tm_system sys;
+    tm_system_init(&sys, 1, 5, NULL);
+    tm_system_write_word(&sys, 0x10, 5);
+    simtx_msg reads;
+    tm_log_init(&reads, SIMTX_OP_TM_READ_LOG, 1, 0, 0);
+    tm_log_append(&reads, 1, 0x10, 5);
+    tm_log_append(&reads, 3, 0x10, 4); /* stale */
+    reads.id = 1;
+    simtx_msg writes;
+    tm_log_init(&writes, SIMTX_OP_TM_WRITE_LOG, 1, 0, 0);
+    tm_log_append(&writes, 4, 0x20, 44);
+    tm_log_append(&writes, 3, 0x24, 33);
+    writes.id = 2;
+    simtx_msg done;
+    tm_done_init(&done, 0, 1);
+    CHECK(tm_done_append(&done, 1, 0));
+    CHECK(tm_done_append(&done, 0, 0));
+    CHECK(tm_done_append(&done, 1, 1));
+    CHECK(tm_done_append(&done, 0, 1));
+    done.id = 3;
+    tm_system_send(&sys, &done); /* before its entries: the counts make it wait */
+    tm_system_send(&sys, &reads);
+    tm_system_send(&sys, &writes);
+    tm_system_run(&sys, 100);
+    const simtx_msg *outcome = tm_system_response(&sys, 3);
+    CHECK(outcome != NULL);
+    if (outcome) CHECK_EQUAL(outcome->aux, 0xB); /* 1 pass, 2 skipped, 3 fail, 4 pass */
+    simtx_msg decision;
+    tm_decision_init(&decision, 0, 1, 4, 0x9); /* commit 1 and 4, abort 3 */
+    decision.id = 4;
+    tm_system_send(&sys, &decision);
+    tm_system_run(&sys, 100);
+    CHECK(tm_system_response(&sys, 4) != NULL);
+    CHECK_EQUAL(tm_system_read_word(&sys, 0x20), 44);
+    CHECK_EQUAL(tm_system_read_word(&sys, 0x24), 0);
+    CHECK_EQUAL(commit_unit_retire_cid(sys.nodes[0].unit), 5);
+    CHECK_EQUAL(stat_of(&sys, "cu0.tm_n_commits"), 2);
+    CHECK_EQUAL(stat_of(&sys, "cu0.tm_n_aborts"), 1);
+    CHECK_EQUAL(stat_of(&sys, "cu0.tm_n_tx_skip"), 1);
+    CHECK(tm_system_failure(&sys) == NULL);
+    /* Committing an ID that failed here is a protocol error. */
+    tm_system_release(&sys);
+    tm_system_init(&sys, 1, 5, NULL);
+    simtx_msg stale = tm_make_log(SIMTX_OP_TM_READ_LOG, 1, (tm_entry[]){{0x10, 9}}, 1, 1);
+    tm_system_send(&sys, &stale);
+    simtx_msg single = tm_make(SIMTX_OP_TM_LOG_DONE, 0, 1, 1, 2);
+    tm_system_send(&sys, &single);
+    tm_system_run(&sys, 100);
+    tm_decision_init(&decision, 0, 1, 1, 1);
+    tm_system_send(&sys, &decision);
+    tm_system_run(&sys, 20);
+    CHECK(tm_system_failure(&sys) != NULL);
+    if (tm_system_failure(&sys)) CHECK_CONTAINS(tm_system_failure(&sys), "failed validation");
+    tm_system_release(&sys);
+}
+
 int main(void)
 {
     commit_and_abort();
@@ -498,6 +558,7 @@ int main(void)
     passthrough();
     temporal_conflict_detection();
     coalesced_messages();
+    coalesced_done_and_decision();
     protocol_errors();
     broken_validation_passes_stale_read();
     return simtx_test_summary();

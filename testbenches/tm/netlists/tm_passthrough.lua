@@ -11,7 +11,7 @@ clock("memory", { frequency_mhz = 924 })
 local cores = define("cores", 4)
 local tm = include("../../../platforms/tm_memory.lua")({ ideal = define("ideal", false) })
 local mem = include("../../../platforms/gtx480_memory.lua")({
-    cores = cores, l1 = { cache_global = false }, before_l2 = tm.before_l2,
+    cores = cores, l1 = tm.l1_params, before_l2 = tm.before_l2,
 })
 assert(tm.partitions == mem.partitions, "tm_memory and gtx480_memory agree on the partitions")
 
