@@ -128,7 +128,7 @@ struct commit_unit {
         uint64_t n_commits, n_aborts, n_skips, n_pass, n_fail, read_entries, write_entries, log_messages,
             log_traffic_bytes, validations, validation_mismatches, commit_writes, hazards, hazard_stall_cycles,
             lwh_overflows, lwt_queries, lwt_misses, lwt_evictions, cids_allocated, cid_requests, passthrough,
-            input_refusals, window_stalls, output_stalls;
+            input_refusals, window_stalls, output_stalls, intra_group_conflicts;
         simtx_histogram validation_latency, commit_latency, hazard_latency;
         simtx_average queue_depth, active_cids;
     } stats;
@@ -320,6 +320,7 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
     simtx_observe_counter(o, "tm_n_commit_writes", &u->stats.commit_writes, "words", "write-backs sent to the L2");
     simtx_observe_counter(o, "hazards", &u->stats.hazards, "transactions", "IDs whose validation had to wait for an older writer to retire");
     simtx_observe_counter(o, "hazard_stall_cycles", &u->stats.hazard_stall_cycles, "cycles", "cycles from hazard detection to the start of validation, summed over IDs with a hazard");
+    simtx_observe_counter(o, "intra_group_conflicts", &u->stats.intra_group_conflicts, "transactions", "IDs failed because an older ID of the same coalesced TM_LOG_DONE (warp) wrote a word they read (or may have: history overflow)");
     simtx_observe_counter(o, "lwh_overflows", &u->stats.lwh_overflows, "entries", "last-writer history evictions (later misses wait conservatively)");
     simtx_observe_counter(o, "lwt_queries", &u->stats.lwt_queries, "queries", "temporal conflict detection queries answered");
     simtx_observe_counter(o, "lwt_misses", &u->stats.lwt_misses, "queries", "queries answered by the eviction floor");
@@ -782,7 +783,16 @@ static void hazard_stage(commit_unit *u, uint64_t now)
                 uint64_t word = s->reads.entries[s->hazard_progress].address / 4;
                 uint32_t writer = table_find(&u->lwh, word, u->retire_cid);
                 if (!writer && u->lwh.floor >= u->retire_cid) writer = u->lwh.floor; /* evicted: maybe */
-                if (writer && writer < s->cid && writer > s->wait_for_cid) s->wait_for_cid = writer;
+                if (writer && writer < s->cid && writer >= u->groups[s->done_group].request.transaction_id) {
+                    /* An older ID of the same coalesced TM_LOG_DONE (the same
+                     * warp): waiting for it to retire would wait for our own
+                     * outcome, so the younger ID fails (Warp TM resolves
+                     * intra-warp conflicts the same way). */
+                    if (!s->validation_failed) u->stats.intra_group_conflicts++;
+                    s->validation_failed = true;
+                } else if (writer && writer < s->cid && writer > s->wait_for_cid) {
+                    s->wait_for_cid = writer;
+                }
             } else {
                 uint64_t word = s->writes.entries[s->hazard_progress - s->reads.count].address / 4;
                 bool evicted = false;
@@ -863,6 +873,7 @@ static void issue_stage(commit_unit *u, uint64_t now)
             if (s->wait_for_cid && u->retire_cid <= s->wait_for_cid) continue;
             if (s->hazard) u->stats.hazard_stall_cycles += now - s->checked_cycle;
             s->state = SLOT_VALIDATING;
+            if (s->validation_failed) s->validation_issued = s->validation_returned = s->reads.count; /* decided */
         }
         if (s->state != SLOT_VALIDATING) continue;
         if (u->params.ideal) {

@@ -543,6 +543,36 @@ static void coalesced_done_and_decision(void)
     tm_system_release(&sys);
 }
 
+/* Within one coalesced TM_LOG_DONE a younger ID reading what an older one
+ * writes fails at once (it cannot wait for the older ID's decision, which
+ * waits for this very outcome). */
+static void intra_group_conflict(void)
+{
+    tm_system sys;
+    tm_system_init(&sys, 1, 5, NULL);
+    simtx_msg w = tm_make_log(SIMTX_OP_TM_WRITE_LOG, 1, (tm_entry[]){{0x30, 1}}, 1, 1);
+    simtx_msg r;
+    tm_log_init(&r, SIMTX_OP_TM_READ_LOG, 1, 0, 0);
+    tm_log_append(&r, 2, 0x30, 0);
+    r.id = 2;
+    simtx_msg done;
+    tm_done_init(&done, 0, 1);
+    tm_done_append(&done, 0, 1);
+    tm_done_append(&done, 1, 0);
+    done.id = 3;
+    tm_system_send(&sys, &w);
+    tm_system_send(&sys, &r);
+    tm_system_send(&sys, &done);
+    tm_system_run(&sys, 100);
+    const simtx_msg *outcome = tm_system_response(&sys, 3);
+    CHECK(outcome != NULL);
+    if (outcome) CHECK_EQUAL(outcome->aux, 0x1);
+    CHECK_EQUAL(stat_of(&sys, "cu0.intra_group_conflicts"), 1);
+    CHECK_EQUAL(stat_of(&sys, "cu0.tm_n_validations"), 0);
+    CHECK(tm_system_failure(&sys) == NULL);
+    tm_system_release(&sys);
+}
+
 int main(void)
 {
     commit_and_abort();
@@ -559,6 +589,7 @@ int main(void)
     temporal_conflict_detection();
     coalesced_messages();
     coalesced_done_and_decision();
+    intra_group_conflict();
     protocol_errors();
     broken_validation_passes_stale_read();
     return simtx_test_summary();

@@ -295,9 +295,219 @@ static void broken_validation_is_caught(void)
     }
 }
 
+/* ---- Warp TM: warps of lanes committing together with coalesced messages ---- */
+
+#define MAX_LANES 16
+
+typedef struct warp {
+    agent lanes[MAX_LANES]; /* each lane's transaction body and ID */
+    unsigned lane_count, active[MAX_LANES], active_count;
+    int state;
+    uint64_t ready_cycle, seq;
+    uint32_t first_cid;
+    unsigned outcomes_pending, acks_pending;
+    uint64_t pass_mask, involved;
+    unsigned rounds_left;
+} warp;
+
+static void warp_execute(tm_system *sys, warp *w, const scenario *s, uint64_t *rng)
+{
+    uint64_t ready = 0;
+    for (unsigned k = 0; k < w->active_count; k++) {
+        execute(sys, &w->lanes[w->active[k]], s, rng);
+        if (w->lanes[w->active[k]].ready_cycle > ready) ready = w->lanes[w->active[k]].ready_cycle;
+    }
+    w->ready_cycle = ready; /* lanes run in lock step: the slowest decides */
+    w->state = AGENT_EXECUTING;
+}
+
+static void warp_start_round(tm_system *sys, warp *w, const scenario *s, uint64_t *rng)
+{
+    w->active_count = w->lane_count;
+    for (unsigned k = 0; k < w->lane_count; k++) w->active[k] = k;
+    warp_execute(sys, w, s, rng);
+}
+
+/* Coalesced logs, one coalesced TM_LOG_DONE per partition (skip records for
+ * lanes without entries there). */
+static void warp_send_logs(tm_system *sys, warp *w, unsigned index)
+{
+    w->involved = 0;
+    for (unsigned p = 0; p < sys->partitions; p++) {
+        uint64_t here = tm_partition_address(p, sys->interleave);
+        simtx_msg done;
+        tm_done_init(&done, here, w->first_cid);
+        done.id = make_id(index, KIND_OUTCOME, w->seq++);
+        for (unsigned op = 0; op < 2; op++) {
+            simtx_msg log;
+            tm_log_init(&log, op ? SIMTX_OP_TM_WRITE_LOG : SIMTX_OP_TM_READ_LOG, w->first_cid, (int)index, 0);
+            for (unsigned k = 0; k < w->active_count; k++) {
+                agent *lane = &w->lanes[w->active[k]];
+                const tm_entry *entries = op ? lane->writes : lane->reads;
+                unsigned n = op ? lane->n_writes : lane->n_reads;
+                for (unsigned i = 0; i < n; i++) {
+                    if (tm_partition_of(entries[i].address, sys->interleave, sys->partitions) != p) continue;
+                    if (!tm_log_append(&log, lane->cid, entries[i].address, entries[i].value)) {
+                        log.id = make_id(index, KIND_ACK, w->seq++);
+                        tm_system_send(sys, &log);
+                        tm_log_init(&log, (simtx_op)log.op, w->first_cid, (int)index, 0);
+                        tm_log_append(&log, lane->cid, entries[i].address, entries[i].value);
+                    }
+                }
+            }
+            if (log.size) {
+                log.id = make_id(index, KIND_ACK, w->seq++);
+                tm_system_send(sys, &log);
+            }
+        }
+        for (unsigned k = 0; k < w->active_count; k++) {
+            agent *lane = &w->lanes[w->active[k]];
+            unsigned reads = 0, writes = 0;
+            for (unsigned i = 0; i < lane->n_reads; i++)
+                reads += tm_partition_of(lane->reads[i].address, sys->interleave, sys->partitions) == p;
+            for (unsigned i = 0; i < lane->n_writes; i++)
+                writes += tm_partition_of(lane->writes[i].address, sys->interleave, sys->partitions) == p;
+            tm_done_append(&done, reads, writes);
+            if (reads || writes) w->involved |= 1u << p;
+        }
+        tm_system_send(sys, &done);
+    }
+    w->outcomes_pending = sys->partitions;
+    w->pass_mask = UINT64_MAX;
+    w->state = AGENT_WAIT_OUTCOMES;
+}
+
+static void run_warps(const scenario *s, unsigned lanes, run_result *result)
+{
+    memset(result, 0, sizeof *result);
+    tm_system sys;
+    tm_system_init(&sys, s->partitions, 20, s->settings);
+    sparse_memory *initial = sparse_memory_create();
+    uint64_t rng = s->seed * 0x9E3779B97F4A7C15ull | 1;
+    for (unsigned i = 0; i < s->pool_words; i++) {
+        uint32_t v = (uint32_t)(next_random(&rng) % 1000);
+        tm_system_write_word(&sys, pool_address(i, s->partitions), v);
+        sparse_memory_write(initial, pool_address(i, s->partitions), &v, 4);
+    }
+    warp *warps = calloc(s->agents, sizeof *warps);
+    record *history = calloc(MAX_CIDS, sizeof *history);
+    for (unsigned i = 0; i < s->agents; i++) {
+        warps[i].lane_count = lanes;
+        warps[i].rounds_left = s->transactions_per_agent;
+        warp_start_round(&sys, &warps[i], s, &rng);
+    }
+    size_t handled = 0;
+    unsigned finished = 0;
+    while (finished < s->agents && sys.now < 2000000 && !tm_system_failure(&sys)) {
+        for (unsigned i = 0; i < s->agents; i++) {
+            warp *w = &warps[i];
+            if (w->state == AGENT_EXECUTING && sys.now >= w->ready_cycle) {
+                simtx_msg req = tm_make(SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0, w->active_count,
+                                        make_id(i, KIND_CID, w->seq++));
+                tm_system_send(&sys, &req);
+                w->state = AGENT_WAIT_CID;
+            }
+        }
+        tm_system_step(&sys);
+        for (; handled < sys.responses.count; handled++) {
+            const simtx_msg *m = &sys.responses.items[handled].msg;
+            unsigned index = (unsigned)(m->id >> 40), kind = (unsigned)((m->id >> 32) & 0xFF);
+            warp *w = &warps[index];
+            if (kind == KIND_CID) {
+                w->first_cid = (uint32_t)m->aux;
+                if (w->first_cid + w->active_count >= MAX_CIDS) abort();
+                for (unsigned k = 0; k < w->active_count; k++) w->lanes[w->active[k]].cid = w->first_cid + k;
+                warp_send_logs(&sys, w, index);
+            } else if (kind == KIND_OUTCOME) {
+                w->pass_mask &= m->aux;
+                if (--w->outcomes_pending) continue;
+                uint64_t commit = w->pass_mask & ((UINT64_C(1) << w->active_count) - 1);
+                w->acks_pending = 0;
+                for (unsigned p = 0; p < sys.partitions; p++)
+                    if (w->involved >> p & 1) {
+                        simtx_msg d;
+                        tm_decision_init(&d, tm_partition_address(p, sys.interleave), w->first_cid, w->active_count, commit);
+                        d.id = make_id(index, KIND_DECISION, w->seq++);
+                        tm_system_send(&sys, &d);
+                        w->acks_pending++;
+                    }
+                w->pass_mask = commit;
+                w->state = AGENT_WAIT_ACKS;
+                if (!w->acks_pending) abort(); /* every lane reads something */
+            } else if (kind == KIND_DECISION) {
+                if (--w->acks_pending) continue;
+                unsigned still = 0;
+                for (unsigned k = 0; k < w->active_count; k++) {
+                    agent *lane = &w->lanes[w->active[k]];
+                    bool committed = (w->pass_mask >> k) & 1;
+                    record *r = &history[lane->cid];
+                    r->state = committed ? 1 : 2;
+                    r->n_reads = lane->n_reads;
+                    r->n_writes = lane->n_writes;
+                    for (unsigned j = 0; j < lane->n_reads; j++) r->reads[j] = (tm_oracle_access){lane->reads[j].address, lane->reads[j].value, 4};
+                    for (unsigned j = 0; j < lane->n_writes; j++) r->writes[j] = (tm_oracle_access){lane->writes[j].address, lane->writes[j].value, 4};
+                    if (committed) result->commits++;
+                    else {
+                        result->aborts++;
+                        w->active[still++] = w->active[k]; /* the retry mask */
+                    }
+                }
+                w->active_count = still;
+                if (still) warp_execute(&sys, w, s, &rng);
+                else if (--w->rounds_left) warp_start_round(&sys, w, s, &rng);
+                else {
+                    w->state = AGENT_FINISHED;
+                    finished++;
+                }
+            }
+        }
+    }
+    tm_system_run(&sys, 1000);
+    result->finished = finished == s->agents;
+    result->unit_failure = tm_system_failure(&sys);
+    if (result->unit_failure) fprintf(stderr, "%s: %s\n", s->name, result->unit_failure);
+    tm_oracle *oracle = tm_oracle_create(read_memory, initial);
+    for (uint32_t cid = 1; cid < MAX_CIDS; cid++)
+        if (history[cid].state == 1)
+            tm_oracle_commit(oracle, cid, history[cid].reads, history[cid].n_reads, history[cid].writes, history[cid].n_writes);
+    const char *error = tm_oracle_check_final(oracle, read_memory, sys.memory);
+    if (error) snprintf(result->oracle_error, sizeof result->oracle_error, "%s", error);
+    printf("%-28s %2u partitions: %5" PRIu64 " commits %5" PRIu64 " aborts, %" PRIu64 " cycles%s%s\n", s->name,
+           s->partitions, result->commits, result->aborts, sys.now, error ? "; oracle: " : "", error ? error : "");
+    tm_oracle_destroy(oracle);
+    sparse_memory_destroy(initial);
+    free(warps);
+    free(history);
+    tm_system_release(&sys);
+}
+
+static void warps_are_serializable(void)
+{
+    static const char *const ideal[] = {"ideal=true", NULL};
+    static const char *const broken[] = {"skip_validation_check=true", NULL};
+    const scenario scenarios[] = {
+        {"warptm 8 warps x 8 lanes", 6, 8, 6, 48, NULL, 11},
+        {"warptm 4 warps x 16 lanes", 3, 4, 5, 32, NULL, 12},
+        {"warptm ideal", 4, 8, 6, 32, ideal, 13},
+        {"warptm broken validation", 4, 8, 6, 16, broken, 14},
+    };
+    const unsigned lanes[] = {8, 16, 8, 8};
+    for (size_t i = 0; i < 4; i++) {
+        run_result r;
+        run_warps(&scenarios[i], lanes[i], &r);
+        CHECK(r.finished);
+        CHECK(r.unit_failure == NULL);
+        CHECK_EQUAL(r.commits, scenarios[i].agents * scenarios[i].transactions_per_agent * lanes[i]);
+        CHECK(r.aborts > 0);
+        if (scenarios[i].settings == broken) CHECK_CONTAINS(r.oracle_error, "serial replay");
+        else CHECK_STRING(r.oracle_error, "");
+    }
+}
+
 int main(void)
 {
     correct_units_are_serializable();
     broken_validation_is_caught();
+    warps_are_serializable();
     return simtx_test_summary();
 }
