@@ -75,9 +75,11 @@ typedef enum {
     STEP_WAIT_DONE
 } copy_step;
 
+/* Scheduling state of a queued read or write, kept small and apart from its
+ * message so that the per-cycle scan stays in cache. */
 typedef struct dram_request {
-    simtx_msg msg;
-    uint64_t arrival, sequence;
+    uint64_t arrival, sequence, address;
+    uint32_t size;
     unsigned bank, row, column, bursts, bursts_issued;
     bool is_write, activated, precharged;
     bool hazard; /* an older request touching the same bytes may still be queued */
@@ -114,6 +116,7 @@ struct dram_controller {
     bool copy_through_controller;
 
     dram_request *requests;
+    simtx_msg *request_messages; /* by slot, like requests */
     unsigned *order;        /* occupied request slots, oldest first */
     unsigned request_count;
     unsigned *free_slots;
@@ -209,6 +212,7 @@ static void dram_controller_destroy(void *core)
     if (c->copies)
         for (unsigned i = 0; i < (unsigned)c->params.copy_queue_depth; i++) free(c->copies[i].buffer);
     free(c->requests);
+    free(c->request_messages);
     free(c->order);
     free(c->free_slots);
     free(c->bank_has_hit);
@@ -315,6 +319,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     bool ok = dram_timing_state_init(&c->state, &scheduler_timing);
     c->data = sparse_memory_create();
     c->requests = calloc(depth, sizeof *c->requests);
+    c->request_messages = calloc(depth, sizeof *c->request_messages);
     c->order = calloc(depth, sizeof *c->order);
     c->free_slots = calloc(depth, sizeof *c->free_slots);
     c->bank_has_hit = calloc(t.banks, sizeof *c->bank_has_hit);
@@ -323,7 +328,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->responses = calloc(c->response_capacity, sizeof *c->responses);
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
-    ok = ok && c->data && c->requests && c->order && c->free_slots && c->bank_has_hit && c->copies &&
+    ok = ok && c->data && c->requests && c->request_messages && c->order && c->free_slots && c->bank_has_hit && c->copies &&
          c->copies_on_bank && c->responses && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
@@ -511,17 +516,21 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
             dram_location l = dram_address_decode(&c->map, msg->address);
             unsigned first = (unsigned)(msg->address / c->burst_bytes);
             unsigned last = (unsigned)((msg->address + msg->size - 1) / c->burst_bytes);
-            *r = (dram_request){.msg = *msg, .arrival = now, .sequence = c->sequence++, .bank = l.bank, .row = l.row,
-                                .column = l.column, .bursts = last - first + 1, .is_write = msg->op == SIMTX_OP_WRITE};
+            c->request_messages[slot] = *msg;
+            *r = (dram_request){.arrival = now, .sequence = c->sequence++, .address = msg->address, .size = msg->size,
+                                .bank = l.bank, .row = l.row, .column = l.column, .bursts = last - first + 1,
+                                .is_write = msg->op == SIMTX_OP_WRITE};
             for (unsigned i = 0; i < c->request_count && !r->hazard; i++) {
                 const dram_request *older = &c->requests[c->order[i]];
-                r->hazard = (older->is_write || r->is_write) && older->msg.address < msg->address + msg->size &&
-                            msg->address < older->msg.address + older->msg.size;
+                r->hazard = (older->is_write || r->is_write) && older->address < msg->address + msg->size &&
+                            msg->address < older->address + older->size;
             }
             c->order[c->request_count++] = slot;
         }
     }
-    show_queues(c, now);
+    c->probes.queue_depth = c->request_count;
+    c->probes.copy_queue_depth = c->copy_count;
+    c->probes.return_queue_depth = c->response_count;
     return SIMTX_ACCEPTED;
 }
 
@@ -710,7 +719,7 @@ static void complete_copies(dram_controller *c, uint64_t now)
 
 /* ---- read/write scheduling (FR-FCFS) ---- */
 
-static bool blocked(const dram_controller *c, unsigned position)
+static bool blocked_slow(const dram_controller *c, unsigned position)
 {
     dram_request *r = &c->requests[c->order[position]];
     for (unsigned i = 0; i < c->copy_count; i++)
@@ -720,18 +729,23 @@ static bool blocked(const dram_controller *c, unsigned position)
     for (unsigned i = 0; i < position; i++) {
         const dram_request *older = &c->requests[c->order[i]];
         if (older->bank != r->bank || older->row != r->row || !(older->is_write || r->is_write)) continue;
-        if (older->msg.address < r->msg.address + r->msg.size && r->msg.address < older->msg.address + older->msg.size)
+        if (older->address < r->address + r->size && r->address < older->address + older->size)
             return true;
     }
     r->hazard = false; /* the older ones are gone and later arrivals are younger */
     return false;
 }
 
+static inline bool blocked(const dram_controller *c, unsigned position)
+{
+    return (c->copy_count || c->requests[c->order[position]].hazard) && blocked_slow(c, position);
+}
+
 static void complete_request(dram_controller *c, unsigned position, uint64_t now)
 {
     unsigned slot = c->order[position];
     dram_request *r = &c->requests[slot];
-    simtx_msg *msg = &r->msg;
+    simtx_msg *msg = &c->request_messages[slot];
     uint64_t ready;
     if (r->is_write) {
         sparse_memory_write_masked(c->data, msg->address, msg->data, msg->size, msg->byte_enable);

@@ -63,37 +63,6 @@ void dram_timing_state_release(dram_timing_state *s)
 
 static uint64_t max2(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-static uint64_t activate_limit(const dram_timing_state *s)
-{
-    uint64_t earliest = s->next_act;
-    if (s->recent_act_count == 4) earliest = max2(earliest, s->recent_acts[s->recent_act_head] + s->timing.faw);
-    return earliest;
-}
-
-static uint64_t column_limit(const dram_timing_state *s, unsigned bank)
-{
-    return max2(max2(s->banks[bank].next_column, s->next_column),
-                s->group_next_column[dram_bank_group(&s->timing, bank)]);
-}
-
-uint64_t dram_timing_earliest(const dram_timing_state *s, const dram_command *c)
-{
-    uint64_t earliest = s->next_command;
-    const dram_bank_timing *b = &s->banks[c->bank];
-    switch (c->kind) {
-    case DRAM_CMD_ACT: return max2(earliest, max2(b->next_act, activate_limit(s)));
-    case DRAM_CMD_PRE: return max2(earliest, b->next_pre);
-    case DRAM_CMD_RD: return max2(earliest, max2(column_limit(s, c->bank), s->next_read));
-    case DRAM_CMD_WR: return max2(earliest, max2(column_limit(s, c->bank), s->next_write));
-    case DRAM_CMD_REF: return max2(earliest, s->next_ref);
-    case DRAM_CMD_COPY_ACT:
-        earliest = max2(earliest, b->next_copy_act);
-        return s->timing.copy_activates_limited ? max2(earliest, activate_limit(s)) : earliest;
-    case DRAM_CMD_TRANSFER: return max2(earliest, max2(column_limit(s, c->bank), column_limit(s, c->target_bank)));
-    default: return earliest;
-    }
-}
-
 static void record_activate(dram_timing_state *s, uint64_t cycle)
 {
     s->next_act = cycle + s->timing.rrd;

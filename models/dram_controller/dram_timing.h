@@ -84,14 +84,48 @@ typedef struct dram_timing_state {
 
 bool dram_timing_state_init(dram_timing_state *s, const dram_timing *t);
 void dram_timing_state_release(dram_timing_state *s);
-/* Earliest cycle the command may issue (its own cycle field is ignored). */
-uint64_t dram_timing_earliest(const dram_timing_state *s, const dram_command *command);
 void dram_timing_issue(dram_timing_state *s, const dram_command *command);
 
 static inline unsigned dram_bank_group(const dram_timing *t, unsigned bank)
 {
     return bank / (t->banks / t->bank_groups);
 }
+
+static inline uint64_t dram_max2(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static inline uint64_t dram_activate_limit(const dram_timing_state *s)
+{
+    uint64_t earliest = s->next_act;
+    if (s->recent_act_count == 4) earliest = dram_max2(earliest, s->recent_acts[s->recent_act_head] + s->timing.faw);
+    return earliest;
+}
+
+static inline uint64_t dram_column_limit(const dram_timing_state *s, unsigned bank)
+{
+    return dram_max2(dram_max2(s->banks[bank].next_column, s->next_column),
+                s->group_next_column[dram_bank_group(&s->timing, bank)]);
+}
+
+/* Earliest cycle the command may issue (its own cycle field is ignored);
+ * inline because the scheduler asks it for every queued request each cycle. */
+static inline uint64_t dram_timing_earliest(const dram_timing_state *s, const dram_command *c)
+{
+    uint64_t earliest = s->next_command;
+    const dram_bank_timing *b = &s->banks[c->bank];
+    switch (c->kind) {
+    case DRAM_CMD_ACT: return dram_max2(earliest, dram_max2(b->next_act, dram_activate_limit(s)));
+    case DRAM_CMD_PRE: return dram_max2(earliest, b->next_pre);
+    case DRAM_CMD_RD: return dram_max2(earliest, dram_max2(dram_column_limit(s, c->bank), s->next_read));
+    case DRAM_CMD_WR: return dram_max2(earliest, dram_max2(dram_column_limit(s, c->bank), s->next_write));
+    case DRAM_CMD_REF: return dram_max2(earliest, s->next_ref);
+    case DRAM_CMD_COPY_ACT:
+        earliest = dram_max2(earliest, b->next_copy_act);
+        return s->timing.copy_activates_limited ? dram_max2(earliest, dram_activate_limit(s)) : earliest;
+    case DRAM_CMD_TRANSFER: return dram_max2(earliest, dram_max2(dram_column_limit(s, c->bank), dram_column_limit(s, c->target_bank)));
+    default: return earliest;
+    }
+}
+
 
 #ifdef __cplusplus
 }
