@@ -573,6 +573,38 @@ static void intra_group_conflict(void)
     tm_system_release(&sys);
 }
 
+/* IDs past the window wait (without blocking older IDs' messages behind
+ * them); a message for a retired ID is a protocol error. */
+static void window_limit(void)
+{
+    const char *const small[] = {"window=2", NULL};
+    tm_system sys;
+    tm_system_init(&sys, 1, 5, small);
+    tm_entry r = {0x10, 0};
+    send_logs(&sys, 5, &r, 1, NULL, 0, 5000); /* past IDs 1..4 */
+    simtx_msg skip = tm_make(SIMTX_OP_TM_SKIP, 0, 1, 2, 100); /* behind it in the queue */
+    simtx_msg skip2 = tm_make(SIMTX_OP_TM_SKIP, 0, 3, 2, 101);
+    tm_system_send(&sys, &skip);
+    tm_system_send(&sys, &skip2);
+    tm_system_run(&sys, 1);
+    CHECK(tm_system_response(&sys, 100) != NULL); /* taken past the waiting ones */
+    CHECK(tm_system_response(&sys, 101) == NULL); /* IDs 3, 4 wait for 1, 2 to retire */
+    tm_system_run(&sys, 100);
+    const simtx_msg *o5 = tm_system_response(&sys, 5000);
+    CHECK(o5 != NULL);
+    if (o5) CHECK_EQUAL(o5->aux, TM_OUTCOME_PASS);
+    CHECK(stat_of(&sys, "cu0.window_stalls") > 0);
+    decide(&sys, 0, 5, true, 5100);
+    tm_system_run(&sys, 100);
+    CHECK_EQUAL(commit_unit_retire_cid(sys.nodes[0].unit), 6);
+    CHECK(tm_system_failure(&sys) == NULL);
+    send_logs(&sys, 3, &r, 1, NULL, 0, 3000); /* retired long ago */
+    tm_system_run(&sys, 10);
+    CHECK(tm_system_failure(&sys) != NULL);
+    if (tm_system_failure(&sys)) CHECK_CONTAINS(tm_system_failure(&sys), "already retired");
+    tm_system_release(&sys);
+}
+
 int main(void)
 {
     commit_and_abort();
@@ -590,6 +622,7 @@ int main(void)
     coalesced_messages();
     coalesced_done_and_decision();
     intra_group_conflict();
+    window_limit();
     protocol_errors();
     broken_validation_passes_stale_read();
     return simtx_test_summary();
