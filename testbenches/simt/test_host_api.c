@@ -107,6 +107,9 @@ static bool backend_statistic(void *context, const char *name, double *value)
     return false;
 }
 
+static uint64_t statistic(test_system *s, const char *name);
+static void destroy_system(test_system *s);
+
 static test_system *create_system_with(int lanes, int warps, const char *scheduler, int schedulers, const char *trace_file)
 {
     test_system *s = calloc(1, sizeof *s);
@@ -132,6 +135,34 @@ static test_system *create_system_with(int lanes, int warps, const char *schedul
 static test_system *create_system(int lanes, int warps)
 {
     return create_system_with(lanes, warps, "gto", 2, "");
+}
+
+/* Busy cycles of one warp running the multiply chain with a given
+ * multiply latency. */
+static uint64_t mul_chain_cycles(int64_t mul_latency, uint32_t iterations)
+{
+    test_system *s = calloc(1, sizeof *s);
+    s->memory = sparse_memory_create();
+    s->observer = simtx_observer_create();
+    simt_core_params params;
+    char error[512] = "";
+    CHECK(simtx_params_init(simt_core_block_info.params, &params, error, sizeof error));
+    params.mul_latency = mul_latency;
+    simtx_env env = {.context = s, .instance_name = "sm0", .send = memory_send, .fail = record_failure, .observer = s->observer};
+    s->core = simt_core_block_info.create(&params, &env, error, sizeof error);
+    simtx_params_release(simt_core_block_info.params, &params);
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic};
+    gpu_device *device = gpu_device_create(&backend);
+    gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
+    uint32_t out = gpu_malloc(device, 32 * 4);
+    uint32_t args[3] = {0, out, iterations};
+    CHECK(module && gpu_launch(device, module, "mul_chain", (gpu_dim3){1, 1, 1}, (gpu_dim3){32, 1, 1}, args, sizeof args, 0));
+    CHECK(gpu_synchronize(device));
+    uint64_t cycles = statistic(s, "busy_cycles");
+    gpu_module_unload(module);
+    gpu_device_destroy(device);
+    destroy_system(s);
+    return cycles;
 }
 
 static void destroy_system(test_system *s)
@@ -321,6 +352,16 @@ int main(void)
     run_pattern("shared_stride", 32, 32, 0, 31); /* every lane on bank 0 */
     run_pattern("shared_stride", 32, 33, 0, 0);  /* odd stride: conflict-free */
     run_globals();
+    /* One iteration of the loop (mul a4,a1,a1; add a1,a3,a4; addi a3,a3,1;
+     * bne a2,a3) is a chain: mul latency, one issue cycle, the ALU latency
+     * of addi before bne, the branch latency: 20 + 1 + 4 + 2 = 27 cycles
+     * with a multiply latency of 20, 14 fewer with 6. */
+    uint64_t fast = mul_chain_cycles(6, 40), slow = mul_chain_cycles(20, 40), slower = mul_chain_cycles(20, 80);
+    CHECK(fast > 0);
+    CHECK_EQUAL(slow - fast, 40 * 14);
+    CHECK_EQUAL(slower - slow, 40 * (20 + 1 + 4 + 2));
+    fprintf(stderr, "mul chain: %llu cycles at mul latency 6, %llu at 20 (40 iterations), %llu at 20 (80)\n",
+            (unsigned long long)fast, (unsigned long long)slow, (unsigned long long)slower);
     uint64_t gto = finish_spread("gto"), lrr = finish_spread("lrr");
     fprintf(stderr, "finish spread: gto %llu cycles, lrr %llu cycles\n", (unsigned long long)gto, (unsigned long long)lrr);
     CHECK(gto > 4 * lrr + 20);
