@@ -1,6 +1,7 @@
 -- A GTX480-like GPU (DESIGN.md reference parameters): 15 SIMT cores of
 -- 48 warps x 32 lanes with GTO schedulers (2 per core: SIMD 16x2), 8 CTAs
--- and 32768 registers per core, 48 KB shared memory in 32 banks; the memory
+-- and 32768 registers per core, 16 KB shared memory in 32 banks (the 48 KB L1 +
+-- 16 KB shared split, as in the DESIGN reference); the memory
 -- side from gtx480_memory.lua (L1D 48 KB per core, crossbar, 6 partitions of
 -- L2 128 KB + DRAM). Core/icnt 1400 MHz, L2 700 MHz, memory 924 MHz.
 --   simtx run platforms/gtx480.lua --workload vector_add --set workload.n=65536
@@ -17,7 +18,7 @@ clock("memory", { frequency_mhz = 924 })
 for i = 0, cores - 1 do
     block("sm" .. i, "simt_core", {
         clock = "core", core_id = i, lanes = lanes, warps = 48, ctas = 8, registers = 32768,
-        shared_memory = 48 * 1024, shared_banks = 32, schedulers = 2, scheduler = define("scheduler", "gto"),
+        shared_memory = 16 * 1024, shared_banks = 32, schedulers = 2, scheduler = define("scheduler", "gto"),
         segment_size = 128, sector_size = 32,
     })
 end
