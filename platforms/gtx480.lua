@@ -6,7 +6,8 @@
 -- L2 128 KB + DRAM). Core/icnt 1400 MHz, L2 700 MHz, memory 924 MHz.
 --   simtx run platforms/gtx480.lua --workload vector_add --set workload.n=65536
 -- Defines: cores (15), lanes (32), scheduler (gto|lrr), memory (caches|simple:
--- a router and one memory block instead of the cache hierarchy).
+-- a router interleaving 256-byte blocks over 6 memory blocks instead of the
+-- cache hierarchy).
 local cores = define("cores", 15)
 local lanes = define("lanes", 32)
 
