@@ -122,6 +122,7 @@ struct dram_controller {
     unsigned *free_slots;
     unsigned free_count;
     bool *bank_has_hit;     /* scratch for the scheduler */
+    unsigned *conflicts;    /* scratch: queue positions whose bank holds another row */
 
     dram_copy *copies;      /* oldest first */
     unsigned copy_count;
@@ -129,6 +130,7 @@ struct dram_controller {
 
     pending_response *responses;
     unsigned response_count, response_capacity;
+    uint64_t next_response_ready; /* earliest ready among responses (SIMTX_NEVER: none) */
     bool port_blocked;
 
     uint64_t sequence;
@@ -214,6 +216,7 @@ static void dram_controller_destroy(void *core)
     free(c->requests);
     free(c->request_messages);
     free(c->order);
+    free(c->conflicts);
     free(c->free_slots);
     free(c->bank_has_hit);
     free(c->copies);
@@ -321,6 +324,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->requests = calloc(depth, sizeof *c->requests);
     c->request_messages = calloc(depth, sizeof *c->request_messages);
     c->order = calloc(depth, sizeof *c->order);
+    c->conflicts = calloc(depth, sizeof *c->conflicts);
     c->free_slots = calloc(depth, sizeof *c->free_slots);
     c->bank_has_hit = calloc(t.banks, sizeof *c->bank_has_hit);
     c->copies = calloc(copies, sizeof *c->copies);
@@ -328,7 +332,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->responses = calloc(c->response_capacity, sizeof *c->responses);
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
-    ok = ok && c->data && c->requests && c->request_messages && c->order && c->free_slots && c->bank_has_hit && c->copies &&
+    ok = ok && c->data && c->requests && c->request_messages && c->order && c->conflicts && c->free_slots && c->bank_has_hit && c->copies &&
          c->copies_on_bank && c->responses && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
@@ -340,6 +344,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     }
     for (unsigned i = 0; i < depth; i++) c->free_slots[c->free_count++] = depth - 1 - i;
     c->next_refresh = t.refi;
+    c->next_response_ready = SIMTX_NEVER;
     register_observations(c);
     return c;
 }
@@ -430,6 +435,7 @@ static void push_response(dram_controller *c, const simtx_msg *msg, uint64_t rea
     pending_response *r = &c->responses[c->response_count++];
     r->msg = *msg;
     r->ready = ready;
+    c->next_response_ready = min2(c->next_response_ready, ready);
 }
 
 /* ---- accepting ---- */
@@ -770,6 +776,16 @@ static void complete_request(dram_controller *c, unsigned position, uint64_t now
     c->free_slots[c->free_count++] = slot;
 }
 
+static dram_command column_command(const dram_request *r)
+{
+    return (dram_command){.kind = r->is_write ? DRAM_CMD_WR : DRAM_CMD_RD, .bank = r->bank, .row = r->row,
+                          .column = r->column + r->bursts_issued};
+}
+
+/* FR-FCFS in one pass over the queue: the oldest row hit whose column
+ * command may go now; failing that, the oldest request whose ACT or PRE may
+ * go now, where a row with hits waiting is not closed under them. Every
+ * candidate not issued lowers *wake to when it may go. */
 static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
 {
     /* A due refresh stops all traffic so that its precharges are not pushed
@@ -777,47 +793,74 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
     if (c->refresh_due) return;
     bool return_full = c->response_count >= (unsigned)c->params.return_queue_depth;
     memset(c->bank_has_hit, 0, c->timing.banks * sizeof *c->bank_has_hit);
-    /* First ready: the oldest row hit whose column command may go now. */
-    int first_other = -1;
+    int hit = -1, other = -1;
     dram_command other_command = {0};
+    unsigned conflict_count = 0;
     for (unsigned i = 0; i < c->request_count; i++) {
-        dram_request *r = &c->requests[c->order[i]];
+        const dram_request *r = &c->requests[c->order[i]];
         if (blocked(c, i)) continue;
         const dram_bank_timing *b = &c->state.banks[r->bank];
         if (b->open && b->row == r->row) {
             c->bank_has_hit[r->bank] = true;
             if (return_full && r->bursts_issued + 1 == r->bursts) continue; /* woken when a response leaves */
-            dram_command command = {.kind = r->is_write ? DRAM_CMD_WR : DRAM_CMD_RD, .bank = r->bank, .row = r->row,
-                                    .column = r->column + r->bursts_issued};
-            if (try_issue(c, &command, now, wake)) {
-                if (++r->bursts_issued == r->bursts) complete_request(c, i, now);
-                i--; /* look again: the next burst's timing, or the request that moved here */
+            dram_command command = column_command(r);
+            uint64_t earliest = dram_timing_earliest(&c->state, &command);
+            if (earliest <= now && hit < 0) hit = (int)i;
+            else *wake = min2(*wake, max2(earliest, now + 1));
+        } else if (b->open) {
+            c->conflicts[conflict_count++] = i; /* decided once all hits are known */
+        } else {
+            dram_command command = {.kind = DRAM_CMD_ACT, .bank = r->bank, .row = r->row};
+            uint64_t earliest = dram_timing_earliest(&c->state, &command);
+            if (earliest <= now && other < 0) {
+                other = (int)i;
+                other_command = command;
+            } else {
+                *wake = min2(*wake, max2(earliest, now + 1));
             }
         }
     }
-    /* Then the oldest request whose ACT or PRE may go now; a row with hits
-     * waiting is not closed under them. */
-    for (unsigned i = 0; i < c->request_count; i++) {
-        dram_request *r = &c->requests[c->order[i]];
-        const dram_bank_timing *b = &c->state.banks[r->bank];
-        if ((b->open && (b->row == r->row || c->bank_has_hit[r->bank])) || blocked(c, i)) continue;
-        dram_command command = {.kind = b->open ? DRAM_CMD_PRE : DRAM_CMD_ACT, .bank = r->bank, .row = r->row};
+    for (unsigned k = 0; k < conflict_count; k++) {
+        unsigned i = c->conflicts[k];
+        const dram_request *r = &c->requests[c->order[i]];
+        if (c->bank_has_hit[r->bank]) continue;
+        dram_command command = {.kind = DRAM_CMD_PRE, .bank = r->bank, .row = r->row};
         uint64_t earliest = dram_timing_earliest(&c->state, &command);
-        if (earliest <= now && first_other < 0 && !c->issued_this_cycle) {
-            first_other = (int)i;
+        if (earliest <= now && (other < 0 || (int)i < other)) {
+            if (other >= 0) *wake = now + 1; /* the displaced ACT */
+            other = (int)i;
             other_command = command;
         } else {
             *wake = min2(*wake, max2(earliest, now + 1));
         }
     }
-    if (first_other >= 0 && try_issue(c, &other_command, now, wake)) {
-        dram_request *r = &c->requests[c->order[first_other]];
+    if (c->issued_this_cycle) { /* a copy or refresh took this cycle */
+        if (hit >= 0 || other >= 0) *wake = now + 1;
+        return;
+    }
+    if (hit >= 0) {
+        if (other >= 0) *wake = now + 1;
+        dram_request *r = &c->requests[c->order[hit]];
+        dram_command command = column_command(r);
+        issue(c, &command, now);
+        if (++r->bursts_issued == r->bursts) {
+            complete_request(c, (unsigned)hit, now);
+        } else {
+            dram_command next = column_command(r);
+            *wake = min2(*wake, max2(dram_timing_earliest(&c->state, &next), now + 1));
+        }
+        return;
+    }
+    if (other >= 0) {
+        dram_request *r = &c->requests[c->order[other]];
+        issue(c, &other_command, now);
         if (other_command.kind == DRAM_CMD_PRE) r->precharged = true;
         else r->activated = true;
         /* Wake for its next command; the others' wake times, taken before
          * this issue, can only be early. */
-        dram_command next = {.kind = other_command.kind == DRAM_CMD_PRE ? DRAM_CMD_ACT : r->is_write ? DRAM_CMD_WR : DRAM_CMD_RD,
-                             .bank = r->bank, .row = r->row};
+        dram_command next = other_command.kind == DRAM_CMD_PRE
+                                ? (dram_command){.kind = DRAM_CMD_ACT, .bank = r->bank, .row = r->row}
+                                : column_command(r);
         *wake = min2(*wake, max2(dram_timing_earliest(&c->state, &next), now + 1));
     }
 }
@@ -882,17 +925,18 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     }
     complete_copies(c, now);
     /* Responses leave in the order they became ready. */
-    while (!c->port_blocked && c->response_count) {
+    while (!c->port_blocked && c->response_count && c->next_response_ready <= now) {
         unsigned best = 0;
         for (unsigned i = 1; i < c->response_count; i++)
             if (c->responses[i].ready < c->responses[best].ready) best = i;
-        if (c->responses[best].ready > now) break;
         if (!c->env.send(c->env.context, 0, &c->responses[best].msg)) {
             c->port_blocked = true;
             break;
         }
         memmove(&c->responses[best], &c->responses[best + 1], (c->response_count - best - 1) * sizeof *c->responses);
         c->response_count--;
+        c->next_response_ready = SIMTX_NEVER;
+        for (unsigned i = 0; i < c->response_count; i++) c->next_response_ready = min2(c->next_response_ready, c->responses[i].ready);
     }
     if (c->timing.refresh && now >= c->next_refresh) c->refresh_due = true;
     if (c->refresh_due) schedule_refresh(c, now, &wake);
@@ -907,7 +951,7 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     show_queues(c, now);
 
     if (!c->port_blocked)
-        for (unsigned i = 0; i < c->response_count; i++) wake = min2(wake, max2(c->responses[i].ready, now + 1));
+        if (c->response_count) wake = min2(wake, max2(c->next_response_ready, now + 1));
     bool idle = !c->request_count && !c->copy_count && !c->response_count && !c->refresh_due;
     if (c->timing.refresh && !idle) wake = min2(wake, c->next_refresh);
     if (c->refresh_shown) wake = min2(wake, c->refresh_end);
