@@ -12,6 +12,7 @@ import json
 import os
 import pathlib
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -22,7 +23,7 @@ NETLIST = "platforms/dram_trace.lua"
 
 
 def run(simtx, settings, defines=(), stats=True):
-    """Runs the platform; returns (statistics, parameters, clock cycles, wall seconds)."""
+    """Runs the platform; returns (statistics, parameters, clock, wall seconds, CPU seconds)."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         stats_path = f.name
     command = [simtx, "run", NETLIST, "--quiet", "--stats", stats_path]
@@ -31,14 +32,17 @@ def run(simtx, settings, defines=(), stats=True):
     for key, value in defines:
         command += ["--define", f"{key}={value}"]
     start = time.perf_counter()
+    cpu_start = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
                             env=dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE"))
     wall = time.perf_counter() - start
+    cpu_end = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu_end.ru_utime - cpu_start.ru_utime) + (cpu_end.ru_stime - cpu_start.ru_stime)
     if result.returncode != 0:
         sys.exit(f"bench_dram: {' '.join(command)} failed:\n{result.stderr}")
     data = json.load(open(stats_path))["simulated"]
     os.unlink(stats_path)
-    return data["statistics"], data["parameters"], data["clocks"]["dram"], wall
+    return data["statistics"], data["parameters"], data["clocks"]["dram"], wall, cpu
 
 
 def bandwidth_table(simtx, requests, out):
@@ -54,7 +58,7 @@ def bandwidth_table(simtx, requests, out):
     for pattern in ("random", "stream"):
         for reads in (100, 80, 50):
             for size in (64, 128):
-                stats, params, clock, _ = run(simtx, {
+                stats, params, clock, _, _ = run(simtx, {
                     "dram.check_timing": "true", "player.synthetic_pattern": pattern,
                     "player.read_percent": reads, "player.request_size": size, "player.check_data": "false",
                 }, [("requests", requests)])
@@ -78,7 +82,7 @@ def bandwidth_table(simtx, requests, out):
 
 
 def rowclone_table(simtx, out):
-    _, params, clock, _ = run(simtx, {}, [("requests", 1)])
+    _, params, clock, _, _ = run(simtx, {}, [("requests", 1)])
     period_ns = clock["period_ps"] / 1000.0
     p = {k.split(".", 1)[1]: v for k, v in params.items() if k.startswith("dram.")}
     burst = p["burst_length"] // p["transfers_per_clock"]
@@ -106,7 +110,7 @@ def rowclone_table(simtx, out):
     rows = {}
     for name, (settings, defines) in cases.items():
         settings = dict(settings, **{"dram.check_timing": "true", "player.synthetic_requests": 0})
-        stats, _, _, _ = run(simtx, settings, [("copies", 4), ("copy_period", 2000)] + defines)
+        stats, _, _, _, _ = run(simtx, settings, [("copies", 4), ("copy_period", 2000)] + defines)
         service = stats["dram.copy_service_latency"]["mean"]
         rows[name] = service
         text, cycles = formulas[name]
@@ -127,18 +131,20 @@ def speed(simtx, trace_requests, out):
                      for _ in range(trace_requests)]
             f.writelines(lines)
     out.append(f"## Simulation speed: {trace_requests} random 64 B requests (2/3 reads) replayed from {path}")
-    out.append("Wall time of the whole run (trace validation pass included); player data checking off.")
+    out.append("Whole run (trace validation pass included); player data checking off. CPU seconds (user + system)"
+               " are the fairer figure on a shared machine; load average at the start: "
+               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs.")
     out.append("")
-    out.append("| timing checker | wall s | requests/s | simulated DRAM cycles | DRAM cycles/s |")
-    out.append("| --- | --- | --- | --- | --- |")
+    out.append("| timing checker | wall s | CPU s | requests/s (wall) | requests/s (CPU) | simulated DRAM cycles | DRAM cycles/CPU s |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- |")
     rows = {}
     for check in ("false", "true"):
-        stats, _, clock, wall = run(simtx, {"player.trace": str(path), "player.check_data": "false",
-                                            "dram.check_timing": check})
+        stats, _, clock, wall, cpu = run(simtx, {"player.trace": str(path), "player.check_data": "false",
+                                                 "dram.check_timing": check})
         served = stats["dram.reads"] + stats["dram.writes"]
-        rows[check] = served / wall
-        out.append(f"| {'on' if check == 'true' else 'off'} | {wall:.2f} | {served / wall:,.0f} | "
-                   f"{clock['cycles']:,} | {clock['cycles'] / wall:,.0f} |")
+        rows[check] = served / cpu
+        out.append(f"| {'on' if check == 'true' else 'off'} | {wall:.2f} | {cpu:.2f} | {served / wall:,.0f} | "
+                   f"{served / cpu:,.0f} | {clock['cycles']:,} | {clock['cycles'] / cpu:,.0f} |")
     out.append("")
     return rows
 
@@ -149,11 +155,13 @@ def main():
     parser.add_argument("--output", default="build/bench_dram.txt")
     parser.add_argument("--requests", type=int, default=50000)
     parser.add_argument("--trace-requests", type=int, default=5000000)
+    parser.add_argument("--speed-only", action="store_true", help="only the simulation-speed table")
     args = parser.parse_args()
     simtx = str((pathlib.Path.cwd() / args.simtx).resolve())
     out = []
-    bandwidth_table(simtx, args.requests, out)
-    rowclone_table(simtx, out)
+    if not args.speed_only:
+        bandwidth_table(simtx, args.requests, out)
+        rowclone_table(simtx, out)
     speed(simtx, args.trace_requests, out)
     text = "\n".join(out)
     print(text)
