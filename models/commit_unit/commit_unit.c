@@ -69,6 +69,7 @@ typedef struct cu_slot {
     tm_log reads, writes;
     int32_t done_group, decision_group; /* the held requests answering this ID (groups) */
     uint8_t done_bit;                   /* this ID's bit in its TM_LOG_DONE's outcome mask */
+    uint32_t first_waiter, next_waiter; /* IDs whose validation waits for this one to retire (0: none) */
     uint32_t hazard_progress; /* entries through hazard detection, reads first */
     uint32_t wait_for_cid;    /* validation waits until this ID retired (0: none) */
     uint32_t validation_issued, validation_returned;
@@ -123,6 +124,12 @@ struct commit_unit {
     int32_t *free_groups;
     uint32_t free_group_count;
     word_map committed_values; /* ideal mode only */
+    /* Work tracking, so that a cycle scans the live IDs only when something
+     * may have changed and an idle unit sleeps. */
+    uint64_t activity;      /* bumped by every state change */
+    uint32_t *validate_queue; /* IDs that may validate, oldest first (window of them) */
+    uint32_t *complete_queue; /* IDs that finished validating or writing back (2 x window) */
+    size_t validate_head, validate_length, complete_head, complete_length;
     char error[256];
     struct {
         uint64_t n_commits, n_aborts, n_skips, n_pass, n_fail, read_entries, write_entries, log_messages,
@@ -294,10 +301,12 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
     u->input = calloc((size_t)p->input_queue_depth, sizeof *u->input);
     u->held = calloc((size_t)p->held_queries, sizeof *u->held);
     u->groups = calloc(u->window * 2, sizeof *u->groups);
+    u->validate_queue = calloc(u->window, sizeof *u->validate_queue);
+    u->complete_queue = calloc(u->window * 2, sizeof *u->complete_queue);
     u->free_groups = calloc(u->window * 2, sizeof *u->free_groups);
     if (u->free_groups)
         for (uint32_t i = 0; i < u->window * 2; i++) u->free_groups[u->free_group_count++] = (int32_t)(u->window * 2 - 1 - i);
-    if (!u->slots || !u->input || !u->held || !u->groups || !u->free_groups || !msg_queue_init(&u->out[0], (size_t)p->output_queue_depth) ||
+    if (!u->slots || !u->input || !u->held || !u->groups || !u->free_groups || !u->validate_queue || !u->complete_queue || !msg_queue_init(&u->out[0], (size_t)p->output_queue_depth) ||
         !msg_queue_init(&u->out[1], (size_t)p->output_queue_depth) ||
         !table_init(&u->lwh, (uint64_t)p->lwh_entries, (uint64_t)p->lwh_ways, p->ideal) ||
         !table_init(&u->lwt, (uint64_t)p->lwt_entries, (uint64_t)p->lwt_subarrays, p->ideal)) {
@@ -360,6 +369,8 @@ static void commit_unit_destroy(void *core)
     free(u->held);
     free(u->groups);
     free(u->free_groups);
+    free(u->validate_queue);
+    free(u->complete_queue);
     msg_queue_release(&u->out[0]);
     msg_queue_release(&u->out[1]);
     table_release(&u->lwh);
@@ -380,7 +391,7 @@ __attribute__((format(printf, 2, 3))) static void fail(commit_unit *u, const cha
     va_start(args, format);
     vsnprintf(text, sizeof text, format, args);
     va_end(args);
-    snprintf(u->error, sizeof u->error, "%s: %s", u->env.instance_name ? u->env.instance_name : "commit_unit", text);
+    snprintf(u->error, sizeof u->error, "%s", text); /* the shim names the instance */
     u->env.fail(u->env.context, u->error);
 }
 
@@ -488,6 +499,16 @@ static bool group_range(commit_unit *u, const simtx_msg *msg, uint32_t *count)
         return false;
     }
     return true;
+}
+
+static void queue_validation(commit_unit *u, uint32_t cid)
+{
+    u->validate_queue[(u->validate_head + u->validate_length++) % u->window] = cid;
+}
+
+static void queue_completion(commit_unit *u, uint32_t cid)
+{
+    u->complete_queue[(u->complete_head + u->complete_length++) % (2 * (size_t)u->window)] = cid;
 }
 
 /* ---- taking messages in ---- */
@@ -706,9 +727,9 @@ static void own_response(commit_unit *u, const simtx_msg *msg)
             u->stats.validation_mismatches++;
             if (!u->params.skip_validation_check) s->validation_failed = true;
         }
-        s->validation_returned++;
+        if (++s->validation_returned == s->reads.count) queue_completion(u, cid);
     } else {
-        s->writeback_acked++;
+        if (++s->writeback_acked == s->writes.count && s->writeback_issued == s->writes.count) queue_completion(u, cid);
     }
 }
 
@@ -756,6 +777,7 @@ static void input_stage(commit_unit *u, uint64_t now)
             memmove(&u->input[i], &u->input[i + 1], (u->input_length - i - 1) * sizeof *u->input);
             u->input_length--;
             budget--;
+            u->activity++;
         } else {
             i++;
         }
@@ -775,6 +797,7 @@ static void hazard_stage(commit_unit *u, uint64_t now)
         if (s->state == SLOT_SKIP) {
             u->hazard_cid++;
             budget--;
+            u->activity++;
             continue;
         }
         if (!slot_complete(s)) break;
@@ -804,10 +827,19 @@ static void hazard_stage(commit_unit *u, uint64_t now)
             }
             s->hazard_progress++;
             budget--;
+            u->activity++;
         }
         if (s->hazard_progress < s->reads.count + s->writes.count) break;
         s->state = SLOT_CHECKED;
         s->checked_cycle = now;
+        if (s->wait_for_cid >= u->retire_cid) { /* wait for that ID to retire */
+            cu_slot *writer = slot_of(u, s->wait_for_cid);
+            s->next_waiter = writer->first_waiter;
+            writer->first_waiter = s->cid;
+        } else {
+            queue_validation(u, s->cid);
+        }
+        u->activity++;
         s->hazard = s->wait_for_cid != 0;
         if (s->hazard) u->stats.hazards++;
         simtx_histogram_add(&u->stats.hazard_latency, now - s->done_cycle);
@@ -827,6 +859,7 @@ static bool issue_downstream(commit_unit *u, simtx_op op, uint64_t id, const tm_
     msg.id = id;
     if (op == SIMTX_OP_WRITE) memcpy(msg.data, &e->value, 4);
     msg_queue_push(&u->out[COMMIT_UNIT_DOWNSTREAM], &msg, now);
+    u->activity++;
     return true;
 }
 
@@ -839,9 +872,14 @@ static void issue_stage(commit_unit *u, uint64_t now)
         cu_slot *s = slot_of(u, u->writeback_cid);
         if (s->state == SLOT_SKIP || (s->state == SLOT_DONE && !s->commit)) {
             u->writeback_cid++;
+            u->activity++;
             continue;
         }
-        if (s->state == SLOT_VALIDATED && s->has_decision && s->commit) s->state = SLOT_COMMITTING;
+        if (s->state == SLOT_VALIDATED && s->has_decision && s->commit) {
+            s->state = SLOT_COMMITTING;
+            if (!s->writes.count) queue_completion(u, s->cid); /* no writes here: acknowledged at once */
+            u->activity++;
+        }
         if (s->state != SLOT_COMMITTING) break;
         while (budget && s->writeback_issued < s->writes.count) {
             const tm_entry *e = &s->writes.entries[s->writeback_issued];
@@ -865,17 +903,18 @@ static void issue_stage(commit_unit *u, uint64_t now)
         }
         if (s->writeback_issued < s->writes.count) return;
         u->writeback_cid++;
+        u->activity++;
     }
 
-    for (uint32_t cid = u->retire_cid; budget && cid < u->hazard_cid; cid++) {
+    while (budget && u->validate_length) {
+        uint32_t cid = u->validate_queue[u->validate_head];
         cu_slot *s = slot_of(u, cid);
         if (s->state == SLOT_CHECKED) {
-            if (s->wait_for_cid && u->retire_cid <= s->wait_for_cid) continue;
             if (s->hazard) u->stats.hazard_stall_cycles += now - s->checked_cycle;
             s->state = SLOT_VALIDATING;
             if (s->validation_failed) s->validation_issued = s->validation_returned = s->reads.count; /* decided */
+            u->activity++;
         }
-        if (s->state != SLOT_VALIDATING) continue;
         if (u->params.ideal) {
             /* Every older writer of these words has retired and no younger
              * one has written back yet, so the last value written back here
@@ -889,16 +928,18 @@ static void issue_stage(commit_unit *u, uint64_t now)
                     if (!u->params.skip_validation_check) s->validation_failed = true;
                 }
             }
-            continue;
         }
         while (budget && s->validation_issued < s->reads.count) {
             const tm_entry *e = &s->reads.entries[s->validation_issued];
-            if (!issue_downstream(u, SIMTX_OP_READ, OWN_ID(OWN_VALIDATION, cid, s->validation_issued), e, now))
-                return;
+            if (!issue_downstream(u, SIMTX_OP_READ, OWN_ID(OWN_VALIDATION, cid, s->validation_issued), e, now)) return;
             s->validation_issued++;
             u->stats.validations++;
             budget--;
         }
+        if (s->validation_issued < s->reads.count) return; /* continues next cycle */
+        if (s->validation_returned == s->reads.count) queue_completion(u, cid); /* nothing to wait for */
+        u->validate_head = (u->validate_head + 1) % u->window;
+        u->validate_length--;
     }
 }
 
@@ -906,9 +947,10 @@ static void issue_stage(commit_unit *u, uint64_t now)
  * in ID order, and held TCD queries whose IDs have all retired. */
 static void complete_stage(commit_unit *u, uint64_t now)
 {
-    for (uint32_t cid = u->retire_cid; cid < u->hazard_cid; cid++) {
+    while (u->complete_length) {
+        uint32_t cid = u->complete_queue[u->complete_head];
         cu_slot *s = slot_of(u, cid);
-        if (s->state == SLOT_VALIDATING && s->validation_returned == s->reads.count) {
+        if (s->cid == cid && s->state == SLOT_VALIDATING && s->validation_returned == s->reads.count) {
             cu_group *g = &u->groups[s->done_group];
             if (g->pending == 1 && !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) break;
             bool pass = !s->validation_failed;
@@ -918,9 +960,8 @@ static void complete_stage(commit_unit *u, uint64_t now)
             else u->stats.n_fail++;
             simtx_histogram_add(&u->stats.validation_latency, now - s->done_cycle);
             s->state = SLOT_VALIDATED;
-        }
-        if (s->state == SLOT_COMMITTING && s->writeback_issued == s->writes.count &&
-            s->writeback_acked == s->writes.count) {
+        } else if (s->cid == cid && s->state == SLOT_COMMITTING && s->writeback_issued == s->writes.count &&
+                   s->writeback_acked == s->writes.count) {
             cu_group *g = &u->groups[s->decision_group];
             if (g->pending == 1 && !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) break;
             if (--g->pending == 0) group_close(u, s->decision_group, now);
@@ -928,6 +969,9 @@ static void complete_stage(commit_unit *u, uint64_t now)
             u->stats.n_commits++;
             s->state = SLOT_DONE;
         }
+        u->activity++;
+        u->complete_head = (u->complete_head + 1) % (2 * (size_t)u->window);
+        u->complete_length--;
     }
     while (u->retire_cid < u->writeback_cid) {
         cu_slot *s = slot_of(u, u->retire_cid);
@@ -937,12 +981,17 @@ static void complete_stage(commit_unit *u, uint64_t now)
         s->done_received = s->has_decision = s->commit = s->hazard = s->validation_failed = false;
         s->expected_reads = s->expected_writes = s->hazard_progress = s->wait_for_cid = 0;
         s->validation_issued = s->validation_returned = s->writeback_issued = s->writeback_acked = 0;
+        for (uint32_t waiter = s->first_waiter; waiter; waiter = slot_of(u, waiter)->next_waiter)
+            queue_validation(u, waiter); /* their hazard is gone */
+        s->first_waiter = 0;
         u->retire_cid++;
+        u->activity++;
     }
     for (size_t i = 0; i < u->held_length;) {
         if (u->held[i].aux <= u->retire_cid && take_in(u, &u->held[i], now)) {
             memmove(&u->held[i], &u->held[i + 1], (u->held_length - i - 1) * sizeof *u->held);
             u->held_length--;
+            u->activity++;
         } else {
             i++;
         }
@@ -958,38 +1007,25 @@ static void drain_outputs(commit_unit *u, uint64_t now)
                 break;
             }
             msg_queue_pop(&u->out[port]);
+            u->activity++;
         }
     }
 }
 
-static bool has_work(const commit_unit *u)
+/* A cycle that changed nothing is followed by identical ones until a
+ * message arrives or a port frees (both wake the unit), so the unit sleeps. */
+static bool has_work(const commit_unit *u, uint64_t activity_before)
 {
-    if (u->input_length) return true;
+    if (u->activity != activity_before) return true;
     for (unsigned port = 0; port < 2; port++)
         if (!u->port_blocked[port] && !msg_queue_empty(&u->out[port])) return true;
-    /* IDs heard of and not yet retired that can make progress by themselves. */
-    for (uint32_t cid = u->retire_cid; cid < u->hazard_cid; cid++) {
-        const cu_slot *s = &u->slots[cid % u->window];
-        if (s->state == SLOT_CHECKED && (!s->wait_for_cid || u->retire_cid > s->wait_for_cid)) return true;
-        if (s->state == SLOT_VALIDATING && s->validation_issued < s->reads.count) return true;
-        if (s->state == SLOT_VALIDATING && s->validation_returned == s->reads.count) return true;
-        if (s->state == SLOT_VALIDATED && s->has_decision && cid == u->writeback_cid) return true;
-        if (s->state == SLOT_COMMITTING && (s->writeback_issued < s->writes.count || s->writeback_acked == s->writes.count)) return true;
-        if ((s->state == SLOT_SKIP || s->state == SLOT_DONE) && cid == u->retire_cid && cid < u->writeback_cid) return true;
-        if ((s->state == SLOT_SKIP || (s->state == SLOT_DONE && !s->commit)) && cid == u->writeback_cid) return true;
-    }
-    if (in_window(u, u->hazard_cid)) {
-        const cu_slot *s = &u->slots[u->hazard_cid % u->window];
-        if (s->cid == u->hazard_cid && (s->state == SLOT_SKIP || slot_complete(s))) return true;
-    }
-    for (size_t i = 0; i < u->held_length; i++)
-        if (u->held[i].aux <= u->retire_cid) return true;
     return false;
 }
 
 static uint64_t commit_unit_cycle(void *core, uint64_t now)
 {
     commit_unit *u = core;
+    uint64_t activity_before = u->activity;
     input_stage(u, now);
     hazard_stage(u, now);
     issue_stage(u, now);
@@ -1003,7 +1039,7 @@ static uint64_t commit_unit_cycle(void *core, uint64_t now)
     u->probes.head_state = slot_of(u, u->retire_cid)->cid == u->retire_cid ? slot_of(u, u->retire_cid)->state : SLOT_FREE;
     u->probes.active_cids = u->hazard_cid - u->retire_cid;
     u->probes.held_queries = u->held_length;
-    return has_work(u) ? now + 1 : SIMTX_NEVER;
+    return has_work(u, activity_before) ? now + 1 : SIMTX_NEVER;
 }
 
 static void commit_unit_port_free(void *core, unsigned port)

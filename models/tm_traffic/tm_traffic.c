@@ -1,0 +1,496 @@
+#include "tm_traffic.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparse_memory.h"
+#include "tm_oracle.h"
+#include "tm_protocol.h"
+
+#define PARAM(field) offsetof(tm_traffic_params, field)
+#define MAX_SET 16
+
+static const simtx_param_spec tm_traffic_param_specs[] = {
+    {"agents", SIMTX_PARAM_INT, "16", "transactions", 1, 4096, NULL, "transactions in flight at once", PARAM(agents)},
+    {"transactions", SIMTX_PARAM_INT, "20", "transactions", 1, 1 << 20, NULL, "commits each agent makes", PARAM(transactions)},
+    {"pool_words", SIMTX_PARAM_INT, "64", "words", 1, 1 << 20, NULL, "words the transactions share (fewer: more conflicts)", PARAM(pool_words)},
+    {"address_base", SIMTX_PARAM_INT, "0x180000", "bytes", 0, 9.2e18, NULL, "where the pool starts, a multiple of interleave x partitions; word i lies in partition i mod partitions", PARAM(address_base)},
+    {"partitions", SIMTX_PARAM_INT, "6", "", 1, 64, NULL, "memory partitions, each with a commit unit", PARAM(partitions)},
+    {"interleave", SIMTX_PARAM_INT, "256", "bytes", 4, 1 << 30, NULL, "bytes per partition chunk (the crossbar's)", PARAM(interleave)},
+    {"max_reads", SIMTX_PARAM_INT, "4", "words", 1, MAX_SET, NULL, "read set: 1 to max_reads distinct words", PARAM(max_reads)},
+    {"max_writes", SIMTX_PARAM_INT, "2", "words", 0, MAX_SET, NULL, "write set: up to max_writes words (read words + 1, or a fresh word)", PARAM(max_writes)},
+    {"think_cycles", SIMTX_PARAM_INT, "20", "cycles", 0, 1 << 20, NULL, "compute time between the loads and the commit: 0 to think_cycles", PARAM(think_cycles)},
+    {"read_only_percent", SIMTX_PARAM_INT, "20", "%", 0, 100, NULL, "transactions that write nothing", PARAM(read_only_percent)},
+    {"core_id", SIMTX_PARAM_INT, "0", "", 0, 1 << 20, NULL, "msg.core of every message", PARAM(core_id)},
+    {"check", SIMTX_PARAM_BOOL, "true", "", 0, 0, NULL, "check the history with the serializability oracle at the end (a violation fails the run)", PARAM(check)},
+};
+
+static const simtx_param_table tm_traffic_param_table = {
+    tm_traffic_param_specs, sizeof tm_traffic_param_specs / sizeof tm_traffic_param_specs[0], sizeof(tm_traffic_params)};
+
+static const simtx_socket_spec tm_traffic_sockets[] = {
+    {"memory", SIMTX_SOCKET_INITIATOR, NULL, "loads, commit protocol messages; to an L1 or the crossbar"},
+};
+
+enum { PHASE_INIT, PHASE_RUN, PHASE_READBACK, PHASE_DONE };
+enum { AGENT_LOADING, AGENT_THINKING, AGENT_WAIT_CID, AGENT_WAIT_OUTCOMES, AGENT_WAIT_ACKS, AGENT_FINISHED };
+enum { KIND_INIT = 1, KIND_LOAD, KIND_CID, KIND_ACK, KIND_OUTCOME, KIND_DECISION, KIND_READBACK };
+
+typedef struct agent {
+    int state;
+    uint64_t ready_cycle;
+    tm_entry reads[MAX_SET], writes[MAX_SET];
+    unsigned n_reads, n_writes, loads_pending, outcomes_pending, acks_pending, committed;
+    uint32_t cid;
+    uint64_t involved;
+    bool all_pass;
+} agent;
+
+typedef struct commit_record {
+    uint32_t cid;
+    unsigned n_reads, n_writes;
+    tm_oracle_access reads[MAX_SET], writes[MAX_SET];
+} commit_record;
+
+typedef struct tm_traffic {
+    tm_traffic_params params;
+    simtx_env env;
+    int phase;
+    agent *agents;
+    unsigned finished_agents;
+    uint64_t rng;
+    simtx_msg *out; /* ring of messages waiting for the port */
+    size_t out_head, out_length, out_capacity;
+    bool port_blocked;
+    uint64_t outstanding; /* INIT / READBACK requests in flight */
+    size_t readback_next;
+    sparse_memory *initial, *final;
+    commit_record *history;
+    size_t history_count, history_capacity;
+    char error[320];
+    struct {
+        uint64_t commits, aborts, loads, cid_requests, log_messages, messages, oracle_checked;
+        simtx_histogram attempt_latency;
+    } stats;
+    struct {
+        uint64_t in_flight, committed;
+    } probes;
+} tm_traffic;
+
+static uint64_t next_random(tm_traffic *t)
+{
+    uint64_t x = t->rng;
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    return t->rng = x;
+}
+
+static uint64_t make_id(unsigned agent_index, unsigned kind, uint32_t low)
+{
+    return ((uint64_t)agent_index << 40) | ((uint64_t)kind << 32) | low;
+}
+
+/* Pool word i: in partition i mod partitions, consecutive words of a
+ * partition in its chunks. */
+static uint64_t pool_address(const tm_traffic *t, uint64_t i)
+{
+    uint64_t p = (uint64_t)t->params.partitions, chunk_words = (uint64_t)t->params.interleave / 4;
+    uint64_t within = i / p;
+    return (uint64_t)t->params.address_base + ((within / chunk_words) * p + i % p) * (uint64_t)t->params.interleave +
+           (within % chunk_words) * 4;
+}
+
+static void *tm_traffic_create(const void *params, const simtx_env *env, char *error, size_t error_size)
+{
+    const tm_traffic_params *p = params;
+    if (p->interleave % 4 || p->address_base % 4) {
+        snprintf(error, error_size, "%s must be a multiple of 4 bytes", p->interleave % 4 ? "interleave" : "address_base");
+        return NULL;
+    }
+    if (p->address_base % (p->interleave * p->partitions)) {
+        snprintf(error, error_size,
+                 "address_base 0x%llx must start partition 0's chunk: a multiple of interleave x partitions (%lld)",
+                 (unsigned long long)p->address_base, (long long)(p->interleave * p->partitions));
+        return NULL;
+    }
+    if (p->max_reads > p->pool_words) {
+        snprintf(error, error_size, "max_reads %lld exceeds pool_words %lld", (long long)p->max_reads, (long long)p->pool_words);
+        return NULL;
+    }
+    tm_traffic *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->params = *p;
+    t->env = *env;
+    t->rng = env->seed * UINT64_C(0x9E3779B97F4A7C15) | 1;
+    t->agents = calloc((size_t)p->agents, sizeof *t->agents);
+    t->out_capacity = (size_t)p->agents * (size_t)(p->partitions * 4 + 2 * MAX_SET) + (size_t)p->pool_words + 16;
+    t->out = calloc(t->out_capacity, sizeof *t->out);
+    t->initial = sparse_memory_create();
+    t->final = sparse_memory_create();
+    if (!t->agents || !t->out || !t->initial || !t->final) {
+        snprintf(error, error_size, "out of memory for %lld agents", (long long)p->agents);
+        tm_traffic_block_info.destroy(t);
+        return NULL;
+    }
+    simtx_observer *o = env->observer;
+    simtx_observe_counter(o, "tm_n_commits", &t->stats.commits, "transactions", "transactions committed");
+    simtx_observe_counter(o, "tm_n_aborts", &t->stats.aborts, "attempts", "commit attempts aborted (then retried)");
+    simtx_observe_counter(o, "loads", &t->stats.loads, "requests", "transactional loads");
+    simtx_observe_counter(o, "cid_requests", &t->stats.cid_requests, "requests", "commit-ID requests");
+    simtx_observe_counter(o, "log_messages", &t->stats.log_messages, "messages", "read/write-log messages sent");
+    simtx_observe_counter(o, "messages", &t->stats.messages, "messages", "requests sent");
+    simtx_observe_counter(o, "oracle_checked", &t->stats.oracle_checked, "transactions", "committed transactions the oracle replayed (0 until the end)");
+    simtx_observe_histogram(o, "attempt_latency", &t->stats.attempt_latency, "cycles", "commit-ID request to last write-back acknowledgement");
+    simtx_observe_probe(o, "in_flight", &t->probes.in_flight, 16, "agents between their commit-ID request and their acknowledgements");
+    simtx_observe_probe(o, "committed", &t->probes.committed, 32, "transactions committed");
+    return t;
+}
+
+static void tm_traffic_destroy(void *core)
+{
+    tm_traffic *t = core;
+    if (!t) return;
+    free(t->agents);
+    free(t->out);
+    free(t->history);
+    if (t->initial) sparse_memory_destroy(t->initial);
+    if (t->final) sparse_memory_destroy(t->final);
+    free(t);
+}
+
+static void push(tm_traffic *t, simtx_msg *msg)
+{
+    if (t->out_length == t->out_capacity) {
+        t->env.fail(t->env.context, "tm_traffic: output queue overflow (internal sizing error)");
+        return;
+    }
+    msg->core = (int32_t)t->params.core_id;
+    t->out[(t->out_head + t->out_length++) % t->out_capacity] = *msg;
+    t->stats.messages++;
+}
+
+static bool contains(const tm_entry *e, unsigned n, uint32_t address)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (e[i].address == address) return true;
+    return false;
+}
+
+/* A new attempt: choose the sets and issue the loads. */
+static void start_attempt(tm_traffic *t, unsigned index)
+{
+    agent *a = &t->agents[index];
+    a->n_reads = 1 + (unsigned)(next_random(t) % (uint64_t)t->params.max_reads);
+    for (unsigned i = 0; i < a->n_reads; i++) {
+        uint32_t address;
+        do address = (uint32_t)pool_address(t, next_random(t) % (uint64_t)t->params.pool_words);
+        while (contains(a->reads, i, address));
+        a->reads[i].address = address;
+        simtx_msg load;
+        simtx_msg_init(&load, SIMTX_OP_READ, address, 4);
+        load.id = make_id(index, KIND_LOAD, i);
+        push(t, &load);
+    }
+    a->loads_pending = a->n_reads;
+    t->stats.loads += a->n_reads;
+    a->state = AGENT_LOADING;
+}
+
+/* Loads are back: the write set, then the compute time. */
+static void plan_writes(tm_traffic *t, agent *a, uint64_t now)
+{
+    a->n_writes = 0;
+    bool read_only = next_random(t) % 100 < (uint64_t)t->params.read_only_percent;
+    for (unsigned i = 0; i < a->n_reads && !read_only && a->n_writes < (unsigned)t->params.max_writes; i++)
+        if (next_random(t) % 2) a->writes[a->n_writes++] = (tm_entry){a->reads[i].address, a->reads[i].value + 1};
+    if (!read_only && a->n_writes < (unsigned)t->params.max_writes && next_random(t) % 3 == 0) {
+        uint32_t address = (uint32_t)pool_address(t, next_random(t) % (uint64_t)t->params.pool_words);
+        if (!contains(a->writes, a->n_writes, address) && !contains(a->reads, a->n_reads, address))
+            a->writes[a->n_writes++] = (tm_entry){address, (uint32_t)next_random(t)};
+    }
+    a->ready_cycle = now + next_random(t) % ((uint64_t)t->params.think_cycles + 1);
+    a->state = AGENT_THINKING;
+}
+
+static unsigned partition_of(const tm_traffic *t, uint32_t address)
+{
+    return tm_partition_of(address, (uint64_t)t->params.interleave, (unsigned)t->params.partitions);
+}
+
+static void send_logs(tm_traffic *t, unsigned index)
+{
+    agent *a = &t->agents[index];
+    a->involved = 0;
+    for (unsigned p = 0; p < (unsigned)t->params.partitions; p++) {
+        simtx_msg logs[2];
+        unsigned counts[2] = {0, 0};
+        tm_log_init(&logs[0], SIMTX_OP_TM_READ_LOG, a->cid, (int)t->params.core_id, (int)index);
+        tm_log_init(&logs[1], SIMTX_OP_TM_WRITE_LOG, a->cid, (int)t->params.core_id, (int)index);
+        for (unsigned i = 0; i < a->n_reads; i++)
+            if (partition_of(t, a->reads[i].address) == p)
+                counts[0] += (unsigned)tm_log_append(&logs[0], a->cid, a->reads[i].address, a->reads[i].value);
+        for (unsigned i = 0; i < a->n_writes; i++)
+            if (partition_of(t, a->writes[i].address) == p)
+                counts[1] += (unsigned)tm_log_append(&logs[1], a->cid, a->writes[i].address, a->writes[i].value);
+        uint64_t here = tm_partition_address(p, (uint64_t)t->params.interleave);
+        simtx_msg msg;
+        if (!counts[0] && !counts[1]) {
+            simtx_msg_init(&msg, SIMTX_OP_TM_SKIP, here, 0);
+            msg.transaction_id = a->cid;
+            msg.aux = 1;
+            msg.id = make_id(index, KIND_ACK, p);
+            push(t, &msg);
+            continue;
+        }
+        a->involved |= UINT64_C(1) << p;
+        for (unsigned k = 0; k < 2; k++)
+            if (counts[k]) {
+                logs[k].id = make_id(index, KIND_ACK, p);
+                push(t, &logs[k]);
+                t->stats.log_messages++;
+            }
+        simtx_msg_init(&msg, SIMTX_OP_TM_LOG_DONE, here, 0);
+        msg.transaction_id = a->cid;
+        msg.aux = counts[0] | (uint64_t)counts[1] << 32;
+        msg.id = make_id(index, KIND_OUTCOME, p);
+        push(t, &msg);
+    }
+    a->outcomes_pending = (unsigned)__builtin_popcountll(a->involved);
+    a->all_pass = true;
+    a->state = AGENT_WAIT_OUTCOMES;
+}
+
+static void record_commit(tm_traffic *t, const agent *a)
+{
+    if (!t->params.check) return;
+    if (t->history_count == t->history_capacity) {
+        size_t capacity = t->history_capacity ? t->history_capacity * 2 : 256;
+        commit_record *grown = realloc(t->history, capacity * sizeof *grown);
+        if (!grown) {
+            t->env.fail(t->env.context, "tm_traffic: out of memory recording the history");
+            return;
+        }
+        t->history = grown;
+        t->history_capacity = capacity;
+    }
+    commit_record *r = &t->history[t->history_count++];
+    r->cid = a->cid;
+    r->n_reads = a->n_reads;
+    r->n_writes = a->n_writes;
+    for (unsigned i = 0; i < a->n_reads; i++) r->reads[i] = (tm_oracle_access){a->reads[i].address, a->reads[i].value, 4};
+    for (unsigned i = 0; i < a->n_writes; i++) r->writes[i] = (tm_oracle_access){a->writes[i].address, a->writes[i].value, 4};
+}
+
+static int by_cid(const void *a, const void *b)
+{
+    uint32_t x = ((const commit_record *)a)->cid, y = ((const commit_record *)b)->cid;
+    return x < y ? -1 : x > y;
+}
+
+static bool read_image(void *context, uint64_t address, void *data, size_t size)
+{
+    sparse_memory_read(context, address, data, size);
+    return true;
+}
+
+static void run_oracle(tm_traffic *t)
+{
+    qsort(t->history, t->history_count, sizeof *t->history, by_cid);
+    tm_oracle *oracle = tm_oracle_create(read_image, t->initial);
+    if (!oracle) {
+        t->env.fail(t->env.context, "tm_traffic: out of memory for the oracle");
+        return;
+    }
+    for (size_t i = 0; i < t->history_count; i++)
+        tm_oracle_commit(oracle, t->history[i].cid, t->history[i].reads, t->history[i].n_reads, t->history[i].writes,
+                         t->history[i].n_writes);
+    t->stats.oracle_checked = tm_oracle_commit_count(oracle);
+    const char *error = tm_oracle_check_final(oracle, read_image, t->final);
+    if (error) {
+        snprintf(t->error, sizeof t->error, "serializability oracle: %s", error); /* the shim names the instance */
+        t->env.fail(t->env.context, t->error);
+    }
+    tm_oracle_destroy(oracle);
+}
+
+static void response(tm_traffic *t, const simtx_msg *msg, uint64_t now)
+{
+    unsigned index = (unsigned)(msg->id >> 40), kind = (unsigned)((msg->id >> 32) & 0xFF);
+    uint32_t low = (uint32_t)msg->id;
+    if (msg->status != SIMTX_STATUS_OK) {
+        snprintf(t->error, sizeof t->error, "tm_traffic: %s at 0x%" PRIx64 " answered with status %u",
+                 simtx_op_name((simtx_op)msg->op), msg->address, (unsigned)msg->status);
+        t->env.fail(t->env.context, t->error);
+        return;
+    }
+    if (kind == KIND_INIT || kind == KIND_READBACK) {
+        if (kind == KIND_READBACK) sparse_memory_write(t->final, msg->address, msg->data, 4);
+        t->outstanding--;
+        return;
+    }
+    if (index >= (unsigned)t->params.agents) return;
+    agent *a = &t->agents[index];
+    switch (kind) {
+    case KIND_LOAD:
+        memcpy(&a->reads[low].value, msg->data, 4);
+        if (--a->loads_pending == 0) plan_writes(t, a, now);
+        break;
+    case KIND_CID:
+        a->cid = (uint32_t)msg->aux;
+        send_logs(t, index);
+        break;
+    case KIND_OUTCOME:
+        a->all_pass &= msg->aux == TM_OUTCOME_PASS;
+        if (--a->outcomes_pending) break;
+        for (unsigned p = 0; p < (unsigned)t->params.partitions; p++)
+            if ((a->involved >> p) & 1) {
+                simtx_msg d;
+                simtx_msg_init(&d, SIMTX_OP_TM_DECISION,
+                               tm_partition_address(p, (uint64_t)t->params.interleave), 0);
+                d.transaction_id = a->cid;
+                d.aux = a->all_pass ? TM_DECISION_COMMIT : TM_DECISION_ABORT;
+                d.id = make_id(index, KIND_DECISION, p);
+                push(t, &d);
+            }
+        a->acks_pending = (unsigned)__builtin_popcountll(a->involved);
+        a->state = AGENT_WAIT_ACKS;
+        break;
+    case KIND_DECISION:
+        if (--a->acks_pending) break;
+        simtx_histogram_add(&t->stats.attempt_latency, now - a->ready_cycle);
+        if (a->all_pass) {
+            t->stats.commits++;
+            record_commit(t, a);
+            if (++a->committed == (unsigned)t->params.transactions) {
+                a->state = AGENT_FINISHED;
+                t->finished_agents++;
+                break;
+            }
+        } else {
+            t->stats.aborts++;
+        }
+        start_attempt(t, index);
+        break;
+    default: break; /* log and skip acknowledgements */
+    }
+}
+
+static simtx_accept_result tm_traffic_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
+{
+    (void)port;
+    response(core, msg, now);
+    return SIMTX_ACCEPTED;
+}
+
+static uint64_t tm_traffic_cycle(void *core, uint64_t now)
+{
+    tm_traffic *t = core;
+    uint64_t next = SIMTX_NEVER;
+    switch (t->phase) {
+    case PHASE_INIT:
+        if (t->readback_next == 0) {
+            /* Seed the pool with plain writes (the initial image). */
+            for (uint64_t i = 0; i < (uint64_t)t->params.pool_words; i++) {
+                uint32_t value = (uint32_t)(next_random(t) % 1000);
+                simtx_msg w;
+                simtx_msg_init(&w, SIMTX_OP_WRITE, pool_address(t, i), 4);
+                memcpy(w.data, &value, 4);
+                w.id = make_id(0, KIND_INIT, (uint32_t)i);
+                push(t, &w);
+                sparse_memory_write(t->initial, w.address, &value, 4);
+            }
+            t->outstanding = (uint64_t)t->params.pool_words;
+            t->readback_next = 1;
+        }
+        if (!t->outstanding) {
+            t->phase = PHASE_RUN;
+            for (unsigned i = 0; i < (unsigned)t->params.agents; i++) start_attempt(t, i);
+        }
+        break;
+    case PHASE_RUN:
+        for (unsigned i = 0; i < (unsigned)t->params.agents; i++) {
+            agent *a = &t->agents[i];
+            if (a->state == AGENT_THINKING) {
+                if (now >= a->ready_cycle) {
+                    simtx_msg req;
+                    simtx_msg_init(&req, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
+                    req.aux = 1;
+                    req.id = make_id(i, KIND_CID, 0);
+                    push(t, &req);
+                    t->stats.cid_requests++;
+                    a->state = AGENT_WAIT_CID;
+                    a->ready_cycle = now; /* attempt start */
+                } else if (a->ready_cycle < next) {
+                    next = a->ready_cycle;
+                }
+            }
+        }
+        if (t->finished_agents == (unsigned)t->params.agents) {
+            t->phase = PHASE_READBACK;
+            for (uint64_t i = 0; i < (uint64_t)t->params.pool_words; i++) {
+                simtx_msg r;
+                simtx_msg_init(&r, SIMTX_OP_READ, pool_address(t, i), 4);
+                r.id = make_id(0, KIND_READBACK, (uint32_t)i);
+                push(t, &r);
+            }
+            t->outstanding = (uint64_t)t->params.pool_words;
+        }
+        break;
+    case PHASE_READBACK:
+        if (!t->outstanding) {
+            if (t->params.check) run_oracle(t);
+            t->phase = PHASE_DONE;
+        }
+        break;
+    default: break;
+    }
+    while (!t->port_blocked && t->out_length) {
+        if (!t->env.send(t->env.context, 0, &t->out[t->out_head])) {
+            t->port_blocked = true;
+            break;
+        }
+        t->out_head = (t->out_head + 1) % t->out_capacity;
+        t->out_length--;
+    }
+    unsigned in_flight = 0;
+    for (unsigned i = 0; i < (unsigned)t->params.agents; i++)
+        in_flight += t->agents[i].state >= AGENT_WAIT_CID && t->agents[i].state <= AGENT_WAIT_ACKS;
+    t->probes.in_flight = in_flight;
+    t->probes.committed = t->stats.commits;
+    if (t->phase == PHASE_DONE) return SIMTX_NEVER;
+    if (!t->port_blocked && t->out_length) return now + 1;
+    if (t->phase == PHASE_INIT && !t->outstanding) return now + 1;
+    if (t->phase == PHASE_RUN && t->finished_agents == (unsigned)t->params.agents) return now + 1;
+    if (t->phase == PHASE_READBACK && !t->outstanding) return now + 1;
+    return next == SIMTX_NEVER ? SIMTX_NEVER : (next > now ? next : now + 1);
+}
+
+static void tm_traffic_port_free(void *core, unsigned port)
+{
+    (void)port;
+    ((tm_traffic *)core)->port_blocked = false;
+}
+
+static bool tm_traffic_finished(void *core) { return ((tm_traffic *)core)->phase == PHASE_DONE; }
+
+static double tm_traffic_progress(void *core)
+{
+    const tm_traffic *t = core;
+    return (double)t->stats.commits / (double)(t->params.agents * t->params.transactions);
+}
+
+const simtx_block_info tm_traffic_block_info = {
+    .name = "tm_traffic",
+    .summary = "transactional-memory traffic: agents load, think and commit through the commit units (KILO TM protocol), checked by the serializability oracle",
+    .params = &tm_traffic_param_table,
+    .sockets = tm_traffic_sockets,
+    .socket_count = 1,
+    .create = tm_traffic_create,
+    .destroy = tm_traffic_destroy,
+    .accept = tm_traffic_accept,
+    .cycle = tm_traffic_cycle,
+    .port_free = tm_traffic_port_free,
+    .progress = tm_traffic_progress,
+    .finished = tm_traffic_finished,
+};
