@@ -234,6 +234,21 @@ bool gpu_synchronize(gpu_device *d)
     return true;
 }
 
+bool gpu_tm_record(gpu_device *d, bool on)
+{
+    if (!d->backend.tm_record || !d->backend.tm_record(d->backend.context, on))
+        return set_error(d, "this device cannot record transactions");
+    return true;
+}
+
+bool gpu_tm_history(gpu_device *d, void (*visit)(void *visit_context, const simt_tm_record *record, const uint32_t *words),
+                    void *visit_context)
+{
+    if (!d->backend.tm_history || !d->backend.tm_history(d->backend.context, visit, visit_context))
+        return set_error(d, "this device cannot report transactions");
+    return true;
+}
+
 bool gpu_statistic(gpu_device *d, const char *name, double *value)
 {
     if (!d->backend.statistic || !d->backend.statistic(d->backend.context, name, value))

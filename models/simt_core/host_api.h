@@ -34,6 +34,12 @@ typedef struct gpu_backend {
     bool (*run)(void *context, char *error, size_t error_size);
     /* The sum of every statistic named `name` or ending in ".name". */
     bool (*statistic)(void *context, const char *name, double *value);
+    /* Optional (transactional memory): turns commit recording on or off in
+     * every core; visits every recorded commit of every core, then forgets
+     * them. */
+    bool (*tm_record)(void *context, bool on);
+    bool (*tm_history)(void *context, void (*visit)(void *visit_context, const simt_tm_record *record, const uint32_t *words),
+                       void *visit_context);
 } gpu_backend;
 
 typedef struct gpu_device gpu_device;
@@ -69,6 +75,12 @@ bool gpu_launch(gpu_device *device, gpu_module *module, const char *name, gpu_di
                 size_t args_size, uint32_t shared_bytes);
 bool gpu_synchronize(gpu_device *device);
 bool gpu_statistic(gpu_device *device, const char *name, double *value);
+/* Transactional memory: record every committed transaction (for the
+ * serializability oracle) and hand the records over (each core's words:
+ * address, value pairs, reads then writes). False without a TM backend. */
+bool gpu_tm_record(gpu_device *device, bool on);
+bool gpu_tm_history(gpu_device *device, void (*visit)(void *visit_context, const simt_tm_record *record, const uint32_t *words),
+                    void *visit_context);
 /* Kernel launches completed so far. */
 unsigned gpu_launch_count(const gpu_device *device);
 

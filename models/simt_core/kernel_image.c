@@ -159,6 +159,27 @@ static bool compute_post_dominators(kernel_image *image, const kernel_function *
         uint32_t p = ipdom[i]; /* unreached (an endless loop): reconverge only at the exit */
         insns[i].reconverge = (p == UINT32_MAX || p >= n) ? KERNEL_EXIT_PC : f->start + 4 * p;
     }
+    /* Each tx_begin needs the tx_commit that ends it on every path: the
+     * first commit on its post-dominator chain, skipping nested pairs
+     * (flattened nesting). Its pc is where committed lanes continue. */
+    for (uint32_t i = 0; ok && i < n; i++) {
+        if (insns[i].insn.op != RV_TX_BEGIN) continue;
+        uint32_t open = 1, v = ipdom[i], steps = 0;
+        while (v != UINT32_MAX && v < n && steps++ <= n) {
+            if (insns[v].insn.op == RV_TX_BEGIN) open++;
+            else if (insns[v].insn.op == RV_TX_COMMIT && --open == 0) break;
+            v = ipdom[v];
+        }
+        if (v == UINT32_MAX || v >= n || open) {
+            char where[160];
+            kernel_image_describe_pc(image, f->start + 4 * i, where, sizeof where);
+            ok = failf(error, error_size,
+                       "gpu.tx_begin at %s has no tx_commit on every path after it (a transaction must end in its function)",
+                       where);
+            break;
+        }
+        insns[i].target = f->start + 4 * v;
+    }
 done:
     free(successors), free(pred_count), free(pred_start), free(preds), free(order), free(number), free(ipdom), free(stack),
         free(next_pred);
@@ -227,6 +248,7 @@ static bool verify_and_resolve(kernel_image *image, char *error, size_t error_si
             break;
         }
         case RV_CLASS_EXIT: case RV_CLASS_ILLEGAL: k->flow = KERNEL_FLOW_STOP; break;
+        case RV_CLASS_TX: break;
         case RV_CLASS_UNSUPPORTED:
             return failf(error, error_size, "%s is not supported yet at %s", rv_op_name((rv_op)k->insn.op), where);
         default:

@@ -147,7 +147,8 @@ rv_class rv_class_of(rv_op op)
     case RV_BAR: return RV_CLASS_BARRIER;
     case RV_EXIT: return RV_CLASS_EXIT;
     case RV_FENCE: return RV_CLASS_FENCE;
-    case RV_TX_BEGIN: case RV_TX_COMMIT: case RV_CLWB: case RV_SFENCE: case RV_NT_STORE:
+    case RV_TX_BEGIN: case RV_TX_COMMIT: return RV_CLASS_TX;
+    case RV_CLWB: case RV_SFENCE: case RV_NT_STORE:
         return RV_CLASS_UNSUPPORTED;
     default: return RV_CLASS_ILLEGAL;
     }
@@ -181,6 +182,7 @@ void rv_disassemble(const rv_insn *insn, uint32_t pc, char *out, size_t out_size
         else snprintf(out, out_size, "%s %s, %s, (%s)", name, rd, rs2, rs1);
         break;
     case RV_CLASS_CSR: snprintf(out, out_size, "csrr %s, 0x%x", rd, (unsigned)insn->imm); break;
+    case RV_CLASS_TX:
     case RV_CLASS_UNSUPPORTED:
         if (insn->op == RV_NT_STORE) snprintf(out, out_size, "%s %s, %d(%s)", name, rs2, insn->imm, rs1);
         else if (insn->op == RV_CLWB) snprintf(out, out_size, "%s (%s)", name, rs1);

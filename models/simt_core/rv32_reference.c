@@ -122,6 +122,10 @@ bool rv_reference_run(const kernel_image *image, uint32_t entry_pc, const rv_ref
             break;
         }
         case RV_CLASS_FENCE: write = false; break;
+        case RV_CLASS_TX: /* a thread alone never conflicts: every transaction commits */
+            write = i->op == RV_TX_COMMIT;
+            result = 1;
+            break;
         case RV_CLASS_EXIT: write = false; next = RETURN_SENTINEL; break;
         default:
             kernel_image_describe_pc(image, pc, where, sizeof where);

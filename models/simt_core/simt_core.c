@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "msg_queue.h"
+#include "tm_protocol.h"
 
 #define PARAM(field) offsetof(simt_core_params, field)
 #define MAX_LANES 64
@@ -36,6 +37,11 @@ static const simtx_param_spec simt_core_param_specs[] = {
     {"request_queue", SIMTX_PARAM_INT, "128", "requests", 1, 1 << 16, NULL, "requests waiting for the memory socket", PARAM(request_queue)},
     {"trace_file", SIMTX_PARAM_PATH, "", "", 0, 0, NULL, "write a per-warp instruction trace here; empty: none", PARAM(trace_file)},
     {"trace_warp", SIMTX_PARAM_INT, "-1", "", -1, 1024, NULL, "warp slot to trace; -1: every warp", PARAM(trace_warp)},
+    {"tm_warp_tokens", SIMTX_PARAM_INT, "2", "warps", 0, 1024, NULL, "transactional warps at once per core (KILO TM's token count); 0: no limit", PARAM(tm_warp_tokens)},
+    {"tm_partitions", SIMTX_PARAM_INT, "6", "", 1, 64, NULL, "memory partitions, each with a commit unit (the crossbar's)", PARAM(tm_partitions)},
+    {"tm_interleave", SIMTX_PARAM_INT, "256", "bytes", 4, 1 << 30, NULL, "bytes per partition chunk (the crossbar's interleave)", PARAM(tm_interleave)},
+    {"tm_timeout", SIMTX_PARAM_INT, "100000", "cycles", 0, 1 << 30, NULL, "abort a transaction attempt running longer than this (doomed transactions may loop); 0: never", PARAM(tm_timeout)},
+    {"tm_record", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "record every committed transaction's reads and writes for the serializability oracle", PARAM(tm_record)},
 };
 
 static const simtx_param_table simt_core_param_table = {
@@ -71,7 +77,55 @@ typedef struct stack_entry {
     uint32_t pc, reconverge;
     uint64_t mask;
     bool is_call;
+    uint8_t kind; /* entry_kind: a transaction's Retry and Transaction entries (KILO TM) */
 } stack_entry;
+
+typedef enum entry_kind { ENTRY_NORMAL, ENTRY_RETRY, ENTRY_TRANSACTION } entry_kind;
+
+/* Reconvergence pc of Retry/Transaction entries: never an instruction
+ * address, so only the commit pops them. */
+#define TX_NO_RECONVERGE 0xfffffffeu
+
+/* A lane's transaction logs (lazy versioning): the words it read from
+ * memory with the values seen, the words it will write, and the old bytes
+ * of its private stack it overwrote (undone on abort). */
+typedef struct tx_log {
+    tm_entry *entries;
+    uint32_t count, capacity;
+} tx_log;
+
+typedef struct local_undo {
+    uint32_t offset, old;
+    uint32_t size;
+} local_undo;
+
+typedef struct tx_lane {
+    tx_log reads, writes;
+    local_undo *undo;
+    uint32_t undo_count, undo_capacity;
+    uint32_t depth;     /* flattened nesting */
+    uint32_t cid;       /* 0: no commit ID (empty transaction) */
+    uint64_t involved;  /* partitions with entries of this lane */
+    uint32_t outcomes_pending, acks_pending;
+    bool passed;
+    uint32_t attempts;
+} tx_lane;
+
+enum { TX_IDLE, TX_RUNNING, TX_WAIT_CID, TX_VALIDATING };
+enum { ABORT_VALIDATION, ABORT_TIMEOUT, ABORT_FAULT };
+
+typedef struct tx_warp {
+    int phase;
+    uint32_t begin_pc, commit_pc, commit_rd;
+    uint32_t retry_index;   /* stack index of the Retry entry */
+    uint32_t *checkpoint;   /* registers at tx_begin, [32][lanes] */
+    uint64_t committing;    /* lanes at tx_commit */
+    uint32_t unresolved;    /* committing lanes still waiting for the commit units */
+    uint64_t attempt_start, commit_start, attempt_instructions;
+    bool abort_requested;
+    int abort_cause;
+    tx_lane lane[MAX_LANES];
+} tx_warp;
 
 typedef struct warp {
     bool resident;
@@ -90,6 +144,8 @@ typedef struct warp {
      * becomes a compare-and-swap against that value (ABA-blind, like a CAS). */
     uint64_t reserved;
     uint32_t reserved_address[MAX_LANES], reserved_value[MAX_LANES];
+    tx_warp *tx;                /* transactional state, allocated at the first tx_begin */
+    bool waiting_token;
 } warp;
 
 /* The scheduler's view of a warp, kept apart and small so that scanning 48
@@ -117,7 +173,23 @@ typedef struct pending_access {
     uint64_t lanes;
     uint32_t addresses[MAX_LANES];
     uint32_t expected[MAX_LANES]; /* sc: the value the CAS compares against */
+    bool transactional;         /* a load inside a transaction: log what it reads */
 } pending_access;
+
+/* Committed transactions, for the serializability oracle. */
+typedef struct tx_history {
+    simt_tm_record *records;
+    size_t count, capacity;
+    uint32_t *words; /* address, value pairs: each record's reads then writes */
+    size_t word_count, word_capacity;
+} tx_history;
+
+/* Requests of the TM protocol waiting for the memory socket (a warp's
+ * commit sends up to lanes x partitions x 3 of them at once). */
+typedef struct tm_queue {
+    simtx_msg *messages;
+    size_t head, length, capacity;
+} tm_queue;
 
 struct simt_core {
     simt_core_params params;
@@ -144,6 +216,19 @@ struct simt_core {
     stall_reason last_stall;
     uint64_t busy_since;        /* first cycle with a resident CTA, while some are */
     FILE *trace;
+    uint32_t tm_tokens_used, token_waiters;
+    tm_queue tm_out;
+    tx_history history;
+    bool tm_recording;
+    struct {
+        uint64_t tm_n_commits, tm_n_aborts, tm_aborts_validation, tm_aborts_timeout, tm_aborts_fault, tm_aborts_intra_warp;
+        uint64_t tm_wasted_cycles, tm_wasted_instructions, tm_core_cycles, tm_commit_cycles, tm_log_bytes, tm_messages;
+        uint64_t tm_token_stalls;
+        simtx_histogram tm_read_set, tm_write_set, tm_aborts_per_tx;
+    } tm_stats;
+    struct {
+        uint64_t tx_warps, committing_warps;
+    } tm_probes;
     struct {
         uint64_t warp_instructions, thread_instructions, ctas_completed, busy_cycles, ticks;
         uint64_t stall_cycles[STALL_REASONS];
@@ -289,6 +374,25 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_probe(o, "stall_reason", &c->probes.stall_reason, 3,
                         "0 issued, 1 idle, 2 scoreboard, 3 pipeline, 4 memory, 5 barrier");
     simtx_observe_probe(o, "pending_memory", &c->probes.pending_memory, 16, "global memory instructions in flight");
+    c->tm_recording = p->tm_record;
+    simtx_observe_counter(o, "tm_n_commits", &c->tm_stats.tm_n_commits, "transactions", "transactions committed (lanes)");
+    simtx_observe_counter(o, "tm_n_aborts", &c->tm_stats.tm_n_aborts, "attempts", "transaction attempts aborted (lanes), every cause");
+    simtx_observe_counter(o, "tm_n_aborts_validation", &c->tm_stats.tm_aborts_validation, "attempts", "aborts: a commit unit's value-based validation failed");
+    simtx_observe_counter(o, "tm_n_aborts_intra_warp", &c->tm_stats.tm_aborts_intra_warp, "attempts", "aborts: conflict with another lane of the warp (Warp TM)");
+    simtx_observe_counter(o, "tm_n_aborts_timeout", &c->tm_stats.tm_aborts_timeout, "attempts", "aborts: the attempt ran longer than tm_timeout (doomed, looping)");
+    simtx_observe_counter(o, "tm_n_aborts_fault", &c->tm_stats.tm_aborts_fault, "attempts", "aborts: the attempt faulted (doomed: bad address)");
+    simtx_observe_counter(o, "tm_wasted_cycles", &c->tm_stats.tm_wasted_cycles, "cycles", "cycles of aborted warp attempts, tx_begin to abort");
+    simtx_observe_counter(o, "tm_wasted_instructions", &c->tm_stats.tm_wasted_instructions, "instructions", "thread instructions of aborted attempts");
+    simtx_observe_counter(o, "tm_core_cycles", &c->tm_stats.tm_core_cycles, "cycles", "warp attempts' time in the core: tx_begin to tx_commit");
+    simtx_observe_counter(o, "tm_commit_cycles", &c->tm_stats.tm_commit_cycles, "cycles", "warp commits' time with the commit units: tx_commit to the last acknowledgement");
+    simtx_observe_counter(o, "tm_log_bytes", &c->tm_stats.tm_log_bytes, "bytes", "read/write-log traffic to the commit units (header + 8 bytes per entry)");
+    simtx_observe_counter(o, "tm_messages", &c->tm_stats.tm_messages, "messages", "TM protocol requests sent");
+    simtx_observe_counter(o, "tm_token_stalls", &c->tm_stats.tm_token_stalls, "events", "tx_begin found no free transactional-warp token");
+    simtx_observe_histogram(o, "tm_read_set", &c->tm_stats.tm_read_set, "words", "read-log entries per committed transaction");
+    simtx_observe_histogram(o, "tm_write_set", &c->tm_stats.tm_write_set, "words", "write-log entries per committed transaction");
+    simtx_observe_histogram(o, "tm_aborts_per_tx", &c->tm_stats.tm_aborts_per_tx, "aborts", "aborts before each committed transaction");
+    simtx_observe_probe(o, "tm_warps", &c->tm_probes.tx_warps, 11, "warps inside a transaction (holding a token)");
+    simtx_observe_probe(o, "tm_committing", &c->tm_probes.committing_warps, 11, "warps waiting for the commit units");
     return c;
 }
 
@@ -300,7 +404,16 @@ static void simt_core_destroy(void *core)
         free(c->warps[i].registers);
         free(c->warps[i].stack);
         free(c->warps[i].local);
+        tx_warp *tx = c->warps[i].tx;
+        if (tx) {
+            for (uint32_t l = 0; l < MAX_LANES; l++) free(tx->lane[l].reads.entries), free(tx->lane[l].writes.entries), free(tx->lane[l].undo);
+            free(tx->checkpoint);
+            free(tx);
+        }
     }
+    free(c->tm_out.messages);
+    free(c->history.records);
+    free(c->history.words);
     for (int64_t i = 0; c->ctas && i < c->params.ctas; i++) free(c->ctas[i].warps);
     if (c->trace) fclose(c->trace);
     msg_queue_release(&c->requests);
@@ -398,6 +511,8 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         w->waiting_room = false;
         w->reserved = 0;
         w->pending_memory = 0;
+        w->waiting_token = false;
+        if (w->tx) w->tx->phase = TX_IDLE;
         w->next_issue = now + 1;
         c->hot[w_index] = (warp_hot){0, STALL_NONE};
         w->age = c->age_counter++;
@@ -414,6 +529,7 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         w->stack[0].reconverge = KERNEL_EXIT_PC;
         w->stack[0].mask = active == 64 ? UINT64_MAX : (1ull << active) - 1;
         w->stack[0].is_call = true;
+        w->stack[0].kind = ENTRY_NORMAL;
         /* Like hardware, local memory is not cleared between threads. */
     }
     c->probes.active_warps = (uint32_t)c->params.warps - c->free_warps;
@@ -474,7 +590,7 @@ static bool push_entry(simt_core *c, warp *w, uint32_t pc, uint32_t reconverge, 
         w->stack = grown;
         w->stack_capacity *= 2;
     }
-    w->stack[w->depth++] = (stack_entry){pc, reconverge, mask, is_call};
+    w->stack[w->depth++] = (stack_entry){pc, reconverge, mask, is_call, ENTRY_NORMAL};
     return true;
 }
 
@@ -538,6 +654,463 @@ static simtx_atomic_op atomic_code(rv_op op)
     }
 }
 
+/* ---- Transactions (KILO TM): logs, checkpoints, Retry/Transaction entries,
+ * the log walker and the commit protocol of tm_protocol.h. ---- */
+
+#define TM_ID_TAG (UINT64_C(1) << 62)
+enum { TM_KIND_CID = 1, TM_KIND_ACK, TM_KIND_OUTCOME, TM_KIND_DECISION };
+
+static uint64_t tm_id(unsigned kind, uint32_t warp_index, uint32_t lane, uint32_t partition)
+{
+    return TM_ID_TAG | (uint64_t)kind << 48 | (uint64_t)warp_index << 16 | (uint64_t)lane << 8 | partition;
+}
+
+static bool tm_push(simt_core *c, const simtx_msg *msg)
+{
+    tm_queue *q = &c->tm_out;
+    if (q->length == q->capacity) {
+        size_t capacity = q->capacity ? q->capacity * 2 : 256;
+        simtx_msg *grown = malloc(capacity * sizeof *grown);
+        if (!grown) {
+            fail(c, "out of memory for TM messages");
+            return false;
+        }
+        for (size_t i = 0; i < q->length; i++) grown[i] = q->messages[(q->head + i) % q->capacity];
+        free(q->messages);
+        q->messages = grown;
+        q->head = 0;
+        q->capacity = capacity;
+    }
+    simtx_msg *slot = &q->messages[(q->head + q->length++) % q->capacity];
+    *slot = *msg;
+    slot->core = (int32_t)c->params.core_id;
+    c->tm_stats.tm_messages++;
+    return true;
+}
+
+static bool log_grow(simt_core *c, tx_log *log)
+{
+    if (log->count < log->capacity) return true;
+    uint32_t capacity = log->capacity ? log->capacity * 2 : 16;
+    tm_entry *grown = realloc(log->entries, capacity * sizeof *grown);
+    if (!grown) {
+        fail(c, "out of memory for a transaction log");
+        return false;
+    }
+    log->entries = grown;
+    log->capacity = capacity;
+    return true;
+}
+
+static tm_entry *log_find(tx_log *log, uint32_t word)
+{
+    for (uint32_t i = 0; i < log->count; i++)
+        if (log->entries[i].address == word) return &log->entries[i];
+    return NULL;
+}
+
+static bool log_append(simt_core *c, tx_log *log, uint32_t word, uint32_t value)
+{
+    if (!log_grow(c, log)) return false;
+    log->entries[log->count++] = (tm_entry){word, value};
+    return true;
+}
+
+static bool undo_append(simt_core *c, tx_lane *lane, uint32_t offset, uint32_t old, uint32_t size)
+{
+    if (lane->undo_count == lane->undo_capacity) {
+        uint32_t capacity = lane->undo_capacity ? lane->undo_capacity * 2 : 16;
+        local_undo *grown = realloc(lane->undo, capacity * sizeof *grown);
+        if (!grown) {
+            fail(c, "out of memory for a transaction's stack undo log");
+            return false;
+        }
+        lane->undo = grown;
+        lane->undo_capacity = capacity;
+    }
+    lane->undo[lane->undo_count++] = (local_undo){offset, old, size};
+    return true;
+}
+
+static bool in_transaction(const warp *w) { return w->tx && w->tx->phase != TX_IDLE; }
+
+static unsigned tm_partition(const simt_core *c, uint32_t address)
+{
+    return tm_partition_of(address, (uint64_t)c->params.tm_interleave, (unsigned)c->params.tm_partitions);
+}
+
+/* Clears a lane's logs for a new attempt or after its commit. */
+static void lane_reset(tx_lane *lane)
+{
+    lane->reads.count = lane->writes.count = 0;
+    lane->undo_count = 0;
+    lane->cid = 0;
+    lane->involved = 0;
+    lane->outcomes_pending = lane->acks_pending = 0;
+    lane->passed = true;
+}
+
+/* Rolls a lane back to its tx_begin: registers from the checkpoint, its
+ * private-stack stores undone (newest first), logs dropped. */
+static void lane_rollback(simt_core *c, warp *w, uint32_t l)
+{
+    tx_warp *tx = w->tx;
+    tx_lane *lane = &tx->lane[l];
+    for (unsigned r = 0; r < 32; r++) w->registers[r * c->lanes + l] = tx->checkpoint[r * c->lanes + l];
+    for (uint32_t u = lane->undo_count; u-- > 0;)
+        memcpy(w->local + (size_t)l * (size_t)c->params.local_memory + lane->undo[u].offset, &lane->undo[u].old, lane->undo[u].size);
+    lane_reset(lane);
+    lane->depth = 1;
+    lane->attempts++;
+}
+
+static void release_token(simt_core *c)
+{
+    c->tm_tokens_used--;
+    c->tm_probes.tx_warps = c->tm_tokens_used;
+    if (!c->token_waiters) return;
+    for (uint32_t i = 0; i < (uint32_t)c->params.warps; i++)
+        if (c->warps[i].waiting_token) {
+            c->warps[i].waiting_token = false;
+            c->hot[i] = (warp_hot){0, STALL_NONE};
+        }
+    c->token_waiters = 0;
+}
+
+/* After a commit or an abort left the Transaction entry empty: lanes in the
+ * Retry entry start a new attempt under a fresh Transaction entry; with none
+ * left the transaction is over and the warp continues after tx_commit. */
+static void settle_transaction(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
+{
+    tx_warp *tx = w->tx;
+    w->depth = tx->retry_index + 1; /* drop the (empty) Transaction entry and anything above */
+    stack_entry *retry = &w->stack[tx->retry_index];
+    for (unsigned r = 0; r < 32; r++) w->register_ready[r] = now + 1;
+    w->next_issue = now + 1;
+    c->hot[warp_index] = (warp_hot){0, STALL_NONE};
+    if (retry->mask) {
+        uint64_t again = retry->mask;
+        retry->mask = 0;
+        push_entry(c, w, tx->begin_pc + 4, TX_NO_RECONVERGE, again, false);
+        w->stack[w->depth - 1].kind = ENTRY_TRANSACTION;
+        tx->phase = TX_RUNNING;
+        tx->attempt_start = now;
+        tx->attempt_instructions = 0;
+        return;
+    }
+    tx->phase = TX_IDLE;
+    w->depth = tx->retry_index; /* pop the Retry entry: the parent is at tx_commit + 4 */
+    release_token(c);
+    reconverge(c, w, warp_index, now);
+}
+
+/* Aborts the warp's whole running attempt (a doomed transaction: fault or
+ * timeout). Only called with no memory access of the warp in flight. */
+static void abort_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
+{
+    tx_warp *tx = w->tx;
+    uint64_t lanes = w->stack[tx->retry_index + 1].mask;
+    unsigned count = (unsigned)__builtin_popcountll(lanes);
+    c->tm_stats.tm_n_aborts += count;
+    if (tx->abort_cause == ABORT_TIMEOUT) c->tm_stats.tm_aborts_timeout += count;
+    else c->tm_stats.tm_aborts_fault += count;
+    c->tm_stats.tm_wasted_cycles += now - tx->attempt_start;
+    c->tm_stats.tm_wasted_instructions += tx->attempt_instructions;
+    for (uint64_t m = lanes; m; m &= m - 1) lane_rollback(c, w, (uint32_t)__builtin_ctzll(m));
+    w->stack[tx->retry_index].mask |= lanes;
+    tx->abort_requested = false;
+    settle_transaction(c, w, warp_index, now);
+}
+
+static bool begin_transaction(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc, uint64_t mask,
+                              uint64_t now)
+{
+    if (in_transaction(w)) { /* nested: flattened into the outer transaction */
+        for (uint64_t m = mask; m; m &= m - 1) w->tx->lane[__builtin_ctzll(m)].depth++;
+        return true;
+    }
+    if (!w->tx) {
+        w->tx = calloc(1, sizeof *w->tx);
+        if (w->tx) w->tx->checkpoint = calloc(32 * (size_t)c->lanes, sizeof(uint32_t));
+        if (!w->tx || !w->tx->checkpoint) {
+            fail(c, "out of memory for transaction state");
+            return false;
+        }
+    }
+    tx_warp *tx = w->tx;
+    c->tm_tokens_used++;
+    c->tm_probes.tx_warps = c->tm_tokens_used;
+    tx->phase = TX_RUNNING;
+    tx->begin_pc = pc;
+    tx->commit_pc = k->target;
+    tx->attempt_start = now;
+    tx->attempt_instructions = 0;
+    tx->abort_requested = false;
+    memcpy(tx->checkpoint, w->registers, 32 * sizeof(uint32_t) * c->lanes);
+    for (uint64_t m = mask; m; m &= m - 1) {
+        tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
+        lane_reset(lane);
+        lane->depth = 1;
+        lane->attempts = 0;
+    }
+    /* The parent continues after tx_commit once every lane committed; the
+     * Retry entry collects lanes that failed; the Transaction entry runs. */
+    w->stack[w->depth - 1].pc = tx->commit_pc + 4;
+    tx->retry_index = w->depth;
+    if (!push_entry(c, w, pc + 4, TX_NO_RECONVERGE, 0, false)) return false;
+    w->stack[w->depth - 1].kind = ENTRY_RETRY;
+    if (!push_entry(c, w, pc + 4, TX_NO_RECONVERGE, mask, false)) return false;
+    w->stack[w->depth - 1].kind = ENTRY_TRANSACTION;
+    (void)warp_index;
+    return true;
+}
+
+static void record_commit(simt_core *c, const tx_lane *lane)
+{
+    tx_history *h = &c->history;
+    if (h->count == h->capacity) {
+        size_t capacity = h->capacity ? h->capacity * 2 : 256;
+        simt_tm_record *grown = realloc(h->records, capacity * sizeof *grown);
+        if (!grown) {
+            fail(c, "out of memory recording the transaction history");
+            return;
+        }
+        h->records = grown;
+        h->capacity = capacity;
+    }
+    size_t need = h->word_count + 2 * ((size_t)lane->reads.count + lane->writes.count);
+    if (need > h->word_capacity) {
+        size_t capacity = h->word_capacity ? h->word_capacity : 1024;
+        while (capacity < need) capacity *= 2;
+        uint32_t *grown = realloc(h->words, capacity * sizeof *grown);
+        if (!grown) {
+            fail(c, "out of memory recording the transaction history");
+            return;
+        }
+        h->words = grown;
+        h->word_capacity = capacity;
+    }
+    h->records[h->count++] = (simt_tm_record){lane->cid, lane->reads.count, lane->writes.count, h->word_count};
+    for (uint32_t i = 0; i < lane->reads.count; i++) {
+        h->words[h->word_count++] = lane->reads.entries[i].address;
+        h->words[h->word_count++] = lane->reads.entries[i].value;
+    }
+    for (uint32_t i = 0; i < lane->writes.count; i++) {
+        h->words[h->word_count++] = lane->writes.entries[i].address;
+        h->words[h->word_count++] = lane->writes.entries[i].value;
+    }
+}
+
+/* Every committing lane has its decision acknowledged (or needed none):
+ * committed lanes leave with tx_commit's result 1, failed lanes roll back
+ * into the Retry entry. */
+static void finish_commit(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
+{
+    tx_warp *tx = w->tx;
+    uint64_t aborted = 0;
+    c->tm_stats.tm_commit_cycles += now - tx->commit_start;
+    if (c->tm_probes.committing_warps) c->tm_probes.committing_warps--;
+    for (uint64_t m = tx->committing; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        tx_lane *lane = &tx->lane[l];
+        if (lane->passed) {
+            c->tm_stats.tm_n_commits++;
+            simtx_histogram_add(&c->tm_stats.tm_read_set, lane->reads.count);
+            simtx_histogram_add(&c->tm_stats.tm_write_set, lane->writes.count);
+            simtx_histogram_add(&c->tm_stats.tm_aborts_per_tx, lane->attempts);
+            if (c->tm_recording && lane->cid) record_commit(c, lane);
+            if (tx->commit_rd) w->registers[tx->commit_rd * c->lanes + l] = 1;
+            lane->depth = 0;
+            lane_reset(lane);
+        } else {
+            aborted |= 1ull << l;
+        }
+    }
+    if (aborted) {
+        unsigned count = (unsigned)__builtin_popcountll(aborted);
+        c->tm_stats.tm_n_aborts += count;
+        c->tm_stats.tm_aborts_validation += count;
+        c->tm_stats.tm_wasted_cycles += now - tx->attempt_start;
+        c->tm_stats.tm_wasted_instructions +=
+            tx->attempt_instructions * count / (unsigned)__builtin_popcountll(tx->committing);
+        for (uint64_t m = aborted; m; m &= m - 1) lane_rollback(c, w, (uint32_t)__builtin_ctzll(m));
+        w->stack[tx->retry_index].mask |= aborted;
+    }
+    /* Committed lanes keep tx_commit's register values; restored lanes got
+     * their checkpoint back. */
+    settle_transaction(c, w, warp_index, now);
+}
+
+/* KILO TM's log walker: per committing lane (one transaction, one commit
+ * ID), its read and write log entries go to the partitions owning them,
+ * then TM_LOG_DONE with the counts; partitions without entries of a run of
+ * consecutive IDs get one TM_SKIP. */
+static void send_logs(simt_core *c, warp *w, uint32_t warp_index)
+{
+    tx_warp *tx = w->tx;
+    unsigned partitions = (unsigned)c->params.tm_partitions;
+    uint64_t interleave = (uint64_t)c->params.tm_interleave;
+    for (unsigned p = 0; p < partitions; p++) {
+        uint64_t here = tm_partition_address(p, interleave);
+        uint32_t skip_first = 0, skip_count = 0;
+        for (uint64_t m = tx->committing; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            tx_lane *lane = &tx->lane[l];
+            if (!lane->cid) continue;
+            uint32_t counts[2] = {0, 0};
+            for (int kind = 0; kind < 2; kind++) {
+                const tx_log *log = kind ? &lane->writes : &lane->reads;
+                simtx_msg msg;
+                tm_log_init(&msg, kind ? SIMTX_OP_TM_WRITE_LOG : SIMTX_OP_TM_READ_LOG, lane->cid, (int)c->params.core_id, (int)warp_index);
+                for (uint32_t i = 0; i <= log->count; i++) {
+                    bool last = i == log->count;
+                    if (!last && tm_partition(c, log->entries[i].address) != p) continue;
+                    if (msg.size && (last || tm_entry_count(&msg) == TM_MAX_ENTRIES_PER_MSG)) {
+                        msg.lane_mask = 1ull << l;
+                        msg.id = tm_id(TM_KIND_ACK, warp_index, l, p);
+                        c->tm_stats.tm_log_bytes += TM_LOG_HEADER_BYTES + msg.size;
+                        tm_push(c, &msg);
+                        tm_log_init(&msg, kind ? SIMTX_OP_TM_WRITE_LOG : SIMTX_OP_TM_READ_LOG, lane->cid, (int)c->params.core_id,
+                                    (int)warp_index);
+                    }
+                    if (last) break;
+                    tm_log_append(&msg, lane->cid, log->entries[i].address, log->entries[i].value);
+                    counts[kind]++;
+                }
+            }
+            if (!counts[0] && !counts[1]) {
+                if (skip_count && skip_first + skip_count == lane->cid) skip_count++;
+                else {
+                    if (skip_count) {
+                        simtx_msg skip;
+                        simtx_msg_init(&skip, SIMTX_OP_TM_SKIP, here, 0);
+                        skip.transaction_id = skip_first;
+                        skip.aux = skip_count;
+                        skip.warp = (int32_t)warp_index;
+                        skip.id = tm_id(TM_KIND_ACK, warp_index, 0, p);
+                        tm_push(c, &skip);
+                    }
+                    skip_first = lane->cid;
+                    skip_count = 1;
+                }
+                continue;
+            }
+            lane->involved |= 1ull << p;
+            lane->outcomes_pending++;
+            simtx_msg done;
+            simtx_msg_init(&done, SIMTX_OP_TM_LOG_DONE, here, 0);
+            done.transaction_id = lane->cid;
+            done.aux = counts[0] | (uint64_t)counts[1] << 32;
+            done.lane_mask = 1ull << l;
+            done.warp = (int32_t)warp_index;
+            done.id = tm_id(TM_KIND_OUTCOME, warp_index, l, p);
+            c->tm_stats.tm_log_bytes += TM_LOG_HEADER_BYTES;
+            tm_push(c, &done);
+        }
+        if (skip_count) {
+            simtx_msg skip;
+            simtx_msg_init(&skip, SIMTX_OP_TM_SKIP, here, 0);
+            skip.transaction_id = skip_first;
+            skip.aux = skip_count;
+            skip.warp = (int32_t)warp_index;
+            skip.id = tm_id(TM_KIND_ACK, warp_index, 0, p);
+            tm_push(c, &skip);
+        }
+    }
+}
+
+/* tx_commit of the outer transaction: lanes with logs take commit IDs; a
+ * warp whose lanes logged nothing commits at once. */
+static void start_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd, uint64_t mask, uint64_t now)
+{
+    tx_warp *tx = w->tx;
+    tx->committing = mask;
+    tx->commit_rd = rd;
+    tx->commit_start = now;
+    c->tm_stats.tm_core_cycles += now - tx->attempt_start;
+    c->tm_probes.committing_warps++;
+    uint32_t wanted = 0;
+    for (uint64_t m = mask; m; m &= m - 1) {
+        tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
+        lane->passed = true;
+        if (lane->reads.count || lane->writes.count) wanted++;
+    }
+    tx->unresolved = wanted;
+    c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_MEMORY};
+    if (!wanted) {
+        finish_commit(c, w, warp_index, now);
+        return;
+    }
+    tx->phase = TX_WAIT_CID;
+    simtx_msg request;
+    simtx_msg_init(&request, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
+    request.aux = wanted;
+    request.lane_mask = mask;
+    request.warp = (int32_t)warp_index;
+    request.id = tm_id(TM_KIND_CID, warp_index, 0, 0);
+    tm_push(c, &request);
+}
+
+static void send_decision(simt_core *c, warp *w, uint32_t warp_index, uint32_t l)
+{
+    tx_lane *lane = &w->tx->lane[l];
+    for (unsigned p = 0; p < (unsigned)c->params.tm_partitions; p++) {
+        if (!((lane->involved >> p) & 1)) continue;
+        simtx_msg d;
+        simtx_msg_init(&d, SIMTX_OP_TM_DECISION, tm_partition_address(p, (uint64_t)c->params.tm_interleave), 0);
+        d.transaction_id = lane->cid;
+        d.aux = lane->passed ? TM_DECISION_COMMIT : TM_DECISION_ABORT;
+        d.lane_mask = 1ull << l;
+        d.warp = (int32_t)warp_index;
+        d.id = tm_id(TM_KIND_DECISION, warp_index, l, p);
+        lane->acks_pending++;
+        tm_push(c, &d);
+    }
+}
+
+/* A response of the TM protocol. */
+static void tm_response(simt_core *c, const simtx_msg *msg, uint64_t now)
+{
+    unsigned kind = (unsigned)(msg->id >> 48) & 0xff;
+    uint32_t warp_index = (uint32_t)(msg->id >> 16) & 0xffff, l = (uint32_t)(msg->id >> 8) & 0xff;
+    if (msg->status != SIMTX_STATUS_OK) {
+        fail(c, "the memory side answered status %u to a TM %s message at 0x%08" PRIx64 " (are commit units attached? see platforms/tm_memory.lua)",
+             (unsigned)msg->status, simtx_op_name((simtx_op)msg->op), msg->address);
+        return;
+    }
+    if (kind == TM_KIND_ACK) return;
+    if (warp_index >= (uint32_t)c->params.warps || !in_transaction(&c->warps[warp_index]) || l >= c->lanes) {
+        fail(c, "unexpected TM response (id 0x%" PRIx64 ")", msg->id);
+        return;
+    }
+    warp *w = &c->warps[warp_index];
+    tx_warp *tx = w->tx;
+    switch (kind) {
+    case TM_KIND_CID: {
+        uint32_t cid = (uint32_t)msg->aux;
+        for (uint64_t m = tx->committing; m; m &= m - 1) {
+            tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
+            if (lane->reads.count || lane->writes.count) lane->cid = cid++;
+        }
+        tx->phase = TX_VALIDATING;
+        send_logs(c, w, warp_index);
+        break;
+    }
+    case TM_KIND_OUTCOME: {
+        tx_lane *lane = &tx->lane[l];
+        if (msg->aux != TM_OUTCOME_PASS) lane->passed = false;
+        if (--lane->outcomes_pending == 0) send_decision(c, w, warp_index, l);
+        break;
+    }
+    case TM_KIND_DECISION: {
+        tx_lane *lane = &tx->lane[l];
+        if (--lane->acks_pending == 0 && --tx->unresolved == 0) finish_commit(c, w, warp_index, now);
+        break;
+    }
+    default: fail(c, "unexpected TM response kind %u", kind); break;
+    }
+}
+
 /* Requests a global memory instruction would need, 0 if it has no global lanes. */
 static uint32_t count_segments(const simt_core *c, const uint32_t *addresses, uint64_t mask, bool per_lane, uint32_t *bases)
 {
@@ -575,6 +1148,15 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         addresses[lane] = address;
         rv_window window = rv_window_of(address);
         char where[320];
+        if (in_transaction(w) &&
+            (window == RV_WINDOW_NONE || rv_window_of(address + size - 1) != window ||
+             (window == RV_WINDOW_CODE && cls != RV_CLASS_LOAD) || (address & (size - 1)))) {
+            /* A doomed transaction (it read inconsistent data) may compute
+             * any address: abort it rather than fail the run. */
+            w->tx->abort_requested = true;
+            w->tx->abort_cause = ABORT_FAULT;
+            return true;
+        }
         if (window == RV_WINDOW_NONE || rv_window_of(address + size - 1) != window ||
             (window == RV_WINDOW_CODE && cls != RV_CLASS_LOAD)) {
             describe(c, w, pc, where, sizeof where);
@@ -611,6 +1193,53 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         }
         global_mask &= ~failed_sc;
     }
+    /* Inside a transaction (lazy versioning): stores go to the lane's write
+     * log; loads of words the lane wrote or read already are served from
+     * its logs; other loads go to memory and are logged on return. */
+    uint64_t tx_served = 0;
+    if (global_mask && in_transaction(w)) {
+        char where[320];
+        if (cls == RV_CLASS_ATOMIC) {
+            describe(c, w, pc, where, sizeof where);
+            fail(c, "atomic inside a transaction at %s: not supported (use plain loads and stores)", where);
+            *failed = true;
+            return true;
+        }
+        uint32_t *load_rd = reg(c, w, k->insn.rd);
+        const uint32_t *store_data = reg(c, w, k->insn.rs2);
+        for (uint64_t m = global_mask; m; m &= m - 1) {
+            uint32_t lane_index = (uint32_t)__builtin_ctzll(m);
+            tx_lane *lane = &w->tx->lane[lane_index];
+            uint32_t word = addresses[lane_index] & ~3u, shift = (addresses[lane_index] & 3u) * 8;
+            tm_entry *written = log_find(&lane->writes, word);
+            if (cls == RV_CLASS_LOAD) {
+                tm_entry *seen = written ? written : log_find(&lane->reads, word);
+                if (!seen) continue;
+                if (k->insn.rd) load_rd[lane_index] = rv_extend_load(op, seen->value >> shift);
+            } else {
+                uint32_t value = store_data[lane_index];
+                if (size < 4) {
+                    const tm_entry *base_word = written ? written : log_find(&lane->reads, word);
+                    if (!base_word) {
+                        describe(c, w, pc, where, sizeof where);
+                        fail(c, "%u-byte transactional store to 0x%08x (lane %u) to a word the transaction neither read nor wrote: not supported, at %s",
+                             size, addresses[lane_index], lane_index, where);
+                        *failed = true;
+                        return true;
+                    }
+                    uint32_t byte_mask = (size == 1 ? 0xffu : 0xffffu) << shift;
+                    value = (base_word->value & ~byte_mask) | ((value << shift) & byte_mask);
+                }
+                if (written) written->value = value;
+                else if (!log_append(c, &lane->writes, word, value)) {
+                    *failed = true;
+                    return true;
+                }
+            }
+            tx_served |= 1ull << lane_index;
+        }
+        global_mask &= ~tx_served;
+    }
     uint32_t bases[MAX_LANES];
     uint32_t messages = global_mask ? count_segments(c, addresses, global_mask, cls == RV_CLASS_ATOMIC, bases) : 0;
     if (messages && (!c->free_pending_count || c->requests.capacity - c->requests.length < messages)) return false;
@@ -620,7 +1249,8 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     uint64_t ready = now + 1;
     uint64_t ldst_cycles = 1;
     /* Shared, local and code-window lanes are served inside the core. */
-    uint64_t local_mask = mask & ~global_mask & ~failed_sc;
+    uint64_t local_mask = mask & ~global_mask & ~failed_sc & ~tx_served;
+    if (tx_served) ready = now + (uint64_t)c->params.local_latency; /* the logs live in local memory */
     for (uint64_t m = failed_sc; m; m &= m - 1)
         if (k->insn.rd) rd[__builtin_ctzll(m)] = 1;
     if (local_mask) {
@@ -636,6 +1266,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
             uint32_t address = addresses[lane];
             rv_window window = rv_window_of(address);
             uint8_t *bytes = NULL;
+            uint32_t undo_offset = UINT32_MAX;
             char where[320];
             if (window == RV_WINDOW_SHARED) {
                 uint32_t shared_offset = address - RV_SHARED_BASE;
@@ -677,6 +1308,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 }
                 bytes = w->local + (size_t)lane * (size_t)c->params.local_memory + local_offset;
                 any_local = true;
+                if (cls != RV_CLASS_LOAD && in_transaction(w)) undo_offset = local_offset;
             } else if (address - c->launch->args_address < c->launch->args_size) {
                 uint32_t value = 0;
                 uint32_t at = address - c->launch->args_address;
@@ -698,6 +1330,11 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
             }
             uint32_t old = 0;
             memcpy(&old, bytes, size);
+            /* The private stack is restored if the transaction aborts. */
+            if (undo_offset != UINT32_MAX && !undo_append(c, &w->tx->lane[lane], undo_offset, old, size)) {
+                *failed = true;
+                return true;
+            }
             if (cls == RV_CLASS_LOAD) {
                 if (k->insn.rd) rd[lane] = rv_extend_load(op, old);
             } else if (cls == RV_CLASS_STORE) {
@@ -740,6 +1377,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         entry->rd = k->insn.rd;
         entry->remaining = messages;
         entry->lanes = global_mask;
+        entry->transactional = cls == RV_CLASS_LOAD && in_transaction(w);
         memcpy(entry->addresses, addresses, sizeof addresses);
         w->pending_memory++;
         if (cls == RV_CLASS_LOAD) c->stats.global_loads++;
@@ -820,6 +1458,25 @@ static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_r
         if (h->ready_at < *when) *when = h->ready_at;
         return false;
     }
+    if (w->tx && w->tx->phase != TX_IDLE) {
+        tx_warp *tx = w->tx;
+        if (tx->phase != TX_RUNNING) { /* the commit units answer */
+            *why = STALL_MEMORY;
+            *h = (warp_hot){UINT64_MAX, STALL_MEMORY};
+            return false;
+        }
+        if (!tx->abort_requested && c->params.tm_timeout && now - tx->attempt_start > (uint64_t)c->params.tm_timeout) {
+            tx->abort_requested = true;
+            tx->abort_cause = ABORT_TIMEOUT;
+        }
+        if (tx->abort_requested) { /* roll back once no access of the attempt is in flight */
+            if (w->pending_memory) {
+                *why = STALL_MEMORY;
+                return false;
+            }
+            return true;
+        }
+    }
     if (w->next_issue > now) {
         *why = STALL_PIPELINE;
         if (w->next_issue < *when) *when = w->next_issue;
@@ -839,6 +1496,18 @@ static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_r
         return false;
     }
     rv_class cls = (rv_class)k->op_class;
+    if (k->insn.op == RV_TX_BEGIN && !in_transaction(w) && c->params.tm_warp_tokens &&
+        c->tm_tokens_used >= (uint32_t)c->params.tm_warp_tokens) {
+        /* No transactional-warp token: sleep until a transaction ends. */
+        *why = STALL_MEMORY;
+        *h = (warp_hot){UINT64_MAX, STALL_MEMORY};
+        if (!w->waiting_token) {
+            w->waiting_token = true;
+            c->token_waiters++;
+            c->tm_stats.tm_token_stalls++;
+        }
+        return false;
+    }
     if (cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC) {
         /* Room for the worst case (one request per lane): otherwise sleep
          * until a response or the socket frees room. */
@@ -858,9 +1527,10 @@ static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_r
             return false;
         }
     }
-    if (cls == RV_CLASS_BARRIER || cls == RV_CLASS_FENCE || k->insn.op == RV_SC) {
+    if (cls == RV_CLASS_BARRIER || cls == RV_CLASS_FENCE || cls == RV_CLASS_TX || k->insn.op == RV_SC) {
         /* Barriers and fences order the warp's memory accesses; sc needs the
-         * value its lr read. */
+         * value its lr read; tx_begin checkpoints registers that loads in
+         * flight would still change, tx_commit sends logs those loads fill. */
         if (w->pending_memory) {
             *why = STALL_MEMORY;
             return false;
@@ -886,8 +1556,17 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
     stack_entry *top = &w->stack[w->depth - 1];
     uint32_t pc = top->pc;
     uint64_t mask = top->mask;
+    if (w->tx && w->tx->phase == TX_RUNNING && w->tx->abort_requested) {
+        abort_attempt(c, w, warp_index, now);
+        return true;
+    }
     const kernel_insn *k = kernel_image_insn(c->launch->image, pc);
     char where[320];
+    if (!k && in_transaction(w)) { /* a doomed transaction jumped anywhere */
+        w->tx->abort_requested = true;
+        w->tx->abort_cause = ABORT_FAULT;
+        return true;
+    }
     if (!k) {
         describe(c, w, pc, where, sizeof where);
         fail(c, "jumped outside the kernel's text: %s", where);
@@ -911,6 +1590,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
     unsigned active = (unsigned)__builtin_popcountll(mask);
     c->stats.thread_instructions += active;
     simtx_histogram_add(&c->stats.active_lanes, active);
+    if (in_transaction(w)) w->tx->attempt_instructions += active;
     w->next_issue = now + 1;
     switch (cls) {
     case RV_CLASS_ALU:
@@ -1009,7 +1689,44 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         break;
     case RV_CLASS_LOAD: case RV_CLASS_STORE: case RV_CLASS_ATOMIC: case RV_CLASS_FENCE:
         break;
+    case RV_CLASS_TX:
+        if (op == RV_TX_BEGIN) {
+            if (in_transaction(w)) { /* nested: flattened */
+                for (uint64_t m = mask; m; m &= m - 1) w->tx->lane[__builtin_ctzll(m)].depth++;
+                break;
+            }
+            if (!begin_transaction(c, w, warp_index, k, pc, mask, now)) *failed = true;
+            return true;
+        } else {
+            uint64_t outer = 0;
+            if (in_transaction(w))
+                for (uint64_t m = mask; m; m &= m - 1)
+                    if (w->tx->lane[__builtin_ctzll(m)].depth == 1) outer |= 1ull << __builtin_ctzll(m);
+            if (!in_transaction(w) || (outer && (outer != mask || top->kind != ENTRY_TRANSACTION || top->mask != mask))) {
+                describe(c, w, pc, where, sizeof where);
+                fail(c, "%s at %s", in_transaction(w) ? "tx_commit reached by only part of its transaction's lanes"
+                                                      : "tx_commit outside a transaction", where);
+                *failed = true;
+                return true;
+            }
+            if (!outer) { /* the end of a nested transaction */
+                for (uint64_t m = mask; m; m &= m - 1) {
+                    uint32_t l = (uint32_t)__builtin_ctzll(m);
+                    w->tx->lane[l].depth--;
+                    if (rd_index) rd[l] = 1;
+                }
+                break;
+            }
+            start_commit(c, w, warp_index, rd_index, mask, now);
+            return true;
+        }
     case RV_CLASS_BARRIER: {
+        if (in_transaction(w)) {
+            describe(c, w, pc, where, sizeof where);
+            fail(c, "barrier inside a transaction at %s (it could wait for lanes that retry forever)", where);
+            *failed = true;
+            return true;
+        }
         cta_slot *cta = &c->ctas[w->cta_slot];
         top->pc = next_pc;
         w->at_barrier = true;
@@ -1019,6 +1736,12 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         break;
     }
     case RV_CLASS_EXIT:
+        if (in_transaction(w)) {
+            describe(c, w, pc, where, sizeof where);
+            fail(c, "thread exit inside a transaction at %s", where);
+            *failed = true;
+            return true;
+        }
         /* The lanes leave every entry; the warp ends when no lane is left. */
         for (uint32_t e = 0; e < w->depth; e++) w->stack[e].mask &= ~mask;
         reconverge(c, w, warp_index, now);
@@ -1052,6 +1775,15 @@ static void release_room_waiter(simt_core *c)
 /* Sends queued requests while the socket takes them. */
 static void drain_requests(simt_core *c, uint64_t now)
 {
+    tm_queue *q = &c->tm_out;
+    while (!c->port_blocked && q->length) {
+        if (!c->env.send(c->env.context, MEMORY_PORT, &q->messages[q->head])) {
+            c->port_blocked = true;
+            return;
+        }
+        q->head = (q->head + 1) % q->capacity;
+        q->length--;
+    }
     while (!c->port_blocked && !msg_queue_empty(&c->requests) && msg_queue_front_ready(&c->requests) <= now) {
         if (!c->env.send(c->env.context, MEMORY_PORT, msg_queue_front(&c->requests))) {
             c->port_blocked = true;
@@ -1148,6 +1880,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     /* A CTA that did not fit is retried when one completes (a response or
      * an issue wakes the core then). */
     if (issued || (dispatched && cta_fits(c))) next = now + 1;
+    if (!c->port_blocked && c->tm_out.length) next = now + 1;
     if (!c->port_blocked && !msg_queue_empty(&c->requests)) {
         uint64_t ready = msg_queue_front_ready(&c->requests);
         if (ready < next) next = ready;
@@ -1160,6 +1893,10 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
 {
     simt_core *c = core;
     (void)port;
+    if (msg->is_response && (msg->id & TM_ID_TAG)) {
+        tm_response(c, msg, now);
+        return SIMTX_ACCEPTED;
+    }
     if (!msg->is_response || msg->id >= (uint64_t)c->params.max_pending_memory || !c->pending[msg->id].in_use) {
         fail(c, "unexpected message on the memory socket (id %" PRIu64 ")", msg->id);
         return SIMTX_ACCEPTED;
@@ -1187,6 +1924,12 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
             if (op == RV_LR) w->reserved_value[lane] = value;
             if (op == RV_SC) value = value == entry->expected[lane] ? 0 : 1;
             if (entry->rd) rd[lane] = cls == RV_CLASS_ATOMIC ? value : rv_extend_load(op, value);
+            if (entry->transactional) { /* the read log keeps the whole word */
+                uint32_t word = entry->addresses[lane] & ~3u, word_value = 0;
+                memcpy(&word_value, msg->data + (word - (uint32_t)msg->address), 4);
+                tx_lane *tx_lane_state = &w->tx->lane[lane];
+                if (!log_find(&tx_lane_state->reads, word)) log_append(c, &tx_lane_state->reads, word, word_value);
+            }
         }
     }
     if (--entry->remaining == 0) {
@@ -1215,6 +1958,21 @@ static size_t simt_core_debug_access(void *core, bool is_write, uint64_t address
     rv_window window = rv_window_of((uint32_t)address);
     *forward_port = (address >> 32) == 0 && (window == RV_WINDOW_GLOBAL || window == RV_WINDOW_PERSISTENT) ? MEMORY_PORT : -1;
     return 0;
+}
+
+void simt_core_tm_set_recording(simt_core *c, bool on) { c->tm_recording = on; }
+
+size_t simt_core_tm_history(const simt_core *c, const simt_tm_record **records, const uint32_t **words)
+{
+    *records = c->history.records;
+    *words = c->history.words;
+    return c->history.count;
+}
+
+void simt_core_tm_clear_history(simt_core *c)
+{
+    c->history.count = 0;
+    c->history.word_count = 0;
 }
 
 static void simt_core_finish(void *core, uint64_t now)

@@ -151,7 +151,7 @@ static uint64_t mul_chain_cycles(int64_t mul_latency, uint32_t iterations)
     simtx_env env = {.context = s, .instance_name = "sm0", .send = memory_send, .fail = record_failure, .observer = s->observer};
     s->core = simt_core_block_info.create(&params, &env, error, sizeof error);
     simtx_params_release(simt_core_block_info.params, &params);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
     uint32_t out = gpu_malloc(device, 32 * 4);
@@ -183,7 +183,7 @@ static uint64_t statistic(test_system *s, const char *name)
 static void run_pattern(const char *kernel, int lanes, uint32_t stride, uint64_t expected_requests, uint64_t expected_conflict_cycles)
 {
     test_system *s = create_system(lanes, 4);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
     if (!CHECK(module != NULL)) {
@@ -212,7 +212,7 @@ static uint64_t finish_spread(const char *scheduler)
     if (!CHECK(fd >= 0)) return 0;
     close(fd);
     test_system *s = create_system_with(32, 8, scheduler, 1, trace_file);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
     uint32_t out = gpu_malloc(device, 256 * 4);
@@ -245,7 +245,7 @@ static uint64_t finish_spread(const char *scheduler)
 static void run_globals(void)
 {
     test_system *s = create_system(32, 8);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     uint32_t junk = 0xdeadbeef;
     gpu_copy_to_device(device, 0x10000000, &junk, 4); /* the loader must overwrite what was there */
@@ -293,7 +293,7 @@ static void run_vector_add(const char *opt, int lanes)
     s->core = simt_core_block_info.create(&params, &env, error, sizeof error);
     simtx_params_release(simt_core_block_info.params, &params);
     if (!CHECK(s->core != NULL)) return;
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     char path[1024];
     snprintf(path, sizeof path, "%s/vector_add_%s.elf", SIMTX_KERNEL_DIR, opt);

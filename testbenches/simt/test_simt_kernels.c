@@ -152,7 +152,7 @@ static void test_rejections(void)
 {
     expect_rejected("bad_jump_table", "indirect jump at 0x");
     expect_rejected("bad_indirect_call", "indirect call at 0x");
-    expect_rejected("bad_tx", "gpu.tx_begin is not supported yet");
+    expect_rejected("bad_tx", "has no tx_commit on every path after it");
     expect_rejected("bad_text_window", "lies outside the code window");
     char error[512] = "";
     CHECK(kernel_image_load_file("/nonexistent/kernel.elf", error, sizeof error) == NULL);

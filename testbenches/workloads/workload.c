@@ -8,6 +8,8 @@
 int vector_add_main(gpu_device *device, workload_context *context);
 int reduction_main(gpu_device *device, workload_context *context);
 int histogram_main(gpu_device *device, workload_context *context);
+int ht_main(gpu_device *device, workload_context *context);
+int atm_main(gpu_device *device, workload_context *context);
 int spmv_main(gpu_device *device, workload_context *context);
 int bfs_main(gpu_device *device, workload_context *context);
 int divergence_main(gpu_device *device, workload_context *context);
@@ -16,6 +18,8 @@ static const workload_info workloads[] = {
     {"vector_add", "c[i] = a[i] + b[i] (options: n, block)", vector_add_main},
     {"reduction", "shared-memory tree reduction with barriers, one partial sum per CTA (options: n, block)", reduction_main},
     {"histogram", "histogram with global atomics (options: n, bins, block)", histogram_main},
+    {"ht", "TM: chained hash table insert (options: n, buckets, block, check_serializability)", ht_main},
+    {"atm", "TM: transfers between accounts (options: n, accounts, per_thread, block, check_serializability)", atm_main},
     {"spmv", "sparse matrix (CSR) times vector, one row per thread (options: n rows, per_row, block)", spmv_main},
     {"bfs", "frontier-based breadth-first search, one launch per level (options: n nodes, degree, block)", bfs_main},
     {"divergence", "divergence torture kernel checked against the scalar reference interpreter (options: n, block)", divergence_main},

@@ -73,6 +73,27 @@ bool backend_statistic(void *context, const char *name, double *value)
     return found;
 }
 
+bool backend_tm_record(void *context, bool on)
+{
+    auto *state = static_cast<backend_state *>(context);
+    for (block_module *core : state->cores) simt_core_tm_set_recording(static_cast<simt_core *>(core->core()), on);
+    return true;
+}
+
+bool backend_tm_history(void *context, void (*visit)(void *, const simt_tm_record *, const uint32_t *), void *visit_context)
+{
+    auto *state = static_cast<backend_state *>(context);
+    for (block_module *module : state->cores) {
+        auto *core = static_cast<simt_core *>(module->core());
+        const simt_tm_record *records;
+        const uint32_t *words;
+        size_t count = simt_core_tm_history(core, &records, &words);
+        for (size_t i = 0; i < count; i++) visit(visit_context, &records[i], words);
+        simt_core_tm_clear_history(core);
+    }
+    return true;
+}
+
 } // namespace
 
 std::function<std::string(platform &)> workload_host_program(const workload_request &request)
@@ -91,7 +112,7 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
         for (const auto &module : owner.modules())
             if (!std::strcmp(module->info()->name, "simt_core")) state.cores.push_back(module.get());
         if (state.cores.empty()) return "workload '" + request.name + "': the netlist has no simt_core block";
-        gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic};
+        gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic, backend_tm_record, backend_tm_history};
         gpu_device *device = gpu_device_create(&backend);
         std::vector<workload_option> options;
         for (const auto &option : request.options) options.push_back({option.first.c_str(), option.second.c_str(), false});

@@ -11,5 +11,8 @@ struct histogram_args { uint32_t input, bins, n, bin_count, maximum; };
 struct spmv_args { uint32_t row_offsets, columns, values, x, y, rows; };
 struct bfs_args { uint32_t row_offsets, columns, levels, frontier_in, frontier_out, frontier_size, out_size, level, nodes; };
 struct divergence_args { uint32_t input, output, n; };
+/* Transactional workloads. */
+struct ht_args { uint32_t keys, buckets, nodes, n, bucket_count; };
+struct atm_args { uint32_t accounts, sources, destinations, amounts, threads, per_thread; };
 
 #endif
