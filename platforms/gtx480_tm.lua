@@ -34,6 +34,7 @@ return function(options)
             shared_memory = 16 * 1024, shared_banks = 32, schedulers = 2, scheduler = "gto",
             segment_size = 128, sector_size = 32,
             tm_warp_tokens = define("tokens", 2), tm_partitions = tm.partitions, tm_interleave = 256,
+            tm_mode = mode == "warp" and "warp" or "kilo",
         })
         connect("sm" .. i .. ".memory", mem.l1_upstream(i))
     end

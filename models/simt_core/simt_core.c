@@ -41,6 +41,8 @@ static const simtx_param_spec simt_core_param_specs[] = {
     {"tm_partitions", SIMTX_PARAM_INT, "6", "", 1, 64, NULL, "memory partitions, each with a commit unit (the crossbar's)", PARAM(tm_partitions)},
     {"tm_interleave", SIMTX_PARAM_INT, "256", "bytes", 4, 1 << 30, NULL, "bytes per partition chunk (the crossbar's interleave)", PARAM(tm_interleave)},
     {"tm_timeout", SIMTX_PARAM_INT, "100000", "cycles", 0, 1 << 30, NULL, "abort a transaction attempt running longer than this (doomed transactions may loop); 0: never", PARAM(tm_timeout)},
+    {"tm_mode", SIMTX_PARAM_ENUM, "kilo", "", 0, 0, "kilo|warp", "KILO TM (per-transaction log messages) or Warp TM (intra-warp conflict resolution, then warp-coalesced messages)", PARAM(tm_mode)},
+    {"tm_conflict_table", SIMTX_PARAM_INT, "4KiB", "bytes", 4, 1 << 20, NULL, "Warp TM: the ownership table per warp in shared memory (4-byte entries; words hash into it, so collisions are false conflicts)", PARAM(tm_conflict_table)},
     {"tm_record", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "record every committed transaction's reads and writes for the serializability oracle", PARAM(tm_record)},
 };
 
@@ -111,7 +113,7 @@ typedef struct tx_lane {
     uint32_t attempts;
 } tx_lane;
 
-enum { TX_IDLE, TX_RUNNING, TX_WAIT_CID, TX_VALIDATING };
+enum { TX_IDLE, TX_RUNNING, TX_CONFLICT_CHECK, TX_WAIT_CID, TX_VALIDATING };
 enum { ABORT_VALIDATION, ABORT_TIMEOUT, ABORT_FAULT };
 
 typedef struct tx_warp {
@@ -124,6 +126,11 @@ typedef struct tx_warp {
     uint64_t attempt_start, commit_start, attempt_instructions;
     bool abort_requested;
     int abort_cause;
+    /* Warp TM: the warp's commit IDs are first_cid.. in lane order */
+    uint64_t check_done_at;   /* the intra-warp conflict check ends */
+    uint32_t first_cid, cid_count, dones_pending, acks_pending;
+    uint64_t decision_partitions;
+    uint8_t lane_of_rank[MAX_LANES];
     tx_lane lane[MAX_LANES];
 } tx_warp;
 
@@ -217,6 +224,9 @@ struct simt_core {
     uint64_t busy_since;        /* first cycle with a resident CTA, while some are */
     FILE *trace;
     uint32_t tm_tokens_used, token_waiters;
+    bool warp_tm;
+    uint32_t conflict_checks;   /* warps in TX_CONFLICT_CHECK */
+    uint32_t *ownership;        /* Warp TM's ownership table (one warp checks at a time in the model) */
     tm_queue tm_out;
     tx_history history;
     bool tm_recording;
@@ -298,6 +308,8 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     c->lanes = (uint32_t)p->lanes;
     c->full_mask = c->lanes == 64 ? UINT64_MAX : (1ull << c->lanes) - 1;
     c->lrr = !strcmp(p->scheduler, "lrr");
+    c->warp_tm = !strcmp(p->tm_mode, "warp");
+    c->params.tm_mode = NULL;
     c->warps = calloc((size_t)p->warps, sizeof *c->warps);
     c->hot = calloc((size_t)p->warps, sizeof *c->hot);
     c->ctas = calloc((size_t)p->ctas, sizeof *c->ctas);
@@ -412,6 +424,7 @@ static void simt_core_destroy(void *core)
         }
     }
     free(c->tm_out.messages);
+    free(c->ownership);
     free(c->history.records);
     free(c->history.words);
     for (int64_t i = 0; c->ctas && i < c->params.ctas; i++) free(c->ctas[i].warps);
@@ -658,7 +671,7 @@ static simtx_atomic_op atomic_code(rv_op op)
  * the log walker and the commit protocol of tm_protocol.h. ---- */
 
 #define TM_ID_TAG (UINT64_C(1) << 62)
-enum { TM_KIND_CID = 1, TM_KIND_ACK, TM_KIND_OUTCOME, TM_KIND_DECISION };
+enum { TM_KIND_CID = 1, TM_KIND_ACK, TM_KIND_OUTCOME, TM_KIND_DECISION, TM_KIND_WARP_OUTCOME, TM_KIND_WARP_DECISION };
 
 static uint64_t tm_id(unsigned kind, uint32_t warp_index, uint32_t lane, uint32_t partition)
 {
@@ -927,9 +940,11 @@ static void finish_commit(simt_core *c, warp *w, uint32_t warp_index, uint64_t n
         }
     }
     if (aborted) {
-        unsigned count = (unsigned)__builtin_popcountll(aborted);
+        unsigned count = (unsigned)__builtin_popcountll(aborted), intra = 0;
+        for (uint64_t m = aborted; m; m &= m - 1) intra += !tx->lane[__builtin_ctzll(m)].cid; /* failed before taking an ID */
         c->tm_stats.tm_n_aborts += count;
-        c->tm_stats.tm_aborts_validation += count;
+        c->tm_stats.tm_aborts_validation += count - intra;
+        c->tm_stats.tm_aborts_intra_warp += intra;
         c->tm_stats.tm_wasted_cycles += now - tx->attempt_start;
         c->tm_stats.tm_wasted_instructions +=
             tx->attempt_instructions * count / (unsigned)__builtin_popcountll(tx->committing);
@@ -1019,6 +1034,184 @@ static void send_logs(simt_core *c, warp *w, uint32_t warp_index)
     }
 }
 
+
+/* Warp TM's intra-warp conflict resolution (two phases in a shared-memory
+ * ownership table): phase 1, every lane claims the entries its writes hash
+ * to; phase 2, a lane whose write entry another lane owns, or whose read
+ * entry a writing lane owns, aborts. The model resolves claims by lane
+ * priority (the lowest lane wins an entry) and checks lanes in order
+ * against the lanes that passed, so the lowest committing lane always
+ * proceeds (no livelock); the table hash gives false conflicts as in
+ * hardware. Returns the cycles both phases take. */
+static uint64_t intra_warp_conflicts(simt_core *c, tx_warp *tx, uint64_t candidates, uint64_t *failed)
+{
+    uint32_t entries = (uint32_t)c->params.tm_conflict_table / 4;
+    if (!c->ownership) {
+        c->ownership = calloc(entries, sizeof *c->ownership);
+        if (!c->ownership) {
+            fail(c, "out of memory for the intra-warp conflict table");
+            return 0;
+        }
+    }
+    /* ownership[e]: 1 + lane that writes e and passed; reads marked by bit 7 of the lane byte. */
+    uint32_t *table = c->ownership;
+    uint32_t max_writes = 0, max_accesses = 0;
+    *failed = 0;
+    for (uint64_t m = candidates; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        const tx_lane *lane = &tx->lane[l];
+        bool conflict = false;
+        for (uint32_t i = 0; i < lane->writes.count && !conflict; i++) {
+            uint32_t owner = table[(lane->writes.entries[i].address >> 2) % entries];
+            conflict = owner != 0; /* written or read by a lane that passed */
+        }
+        for (uint32_t i = 0; i < lane->reads.count && !conflict; i++) {
+            uint32_t owner = table[(lane->reads.entries[i].address >> 2) % entries];
+            conflict = owner & 0xffff; /* written by a lane that passed */
+        }
+        if (lane->writes.count > max_writes) max_writes = lane->writes.count;
+        if (lane->reads.count + lane->writes.count > max_accesses) max_accesses = lane->reads.count + lane->writes.count;
+        if (conflict) {
+            *failed |= 1ull << l;
+            continue;
+        }
+        for (uint32_t i = 0; i < lane->writes.count; i++) table[(lane->writes.entries[i].address >> 2) % entries] |= 1 + l;
+        for (uint32_t i = 0; i < lane->reads.count; i++) table[(lane->reads.entries[i].address >> 2) % entries] |= 1u << 16;
+    }
+    /* Clear only what was touched (the table is reused by the next warp). */
+    for (uint64_t m = candidates; m; m &= m - 1) {
+        const tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
+        for (uint32_t i = 0; i < lane->writes.count; i++) table[(lane->writes.entries[i].address >> 2) % entries] = 0;
+        for (uint32_t i = 0; i < lane->reads.count; i++) table[(lane->reads.entries[i].address >> 2) % entries] = 0;
+    }
+    return 2 * (uint64_t)c->params.shared_latency + max_writes + max_accesses;
+}
+
+static void request_cids(simt_core *c, warp *w, uint32_t warp_index, uint32_t wanted)
+{
+    tx_warp *tx = w->tx;
+    tx->phase = TX_WAIT_CID;
+    simtx_msg request;
+    simtx_msg_init(&request, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
+    request.aux = wanted;
+    request.lane_mask = tx->committing;
+    request.warp = (int32_t)warp_index;
+    request.id = tm_id(TM_KIND_CID, warp_index, 0, 0);
+    tm_push(c, &request);
+}
+
+/* Warp TM's log walker: the warp's IDs are consecutive, so per partition
+ * the entries of up to 16 IDs share a message, and one coalesced
+ * TM_LOG_DONE per 16 IDs carries their counts (a window with no entries
+ * at a partition is one TM_SKIP). */
+static void send_logs_coalesced(simt_core *c, warp *w, uint32_t warp_index)
+{
+    tx_warp *tx = w->tx;
+    uint64_t interleave = (uint64_t)c->params.tm_interleave;
+    tx->dones_pending = 0;
+    tx->decision_partitions = 0;
+    for (unsigned p = 0; p < (unsigned)c->params.tm_partitions; p++) {
+        uint64_t here = tm_partition_address(p, interleave);
+        for (uint32_t window = 0; window < tx->cid_count; window += TM_MAX_ENTRIES_PER_MSG) {
+            uint32_t ids = tx->cid_count - window < TM_MAX_ENTRIES_PER_MSG ? tx->cid_count - window : TM_MAX_ENTRIES_PER_MSG;
+            uint32_t base = tx->first_cid + window;
+            uint32_t counts[TM_MAX_ENTRIES_PER_MSG][2];
+            uint32_t total = 0;
+            for (int kind = 0; kind < 2; kind++) {
+                simtx_op op = kind ? SIMTX_OP_TM_WRITE_LOG : SIMTX_OP_TM_READ_LOG;
+                simtx_msg msg;
+                tm_log_init(&msg, op, base, (int)c->params.core_id, (int)warp_index);
+                for (uint32_t r = 0; r < ids; r++) {
+                    uint32_t l = tx->lane_of_rank[window + r];
+                    tx_lane *lane = &tx->lane[l];
+                    const tx_log *log = kind ? &lane->writes : &lane->reads;
+                    counts[r][kind] = 0;
+                    for (uint32_t i = 0; i < log->count; i++) {
+                        if (tm_partition(c, log->entries[i].address) != p) continue;
+                        if (!tm_log_append(&msg, lane->cid, log->entries[i].address, log->entries[i].value)) {
+                            msg.id = tm_id(TM_KIND_ACK, warp_index, 0, p);
+                            c->tm_stats.tm_log_bytes += TM_LOG_HEADER_BYTES + msg.size;
+                            tm_push(c, &msg);
+                            tm_log_init(&msg, op, base, (int)c->params.core_id, (int)warp_index);
+                            tm_log_append(&msg, lane->cid, log->entries[i].address, log->entries[i].value);
+                        }
+                        msg.lane_mask |= 1ull << l;
+                        counts[r][kind]++;
+                        lane->involved |= 1ull << p;
+                        total++;
+                    }
+                }
+                if (msg.size) {
+                    msg.id = tm_id(TM_KIND_ACK, warp_index, 0, p);
+                    c->tm_stats.tm_log_bytes += TM_LOG_HEADER_BYTES + msg.size;
+                    tm_push(c, &msg);
+                }
+            }
+            simtx_msg done;
+            if (!total) {
+                simtx_msg_init(&done, SIMTX_OP_TM_SKIP, here, 0);
+                done.transaction_id = base;
+                done.aux = ids;
+                done.warp = (int32_t)warp_index;
+                done.id = tm_id(TM_KIND_ACK, warp_index, 0, p);
+                tm_push(c, &done);
+                continue;
+            }
+            tm_done_init(&done, here, base);
+            for (uint32_t r = 0; r < ids; r++) tm_done_append(&done, counts[r][0], counts[r][1]);
+            done.warp = (int32_t)warp_index;
+            done.id = tm_id(TM_KIND_WARP_OUTCOME, warp_index, window, p);
+            c->tm_stats.tm_log_bytes += TM_LOG_HEADER_BYTES + done.size;
+            tm_push(c, &done);
+            tx->dones_pending++;
+            tx->decision_partitions |= 1ull << p;
+        }
+    }
+}
+
+/* Every coalesced outcome is in: one TM_DECISION per partition with entries. */
+static void send_decisions_coalesced(simt_core *c, warp *w, uint32_t warp_index)
+{
+    tx_warp *tx = w->tx;
+    uint64_t commit_mask = 0;
+    for (uint32_t r = 0; r < tx->cid_count; r++)
+        if (tx->lane[tx->lane_of_rank[r]].passed) commit_mask |= 1ull << r;
+    tx->acks_pending = 0;
+    for (unsigned p = 0; p < (unsigned)c->params.tm_partitions; p++) {
+        if (!((tx->decision_partitions >> p) & 1)) continue;
+        simtx_msg d;
+        tm_decision_init(&d, tm_partition_address(p, (uint64_t)c->params.tm_interleave), tx->first_cid, tx->cid_count, commit_mask);
+        d.warp = (int32_t)warp_index;
+        d.lane_mask = tx->committing;
+        d.id = tm_id(TM_KIND_WARP_DECISION, warp_index, 0, p);
+        tx->acks_pending++;
+        tm_push(c, &d);
+    }
+}
+
+/* The intra-warp conflict checks that have taken their time. */
+static uint64_t finish_conflict_checks(simt_core *c, uint64_t now)
+{
+    uint64_t next = SIMTX_NEVER;
+    for (uint32_t i = 0; c->conflict_checks && i < (uint32_t)c->params.warps; i++) {
+        warp *w = &c->warps[i];
+        if (!w->tx || w->tx->phase != TX_CONFLICT_CHECK) continue;
+        if (w->tx->check_done_at > now) {
+            if (w->tx->check_done_at < next) next = w->tx->check_done_at;
+            continue;
+        }
+        c->conflict_checks--;
+        uint32_t wanted = 0;
+        for (uint64_t m = w->tx->committing; m; m &= m - 1) {
+            const tx_lane *lane = &w->tx->lane[__builtin_ctzll(m)];
+            wanted += lane->passed && (lane->reads.count || lane->writes.count);
+        }
+        if (wanted) request_cids(c, w, i, wanted);
+        else finish_commit(c, w, i, now);
+    }
+    return next;
+}
+
 /* tx_commit of the outer transaction: lanes with logs take commit IDs; a
  * warp whose lanes logged nothing commits at once. */
 static void start_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd, uint64_t mask, uint64_t now)
@@ -1041,14 +1234,19 @@ static void start_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd
         finish_commit(c, w, warp_index, now);
         return;
     }
-    tx->phase = TX_WAIT_CID;
-    simtx_msg request;
-    simtx_msg_init(&request, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
-    request.aux = wanted;
-    request.lane_mask = mask;
-    request.warp = (int32_t)warp_index;
-    request.id = tm_id(TM_KIND_CID, warp_index, 0, 0);
-    tm_push(c, &request);
+    if (c->warp_tm) {
+        uint64_t candidates = 0, conflicting = 0;
+        for (uint64_t m = mask; m; m &= m - 1) {
+            const tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
+            if (lane->reads.count || lane->writes.count) candidates |= 1ull << __builtin_ctzll(m);
+        }
+        tx->check_done_at = now + intra_warp_conflicts(c, tx, candidates, &conflicting);
+        for (uint64_t m = conflicting; m; m &= m - 1) tx->lane[__builtin_ctzll(m)].passed = false;
+        tx->phase = TX_CONFLICT_CHECK;
+        c->conflict_checks++;
+        return;
+    }
+    request_cids(c, w, warp_index, wanted);
 }
 
 static void send_decision(simt_core *c, warp *w, uint32_t warp_index, uint32_t l)
@@ -1079,7 +1277,7 @@ static void tm_response(simt_core *c, const simtx_msg *msg, uint64_t now)
         return;
     }
     if (kind == TM_KIND_ACK) return;
-    if (warp_index >= (uint32_t)c->params.warps || !in_transaction(&c->warps[warp_index]) || l >= c->lanes) {
+    if (warp_index >= (uint32_t)c->params.warps || !in_transaction(&c->warps[warp_index]) || l >= MAX_LANES) {
         fail(c, "unexpected TM response (id 0x%" PRIx64 ")", msg->id);
         return;
     }
@@ -1088,14 +1286,29 @@ static void tm_response(simt_core *c, const simtx_msg *msg, uint64_t now)
     switch (kind) {
     case TM_KIND_CID: {
         uint32_t cid = (uint32_t)msg->aux;
+        tx->first_cid = cid;
+        tx->cid_count = 0;
         for (uint64_t m = tx->committing; m; m &= m - 1) {
             tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
-            if (lane->reads.count || lane->writes.count) lane->cid = cid++;
+            if (lane->passed && (lane->reads.count || lane->writes.count)) {
+                lane->cid = cid++;
+                tx->lane_of_rank[tx->cid_count++] = (uint8_t)__builtin_ctzll(m);
+            }
         }
         tx->phase = TX_VALIDATING;
-        send_logs(c, w, warp_index);
+        if (c->warp_tm) send_logs_coalesced(c, w, warp_index);
+        else send_logs(c, w, warp_index);
         break;
     }
+    case TM_KIND_WARP_OUTCOME: { /* l: the first rank of the window */
+        for (uint32_t r = l; r < tx->cid_count && r < l + TM_MAX_ENTRIES_PER_MSG; r++)
+            if (!((msg->aux >> (r - l)) & 1)) tx->lane[tx->lane_of_rank[r]].passed = false;
+        if (--tx->dones_pending == 0) send_decisions_coalesced(c, w, warp_index);
+        break;
+    }
+    case TM_KIND_WARP_DECISION:
+        if (--tx->acks_pending == 0) finish_commit(c, w, warp_index, now);
+        break;
     case TM_KIND_OUTCOME: {
         tx_lane *lane = &tx->lane[l];
         if (msg->aux != TM_OUTCOME_PASS) lane->passed = false;
@@ -1804,6 +2017,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     c->last_tick = now;
     c->stats.ticks++;
     bool dispatched = dispatch_cta(c, now);
+    uint64_t check_wake = c->conflict_checks ? finish_conflict_checks(c, now) : SIMTX_NEVER;
     drain_requests(c, now);
     uint64_t wake = SIMTX_NEVER;
     unsigned issued = 0;
@@ -1870,7 +2084,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     c->probes.stall_reason = reason;
     c->probes.pending_memory = (uint64_t)c->params.max_pending_memory - c->free_pending_count;
     /* Sleep until something can change: an issue, a latency, a dispatch. */
-    uint64_t next = wake;
+    uint64_t next = wake < check_wake ? wake : check_wake;
     /* Room is free but warps still wait for it (the released one did not
      * need a request, e.g. a shared access): release the next one. */
     if (c->room_waiters && c->free_pending_count && c->requests.capacity - c->requests.length >= c->lanes) {

@@ -25,6 +25,8 @@ typedef struct simt_core_params {
     int64_t trace_warp;
     int64_t tm_warp_tokens, tm_partitions, tm_interleave, tm_timeout;
     bool tm_record;
+    char *tm_mode;
+    int64_t tm_conflict_table;
 } simt_core_params;
 
 /* One committed transaction (recorded with tm_record or

@@ -177,7 +177,7 @@ int tm_check_end(tm_check *check, gpu_device *device, workload_context *context)
 void tm_print_statistics(gpu_device *device, workload_context *context, const char *name)
 {
     /* Core statistics only (the commit units count commits and aborts too). */
-    static const char *const names[] = {"tm_n_aborts_validation", "tm_n_aborts_timeout", "tm_wasted_cycles", "tm_commit_cycles", "tm_log_bytes"};
+    static const char *const names[] = {"tm_n_aborts_validation", "tm_n_aborts_intra_warp", "tm_n_aborts_timeout", "tm_wasted_cycles", "tm_commit_cycles", "tm_log_bytes"};
     if (!context->log) return;
     fprintf(context->log, "%s:", name);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

@@ -10,6 +10,7 @@ int reduction_main(gpu_device *device, workload_context *context);
 int histogram_main(gpu_device *device, workload_context *context);
 int ht_main(gpu_device *device, workload_context *context);
 int atm_main(gpu_device *device, workload_context *context);
+int tx_rollback_main(gpu_device *device, workload_context *context);
 int spmv_main(gpu_device *device, workload_context *context);
 int bfs_main(gpu_device *device, workload_context *context);
 int divergence_main(gpu_device *device, workload_context *context);
@@ -20,6 +21,7 @@ static const workload_info workloads[] = {
     {"histogram", "histogram with global atomics (options: n, bins, block)", histogram_main},
     {"ht", "TM: chained hash table insert (options: n, buckets, block, check_serializability)", ht_main},
     {"atm", "TM: transfers between accounts (options: n, accounts, per_thread, block, check_serializability)", atm_main},
+    {"tx_rollback", "TM: rollback of private-stack stores and doomed transactions (options: n, block, doomed=fault|loop, expect_doomed)", tx_rollback_main},
     {"spmv", "sparse matrix (CSR) times vector, one row per thread (options: n rows, per_row, block)", spmv_main},
     {"bfs", "frontier-based breadth-first search, one launch per level (options: n nodes, degree, block)", bfs_main},
     {"divergence", "divergence torture kernel checked against the scalar reference interpreter (options: n, block)", divergence_main},

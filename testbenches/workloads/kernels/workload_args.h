@@ -13,6 +13,7 @@ struct bfs_args { uint32_t row_offsets, columns, levels, frontier_in, frontier_o
 struct divergence_args { uint32_t input, output, n; };
 /* Transactional workloads. */
 struct ht_args { uint32_t keys, buckets, nodes, n, bucket_count; };
+struct tx_rollback_args { uint32_t counter, pair, out, n, doomed_fault; };
 struct atm_args { uint32_t accounts, sources, destinations, amounts, threads, per_thread; };
 
 #endif
