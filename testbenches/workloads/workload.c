@@ -10,6 +10,8 @@ int reduction_main(gpu_device *device, workload_context *context);
 int histogram_main(gpu_device *device, workload_context *context);
 int ht_main(gpu_device *device, workload_context *context);
 int atm_main(gpu_device *device, workload_context *context);
+int list_main(gpu_device *device, workload_context *context);
+int bintree_main(gpu_device *device, workload_context *context);
 int tx_rollback_main(gpu_device *device, workload_context *context);
 int spmv_main(gpu_device *device, workload_context *context);
 int bfs_main(gpu_device *device, workload_context *context);
@@ -21,6 +23,8 @@ static const workload_info workloads[] = {
     {"histogram", "histogram with global atomics (options: n, bins, block)", histogram_main},
     {"ht", "TM: chained hash table insert (options: n, buckets, block, check_serializability)", ht_main},
     {"atm", "TM: transfers between accounts (options: n, accounts, per_thread, block, check_serializability)", atm_main},
+    {"list", "TM: sorted linked-list insert (options: n, variant=inside|outside, block)", list_main},
+    {"bintree", "TM: binary search tree insert (options: n, block)", bintree_main},
     {"tx_rollback", "TM: rollback of private-stack stores and doomed transactions (options: n, block, doomed=fault|loop, expect_doomed)", tx_rollback_main},
     {"spmv", "sparse matrix (CSR) times vector, one row per thread (options: n rows, per_row, block)", spmv_main},
     {"bfs", "frontier-based breadth-first search, one launch per level (options: n nodes, degree, block)", bfs_main},

@@ -14,6 +14,8 @@ struct divergence_args { uint32_t input, output, n; };
 /* Transactional workloads. */
 struct ht_args { uint32_t keys, buckets, nodes, n, bucket_count; };
 struct tx_rollback_args { uint32_t counter, pair, out, n, doomed_fault; };
+struct list_args { uint32_t keys, nodes, n, search_outside; };
+struct bintree_args { uint32_t keys, nodes, n; };
 struct atm_args { uint32_t accounts, sources, destinations, amounts, threads, per_thread; };
 
 #endif

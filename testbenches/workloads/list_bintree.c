@@ -1,0 +1,114 @@
+/* List (sorted linked-list insert, SI-TM and EA/PG variants) and BinTree
+ * (BST insert). Oracles: the structure holds every key exactly once in
+ * order (list: strictly increasing from the head; tree: an in-order walk
+ * strictly increasing, every key where the BST property puts it), plus
+ * the serializability oracle. */
+#include "host_common.h"
+#include "tm_check.h"
+
+static void make_keys(uint32_t *keys, uint32_t n, uint64_t seed)
+{
+    for (uint32_t i = 0; i < n; i++) keys[i] = 1 + i * 3;
+    for (uint32_t i = n; i > 1; i--) {
+        uint32_t j = (uint32_t)(workload_random(&seed) % i), t = keys[i - 1];
+        keys[i - 1] = keys[j], keys[j] = t;
+    }
+}
+
+static int run_structure(gpu_device *device, workload_context *context, bool tree)
+{
+    const char *name = tree ? "bintree" : "list";
+    uint32_t n = (uint32_t)workload_int(context, "n", 100, 1, 1 << 20);
+    uint32_t block = (uint32_t)workload_int(context, "block", 64, 1, 1024);
+    uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
+    const char *variant = tree ? "inside" : workload_string(context, "variant", "inside");
+    char path[1024];
+    workload_kernel_path(context, name, path, sizeof path);
+    if (context->bad_option) return 1;
+    if (strcmp(variant, "inside") && strcmp(variant, "outside"))
+        return workload_fail(context, "workload.variant: expected inside (SI-TM) or outside (EA/PG)");
+    uint32_t words = tree ? 3 : 2;
+    int status = 0;
+    gpu_module *module = NULL;
+    tm_check *check = NULL;
+    uint32_t *keys = malloc(sizeof(uint32_t) * n), *nodes = malloc(sizeof(uint32_t) * words * (n + 1));
+    uint8_t *seen = calloc(n + 1, 1);
+    uint32_t *stack = malloc(sizeof(uint32_t) * (n + 1) * 2);
+    if (!keys || !nodes || !seen || !stack) {
+        status = workload_fail(context, "out of host memory");
+        goto done;
+    }
+    make_keys(keys, n, seed);
+    HOST_CHECK(module = gpu_module_load(device, path));
+    uint32_t d_keys, d_nodes;
+    HOST_CHECK(d_keys = gpu_malloc(device, sizeof(uint32_t) * n));
+    HOST_CHECK(d_nodes = gpu_malloc(device, sizeof(uint32_t) * words * (n + 1)));
+    HOST_CHECK(gpu_copy_to_device(device, d_keys, keys, sizeof(uint32_t) * n));
+    HOST_CHECK(gpu_memset(device, d_nodes, 0, sizeof(uint32_t) * words * (n + 1)));
+    check = tm_check_begin(device, context, &status);
+    if (status) goto done;
+    if (!tm_check_region(check, device, d_nodes, sizeof(uint32_t) * words * (n + 1))) {
+        status = workload_fail(context, "serializability oracle: cannot snapshot memory");
+        goto done;
+    }
+    if (tree) {
+        struct bintree_args args = {d_keys, d_nodes, n};
+        HOST_CHECK(gpu_launch(device, module, name, dim3_1d((n + block - 1) / block), dim3_1d(block), &args, sizeof args, 0));
+    } else {
+        struct list_args args = {d_keys, d_nodes, n, !strcmp(variant, "outside")};
+        HOST_CHECK(gpu_launch(device, module, name, dim3_1d((n + block - 1) / block), dim3_1d(block), &args, sizeof args, 0));
+    }
+    HOST_CHECK(gpu_synchronize(device));
+    status = tm_check_end(check, device, context);
+    check = NULL;
+    if (status) goto done;
+    HOST_CHECK(gpu_copy_from_device(device, nodes, d_nodes, sizeof(uint32_t) * words * (n + 1)));
+    uint32_t found = 0, last = 0;
+    if (!tree) {
+        for (uint32_t node = nodes[1]; node; node = nodes[2 * node + 1]) {
+            if (node > n || seen[node]++ || nodes[2 * node] != keys[node - 1] || nodes[2 * node] <= last) {
+                status = workload_fail(context, "list: node %u (key %u) breaks the sorted list after key %u", node,
+                                       node <= n ? nodes[2 * node] : 0, last);
+                goto done;
+            }
+            last = nodes[2 * node];
+            found++;
+        }
+    } else { /* iterative in-order walk with an explicit stack */
+        uint32_t depth = 0, node = nodes[2];
+        while (node || depth) {
+            while (node) {
+                if (node > n || seen[node]++ || depth > n) {
+                    status = workload_fail(context, "bintree: node %u reached twice or out of range", node);
+                    goto done;
+                }
+                stack[depth++] = node;
+                node = nodes[3 * node + 1];
+            }
+            node = stack[--depth];
+            if (nodes[3 * node] != keys[node - 1] || nodes[3 * node] <= last) {
+                status = workload_fail(context, "bintree: in-order walk finds key %u after %u (node %u)", nodes[3 * node], last, node);
+                goto done;
+            }
+            last = nodes[3 * node];
+            found++;
+            node = nodes[3 * node + 2];
+        }
+    }
+    if (found != n) {
+        status = workload_fail(context, "%s: %u of %u keys reachable", name, found, n);
+        goto done;
+    }
+    if (context->log)
+        fprintf(context->log, "%s: %u keys inserted%s, each present exactly once, in order\n", name, n,
+                tree ? "" : (strcmp(variant, "outside") ? " (traversal in the transaction)" : " (search outside the transaction)"));
+    tm_print_statistics(device, context, name);
+done:
+    if (check) tm_check_end(check, device, context);
+    gpu_module_unload(module);
+    free(keys), free(nodes), free(seen), free(stack);
+    return status;
+}
+
+int list_main(gpu_device *device, workload_context *context) { return run_structure(device, context, false); }
+int bintree_main(gpu_device *device, workload_context *context) { return run_structure(device, context, true); }
