@@ -83,6 +83,11 @@ typedef struct dram_request {
     unsigned bank, row, column, bursts, bursts_issued;
     bool is_write, activated, precharged;
     bool hazard; /* an older request touching the same bytes may still be queued */
+    /* A lower bound on when its next command may issue, valid while its
+     * bank's version is unchanged (issuing commands only pushes timing
+     * limits later; opening or closing the bank changes the command). */
+    uint64_t not_before;
+    uint32_t seen_version;
 } dram_request;
 
 typedef struct dram_copy {
@@ -123,6 +128,7 @@ struct dram_controller {
     unsigned free_count;
     bool *bank_has_hit;     /* scratch for the scheduler */
     unsigned *conflicts;    /* scratch: queue positions whose bank holds another row */
+    uint32_t *bank_version; /* bumped when a bank opens, closes or changes row */
 
     dram_copy *copies;      /* oldest first */
     unsigned copy_count;
@@ -217,6 +223,7 @@ static void dram_controller_destroy(void *core)
     free(c->request_messages);
     free(c->order);
     free(c->conflicts);
+    free(c->bank_version);
     free(c->free_slots);
     free(c->bank_has_hit);
     free(c->copies);
@@ -325,6 +332,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->request_messages = calloc(depth, sizeof *c->request_messages);
     c->order = calloc(depth, sizeof *c->order);
     c->conflicts = calloc(depth, sizeof *c->conflicts);
+    c->bank_version = calloc(t.banks, sizeof *c->bank_version);
     c->free_slots = calloc(depth, sizeof *c->free_slots);
     c->bank_has_hit = calloc(t.banks, sizeof *c->bank_has_hit);
     c->copies = calloc(copies, sizeof *c->copies);
@@ -332,7 +340,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->responses = calloc(c->response_capacity, sizeof *c->responses);
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
-    ok = ok && c->data && c->requests && c->request_messages && c->order && c->conflicts && c->free_slots && c->bank_has_hit && c->copies &&
+    ok = ok && c->data && c->requests && c->request_messages && c->order && c->conflicts && c->bank_version && c->free_slots && c->bank_has_hit && c->copies &&
          c->copies_on_bank && c->responses && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
@@ -383,6 +391,8 @@ static void issue(dram_controller *c, dram_command *command, uint64_t now)
 {
     command->cycle = now;
     dram_timing_issue(&c->state, command);
+    if (command->kind == DRAM_CMD_ACT || command->kind == DRAM_CMD_PRE || command->kind == DRAM_CMD_COPY_ACT)
+        c->bank_version[command->bank]++;
     if (c->listener) c->listener(c->listener_context, command);
     if (c->checker) {
         char message[256];
@@ -525,7 +535,7 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
             c->request_messages[slot] = *msg;
             *r = (dram_request){.arrival = now, .sequence = c->sequence++, .address = msg->address, .size = msg->size,
                                 .bank = l.bank, .row = l.row, .column = l.column, .bursts = last - first + 1,
-                                .is_write = msg->op == SIMTX_OP_WRITE};
+                                .is_write = msg->op == SIMTX_OP_WRITE, .seen_version = UINT32_MAX};
             for (unsigned i = 0; i < c->request_count && !r->hazard; i++) {
                 const dram_request *older = &c->requests[c->order[i]];
                 r->hazard = (older->is_write || r->is_write) && older->address < msg->address + msg->size &&
@@ -797,14 +807,21 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
     dram_command other_command = {0};
     unsigned conflict_count = 0;
     for (unsigned i = 0; i < c->request_count; i++) {
-        const dram_request *r = &c->requests[c->order[i]];
+        dram_request *r = &c->requests[c->order[i]];
         if (blocked(c, i)) continue;
         const dram_bank_timing *b = &c->state.banks[r->bank];
-        if (b->open && b->row == r->row) {
-            c->bank_has_hit[r->bank] = true;
-            if (return_full && r->bursts_issued + 1 == r->bursts) continue; /* woken when a response leaves */
+        bool is_hit = (b->open != 0) & (b->row == r->row); /* no branch: this loop runs every cycle */
+        c->bank_has_hit[r->bank] |= is_hit;
+        if ((r->seen_version == c->bank_version[r->bank]) & (r->not_before > now)) {
+            *wake = min2(*wake, r->not_before); /* not ready yet: no need to look closer */
+            continue;
+        }
+        if (is_hit && return_full && r->bursts_issued + 1 == r->bursts) continue; /* woken when a response leaves */
+        if (is_hit) {
             dram_command command = column_command(r);
             uint64_t earliest = dram_timing_earliest(&c->state, &command);
+            r->not_before = earliest;
+            r->seen_version = c->bank_version[r->bank];
             if (earliest <= now && hit < 0) hit = (int)i;
             else *wake = min2(*wake, max2(earliest, now + 1));
         } else if (b->open) {
@@ -812,6 +829,8 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         } else {
             dram_command command = {.kind = DRAM_CMD_ACT, .bank = r->bank, .row = r->row};
             uint64_t earliest = dram_timing_earliest(&c->state, &command);
+            r->not_before = earliest;
+            r->seen_version = c->bank_version[r->bank];
             if (earliest <= now && other < 0) {
                 other = (int)i;
                 other_command = command;
@@ -822,10 +841,12 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
     }
     for (unsigned k = 0; k < conflict_count; k++) {
         unsigned i = c->conflicts[k];
-        const dram_request *r = &c->requests[c->order[i]];
+        dram_request *r = &c->requests[c->order[i]];
         if (c->bank_has_hit[r->bank]) continue;
         dram_command command = {.kind = DRAM_CMD_PRE, .bank = r->bank, .row = r->row};
         uint64_t earliest = dram_timing_earliest(&c->state, &command);
+        r->not_before = earliest;
+        r->seen_version = c->bank_version[r->bank];
         if (earliest <= now && (other < 0 || (int)i < other)) {
             if (other >= 0) *wake = now + 1; /* the displaced ACT */
             other = (int)i;
