@@ -10,6 +10,7 @@ int reduction_main(gpu_device *device, workload_context *context);
 int histogram_main(gpu_device *device, workload_context *context);
 int ht_main(gpu_device *device, workload_context *context);
 int atm_main(gpu_device *device, workload_context *context);
+int spmv_tm_main(gpu_device *device, workload_context *context);
 int list_main(gpu_device *device, workload_context *context);
 int bintree_main(gpu_device *device, workload_context *context);
 int tx_rollback_main(gpu_device *device, workload_context *context);
@@ -23,6 +24,7 @@ static const workload_info workloads[] = {
     {"histogram", "histogram with global atomics (options: n, bins, block)", histogram_main},
     {"ht", "TM: chained hash table insert (options: n, buckets, block, check_serializability)", ht_main},
     {"atm", "TM: transfers between accounts (options: n, accounts, per_thread, block, check_serializability)", atm_main},
+    {"spmv_tm", "TM: SpMV with transactional updates of the result vector (options: n, per_row, per_thread, block)", spmv_tm_main},
     {"list", "TM: sorted linked-list insert (options: n, variant=inside|outside, block)", list_main},
     {"bintree", "TM: binary search tree insert (options: n, block)", bintree_main},
     {"tx_rollback", "TM: rollback of private-stack stores and doomed transactions (options: n, block, doomed=fault|loop, expect_doomed)", tx_rollback_main},
