@@ -10,6 +10,7 @@ int reduction_main(gpu_device *device, workload_context *context);
 int histogram_main(gpu_device *device, workload_context *context);
 int ht_main(gpu_device *device, workload_context *context);
 int atm_main(gpu_device *device, workload_context *context);
+int rbt_main(gpu_device *device, workload_context *context);
 int spmv_tm_main(gpu_device *device, workload_context *context);
 int list_main(gpu_device *device, workload_context *context);
 int bintree_main(gpu_device *device, workload_context *context);
@@ -24,6 +25,7 @@ static const workload_info workloads[] = {
     {"histogram", "histogram with global atomics (options: n, bins, block)", histogram_main},
     {"ht", "TM: chained hash table insert (options: n, buckets, block, check_serializability)", ht_main},
     {"atm", "TM: transfers between accounts (options: n, accounts, per_thread, block, check_serializability)", atm_main},
+    {"rbt", "TM: red-black tree insert then remove (options: n, block)", rbt_main},
     {"spmv_tm", "TM: SpMV with transactional updates of the result vector (options: n, per_row, per_thread, block)", spmv_tm_main},
     {"list", "TM: sorted linked-list insert (options: n, variant=inside|outside, block)", list_main},
     {"bintree", "TM: binary search tree insert (options: n, block)", bintree_main},
