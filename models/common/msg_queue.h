@@ -48,6 +48,20 @@ static inline uint64_t msg_queue_front_ready(const msg_queue *q)
     return q->ready_cycles[q->head];
 }
 
+/* Storage slot (0..capacity-1) of the entry `position` places behind the
+ * head: lets a core keep per-entry data of its own in parallel arrays. */
+static inline size_t msg_queue_slot(const msg_queue *q, size_t position)
+{
+    size_t slot = q->head + position;
+    return slot >= q->capacity ? slot - q->capacity : slot;
+}
+
+/* The newest message, or NULL when empty: to amend a message just pushed. */
+static inline simtx_msg *msg_queue_back(msg_queue *q)
+{
+    return q->length ? &q->messages[msg_queue_slot(q, q->length - 1)] : NULL;
+}
+
 static inline void msg_queue_pop(msg_queue *q)
 {
     if (!q->length) return;

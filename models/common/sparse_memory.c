@@ -4,13 +4,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Pages of 4 KiB index the address space; each page's bytes are held in
+ * 256-byte chunks allocated on first write. Interleaved memories (six
+ * partitions taking every sixth 256-byte block) then hold only their own
+ * blocks instead of six full copies of every page they touch. */
 #define PAGE_BITS 12
 #define PAGE_SIZE (1u << PAGE_BITS)
+#define CHUNK_BITS 8
+#define CHUNK_SIZE (1u << CHUNK_BITS)
+#define CHUNKS_PER_PAGE (PAGE_SIZE / CHUNK_SIZE)
+#define ARENA_BYTES (64u * 1024u)
 
 typedef struct page {
     uint64_t number;
-    uint8_t *bytes;
+    uint8_t **chunks; /* CHUNKS_PER_PAGE pointers, NULL: all zero; NULL array: free slot */
 } page;
+
+/* Chunks and chunk tables come from zeroed arenas, freed together at the end:
+ * no per-allocation header, and a memory never gives pages back anyway. */
+typedef struct arena {
+    struct arena *next;
+    size_t used;
+    _Alignas(max_align_t) uint8_t bytes[ARENA_BYTES];
+} arena;
 
 /* Open addressing keyed by page number; a one-entry cache catches the common
  * run of accesses to one page. */
@@ -18,11 +34,25 @@ struct sparse_memory {
     page *slots;
     size_t capacity, count;
     page *last;
+    arena *arenas;
 };
 
 static size_t slot_of(uint64_t number, size_t capacity)
 {
     return (size_t)((number * 0x9E3779B97F4A7C15ull) >> 20) & (capacity - 1);
+}
+
+static void *arena_take(sparse_memory *m, size_t size)
+{
+    if (!m->arenas || ARENA_BYTES - m->arenas->used < size) {
+        arena *a = calloc(1, sizeof *a);
+        if (!a) abort();
+        a->next = m->arenas;
+        m->arenas = a;
+    }
+    void *bytes = m->arenas->bytes + m->arenas->used;
+    m->arenas->used += size;
+    return bytes;
 }
 
 sparse_memory *sparse_memory_create(void)
@@ -38,7 +68,11 @@ sparse_memory *sparse_memory_create(void)
 void sparse_memory_destroy(sparse_memory *m)
 {
     if (!m) return;
-    for (size_t i = 0; i < m->capacity; i++) free(m->slots[i].bytes);
+    while (m->arenas) {
+        arena *next = m->arenas->next;
+        free(m->arenas);
+        m->arenas = next;
+    }
     free(m->slots);
     free(m);
 }
@@ -49,9 +83,9 @@ static void rehash(sparse_memory *m)
     page *slots = calloc(capacity, sizeof *slots);
     if (!slots) abort();
     for (size_t i = 0; i < m->capacity; i++) {
-        if (!m->slots[i].bytes) continue;
+        if (!m->slots[i].chunks) continue;
         size_t s = slot_of(m->slots[i].number, capacity);
-        while (slots[s].bytes) s = (s + 1) & (capacity - 1);
+        while (slots[s].chunks) s = (s + 1) & (capacity - 1);
         slots[s] = m->slots[i];
     }
     free(m->slots);
@@ -64,7 +98,7 @@ static page *find_page(sparse_memory *m, uint64_t number, bool create)
 {
     if (m->last && m->last->number == number) return m->last;
     size_t s = slot_of(number, m->capacity);
-    while (m->slots[s].bytes) {
+    while (m->slots[s].chunks) {
         if (m->slots[s].number == number) return m->last = &m->slots[s];
         s = (s + 1) & (m->capacity - 1);
     }
@@ -74,20 +108,35 @@ static page *find_page(sparse_memory *m, uint64_t number, bool create)
         return find_page(m, number, true);
     }
     m->slots[s].number = number;
-    m->slots[s].bytes = calloc(1, PAGE_SIZE);
-    if (!m->slots[s].bytes) abort();
+    m->slots[s].chunks = arena_take(m, CHUNKS_PER_PAGE * sizeof(uint8_t *));
     m->count++;
     return m->last = &m->slots[s];
+}
+
+/* The chunk holding address, or NULL (reads as zero) unless create. */
+static uint8_t *find_chunk(sparse_memory *m, uint64_t address, bool create)
+{
+    page *p = find_page(m, address >> PAGE_BITS, create);
+    if (!p) return NULL;
+    uint8_t **chunk = &p->chunks[(address & (PAGE_SIZE - 1)) >> CHUNK_BITS];
+    if (!*chunk && create) *chunk = arena_take(m, CHUNK_SIZE);
+    return *chunk;
+}
+
+/* Bytes from address to the end of its chunk, at most size. */
+static size_t span_in_chunk(uint64_t address, size_t size)
+{
+    size_t room = CHUNK_SIZE - (size_t)(address & (CHUNK_SIZE - 1));
+    return room < size ? room : size;
 }
 
 void sparse_memory_read(sparse_memory *m, uint64_t address, void *data, size_t size)
 {
     uint8_t *out = data;
     while (size) {
-        size_t offset = address & (PAGE_SIZE - 1);
-        size_t n = PAGE_SIZE - offset < size ? PAGE_SIZE - offset : size;
-        page *p = find_page(m, address >> PAGE_BITS, false);
-        if (p) memcpy(out, p->bytes + offset, n);
+        size_t n = span_in_chunk(address, size);
+        const uint8_t *chunk = find_chunk(m, address, false);
+        if (chunk) memcpy(out, chunk + (address & (CHUNK_SIZE - 1)), n);
         else memset(out, 0, n);
         out += n;
         address += n;
@@ -99,9 +148,8 @@ void sparse_memory_write(sparse_memory *m, uint64_t address, const void *data, s
 {
     const uint8_t *in = data;
     while (size) {
-        size_t offset = address & (PAGE_SIZE - 1);
-        size_t n = PAGE_SIZE - offset < size ? PAGE_SIZE - offset : size;
-        memcpy(find_page(m, address >> PAGE_BITS, true)->bytes + offset, in, n);
+        size_t n = span_in_chunk(address, size);
+        memcpy(find_chunk(m, address, true) + (address & (CHUNK_SIZE - 1)), in, n);
         in += n;
         address += n;
         size -= n;
@@ -112,10 +160,22 @@ void sparse_memory_write_masked(sparse_memory *m, uint64_t address, const void *
                                 const uint64_t *byte_enable)
 {
     const uint8_t *in = data;
-    for (size_t i = 0; i < size; i++) {
-        if (!((byte_enable[i >> 6] >> (i & 63)) & 1u)) continue;
-        uint64_t a = address + i;
-        find_page(m, a >> PAGE_BITS, true)->bytes[a & (PAGE_SIZE - 1)] = in[i];
+    for (size_t done = 0; done < size;) {
+        size_t n = span_in_chunk(address + done, size - done);
+        bool any = false, all = true;
+        for (size_t i = done; i < done + n; i++) {
+            bool enabled = (byte_enable[i >> 6] >> (i & 63)) & 1u;
+            any |= enabled;
+            all &= enabled;
+        }
+        if (any) {
+            uint8_t *bytes = find_chunk(m, address + done, true) + ((address + done) & (CHUNK_SIZE - 1));
+            if (all) memcpy(bytes, in + done, n);
+            else
+                for (size_t i = 0; i < n; i++)
+                    if ((byte_enable[(done + i) >> 6] >> ((done + i) & 63)) & 1u) bytes[i] = in[done + i];
+        }
+        done += n;
     }
 }
 

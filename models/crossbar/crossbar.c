@@ -47,6 +47,15 @@ typedef struct crossbar {
     uint64_t *link_free;           /* per port: its outgoing link is free from then */
     bool *blocked;                 /* per port: the socket refused; wait for port_free */
     unsigned *next_source;         /* per output port: round-robin pointer */
+    /* Per input port and queue slot: the output its packet goes to, decided
+     * once on arrival rather than by every output on every cycle. */
+    int *input_destinations;
+    /* Switch scratch, per output port: the round-robin winner among this
+     * cycle's ready inputs (-1: none), its rank, and the ready inputs per
+     * network (all but the winner lose arbitration). */
+    int *winner;
+    unsigned *winner_rank;
+    unsigned *candidates;          /* [port * NETWORKS + network] */
     struct {
         uint64_t packets, flits, arbitration_losses, refusals;
     } stats[NETWORKS];
@@ -69,10 +78,19 @@ static int map_request(const crossbar *x, uint64_t address)
     return NO_ROUTE;
 }
 
+/* Where a packet arriving at an input goes; only the crossbar's own ports. */
 static int destination(const crossbar *x, const simtx_msg *msg)
 {
-    if (msg->is_response) return msg->route_depth ? msg->route[msg->route_depth - 1] : NO_ROUTE;
-    return map_request(x, msg->address);
+    if (!msg->is_response) return map_request(x, msg->address);
+    int port = msg->route_depth ? msg->route[msg->route_depth - 1] : NO_ROUTE;
+    return port >= 0 && (unsigned)port < x->port_count ? port : NO_ROUTE;
+}
+
+/* The destination of the packet at the head of input port s. */
+static int head_destination(const crossbar *x, unsigned s)
+{
+    const msg_queue *queue = &x->inputs[s];
+    return x->input_destinations[(size_t)s * queue->capacity + msg_queue_slot(queue, 0)];
 }
 
 static unsigned network_of(const simtx_msg *msg) { return msg->is_response ? REPLY_NETWORK : REQUEST_NETWORK; }
@@ -105,6 +123,10 @@ static void crossbar_destroy(void *core)
     free(x->link_free);
     free(x->blocked);
     free(x->next_source);
+    free(x->input_destinations);
+    free(x->winner);
+    free(x->winner_rank);
+    free(x->candidates);
     free(x->input_depth);
     free(x->output_depth);
     free(x->params.mapping);
@@ -157,10 +179,16 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->link_free = calloc(n, sizeof *x->link_free);
     x->blocked = calloc(n, sizeof *x->blocked);
     x->next_source = calloc(n, sizeof *x->next_source);
+    x->input_destinations = calloc((size_t)n * (size_t)p->input_queue_depth, sizeof *x->input_destinations);
+    x->winner = malloc(n * sizeof *x->winner);
+    x->winner_rank = calloc(n, sizeof *x->winner_rank);
+    x->candidates = calloc((size_t)n * NETWORKS, sizeof *x->candidates);
     x->input_depth = calloc(n, sizeof *x->input_depth);
     x->output_depth = calloc(n, sizeof *x->output_depth);
     bool ok = x->params.mapping && x->inputs && x->outputs && x->switch_in_free && x->switch_out_free && x->link_free &&
-              x->blocked && x->next_source && x->input_depth && x->output_depth;
+              x->blocked && x->next_source && x->input_destinations && x->winner && x->winner_rank && x->candidates &&
+              x->input_depth && x->output_depth;
+    for (unsigned i = 0; ok && i < n; i++) x->winner[i] = -1;
     for (unsigned i = 0; ok && i < n; i++)
         ok = msg_queue_init(&x->inputs[i], (size_t)p->input_queue_depth) && msg_queue_init(&x->outputs[i], (size_t)p->output_queue_depth);
     if (!ok) {
@@ -208,19 +236,23 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
         x->stats[msg->is_response ? REPLY_NETWORK : REQUEST_NETWORK].refusals++;
         return SIMTX_BUSY;
     }
-    simtx_msg copy = *msg;
-    if (!copy.is_response) {
-        if (copy.route_depth == SIMTX_MSG_MAX_ROUTE) {
-            x->env.fail(x->env.context, "a request crossed more routing blocks than a message can record");
-            return SIMTX_ACCEPTED;
-        }
-        copy.route[copy.route_depth++] = (uint8_t)port;
-        if (map_request(x, copy.address) == NO_ROUTE) { /* answered here, back through the reply network */
+    if (!msg->is_response && msg->route_depth == SIMTX_MSG_MAX_ROUTE) {
+        x->env.fail(x->env.context, "a request crossed more routing blocks than a message can record");
+        return SIMTX_ACCEPTED;
+    }
+    size_t slot = msg_queue_slot(queue, queue->length);
+    msg_queue_push(queue, msg, now);
+    simtx_msg *queued = msg_queue_back(queue);
+    int d = destination(x, queued);
+    if (!queued->is_response) {
+        queued->route[queued->route_depth++] = (uint8_t)port;
+        if (d == NO_ROUTE) { /* answered here, back through the reply network */
             x->address_errors++;
-            simtx_msg_make_response(&copy, SIMTX_STATUS_ADDRESS_ERROR);
+            simtx_msg_make_response(queued, SIMTX_STATUS_ADDRESS_ERROR);
+            d = (int)port;
         }
     }
-    msg_queue_push(queue, &copy, now);
+    x->input_destinations[(size_t)port * queue->capacity + slot] = d;
     x->input_depth[port] = queue->length;
     return SIMTX_ACCEPTED;
 }
@@ -233,41 +265,56 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     for (unsigned d = 0; d < n; d++) {
         msg_queue *queue = &x->outputs[d];
         if (x->blocked[d] || x->link_free[d] > now || msg_queue_empty(queue) || msg_queue_front_ready(queue) > now) continue;
-        simtx_msg out = *msg_queue_front(queue);
-        if (out.is_response) out.route_depth--;
-        if (!x->env.send(x->env.context, d, &out)) {
+        simtx_msg *out = msg_queue_front(queue);
+        if (out->is_response) out->route_depth--; /* this hop's entry, popped as the reply leaves */
+        if (!x->env.send(x->env.context, d, out)) {
+            if (out->is_response) out->route_depth++;
             x->blocked[d] = true;
             continue;
         }
-        unsigned network = network_of(&out);
-        x->link_free[d] = now + transfer_cycles(x, &out);
+        unsigned network = network_of(out);
+        x->link_free[d] = now + transfer_cycles(x, out);
         x->stats[network].packets++;
-        x->stats[network].flits += flit_count(x, &out);
+        x->stats[network].flits += flit_count(x, out);
         msg_queue_pop(queue);
         x->output_depth[d] = queue->length;
     }
     /* Switch: each output takes one ready input head per transfer, chosen
-     * round-robin; a full output queue holds its inputs back. */
-    for (unsigned d = 0; d < n; d++) {
-        if (x->switch_out_free[d] > now || msg_queue_full(&x->outputs[d])) continue;
-        for (unsigned k = 0; k < n; k++) {
-            unsigned s = (x->next_source[d] + k) % n;
-            msg_queue *queue = &x->inputs[s];
-            simtx_msg *msg = msg_queue_front(queue);
-            if (!msg || msg_queue_front_ready(queue) > now || x->switch_in_free[s] > now || destination(x, msg) != (int)d) continue;
-            if (x->switch_out_free[d] > now) { /* taken this cycle by an earlier input */
-                x->stats[msg->is_response ? REPLY_NETWORK : REQUEST_NETWORK].arbitration_losses++;
-                continue;
-            }
-            uint64_t cycles = transfer_cycles(x, msg);
-            /* The traversal counts from arrival: latency - 1 more cycles here. */
-            msg_queue_push(&x->outputs[d], msg, now + x->latency[network_of(msg)] - 1);
-            x->switch_in_free[s] = x->switch_out_free[d] = now + cycles;
-            msg_queue_pop(queue);
-            x->input_depth[s] = queue->length;
-            x->output_depth[d] = x->outputs[d].length;
-            x->next_source[d] = (s + 1) % n;
+     * round-robin from its pointer; the other ready heads for it lose
+     * arbitration; a full output queue holds its inputs back. An input's head
+     * goes to one output, so one pass over the inputs finds every contest. */
+    for (unsigned s = 0; s < n; s++) {
+        msg_queue *queue = &x->inputs[s];
+        if (msg_queue_empty(queue) || msg_queue_front_ready(queue) > now || x->switch_in_free[s] > now) continue;
+        int d = head_destination(x, s);
+        if (d == NO_ROUTE || x->switch_out_free[d] > now || msg_queue_full(&x->outputs[d])) continue;
+        unsigned rank = s >= x->next_source[d] ? s - x->next_source[d] : s + n - x->next_source[d];
+        if (x->winner[d] < 0 || rank < x->winner_rank[d]) {
+            x->winner[d] = (int)s;
+            x->winner_rank[d] = rank;
         }
+        x->candidates[(size_t)d * NETWORKS + network_of(msg_queue_front(queue))]++;
+    }
+    for (unsigned d = 0; d < n; d++) {
+        if (x->winner[d] < 0) continue;
+        unsigned s = (unsigned)x->winner[d];
+        msg_queue *queue = &x->inputs[s];
+        simtx_msg *msg = msg_queue_front(queue);
+        unsigned *candidates = &x->candidates[(size_t)d * NETWORKS];
+        candidates[network_of(msg)]--;
+        for (unsigned k = 0; k < NETWORKS; k++) {
+            x->stats[k].arbitration_losses += candidates[k];
+            candidates[k] = 0;
+        }
+        x->winner[d] = -1;
+        uint64_t cycles = transfer_cycles(x, msg);
+        /* The traversal counts from arrival: latency - 1 more cycles here. */
+        msg_queue_push(&x->outputs[d], msg, now + x->latency[network_of(msg)] - 1);
+        x->switch_in_free[s] = x->switch_out_free[d] = now + cycles;
+        msg_queue_pop(queue);
+        x->input_depth[s] = queue->length;
+        x->output_depth[d] = x->outputs[d].length;
+        x->next_source[d] = s + 1 < n ? s + 1 : 0;
     }
     /* Sleep until something can move. */
     uint64_t next = SIMTX_NEVER;
@@ -280,7 +327,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         }
         msg_queue *in = &x->inputs[p];
         if (msg_queue_empty(in)) continue;
-        int d = destination(x, msg_queue_front(in));
+        int d = head_destination(x, p);
         if (d == NO_ROUTE) {
             x->env.fail(x->env.context, "a reply arrived with no route back");
             return SIMTX_NEVER;

@@ -33,6 +33,10 @@ typedef struct router {
     uint64_t *link_free_cycle;    /* per port: its outgoing link is free from then */
     bool *blocked;                /* per port: the socket refused; wait for port_free */
     unsigned *next_source;        /* per port: round-robin pointer */
+    /* Per port and queue slot: the port its message leaves by, decided once
+     * on arrival rather than by every output on every cycle. */
+    int *destinations;
+    unsigned *heads_for;          /* per port: queue heads leaving by it (outputs without any are skipped) */
     struct {
         uint64_t requests, responses, address_errors, flits, arbitration_losses, refusals;
     } stats;
@@ -52,11 +56,26 @@ static int route_request(const router *r, uint64_t address)
     return NO_ROUTE;
 }
 
-/* Where the head of a port's arrival queue goes next. */
+/* Where a message arriving at a port goes next; only the router's own ports. */
 static int destination(const router *r, const simtx_msg *msg)
 {
-    if (msg->is_response) return msg->route_depth ? msg->route[msg->route_depth - 1] : NO_ROUTE;
-    return route_request(r, msg->address);
+    if (!msg->is_response) return route_request(r, msg->address);
+    int port = msg->route_depth ? msg->route[msg->route_depth - 1] : NO_ROUTE;
+    return port >= 0 && (unsigned)port < r->port_count ? port : NO_ROUTE;
+}
+
+/* The destination of the head of port s's arrival queue. */
+static int head_destination(const router *r, unsigned s)
+{
+    const msg_queue *queue = &r->arrivals[s];
+    return r->destinations[(size_t)s * queue->capacity + msg_queue_slot(queue, 0)];
+}
+
+/* Counts a new head of port s's queue for the output it leaves by. */
+static void count_head(router *r, unsigned s)
+{
+    int d = head_destination(r, s);
+    if (d != NO_ROUTE) r->heads_for[d]++;
 }
 
 static void *router_create(const void *params, const simtx_env *env, char *error, size_t error_size)
@@ -72,7 +91,10 @@ static void *router_create(const void *params, const simtx_env *env, char *error
     r->blocked = calloc(r->port_count, sizeof *r->blocked);
     r->next_source = calloc(r->port_count, sizeof *r->next_source);
     r->queue_depth_probes = calloc(r->port_count, sizeof *r->queue_depth_probes);
-    if (!r->arrivals || !r->link_free_cycle || !r->blocked || !r->next_source || !r->queue_depth_probes) {
+    r->destinations = calloc((size_t)r->port_count * (size_t)p->queue_depth, sizeof *r->destinations);
+    r->heads_for = calloc(r->port_count, sizeof *r->heads_for);
+    if (!r->arrivals || !r->link_free_cycle || !r->blocked || !r->next_source || !r->queue_depth_probes ||
+        !r->destinations || !r->heads_for) {
         snprintf(error, error_size, "out of memory");
         return NULL;
     }
@@ -102,6 +124,8 @@ static void router_destroy(void *core)
     free(r->blocked);
     free(r->next_source);
     free(r->queue_depth_probes);
+    free(r->destinations);
+    free(r->heads_for);
     free(r);
 }
 
@@ -113,19 +137,24 @@ static simtx_accept_result router_accept(void *core, unsigned port, const simtx_
         r->stats.refusals++;
         return SIMTX_BUSY;
     }
-    simtx_msg copy = *msg;
-    if (!copy.is_response) {
-        if (copy.route_depth == SIMTX_MSG_MAX_ROUTE) {
-            r->env.fail(r->env.context, "a request crossed more routing blocks than a message can record");
-            return SIMTX_ACCEPTED;
-        }
-        copy.route[copy.route_depth++] = (uint8_t)port;
-        if (route_request(r, copy.address) == NO_ROUTE) { /* answer it ourselves */
+    if (!msg->is_response && msg->route_depth == SIMTX_MSG_MAX_ROUTE) {
+        r->env.fail(r->env.context, "a request crossed more routing blocks than a message can record");
+        return SIMTX_ACCEPTED;
+    }
+    size_t slot = msg_queue_slot(queue, queue->length);
+    msg_queue_push(queue, msg, now + (uint64_t)r->params.latency);
+    simtx_msg *queued = msg_queue_back(queue);
+    int d = destination(r, queued);
+    if (!queued->is_response) {
+        queued->route[queued->route_depth++] = (uint8_t)port;
+        if (d == NO_ROUTE) { /* answer it ourselves */
             r->stats.address_errors++;
-            simtx_msg_make_response(&copy, SIMTX_STATUS_ADDRESS_ERROR);
+            simtx_msg_make_response(queued, SIMTX_STATUS_ADDRESS_ERROR);
+            d = (int)port;
         }
     }
-    msg_queue_push(queue, &copy, now + (uint64_t)r->params.latency);
+    r->destinations[(size_t)port * queue->capacity + slot] = d;
+    if (queue->length == 1) count_head(r, port);
     r->queue_depth_probes[port] = queue->length;
     return SIMTX_ACCEPTED;
 }
@@ -134,32 +163,36 @@ static uint64_t router_cycle(void *core, uint64_t now)
 {
     router *r = core;
     unsigned n = r->port_count;
+    /* Each output, in port order, takes the first ready head for it in
+     * round-robin order; the other ready heads for it lose arbitration. A
+     * port whose head left may offer its next head to a later output. */
     for (unsigned d = 0; d < n; d++) {
-        if (r->blocked[d] || r->link_free_cycle[d] > now) continue;
-        for (unsigned k = 0; k < n; k++) {
-            unsigned s = (r->next_source[d] + k) % n;
+        if (!r->heads_for[d] || r->blocked[d] || r->link_free_cycle[d] > now) continue;
+        for (unsigned k = 0, s = r->next_source[d]; k < n; k++, s = s + 1 < n ? s + 1 : 0) {
             msg_queue *queue = &r->arrivals[s];
-            simtx_msg *msg = msg_queue_front(queue);
-            if (!msg || msg_queue_front_ready(queue) > now || destination(r, msg) != (int)d) continue;
+            if (msg_queue_empty(queue) || msg_queue_front_ready(queue) > now || head_destination(r, s) != (int)d) continue;
             if (r->link_free_cycle[d] > now) { /* taken this cycle by an earlier source */
                 r->stats.arbitration_losses++;
                 continue;
             }
-            simtx_msg out = *msg;
-            if (out.is_response) out.route_depth--;
-            if (!r->env.send(r->env.context, d, &out)) {
+            simtx_msg *out = msg_queue_front(queue);
+            if (out->is_response) out->route_depth--; /* this hop's entry, popped as the response leaves */
+            if (!r->env.send(r->env.context, d, out)) {
+                if (out->is_response) out->route_depth++;
                 r->blocked[d] = true;
                 break;
             }
-            uint64_t bytes = (out.op == SIMTX_OP_WRITE) != out.is_response ? out.size : 0;
+            uint64_t bytes = (out->op == SIMTX_OP_WRITE) != out->is_response ? out->size : 0;
             uint64_t flits = bytes ? (bytes + (uint64_t)r->params.bytes_per_cycle - 1) / (uint64_t)r->params.bytes_per_cycle : 1;
             r->link_free_cycle[d] = now + flits;
             r->stats.flits += flits;
-            if (out.is_response) r->stats.responses++;
+            if (out->is_response) r->stats.responses++;
             else r->stats.requests++;
+            r->heads_for[d]--;
             msg_queue_pop(queue);
+            if (!msg_queue_empty(queue)) count_head(r, s);
             r->queue_depth_probes[s] = queue->length;
-            r->next_source[d] = (s + 1) % n;
+            r->next_source[d] = s + 1 < n ? s + 1 : 0;
         }
     }
     /* Sleep until the earliest head can move. */
@@ -167,7 +200,7 @@ static uint64_t router_cycle(void *core, uint64_t now)
     for (unsigned s = 0; s < n; s++) {
         msg_queue *queue = &r->arrivals[s];
         if (msg_queue_empty(queue)) continue;
-        int d = destination(r, msg_queue_front(queue));
+        int d = head_destination(r, s);
         if (d == NO_ROUTE) {
             r->env.fail(r->env.context, "a response arrived with no route back");
             return SIMTX_NEVER;
