@@ -22,6 +22,7 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
     uint32_t block = (uint32_t)workload_int(context, "block", 64, 1, 1024);
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     const char *variant = tree ? "inside" : workload_string(context, "variant", "inside");
+    int64_t with_remove = tree ? workload_int(context, "remove", 1, 0, 1) : 0; /* bintree: then delete odd threads' keys */
     char path[1024];
     workload_kernel_path(context, name, path, sizeof path);
     if (context->bad_option) return 1;
@@ -52,8 +53,11 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
         goto done;
     }
     if (tree) {
-        struct bintree_args args = {d_keys, d_nodes, n};
-        HOST_CHECK(gpu_launch(device, module, name, dim3_1d((n + block - 1) / block), dim3_1d(block), &args, sizeof args, 0));
+        for (uint32_t remove = 0; remove <= (uint32_t)with_remove; remove++) {
+            struct bintree_args args = {d_keys, d_nodes, n, remove};
+            HOST_CHECK(gpu_launch(device, module, name, dim3_1d((n + block - 1) / block), dim3_1d(block), &args, sizeof args, 0));
+            if (!remove && with_remove) HOST_CHECK(gpu_synchronize(device));
+        }
     } else {
         struct list_args args = {d_keys, d_nodes, n, !strcmp(variant, "outside")};
         HOST_CHECK(gpu_launch(device, module, name, dim3_1d((n + block - 1) / block), dim3_1d(block), &args, sizeof args, 0));
@@ -86,7 +90,7 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
                 node = nodes[3 * node + 1];
             }
             node = stack[--depth];
-            if (nodes[3 * node] != keys[node - 1] || nodes[3 * node] <= last) {
+            if (nodes[3 * node] != keys[node - 1] || nodes[3 * node] <= last || (with_remove && ((node - 1) & 1))) {
                 status = workload_fail(context, "bintree: in-order walk finds key %u after %u (node %u)", nodes[3 * node], last, node);
                 goto done;
             }
@@ -95,13 +99,15 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
             node = nodes[3 * node + 2];
         }
     }
-    if (found != n) {
-        status = workload_fail(context, "%s: %u of %u keys reachable", name, found, n);
+    uint32_t expected = with_remove ? (n + 1) / 2 : n;
+    if (found != expected) {
+        status = workload_fail(context, "%s: %u keys reachable, expected %u", name, found, expected);
         goto done;
     }
     if (context->log)
-        fprintf(context->log, "%s: %u keys inserted%s, each present exactly once, in order\n", name, n,
-                tree ? "" : (strcmp(variant, "outside") ? " (traversal in the transaction)" : " (search outside the transaction)"));
+        fprintf(context->log, "%s: %u keys inserted%s, each remaining key present exactly once, in order\n", name, n,
+                tree ? (with_remove ? ", odd threads' keys deleted" : "")
+                     : (strcmp(variant, "outside") ? " (traversal in the transaction)" : " (search outside the transaction)"));
     tm_print_statistics(device, context, name);
 done:
     if (check) tm_check_end(check, device, context);
