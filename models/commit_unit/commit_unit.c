@@ -24,7 +24,6 @@ static const simtx_param_spec commit_unit_param_specs[] = {
     {"lwh_ways", SIMTX_PARAM_INT, "4", "ways", 1, 64, NULL, "last-writer history associativity; an eviction makes later misses conservative", PARAM(lwh_ways)},
     {"lwt_entries", SIMTX_PARAM_INT, "2048", "entries", 1, 1 << 24, NULL, "last-written-time table entries, 128-byte blocks (temporal conflict detection)", PARAM(lwt_entries)},
     {"lwt_subarrays", SIMTX_PARAM_INT, "4", "ways", 1, 64, NULL, "last-written-time table subarrays (ways)", PARAM(lwt_subarrays)},
-    {"held_queries", SIMTX_PARAM_INT, "64", "queries", 1, 1 << 16, NULL, "TM_LWT_QUERY held until older IDs retire", PARAM(held_queries)},
     {"ideal", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "ideal TM: validation without L2 reads or bandwidth limits, exact unbounded histories", PARAM(ideal)},
     {"skip_validation_check", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "TEST ONLY: validation ignores changed values (a deliberately broken commit unit)", PARAM(skip_validation_check)},
 };
@@ -116,7 +115,7 @@ struct commit_unit {
     simtx_msg *input;
     size_t input_length;
     simtx_msg *held;
-    size_t held_length;
+    size_t held_length, held_capacity; /* grows: refusing a query could block the decisions it waits for */
     msg_queue out[2];
     bool port_blocked[2];
     cu_table lwh, lwt;
@@ -135,7 +134,7 @@ struct commit_unit {
         uint64_t n_commits, n_aborts, n_skips, n_pass, n_fail, read_entries, write_entries, log_messages,
             log_traffic_bytes, validations, validation_mismatches, commit_writes, hazards, hazard_stall_cycles,
             lwh_overflows, lwt_queries, lwt_misses, lwt_evictions, cids_allocated, cid_requests, passthrough,
-            input_refusals, window_stalls, output_stalls, intra_group_conflicts;
+            input_refusals, window_stalls, output_stalls, intra_group_conflicts, held_queries_max;
         simtx_histogram validation_latency, commit_latency, hazard_latency;
         simtx_average queue_depth, active_cids;
     } stats;
@@ -299,7 +298,8 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
     u->next_cid = u->hazard_cid = u->writeback_cid = u->retire_cid = 1;
     u->slots = calloc(u->window, sizeof *u->slots);
     u->input = calloc((size_t)p->input_queue_depth, sizeof *u->input);
-    u->held = calloc((size_t)p->held_queries, sizeof *u->held);
+    u->held_capacity = 64;
+    u->held = calloc(u->held_capacity, sizeof *u->held);
     u->groups = calloc(u->window * 2, sizeof *u->groups);
     u->validate_queue = calloc(u->window, sizeof *u->validate_queue);
     u->complete_queue = calloc(u->window * 2, sizeof *u->complete_queue);
@@ -333,6 +333,7 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
     simtx_observe_counter(o, "lwh_overflows", &u->stats.lwh_overflows, "entries", "last-writer history evictions (later misses wait conservatively)");
     simtx_observe_counter(o, "lwt_queries", &u->stats.lwt_queries, "queries", "temporal conflict detection queries answered");
     simtx_observe_counter(o, "lwt_misses", &u->stats.lwt_misses, "queries", "queries answered by the eviction floor");
+    simtx_observe_counter(o, "held_queries_max", &u->stats.held_queries_max, "queries", "most temporal-conflict-detection queries held at once");
     simtx_observe_counter(o, "lwt_evictions", &u->stats.lwt_evictions, "entries", "last-written-time table evictions");
     simtx_observe_counter(o, "cid_requests", &u->stats.cid_requests, "requests", "commit-ID requests served (allocator only)");
     simtx_observe_counter(o, "cids_allocated", &u->stats.cids_allocated, "IDs", "commit IDs handed out (allocator only)");
@@ -693,8 +694,17 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
             u->stats.lwt_queries++;
             return true;
         }
-        if (u->held_length == (size_t)u->params.held_queries) return false;
+        if (u->held_length == u->held_capacity) {
+            simtx_msg *grown = realloc(u->held, 2 * u->held_capacity * sizeof *grown);
+            if (!grown) {
+                fail(u, "out of memory holding %zu temporal-conflict-detection queries", u->held_length);
+                return true;
+            }
+            u->held = grown;
+            u->held_capacity *= 2;
+        }
         u->held[u->held_length++] = *msg;
+        if (u->held_length > u->stats.held_queries_max) u->stats.held_queries_max = u->held_length;
         return true;
     }
     default:

@@ -28,7 +28,6 @@ typedef struct commit_unit_params {
     int64_t lwh_ways;            /* its associativity */
     int64_t lwt_entries;         /* last-written-time table entries (TCD) */
     int64_t lwt_subarrays;       /* its subarrays (ways) */
-    int64_t held_queries;        /* TM_LWT_QUERY waiting for older IDs to retire */
     bool ideal;                  /* no bandwidth limits, unbounded exact history */
     bool skip_validation_check;  /* TEST ONLY: ignore value mismatches (a broken validation) */
 } commit_unit_params;

@@ -23,6 +23,7 @@ static const simtx_param_spec tm_traffic_param_specs[] = {
     {"max_writes", SIMTX_PARAM_INT, "2", "words", 0, MAX_SET, NULL, "write set: up to max_writes words (read words + 1, or a fresh word)", PARAM(max_writes)},
     {"think_cycles", SIMTX_PARAM_INT, "20", "cycles", 0, 1 << 20, NULL, "compute time between the loads and the commit: 0 to think_cycles", PARAM(think_cycles)},
     {"read_only_percent", SIMTX_PARAM_INT, "20", "%", 0, 100, NULL, "transactions that write nothing", PARAM(read_only_percent)},
+    {"temporal_conflict_detection", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "read-only transactions commit at the core after last-written-time queries (KILO TM's TCD) when they can", PARAM(temporal_conflict_detection)},
     {"core_id", SIMTX_PARAM_INT, "0", "", 0, 1 << 20, NULL, "msg.core of every message", PARAM(core_id)},
     {"check", SIMTX_PARAM_BOOL, "true", "", 0, 0, NULL, "check the history with the serializability oracle at the end (a violation fails the run)", PARAM(check)},
 };
@@ -35,8 +36,11 @@ static const simtx_socket_spec tm_traffic_sockets[] = {
 };
 
 enum { PHASE_INIT, PHASE_RUN, PHASE_READBACK, PHASE_DONE };
-enum { AGENT_LOADING, AGENT_THINKING, AGENT_WAIT_CID, AGENT_WAIT_OUTCOMES, AGENT_WAIT_ACKS, AGENT_FINISHED };
-enum { KIND_INIT = 1, KIND_LOAD, KIND_CID, KIND_ACK, KIND_OUTCOME, KIND_DECISION, KIND_READBACK };
+enum {
+    AGENT_LOADING, AGENT_THINKING, AGENT_WAIT_CID, AGENT_WAIT_OUTCOMES, AGENT_WAIT_ACKS, AGENT_FINISHED,
+    AGENT_WAIT_CLOCK, AGENT_WAIT_LWT /* temporal conflict detection */
+};
+enum { KIND_INIT = 1, KIND_LOAD, KIND_CID, KIND_ACK, KIND_OUTCOME, KIND_DECISION, KIND_READBACK, KIND_CLOCK, KIND_PREQUERY, KIND_POSTQUERY };
 
 typedef struct agent {
     int state;
@@ -46,10 +50,15 @@ typedef struct agent {
     uint32_t cid;
     uint64_t involved;
     bool all_pass;
+    bool read_only;
+    uint32_t start_time;     /* TCD: the clock at the start (the next commit ID then) */
+    unsigned queries_pending;
+    bool queries_passed;
 } agent;
 
 typedef struct commit_record {
     uint32_t cid;
+    bool at_core; /* a read-only transaction committed by TCD: serialized just before ID cid */
     unsigned n_reads, n_writes;
     tm_oracle_access reads[MAX_SET], writes[MAX_SET];
 } commit_record;
@@ -71,7 +80,7 @@ typedef struct tm_traffic {
     size_t history_count, history_capacity;
     char error[320];
     struct {
-        uint64_t commits, aborts, loads, cid_requests, log_messages, messages, oracle_checked;
+        uint64_t commits, aborts, loads, cid_requests, log_messages, messages, oracle_checked, tcd_commits, tcd_failures;
         simtx_histogram attempt_latency;
     } stats;
     struct {
@@ -140,6 +149,8 @@ static void *tm_traffic_create(const void *params, const simtx_env *env, char *e
     simtx_observe_counter(o, "cid_requests", &t->stats.cid_requests, "requests", "commit-ID requests");
     simtx_observe_counter(o, "log_messages", &t->stats.log_messages, "messages", "read/write-log messages sent");
     simtx_observe_counter(o, "messages", &t->stats.messages, "messages", "requests sent");
+    simtx_observe_counter(o, "tm_n_tcd_commits", &t->stats.tcd_commits, "transactions", "read-only transactions committed at the core by temporal conflict detection");
+    simtx_observe_counter(o, "tm_n_tcd_failures", &t->stats.tcd_failures, "transactions", "read-only transactions whose temporal check failed (then committed through the commit units)");
     simtx_observe_counter(o, "oracle_checked", &t->stats.oracle_checked, "transactions", "committed transactions the oracle replayed (0 until the end)");
     simtx_observe_histogram(o, "attempt_latency", &t->stats.attempt_latency, "cycles", "commit-ID request to last write-back acknowledgement");
     simtx_observe_probe(o, "in_flight", &t->probes.in_flight, 16, "agents between their commit-ID request and their acknowledgements");
@@ -177,7 +188,27 @@ static bool contains(const tm_entry *e, unsigned n, uint32_t address)
     return false;
 }
 
-/* A new attempt: choose the sets and issue the loads. */
+static void issue_load(tm_traffic *t, unsigned index, unsigned i)
+{
+    simtx_msg load;
+    simtx_msg_init(&load, SIMTX_OP_READ, t->agents[index].reads[i].address, 4);
+    load.id = make_id(index, KIND_LOAD, i);
+    push(t, &load);
+    t->stats.loads++;
+}
+
+static void lwt_query(tm_traffic *t, unsigned index, unsigned i, unsigned kind)
+{
+    simtx_msg q;
+    simtx_msg_init(&q, SIMTX_OP_TM_LWT_QUERY, t->agents[index].reads[i].address, 0);
+    q.aux = t->agents[index].start_time;
+    q.id = make_id(index, kind, i);
+    push(t, &q);
+}
+
+/* A new attempt: choose the read set and issue the loads. A read-only
+ * transaction with temporal conflict detection first reads the clock, then
+ * queries each word's block before loading it. */
 static void start_attempt(tm_traffic *t, unsigned index)
 {
     agent *a = &t->agents[index];
@@ -187,13 +218,19 @@ static void start_attempt(tm_traffic *t, unsigned index)
         do address = (uint32_t)pool_address(t, next_random(t) % (uint64_t)t->params.pool_words);
         while (contains(a->reads, i, address));
         a->reads[i].address = address;
-        simtx_msg load;
-        simtx_msg_init(&load, SIMTX_OP_READ, address, 4);
-        load.id = make_id(index, KIND_LOAD, i);
-        push(t, &load);
     }
+    a->read_only = next_random(t) % 100 < (uint64_t)t->params.read_only_percent;
     a->loads_pending = a->n_reads;
-    t->stats.loads += a->n_reads;
+    if (a->read_only && t->params.temporal_conflict_detection) {
+        simtx_msg clock;
+        simtx_msg_init(&clock, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
+        clock.aux = 0; /* read the clock, allocate nothing */
+        clock.id = make_id(index, KIND_CLOCK, 0);
+        push(t, &clock);
+        a->state = AGENT_WAIT_CLOCK;
+        return;
+    }
+    for (unsigned i = 0; i < a->n_reads; i++) issue_load(t, index, i);
     a->state = AGENT_LOADING;
 }
 
@@ -201,7 +238,7 @@ static void start_attempt(tm_traffic *t, unsigned index)
 static void plan_writes(tm_traffic *t, agent *a, uint64_t now)
 {
     a->n_writes = 0;
-    bool read_only = next_random(t) % 100 < (uint64_t)t->params.read_only_percent;
+    bool read_only = a->read_only;
     for (unsigned i = 0; i < a->n_reads && !read_only && a->n_writes < (unsigned)t->params.max_writes; i++)
         if (next_random(t) % 2) a->writes[a->n_writes++] = (tm_entry){a->reads[i].address, a->reads[i].value + 1};
     if (!read_only && a->n_writes < (unsigned)t->params.max_writes && next_random(t) % 3 == 0) {
@@ -276,6 +313,7 @@ static void record_commit(tm_traffic *t, const agent *a)
     }
     commit_record *r = &t->history[t->history_count++];
     r->cid = a->cid;
+    r->at_core = false;
     r->n_reads = a->n_reads;
     r->n_writes = a->n_writes;
     for (unsigned i = 0; i < a->n_reads; i++) r->reads[i] = (tm_oracle_access){a->reads[i].address, a->reads[i].value, 4};
@@ -284,8 +322,9 @@ static void record_commit(tm_traffic *t, const agent *a)
 
 static int by_cid(const void *a, const void *b)
 {
-    uint32_t x = ((const commit_record *)a)->cid, y = ((const commit_record *)b)->cid;
-    return x < y ? -1 : x > y;
+    const commit_record *x = a, *y = b;
+    if (x->cid != y->cid) return x->cid < y->cid ? -1 : 1;
+    return (int)y->at_core - (int)x->at_core; /* a TCD commit at time T comes just before ID T */
 }
 
 static bool read_image(void *context, uint64_t address, void *data, size_t size)
@@ -339,6 +378,41 @@ static void response(tm_traffic *t, const simtx_msg *msg, uint64_t now)
     case KIND_CID:
         a->cid = (uint32_t)msg->aux;
         send_logs(t, index);
+        break;
+    case KIND_CLOCK:
+        a->start_time = (uint32_t)msg->aux;
+        for (unsigned i = 0; i < a->n_reads; i++) lwt_query(t, index, i, KIND_PREQUERY);
+        a->state = AGENT_LOADING;
+        break;
+    case KIND_PREQUERY: /* every ID below the start time has retired there: load */
+        issue_load(t, index, low);
+        break;
+    case KIND_POSTQUERY:
+        if (msg->aux >= a->start_time) a->queries_passed = false;
+        if (--a->queries_pending) break;
+        if (a->queries_passed) {
+            t->stats.tcd_commits++;
+            t->stats.commits++;
+            a->cid = a->start_time;
+            record_commit(t, a);
+            t->history[t->history_count - 1].at_core = true;
+            if (++a->committed == (unsigned)t->params.transactions) {
+                a->state = AGENT_FINISHED;
+                t->finished_agents++;
+            } else {
+                start_attempt(t, index);
+            }
+        } else {
+            /* Something newer was written: validate at the commit units instead. */
+            t->stats.tcd_failures++;
+            simtx_msg req;
+            simtx_msg_init(&req, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
+            req.aux = 1;
+            req.id = make_id(index, KIND_CID, 0);
+            push(t, &req);
+            t->stats.cid_requests++;
+            a->state = AGENT_WAIT_CID;
+        }
         break;
     case KIND_OUTCOME:
         a->all_pass &= msg->aux == TM_OUTCOME_PASS;
@@ -412,7 +486,13 @@ static uint64_t tm_traffic_cycle(void *core, uint64_t now)
         for (unsigned i = 0; i < (unsigned)t->params.agents; i++) {
             agent *a = &t->agents[i];
             if (a->state == AGENT_THINKING) {
-                if (now >= a->ready_cycle) {
+                if (now >= a->ready_cycle && a->read_only && t->params.temporal_conflict_detection) {
+                    for (unsigned r = 0; r < a->n_reads; r++) lwt_query(t, i, r, KIND_POSTQUERY);
+                    a->queries_pending = a->n_reads;
+                    a->queries_passed = true;
+                    a->state = AGENT_WAIT_LWT;
+                    a->ready_cycle = now;
+                } else if (now >= a->ready_cycle) {
                     simtx_msg req;
                     simtx_msg_init(&req, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
                     req.aux = 1;

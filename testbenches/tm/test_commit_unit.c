@@ -329,6 +329,24 @@ static void temporal_conflict_detection(void)
     CHECK(a1 != NULL);
     if (a1) CHECK_EQUAL(a1->aux, 1); /* the same 128-byte block as 0x1010 */
     CHECK(tm_system_response_cycle(&sys, 600) >= tm_system_response_cycle(&sys, 1100));
+    /* Many waiting queries never block the decision they wait for. */
+    tm_entry w2 = {0x1010, 2};
+    send_logs(&sys, 2, NULL, 0, &w2, 1, 2000);
+    for (unsigned i = 0; i < 200; i++) {
+        simtx_msg q = tm_make(SIMTX_OP_TM_LWT_QUERY, 0x1000, 0, 3, 10000 + i);
+        tm_system_send(&sys, &q);
+    }
+    tm_system_run(&sys, 300);
+    CHECK(tm_system_response(&sys, 10000) == NULL);
+    CHECK_EQUAL(stat_of(&sys, "cu0.held_queries_max"), 200);
+    decide(&sys, 0x1010, 2, true, 2100);
+    tm_system_run(&sys, 500);
+    unsigned answered = 0;
+    for (unsigned i = 0; i < 200; i++) {
+        const simtx_msg *a = tm_system_response(&sys, 10000 + i);
+        answered += a && a->aux == 2;
+    }
+    CHECK_EQUAL(answered, 200);
     /* A tiny table evicts: misses answer the floor (conservative). */
     tm_system_release(&sys);
     const char *const tiny[] = {"lwt_entries=1", "lwt_subarrays=1", NULL};
