@@ -79,7 +79,7 @@ int atm_main(gpu_device *device, workload_context *context)
                 (unsigned long long)transfers, account_count);
     tm_print_statistics(device, context, "atm");
 done:
-    if (check) tm_check_end(check, device, context);
+    tm_check_discard(check, device);
     gpu_module_unload(module);
     free(accounts), free(expected), free(sources), free(destinations), free(amounts);
     return status;

@@ -84,7 +84,7 @@ int ht_main(gpu_device *device, workload_context *context)
     if (context->log) fprintf(context->log, "ht: %u keys in %u buckets, each present exactly once\n", n, bucket_count);
     tm_print_statistics(device, context, "ht");
 done:
-    if (check) tm_check_end(check, device, context);
+    tm_check_discard(check, device);
     gpu_module_unload(module);
     free(keys), free(buckets), free(nodes), free(seen);
     return status;

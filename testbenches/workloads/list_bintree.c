@@ -110,7 +110,7 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
                      : (strcmp(variant, "outside") ? " (traversal in the transaction)" : " (search outside the transaction)"));
     tm_print_statistics(device, context, name);
 done:
-    if (check) tm_check_end(check, device, context);
+    tm_check_discard(check, device);
     gpu_module_unload(module);
     free(keys), free(nodes), free(seen), free(stack);
     return status;

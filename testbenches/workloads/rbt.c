@@ -113,7 +113,7 @@ int rbt_main(gpu_device *device, workload_context *context)
         fprintf(context->log, "rbt: %u inserted, %u removed; %u keys remain in order, red-black invariants hold\n", n, n / 2, found);
     tm_print_statistics(device, context, "rbt");
 done:
-    if (check) tm_check_end(check, device, context);
+    tm_check_discard(check, device);
     gpu_module_unload(module);
     free(keys), free(nodes), free(stack);
     return status;

@@ -174,6 +174,13 @@ int tm_check_end(tm_check *check, gpu_device *device, workload_context *context)
     return status;
 }
 
+void tm_check_discard(tm_check *check, gpu_device *device)
+{
+    if (!check) return;
+    gpu_tm_record(device, false);
+    destroy(check);
+}
+
 void tm_print_statistics(gpu_device *device, workload_context *context, const char *name)
 {
     /* Core statistics only (the commit units count commits and aborts too). */

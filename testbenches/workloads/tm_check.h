@@ -25,6 +25,8 @@ bool tm_check_region(tm_check *check, gpu_device *device, uint32_t address, uint
 /* Replays the history and compares; frees the check. Returns 0 when
  * serializable (or check is NULL), else 1 with context->error set. */
 int tm_check_end(tm_check *check, gpu_device *device, workload_context *context);
+/* Drops a check on an error path (no oracle verdict, recording off). */
+void tm_check_discard(tm_check *check, gpu_device *device);
 /* The statistics every TM workload prints after its oracle. */
 void tm_print_statistics(gpu_device *device, workload_context *context, const char *name);
 

@@ -66,7 +66,7 @@ int tx_rollback_main(gpu_device *device, workload_context *context)
         fprintf(context->log, "tx_rollback: %u threads committed once each; %.0f validation aborts, %.0f doomed aborts (%s)\n", n,
                 aborts, doomed_aborts, doomed);
 done:
-    if (check) tm_check_end(check, device, context);
+    tm_check_discard(check, device);
     gpu_module_unload(module);
     free(out);
     return status;
