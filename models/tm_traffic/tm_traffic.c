@@ -24,6 +24,7 @@ static const simtx_param_spec tm_traffic_param_specs[] = {
     {"think_cycles", SIMTX_PARAM_INT, "20", "cycles", 0, 1 << 20, NULL, "compute time between the loads and the commit: 0 to think_cycles", PARAM(think_cycles)},
     {"read_only_percent", SIMTX_PARAM_INT, "20", "%", 0, 100, NULL, "transactions that write nothing", PARAM(read_only_percent)},
     {"temporal_conflict_detection", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "read-only transactions commit at the core after last-written-time queries (KILO TM's TCD) when they can", PARAM(temporal_conflict_detection)},
+    {"warp_lanes", SIMTX_PARAM_INT, "0", "lanes", 0, 16, NULL, "0: KILO TM per-transaction messages; n: agents form warps of n lanes that commit together with Warp TM's coalesced messages (agents a multiple of n)", PARAM(warp_lanes)},
     {"core_id", SIMTX_PARAM_INT, "0", "", 0, 1 << 20, NULL, "msg.core of every message", PARAM(core_id)},
     {"check", SIMTX_PARAM_BOOL, "true", "", 0, 0, NULL, "check the history with the serializability oracle at the end (a violation fails the run)", PARAM(check)},
 };
@@ -40,7 +41,22 @@ enum {
     AGENT_LOADING, AGENT_THINKING, AGENT_WAIT_CID, AGENT_WAIT_OUTCOMES, AGENT_WAIT_ACKS, AGENT_FINISHED,
     AGENT_WAIT_CLOCK, AGENT_WAIT_LWT /* temporal conflict detection */
 };
-enum { KIND_INIT = 1, KIND_LOAD, KIND_CID, KIND_ACK, KIND_OUTCOME, KIND_DECISION, KIND_READBACK, KIND_CLOCK, KIND_PREQUERY, KIND_POSTQUERY };
+enum {
+    KIND_INIT = 1, KIND_LOAD, KIND_CID, KIND_ACK, KIND_OUTCOME, KIND_DECISION, KIND_READBACK, KIND_CLOCK, KIND_PREQUERY,
+    KIND_POSTQUERY, KIND_WARP_CID, KIND_WARP_OUTCOME, KIND_WARP_DECISION
+};
+enum { WARP_EXECUTING, WARP_COMMITTING, WARP_FINISHED };
+
+/* Warp TM: the lanes (agents first .. first + warp_lanes - 1) commit together. */
+typedef struct warp_state {
+    int state;
+    uint64_t active; /* lanes still to commit this round, by lane */
+    uint32_t first_cid;
+    unsigned outcomes_pending, acks_pending;
+    uint64_t pass_mask; /* bit k: the k-th active lane passed everywhere */
+    uint64_t involved;  /* partitions with entries */
+    uint64_t start_cycle;
+} warp_state;
 
 typedef struct agent {
     int state;
@@ -68,6 +84,7 @@ typedef struct tm_traffic {
     simtx_env env;
     int phase;
     agent *agents;
+    warp_state *warps; /* agents / warp_lanes of them, when warp_lanes > 0 */
     unsigned finished_agents;
     uint64_t rng;
     simtx_msg *out; /* ring of messages waiting for the port */
@@ -133,6 +150,14 @@ static void *tm_traffic_create(const void *params, const simtx_env *env, char *e
     t->env = *env;
     t->rng = env->seed * UINT64_C(0x9E3779B97F4A7C15) | 1;
     t->agents = calloc((size_t)p->agents, sizeof *t->agents);
+    if (p->warp_lanes && p->agents % p->warp_lanes) {
+        snprintf(error, error_size, "agents %lld must be a multiple of warp_lanes %lld", (long long)p->agents,
+                 (long long)p->warp_lanes);
+        free(t->agents);
+        free(t);
+        return NULL;
+    }
+    if (p->warp_lanes) t->warps = calloc((size_t)(p->agents / p->warp_lanes), sizeof *t->warps);
     t->out_capacity = (size_t)p->agents * (size_t)(p->partitions * 4 + 2 * MAX_SET) + (size_t)p->pool_words + 16;
     t->out = calloc(t->out_capacity, sizeof *t->out);
     t->initial = sparse_memory_create();
@@ -163,6 +188,7 @@ static void tm_traffic_destroy(void *core)
     tm_traffic *t = core;
     if (!t) return;
     free(t->agents);
+    free(t->warps);
     free(t->out);
     free(t->history);
     if (t->initial) sparse_memory_destroy(t->initial);
@@ -221,7 +247,7 @@ static void start_attempt(tm_traffic *t, unsigned index)
     }
     a->read_only = next_random(t) % 100 < (uint64_t)t->params.read_only_percent;
     a->loads_pending = a->n_reads;
-    if (a->read_only && t->params.temporal_conflict_detection) {
+    if (a->read_only && t->params.temporal_conflict_detection && !t->params.warp_lanes) {
         simtx_msg clock;
         simtx_msg_init(&clock, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
         clock.aux = 0; /* read the clock, allocate nothing */
@@ -353,6 +379,8 @@ static void run_oracle(tm_traffic *t)
     tm_oracle_destroy(oracle);
 }
 
+static void warp_response(tm_traffic *t, unsigned kind, unsigned first, const simtx_msg *msg, uint64_t now);
+
 static void response(tm_traffic *t, const simtx_msg *msg, uint64_t now)
 {
     unsigned index = (unsigned)(msg->id >> 40), kind = (unsigned)((msg->id >> 32) & 0xFF);
@@ -369,6 +397,10 @@ static void response(tm_traffic *t, const simtx_msg *msg, uint64_t now)
         return;
     }
     if (index >= (unsigned)t->params.agents) return;
+    if (kind == KIND_WARP_CID || kind == KIND_WARP_OUTCOME || kind == KIND_WARP_DECISION) {
+        warp_response(t, kind, index, msg, now);
+        return;
+    }
     agent *a = &t->agents[index];
     switch (kind) {
     case KIND_LOAD:
@@ -450,6 +482,161 @@ static void response(tm_traffic *t, const simtx_msg *msg, uint64_t now)
     }
 }
 
+/* ---- Warp TM ---- */
+
+static unsigned warp_count(const tm_traffic *t) { return (unsigned)(t->params.agents / t->params.warp_lanes); }
+
+/* The next attempt of every active lane. */
+static void warp_start(tm_traffic *t, unsigned w)
+{
+    warp_state *ws = &t->warps[w];
+    for (unsigned k = 0; k < (unsigned)t->params.warp_lanes; k++)
+        if ((ws->active >> k) & 1) start_attempt(t, w * (unsigned)t->params.warp_lanes + k);
+    ws->state = WARP_EXECUTING;
+}
+
+/* Coalesced logs and one coalesced TM_LOG_DONE per partition (records of 0
+ * and 0 for lanes without entries there). */
+static void warp_send_logs(tm_traffic *t, unsigned w)
+{
+    warp_state *ws = &t->warps[w];
+    unsigned lanes = (unsigned)t->params.warp_lanes, first = w * lanes;
+    ws->involved = 0;
+    for (unsigned p = 0; p < (unsigned)t->params.partitions; p++) {
+        simtx_msg done;
+        tm_done_init(&done, tm_partition_address(p, (uint64_t)t->params.interleave), ws->first_cid);
+        done.id = make_id(first, KIND_WARP_OUTCOME, p);
+        done.warp = (int)w;
+        for (unsigned op = 0; op < 2; op++) {
+            simtx_msg log;
+            tm_log_init(&log, op ? SIMTX_OP_TM_WRITE_LOG : SIMTX_OP_TM_READ_LOG, ws->first_cid, (int)t->params.core_id, (int)w);
+            for (unsigned k = 0; k < lanes; k++) {
+                if (!((ws->active >> k) & 1)) continue;
+                agent *a = &t->agents[first + k];
+                const tm_entry *entries = op ? a->writes : a->reads;
+                unsigned n = op ? a->n_writes : a->n_reads;
+                for (unsigned i = 0; i < n; i++) {
+                    if (partition_of(t, entries[i].address) != p) continue;
+                    if (!tm_log_append(&log, a->cid, entries[i].address, entries[i].value)) {
+                        log.id = make_id(first, KIND_ACK, p);
+                        push(t, &log);
+                        t->stats.log_messages++;
+                        tm_log_init(&log, (simtx_op)log.op, ws->first_cid, (int)t->params.core_id, (int)w);
+                        tm_log_append(&log, a->cid, entries[i].address, entries[i].value);
+                    }
+                }
+            }
+            if (log.size) {
+                log.id = make_id(first, KIND_ACK, p);
+                push(t, &log);
+                t->stats.log_messages++;
+            }
+        }
+        for (unsigned k = 0; k < lanes; k++) {
+            if (!((ws->active >> k) & 1)) continue;
+            agent *a = &t->agents[first + k];
+            unsigned reads = 0, writes = 0;
+            for (unsigned i = 0; i < a->n_reads; i++) reads += partition_of(t, a->reads[i].address) == p;
+            for (unsigned i = 0; i < a->n_writes; i++) writes += partition_of(t, a->writes[i].address) == p;
+            tm_done_append(&done, reads, writes);
+            if (reads || writes) ws->involved |= UINT64_C(1) << p;
+        }
+        push(t, &done);
+    }
+    ws->outcomes_pending = (unsigned)t->params.partitions;
+    ws->pass_mask = UINT64_MAX;
+}
+
+static void warp_response(tm_traffic *t, unsigned kind, unsigned first, const simtx_msg *msg, uint64_t now)
+{
+    unsigned lanes = (unsigned)t->params.warp_lanes, w = first / lanes;
+    warp_state *ws = &t->warps[w];
+    unsigned count = (unsigned)__builtin_popcountll(ws->active);
+    if (kind == KIND_WARP_CID) {
+        ws->first_cid = (uint32_t)msg->aux;
+        unsigned rank = 0;
+        for (unsigned k = 0; k < lanes; k++)
+            if ((ws->active >> k) & 1) t->agents[first + k].cid = ws->first_cid + rank++;
+        warp_send_logs(t, w);
+        return;
+    }
+    if (kind == KIND_WARP_OUTCOME) {
+        ws->pass_mask &= msg->aux;
+        if (--ws->outcomes_pending) return;
+        ws->pass_mask &= count == 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1;
+        ws->acks_pending = 0;
+        for (unsigned p = 0; p < (unsigned)t->params.partitions; p++)
+            if ((ws->involved >> p) & 1) {
+                simtx_msg d;
+                tm_decision_init(&d, tm_partition_address(p, (uint64_t)t->params.interleave), ws->first_cid, count,
+                                 ws->pass_mask);
+                d.id = make_id(first, KIND_WARP_DECISION, p);
+                push(t, &d);
+                ws->acks_pending++;
+            }
+        if (ws->acks_pending) return;
+    } else if (--ws->acks_pending) {
+        return;
+    }
+    /* Every acknowledgement is in: lanes that passed committed. */
+    simtx_histogram_add(&t->stats.attempt_latency, now - ws->start_cycle);
+    unsigned rank = 0;
+    for (unsigned k = 0; k < lanes; k++) {
+        if (!((ws->active >> k) & 1)) continue;
+        agent *a = &t->agents[first + k];
+        if ((ws->pass_mask >> rank++) & 1) {
+            t->stats.commits++;
+            record_commit(t, a);
+            if (++a->committed == (unsigned)t->params.transactions) {
+                a->state = AGENT_FINISHED;
+                t->finished_agents++;
+                ws->active &= ~(UINT64_C(1) << k);
+            }
+        } else {
+            t->stats.aborts++;
+        }
+    }
+    if (!ws->active) ws->state = WARP_FINISHED;
+    else warp_start(t, w);
+}
+
+/* A warp commits once all its active lanes have loaded and thought. */
+static uint64_t warp_cycle(tm_traffic *t, uint64_t now)
+{
+    uint64_t next = SIMTX_NEVER;
+    unsigned lanes = (unsigned)t->params.warp_lanes;
+    for (unsigned w = 0; w < warp_count(t); w++) {
+        warp_state *ws = &t->warps[w];
+        if (ws->state != WARP_EXECUTING) continue;
+        uint64_t ready = 0;
+        bool all_thinking = true;
+        for (unsigned k = 0; k < lanes; k++) {
+            if (!((ws->active >> k) & 1)) continue;
+            const agent *a = &t->agents[w * lanes + k];
+            if (a->state != AGENT_THINKING) all_thinking = false;
+            else if (a->ready_cycle > ready) ready = a->ready_cycle;
+        }
+        if (!all_thinking) continue;
+        if (now < ready) {
+            if (ready < next) next = ready;
+            continue;
+        }
+        for (unsigned k = 0; k < lanes; k++)
+            if ((ws->active >> k) & 1) t->agents[w * lanes + k].state = AGENT_WAIT_CID;
+        simtx_msg req;
+        simtx_msg_init(&req, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
+        req.aux = (uint64_t)__builtin_popcountll(ws->active);
+        req.lane_mask = ws->active;
+        req.warp = (int)w;
+        req.id = make_id(w * lanes, KIND_WARP_CID, 0);
+        push(t, &req);
+        t->stats.cid_requests++;
+        ws->state = WARP_COMMITTING;
+        ws->start_cycle = now;
+    }
+    return next;
+}
+
 static simtx_accept_result tm_traffic_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     (void)port;
@@ -479,11 +666,19 @@ static uint64_t tm_traffic_cycle(void *core, uint64_t now)
         }
         if (!t->outstanding) {
             t->phase = PHASE_RUN;
-            for (unsigned i = 0; i < (unsigned)t->params.agents; i++) start_attempt(t, i);
+            if (t->params.warp_lanes) {
+                for (unsigned w = 0; w < warp_count(t); w++) {
+                    t->warps[w].active = (UINT64_C(1) << t->params.warp_lanes) - 1;
+                    warp_start(t, w);
+                }
+            } else {
+                for (unsigned i = 0; i < (unsigned)t->params.agents; i++) start_attempt(t, i);
+            }
         }
         break;
     case PHASE_RUN:
-        for (unsigned i = 0; i < (unsigned)t->params.agents; i++) {
+        if (t->params.warp_lanes) next = warp_cycle(t, now);
+        for (unsigned i = 0; i < (unsigned)t->params.agents && !t->params.warp_lanes; i++) {
             agent *a = &t->agents[i];
             if (a->state == AGENT_THINKING) {
                 if (now >= a->ready_cycle && a->read_only && t->params.temporal_conflict_detection) {

@@ -23,6 +23,7 @@ typedef struct tm_traffic_params {
     int64_t think_cycles;    /* compute time between the loads and the commit, 0..think_cycles */
     int64_t read_only_percent;
     bool temporal_conflict_detection; /* read-only transactions commit at the core when they can */
+    int64_t warp_lanes;      /* 0: KILO TM messages; n: warps of n lanes with Warp TM's coalesced messages */
     int64_t core_id;         /* msg.core of every message */
     bool check;              /* run the serializability oracle at the end */
 } tm_traffic_params;
