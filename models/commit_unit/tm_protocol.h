@@ -60,7 +60,11 @@
  *      transaction commits at the core (serialized at time T) with no
  *      commit ID and no log transfer; otherwise it takes the normal path (1).
  *      The table holds `lwt_entries` blocks in `lwt_subarrays` ways; an
- *      evicted block raises a floor that every miss then answers.
+ *      evicted block raises a floor that every miss then answers. The loads
+ *      must reach the L2 through the commit unit after the first answer
+ *      (global data not cached in the L1, as in the TM configurations). The
+ *      oracle places such a transaction just before ID T in the commit order
+ *      (models/tm_traffic does all of this; see its README).
  *
  * FIELDS
  *
@@ -125,7 +129,8 @@
  *   per-ID messages; 2 x 2 x 6 = 24 coalesced), see tm_memory.lua's
  *   l1_params. Likewise `window` must cover every ID handed out but not yet
  *   retired (960 concurrent transactions on the GTX480: window 1024), since
- *   messages for IDs beyond it wait.
+ *   messages for IDs beyond it wait. Waiting TM_LWT_QUERY messages are held
+ *   without limit for the same reason.
  *
  * COSTS
  *
