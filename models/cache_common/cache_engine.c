@@ -49,6 +49,7 @@ struct cache {
     cache_config config;
     simtx_env env;
     unsigned sets, sector_size;
+    unsigned line_shift;           /* log2(line_size) when a power of two, else 0 (divide) */
     cache_line *lines;
     uint8_t *data;
     mshr *mshrs;
@@ -67,8 +68,15 @@ struct cache {
 
 /* ---- geometry ---- */
 
-static uint64_t line_of(const cache *c, uint64_t address) { return address / c->config.line_size; }
-static unsigned offset_in_line(const cache *c, uint64_t address) { return (unsigned)(address % c->config.line_size); }
+/* Lines are almost always a power of two: shift rather than divide. */
+static uint64_t line_of(const cache *c, uint64_t address)
+{
+    return c->line_shift ? address >> c->line_shift : address / c->config.line_size;
+}
+static unsigned offset_in_line(const cache *c, uint64_t address)
+{
+    return (unsigned)(c->line_shift ? address & (c->config.line_size - 1u) : address % c->config.line_size);
+}
 
 static unsigned set_of(const cache *c, uint64_t line_address)
 {
@@ -110,6 +118,27 @@ static uint32_t sector_mask(const cache *c, unsigned offset, unsigned size)
     return mask;
 }
 
+/* The byte-enable bits of msg bytes [first, first + count), count <= 64,
+ * as the low bits of the result. */
+static uint64_t enable_bits(const simtx_msg *msg, unsigned first, unsigned count)
+{
+    unsigned word = first >> 6, shift = first & 63;
+    uint64_t bits = msg->byte_enable[word] >> shift;
+    if (shift && word + 1 < 2) bits |= msg->byte_enable[word + 1] << (64 - shift);
+    return count < 64 ? bits & ((UINT64_C(1) << count) - 1) : bits;
+}
+
+/* True when every msg byte of [first, first + count) is enabled. */
+static bool bytes_enabled(const simtx_msg *msg, unsigned first, unsigned count)
+{
+    for (unsigned done = 0; done < count; done += 64) {
+        unsigned n = count - done < 64 ? count - done : 64;
+        uint64_t want = n < 64 ? (UINT64_C(1) << n) - 1 : UINT64_MAX;
+        if (enable_bits(msg, first + done, n) != want) return false;
+    }
+    return true;
+}
+
 /* Sectors a write replaces entirely (every byte of the sector enabled). */
 static uint32_t fully_written_sectors(const cache *c, const simtx_msg *msg, unsigned offset)
 {
@@ -117,9 +146,7 @@ static uint32_t fully_written_sectors(const cache *c, const simtx_msg *msg, unsi
     for (unsigned s = 0; s < c->config.sectors; s++) {
         unsigned start = s * c->sector_size, end = start + c->sector_size;
         if (start < offset || end > offset + msg->size) continue;
-        bool all = true;
-        for (unsigned b = start; b < end && all; b++) all = simtx_msg_byte_enabled(msg, b - offset);
-        if (all) mask |= UINT32_C(1) << s;
+        if (bytes_enabled(msg, start - offset, c->sector_size)) mask |= UINT32_C(1) << s;
     }
     return mask;
 }
@@ -308,9 +335,18 @@ static void apply_write(cache *c, unsigned line_index, const simtx_msg *msg)
     uint32_t full = fully_written_sectors(c, msg, offset);
     uint32_t writable = (line->valid | full) & sector_mask(c, offset, msg->size);
     uint8_t *data = line_data(c, line_index);
-    for (unsigned b = 0; b < msg->size; b++) {
-        unsigned sector = (offset + b) / c->sector_size;
-        if (((writable >> sector) & 1u) && simtx_msg_byte_enabled(msg, b)) data[offset + b] = msg->data[b];
+    /* Sector by sector: a whole enabled span is one copy. */
+    for (uint32_t left = writable; left; left &= left - 1) {
+        unsigned sector = (unsigned)__builtin_ctz(left);
+        unsigned start = sector * c->sector_size, end = start + c->sector_size;
+        if (start < offset) start = offset;
+        if (end > offset + msg->size) end = offset + msg->size;
+        if (bytes_enabled(msg, start - offset, end - start)) {
+            memcpy(data + start, msg->data + (start - offset), end - start);
+            continue;
+        }
+        for (unsigned at = start; at < end; at++)
+            if (simtx_msg_byte_enabled(msg, at - offset)) data[at] = msg->data[at - offset];
     }
     line->valid |= writable;
     if (c->config.write_back) line->dirty |= writable;
@@ -622,7 +658,7 @@ static unsigned waiting_for_lookup(const cache *c, uint64_t now)
 {
     unsigned ready = 0;
     for (size_t i = 0; i < c->input.length; i++) {
-        if (c->input.ready_cycles[(c->input.head + i) % c->input.capacity] > now) break;
+        if (c->input.ready_cycles[msg_queue_slot(&c->input, i)] > now) break;
         ready++;
     }
     return ready;
@@ -829,6 +865,7 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     c->env = *env;
     c->sets = (unsigned)(config->size / ((uint64_t)config->line_size * config->associativity));
     c->sector_size = config->line_size / config->sectors;
+    if (!(config->line_size & (config->line_size - 1))) c->line_shift = (unsigned)__builtin_ctz(config->line_size);
     size_t line_count = (size_t)c->sets * config->associativity;
     c->lines = calloc(line_count, sizeof *c->lines);
     c->data = calloc(line_count, config->line_size);

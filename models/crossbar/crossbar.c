@@ -56,6 +56,10 @@ typedef struct crossbar {
     int *winner;
     unsigned *winner_rank;
     unsigned *candidates;          /* [port * NETWORKS + network] */
+    unsigned *contested;           /* outputs with a winner this cycle */
+    /* Bit sets of ports whose input / output queue holds packets: a cycle
+     * visits only those, in port order. */
+    uint64_t *busy_inputs, *busy_outputs;
     struct {
         uint64_t packets, flits, arbitration_losses, refusals;
     } stats[NETWORKS];
@@ -65,6 +69,25 @@ typedef struct crossbar {
 } crossbar;
 
 static unsigned core_count(const crossbar *x) { return (unsigned)x->params.cores; }
+
+static unsigned port_set_words(unsigned ports) { return (ports + 63) / 64; }
+static void port_set_add(uint64_t *set, unsigned port) { set[port >> 6] |= UINT64_C(1) << (port & 63); }
+static void port_set_remove(uint64_t *set, unsigned port) { set[port >> 6] &= ~(UINT64_C(1) << (port & 63)); }
+
+/* The first port >= from in a set of `ports` ports, or `ports` if none. */
+static unsigned port_set_next(const uint64_t *set, unsigned ports, unsigned from)
+{
+    for (unsigned word = from >> 6; word < port_set_words(ports); word++) {
+        uint64_t bits = set[word];
+        if (word == from >> 6) bits &= UINT64_MAX << (from & 63);
+        if (bits) return word * 64 + (unsigned)__builtin_ctzll(bits);
+    }
+    return ports;
+}
+
+/* Visits the ports of a set in ascending order. */
+#define FOR_EACH_PORT(port, set, ports) \
+    for (unsigned port = port_set_next((set), (ports), 0); port < (ports); port = port_set_next((set), (ports), port + 1))
 static bool is_core_port(const crossbar *x, unsigned port) { return port < core_count(x); }
 
 static int map_request(const crossbar *x, uint64_t address)
@@ -127,6 +150,9 @@ static void crossbar_destroy(void *core)
     free(x->winner);
     free(x->winner_rank);
     free(x->candidates);
+    free(x->contested);
+    free(x->busy_inputs);
+    free(x->busy_outputs);
     free(x->input_depth);
     free(x->output_depth);
     free(x->params.mapping);
@@ -183,10 +209,14 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->winner = malloc(n * sizeof *x->winner);
     x->winner_rank = calloc(n, sizeof *x->winner_rank);
     x->candidates = calloc((size_t)n * NETWORKS, sizeof *x->candidates);
+    x->contested = calloc(n, sizeof *x->contested);
+    x->busy_inputs = calloc(port_set_words(n), sizeof *x->busy_inputs);
+    x->busy_outputs = calloc(port_set_words(n), sizeof *x->busy_outputs);
     x->input_depth = calloc(n, sizeof *x->input_depth);
     x->output_depth = calloc(n, sizeof *x->output_depth);
     bool ok = x->params.mapping && x->inputs && x->outputs && x->switch_in_free && x->switch_out_free && x->link_free &&
               x->blocked && x->next_source && x->input_destinations && x->winner && x->winner_rank && x->candidates &&
+              x->contested && x->busy_inputs && x->busy_outputs &&
               x->input_depth && x->output_depth;
     for (unsigned i = 0; ok && i < n; i++) x->winner[i] = -1;
     for (unsigned i = 0; ok && i < n; i++)
@@ -253,6 +283,7 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
         }
     }
     x->input_destinations[(size_t)port * queue->capacity + slot] = d;
+    port_set_add(x->busy_inputs, port);
     x->input_depth[port] = queue->length;
     return SIMTX_ACCEPTED;
 }
@@ -262,9 +293,9 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     crossbar *x = core;
     unsigned n = x->port_count;
     /* Output links: one packet at a time, for its flits' worth of cycles. */
-    for (unsigned d = 0; d < n; d++) {
+    FOR_EACH_PORT(d, x->busy_outputs, n) {
         msg_queue *queue = &x->outputs[d];
-        if (x->blocked[d] || x->link_free[d] > now || msg_queue_empty(queue) || msg_queue_front_ready(queue) > now) continue;
+        if (x->blocked[d] || x->link_free[d] > now || msg_queue_front_ready(queue) > now) continue;
         simtx_msg *out = msg_queue_front(queue);
         if (out->is_response) out->route_depth--; /* this hop's entry, popped as the reply leaves */
         if (!x->env.send(x->env.context, d, out)) {
@@ -277,26 +308,29 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         x->stats[network].packets++;
         x->stats[network].flits += flit_count(x, out);
         msg_queue_pop(queue);
+        if (msg_queue_empty(queue)) port_set_remove(x->busy_outputs, d);
         x->output_depth[d] = queue->length;
     }
     /* Switch: each output takes one ready input head per transfer, chosen
      * round-robin from its pointer; the other ready heads for it lose
      * arbitration; a full output queue holds its inputs back. An input's head
      * goes to one output, so one pass over the inputs finds every contest. */
-    for (unsigned s = 0; s < n; s++) {
+    unsigned contests = 0;
+    FOR_EACH_PORT(s, x->busy_inputs, n) {
         msg_queue *queue = &x->inputs[s];
-        if (msg_queue_empty(queue) || msg_queue_front_ready(queue) > now || x->switch_in_free[s] > now) continue;
+        if (msg_queue_front_ready(queue) > now || x->switch_in_free[s] > now) continue;
         int d = head_destination(x, s);
         if (d == NO_ROUTE || x->switch_out_free[d] > now || msg_queue_full(&x->outputs[d])) continue;
         unsigned rank = s >= x->next_source[d] ? s - x->next_source[d] : s + n - x->next_source[d];
+        if (x->winner[d] < 0) x->contested[contests++] = (unsigned)d;
         if (x->winner[d] < 0 || rank < x->winner_rank[d]) {
             x->winner[d] = (int)s;
             x->winner_rank[d] = rank;
         }
         x->candidates[(size_t)d * NETWORKS + network_of(msg_queue_front(queue))]++;
     }
-    for (unsigned d = 0; d < n; d++) {
-        if (x->winner[d] < 0) continue;
+    for (unsigned i = 0; i < contests; i++) { /* outputs are independent: any order */
+        unsigned d = x->contested[i];
         unsigned s = (unsigned)x->winner[d];
         msg_queue *queue = &x->inputs[s];
         simtx_msg *msg = msg_queue_front(queue);
@@ -312,21 +346,23 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         msg_queue_push(&x->outputs[d], msg, now + x->latency[network_of(msg)] - 1);
         x->switch_in_free[s] = x->switch_out_free[d] = now + cycles;
         msg_queue_pop(queue);
+        if (msg_queue_empty(queue)) port_set_remove(x->busy_inputs, s);
+        port_set_add(x->busy_outputs, d);
         x->input_depth[s] = queue->length;
         x->output_depth[d] = x->outputs[d].length;
         x->next_source[d] = s + 1 < n ? s + 1 : 0;
     }
     /* Sleep until something can move. */
     uint64_t next = SIMTX_NEVER;
-    for (unsigned p = 0; p < n; p++) {
+    FOR_EACH_PORT(p, x->busy_outputs, n) {
         msg_queue *out = &x->outputs[p];
-        if (!x->blocked[p] && !msg_queue_empty(out)) {
-            uint64_t when = msg_queue_front_ready(out);
-            if (x->link_free[p] > when) when = x->link_free[p];
-            if (when < next) next = when;
-        }
+        if (x->blocked[p]) continue;
+        uint64_t when = msg_queue_front_ready(out);
+        if (x->link_free[p] > when) when = x->link_free[p];
+        if (when < next) next = when;
+    }
+    FOR_EACH_PORT(p, x->busy_inputs, n) {
         msg_queue *in = &x->inputs[p];
-        if (msg_queue_empty(in)) continue;
         int d = head_destination(x, p);
         if (d == NO_ROUTE) {
             x->env.fail(x->env.context, "a reply arrived with no route back");
