@@ -69,6 +69,7 @@ typedef struct cu_slot {
     int32_t done_group, decision_group; /* the held requests answering this ID (groups) */
     uint8_t done_bit;                   /* this ID's bit in its TM_LOG_DONE's outcome mask */
     uint32_t first_waiter, next_waiter; /* IDs whose validation waits for this one to retire (0: none) */
+    int32_t core, warp;                 /* who sent its TM_LOG_DONE (-1: unknown) */
     uint32_t hazard_progress; /* entries through hazard detection, reads first */
     uint32_t wait_for_cid;    /* validation waits until this ID retired (0: none) */
     uint32_t validation_issued, validation_returned;
@@ -134,7 +135,7 @@ struct commit_unit {
         uint64_t n_commits, n_aborts, n_skips, n_pass, n_fail, read_entries, write_entries, log_messages,
             log_traffic_bytes, validations, validation_mismatches, commit_writes, hazards, hazard_stall_cycles,
             lwh_overflows, lwt_queries, lwt_misses, lwt_evictions, cids_allocated, cid_requests, passthrough,
-            input_refusals, window_stalls, output_stalls, intra_group_conflicts, held_queries_max;
+            input_refusals, window_stalls, output_stalls, intra_warp_hazards, held_queries_max;
         simtx_histogram validation_latency, commit_latency, hazard_latency;
         simtx_average queue_depth, active_cids;
     } stats;
@@ -329,7 +330,7 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
     simtx_observe_counter(o, "tm_n_commit_writes", &u->stats.commit_writes, "words", "write-backs sent to the L2");
     simtx_observe_counter(o, "hazards", &u->stats.hazards, "transactions", "IDs whose validation had to wait for an older writer to retire");
     simtx_observe_counter(o, "hazard_stall_cycles", &u->stats.hazard_stall_cycles, "cycles", "cycles from hazard detection to the start of validation, summed over IDs with a hazard");
-    simtx_observe_counter(o, "intra_group_conflicts", &u->stats.intra_group_conflicts, "transactions", "IDs failed because an older ID of the same coalesced TM_LOG_DONE (warp) wrote a word they read (or may have: history overflow)");
+    simtx_observe_counter(o, "intra_warp_hazards", &u->stats.intra_warp_hazards, "transactions", "IDs failed at once because an older, undecided ID of the same warp (or coalesced TM_LOG_DONE) wrote a word they read (or may have: history overflow)");
     simtx_observe_counter(o, "lwh_overflows", &u->stats.lwh_overflows, "entries", "last-writer history evictions (later misses wait conservatively)");
     simtx_observe_counter(o, "lwt_queries", &u->stats.lwt_queries, "queries", "temporal conflict detection queries answered");
     simtx_observe_counter(o, "lwt_misses", &u->stats.lwt_misses, "queries", "queries answered by the eviction floor");
@@ -609,6 +610,8 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
             s->expected_writes = writes;
             s->done_group = g;
             s->done_bit = (uint8_t)i;
+            s->core = msg->core;
+            s->warp = msg->warp;
             u->groups[g].pending++;
             if (slot_complete(s)) s->done_cycle = now;
         }
@@ -816,12 +819,17 @@ static void hazard_stage(commit_unit *u, uint64_t now)
                 uint64_t word = s->reads.entries[s->hazard_progress].address / 4;
                 uint32_t writer = table_find(&u->lwh, word, u->retire_cid);
                 if (!writer && u->lwh.floor >= u->retire_cid) writer = u->lwh.floor; /* evicted: maybe */
-                if (writer && writer < s->cid && writer >= u->groups[s->done_group].request.transaction_id) {
-                    /* An older ID of the same coalesced TM_LOG_DONE (the same
-                     * warp): waiting for it to retire would wait for our own
-                     * outcome, so the younger ID fails (Warp TM resolves
-                     * intra-warp conflicts the same way). */
-                    if (!s->validation_failed) u->stats.intra_group_conflicts++;
+                const cu_slot *w = writer ? slot_of(u, writer) : NULL;
+                bool same_warp = w && w->cid == writer && s->core >= 0 && s->warp >= 0 && w->core == s->core &&
+                                 w->warp == s->warp && !w->has_decision;
+                if (writer && writer < s->cid &&
+                    (same_warp || writer >= u->groups[s->done_group].request.transaction_id)) {
+                    /* An older, undecided ID of the same warp (or of the same
+                     * coalesced TM_LOG_DONE): its decision may wait for our
+                     * own outcome, so waiting for it to retire could deadlock;
+                     * the younger ID fails (Warp TM resolves intra-warp
+                     * conflicts the same way). */
+                    if (!s->validation_failed) u->stats.intra_warp_hazards++;
                     s->validation_failed = true;
                 } else if (writer && writer < s->cid && writer > s->wait_for_cid) {
                     s->wait_for_cid = writer;

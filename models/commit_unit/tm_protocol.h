@@ -104,12 +104,14 @@
  *     ID has no entries here (no separate TM_SKIP). The response comes when
  *     every ID with entries has been validated: aux bit i = ID first+i passed
  *     (bits of skipped IDs are set too). size = 0 is the single form
- *     (counts in aux). An ID that read a word an older ID of the same
- *     message writes fails at once (it cannot wait for that ID's decision,
- *     which waits for this very response); Warp TM's intra-warp conflict
- *     detection removes such pairs before commit, so this only happens on
- *     a last-writer-history overflow or without it (KILO TM-style lanes
- *     coalesced anyway).
+ *     (counts in aux).
+ *   An ID that read a word an older, undecided ID of the same warp writes
+ *   fails at once: the warp may decide only when it has all outcomes, so
+ *   waiting for that ID could deadlock. "Same warp" is the same core and
+ *   warp fields in the TM_LOG_DONE (set them!) or the same coalesced
+ *   TM_LOG_DONE. Warp TM's intra-warp conflict detection removes such pairs
+ *   before commit, so with it this only happens on a last-writer-history
+ *   overflow.
  *   - TM_DECISION with size = 8: data[0..3] = n (1..64), aux bit i = commit
  *     ID first+i. IDs with no entries here are ignored. The response (the
  *     write-back acknowledgement) comes when every committing ID of the

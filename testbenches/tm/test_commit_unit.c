@@ -585,7 +585,7 @@ static void intra_group_conflict(void)
     const simtx_msg *outcome = tm_system_response(&sys, 3);
     CHECK(outcome != NULL);
     if (outcome) CHECK_EQUAL(outcome->aux, 0x1);
-    CHECK_EQUAL(stat_of(&sys, "cu0.intra_group_conflicts"), 1);
+    CHECK_EQUAL(stat_of(&sys, "cu0.intra_warp_hazards"), 1);
     CHECK_EQUAL(stat_of(&sys, "cu0.tm_n_validations"), 0);
     CHECK(tm_system_failure(&sys) == NULL);
     tm_system_release(&sys);
@@ -623,6 +623,47 @@ static void window_limit(void)
     tm_system_release(&sys);
 }
 
+/* Single-form messages of one warp (core 2, warp 5): a younger lane reading
+ * what an older, undecided lane writes fails at once (the warp may decide
+ * only when it has every outcome); another warp's reader waits. */
+static void same_warp_hazard(void)
+{
+    tm_entry w1 = {0x30, 1}, r = {0x30, 0};
+    simtx_msg reads = tm_make_log(SIMTX_OP_TM_READ_LOG, 2, &r, 1, 2001);
+    simtx_msg done = tm_make(SIMTX_OP_TM_LOG_DONE, 0, 2, 1, 2000);
+    reads.core = done.core = 2;
+    reads.warp = done.warp = 5;
+    simtx_msg reads3 = tm_make_log(SIMTX_OP_TM_READ_LOG, 3, &r, 1, 3001);
+    simtx_msg done3 = tm_make(SIMTX_OP_TM_LOG_DONE, 0, 3, 1, 3000);
+    reads3.core = done3.core = 2;
+    reads3.warp = done3.warp = 6;
+    tm_system sys;
+    tm_system_init(&sys, 1, 5, NULL);
+    simtx_msg writes1 = tm_make_log(SIMTX_OP_TM_WRITE_LOG, 1, &w1, 1, 1001);
+    simtx_msg done1 = tm_make(SIMTX_OP_TM_LOG_DONE, 0, 1, (uint64_t)1 << 32, 1000);
+    done1.core = 2;
+    done1.warp = 5;
+    tm_system_send(&sys, &writes1);
+    tm_system_send(&sys, &done1);
+    tm_system_send(&sys, &reads);
+    tm_system_send(&sys, &done);
+    tm_system_send(&sys, &reads3);
+    tm_system_send(&sys, &done3);
+    tm_system_run(&sys, 100);
+    const simtx_msg *o2 = tm_system_response(&sys, 2000);
+    CHECK(o2 != NULL);
+    if (o2) CHECK_EQUAL(o2->aux, TM_OUTCOME_FAIL);
+    CHECK(tm_system_response(&sys, 3000) == NULL); /* warp 6 waits for ID 1 */
+    CHECK_EQUAL(stat_of(&sys, "cu0.intra_warp_hazards"), 1);
+    decide(&sys, 0, 1, false, 1100);
+    tm_system_run(&sys, 100);
+    const simtx_msg *o3 = tm_system_response(&sys, 3000);
+    CHECK(o3 != NULL);
+    if (o3) CHECK_EQUAL(o3->aux, TM_OUTCOME_PASS); /* ID 1 aborted: 0x30 still 0 */
+    CHECK(tm_system_failure(&sys) == NULL);
+    tm_system_release(&sys);
+}
+
 int main(void)
 {
     commit_and_abort();
@@ -641,6 +682,7 @@ int main(void)
     coalesced_done_and_decision();
     intra_group_conflict();
     window_limit();
+    same_warp_hazard();
     protocol_errors();
     broken_validation_passes_stale_read();
     return simtx_test_summary();
