@@ -23,6 +23,10 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     const char *variant = tree ? "inside" : workload_string(context, "variant", "inside");
     int64_t with_remove = tree ? workload_int(context, "remove", 1, 0, 1) : 0; /* bintree: then delete odd threads' keys */
+    /* list: keys already in the list before the launch (nodes n+1..), so a
+     * search outside the transaction has something to skip */
+    uint32_t prefill = tree ? 0 : (uint32_t)workload_int(context, "prefill", 0, 0, 1 << 20);
+    uint32_t slots = n + 1 + prefill;
     char path[1024];
     workload_kernel_path(context, name, path, sizeof path);
     if (context->bad_option) return 1;
@@ -32,23 +36,30 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
     int status = 0;
     gpu_module *module = NULL;
     tm_check *check = NULL;
-    uint32_t *keys = malloc(sizeof(uint32_t) * n), *nodes = malloc(sizeof(uint32_t) * words * (n + 1));
-    uint8_t *seen = calloc(n + 1, 1);
+    uint32_t *keys = malloc(sizeof(uint32_t) * n), *nodes = calloc((size_t)words * slots, sizeof(uint32_t));
+    uint8_t *seen = calloc(slots, 1);
     uint32_t *stack = malloc(sizeof(uint32_t) * (n + 1) * 2);
     if (!keys || !nodes || !seen || !stack) {
         status = workload_fail(context, "out of host memory");
         goto done;
     }
     make_keys(keys, n, seed);
+    /* Prefilled keys 3j+2 (never an inserted key), linked in order from the head. */
+    for (uint32_t j = prefill; j-- > 0;) {
+        uint32_t node = n + 1 + j;
+        nodes[2 * node] = 3 * j + 2;
+        nodes[2 * node + 1] = nodes[1];
+        nodes[1] = node;
+    }
     HOST_CHECK(module = gpu_module_load(device, path));
     uint32_t d_keys, d_nodes;
     HOST_CHECK(d_keys = gpu_malloc(device, sizeof(uint32_t) * n));
-    HOST_CHECK(d_nodes = gpu_malloc(device, sizeof(uint32_t) * words * (n + 1)));
+    HOST_CHECK(d_nodes = gpu_malloc(device, sizeof(uint32_t) * words * slots));
     HOST_CHECK(gpu_copy_to_device(device, d_keys, keys, sizeof(uint32_t) * n));
-    HOST_CHECK(gpu_memset(device, d_nodes, 0, sizeof(uint32_t) * words * (n + 1)));
+    HOST_CHECK(gpu_copy_to_device(device, d_nodes, nodes, sizeof(uint32_t) * words * slots));
     check = tm_check_begin(device, context, &status);
     if (status) goto done;
-    if (!tm_check_region(check, device, d_nodes, sizeof(uint32_t) * words * (n + 1))) {
+    if (!tm_check_region(check, device, d_nodes, sizeof(uint32_t) * words * slots)) {
         status = workload_fail(context, "serializability oracle: cannot snapshot memory");
         goto done;
     }
@@ -66,13 +77,14 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
     status = tm_check_end(check, device, context);
     check = NULL;
     if (status) goto done;
-    HOST_CHECK(gpu_copy_from_device(device, nodes, d_nodes, sizeof(uint32_t) * words * (n + 1)));
+    HOST_CHECK(gpu_copy_from_device(device, nodes, d_nodes, sizeof(uint32_t) * words * slots));
     uint32_t found = 0, last = 0;
     if (!tree) {
         for (uint32_t node = nodes[1]; node; node = nodes[2 * node + 1]) {
-            if (node > n || seen[node]++ || nodes[2 * node] != keys[node - 1] || nodes[2 * node] <= last) {
+            uint32_t expected_key = node > n ? 3 * (node - n - 1) + 2 : keys[node - 1];
+            if (node >= slots || seen[node]++ || nodes[2 * node] != expected_key || nodes[2 * node] <= last) {
                 status = workload_fail(context, "list: node %u (key %u) breaks the sorted list after key %u", node,
-                                       node <= n ? nodes[2 * node] : 0, last);
+                                       node < slots ? nodes[2 * node] : 0, last);
                 goto done;
             }
             last = nodes[2 * node];
@@ -99,7 +111,7 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
             node = nodes[3 * node + 2];
         }
     }
-    uint32_t expected = with_remove ? (n + 1) / 2 : n;
+    uint32_t expected = with_remove ? (n + 1) / 2 : n + prefill;
     if (found != expected) {
         status = workload_fail(context, "%s: %u keys reachable, expected %u", name, found, expected);
         goto done;
