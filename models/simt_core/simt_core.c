@@ -234,7 +234,7 @@ struct simt_core {
         uint64_t tm_n_commits, tm_n_aborts, tm_aborts_validation, tm_aborts_timeout, tm_aborts_fault, tm_aborts_intra_warp;
         uint64_t tm_wasted_cycles, tm_wasted_instructions, tm_core_cycles, tm_commit_cycles, tm_log_bytes, tm_messages;
         uint64_t tm_token_stalls;
-        simtx_histogram tm_read_set, tm_write_set, tm_aborts_per_tx;
+        simtx_histogram tm_read_set, tm_write_set, tm_aborts_per_tx, tm_core_duration, tm_commit_duration;
     } tm_stats;
     struct {
         uint64_t tx_warps, committing_warps;
@@ -402,6 +402,8 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_counter(o, "tm_token_stalls", &c->tm_stats.tm_token_stalls, "events", "tx_begin found no free transactional-warp token");
     simtx_observe_histogram(o, "tm_read_set", &c->tm_stats.tm_read_set, "words", "read-log entries per committed transaction");
     simtx_observe_histogram(o, "tm_write_set", &c->tm_stats.tm_write_set, "words", "write-log entries per committed transaction");
+    simtx_observe_histogram(o, "tm_core_duration", &c->tm_stats.tm_core_duration, "cycles", "per warp attempt: tx_begin (or restart) to tx_commit");
+    simtx_observe_histogram(o, "tm_commit_duration", &c->tm_stats.tm_commit_duration, "cycles", "per warp commit: tx_commit to the last commit-unit acknowledgement");
     simtx_observe_histogram(o, "tm_aborts_per_tx", &c->tm_stats.tm_aborts_per_tx, "aborts", "aborts before each committed transaction");
     simtx_observe_probe(o, "tm_warps", &c->tm_probes.tx_warps, 11, "warps inside a transaction (holding a token)");
     simtx_observe_probe(o, "tm_committing", &c->tm_probes.committing_warps, 11, "warps waiting for the commit units");
@@ -922,6 +924,7 @@ static void finish_commit(simt_core *c, warp *w, uint32_t warp_index, uint64_t n
     tx_warp *tx = w->tx;
     uint64_t aborted = 0;
     c->tm_stats.tm_commit_cycles += now - tx->commit_start;
+    simtx_histogram_add(&c->tm_stats.tm_commit_duration, now - tx->commit_start);
     if (c->tm_probes.committing_warps) c->tm_probes.committing_warps--;
     for (uint64_t m = tx->committing; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
@@ -1221,6 +1224,7 @@ static void start_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd
     tx->commit_rd = rd;
     tx->commit_start = now;
     c->tm_stats.tm_core_cycles += now - tx->attempt_start;
+    simtx_histogram_add(&c->tm_stats.tm_core_duration, now - tx->attempt_start);
     c->tm_probes.committing_warps++;
     uint32_t wanted = 0;
     for (uint64_t m = mask; m; m &= m - 1) {
