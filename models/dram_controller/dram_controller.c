@@ -866,6 +866,9 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         issue(c, &command, now);
         if (++r->bursts_issued == r->bursts) {
             complete_request(c, (unsigned)hit, now);
+            /* A request that waited behind this one (same bytes) may go now. */
+            for (unsigned i = 0; i < c->request_count; i++)
+                if (c->requests[c->order[i]].hazard) *wake = now + 1;
         } else {
             dram_command next = column_command(r);
             *wake = min2(*wake, max2(dram_timing_earliest(&c->state, &next), now + 1));
