@@ -126,6 +126,9 @@ typedef struct tx_warp {
     uint64_t attempt_start, commit_start, attempt_instructions;
     bool abort_requested;
     int abort_cause;
+    uint64_t timeout;          /* doubles after each timeout abort, so long but correct transactions finish */
+    uint32_t fault_aborts;     /* consecutive fault aborts: a transaction that always faults is a kernel bug */
+    uint32_t fault_pc;
     /* Warp TM: the warp's commit IDs are first_cid.. in lane order */
     uint64_t check_done_at;   /* the intra-warp conflict check ends */
     uint32_t first_cid, cid_count, dones_pending, acks_pending;
@@ -827,8 +830,18 @@ static void abort_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t n
     uint64_t lanes = w->stack[tx->retry_index + 1].mask;
     unsigned count = (unsigned)__builtin_popcountll(lanes);
     c->tm_stats.tm_n_aborts += count;
-    if (tx->abort_cause == ABORT_TIMEOUT) c->tm_stats.tm_aborts_timeout += count;
-    else c->tm_stats.tm_aborts_fault += count;
+    if (tx->abort_cause == ABORT_TIMEOUT) {
+        c->tm_stats.tm_aborts_timeout += count;
+        tx->timeout *= 2;
+    } else {
+        c->tm_stats.tm_aborts_fault += count;
+        if (++tx->fault_aborts > 1000) { /* not doomed: it faults whatever it reads */
+            char where[320];
+            describe(c, w, tx->fault_pc, where, sizeof where);
+            fail(c, "a transaction faulted on 1000 retries in a row (a bad address or jump, not an inconsistent read), last at %s", where);
+            return;
+        }
+    }
     c->tm_stats.tm_wasted_cycles += now - tx->attempt_start;
     c->tm_stats.tm_wasted_instructions += tx->attempt_instructions;
     for (uint64_t m = lanes; m; m &= m - 1) lane_rollback(c, w, (uint32_t)__builtin_ctzll(m));
@@ -856,6 +869,8 @@ static bool begin_transaction(simt_core *c, warp *w, uint32_t warp_index, const 
     c->tm_tokens_used++;
     c->tm_probes.tx_warps = c->tm_tokens_used;
     tx->phase = TX_RUNNING;
+    tx->timeout = (uint64_t)c->params.tm_timeout;
+    tx->fault_aborts = 0;
     tx->begin_pc = pc;
     tx->commit_pc = k->target;
     tx->attempt_start = now;
@@ -930,6 +945,7 @@ static void finish_commit(simt_core *c, warp *w, uint32_t warp_index, uint64_t n
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         tx_lane *lane = &tx->lane[l];
         if (lane->passed) {
+            tx->fault_aborts = 0; /* progress: the faults were doomed attempts */
             c->tm_stats.tm_n_commits++;
             simtx_histogram_add(&c->tm_stats.tm_read_set, lane->reads.count);
             simtx_histogram_add(&c->tm_stats.tm_write_set, lane->writes.count);
@@ -1372,6 +1388,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
              * any address: abort it rather than fail the run. */
             w->tx->abort_requested = true;
             w->tx->abort_cause = ABORT_FAULT;
+            w->tx->fault_pc = pc;
             return true;
         }
         if (window == RV_WINDOW_NONE || rv_window_of(address + size - 1) != window ||
@@ -1682,7 +1699,7 @@ static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_r
             *h = (warp_hot){UINT64_MAX, STALL_MEMORY};
             return false;
         }
-        if (!tx->abort_requested && c->params.tm_timeout && now - tx->attempt_start > (uint64_t)c->params.tm_timeout) {
+        if (!tx->abort_requested && tx->timeout && now - tx->attempt_start > tx->timeout) {
             tx->abort_requested = true;
             tx->abort_cause = ABORT_TIMEOUT;
         }
@@ -1782,6 +1799,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
     if (!k && in_transaction(w)) { /* a doomed transaction jumped anywhere */
         w->tx->abort_requested = true;
         w->tx->abort_cause = ABORT_FAULT;
+        w->tx->fault_pc = w->tx->begin_pc;
         return true;
     }
     if (!k) {
