@@ -15,7 +15,8 @@ static const dram_timing *timing_of(const dram_controller_params *p, dram_timing
     return t;
 }
 
-/* Default parameters, for expected values derived from them. */
+/* Default parameters, for expected values derived from them; the caller
+ * releases their strings with simtx_params_release. */
 static dram_controller_params defaults(void)
 {
     dram_controller_params p;
@@ -98,6 +99,7 @@ static void test_address_map(void)
     CHECK(dram_address_map_parse("X.RRRRRRRRRRRR.BB.CCCC.GG.CC.SSSSS", &g, 128, &with_channel, error, sizeof error));
     CHECK(!dram_same_subarray(&with_channel, 0, 1ull << 27));
     CHECK(dram_same_subarray(&with_channel, 1ull << 27, (1ull << 27) | (1u << 15)));
+    simtx_params_release(dram_controller_block_info.params, &p);
 }
 
 static uint64_t address_of(test_env *t, unsigned bank, unsigned row, unsigned column)
@@ -171,6 +173,8 @@ static void test_read_write_latency(void)
     CHECK_EQUAL(t.responses[7].status, SIMTX_STATUS_COMMAND_ERROR);
     CHECK_EQUAL(t.failures, 0);
     test_destroy(&t);
+    simtx_params_release(dram_controller_block_info.params, &p);
+    simtx_params_release(dram_controller_block_info.params, &q);
 }
 
 static void test_fr_fcfs_and_backpressure(void)
@@ -266,6 +270,7 @@ static void test_refresh(void)
     CHECK_EQUAL(t.failures, 0);
     if (t.failures) fprintf(stderr, "  %s\n", t.last_failure);
     test_destroy(&t);
+    simtx_params_release(dram_controller_block_info.params, &p);
 }
 
 /* Writes a recognisable pattern into a whole row through debug access. */
@@ -365,6 +370,7 @@ static void test_row_copies(void)
     CHECK(dram_controller_same_subarray(t.core, copy.address, copy.aux));
     CHECK_EQUAL(t.failures, 0);
     test_destroy(&t);
+    simtx_params_release(dram_controller_block_info.params, &p);
 }
 
 /* Random mixed traffic with copies on few rows (so that requests touching
