@@ -44,6 +44,21 @@ typedef struct cache_config {
     uint64_t partition_interleave; /* bytes per partition chunk (with partition_count) */
 } cache_config;
 
+/* Designated initializers of the cache_config fields that the l1_cache and
+ * l2_cache params structs both carry under the same names. Their parameter
+ * tables' ranges already keep each value positive (or >= 0 for latencies);
+ * cache_create checks how they combine. Use:
+ *   cache_config config = {CACHE_CONFIG_SHARED_PARAMS(p), .write_back = ...}; */
+#define CACHE_CONFIG_SHARED_PARAMS(p)                                                                \
+    .size = (uint64_t)(p)->size, .line_size = (unsigned)(p)->line_size,                              \
+    .associativity = (unsigned)(p)->associativity, .sectors = (unsigned)(p)->sectors,                \
+    .mshr_entries = (unsigned)(p)->mshr_entries, .mshr_max_merge = (unsigned)(p)->mshr_max_merge,     \
+    .hit_latency = (unsigned)(p)->hit_latency, .access_latency = (unsigned)(p)->access_latency,       \
+    .input_queue_depth = (unsigned)(p)->input_queue_depth,                                           \
+    .miss_queue_depth = (unsigned)(p)->miss_queue_depth,                                             \
+    .response_queue_depth = (unsigned)(p)->response_queue_depth,                                     \
+    .pending_entries = (unsigned)(p)->pending_entries
+
 typedef struct cache_stats {
     uint64_t accesses, reads, writes, hits, misses, sector_misses, hit_reserved;
     uint64_t reservation_fails_mshr, reservation_fails_merge, reservation_fails_set, stalls_queue;

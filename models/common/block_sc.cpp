@@ -149,34 +149,37 @@ uint64_t block_module::current_cycle() const
 
 void block_module::tick()
 {
-    uint64_t now = current_cycle();
+    // The time is read once per tick: every use below is at this instant.
+    uint64_t now_ps = sc_core::sc_time_stamp().value();
+    uint64_t now = now_ps / period_ps_;
     scheduled_cycle_ = SIMTX_NEVER;
     uint64_t next = info_->cycle(core_, now);
-    if (held_count_) retry_held();
+    if (held_count_) retry_held(now);
     if (held_count_ && next == SIMTX_NEVER) next = now + 1; // a refusing core must come back
     if (next != SIMTX_NEVER && next < scheduled_cycle_) {
         if (next <= now) next = now + 1;
         scheduled_cycle_ = next;
-        tick_event_.notify(sc_core::sc_time::from_value(next * period_ps_ - sc_core::sc_time_stamp().value()));
+        tick_event_.notify(sc_core::sc_time::from_value(next * period_ps_ - now_ps));
     }
 }
 
 // Something arrived or a port freed: tick at the next clock edge after now.
 void block_module::wake()
 {
-    uint64_t next = current_cycle() + 1;
+    uint64_t now_ps = sc_core::sc_time_stamp().value();
+    uint64_t next = now_ps / period_ps_ + 1;
     if (next < scheduled_cycle_) {
         scheduled_cycle_ = next;
-        tick_event_.notify(sc_core::sc_time::from_value(next * period_ps_ - sc_core::sc_time_stamp().value()));
+        tick_event_.notify(sc_core::sc_time::from_value(next * period_ps_ - now_ps));
     }
 }
 
 // Offers a held arrival to the core again; on acceptance ends its phase.
-void block_module::retry_held()
+void block_module::retry_held(uint64_t now)
 {
     for (unsigned port = 0; port < ports_.size() && held_count_; port++) {
         tlm::tlm_generic_payload *payload = ports_[port].held;
-        if (!payload || !deliver(port, *payload)) continue;
+        if (!payload || !deliver(port, *payload, now)) continue;
         ports_[port].held = nullptr;
         held_count_--;
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -191,7 +194,7 @@ void block_module::retry_held()
     }
 }
 
-bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload)
+bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload, uint64_t now)
 {
     msg_extension &extension = extension_of(payload);
     simtx_msg &msg = extension.msg;
@@ -203,7 +206,7 @@ bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload)
                      : payload.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE ? SIMTX_STATUS_ADDRESS_ERROR
                                                                                         : SIMTX_STATUS_COMMAND_ERROR;
     }
-    return info_->accept(core_, port, &msg, current_cycle()) == SIMTX_ACCEPTED;
+    return info_->accept(core_, port, &msg, now) == SIMTX_ACCEPTED;
 }
 
 // The core took a response: the initiator that made the payload frees it.
@@ -254,7 +257,7 @@ tlm::tlm_sync_enum block_module::nb_transport_fw(int port, tlm::tlm_generic_payl
     port_state &state = ports_[port];
     if (phase == tlm::BEGIN_REQ) {
         wake();
-        if (deliver(port, payload)) {
+        if (deliver(port, payload, current_cycle())) {
             phase = tlm::END_REQ;
             return tlm::TLM_UPDATED;
         }
@@ -284,7 +287,7 @@ tlm::tlm_sync_enum block_module::nb_transport_bw(int port, tlm::tlm_generic_payl
     if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
     if (phase == tlm::BEGIN_RESP) {
         wake();
-        if (deliver(port, payload)) {
+        if (deliver(port, payload, current_cycle())) {
             arrived_response(payload);
             return tlm::TLM_COMPLETED;
         }

@@ -101,8 +101,8 @@ class block_module : public sc_core::sc_module {
 
     void tick();
     void wake();
-    void retry_held();
-    bool deliver(unsigned port, tlm::tlm_generic_payload &payload);
+    void retry_held(uint64_t now);
+    bool deliver(unsigned port, tlm::tlm_generic_payload &payload, uint64_t now);
     void arrived_response(tlm::tlm_generic_payload &payload);
     bool send(unsigned port, const simtx_msg *msg);
     void fail(const char *message);

@@ -1,7 +1,5 @@
 #include "l1_cache.h"
 
-#include <stdio.h>
-
 #include "cache_engine.h"
 
 #define PARAM(field) offsetof(l1_cache_params, field)
@@ -37,28 +35,8 @@ static const simtx_socket_spec l1_cache_sockets[] = {
 static void *l1_cache_create(const void *params, const simtx_env *env, char *error, size_t error_size)
 {
     const l1_cache_params *p = params;
-    if (p->size <= 0 || p->line_size <= 0 || p->associativity <= 0 || p->sectors <= 0 || p->mshr_entries <= 0 ||
-        p->mshr_max_merge <= 0 || p->hit_latency < 0 || p->access_latency < 0 || p->input_queue_depth <= 0 || p->miss_queue_depth <= 0 ||
-        p->response_queue_depth <= 0 || p->pending_entries <= 0) {
-        const char *name = p->size <= 0 ? "size" : p->line_size <= 0 ? "line_size" : p->associativity <= 0 ? "associativity"
-                         : p->sectors <= 0 ? "sectors" : p->mshr_entries <= 0 ? "mshr_entries" : p->mshr_max_merge <= 0 ? "mshr_max_merge"
-                         : p->hit_latency < 0 ? "hit_latency" : p->access_latency < 0 ? "access_latency" : "a queue depth";
-        snprintf(error, error_size, "parameter '%s' must be positive", name);
-        return NULL;
-    }
     cache_config config = {
-        .size = (uint64_t)p->size,
-        .line_size = (unsigned)p->line_size,
-        .associativity = (unsigned)p->associativity,
-        .sectors = (unsigned)p->sectors,
-        .mshr_entries = (unsigned)p->mshr_entries,
-        .mshr_max_merge = (unsigned)p->mshr_max_merge,
-        .hit_latency = (unsigned)p->hit_latency,
-        .access_latency = (unsigned)p->access_latency,
-        .input_queue_depth = (unsigned)p->input_queue_depth,
-        .miss_queue_depth = (unsigned)p->miss_queue_depth,
-        .response_queue_depth = (unsigned)p->response_queue_depth,
-        .pending_entries = (unsigned)p->pending_entries,
+        CACHE_CONFIG_SHARED_PARAMS(p),
         .write_back = false,
     };
     if (!p->cache_global) {
