@@ -6,7 +6,8 @@
 -- each at 700 MHz (platforms/tm_memory.lua), core/icnt 1400 MHz, memory
 -- 924 MHz. Used by gtx480_kilotm.lua, gtx480_warptm.lua, gtx480_idealtm.lua:
 --   return include("gtx480_tm.lua")({ mode = "kilo" | "warp" | "ideal" })
--- Defines: cores (15), lanes (32), tokens (2), broken (TEST ONLY: the commit
+-- Defines: cores (15), lanes (32), tokens (2), tcd (true: temporal conflict
+-- detection for read-only transactions), broken (TEST ONLY: the commit
 -- units skip one validation check, so the serializability oracle must fail).
 return function(options)
     local mode = options.mode
@@ -34,7 +35,7 @@ return function(options)
             shared_memory = 16 * 1024, shared_banks = 32, schedulers = 2, scheduler = "gto",
             segment_size = 128, sector_size = 32,
             tm_warp_tokens = define("tokens", 2), tm_partitions = tm.partitions, tm_interleave = 256,
-            tm_mode = mode == "warp" and "warp" or "kilo",
+            tm_mode = mode == "warp" and "warp" or "kilo", tm_tcd = define("tcd", true),
         })
         connect("sm" .. i .. ".memory", mem.l1_upstream(i))
     end

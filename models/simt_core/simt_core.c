@@ -43,6 +43,7 @@ static const simtx_param_spec simt_core_param_specs[] = {
     {"tm_timeout", SIMTX_PARAM_INT, "100000", "cycles", 0, 1 << 30, NULL, "abort a transaction attempt running longer than this (doomed transactions may loop); 0: never", PARAM(tm_timeout)},
     {"tm_mode", SIMTX_PARAM_ENUM, "kilo", "", 0, 0, "kilo|warp", "KILO TM (per-transaction log messages) or Warp TM (intra-warp conflict resolution, then warp-coalesced messages)", PARAM(tm_mode)},
     {"tm_conflict_table", SIMTX_PARAM_INT, "4KiB", "bytes", 4, 1 << 20, NULL, "Warp TM: the ownership table per warp in shared memory (4-byte entries; words hash into it, so collisions are false conflicts)", PARAM(tm_conflict_table)},
+    {"tm_tcd", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "KILO TM's temporal conflict detection: read-only transactions commit at the core when no block they read was written since their start", PARAM(tm_tcd)},
     {"tm_record", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "record every committed transaction's reads and writes for the serializability oracle", PARAM(tm_record)},
 };
 
@@ -110,10 +111,11 @@ typedef struct tx_lane {
     uint64_t involved;  /* partitions with entries of this lane */
     uint32_t outcomes_pending, acks_pending;
     bool passed;
+    bool tcd;           /* committed read-only by temporal conflict detection */
     uint32_t attempts;
 } tx_lane;
 
-enum { TX_IDLE, TX_RUNNING, TX_CONFLICT_CHECK, TX_WAIT_CID, TX_VALIDATING };
+enum { TX_IDLE, TX_RUNNING, TX_WAIT_START, TX_WAIT_LWT, TX_TCD_CHECK, TX_CONFLICT_CHECK, TX_WAIT_CID, TX_VALIDATING };
 enum { ABORT_VALIDATION, ABORT_TIMEOUT, ABORT_FAULT };
 
 typedef struct tx_warp {
@@ -134,6 +136,10 @@ typedef struct tx_warp {
     uint32_t first_cid, cid_count, dones_pending, acks_pending;
     uint64_t decision_partitions;
     uint8_t lane_of_rank[MAX_LANES];
+    /* Temporal conflict detection: the start time and the 128-byte blocks
+     * the attempt loaded, with their last-written times */
+    uint32_t start_time, block_count, block_capacity, lwt_pending;
+    uint32_t *blocks, *block_times;
     tx_lane lane[MAX_LANES];
 } tx_warp;
 
@@ -236,7 +242,7 @@ struct simt_core {
     struct {
         uint64_t tm_n_commits, tm_n_aborts, tm_aborts_validation, tm_aborts_timeout, tm_aborts_fault, tm_aborts_intra_warp;
         uint64_t tm_wasted_cycles, tm_wasted_instructions, tm_core_cycles, tm_commit_cycles, tm_log_bytes, tm_messages;
-        uint64_t tm_token_stalls;
+        uint64_t tm_token_stalls, tm_tcd_commits;
         simtx_histogram tm_read_set, tm_write_set, tm_aborts_per_tx, tm_core_duration, tm_commit_duration;
     } tm_stats;
     struct {
@@ -402,6 +408,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_counter(o, "tm_commit_cycles", &c->tm_stats.tm_commit_cycles, "cycles", "warp commits' time with the commit units: tx_commit to the last acknowledgement");
     simtx_observe_counter(o, "tm_log_bytes", &c->tm_stats.tm_log_bytes, "bytes", "read/write-log traffic to the commit units (header + 8 bytes per entry)");
     simtx_observe_counter(o, "tm_messages", &c->tm_stats.tm_messages, "messages", "TM protocol requests sent");
+    simtx_observe_counter(o, "tm_n_tcd_commits", &c->tm_stats.tm_tcd_commits, "transactions", "read-only transactions committed by temporal conflict detection (no commit ID, no logs sent)");
     simtx_observe_counter(o, "tm_token_stalls", &c->tm_stats.tm_token_stalls, "events", "tx_begin found no free transactional-warp token");
     simtx_observe_histogram(o, "tm_read_set", &c->tm_stats.tm_read_set, "words", "read-log entries per committed transaction");
     simtx_observe_histogram(o, "tm_write_set", &c->tm_stats.tm_write_set, "words", "write-log entries per committed transaction");
@@ -425,6 +432,7 @@ static void simt_core_destroy(void *core)
         if (tx) {
             for (uint32_t l = 0; l < MAX_LANES; l++) free(tx->lane[l].reads.entries), free(tx->lane[l].writes.entries), free(tx->lane[l].undo);
             free(tx->checkpoint);
+            free(tx->blocks), free(tx->block_times);
             free(tx);
         }
     }
@@ -676,7 +684,8 @@ static simtx_atomic_op atomic_code(rv_op op)
  * the log walker and the commit protocol of tm_protocol.h. ---- */
 
 #define TM_ID_TAG (UINT64_C(1) << 62)
-enum { TM_KIND_CID = 1, TM_KIND_ACK, TM_KIND_OUTCOME, TM_KIND_DECISION, TM_KIND_WARP_OUTCOME, TM_KIND_WARP_DECISION };
+enum { TM_KIND_CID = 1, TM_KIND_ACK, TM_KIND_OUTCOME, TM_KIND_DECISION, TM_KIND_WARP_OUTCOME, TM_KIND_WARP_DECISION, TM_KIND_START,
+       TM_KIND_LWT };
 
 static uint64_t tm_id(unsigned kind, uint32_t warp_index, uint32_t lane, uint32_t partition)
 {
@@ -766,6 +775,34 @@ static void lane_reset(tx_lane *lane)
     lane->involved = 0;
     lane->outcomes_pending = lane->acks_pending = 0;
     lane->passed = true;
+    lane->tcd = false;
+}
+
+/* TCD: the attempt's start time is the next commit ID (aux = 0 reads the clock). */
+static void request_start_time(simt_core *c, warp *w, uint32_t warp_index)
+{
+    tx_warp *tx = w->tx;
+    tx->phase = TX_WAIT_START;
+    tx->block_count = 0;
+    c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_MEMORY};
+    simtx_msg request;
+    simtx_msg_init(&request, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
+    request.aux = 0;
+    request.warp = (int32_t)warp_index;
+    request.id = ((uint64_t)1 << 62) | (uint64_t)TM_KIND_START << 48 | (uint64_t)warp_index << 16;
+    tm_push(c, &request);
+}
+
+static void query_block(simt_core *c, warp *w, uint32_t warp_index, uint32_t index)
+{
+    tx_warp *tx = w->tx;
+    simtx_msg query;
+    simtx_msg_init(&query, SIMTX_OP_TM_LWT_QUERY, (uint64_t)tx->blocks[index] * TM_LWT_BLOCK_BYTES, 0);
+    query.aux = tx->start_time;
+    query.warp = (int32_t)warp_index;
+    query.id = ((uint64_t)1 << 62) | (uint64_t)TM_KIND_LWT << 48 | (uint64_t)warp_index << 16 | index;
+    tx->lwt_pending++;
+    tm_push(c, &query);
 }
 
 /* Rolls a lane back to its tx_begin: registers from the checkpoint, its
@@ -814,6 +851,7 @@ static void settle_transaction(simt_core *c, warp *w, uint32_t warp_index, uint6
         tx->phase = TX_RUNNING;
         tx->attempt_start = now;
         tx->attempt_instructions = 0;
+        if (c->params.tm_tcd) request_start_time(c, w, warp_index);
         return;
     }
     tx->phase = TX_IDLE;
@@ -891,11 +929,11 @@ static bool begin_transaction(simt_core *c, warp *w, uint32_t warp_index, const 
     w->stack[w->depth - 1].kind = ENTRY_RETRY;
     if (!push_entry(c, w, pc + 4, TX_NO_RECONVERGE, mask, false)) return false;
     w->stack[w->depth - 1].kind = ENTRY_TRANSACTION;
-    (void)warp_index;
+    if (c->params.tm_tcd) request_start_time(c, w, warp_index);
     return true;
 }
 
-static void record_commit(simt_core *c, const tx_lane *lane)
+static void record_commit(simt_core *c, const tx_lane *lane, uint32_t cid, uint32_t after)
 {
     tx_history *h = &c->history;
     if (h->count == h->capacity) {
@@ -920,7 +958,7 @@ static void record_commit(simt_core *c, const tx_lane *lane)
         h->words = grown;
         h->word_capacity = capacity;
     }
-    h->records[h->count++] = (simt_tm_record){lane->cid, lane->reads.count, lane->writes.count, h->word_count};
+    h->records[h->count++] = (simt_tm_record){cid, after, lane->reads.count, lane->writes.count, h->word_count};
     for (uint32_t i = 0; i < lane->reads.count; i++) {
         h->words[h->word_count++] = lane->reads.entries[i].address;
         h->words[h->word_count++] = lane->reads.entries[i].value;
@@ -950,7 +988,8 @@ static void finish_commit(simt_core *c, warp *w, uint32_t warp_index, uint64_t n
             simtx_histogram_add(&c->tm_stats.tm_read_set, lane->reads.count);
             simtx_histogram_add(&c->tm_stats.tm_write_set, lane->writes.count);
             simtx_histogram_add(&c->tm_stats.tm_aborts_per_tx, lane->attempts);
-            if (c->tm_recording && lane->cid) record_commit(c, lane);
+            if (lane->tcd) c->tm_stats.tm_tcd_commits++;
+            if (c->tm_recording && (lane->cid || lane->tcd)) record_commit(c, lane, lane->tcd ? tx->start_time - 1 : lane->cid, lane->tcd);
             if (tx->commit_rd) w->registers[tx->commit_rd * c->lanes + l] = 1;
             lane->depth = 0;
             lane_reset(lane);
@@ -1223,7 +1262,7 @@ static uint64_t finish_conflict_checks(simt_core *c, uint64_t now)
         uint32_t wanted = 0;
         for (uint64_t m = w->tx->committing; m; m &= m - 1) {
             const tx_lane *lane = &w->tx->lane[__builtin_ctzll(m)];
-            wanted += lane->passed && (lane->reads.count || lane->writes.count);
+            wanted += lane->passed && !lane->tcd && (lane->reads.count || lane->writes.count);
         }
         if (wanted) request_cids(c, w, i, wanted);
         else finish_commit(c, w, i, now);
@@ -1233,6 +1272,9 @@ static uint64_t finish_conflict_checks(simt_core *c, uint64_t now)
 
 /* tx_commit of the outer transaction: lanes with logs take commit IDs; a
  * warp whose lanes logged nothing commits at once. */
+static void continue_commit(simt_core *c, warp *w, uint32_t warp_index, uint64_t now);
+static uint32_t block_index(const tx_warp *tx, uint32_t block);
+
 static void start_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd, uint64_t mask, uint64_t now)
 {
     tx_warp *tx = w->tx;
@@ -1254,11 +1296,49 @@ static void start_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd
         finish_commit(c, w, warp_index, now);
         return;
     }
+    bool read_only = false;
+    for (uint64_t m = mask; m; m &= m - 1) {
+        const tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
+        read_only |= lane->reads.count && !lane->writes.count;
+    }
+    if (c->params.tm_tcd && read_only && tx->block_count) {
+        /* Ask again for every block: read-only lanes whose blocks were all
+         * last written before the start time commit here. */
+        tx->phase = TX_TCD_CHECK;
+        for (uint32_t b = 0; b < tx->block_count; b++) query_block(c, w, warp_index, b);
+        return;
+    }
+    continue_commit(c, w, warp_index, now);
+}
+
+static uint32_t block_index(const tx_warp *tx, uint32_t block)
+{
+    for (uint32_t b = 0; b < tx->block_count; b++)
+        if (tx->blocks[b] == block) return b;
+    return UINT32_MAX;
+}
+
+/* The commit after temporal conflict detection: lanes it committed are
+ * done; the others take commit IDs (after Warp TM's conflict check). */
+static void continue_commit(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
+{
+    tx_warp *tx = w->tx;
+    uint64_t mask = tx->committing;
+    uint32_t wanted = 0;
+    for (uint64_t m = mask; m; m &= m - 1) {
+        const tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
+        wanted += !lane->tcd && (lane->reads.count || lane->writes.count);
+    }
+    tx->unresolved = wanted;
+    if (!wanted) {
+        finish_commit(c, w, warp_index, now);
+        return;
+    }
     if (c->warp_tm) {
         uint64_t candidates = 0, conflicting = 0;
         for (uint64_t m = mask; m; m &= m - 1) {
             const tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
-            if (lane->reads.count || lane->writes.count) candidates |= 1ull << __builtin_ctzll(m);
+            if (!lane->tcd && (lane->reads.count || lane->writes.count)) candidates |= 1ull << __builtin_ctzll(m);
         }
         tx->check_done_at = now + intra_warp_conflicts(c, tx, candidates, &conflicting);
         for (uint64_t m = conflicting; m; m &= m - 1) tx->lane[__builtin_ctzll(m)].passed = false;
@@ -1297,7 +1377,8 @@ static void tm_response(simt_core *c, const simtx_msg *msg, uint64_t now)
         return;
     }
     if (kind == TM_KIND_ACK) return;
-    if (warp_index >= (uint32_t)c->params.warps || !in_transaction(&c->warps[warp_index]) || l >= MAX_LANES) {
+    if (warp_index >= (uint32_t)c->params.warps || !in_transaction(&c->warps[warp_index]) ||
+        (l >= MAX_LANES && kind != TM_KIND_LWT)) {
         fail(c, "unexpected TM response (id 0x%" PRIx64 ")", msg->id);
         return;
     }
@@ -1310,7 +1391,7 @@ static void tm_response(simt_core *c, const simtx_msg *msg, uint64_t now)
         tx->cid_count = 0;
         for (uint64_t m = tx->committing; m; m &= m - 1) {
             tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
-            if (lane->passed && (lane->reads.count || lane->writes.count)) {
+            if (lane->passed && !lane->tcd && (lane->reads.count || lane->writes.count)) {
                 lane->cid = cid++;
                 tx->lane_of_rank[tx->cid_count++] = (uint8_t)__builtin_ctzll(m);
             }
@@ -1329,6 +1410,33 @@ static void tm_response(simt_core *c, const simtx_msg *msg, uint64_t now)
     case TM_KIND_WARP_DECISION:
         if (--tx->acks_pending == 0) finish_commit(c, w, warp_index, now);
         break;
+    case TM_KIND_START:
+        tx->start_time = (uint32_t)msg->aux;
+        tx->phase = TX_RUNNING;
+        c->hot[warp_index] = (warp_hot){0, STALL_NONE};
+        break;
+    case TM_KIND_LWT: {
+        uint32_t index = (uint32_t)msg->id & 0xffff;
+        if (index < tx->block_count) tx->block_times[index] = (uint32_t)msg->aux;
+        if (--tx->lwt_pending) break;
+        if (tx->phase == TX_WAIT_LWT) { /* the load that needed the blocks issues again */
+            tx->phase = TX_RUNNING;
+            c->hot[warp_index] = (warp_hot){0, STALL_NONE};
+        } else if (tx->phase == TX_TCD_CHECK) {
+            for (uint64_t m = tx->committing; m; m &= m - 1) {
+                tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
+                if (!lane->reads.count || lane->writes.count) continue;
+                bool clean = true;
+                for (uint32_t i = 0; i < lane->reads.count && clean; i++) {
+                    uint32_t b = block_index(tx, lane->reads.entries[i].address / TM_LWT_BLOCK_BYTES);
+                    clean = b != UINT32_MAX && tx->block_times[b] < tx->start_time;
+                }
+                lane->tcd = clean;
+            }
+            continue_commit(c, w, warp_index, now);
+        }
+        break;
+    }
     case TM_KIND_OUTCOME: {
         tx_lane *lane = &tx->lane[l];
         if (msg->aux != TM_OUTCOME_PASS) lane->passed = false;
@@ -1342,6 +1450,45 @@ static void tm_response(simt_core *c, const simtx_msg *msg, uint64_t now)
     }
     default: fail(c, "unexpected TM response kind %u", kind); break;
     }
+}
+
+/* TCD: before a transactional load first touches a 128-byte block, ask its
+ * partition for the block's last-written time (answered once every ID
+ * before the start time retired, so the load then sees all of them).
+ * Returns true when queries went out and the load must wait. */
+static bool need_block_queries(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint64_t mask)
+{
+    tx_warp *tx = w->tx;
+    const uint32_t *base = reg(c, w, k->insn.rs1);
+    uint32_t first_new = tx->block_count;
+    for (uint64_t m = mask; m; m &= m - 1) {
+        uint32_t address = base[__builtin_ctzll(m)] + (uint32_t)k->insn.imm;
+        rv_window window = rv_window_of(address);
+        if (window != RV_WINDOW_GLOBAL && window != RV_WINDOW_PERSISTENT) continue;
+        if (address - c->launch->args_address < c->launch->args_size) continue;
+        uint32_t block = address / TM_LWT_BLOCK_BYTES;
+        if (block_index(tx, block) != UINT32_MAX) continue;
+        if (tx->block_count == tx->block_capacity) {
+            uint32_t capacity = tx->block_capacity ? tx->block_capacity * 2 : 32;
+            uint32_t *blocks = realloc(tx->blocks, capacity * sizeof *blocks);
+            if (blocks) tx->blocks = blocks;
+            uint32_t *times = blocks ? realloc(tx->block_times, capacity * sizeof *times) : NULL;
+            if (!blocks || !times) {
+                fail(c, "out of memory for temporal conflict detection");
+                return true;
+            }
+            tx->block_times = times;
+            tx->block_capacity = capacity;
+        }
+        if (tx->block_count >= 0xffff) return false; /* beyond the id field: the commit validates these */
+        tx->block_times[tx->block_count] = UINT32_MAX;
+        tx->blocks[tx->block_count++] = block;
+    }
+    if (tx->block_count == first_new) return false;
+    tx->phase = TX_WAIT_LWT;
+    c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_MEMORY};
+    for (uint32_t b = first_new; b < tx->block_count; b++) query_block(c, w, warp_index, b);
+    return true;
 }
 
 /* Requests a global memory instruction would need, 0 if it has no global lanes. */
@@ -1815,6 +1962,8 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
     const uint32_t *a = reg(c, w, k->insn.rs1), *b = reg(c, w, k->insn.rs2);
     uint64_t latency = (uint64_t)c->params.alu_latency;
     uint32_t next_pc = pc + 4;
+    if (cls == RV_CLASS_LOAD && c->params.tm_tcd && w->tx && w->tx->phase == TX_RUNNING && need_block_queries(c, w, warp_index, k, mask))
+        return true; /* the load waits for its blocks' last-written times */
     if (cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC) {
         if (!execute_memory(c, w, warp_index, k, pc, mask, now, failed)) return false;
         if (*failed) return true;

@@ -27,6 +27,7 @@ typedef struct simt_core_params {
     bool tm_record;
     char *tm_mode;
     int64_t tm_conflict_table;
+    bool tm_tcd;
 } simt_core_params;
 
 /* One committed transaction (recorded with tm_record or
@@ -35,6 +36,7 @@ typedef struct simt_core_params {
  * Reads are memory reads only (not served by the transaction's own writes). */
 typedef struct simt_tm_record {
     uint32_t cid;
+    uint32_t after; /* 1: a read-only transaction committed by temporal conflict detection, serialized right after cid */
     uint32_t read_count, write_count;
     size_t first_word;
 } simt_tm_record;

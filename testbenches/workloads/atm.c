@@ -11,6 +11,7 @@ int atm_main(gpu_device *device, workload_context *context)
     uint32_t account_count = (uint32_t)workload_int(context, "accounts", 1000, 2, 1 << 24);
     uint32_t per_thread = (uint32_t)workload_int(context, "per_thread", 1, 1, 1024);
     uint32_t block = (uint32_t)workload_int(context, "block", 256, 1, 1024);
+    uint32_t query_percent = (uint32_t)workload_int(context, "queries", 0, 0, 100); /* read-only balance queries */
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     char path[1024];
     workload_kernel_path(context, "atm", path, sizeof path);
@@ -35,7 +36,7 @@ int atm_main(gpu_device *device, workload_context *context)
     for (uint64_t i = 0; i < transfers; i++) {
         sources[i] = (uint32_t)(workload_random(&seed) % account_count);
         destinations[i] = (sources[i] + 1 + (uint32_t)(workload_random(&seed) % (account_count - 1))) % account_count;
-        amounts[i] = 1 + (uint32_t)(workload_random(&seed) % 100);
+        amounts[i] = workload_random(&seed) % 100 < query_percent ? 0 : 1 + (uint32_t)(workload_random(&seed) % 100);
         expected[sources[i]] -= amounts[i];
         expected[destinations[i]] += amounts[i];
     }

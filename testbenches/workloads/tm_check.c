@@ -11,7 +11,7 @@ typedef struct region {
 } region;
 
 typedef struct commit {
-    uint32_t cid;
+    uint32_t cid, after; /* after: read-only, serialized right after cid (temporal conflict detection) */
     uint32_t read_count, write_count;
     uint32_t *words; /* address, value pairs */
 } commit;
@@ -84,6 +84,7 @@ static void collect(void *context, const simt_tm_record *record, const uint32_t 
     }
     memcpy(c->words, words + record->first_word, n * sizeof(uint32_t));
     c->cid = record->cid;
+    c->after = record->after;
     c->read_count = record->read_count;
     c->write_count = record->write_count;
     check->commit_count++;
@@ -91,8 +92,9 @@ static void collect(void *context, const simt_tm_record *record, const uint32_t 
 
 static int by_cid(const void *a, const void *b)
 {
-    uint32_t x = ((const commit *)a)->cid, y = ((const commit *)b)->cid;
-    return x < y ? -1 : x > y;
+    const commit *x = a, *y = b;
+    if (x->cid != y->cid) return x->cid < y->cid ? -1 : 1;
+    return x->after < y->after ? -1 : x->after > y->after;
 }
 
 static bool read_initial(void *context, uint64_t address, void *data, size_t size)
@@ -143,7 +145,7 @@ int tm_check_end(tm_check *check, gpu_device *device, workload_context *context)
     size_t capacity = 0;
     for (size_t i = 0; i < check->commit_count && !status; i++) {
         const commit *c = &check->commits[i];
-        if (i && c->cid == check->commits[i - 1].cid) {
+        if (i && !c->after && c->cid == check->commits[i - 1].cid && !check->commits[i - 1].after) {
             status = workload_fail(context, "serializability oracle: commit ID %u committed twice", c->cid);
             break;
         }

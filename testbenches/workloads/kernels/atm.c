@@ -15,7 +15,7 @@ GPU_KERNEL void atm(const struct atm_args *args)
         uint32_t source = sources[i], destination = destinations[i], amount = amounts[i];
         gpu_tx_begin();
         uint32_t from = accounts[source], to = accounts[destination];
-        if (from >= amount) {
+        if (amount && from >= amount) { /* amount 0: a read-only balance query */
             accounts[source] = from - amount;
             accounts[destination] = to + amount;
         }
