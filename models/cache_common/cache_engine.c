@@ -50,6 +50,8 @@ struct cache {
     simtx_env env;
     unsigned sets, sector_size;
     unsigned line_shift;           /* log2(line_size) when a power of two, else 0 (divide) */
+    uint64_t lines_per_chunk;      /* partition_interleave / line_size (partitioned L2 slices) */
+    bool sets_power_of_two;        /* index sets with a mask */
     cache_line *lines;
     uint8_t *data;
     mshr *mshrs;
@@ -81,16 +83,17 @@ static unsigned offset_in_line(const cache *c, uint64_t address)
 static unsigned set_of(const cache *c, uint64_t line_address)
 {
     uint64_t index_line = line_address;
-    if (c->config.partition_count > 1 && c->config.partition_interleave) {
+    if (c->lines_per_chunk) {
         /* Index with the partition's own address space: the bits choosing the
-         * partition would otherwise leave most sets unused. */
-        uint64_t address = line_address * c->config.line_size;
-        uint64_t chunk = address / c->config.partition_interleave;
-        uint64_t local = (chunk / c->config.partition_count) * c->config.partition_interleave +
-                         address % c->config.partition_interleave;
-        index_line = local / c->config.line_size;
+         * partition would otherwise leave most sets unused. Counted in lines
+         * (the interleave is a multiple of the line size). */
+        uint64_t per_chunk = c->lines_per_chunk;
+        bool shift = !(per_chunk & (per_chunk - 1));
+        uint64_t chunk = shift ? line_address >> __builtin_ctzll(per_chunk) : line_address / per_chunk;
+        uint64_t within = shift ? line_address & (per_chunk - 1) : line_address % per_chunk;
+        index_line = (chunk / c->config.partition_count) * per_chunk + within;
     }
-    return (unsigned)(index_line % c->sets);
+    return (unsigned)(c->sets_power_of_two ? index_line & (c->sets - 1u) : index_line % c->sets);
 }
 
 static int find_line(const cache *c, uint64_t line_address)
@@ -866,6 +869,9 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     c->sets = (unsigned)(config->size / ((uint64_t)config->line_size * config->associativity));
     c->sector_size = config->line_size / config->sectors;
     if (!(config->line_size & (config->line_size - 1))) c->line_shift = (unsigned)__builtin_ctz(config->line_size);
+    if (config->partition_count > 1 && config->partition_interleave)
+        c->lines_per_chunk = config->partition_interleave / config->line_size;
+    c->sets_power_of_two = !(c->sets & (c->sets - 1));
     size_t line_count = (size_t)c->sets * config->associativity;
     c->lines = calloc(line_count, sizeof *c->lines);
     c->data = calloc(line_count, config->line_size);
