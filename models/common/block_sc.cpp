@@ -112,6 +112,7 @@ block_module::block_module(sc_core::sc_module_name module_name, const block_conf
             ports_.push_back(std::move(state));
         }
     }
+    held_ports_.assign((ports_.size() + 63) / 64, 0);
     env_.context = this;
     env_.instance_name = instance_name_.c_str();
     env_.seed = config.seed;
@@ -177,10 +178,11 @@ void block_module::wake()
 // Offers a held arrival to the core again; on acceptance ends its phase.
 void block_module::retry_held(uint64_t now)
 {
-    for (unsigned port = 0; port < ports_.size() && held_count_; port++) {
+    for (unsigned port = next_held_port(0); port < ports_.size(); port = next_held_port(port + 1)) {
         tlm::tlm_generic_payload *payload = ports_[port].held;
-        if (!payload || !deliver(port, *payload, now)) continue;
+        if (!deliver(port, *payload, now)) continue;
         ports_[port].held = nullptr;
+        held_ports_[port / 64] &= ~(uint64_t(1) << (port % 64));
         held_count_--;
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
         if (ports_[port].target) {
@@ -192,6 +194,25 @@ void block_module::retry_held(uint64_t now)
             arrived_response(*payload);
         }
     }
+}
+
+// The core refused an arrival on port: keep it and offer it after each tick.
+void block_module::hold(unsigned port, tlm::tlm_generic_payload &payload)
+{
+    ports_[port].held = &payload;
+    held_ports_[port / 64] |= uint64_t(1) << (port % 64);
+    held_count_++;
+}
+
+// The first port >= from holding a refused arrival, or port_count().
+unsigned block_module::next_held_port(unsigned from) const
+{
+    for (unsigned word = from / 64; word < held_ports_.size(); word++) {
+        uint64_t bits = held_ports_[word];
+        if (word == from / 64) bits &= ~uint64_t(0) << (from % 64);
+        if (bits) return word * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
+    }
+    return port_count();
 }
 
 bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload, uint64_t now)
@@ -237,8 +258,7 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
             // The target answered at once (TLM_COMPLETED or BEGIN_RESP): hand the
             // response to the core after this cycle, as if it had been refused.
             if (state.held) SC_REPORT_FATAL("simtx", "two immediate responses on one port");
-            state.held = payload;
-            held_count_++;
+            hold(port, *payload);
             wake();
         }
         return true;
@@ -261,8 +281,7 @@ tlm::tlm_sync_enum block_module::nb_transport_fw(int port, tlm::tlm_generic_payl
             phase = tlm::END_REQ;
             return tlm::TLM_UPDATED;
         }
-        state.held = &payload;
-        held_count_++;
+        hold(port, payload);
         return tlm::TLM_ACCEPTED;
     }
     if (phase == tlm::END_RESP && state.awaiting_end == &payload) {
@@ -291,8 +310,7 @@ tlm::tlm_sync_enum block_module::nb_transport_bw(int port, tlm::tlm_generic_payl
             arrived_response(payload);
             return tlm::TLM_COMPLETED;
         }
-        state.held = &payload;
-        held_count_++;
+        hold(port, payload);
         return tlm::TLM_ACCEPTED;
     }
     SC_REPORT_FATAL("simtx", ("unexpected backward phase at " + instance_name_).c_str());

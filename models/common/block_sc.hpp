@@ -102,6 +102,8 @@ class block_module : public sc_core::sc_module {
     void tick();
     void wake();
     void retry_held(uint64_t now);
+    void hold(unsigned port, tlm::tlm_generic_payload &payload);
+    unsigned next_held_port(unsigned from) const;
     bool deliver(unsigned port, tlm::tlm_generic_payload &payload, uint64_t now);
     void arrived_response(tlm::tlm_generic_payload &payload);
     bool send(unsigned port, const simtx_msg *msg);
@@ -123,6 +125,7 @@ class block_module : public sc_core::sc_module {
     std::vector<unsigned> socket_first_port_;
     std::vector<port_state> ports_;
     unsigned held_count_ = 0;
+    std::vector<uint64_t> held_ports_; // bit per port holding a refused arrival: retries visit only those
     uint64_t period_ps_;
     uint64_t scheduled_cycle_ = 0;
     sc_core::sc_event tick_event_;
