@@ -27,6 +27,8 @@ return function(options)
     })
     local mem = include("gtx480_memory.lua")({
         cores = cores, l1 = tm.l1_params, before_l2 = tm.before_l2, l2 = { size = 256 * 1024 },
+        -- Log entries cost interconnect flits, except with ideal TM (free log transfer).
+        crossbar = { tm_log_data = mode ~= "ideal" },
         dram_params = function(_) return { latency = 100, bytes_per_cycle = 32, queue_depth = 16, base = 0, size = 0xc0000000 } end,
     })
     for i = 0, cores - 1 do

@@ -24,6 +24,7 @@ static const simtx_param_spec crossbar_param_specs[] = {
     {"interleave", SIMTX_PARAM_INT, "256", "bytes", 1, 1LL << 40, NULL, "bytes per partition chunk (mapping = interleave)", PARAM(interleave)},
     {"reply_flit_bytes", SIMTX_PARAM_INT, "0", "bytes", 0, 1 << 16, NULL, "flit size of the reply network; 0: flit_bytes (flit_bytes then sizes the request network)", PARAM(reply_flit_bytes)},
     {"reply_latency", SIMTX_PARAM_INT, "0", "cycles", 0, 1e6, NULL, "traversal of the reply network; 0: latency (latency then times the request network)", PARAM(reply_latency)},
+    {"tm_log_data", SIMTX_PARAM_BOOL, "true", "", 0, 0, NULL, "TM log, done and decision requests carry their entries as data flits; false: header only (ideal TM: free log transfer)", PARAM(tm_log_data)},
 };
 
 static const simtx_param_table crossbar_param_table = {
@@ -121,7 +122,9 @@ static unsigned network_of(const simtx_msg *msg) { return msg->is_response ? REP
 /* Flits of a packet: header plus the data it carries, in its network's flits. */
 static uint64_t flit_count(const crossbar *x, const simtx_msg *msg)
 {
-    bool carries_data = msg->op == SIMTX_OP_ATOMIC || (msg->op == SIMTX_OP_WRITE) != msg->is_response;
+    bool tm_log = !msg->is_response && (msg->op == SIMTX_OP_TM_READ_LOG || msg->op == SIMTX_OP_TM_WRITE_LOG ||
+                                        msg->op == SIMTX_OP_TM_LOG_DONE || msg->op == SIMTX_OP_TM_DECISION);
+    bool carries_data = msg->op == SIMTX_OP_ATOMIC || (tm_log ? x->params.tm_log_data : (msg->op == SIMTX_OP_WRITE) != msg->is_response);
     uint64_t bytes = (uint64_t)x->params.header_bytes + (carries_data ? msg->size : 0);
     uint64_t flit_bytes = x->flit_bytes[network_of(msg)];
     uint64_t flits = (bytes + flit_bytes - 1) / flit_bytes;

@@ -24,6 +24,7 @@ typedef struct crossbar_params {
     int64_t interleave;         /* bytes per partition chunk (mapping = interleave) */
     int64_t reply_flit_bytes;   /* reply network's flit size; 0: flit_bytes */
     int64_t reply_latency;      /* reply network's traversal; 0: latency */
+    bool tm_log_data;           /* TM log/commit requests carry their entries as flits */
 } crossbar_params;
 
 extern const simtx_block_info crossbar_block_info;
