@@ -41,6 +41,8 @@ struct memory {
     } probes;
 };
 
+static void memory_destroy(void *core);
+
 static void *memory_create(const void *params, const simtx_env *env, char *error, size_t error_size)
 {
     const memory_params *p = params;
@@ -52,6 +54,7 @@ static void *memory_create(const void *params, const simtx_env *env, char *error
     if (!msg_queue_init(&m->requests, (size_t)p->queue_depth) ||
         !msg_queue_init(&m->responses, (size_t)p->queue_depth)) {
         snprintf(error, error_size, "out of memory for queue_depth %lld", (long long)p->queue_depth);
+        memory_destroy(m);
         return NULL;
     }
     simtx_observer *o = env->observer;
@@ -156,17 +159,15 @@ static void serve(memory *m, simtx_msg *msg)
 static uint64_t memory_cycle(void *core, uint64_t now)
 {
     memory *m = core;
+    /* Requests take the data bus in order; with an unlimited bus
+     * (bytes_per_cycle = 0) all waiting requests are served this cycle. */
     while (!msg_queue_empty(&m->requests) && m->bus_free_cycle <= now) {
         simtx_msg *msg = msg_queue_front(&m->requests);
         serve(m, msg);
-        uint64_t bus_cycles = m->params.bytes_per_cycle
-                                  ? (msg->size + (uint64_t)m->params.bytes_per_cycle - 1) / (uint64_t)m->params.bytes_per_cycle
-                                  : 0;
-        m->bus_free_cycle = now + (bus_cycles ? bus_cycles : 1);
+        uint64_t width = (uint64_t)m->params.bytes_per_cycle;
+        if (width) m->bus_free_cycle = now + (msg->size ? (msg->size + width - 1) / width : 1);
         msg_queue_push(&m->responses, msg, now + (uint64_t)m->params.latency);
         msg_queue_pop(&m->requests);
-        if (!m->params.bytes_per_cycle) m->bus_free_cycle = now;
-        if (m->bus_free_cycle > now) break;
     }
     while (!m->port_blocked && !msg_queue_empty(&m->responses) && msg_queue_front_ready(&m->responses) <= now) {
         if (!m->env.send(m->env.context, 0, msg_queue_front(&m->responses))) {
