@@ -1,5 +1,8 @@
 #include "block_sc.hpp"
 
+#include <algorithm>
+#include <functional>
+#include <tuple>
 #include <cstring>
 
 namespace simtx {
@@ -90,6 +93,148 @@ static msg_extension &extension_of(tlm::tlm_generic_payload &payload)
     return *extension;
 }
 
+// Ticks every block of the simulation from one SystemC method process. Blocks
+// are grouped by clock period; at each instant the due blocks of each period
+// are ticked in their creation order. One timed notification per instant
+// instead of one event per block wake-up keeps the SystemC kernel off the hot
+// path, and the order of blocks due at the same instant no longer depends on
+// the kernel's process order.
+//
+// Each period keeps a wheel of the next 64 cycles (a bit per block per
+// cycle: nearly every wake-up is a few cycles ahead) and a heap for later
+// cycles. A block rescheduled earlier leaves its old bit behind; the bit is
+// skipped because the block's scheduled_cycle_ no longer matches.
+class tick_scheduler {
+  public:
+    static tick_scheduler &instance()
+    {
+        static tick_scheduler scheduler;
+        return scheduler;
+    }
+
+    // Returns the block's place: its clock period's index and its bit there.
+    std::pair<unsigned, unsigned> register_block(block_module *block, uint64_t period_ps)
+    {
+        unsigned d = 0;
+        while (d < domains_.size() && domains_[d].period_ps != period_ps) d++;
+        if (d == domains_.size()) {
+            domains_.emplace_back();
+            domains_.back().period_ps = period_ps;
+        }
+        domain &clock = domains_[d];
+        clock.blocks.push_back(block);
+        clock.wheel.resize((clock.blocks.size() + 63) / 64 * wheel_size, 0);
+        return {d, static_cast<unsigned>(clock.blocks.size() - 1)};
+    }
+
+    // Ticks a block at `cycle` of its clock (> the current cycle, or 0 at
+    // elaboration).
+    void schedule(unsigned d, unsigned index, uint64_t cycle)
+    {
+        domain &clock = domains_[d];
+        uint64_t now = sc_core::sc_time_stamp().value() / clock.period_ps;
+        if (cycle - now < wheel_size) {
+            unsigned slot = static_cast<unsigned>(cycle % wheel_size);
+            clock.wheel[index / 64 * wheel_size + slot] |= uint64_t(1) << (index % 64);
+            clock.occupied |= uint64_t(1) << slot;
+        } else {
+            clock.later.push_back({cycle, index});
+            std::push_heap(clock.later.begin(), clock.later.end(), std::greater<>());
+        }
+        if (cycle < clock.next_cycle) {
+            clock.next_cycle = cycle;
+            uint64_t time_ps = cycle * clock.period_ps;
+            if (time_ps < notified_ps_ && !running_) notify(time_ps);
+        }
+    }
+
+  private:
+    static constexpr unsigned wheel_size = 64;
+
+    struct domain {
+        uint64_t period_ps = 0;
+        std::vector<block_module *> blocks; // bit i % 64 of word i / 64 of a wheel slot is blocks[i]
+        std::vector<uint64_t> wheel;        // word w of slot s (cycle % wheel_size) at w * wheel_size + s
+        uint64_t occupied = 0;              // bit s: slot s has a block due
+        std::vector<std::pair<uint64_t, unsigned>> later; // min-heap (cycle, block) beyond the wheel
+        uint64_t next_cycle = SIMTX_NEVER;  // earliest cycle with a block due
+    };
+
+    tick_scheduler()
+    {
+        // Spawned during elaboration (from the first block's constructor) and
+        // run once at initialisation, which ticks the cycle-0 entries.
+        sc_core::sc_spawn_options options;
+        options.spawn_method();
+        options.set_sensitivity(&event_);
+        sc_core::sc_spawn([this] { run(); }, "simtx_tick_scheduler", &options);
+    }
+
+    void notify(uint64_t time_ps)
+    {
+        notified_ps_ = time_ps;
+        if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) return; // the initial run covers it
+        event_.notify(sc_core::sc_time::from_value(time_ps - sc_core::sc_time_stamp().value()));
+    }
+
+    // Ticks the blocks of one clock due at `cycle`, in creation order.
+    void tick_due(domain &clock, uint64_t cycle)
+    {
+        unsigned slot = static_cast<unsigned>(cycle % wheel_size);
+        while (!clock.later.empty() && clock.later.front().first == cycle) {
+            unsigned index = clock.later.front().second;
+            clock.wheel[index / 64 * wheel_size + slot] |= uint64_t(1) << (index % 64);
+            std::pop_heap(clock.later.begin(), clock.later.end(), std::greater<>());
+            clock.later.pop_back();
+        }
+        clock.occupied &= ~(uint64_t(1) << slot);
+        // Ticks only schedule later cycles, never this slot again: each word
+        // is taken whole before its blocks tick.
+        for (size_t w = 0; w * wheel_size < clock.wheel.size(); w++) {
+            uint64_t word = clock.wheel[w * wheel_size + slot];
+            clock.wheel[w * wheel_size + slot] = 0;
+            for (; word; word &= word - 1) {
+                block_module *block = clock.blocks[w * 64 + static_cast<unsigned>(__builtin_ctzll(word))];
+                if (block->scheduled_cycle_ == cycle) block->tick();
+            }
+        }
+    }
+
+    static uint64_t next_due(const domain &clock, uint64_t now)
+    {
+        uint64_t next = clock.later.empty() ? SIMTX_NEVER : clock.later.front().first;
+        if (clock.occupied) {
+            unsigned start = static_cast<unsigned>((now + 1) % wheel_size);
+            uint64_t rotated = start ? clock.occupied >> start | clock.occupied << (wheel_size - start) : clock.occupied;
+            uint64_t wheel_next = now + 1 + static_cast<unsigned>(__builtin_ctzll(rotated));
+            if (wheel_next < next) next = wheel_next;
+        }
+        return next;
+    }
+
+    void run()
+    {
+        uint64_t now_ps = sc_core::sc_time_stamp().value();
+        running_ = true;
+        notified_ps_ = SIMTX_NEVER;
+        for (domain &clock : domains_) {
+            uint64_t now = now_ps / clock.period_ps;
+            if (clock.next_cycle * clock.period_ps == now_ps) tick_due(clock, now);
+        }
+        running_ = false;
+        for (domain &clock : domains_) {
+            clock.next_cycle = next_due(clock, now_ps / clock.period_ps);
+            if (clock.next_cycle != SIMTX_NEVER && clock.next_cycle * clock.period_ps < notified_ps_)
+                notify(clock.next_cycle * clock.period_ps);
+        }
+    }
+
+    std::vector<domain> domains_;
+    sc_core::sc_event event_;
+    uint64_t notified_ps_ = SIMTX_NEVER;
+    bool running_ = false;
+};
+
 block_module::block_module(sc_core::sc_module_name module_name, const block_config &config)
     : sc_module(module_name), info_(config.info), instance_name_(basename()), address_map_(config.address_map),
       period_ps_(config.clock_period.value())
@@ -128,9 +273,8 @@ block_module::block_module(sc_core::sc_module_name module_name, const block_conf
     simtx_observer_set_prefix(config.observer, nullptr);
     if (!core_) throw creation_error(error);
 
-    SC_HAS_PROCESS(block_module);
-    SC_METHOD(tick);
-    sensitive << tick_event_; // runs once at time 0 too: every core gets cycle 0
+    std::tie(clock_domain_, clock_index_) = tick_scheduler::instance().register_block(this, period_ps_);
+    schedule_cycle(0); // every core gets cycle 0
 }
 
 block_module::~block_module()
@@ -151,28 +295,24 @@ uint64_t block_module::current_cycle() const
 void block_module::tick()
 {
     // The time is read once per tick: every use below is at this instant.
-    uint64_t now_ps = sc_core::sc_time_stamp().value();
-    uint64_t now = now_ps / period_ps_;
+    uint64_t now = sc_core::sc_time_stamp().value() / period_ps_;
     scheduled_cycle_ = SIMTX_NEVER;
     uint64_t next = info_->cycle(core_, now);
     if (held_count_) retry_held(now);
-    if (held_count_ && next == SIMTX_NEVER) next = now + 1; // a refusing core must come back
-    if (next != SIMTX_NEVER && next < scheduled_cycle_) {
-        if (next <= now) next = now + 1;
-        scheduled_cycle_ = next;
-        tick_event_.notify(sc_core::sc_time::from_value(next * period_ps_ - now_ps));
-    }
+    if (next != SIMTX_NEVER) schedule_cycle(next <= now ? now + 1 : next);
 }
 
 // Something arrived or a port freed: tick at the next clock edge after now.
 void block_module::wake()
 {
-    uint64_t now_ps = sc_core::sc_time_stamp().value();
-    uint64_t next = now_ps / period_ps_ + 1;
-    if (next < scheduled_cycle_) {
-        scheduled_cycle_ = next;
-        tick_event_.notify(sc_core::sc_time::from_value(next * period_ps_ - now_ps));
-    }
+    schedule_cycle(sc_core::sc_time_stamp().value() / period_ps_ + 1);
+}
+
+void block_module::schedule_cycle(uint64_t cycle)
+{
+    if (cycle >= scheduled_cycle_) return;
+    scheduled_cycle_ = cycle;
+    tick_scheduler::instance().schedule(clock_domain_, clock_index_, cycle);
 }
 
 // Offers a held arrival to the core again; on acceptance ends its phase.
@@ -180,7 +320,7 @@ void block_module::retry_held(uint64_t now)
 {
     for (unsigned port = next_held_port(0); port < ports_.size(); port = next_held_port(port + 1)) {
         tlm::tlm_generic_payload *payload = ports_[port].held;
-        if (!deliver(port, *payload, now)) continue;
+        if (info_->accept(core_, port, ports_[port].held_msg, now) != SIMTX_ACCEPTED) continue;
         ports_[port].held = nullptr;
         held_ports_[port / 64] &= ~(uint64_t(1) << (port % 64));
         held_count_--;
@@ -197,9 +337,10 @@ void block_module::retry_held(uint64_t now)
 }
 
 // The core refused an arrival on port: keep it and offer it after each tick.
-void block_module::hold(unsigned port, tlm::tlm_generic_payload &payload)
+void block_module::hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg)
 {
     ports_[port].held = &payload;
+    ports_[port].held_msg = &msg;
     held_ports_[port / 64] |= uint64_t(1) << (port % 64);
     held_count_++;
 }
@@ -215,10 +356,10 @@ unsigned block_module::next_held_port(unsigned from) const
     return port_count();
 }
 
-bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload, uint64_t now)
+// The message an arrival on port carries, ready for the core.
+simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payload)
 {
-    msg_extension &extension = extension_of(payload);
-    simtx_msg &msg = extension.msg;
+    simtx_msg &msg = extension_of(payload).msg;
     msg.handle = &payload;
     if (ports_[port].initiator && !msg.is_response) {
         // A plain TLM target answered through the generic payload only.
@@ -227,7 +368,16 @@ bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload, uin
                      : payload.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE ? SIMTX_STATUS_ADDRESS_ERROR
                                                                                         : SIMTX_STATUS_COMMAND_ERROR;
     }
-    return info_->accept(core_, port, &msg, now) == SIMTX_ACCEPTED;
+    return msg;
+}
+
+// Offers an arrival to the core; a refused one is held and offered again.
+bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload)
+{
+    simtx_msg &msg = arrival(port, payload);
+    if (info_->accept(core_, port, &msg, current_cycle()) == SIMTX_ACCEPTED) return true;
+    hold(port, payload, msg);
+    return false;
 }
 
 // The core took a response: the initiator that made the payload frees it.
@@ -258,7 +408,7 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
             // The target answered at once (TLM_COMPLETED or BEGIN_RESP): hand the
             // response to the core after this cycle, as if it had been refused.
             if (state.held) SC_REPORT_FATAL("simtx", "two immediate responses on one port");
-            hold(port, *payload);
+            hold(port, *payload, arrival(port, *payload));
             wake();
         }
         return true;
@@ -277,11 +427,10 @@ tlm::tlm_sync_enum block_module::nb_transport_fw(int port, tlm::tlm_generic_payl
     port_state &state = ports_[port];
     if (phase == tlm::BEGIN_REQ) {
         wake();
-        if (deliver(port, payload, current_cycle())) {
+        if (deliver(port, payload)) {
             phase = tlm::END_REQ;
             return tlm::TLM_UPDATED;
         }
-        hold(port, payload);
         return tlm::TLM_ACCEPTED;
     }
     if (phase == tlm::END_RESP && state.awaiting_end == &payload) {
@@ -306,11 +455,10 @@ tlm::tlm_sync_enum block_module::nb_transport_bw(int port, tlm::tlm_generic_payl
     if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
     if (phase == tlm::BEGIN_RESP) {
         wake();
-        if (deliver(port, payload, current_cycle())) {
+        if (deliver(port, payload)) {
             arrived_response(payload);
             return tlm::TLM_COMPLETED;
         }
-        hold(port, payload);
         return tlm::TLM_ACCEPTED;
     }
     SC_REPORT_FATAL("simtx", ("unexpected backward phase at " + instance_name_).c_str());

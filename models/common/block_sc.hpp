@@ -97,14 +97,18 @@ class block_module : public sc_core::sc_module {
         std::unique_ptr<target_socket> target;
         tlm::tlm_generic_payload *awaiting_end = nullptr; // our BEGIN_REQ/BEGIN_RESP not yet ended
         tlm::tlm_generic_payload *held = nullptr;         // an arrival the core refused
+        simtx_msg *held_msg = nullptr;                    // its message, offered again after each tick
     };
 
+    friend class tick_scheduler;
     void tick();
     void wake();
+    void schedule_cycle(uint64_t cycle);
     void retry_held(uint64_t now);
-    void hold(unsigned port, tlm::tlm_generic_payload &payload);
+    void hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
     unsigned next_held_port(unsigned from) const;
-    bool deliver(unsigned port, tlm::tlm_generic_payload &payload, uint64_t now);
+    simtx_msg &arrival(unsigned port, tlm::tlm_generic_payload &payload);
+    bool deliver(unsigned port, tlm::tlm_generic_payload &payload);
     void arrived_response(tlm::tlm_generic_payload &payload);
     bool send(unsigned port, const simtx_msg *msg);
     void fail(const char *message);
@@ -127,8 +131,8 @@ class block_module : public sc_core::sc_module {
     unsigned held_count_ = 0;
     std::vector<uint64_t> held_ports_; // bit per port holding a refused arrival: retries visit only those
     uint64_t period_ps_;
-    uint64_t scheduled_cycle_ = 0;
-    sc_core::sc_event tick_event_;
+    uint64_t scheduled_cycle_ = SIMTX_NEVER;
+    unsigned clock_domain_, clock_index_; // this block's place in the tick scheduler
 
     static std::string run_error_;
 };

@@ -74,8 +74,9 @@ typedef struct simtx_block_info {
     void *(*create)(const void *params, const simtx_env *env, char *error, size_t error_size);
     void (*destroy)(void *core);
     /* A message arrives on a port at cycle now. SIMTX_BUSY refuses it: the
-     * sender holds it until a later cycle of this core frees room. A core
-     * that refuses a message must have work pending (cycle() not NEVER). */
+     * shim holds it and offers it again after each later tick of this core.
+     * A core that refuses must be ticked again: it has work pending (cycle()
+     * not NEVER), or it waits for a port_free() that will wake it. */
     simtx_accept_result (*accept)(void *core, unsigned port, const simtx_msg *msg, uint64_t now);
     /* Does the work of cycle now; returns the next cycle it needs (> now) or
      * SIMTX_NEVER. It may be called at other cycles too; now only grows. */
