@@ -19,6 +19,16 @@ typedef struct simtx_average {
     uint64_t count;
 } simtx_average;
 
+/* A level averaged over time (queue or MSHR occupancy): each value counts
+ * for the cycles it was held, so the mean does not depend on how often the
+ * block happened to be ticked. Register `average` with
+ * simtx_observe_average; close it in the block's finish(). */
+typedef struct simtx_time_average {
+    simtx_average average; /* sum of level x cycles, and cycles */
+    double level;
+    uint64_t since;
+} simtx_time_average;
+
 /* Log2 buckets: bucket 0 holds value 0, bucket i holds [2^(i-1), 2^i). */
 #define SIMTX_HISTOGRAM_BUCKETS 40
 typedef struct simtx_histogram {
@@ -80,6 +90,19 @@ static inline void simtx_average_add(simtx_average *a, double value)
 static inline double simtx_average_mean(const simtx_average *a)
 {
     return a->count ? a->sum / (double)a->count : 0.0;
+}
+/* The level becomes `level` at cycle now (now never decreases). */
+static inline void simtx_time_average_set(simtx_time_average *t, double level, uint64_t now)
+{
+    t->average.sum += t->level * (double)(now - t->since);
+    t->average.count += now - t->since;
+    t->since = now;
+    t->level = level;
+}
+/* Accounts the current level up to cycle now (end of run). */
+static inline void simtx_time_average_close(simtx_time_average *t, uint64_t now)
+{
+    simtx_time_average_set(t, t->level, now);
 }
 void simtx_histogram_add(simtx_histogram *h, uint64_t value);
 double simtx_histogram_mean(const simtx_histogram *h);

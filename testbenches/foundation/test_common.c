@@ -89,6 +89,16 @@ static void test_stats(void)
     CHECK_EQUAL(h.buckets[10], 1); /* 512..1023 */
     CHECK(simtx_histogram_mean(&h) == 1006.0 / 4);
 
+    /* Level 2 for cycles 0-9, 6 for 10-19, 0 for 20-39: mean 0.25*2 + 0.25*6. */
+    simtx_time_average held = {{0, 0}, 0, 0};
+    simtx_time_average_set(&held, 2, 0);
+    simtx_time_average_set(&held, 6, 10);
+    simtx_time_average_set(&held, 6, 15); /* re-setting the same level changes nothing */
+    simtx_time_average_set(&held, 0, 20);
+    simtx_time_average_close(&held, 40);
+    CHECK_EQUAL(held.average.count, 40);
+    CHECK(simtx_average_mean(&held.average) == 2.0);
+
     simtx_observer *o = simtx_observer_create();
     uint64_t hits = 7, level = 3;
     simtx_average average = {0, 0};
