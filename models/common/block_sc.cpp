@@ -270,6 +270,12 @@ block_module::block_module(sc_core::sc_module_name module_name, const block_conf
     simtx_observer_set_prefix(config.observer, name());
     char error[512] = "";
     core_ = info_->create(config.params, &env_, error, sizeof error);
+    // Backpressure the block applies, counted here once per arrival: a core
+    // sees each retry as a new offer and cannot tell them apart.
+    simtx_observe_counter(config.observer, "refused_arrivals", &refused_arrivals_, "messages",
+                          "arrivals refused at their first offer (backpressure this block applied)");
+    simtx_observe_counter(config.observer, "refused_wait_cycles", &refused_wait_cycles_, "cycles",
+                          "cycles refused arrivals waited until accepted");
     simtx_observer_set_prefix(config.observer, nullptr);
     if (!core_) throw creation_error(error);
 
@@ -321,6 +327,7 @@ void block_module::retry_held(uint64_t now)
     for (unsigned port = next_held_port(0); port < ports_.size(); port = next_held_port(port + 1)) {
         tlm::tlm_generic_payload *payload = ports_[port].held;
         if (info_->accept(core_, port, ports_[port].held_msg, now) != SIMTX_ACCEPTED) continue;
+        if (ports_[port].held_refused) refused_wait_cycles_ += now - ports_[port].held_since;
         ports_[port].held = nullptr;
         held_ports_[port / 64] &= ~(uint64_t(1) << (port % 64));
         held_count_--;
@@ -341,6 +348,8 @@ void block_module::hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_
 {
     ports_[port].held = &payload;
     ports_[port].held_msg = &msg;
+    ports_[port].held_since = current_cycle();
+    ports_[port].held_refused = true;
     held_ports_[port / 64] |= uint64_t(1) << (port % 64);
     held_count_++;
 }
@@ -377,6 +386,7 @@ bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload)
     simtx_msg &msg = arrival(port, payload);
     if (info_->accept(core_, port, &msg, current_cycle()) == SIMTX_ACCEPTED) return true;
     hold(port, payload, msg);
+    refused_arrivals_++;
     return false;
 }
 
@@ -409,6 +419,7 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
             // response to the core after this cycle, as if it had been refused.
             if (state.held) SC_REPORT_FATAL("simtx", "two immediate responses on one port");
             hold(port, *payload, arrival(port, *payload));
+            ports_[port].held_refused = false; // handed over after this cycle, not refused
             wake();
         }
         return true;

@@ -98,6 +98,8 @@ class block_module : public sc_core::sc_module {
         tlm::tlm_generic_payload *awaiting_end = nullptr; // our BEGIN_REQ/BEGIN_RESP not yet ended
         tlm::tlm_generic_payload *held = nullptr;         // an arrival the core refused
         simtx_msg *held_msg = nullptr;                    // its message, offered again after each tick
+        uint64_t held_since = 0;                          // the cycle it was first refused
+        bool held_refused = false;                        // false: an immediate response, not a refusal
     };
 
     friend class tick_scheduler;
@@ -129,6 +131,7 @@ class block_module : public sc_core::sc_module {
     std::vector<unsigned> socket_first_port_;
     std::vector<port_state> ports_;
     unsigned held_count_ = 0;
+    uint64_t refused_arrivals_ = 0, refused_wait_cycles_ = 0;
     std::vector<uint64_t> held_ports_; // bit per port holding a refused arrival: retries visit only those
     uint64_t period_ps_;
     uint64_t scheduled_cycle_ = SIMTX_NEVER;
