@@ -28,7 +28,9 @@ tlm::tlm_generic_payload *payload_pool::acquire()
 {
     if (free_list_.empty()) {
         all_.push_back(std::make_unique<tlm::tlm_generic_payload>(this));
-        all_.back()->set_extension(new msg_extension);
+        msg_extension *extension = new msg_extension;
+        extension->payload = all_.back().get();
+        all_.back()->set_extension(extension);
         free_list_.push_back(all_.back().get());
     }
     tlm::tlm_generic_payload *payload = free_list_.back();
@@ -63,7 +65,8 @@ void message_to_payload(const simtx_msg &msg, tlm::tlm_generic_payload &payload,
 {
     if (&extension.msg != &msg) extension.msg = msg;
     simtx_msg &m = extension.msg;
-    m.handle = &payload;
+    extension.payload = &payload;
+    m.handle = &extension;
     unsigned length = m.size < SIMTX_MSG_MAX_DATA ? m.size : SIMTX_MSG_MAX_DATA;
     payload.set_command(m.op == SIMTX_OP_READ    ? tlm::TLM_READ_COMMAND
                         : m.op == SIMTX_OP_WRITE ? tlm::TLM_WRITE_COMMAND
@@ -326,7 +329,8 @@ void block_module::retry_held(uint64_t now)
 {
     for (unsigned port = next_held_port(0); port < ports_.size(); port = next_held_port(port + 1)) {
         tlm::tlm_generic_payload *payload = ports_[port].held;
-        if (info_->accept(core_, port, ports_[port].held_msg, now) != SIMTX_ACCEPTED) continue;
+        simtx_msg &msg = *ports_[port].held_msg;
+        if (info_->accept(core_, port, &msg, now) != SIMTX_ACCEPTED) continue;
         if (ports_[port].held_refused) refused_wait_cycles_ += now - ports_[port].held_since;
         ports_[port].held = nullptr;
         held_ports_[port / 64] &= ~(uint64_t(1) << (port % 64));
@@ -338,7 +342,7 @@ void block_module::retry_held(uint64_t now)
         } else {
             tlm::tlm_phase phase = tlm::END_RESP;
             (*ports_[port].initiator)->nb_transport_fw(*payload, phase, delay);
-            arrived_response(*payload);
+            arrived_response(msg);
         }
     }
 }
@@ -368,8 +372,10 @@ unsigned block_module::next_held_port(unsigned from) const
 // The message an arrival on port carries, ready for the core.
 simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payload)
 {
-    simtx_msg &msg = extension_of(payload).msg;
-    msg.handle = &payload;
+    msg_extension &extension = extension_of(payload);
+    extension.payload = &payload;
+    simtx_msg &msg = extension.msg;
+    msg.handle = &extension;
     if (ports_[port].initiator && !msg.is_response) {
         // A plain TLM target answered through the generic payload only.
         msg.is_response = true;
@@ -381,9 +387,8 @@ simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payloa
 }
 
 // Offers an arrival to the core; a refused one is held and offered again.
-bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload)
+bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg)
 {
-    simtx_msg &msg = arrival(port, payload);
     if (info_->accept(core_, port, &msg, current_cycle()) == SIMTX_ACCEPTED) return true;
     hold(port, payload, msg);
     refused_arrivals_++;
@@ -391,9 +396,10 @@ bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload)
 }
 
 // The core took a response: the initiator that made the payload frees it.
-void block_module::arrived_response(tlm::tlm_generic_payload &payload)
+void block_module::arrived_response(const simtx_msg &msg)
 {
-    if (extension_of(payload).originator == this) payload.release();
+    msg_extension *extension = static_cast<msg_extension *>(msg.handle);
+    if (extension->originator == this) extension->payload->release();
 }
 
 bool block_module::send(unsigned port, const simtx_msg *msg)
@@ -403,13 +409,15 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     tlm::tlm_phase phase;
     tlm::tlm_sync_enum result;
-    tlm::tlm_generic_payload *payload = static_cast<tlm::tlm_generic_payload *>(msg->handle);
+    // A message's handle is the extension of the payload carrying it.
+    msg_extension *extension = static_cast<msg_extension *>(msg->handle);
     if (state.initiator) {
-        if (!payload) {
-            payload = global_payload_pool().acquire();
-            extension_of(*payload).originator = this;
+        if (!extension) {
+            extension = &extension_of(*global_payload_pool().acquire());
+            extension->originator = this;
         }
-        message_to_payload(*msg, *payload, extension_of(*payload));
+        tlm::tlm_generic_payload *payload = extension->payload;
+        message_to_payload(*msg, *payload, *extension);
         phase = tlm::BEGIN_REQ;
         result = (*state.initiator)->nb_transport_fw(*payload, phase, delay);
         if (result == tlm::TLM_ACCEPTED || (result == tlm::TLM_UPDATED && phase == tlm::END_REQ)) {
@@ -424,8 +432,9 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
         }
         return true;
     }
-    if (!payload) SC_REPORT_FATAL("simtx", "a response without its request's handle");
-    message_to_payload(*msg, *payload, extension_of(*payload));
+    if (!extension) SC_REPORT_FATAL("simtx", "a response without its request's handle");
+    tlm::tlm_generic_payload *payload = extension->payload;
+    message_to_payload(*msg, *payload, *extension);
     phase = tlm::BEGIN_RESP;
     result = (*state.target)->nb_transport_bw(*payload, phase, delay);
     if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;
@@ -438,7 +447,7 @@ tlm::tlm_sync_enum block_module::nb_transport_fw(int port, tlm::tlm_generic_payl
     port_state &state = ports_[port];
     if (phase == tlm::BEGIN_REQ) {
         wake();
-        if (deliver(port, payload)) {
+        if (deliver(port, payload, arrival(port, payload))) {
             phase = tlm::END_REQ;
             return tlm::TLM_UPDATED;
         }
@@ -466,8 +475,9 @@ tlm::tlm_sync_enum block_module::nb_transport_bw(int port, tlm::tlm_generic_payl
     if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
     if (phase == tlm::BEGIN_RESP) {
         wake();
-        if (deliver(port, payload)) {
-            arrived_response(payload);
+        simtx_msg &msg = arrival(port, payload);
+        if (deliver(port, payload, msg)) {
+            arrived_response(msg);
             return tlm::TLM_COMPLETED;
         }
         return tlm::TLM_ACCEPTED;

@@ -23,6 +23,7 @@ class block_module;
 struct msg_extension : tlm::tlm_extension<msg_extension> {
     simtx_msg msg{};
     block_module *originator = nullptr; // releases the payload when its response is consumed
+    tlm::tlm_generic_payload *payload = nullptr; // the payload carrying it (a message's handle is its extension)
     unsigned char byte_enable[SIMTX_MSG_MAX_DATA];
     tlm::tlm_extension_base *clone() const override;
     void copy_from(const tlm::tlm_extension_base &other) override;
@@ -110,8 +111,8 @@ class block_module : public sc_core::sc_module {
     void hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
     unsigned next_held_port(unsigned from) const;
     simtx_msg &arrival(unsigned port, tlm::tlm_generic_payload &payload);
-    bool deliver(unsigned port, tlm::tlm_generic_payload &payload);
-    void arrived_response(tlm::tlm_generic_payload &payload);
+    bool deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
+    void arrived_response(const simtx_msg &msg);
     bool send(unsigned port, const simtx_msg *msg);
     void fail(const char *message);
     unsigned transport_dbg(int port, tlm::tlm_generic_payload &payload);
