@@ -563,7 +563,8 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
 {
     unsigned offset = offset_in_line(c, msg->address);
     bool executed_atomic = msg->op == SIMTX_OP_ATOMIC && c->config.execute_atomics;
-    bool cached_op = msg->op == SIMTX_OP_READ || msg->op == SIMTX_OP_WRITE || executed_atomic;
+    /* An atomic the memory block would refuse gets its command error below. */
+    bool cached_op = msg->op == SIMTX_OP_READ || msg->op == SIMTX_OP_WRITE || (executed_atomic && atomic_op_supported(msg));
     if (cached_op && (offset + msg->size > c->config.line_size || msg->size > SIMTX_MSG_MAX_DATA)) {
         char error[160];
         snprintf(error, sizeof error, "a %s of %" PRIu32 " bytes at 0x%" PRIx64 " crosses a %u-byte line boundary",

@@ -717,9 +717,15 @@ static void test_atomic_execute_cas(void)
     CHECK_EQUAL(cache_accept(h.cache, CACHE_UPSTREAM_PORT, &wide, h.now), SIMTX_ACCEPTED);
     simtx_msg unknown = harness_atomic_message(0xB010, SIMTX_ATOMIC_COUNT, 1, 0, 4);
     CHECK_EQUAL(cache_accept(h.cache, CACHE_UPSTREAM_PORT, &unknown, h.now), SIMTX_ACCEPTED);
+    harness_run(&h, 1);
+    simtx_msg straddling = harness_atomic_message(0xB07C, SIMTX_ATOMIC_ADD, 1, 0, 5);
+    straddling.size = 8; /* refused for its size, as the memory block does, not failed as line-crossing */
+    CHECK_EQUAL(cache_accept(h.cache, CACHE_UPSTREAM_PORT, &straddling, h.now), SIMTX_ACCEPTED);
     harness_settle(&h, 100);
     CHECK(harness_response(&h, 3) && harness_response(&h, 3)->status == SIMTX_STATUS_COMMAND_ERROR);
     CHECK(harness_response(&h, 4) && harness_response(&h, 4)->status == SIMTX_STATUS_COMMAND_ERROR);
+    CHECK(harness_response(&h, 5) && harness_response(&h, 5)->status == SIMTX_STATUS_COMMAND_ERROR);
+    CHECK(h.failure[0] == '\0');
     CHECK_EQUAL(cached_word(&h, 0xB010), 9);
     CHECK_EQUAL(h.down_count, 1); /* the one fill */
     harness_release(&h);
