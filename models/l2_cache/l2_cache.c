@@ -69,7 +69,7 @@ static void l2_cache_finish(void *core, uint64_t now) { cache_finish(core, now);
 
 const simtx_block_info l2_cache_block_info = {
     .name = "l2_cache",
-    .summary = "L2 slice of a memory partition: write-back, write-allocate, LRU, sectored, MSHRs",
+    .summary = "L2 slice of a memory partition: write-back, write-allocate, LRU, sectored, MSHRs, executing atomics",
     .params = &l2_cache_param_table,
     .sockets = l2_cache_sockets,
     .socket_count = 2,

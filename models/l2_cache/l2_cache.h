@@ -1,6 +1,7 @@
 /* l2_cache: one L2 slice of a memory partition, in front of its DRAM
- * controller. Write-back, write-allocate, LRU, sectored, with MSHRs. Built on
- * the shared cache_engine. */
+ * controller. Write-back, write-allocate, LRU, sectored, with MSHRs; executes
+ * global atomics on its lines (Fermi's ROP units) unless told to forward
+ * them. Built on the shared cache_engine. */
 #ifndef SIMTX_L2_CACHE_H
 #define SIMTX_L2_CACHE_H
 
