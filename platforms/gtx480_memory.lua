@@ -1,7 +1,7 @@
 -- The memory side of a GTX480-like GPU, as a netlist fragment:
 --   one L1 data cache per core -> crossbar -> 6 memory partitions, each an
---   L2 slice (128 KB) in front of a DRAM controller (a `memory` block until
---   the `dram_controller` block lands).
+--   L2 slice (128 KB, executing global atomics as Fermi's ROP units do) in
+--   front of one GDDR5 channel (a `dram_controller`).
 --
 -- Use it from a platform with
 --
@@ -24,13 +24,15 @@
 --   before_dram(partition, socket)   e.g. an AGPM buffer at the L2, or a
 --                                    write-pending queue in front of NVM
 -- `dram_block`, `dram_socket` and `dram_params(partition)` choose what ends
--- each partition
--- (an NVM controller for persistent-memory platforms, for example).
+-- each partition (an NVM controller for persistent-memory platforms, for
+-- example; `dram_block = "memory"` the fixed-latency stand-in used before the
+-- DRAM controller).
 --
 -- GTX480 figures (DESIGN.md; GPGPU-Sim's GTX480 config): L1D 48 KB, 128 B
 -- lines, 6-way, global not cached in the TM configurations; L2 128 KB per
 -- partition (768 KB); crossbar 32 B/cycle per port, 5 cycles; GDDR5 at
--- 924 MHz, 6 partitions x 64 bits ~ 32 B per DRAM clock each. Latencies
+-- 924 MHz, 6 partitions x 64 bits (two x32 Hynix H5GQ1H24AFR chips in lock
+-- step per partition: 8 B x 4 transfers = 32 B per DRAM clock each). Latencies
 -- are knobs to calibrate: GPGPU-Sim delays every L2 access by its ROP
 -- latency (120), which `l2 = { access_latency = ... }` models.
 
@@ -54,16 +56,22 @@ return function(options)
     local after_l1 = options.after_l1 or passthrough
     local before_l2 = options.before_l2 or passthrough
     local before_dram = options.before_dram or passthrough
-    local dram_block = options.dram_block or "memory"
+    local dram_block = options.dram_block or "dram_controller"
     local dram_socket = options.dram_socket or "port"
-    -- A `memory` stands in for GDDR5 with a fixed latency (GPGPU-Sim's
+    -- The dram_controller is one GTX480 partition: two x32 chips in lock step
+    -- (an 8-byte bus, 4 KB rows, a sixth S bit: 64-byte bursts); it sees
+    -- full addresses and removes the crossbar's partition chunks before
+    -- decoding (partition_count/partition_interleave, as the L2 indexes its
+    -- sets). A `memory` stands in for GDDR5 with a fixed latency (GPGPU-Sim's
     -- dram_latency 100) and 32 B per DRAM clock, holding 64 requests (it
     -- counts requests in their latency too, so 16 would cap a partition at
-    -- 16 per 100 cycles, a third of its bandwidth); other blocks (the
-    -- dram_controller) take their own defaults unless dram_params says more.
-    -- Note: the block ending a partition sees full addresses, partition
-    -- bits included.
+    -- 16 per 100 cycles, a third of its bandwidth); other blocks take their
+    -- own defaults unless dram_params says more.
     local dram_params = options.dram_params or function(_)
+        if dram_block == "dram_controller" then
+            return { bus_bytes = 8, row_bytes = 4096, address_map = "RRRRRRRRRRRR.BB.CCCC.GG.CC.SSSSSS",
+                     partition_count = partitions, partition_interleave = interleave }
+        end
         if dram_block == "memory" then return { latency = 100, bytes_per_cycle = 32, queue_depth = 64 } end
         return {}
     end

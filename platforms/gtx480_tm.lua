@@ -3,11 +3,12 @@
 -- shared memory), 2 transactional warps per core (960 concurrent
 -- transactions), L1 not caching global data, 6 partitions of a 256 KB L2
 -- slice (1536 KB: the Warp TM/KILO TM configuration) with a commit unit
--- each at 700 MHz (platforms/tm_memory.lua), core/icnt 1400 MHz, memory
--- 924 MHz. Used by gtx480_kilotm.lua, gtx480_warptm.lua, gtx480_idealtm.lua:
+-- each at 700 MHz (platforms/tm_memory.lua) and a GDDR5 dram_controller,
+-- core/icnt 1400 MHz, memory 924 MHz. Used by gtx480_kilotm.lua, gtx480_warptm.lua, gtx480_idealtm.lua:
 --   return include("gtx480_tm.lua")({ mode = "kilo" | "warp" | "ideal" })
 -- Defines: cores (15), lanes (32), tokens (2), tcd (true: temporal conflict
--- detection for read-only transactions), broken (TEST ONLY: the commit
+-- detection for read-only transactions), dram (dram_controller|memory: the
+-- fixed-latency stand-in ending each partition), broken (TEST ONLY: the commit
 -- units skip one validation check, so the serializability oracle must fail).
 return function(options)
     local mode = options.mode
@@ -25,11 +26,15 @@ return function(options)
         ideal = mode == "ideal",
         params = { skip_validation_check = define("broken", false) },
     })
+    local dram = define("dram", "dram_controller")
     local mem = include("gtx480_memory.lua")({
         cores = cores, l1 = tm.l1_params, before_l2 = tm.before_l2, l2 = { size = 256 * 1024 },
         -- Log entries cost interconnect flits, except with ideal TM (free log transfer).
         crossbar = { tm_log_data = mode ~= "ideal" },
-        dram_params = function(_) return { latency = 100, bytes_per_cycle = 32, queue_depth = 16, base = 0, size = 0xc0000000 } end,
+        dram_block = dram,
+        dram_params = dram == "memory" and function(_)
+            return { latency = 100, bytes_per_cycle = 32, queue_depth = 16, base = 0, size = 0xc0000000 }
+        end or nil,
     })
     for i = 0, cores - 1 do
         block("sm" .. i, "simt_core", {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic_op.h"
 #include "msg_queue.h"
 
 /* Messages this cache makes itself carry their kind in the top byte of the
@@ -360,6 +361,25 @@ static void read_line(const cache *c, unsigned line_index, simtx_msg *msg)
     memcpy(msg->data, line_data(c, line_index) + offset_in_line(c, msg->address), msg->size);
 }
 
+/* Answers a read, or executes an atomic, on a line holding the sectors it
+ * needs: an atomic's read-modify-write dirties its sector and answers the
+ * old value after atomic_latency, a read answers after read_latency. */
+static void serve_from_line(cache *c, unsigned line_index, const simtx_msg *msg, unsigned read_latency, uint64_t now)
+{
+    simtx_msg response = *msg;
+    uint64_t ready = now + read_latency;
+    if (msg->op == SIMTX_OP_ATOMIC) {
+        unsigned offset = offset_in_line(c, msg->address);
+        atomic_op_perform(&response, line_data(c, line_index) + offset);
+        c->lines[line_index].dirty |= sector_mask(c, offset, msg->size);
+        c->stats.atomics++;
+        ready = now + c->config.atomic_latency;
+    } else {
+        read_line(c, line_index, &response);
+    }
+    push_response(c, &response, SIMTX_STATUS_OK, ready);
+}
+
 /* ---- request handling: each returns false to stall the input queue ---- */
 
 /* An access to a line with a fill in flight joins its MSHR; `wanted` are the
@@ -409,7 +429,11 @@ static bool start_miss(cache *c, int line_index, const simtx_msg *msg, uint32_t 
     return true;
 }
 
-static bool handle_read(cache *c, const simtx_msg *msg, uint64_t now)
+/* A read, or an atomic executed here (a read-modify-write of the line, which
+ * a miss allocates and fills like a read). Merged into a fill in flight it is
+ * replayed in arrival order, so atomics to a line apply in the order they
+ * arrived and each access sees exactly the ones before it. */
+static bool handle_fetching_access(cache *c, const simtx_msg *msg, uint64_t now)
 {
     uint64_t address = msg->address;
     if (c->config.bypass_size && address >= c->config.bypass_base && address - c->config.bypass_base < c->config.bypass_size) {
@@ -426,10 +450,8 @@ static bool handle_read(cache *c, const simtx_msg *msg, uint64_t now)
             c->stats.stalls_queue++;
             return false;
         }
-        simtx_msg response = *msg;
-        read_line(c, (unsigned)index, &response);
+        serve_from_line(c, (unsigned)index, msg, c->config.hit_latency, now);
         touch(c, line);
-        push_response(c, &response, SIMTX_STATUS_OK, now + c->config.hit_latency);
         c->stats.hits++;
         return true;
     }
@@ -519,8 +541,9 @@ static bool handle_clean(cache *c, const simtx_msg *msg, uint64_t now)
     return true;
 }
 
-/* Atomics, row copies and other operations act at the next level: the line is
- * written back if dirty and dropped first, then the request is forwarded. */
+/* Atomics (unless executed here), row copies and other operations act at the
+ * next level: the line is written back if dirty and dropped first, then the
+ * request is forwarded. */
 static bool handle_other(cache *c, const simtx_msg *msg, uint64_t now)
 {
     int index = find_line(c, line_of(c, msg->address));
@@ -539,7 +562,9 @@ static bool handle_other(cache *c, const simtx_msg *msg, uint64_t now)
 static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
 {
     unsigned offset = offset_in_line(c, msg->address);
-    bool cached_op = msg->op == SIMTX_OP_READ || msg->op == SIMTX_OP_WRITE;
+    bool executed_atomic = msg->op == SIMTX_OP_ATOMIC && c->config.execute_atomics;
+    /* An atomic the memory block would refuse gets its command error below. */
+    bool cached_op = msg->op == SIMTX_OP_READ || msg->op == SIMTX_OP_WRITE || (executed_atomic && atomic_op_supported(msg));
     if (cached_op && (offset + msg->size > c->config.line_size || msg->size > SIMTX_MSG_MAX_DATA)) {
         char error[160];
         snprintf(error, sizeof error, "a %s of %" PRIu32 " bytes at 0x%" PRIx64 " crosses a %u-byte line boundary",
@@ -548,7 +573,7 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
         return true;
     }
     switch (msg->op) {
-    case SIMTX_OP_READ: return handle_read(c, msg, now);
+    case SIMTX_OP_READ: return handle_fetching_access(c, msg, now);
     case SIMTX_OP_WRITE: return c->config.write_back ? handle_write_back(c, msg, now) : handle_write_through(c, msg, now);
     case SIMTX_OP_CLEAN_LINE:
     case SIMTX_OP_FLUSH_LINE: return handle_clean(c, msg, now);
@@ -571,6 +596,15 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
         c->stats.fences++;
         return true;
     }
+    case SIMTX_OP_ATOMIC:
+        if (!executed_atomic) return handle_other(c, msg, now);
+        if (atomic_op_supported(msg)) return handle_fetching_access(c, msg, now);
+        if (!response_room(c)) {
+            c->stats.stalls_queue++;
+            return false;
+        }
+        push_response(c, msg, SIMTX_STATUS_COMMAND_ERROR, now + 1); /* as the memory block answers it */
+        return true;
     default: return handle_other(c, msg, now);
     }
 }
@@ -614,9 +648,7 @@ static simtx_accept_result complete_fill(cache *c, unsigned mshr_index, const si
             apply_write(c, m->line_index, &t->msg);
             if (t->respond) push_response(c, &t->msg, SIMTX_STATUS_OK, now + 1);
         } else {
-            simtx_msg response = t->msg;
-            read_line(c, m->line_index, &response);
-            push_response(c, &response, SIMTX_STATUS_OK, now + 1);
+            serve_from_line(c, m->line_index, &t->msg, 1, now);
         }
     }
     line->mshr = -1;
@@ -853,6 +885,8 @@ static bool check_config(const cache_config *k, char *error, size_t error_size)
         return snprintf(error, error_size, "parameter 'miss_queue_depth' must be at least 2 (a writeback and a fill)"), false;
     if (!k->input_queue_depth) return snprintf(error, error_size, "parameter 'input_queue_depth' must be positive"), false;
     if (!k->pending_entries) return snprintf(error, error_size, "parameter 'pending_entries' must be positive"), false;
+    if (k->execute_atomics && !k->write_back)
+        return snprintf(error, error_size, "parameter 'atomics': executing atomics needs a write-back cache"), false;
     if (k->partition_count > 1 && k->partition_interleave % k->line_size)
         return snprintf(error, error_size, "parameter 'partition_interleave' (%" PRIu64 ") must be a multiple of line_size (%u)",
                         k->partition_interleave, k->line_size), false;
@@ -898,7 +932,7 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     simtx_observe_counter(o, "accesses", &c->stats.accesses, "requests", "requests accepted from upstream");
     simtx_observe_counter(o, "reads", &c->stats.reads, "requests", "read requests accepted");
     simtx_observe_counter(o, "writes", &c->stats.writes, "requests", "write requests accepted");
-    simtx_observe_counter(o, "hits", &c->stats.hits, "requests", "reads and writes served by the cached line");
+    simtx_observe_counter(o, "hits", &c->stats.hits, "requests", "reads, writes and atomics served by the cached line");
     simtx_observe_counter(o, "misses", &c->stats.misses, "requests", "accesses that allocated a new line");
     simtx_observe_counter(o, "sector_misses", &c->stats.sector_misses, "requests", "accesses to a present line lacking a sector");
     simtx_observe_counter(o, "hit_reserved", &c->stats.hit_reserved, "requests", "accesses merged into an MSHR already filling the line");
@@ -913,6 +947,7 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     simtx_observe_counter(o, "writeback_bytes", &c->stats.writeback_bytes, "bytes", "dirty bytes written back");
     simtx_observe_counter(o, "write_evictions", &c->stats.write_evictions, "lines", "lines dropped by a write hit (write-evict)");
     simtx_observe_counter(o, "forwarded", &c->stats.forwarded, "requests", "requests passed on (write-through, uncached, atomics...)");
+    simtx_observe_counter(o, "atomics", &c->stats.atomics, "requests", "atomics executed on a cached line (atomics = execute)");
     simtx_observe_counter(o, "cleans", &c->stats.cleans, "requests", "CLEAN_LINE requests handled");
     simtx_observe_counter(o, "flushes", &c->stats.flushes, "requests", "FLUSH_LINE requests handled");
     simtx_observe_counter(o, "fences", &c->stats.fences, "requests", "FENCE requests answered");

@@ -2,7 +2,8 @@
  * l2_cache blocks. A set-associative, sectored cache holding real line data,
  * with LRU replacement, MSHRs that merge accesses to a line in flight, and
  * two write policies:
- *  - write-back, write-allocate (the L2 slice);
+ *  - write-back, write-allocate (the L2 slice), optionally executing
+ *    atomics on its lines (allocated and filled like a read on a miss);
  *  - write-through, no-allocate, evict-on-write-hit (GPGPU-Sim's L1 for
  *    global data), which never holds dirty data.
  * Port 0 faces the requesters (a target socket), port 1 the next level (an
@@ -40,6 +41,9 @@ typedef struct cache_config {
     unsigned pending_entries;      /* forwarded requests (writes, uncached reads...) in flight */
     bool write_back;               /* true: write-back write-allocate; false: write-through no-allocate */
     uint64_t bypass_base, bypass_size; /* reads here are not cached (forwarded); size 0: none */
+    bool execute_atomics;          /* write-back only: atomics read-modify-write the line here
+                                      (Fermi's L2/ROP); false: forwarded to the next level */
+    unsigned atomic_latency;       /* cycles from an executed atomic to its response */
     unsigned partition_count;      /* >1: drop the partition bits before indexing sets */
     uint64_t partition_interleave; /* bytes per partition chunk (with partition_count) */
 } cache_config;
@@ -63,7 +67,7 @@ typedef struct cache_stats {
     uint64_t accesses, reads, writes, hits, misses, sector_misses, hit_reserved;
     uint64_t reservation_fails_mshr, reservation_fails_merge, reservation_fails_set, stalls_queue;
     uint64_t fills, fill_bytes, evictions, writebacks, writeback_bytes, write_evictions;
-    uint64_t forwarded, cleans, flushes, fences, invalidations, error_responses;
+    uint64_t forwarded, atomics, cleans, flushes, fences, invalidations, error_responses;
     simtx_average mshr_occupancy;
     double hit_rate;
 } cache_stats;

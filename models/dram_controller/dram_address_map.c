@@ -107,12 +107,60 @@ bool dram_address_map_parse(const char *text, const dram_geometry *geometry, uns
         }
     }
     map->rows_per_subarray = geometry->rows / geometry->subarrays;
+    map->partition_count = 1;
+    map->partition_interleave = 1; /* unused with one partition */
     return true;
+}
+
+bool dram_address_map_set_partitions(dram_address_map *map, uint64_t count, uint64_t interleave,
+                                     unsigned minimum_contiguous_bytes, char *error, size_t error_size)
+{
+    uint64_t smallest = map->geometry.burst_bytes > minimum_contiguous_bytes ? map->geometry.burst_bytes : minimum_contiguous_bytes;
+    if (!count) {
+        snprintf(error, error_size, "parameter 'partition_count' must be at least 1");
+        return false;
+    }
+    if (!is_power_of_two(interleave) || interleave < smallest) {
+        snprintf(error, error_size,
+                 "parameter 'partition_interleave' (%llu) must be a power of two of at least %llu bytes (a burst and "
+                 "a %u-byte request must stay within one partition chunk)",
+                 (unsigned long long)interleave, (unsigned long long)smallest, minimum_contiguous_bytes);
+        return false;
+    }
+    if (count > UINT64_MAX / interleave) {
+        snprintf(error, error_size, "parameters 'partition_count' x 'partition_interleave' overflow 64 bits");
+        return false;
+    }
+    map->partition_count = count;
+    map->partition_interleave = interleave;
+    return true;
+}
+
+uint64_t dram_partition_local_address(const dram_address_map *map, uint64_t address)
+{
+    if (map->partition_count == 1) return address;
+    uint64_t interleave = map->partition_interleave;
+    return address / (interleave * map->partition_count) * interleave + (address & (interleave - 1));
+}
+
+/* The partition (chunk number modulo the count) a full address belongs to. */
+static uint64_t partition_of(const dram_address_map *map, uint64_t address)
+{
+    return address / map->partition_interleave % map->partition_count;
+}
+
+/* The full address of a local one in the partition of template_address. */
+static uint64_t partition_full_address(const dram_address_map *map, uint64_t local, uint64_t template_address)
+{
+    if (map->partition_count == 1) return local;
+    uint64_t interleave = map->partition_interleave;
+    return local / interleave * (interleave * map->partition_count) + partition_of(map, template_address) * interleave +
+           (local & (interleave - 1));
 }
 
 bool dram_address_in_range(const dram_address_map *map, uint64_t address)
 {
-    return map->length >= 64 || (address >> map->length) == 0;
+    return map->length >= 64 || (dram_partition_local_address(map, address) >> map->length) == 0;
 }
 
 static unsigned gather(const dram_address_map *map, dram_field field, uint64_t address)
@@ -132,6 +180,7 @@ static uint64_t scatter(const dram_address_map *map, dram_field field, unsigned 
 
 dram_location dram_address_decode(const dram_address_map *map, uint64_t address)
 {
+    address = dram_partition_local_address(map, address);
     dram_location l;
     l.group = gather(map, DRAM_FIELD_GROUP, address);
     l.bank = l.group * (map->geometry.banks / map->geometry.bank_groups) + gather(map, DRAM_FIELD_BANK, address);
@@ -144,10 +193,12 @@ dram_location dram_address_decode(const dram_address_map *map, uint64_t address)
 uint64_t dram_address_compose(const dram_address_map *map, const dram_location *location, uint64_t template_address)
 {
     unsigned banks_per_group = map->geometry.banks / map->geometry.bank_groups;
-    return (template_address & map->undecoded_mask) | scatter(map, DRAM_FIELD_ROW, location->row) |
-           scatter(map, DRAM_FIELD_GROUP, location->bank / banks_per_group) |
-           scatter(map, DRAM_FIELD_BANK, location->bank % banks_per_group) |
-           scatter(map, DRAM_FIELD_COLUMN, location->column) | scatter(map, DRAM_FIELD_BYTE, location->byte);
+    uint64_t local = (dram_partition_local_address(map, template_address) & map->undecoded_mask) |
+                     scatter(map, DRAM_FIELD_ROW, location->row) |
+                     scatter(map, DRAM_FIELD_GROUP, location->bank / banks_per_group) |
+                     scatter(map, DRAM_FIELD_BANK, location->bank % banks_per_group) |
+                     scatter(map, DRAM_FIELD_COLUMN, location->column) | scatter(map, DRAM_FIELD_BYTE, location->byte);
+    return partition_full_address(map, local, template_address);
 }
 
 unsigned dram_subarray_of_row(const dram_address_map *map, unsigned row) { return row / map->rows_per_subarray; }
@@ -155,7 +206,10 @@ unsigned dram_subarray_of_row(const dram_address_map *map, unsigned row) { retur
 bool dram_same_subarray(const dram_address_map *map, uint64_t address_a, uint64_t address_b)
 {
     if (!dram_address_in_range(map, address_a) || !dram_address_in_range(map, address_b)) return false;
-    if ((address_a & map->undecoded_mask) != (address_b & map->undecoded_mask)) return false;
+    if (partition_of(map, address_a) != partition_of(map, address_b) ||
+        (dram_partition_local_address(map, address_a) & map->undecoded_mask) !=
+            (dram_partition_local_address(map, address_b) & map->undecoded_mask))
+        return false;
     dram_location a = dram_address_decode(map, address_a), b = dram_address_decode(map, address_b);
     return a.bank == b.bank && dram_subarray_of_row(map, a.row) == dram_subarray_of_row(map, b.row);
 }

@@ -16,6 +16,17 @@
  * 128 contiguous bytes stay in one row; consecutive 128-byte blocks rotate
  * over the bank groups, so a stream can alternate groups at tCCDS.
  *
+ * Partitions: a channel behind an interleaving over `count` memory partitions
+ * (`interleave` bytes per partition chunk, chunk k going to partition
+ * k % count) sees only every count-th chunk. As GPGPU-Sim's addrdec removes
+ * the dramid bits, the map first compacts an address into the partition's
+ * own address space,
+ *   local = (address / (interleave * count)) * interleave + address % interleave,
+ * and decodes that; without it a non-power-of-two count scatters a stream
+ * over rows (row hits collapse). Every function below takes full addresses
+ * and applies the compaction itself; composing goes back to the full address
+ * of template_address's partition.
+ *
  * Subarrays: a bank's rows are split into `subarrays` groups of consecutive
  * row numbers (row / rows_per_subarray), as in RowClone and SI-TM, so two
  * addresses share a subarray when they decode to the same bank and their
@@ -54,6 +65,8 @@ typedef struct dram_address_map {
     unsigned length;          /* address bits the string covers */
     uint64_t undecoded_mask;  /* X/0 bits inside the string */
     unsigned rows_per_subarray;
+    uint64_t partition_count;      /* 1: no compaction */
+    uint64_t partition_interleave; /* bytes per partition chunk, a power of two */
 } dram_address_map;
 
 typedef struct dram_location {
@@ -71,15 +84,25 @@ typedef struct dram_location {
 bool dram_address_map_parse(const char *text, const dram_geometry *geometry, unsigned minimum_contiguous_bytes,
                             dram_address_map *map, char *error, size_t error_size);
 
-/* True when the address has no bits set above the string. */
+/* Sets the partition compaction (parse leaves count 1: none). Refuses, with
+ * a message naming 'partition_count' or 'partition_interleave', an
+ * interleave that is not a power of two or is smaller than a burst or than
+ * minimum_contiguous_bytes (a request of that size must stay in one chunk). */
+bool dram_address_map_set_partitions(dram_address_map *map, uint64_t count, uint64_t interleave,
+                                     unsigned minimum_contiguous_bytes, char *error, size_t error_size);
+/* The address within its partition's own address space (the address itself
+ * with one partition). */
+uint64_t dram_partition_local_address(const dram_address_map *map, uint64_t address);
+
+/* True when the (partition-local) address has no bits set above the string. */
 bool dram_address_in_range(const dram_address_map *map, uint64_t address);
 dram_location dram_address_decode(const dram_address_map *map, uint64_t address);
 /* The address of a location; undecoded (X) bits are taken from template_address. */
 uint64_t dram_address_compose(const dram_address_map *map, const dram_location *location, uint64_t template_address);
 
 unsigned dram_subarray_of_row(const dram_address_map *map, unsigned row);
-/* True when both addresses decode to the same bank (and the same undecoded
- * bits, i.e. the same channel) and to rows of the same subarray: a RowClone
+/* True when both addresses decode to the same bank (and the same partition
+ * and undecoded bits, i.e. the same channel) and to rows of the same subarray: a RowClone
  * Fast Parallel Mode copy between their rows is possible. */
 bool dram_same_subarray(const dram_address_map *map, uint64_t address_a, uint64_t address_b);
 /* The address of column 0 of the index-th row (0..rows_per_subarray-1) of

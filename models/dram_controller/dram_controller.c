@@ -17,6 +17,8 @@
 static const simtx_param_spec dram_controller_param_specs[] = {
     {"address_map", SIMTX_PARAM_STRING, "RRRRRRRRRRRR.BB.CCCC.GG.CC.SSSSS", "", 0, 0, NULL,
      "address bits, most significant first: R row, G bank group, B bank, C column (burst), S byte in burst, X/0 not decoded; bits above must be zero", PARAM(address_map)},
+    {"partition_count", SIMTX_PARAM_INT, "1", "partitions", 1, 1024, NULL, "memory partitions the interconnect interleaves addresses over; their chunks are removed before decoding (GPGPU-Sim's addrdec dropping the dramid bits)", PARAM(partition_count)},
+    {"partition_interleave", SIMTX_PARAM_INT, "256", "bytes", 1, 1LL << 40, NULL, "bytes per partition chunk (a power of two, at least a burst and 128 bytes), as in the interconnect's mapping", PARAM(partition_interleave)},
     {"banks", SIMTX_PARAM_INT, "16", "banks", 1, 1024, NULL, "banks in the channel (all groups)", PARAM(banks)},
     {"bank_groups", SIMTX_PARAM_INT, "4", "groups", 1, 1024, NULL, "bank groups (tCCDL applies within a group)", PARAM(bank_groups)},
     {"rows", SIMTX_PARAM_INT, "4096", "rows", 1, 1 << 24, NULL, "rows per bank", PARAM(rows)},
@@ -182,7 +184,9 @@ bool dram_controller_params_address_map(const dram_controller_params *p, dram_ad
 {
     dram_geometry g;
     fill_geometry(p, &g);
-    return dram_address_map_parse(p->address_map, &g, SIMTX_MSG_MAX_DATA, map, error, error_size);
+    return dram_address_map_parse(p->address_map, &g, SIMTX_MSG_MAX_DATA, map, error, error_size) &&
+           dram_address_map_set_partitions(map, (uint64_t)p->partition_count, (uint64_t)p->partition_interleave,
+                                           SIMTX_MSG_MAX_DATA, error, error_size);
 }
 
 const dram_address_map *dram_controller_address_map(const dram_controller *c) { return &c->map; }

@@ -16,6 +16,7 @@ extern "C" {
 
 typedef struct dram_controller_params {
     char *address_map;
+    int64_t partition_count, partition_interleave; /* compaction before decoding (dram_address_map.h) */
     int64_t banks, bank_groups, rows, subarrays, row_bytes;
     int64_t bus_bytes, burst_length, transfers_per_clock;
     int64_t queue_depth, return_queue_depth, copy_queue_depth;

@@ -1,5 +1,7 @@
 #include "l2_cache.h"
 
+#include <string.h>
+
 #include "cache_engine.h"
 
 #define PARAM(field) offsetof(l2_cache_params, field)
@@ -19,7 +21,9 @@ static const simtx_param_spec l2_cache_param_specs[] = {
     {"input_queue_depth", SIMTX_PARAM_INT, "8", "requests", 1, 1 << 16, NULL, "requests waiting for the tag lookup (one per cycle); full: refuse", PARAM(input_queue_depth)},
     {"miss_queue_depth", SIMTX_PARAM_INT, "8", "messages", 2, 1 << 16, NULL, "fills, writebacks and forwarded requests waiting for the DRAM side", PARAM(miss_queue_depth)},
     {"response_queue_depth", SIMTX_PARAM_INT, "8", "responses", 1, 1 << 16, NULL, "responses waiting for the crossbar; at least mshr_max_merge", PARAM(response_queue_depth)},
-    {"pending_entries", SIMTX_PARAM_INT, "32", "requests", 1, 1 << 16, NULL, "forwarded requests (atomics, cleans awaiting their writeback) in flight", PARAM(pending_entries)},
+    {"pending_entries", SIMTX_PARAM_INT, "32", "requests", 1, 1 << 16, NULL, "forwarded requests (cleans awaiting their writeback, forwarded atomics...) in flight", PARAM(pending_entries)},
+    {"atomics", SIMTX_PARAM_ENUM, "execute", "", 0, 0, "execute|forward", "execute: atomics read-modify-write the line here (Fermi's ROP units; a miss allocates and fills the line); forward: the next level performs them", PARAM(atomics)},
+    {"atomic_latency", SIMTX_PARAM_INT, "20", "cycles", 0, 1e6, NULL, "cycles from an executed atomic's read-modify-write to its response", PARAM(atomic_latency)},
     {"partition_count", SIMTX_PARAM_INT, "1", "partitions", 1, 1024, NULL, "memory partitions addresses are interleaved over (set indexing drops the partition bits)", PARAM(partition_count)},
     {"partition_interleave", SIMTX_PARAM_INT, "256", "bytes", 1, 1LL << 40, NULL, "bytes per partition chunk, as in the crossbar's mapping", PARAM(partition_interleave)},
 };
@@ -38,6 +42,8 @@ static void *l2_cache_create(const void *params, const simtx_env *env, char *err
     cache_config config = {
         CACHE_CONFIG_SHARED_PARAMS(p),
         .write_back = true,
+        .execute_atomics = !strcmp(p->atomics, "execute"),
+        .atomic_latency = (unsigned)p->atomic_latency,
         .partition_count = (unsigned)p->partition_count,
         .partition_interleave = (uint64_t)p->partition_interleave,
     };
@@ -63,7 +69,7 @@ static void l2_cache_finish(void *core, uint64_t now) { cache_finish(core, now);
 
 const simtx_block_info l2_cache_block_info = {
     .name = "l2_cache",
-    .summary = "L2 slice of a memory partition: write-back, write-allocate, LRU, sectored, MSHRs",
+    .summary = "L2 slice of a memory partition: write-back, write-allocate, LRU, sectored, MSHRs, executing atomics",
     .params = &l2_cache_param_table,
     .sockets = l2_cache_sockets,
     .socket_count = 2,

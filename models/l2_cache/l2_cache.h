@@ -1,6 +1,7 @@
 /* l2_cache: one L2 slice of a memory partition, in front of its DRAM
- * controller. Write-back, write-allocate, LRU, sectored, with MSHRs. Built on
- * the shared cache_engine. */
+ * controller. Write-back, write-allocate, LRU, sectored, with MSHRs; executes
+ * global atomics on its lines (Fermi's ROP units) unless told to forward
+ * them. Built on the shared cache_engine. */
 #ifndef SIMTX_L2_CACHE_H
 #define SIMTX_L2_CACHE_H
 
@@ -10,6 +11,8 @@ typedef struct l2_cache_params {
     int64_t size, line_size, associativity, sectors;
     int64_t mshr_entries, mshr_max_merge, hit_latency, access_latency;
     int64_t input_queue_depth, miss_queue_depth, response_queue_depth, pending_entries;
+    char *atomics;                /* execute | forward */
+    int64_t atomic_latency;
     int64_t partition_count;      /* partitions the addresses are interleaved over */
     int64_t partition_interleave; /* bytes per partition chunk */
 } l2_cache_params;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic_op.h"
 #include "msg_queue.h"
 #include "sparse_memory.h"
 
@@ -134,17 +135,15 @@ static void serve(memory *m, simtx_msg *msg)
         m->stats.bytes_written += msg->size;
         break;
     case SIMTX_OP_ATOMIC: {
-        uint32_t old, operand, updated;
-        if (msg->size != 4 || msg->atomic_op >= SIMTX_ATOMIC_COUNT) {
+        if (!atomic_op_supported(msg)) {
             m->stats.command_errors++;
             simtx_msg_make_response(msg, SIMTX_STATUS_COMMAND_ERROR);
             return;
         }
-        sparse_memory_read(m->data, msg->address, &old, 4);
-        memcpy(&operand, msg->data, 4);
-        updated = simtx_atomic_apply((simtx_atomic_op)msg->atomic_op, old, operand, (uint32_t)msg->aux);
-        sparse_memory_write(m->data, msg->address, &updated, 4);
-        memcpy(msg->data, &old, 4);
+        uint8_t word[ATOMIC_OP_BYTES];
+        sparse_memory_read(m->data, msg->address, word, sizeof word);
+        atomic_op_perform(msg, word);
+        sparse_memory_write(m->data, msg->address, word, sizeof word);
         m->stats.atomics++;
         break;
     }

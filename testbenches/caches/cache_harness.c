@@ -68,13 +68,34 @@ void harness_release(harness *h)
     sparse_memory_destroy(h->memory);
 }
 
-simtx_accept_result harness_request(harness *h, simtx_op op, uint64_t address, uint32_t size, uint64_t id,
-                                    const uint8_t *data)
+simtx_msg harness_message(simtx_op op, uint64_t address, uint32_t size, uint64_t id, const uint8_t *data)
 {
     simtx_msg msg;
     simtx_msg_init(&msg, op, address, size);
     msg.id = id;
     if (data) memcpy(msg.data, data, size);
+    return msg;
+}
+
+simtx_msg harness_atomic_message(uint64_t address, simtx_atomic_op code, uint32_t operand, uint32_t expected, uint64_t id)
+{
+    simtx_msg msg = harness_message(SIMTX_OP_ATOMIC, address, 4, id, (const uint8_t *)&operand);
+    msg.atomic_op = (uint8_t)code;
+    msg.aux = expected;
+    return msg;
+}
+
+simtx_accept_result harness_request(harness *h, simtx_op op, uint64_t address, uint32_t size, uint64_t id,
+                                    const uint8_t *data)
+{
+    simtx_msg msg = harness_message(op, address, size, id, data);
+    return cache_accept(h->cache, CACHE_UPSTREAM_PORT, &msg, h->now);
+}
+
+simtx_accept_result harness_atomic(harness *h, uint64_t address, simtx_atomic_op code, uint32_t operand,
+                                   uint32_t expected, uint64_t id)
+{
+    simtx_msg msg = harness_atomic_message(address, code, operand, expected, id);
     return cache_accept(h->cache, CACHE_UPSTREAM_PORT, &msg, h->now);
 }
 

@@ -29,9 +29,15 @@ cache_config harness_config(bool write_back);
 bool harness_init(harness *h, const cache_config *config, char *error, size_t error_size);
 void harness_release(harness *h);
 
+/* A request with all bytes enabled (data: NULL or size bytes). */
+simtx_msg harness_message(simtx_op op, uint64_t address, uint32_t size, uint64_t id, const uint8_t *data);
+/* A 4-byte atomic: operand in data[0..3], CAS's expected value in aux. */
+simtx_msg harness_atomic_message(uint64_t address, simtx_atomic_op code, uint32_t operand, uint32_t expected, uint64_t id);
 /* Offers a request at the current cycle; returns the core's answer. */
 simtx_accept_result harness_request(harness *h, simtx_op op, uint64_t address, uint32_t size, uint64_t id,
                                     const uint8_t *data);
+simtx_accept_result harness_atomic(harness *h, uint64_t address, simtx_atomic_op code, uint32_t operand,
+                                   uint32_t expected, uint64_t id);
 /* Runs the cache's cycle() for `cycles` cycles. */
 void harness_run(harness *h, uint64_t cycles);
 /* Answers up to `count` outstanding downstream requests in order from the

@@ -1,13 +1,16 @@
 /* Unit tests of the cache engine shared by l1_cache and l2_cache, driven
  * cycle by cycle without SystemC: hits, misses, sector fills, MSHR merging,
  * MSHR-full stalls and backpressure, LRU order, dirty writebacks, write
- * policies, clean/flush, fences, debug accesses and bad configurations. */
+ * policies, clean/flush, fences, debug accesses, atomics (forwarded, or
+ * executed on the line and compared with the memory block's) and bad
+ * configurations. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cache_harness.h"
 #include "l1_cache.h"
 #include "l2_cache.h"
+#include "memory.h"
 #include "test_support.h"
 
 /* The default harness geometry: 4 sets x 2 ways, so lines 0x200 apart share
@@ -58,6 +61,10 @@ static void test_bad_configurations(void)
     config.partition_interleave = 200;
     CHECK(!harness_init(&h, &config, error, sizeof error));
     CHECK_CONTAINS(error, "'partition_interleave'");
+    config = harness_config(false);
+    config.execute_atomics = true; /* a write-through cache holds no dirty data */
+    CHECK(!harness_init(&h, &config, error, sizeof error));
+    CHECK_CONTAINS(error, "'atomics'");
     config = harness_config(true);
     CHECK(harness_init(&h, &config, error, sizeof error));
     harness_release(&h);
@@ -568,6 +575,263 @@ static void test_atomic_forwarding(void)
     harness_release(&h);
 }
 
+static uint32_t word_of(const simtx_msg *msg)
+{
+    uint32_t value;
+    memcpy(&value, msg->data, sizeof value);
+    return value;
+}
+
+static uint32_t cached_word(harness *h, uint64_t address)
+{
+    uint32_t value = 0;
+    int forward;
+    CHECK_EQUAL(cache_debug_access(h->cache, false, address, (uint8_t *)&value, sizeof value, &forward), sizeof value);
+    return value;
+}
+
+static cache_config executing_config(void)
+{
+    cache_config config = harness_config(true);
+    config.execute_atomics = true;
+    config.atomic_latency = 5;
+    return config;
+}
+
+/* An atomic on a cached line is done here: nothing goes down, the old value
+ * comes back atomic_latency after the lookup and the sector becomes dirty. */
+static void test_atomic_execute_hit(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = executing_config();
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint32_t words[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+    harness_request(&h, SIMTX_OP_WRITE, 0x8000, 32, 1, (const uint8_t *)words); /* whole sector: no fetch */
+    harness_settle(&h, 100);
+    uint64_t start = h.now;
+    CHECK_EQUAL(harness_atomic(&h, 0x8004, SIMTX_ATOMIC_ADD, 5, 0, 2), SIMTX_ACCEPTED);
+    harness_run(&h, 10);
+    CHECK_EQUAL(h.down_count, 0);
+    const simtx_msg *old = harness_response(&h, 2);
+    CHECK(old && old->status == SIMTX_STATUS_OK && word_of(old) == 20);
+    CHECK_EQUAL(h.up_cycle[h.up_count - 1], start + 1 + 5); /* looked up next cycle, atomic_latency 5 */
+    CHECK_EQUAL(cached_word(&h, 0x8004), 25);
+    uint32_t dirty = 0;
+    CHECK(cache_line_state(h.cache, 0x8000, NULL, &dirty));
+    CHECK_EQUAL(dirty, 0x1);
+    CHECK_EQUAL(cache_get_stats(h.cache)->atomics, 1);
+    CHECK_EQUAL(cache_get_stats(h.cache)->forwarded, 0);
+    /* Its result reaches the next level with the line's writeback. */
+    harness_request(&h, SIMTX_OP_FLUSH_LINE, 0x8000, 0, 3, NULL);
+    harness_settle(&h, 100);
+    uint32_t stored = 0;
+    sparse_memory_read(h.memory, 0x8004, &stored, sizeof stored);
+    CHECK_EQUAL(stored, 25);
+    CHECK(h.failure[0] == '\0');
+    harness_release(&h);
+}
+
+/* A miss allocates the line and fetches the word's sector like a read; the
+ * atomic is applied when the fill lands. */
+static void test_atomic_execute_miss(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = executing_config();
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint32_t value = 0x100;
+    sparse_memory_write(h.memory, 0x9044, &value, sizeof value);
+    CHECK_EQUAL(harness_atomic(&h, 0x9044, SIMTX_ATOMIC_SWAP, 0x777, 0, 1), SIMTX_ACCEPTED);
+    harness_run(&h, 3);
+    CHECK_EQUAL(h.down_count, 1);
+    CHECK(h.down[0].op == SIMTX_OP_READ && h.down[0].address == 0x9040 && h.down[0].size == 32);
+    harness_settle(&h, 100);
+    const simtx_msg *old = harness_response(&h, 1);
+    CHECK(old && old->op == SIMTX_OP_ATOMIC && word_of(old) == 0x100);
+    CHECK_EQUAL(cached_word(&h, 0x9044), 0x777);
+    uint32_t valid = 0, dirty = 0;
+    CHECK(cache_line_state(h.cache, 0x9000, &valid, &dirty));
+    CHECK_EQUAL(valid, 0x4);
+    CHECK_EQUAL(dirty, 0x4);
+    CHECK_EQUAL(cache_get_stats(h.cache)->misses, 1);
+    sparse_memory_read(h.memory, 0x9044, &value, sizeof value);
+    CHECK_EQUAL(value, 0x100); /* not written back yet */
+    harness_release(&h);
+}
+
+/* Atomics and reads to a line in flight merge into its MSHR and are replayed
+ * in arrival order: each sees exactly the atomics before it. */
+static void test_atomic_execute_same_line(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = executing_config();
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint32_t values[2] = {10, 1000};
+    sparse_memory_write(h.memory, 0xA000, values, sizeof values);
+    harness_atomic(&h, 0xA000, SIMTX_ATOMIC_ADD, 1, 0, 1);
+    harness_run(&h, 1);
+    harness_atomic(&h, 0xA000, SIMTX_ATOMIC_ADD, 2, 0, 2);
+    harness_run(&h, 1);
+    harness_request(&h, SIMTX_OP_READ, 0xA000, 8, 3, NULL);
+    harness_run(&h, 1);
+    harness_atomic(&h, 0xA004, SIMTX_ATOMIC_MAX, 5, 0, 4);
+    harness_run(&h, 3);
+    CHECK_EQUAL(h.down_count, 1); /* one fill for all four */
+    CHECK_EQUAL(cache_get_stats(h.cache)->hit_reserved, 3);
+    harness_settle(&h, 100);
+    CHECK(harness_response(&h, 1) && word_of(harness_response(&h, 1)) == 10);
+    CHECK(harness_response(&h, 2) && word_of(harness_response(&h, 2)) == 11);
+    const simtx_msg *read = harness_response(&h, 3);
+    uint32_t seen[2] = {0, 0};
+    if (read) memcpy(seen, read->data, sizeof seen);
+    CHECK_EQUAL(seen[0], 13);
+    CHECK_EQUAL(seen[1], 1000);
+    CHECK(harness_response(&h, 4) && word_of(harness_response(&h, 4)) == 1000);
+    CHECK_EQUAL(cached_word(&h, 0xA000), 13);
+    CHECK_EQUAL(cached_word(&h, 0xA004), 1000);
+    CHECK_EQUAL(cache_get_stats(h.cache)->atomics, 3);
+    harness_release(&h);
+}
+
+/* CAS writes only when the old value equals the expected one (aux); either
+ * way the old value comes back. Unsupported atomics get a command error. */
+static void test_atomic_execute_cas(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = executing_config();
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint32_t seven = 7;
+    sparse_memory_write(h.memory, 0xB010, &seven, sizeof seven);
+    harness_atomic(&h, 0xB010, SIMTX_ATOMIC_CAS, 9, 7, 1); /* succeeds */
+    harness_settle(&h, 100);
+    harness_atomic(&h, 0xB010, SIMTX_ATOMIC_CAS, 11, 7, 2); /* fails: 9 is there */
+    harness_settle(&h, 100);
+    CHECK(harness_response(&h, 1) && word_of(harness_response(&h, 1)) == 7);
+    CHECK(harness_response(&h, 2) && word_of(harness_response(&h, 2)) == 9);
+    CHECK_EQUAL(cached_word(&h, 0xB010), 9);
+    simtx_msg wide = harness_atomic_message(0xB010, SIMTX_ATOMIC_ADD, 1, 0, 3);
+    wide.size = 8;
+    CHECK_EQUAL(cache_accept(h.cache, CACHE_UPSTREAM_PORT, &wide, h.now), SIMTX_ACCEPTED);
+    simtx_msg unknown = harness_atomic_message(0xB010, SIMTX_ATOMIC_COUNT, 1, 0, 4);
+    CHECK_EQUAL(cache_accept(h.cache, CACHE_UPSTREAM_PORT, &unknown, h.now), SIMTX_ACCEPTED);
+    harness_run(&h, 1);
+    simtx_msg straddling = harness_atomic_message(0xB07C, SIMTX_ATOMIC_ADD, 1, 0, 5);
+    straddling.size = 8; /* refused for its size, as the memory block does, not failed as line-crossing */
+    CHECK_EQUAL(cache_accept(h.cache, CACHE_UPSTREAM_PORT, &straddling, h.now), SIMTX_ACCEPTED);
+    harness_settle(&h, 100);
+    CHECK(harness_response(&h, 3) && harness_response(&h, 3)->status == SIMTX_STATUS_COMMAND_ERROR);
+    CHECK(harness_response(&h, 4) && harness_response(&h, 4)->status == SIMTX_STATUS_COMMAND_ERROR);
+    CHECK(harness_response(&h, 5) && harness_response(&h, 5)->status == SIMTX_STATUS_COMMAND_ERROR);
+    CHECK(h.failure[0] == '\0');
+    CHECK_EQUAL(cached_word(&h, 0xB010), 9);
+    CHECK_EQUAL(h.down_count, 1); /* the one fill */
+    harness_release(&h);
+}
+
+/* The memory block as the oracle of atomic semantics. */
+typedef struct oracle_memory {
+    void *core;
+    simtx_msg answer;
+    bool answered;
+    uint64_t now;
+} oracle_memory;
+
+static bool oracle_send(void *context, unsigned port, const simtx_msg *msg)
+{
+    oracle_memory *o = context;
+    (void)port;
+    o->answer = *msg;
+    o->answered = true;
+    return true;
+}
+
+/* Serves one request with the memory block and returns its response. */
+static simtx_msg oracle_serve(oracle_memory *o, const simtx_msg *request)
+{
+    o->answered = false;
+    CHECK_EQUAL(memory_block_info.accept(o->core, 0, request, o->now), SIMTX_ACCEPTED);
+    while (!o->answered) memory_block_info.cycle(o->core, ++o->now);
+    return o->answer;
+}
+
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Random atomics of every code (CAS with a matching expected value half the
+ * time) and reads over 12 lines of an 8-line cache, issued as fast as the
+ * cache takes them (merges, evictions of dirty lines, stalls): every old
+ * value, every read and the final memory equal the memory block's answers
+ * to the same sequence. */
+static void test_atomic_execute_matches_memory(void)
+{
+    enum { REQUESTS = 1500, WORDS = 8, LINES = 12 }; /* HARNESS_MAX bounds the messages sent down */
+    harness h;
+    char error[256];
+    cache_config config = executing_config();
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    memory_params params;
+    CHECK(simtx_params_init(memory_block_info.params, &params, error, sizeof error));
+    params.latency = 1;
+    oracle_memory oracle = {0};
+    simtx_env env = {.context = &oracle, .instance_name = "oracle", .send = oracle_send};
+    oracle.core = memory_block_info.create(&params, &env, error, sizeof error);
+    CHECK(oracle.core != NULL);
+    if (!oracle.core) return;
+    static simtx_msg expected[REQUESTS];
+    uint64_t state = 42;
+    unsigned issued = 0, mismatches = 0;
+    while ((issued < REQUESTS || !cache_idle(h.cache)) && h.now < 1000000) {
+        if (issued < REQUESTS) {
+            uint64_t r = next_random(&state);
+            uint64_t address = (r % LINES) * SET_STRIDE / 2 + ((r >> 8) % WORDS) * 4;
+            simtx_msg request;
+            if ((r >> 16) % 5 == 0) {
+                request = harness_message(SIMTX_OP_READ, address, 4, issued, NULL);
+            } else {
+                simtx_atomic_op code = (simtx_atomic_op)((r >> 20) % SIMTX_ATOMIC_COUNT);
+                uint32_t operand = (uint32_t)(r >> 32) % 64 - 32;
+                uint32_t current = 0;
+                memory_peek(oracle.core, address, &current, sizeof current);
+                uint32_t compare = (r >> 24) % 2 ? current : current + 1;
+                request = harness_atomic_message(address, code, operand, compare, issued);
+            }
+            if (cache_accept(h.cache, CACHE_UPSTREAM_PORT, &request, h.now) == SIMTX_ACCEPTED)
+                expected[issued++] = oracle_serve(&oracle, &request);
+        }
+        harness_run(&h, 1);
+        harness_serve(&h, next_random(&state) % 3);
+    }
+    CHECK_EQUAL(issued, REQUESTS);
+    CHECK_EQUAL(h.up_count, REQUESTS);
+    for (size_t i = 0; i < h.up_count; i++) {
+        const simtx_msg *answer = &h.up[i];
+        if (answer->id >= REQUESTS || answer->status != SIMTX_STATUS_OK ||
+            word_of(answer) != word_of(&expected[answer->id]))
+            mismatches++;
+    }
+    CHECK_EQUAL(mismatches, 0);
+    CHECK(cache_get_stats(h.cache)->atomics > REQUESTS / 2);
+    CHECK(cache_get_stats(h.cache)->evictions > 0 && cache_get_stats(h.cache)->hit_reserved > 0);
+    for (unsigned line = 0; line < LINES; line++) {
+        uint64_t base = line * SET_STRIDE / 2;
+        uint32_t cached[WORDS], reference[WORDS];
+        sparse_memory_read(h.memory, base, cached, sizeof cached);
+        cache_debug_overlay(h.cache, base, (uint8_t *)cached, sizeof cached);
+        memory_peek(oracle.core, base, reference, sizeof reference);
+        CHECK(memcmp(cached, reference, sizeof cached) == 0);
+    }
+    memory_block_info.destroy(oracle.core);
+    harness_release(&h);
+}
+
 /* access_latency delays every lookup (hits and misses alike) without
  * filling the input queue: more requests than its depth are in the pipeline. */
 static void test_access_latency(void)
@@ -651,6 +915,11 @@ int main(void)
     test_port_backpressure();
     test_debug_access();
     test_atomic_forwarding();
+    test_atomic_execute_hit();
+    test_atomic_execute_miss();
+    test_atomic_execute_same_line();
+    test_atomic_execute_cas();
+    test_atomic_execute_matches_memory();
     test_access_latency();
     test_line_crossing();
     test_partition_indexing();
