@@ -532,7 +532,7 @@ void block_module::finish()
 void block_module::fail(const char *message)
 {
     if (run_error_.empty()) run_error_ = instance_name_ + ": " + message;
-    sc_core::sc_stop();
+    if (sc_core::sc_is_running()) sc_core::sc_stop(); // not when failing at finish
 }
 
 bool block_module::send_upcall(void *context, unsigned port, const simtx_msg *msg)

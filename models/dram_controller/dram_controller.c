@@ -1010,6 +1010,7 @@ static size_t dram_controller_debug_access(void *core, bool is_write, uint64_t a
 static void dram_controller_finish(void *core, uint64_t now)
 {
     dram_controller *c = core;
+    if (c->sleeping) catch_up_refresh(c, now); /* the refreshes owed since it fell asleep */
     if (now) {
         c->stats.activates_per_kilocycle = (double)c->stats.activates * 1000.0 / (double)now;
         c->stats.bus_utilisation =

@@ -214,11 +214,15 @@ int platform::run()
         if (error.empty() && checker->in_flight())
             error = std::string("protocol check: ") + checker->name() + " has transactions still in flight at the end";
     }
+    if (error.empty()) {
+        // Finishing may still find errors (a checker's end-of-run verdict).
+        for (const auto &module : modules_) module->finish();
+        error = block_module::run_error();
+    }
     if (!error.empty()) {
         std::fprintf(stderr, "simtx: error: %s\n", error.c_str());
         return 1;
     }
-    for (const auto &module : modules_) module->finish();
     close_waveforms();
     write_outputs(wall());
     return 0;
