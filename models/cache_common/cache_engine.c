@@ -7,6 +7,7 @@
 
 #include "atomic_op.h"
 #include "msg_queue.h"
+#include "partition_interleave.h"
 
 /* Messages this cache makes itself carry their kind in the top byte of the
  * id and an index below, so that a response finds its MSHR or entry. */
@@ -88,11 +89,7 @@ static unsigned set_of(const cache *c, uint64_t line_address)
         /* Index with the partition's own address space: the bits choosing the
          * partition would otherwise leave most sets unused. Counted in lines
          * (the interleave is a multiple of the line size). */
-        uint64_t per_chunk = c->lines_per_chunk;
-        bool shift = !(per_chunk & (per_chunk - 1));
-        uint64_t chunk = shift ? line_address >> __builtin_ctzll(per_chunk) : line_address / per_chunk;
-        uint64_t within = shift ? line_address & (per_chunk - 1) : line_address % per_chunk;
-        index_line = (chunk / c->config.partition_count) * per_chunk + within;
+        index_line = partition_local_address(line_address, c->lines_per_chunk, c->config.partition_count);
     }
     return (unsigned)(c->sets_power_of_two ? index_line & (c->sets - 1u) : index_line % c->sets);
 }

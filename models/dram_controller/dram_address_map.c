@@ -1,5 +1,7 @@
 #include "dram_address_map.h"
 
+#include "partition_interleave.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -139,23 +141,20 @@ bool dram_address_map_set_partitions(dram_address_map *map, uint64_t count, uint
 uint64_t dram_partition_local_address(const dram_address_map *map, uint64_t address)
 {
     if (map->partition_count == 1) return address;
-    uint64_t interleave = map->partition_interleave;
-    return address / (interleave * map->partition_count) * interleave + (address & (interleave - 1));
+    return partition_local_address(address, map->partition_interleave, map->partition_count);
 }
 
-/* The partition (chunk number modulo the count) a full address belongs to. */
 static uint64_t partition_of(const dram_address_map *map, uint64_t address)
 {
-    return address / map->partition_interleave % map->partition_count;
+    return partition_of_address(address, map->partition_interleave, map->partition_count);
 }
 
 /* The full address of a local one in the partition of template_address. */
-static uint64_t partition_full_address(const dram_address_map *map, uint64_t local, uint64_t template_address)
+static uint64_t full_address(const dram_address_map *map, uint64_t local, uint64_t template_address)
 {
     if (map->partition_count == 1) return local;
-    uint64_t interleave = map->partition_interleave;
-    return local / interleave * (interleave * map->partition_count) + partition_of(map, template_address) * interleave +
-           (local & (interleave - 1));
+    return partition_full_address(local, partition_of(map, template_address), map->partition_interleave,
+                                  map->partition_count);
 }
 
 bool dram_address_in_range(const dram_address_map *map, uint64_t address)
@@ -198,7 +197,7 @@ uint64_t dram_address_compose(const dram_address_map *map, const dram_location *
                      scatter(map, DRAM_FIELD_GROUP, location->bank / banks_per_group) |
                      scatter(map, DRAM_FIELD_BANK, location->bank % banks_per_group) |
                      scatter(map, DRAM_FIELD_COLUMN, location->column) | scatter(map, DRAM_FIELD_BYTE, location->byte);
-    return partition_full_address(map, local, template_address);
+    return full_address(map, local, template_address);
 }
 
 unsigned dram_subarray_of_row(const dram_address_map *map, unsigned row) { return row / map->rows_per_subarray; }
