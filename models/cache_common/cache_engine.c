@@ -725,6 +725,7 @@ simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, 
             return SIMTX_ACCEPTED;
         }
         result = downstream_response(c, msg, now);
+        simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
     }
     update_probes(c);
     return result;
@@ -748,7 +749,7 @@ uint64_t cache_cycle(cache *c, uint64_t now)
         if (handle_request(c, msg_queue_front(&c->input), now)) msg_queue_pop(&c->input);
         else stalled = true;
     }
-    simtx_average_add(&c->stats.mshr_occupancy, (double)c->mshrs_used);
+    simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
     update_probes(c);
 
     uint64_t next = SIMTX_NEVER;
@@ -834,7 +835,7 @@ void cache_debug_overlay(const cache *c, uint64_t address, uint8_t *data, size_t
 
 void cache_finish(cache *c, uint64_t now)
 {
-    (void)now;
+    simtx_time_average_close(&c->stats.mshr_occupancy, now);
     uint64_t lookups = c->stats.hits + c->stats.misses + c->stats.sector_misses + c->stats.hit_reserved;
     c->stats.hit_rate = lookups ? (double)c->stats.hits / (double)lookups : 0.0;
 }
@@ -950,7 +951,7 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     simtx_observe_counter(o, "fences", &c->stats.fences, "requests", "FENCE requests answered");
     simtx_observe_counter(o, "invalidations", &c->stats.invalidations, "lines", "lines dropped by invalidating fences (kernel boundaries)");
     simtx_observe_counter(o, "error_responses", &c->stats.error_responses, "responses", "responses with an error status");
-    simtx_observe_average(o, "mshr_occupancy_mean", &c->stats.mshr_occupancy, "entries", "MSHRs in use, sampled every active cycle");
+    simtx_observe_average(o, "mshr_occupancy_mean", &c->stats.mshr_occupancy.average, "entries", "MSHRs in use, averaged over time");
     simtx_observe_real(o, "hit_rate", &c->stats.hit_rate, "", "hits / (hits + misses + sector misses + hit_reserved)");
     simtx_observe_probe(o, "mshr_occupancy", &c->probes.mshr_occupancy, 16, "MSHRs in use");
     simtx_observe_probe(o, "input_queue", &c->probes.input_queue, 16, "requests waiting for the tag lookup");

@@ -68,7 +68,7 @@ typedef struct cache_stats {
     uint64_t reservation_fails_mshr, reservation_fails_merge, reservation_fails_set, stalls_queue;
     uint64_t fills, fill_bytes, evictions, writebacks, writeback_bytes, write_evictions;
     uint64_t forwarded, atomics, cleans, flushes, fences, invalidations, error_responses;
-    simtx_average mshr_occupancy;
+    simtx_time_average mshr_occupancy;
     double hit_rate;
 } cache_stats;
 
