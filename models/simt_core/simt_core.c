@@ -94,7 +94,8 @@ typedef enum entry_kind { ENTRY_NORMAL, ENTRY_RETRY, ENTRY_TRANSACTION } entry_k
  * of its private stack it overwrote (undone on abort). */
 typedef struct tx_log {
     tm_entry *entries;
-    uint32_t count, capacity;
+    uint32_t count;
+    size_t capacity;
 } tx_log;
 
 typedef struct local_undo {
@@ -105,7 +106,8 @@ typedef struct local_undo {
 typedef struct tx_lane {
     tx_log reads, writes;
     local_undo *undo;
-    uint32_t undo_count, undo_capacity;
+    uint32_t undo_count;
+    size_t undo_capacity;
     uint32_t depth;     /* flattened nesting */
     uint32_t cid;       /* 0: no commit ID (empty transaction) */
     uint64_t involved;  /* partitions with entries of this lane */
@@ -117,6 +119,12 @@ typedef struct tx_lane {
 
 enum { TX_IDLE, TX_RUNNING, TX_WAIT_START, TX_WAIT_LWT, TX_TCD_CHECK, TX_CONFLICT_CHECK, TX_WAIT_CID, TX_VALIDATING };
 enum { ABORT_VALIDATION, ABORT_TIMEOUT, ABORT_FAULT };
+
+/* A 128-byte block a transaction attempt loaded (temporal conflict
+ * detection) and its last-written time (UINT32_MAX until answered). */
+typedef struct tx_block {
+    uint32_t block, last_written;
+} tx_block;
 
 typedef struct tx_warp {
     int phase;
@@ -138,8 +146,9 @@ typedef struct tx_warp {
     uint8_t lane_of_rank[MAX_LANES];
     /* Temporal conflict detection: the start time and the 128-byte blocks
      * the attempt loaded, with their last-written times */
-    uint32_t start_time, block_count, block_capacity, lwt_pending;
-    uint32_t *blocks, *block_times;
+    uint32_t start_time, block_count, lwt_pending;
+    tx_block *blocks;
+    size_t block_capacity;
     tx_lane lane[MAX_LANES];
 } tx_warp;
 
@@ -147,7 +156,8 @@ typedef struct warp {
     bool resident;
     uint32_t cta_slot, warp_in_cta;
     stack_entry *stack;
-    uint32_t depth, stack_capacity;
+    uint32_t depth;
+    size_t stack_capacity;
     uint32_t *registers;        /* [32][lanes]: lane-contiguous for the SIMD loops */
     uint64_t register_ready[32];/* scoreboard: cycle a register can be read; UINT64_MAX: load in flight */
     uint64_t next_issue;
@@ -279,6 +289,19 @@ static void describe(const simt_core *c, const warp *w, uint32_t pc, char *out, 
     const cta_slot *cta = &c->ctas[w->cta_slot];
     snprintf(out, size, "%s (core %" PRId64 ", CTA (%u,%u,%u), warp %u of the CTA)", where, c->params.core_id, cta->id[0],
              cta->id[1], cta->id[2], w->warp_in_cta);
+}
+
+/* Room for `needed` items in a growable array (capacity doubling from
+ * `first_capacity`): the array, possibly moved, or NULL when out of memory,
+ * leaving the array and *capacity as they were. */
+static void *reserve(void *items, size_t *capacity, size_t needed, size_t item_size, size_t first_capacity)
+{
+    if (needed <= *capacity) return items;
+    size_t grown = *capacity ? *capacity : first_capacity;
+    while (grown < needed) grown *= 2;
+    void *moved = realloc(items, grown * item_size);
+    if (moved) *capacity = grown;
+    return moved;
 }
 
 uint32_t simt_kernel_registers(const kernel_image *image)
@@ -432,7 +455,7 @@ static void simt_core_destroy(void *core)
         if (tx) {
             for (uint32_t l = 0; l < MAX_LANES; l++) free(tx->lane[l].reads.entries), free(tx->lane[l].writes.entries), free(tx->lane[l].undo);
             free(tx->checkpoint);
-            free(tx->blocks), free(tx->block_times);
+            free(tx->blocks);
             free(tx);
         }
     }
@@ -606,16 +629,16 @@ static void check_barrier(simt_core *c, uint32_t slot)
 
 static bool push_entry(simt_core *c, warp *w, uint32_t pc, uint32_t reconverge, uint64_t mask, bool is_call)
 {
-    if (w->depth == w->stack_capacity) {
-        if (w->stack_capacity >= 4096) {
-            fail(c, "SIMT stack deeper than 4096 entries (runaway recursion?) at pc 0x%x", pc);
-            return false;
-        }
-        stack_entry *grown = realloc(w->stack, sizeof *grown * w->stack_capacity * 2);
-        if (!grown) return false;
-        w->stack = grown;
-        w->stack_capacity *= 2;
+    if (w->depth == 4096) {
+        fail(c, "SIMT stack deeper than 4096 entries (runaway recursion?) at pc 0x%x", pc);
+        return false;
     }
+    stack_entry *stack = reserve(w->stack, &w->stack_capacity, w->depth + 1u, sizeof *stack, 16);
+    if (!stack) {
+        fail(c, "out of memory for a SIMT stack");
+        return false;
+    }
+    w->stack = stack;
     w->stack[w->depth++] = (stack_entry){pc, reconverge, mask, is_call, ENTRY_NORMAL};
     return true;
 }
@@ -715,20 +738,6 @@ static bool tm_push(simt_core *c, const simtx_msg *msg)
     return true;
 }
 
-static bool log_grow(simt_core *c, tx_log *log)
-{
-    if (log->count < log->capacity) return true;
-    uint32_t capacity = log->capacity ? log->capacity * 2 : 16;
-    tm_entry *grown = realloc(log->entries, capacity * sizeof *grown);
-    if (!grown) {
-        fail(c, "out of memory for a transaction log");
-        return false;
-    }
-    log->entries = grown;
-    log->capacity = capacity;
-    return true;
-}
-
 static tm_entry *log_find(tx_log *log, uint32_t word)
 {
     for (uint32_t i = 0; i < log->count; i++)
@@ -738,23 +747,24 @@ static tm_entry *log_find(tx_log *log, uint32_t word)
 
 static bool log_append(simt_core *c, tx_log *log, uint32_t word, uint32_t value)
 {
-    if (!log_grow(c, log)) return false;
+    tm_entry *entries = reserve(log->entries, &log->capacity, log->count + 1u, sizeof *entries, 16);
+    if (!entries) {
+        fail(c, "out of memory for a transaction log");
+        return false;
+    }
+    log->entries = entries;
     log->entries[log->count++] = (tm_entry){word, value};
     return true;
 }
 
 static bool undo_append(simt_core *c, tx_lane *lane, uint32_t offset, uint32_t old, uint32_t size)
 {
-    if (lane->undo_count == lane->undo_capacity) {
-        uint32_t capacity = lane->undo_capacity ? lane->undo_capacity * 2 : 16;
-        local_undo *grown = realloc(lane->undo, capacity * sizeof *grown);
-        if (!grown) {
-            fail(c, "out of memory for a transaction's stack undo log");
-            return false;
-        }
-        lane->undo = grown;
-        lane->undo_capacity = capacity;
+    local_undo *undo = reserve(lane->undo, &lane->undo_capacity, lane->undo_count + 1u, sizeof *undo, 16);
+    if (!undo) {
+        fail(c, "out of memory for a transaction's stack undo log");
+        return false;
     }
+    lane->undo = undo;
     lane->undo[lane->undo_count++] = (local_undo){offset, old, size};
     return true;
 }
@@ -797,7 +807,7 @@ static void query_block(simt_core *c, warp *w, uint32_t warp_index, uint32_t ind
 {
     tx_warp *tx = w->tx;
     simtx_msg query;
-    simtx_msg_init(&query, SIMTX_OP_TM_LWT_QUERY, (uint64_t)tx->blocks[index] * TM_LWT_BLOCK_BYTES, 0);
+    simtx_msg_init(&query, SIMTX_OP_TM_LWT_QUERY, (uint64_t)tx->blocks[index].block * TM_LWT_BLOCK_BYTES, 0);
     query.aux = tx->start_time;
     query.warp = (int32_t)warp_index;
     query.id = ((uint64_t)1 << 62) | (uint64_t)TM_KIND_LWT << 48 | (uint64_t)warp_index << 16 | index;
@@ -936,28 +946,15 @@ static bool begin_transaction(simt_core *c, warp *w, uint32_t warp_index, const 
 static void record_commit(simt_core *c, const tx_lane *lane, uint32_t cid, uint32_t after)
 {
     tx_history *h = &c->history;
-    if (h->count == h->capacity) {
-        size_t capacity = h->capacity ? h->capacity * 2 : 256;
-        simt_tm_record *grown = realloc(h->records, capacity * sizeof *grown);
-        if (!grown) {
-            fail(c, "out of memory recording the transaction history");
-            return;
-        }
-        h->records = grown;
-        h->capacity = capacity;
+    simt_tm_record *records = reserve(h->records, &h->capacity, h->count + 1, sizeof *records, 256);
+    if (records) h->records = records;
+    size_t words_needed = h->word_count + 2 * ((size_t)lane->reads.count + lane->writes.count);
+    uint32_t *words = records ? reserve(h->words, &h->word_capacity, words_needed, sizeof *words, 1024) : NULL;
+    if (!words) {
+        fail(c, "out of memory recording the transaction history");
+        return;
     }
-    size_t need = h->word_count + 2 * ((size_t)lane->reads.count + lane->writes.count);
-    if (need > h->word_capacity) {
-        size_t capacity = h->word_capacity ? h->word_capacity : 1024;
-        while (capacity < need) capacity *= 2;
-        uint32_t *grown = realloc(h->words, capacity * sizeof *grown);
-        if (!grown) {
-            fail(c, "out of memory recording the transaction history");
-            return;
-        }
-        h->words = grown;
-        h->word_capacity = capacity;
-    }
+    h->words = words;
     h->records[h->count++] = (simt_tm_record){cid, after, lane->reads.count, lane->writes.count, h->word_count};
     for (uint32_t i = 0; i < lane->reads.count; i++) {
         h->words[h->word_count++] = lane->reads.entries[i].address;
@@ -1314,7 +1311,7 @@ static void start_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd
 static uint32_t block_index(const tx_warp *tx, uint32_t block)
 {
     for (uint32_t b = 0; b < tx->block_count; b++)
-        if (tx->blocks[b] == block) return b;
+        if (tx->blocks[b].block == block) return b;
     return UINT32_MAX;
 }
 
@@ -1417,7 +1414,7 @@ static void tm_response(simt_core *c, const simtx_msg *msg, uint64_t now)
         break;
     case TM_KIND_LWT: {
         uint32_t index = (uint32_t)msg->id & 0xffff;
-        if (index < tx->block_count) tx->block_times[index] = (uint32_t)msg->aux;
+        if (index < tx->block_count) tx->blocks[index].last_written = (uint32_t)msg->aux;
         if (--tx->lwt_pending) break;
         if (tx->phase == TX_WAIT_LWT) { /* the load that needed the blocks issues again */
             tx->phase = TX_RUNNING;
@@ -1429,7 +1426,7 @@ static void tm_response(simt_core *c, const simtx_msg *msg, uint64_t now)
                 bool clean = true;
                 for (uint32_t i = 0; i < lane->reads.count && clean; i++) {
                     uint32_t b = block_index(tx, lane->reads.entries[i].address / TM_LWT_BLOCK_BYTES);
-                    clean = b != UINT32_MAX && tx->block_times[b] < tx->start_time;
+                    clean = b != UINT32_MAX && tx->blocks[b].last_written < tx->start_time;
                 }
                 lane->tcd = clean;
             }
@@ -1468,21 +1465,14 @@ static bool need_block_queries(simt_core *c, warp *w, uint32_t warp_index, const
         if (address - c->launch->args_address < c->launch->args_size) continue;
         uint32_t block = address / TM_LWT_BLOCK_BYTES;
         if (block_index(tx, block) != UINT32_MAX) continue;
-        if (tx->block_count == tx->block_capacity) {
-            uint32_t capacity = tx->block_capacity ? tx->block_capacity * 2 : 32;
-            uint32_t *blocks = realloc(tx->blocks, capacity * sizeof *blocks);
-            if (blocks) tx->blocks = blocks;
-            uint32_t *times = blocks ? realloc(tx->block_times, capacity * sizeof *times) : NULL;
-            if (!blocks || !times) {
-                fail(c, "out of memory for temporal conflict detection");
-                return true;
-            }
-            tx->block_times = times;
-            tx->block_capacity = capacity;
+        tx_block *blocks = reserve(tx->blocks, &tx->block_capacity, tx->block_count + 1u, sizeof *blocks, 32);
+        if (!blocks) {
+            fail(c, "out of memory for temporal conflict detection");
+            return true;
         }
+        tx->blocks = blocks;
         if (tx->block_count >= 0xffff) return false; /* beyond the id field: the commit validates these */
-        tx->block_times[tx->block_count] = UINT32_MAX;
-        tx->blocks[tx->block_count++] = block;
+        tx->blocks[tx->block_count++] = (tx_block){block, UINT32_MAX};
     }
     if (tx->block_count == first_new) return false;
     tx->phase = TX_WAIT_LWT;
