@@ -230,6 +230,7 @@ struct simt_core {
     uint8_t *shared;
     uint32_t free_warps, free_ctas, free_registers, free_shared;
     uint32_t *last_issued;      /* per scheduler */
+    uint32_t launch_registers;  /* the launch kernel's registers (and x0): only these are cleared for a new warp */
     uint64_t age_counter;
     uint64_t ldst_free_cycle;
     uint32_t room_waiters;      /* warps with waiting_room set */
@@ -271,6 +272,22 @@ struct simt_core {
     } probes;
 };
 
+static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w->registers[r * c->lanes]; }
+
+/* The little-endian value of `size` (1..4) bytes: fixed-size copies for
+ * the per-lane load paths. */
+static inline uint32_t read_bytes(const uint8_t *bytes, unsigned size)
+{
+    uint32_t value = 0;
+    switch (size) {
+    case 4: memcpy(&value, bytes, 4); break;
+    case 2: memcpy(&value, bytes, 2); break;
+    case 1: value = bytes[0]; break;
+    default: memcpy(&value, bytes, size); break;
+    }
+    return value;
+}
+
 static void fail(simt_core *c, const char *format, ...)
 {
     char message[512];
@@ -304,17 +321,22 @@ static void *reserve(void *items, size_t *capacity, size_t needed, size_t item_s
     return moved;
 }
 
-uint32_t simt_kernel_registers(const kernel_image *image)
+/* The registers the kernel's instructions name, and sp (always set). */
+static uint32_t kernel_register_mask(const kernel_image *image)
 {
-    uint32_t used = 1u << 2; /* sp is always set */
+    uint32_t used = 1u << 2;
     size_t count = (image->text_end - image->text_start) / 4;
     for (size_t i = 0; i < count; i++) {
         const rv_insn *insn = &image->insns[i].insn;
         if (insn->op == RV_ILLEGAL) continue;
         used |= 1u << insn->rd | 1u << insn->rs1 | 1u << insn->rs2;
     }
-    used &= ~1u; /* x0 needs no storage */
-    return (uint32_t)__builtin_popcount(used);
+    return used;
+}
+
+uint32_t simt_kernel_registers(const kernel_image *image)
+{
+    return (uint32_t)__builtin_popcount(kernel_register_mask(image) & ~1u); /* x0 needs no storage */
 }
 
 static void simt_core_destroy(void *core);
@@ -486,6 +508,7 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
         return false;
     }
     c->launch = launch;
+    c->launch_registers = kernel_register_mask(launch->image) | 1u;
     return true;
 }
 
@@ -565,7 +588,7 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         w->next_issue = now + 1;
         c->hot[w_index] = (warp_hot){0, STALL_NONE};
         w->age = c->age_counter++;
-        memset(w->registers, 0, sizeof(uint32_t) * 32 * c->lanes);
+        for (uint32_t r = c->launch_registers; r; r &= r - 1) memset(reg(c, w, (unsigned)__builtin_ctz(r)), 0, sizeof(uint32_t) * c->lanes);
         for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
         uint32_t first_thread = k * c->lanes;
         uint32_t active = threads - first_thread < c->lanes ? threads - first_thread : c->lanes;
@@ -666,26 +689,39 @@ static void reconverge(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
     check_cta_done(c, w->cta_slot, now);
 }
 
-static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w->registers[r * c->lanes]; }
-
-static uint32_t csr_value(const simt_core *c, const warp *w, unsigned csr, uint32_t lane, bool *ok)
+/* Reads CSR csr into rd (NULL: x0) for the lanes of mask; false if the CSR
+ * is unknown. One decision per warp, not per lane; thread ids step through
+ * the block instead of dividing per lane. */
+static bool read_csr(const simt_core *c, const warp *w, unsigned csr, uint64_t mask, uint32_t *rd)
 {
     const simt_launch *l = c->launch;
     const cta_slot *cta = &c->ctas[w->cta_slot];
-    uint32_t t = w->warp_in_cta * c->lanes + lane;
-    *ok = true;
+    uint32_t uniform;
     switch (csr) {
-    case RV_CSR_TID_X: return t % l->block[0];
-    case RV_CSR_TID_Y: return t / l->block[0] % l->block[1];
-    case RV_CSR_TID_Z: return t / (l->block[0] * l->block[1]);
-    case RV_CSR_NTID_X: case RV_CSR_NTID_Y: case RV_CSR_NTID_Z: return l->block[csr - RV_CSR_NTID_X];
-    case RV_CSR_CTAID_X: case RV_CSR_CTAID_Y: case RV_CSR_CTAID_Z: return cta->id[csr - RV_CSR_CTAID_X];
-    case RV_CSR_NCTAID_X: case RV_CSR_NCTAID_Y: case RV_CSR_NCTAID_Z: return l->grid[csr - RV_CSR_NCTAID_X];
-    case RV_CSR_WARP_ID: return w->warp_in_cta;
-    case RV_CSR_LANE_ID: return lane;
-    case RV_CSR_WARP_SIZE: return c->lanes;
-    default: *ok = false; return 0;
+    case RV_CSR_TID_X: case RV_CSR_TID_Y: case RV_CSR_TID_Z: {
+        uint32_t first = w->warp_in_cta * c->lanes;
+        uint32_t x = first % l->block[0], y = first / l->block[0] % l->block[1], z = first / (l->block[0] * l->block[1]);
+        for (uint32_t lane = 0; rd && lane < c->lanes; lane++) {
+            if ((mask >> lane) & 1) rd[lane] = csr == RV_CSR_TID_X ? x : csr == RV_CSR_TID_Y ? y : z;
+            if (++x == l->block[0]) {
+                x = 0;
+                if (++y == l->block[1]) y = 0, z++;
+            }
+        }
+        return true;
     }
+    case RV_CSR_LANE_ID:
+        for (uint64_t m = mask; rd && m; m &= m - 1) rd[__builtin_ctzll(m)] = (uint32_t)__builtin_ctzll(m);
+        return true;
+    case RV_CSR_NTID_X: case RV_CSR_NTID_Y: case RV_CSR_NTID_Z: uniform = l->block[csr - RV_CSR_NTID_X]; break;
+    case RV_CSR_CTAID_X: case RV_CSR_CTAID_Y: case RV_CSR_CTAID_Z: uniform = cta->id[csr - RV_CSR_CTAID_X]; break;
+    case RV_CSR_NCTAID_X: case RV_CSR_NCTAID_Y: case RV_CSR_NCTAID_Z: uniform = l->grid[csr - RV_CSR_NCTAID_X]; break;
+    case RV_CSR_WARP_ID: uniform = w->warp_in_cta; break;
+    case RV_CSR_WARP_SIZE: uniform = c->lanes; break;
+    default: return false;
+    }
+    for (uint64_t m = mask; rd && m; m &= m - 1) rd[__builtin_ctzll(m)] = uniform;
+    return true;
 }
 
 static simtx_atomic_op atomic_code(rv_op op)
@@ -1681,9 +1717,8 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 any_local = true;
                 if (cls != RV_CLASS_LOAD && in_transaction(w)) undo_offset = local_offset;
             } else if (address - c->launch->args_address < c->launch->args_size) {
-                uint32_t value = 0;
                 uint32_t at = address - c->launch->args_address;
-                memcpy(&value, c->launch->args + at, size <= c->launch->args_size - at ? size : c->launch->args_size - at);
+                uint32_t value = read_bytes(c->launch->args + at, size <= c->launch->args_size - at ? size : c->launch->args_size - at);
                 if (k->insn.rd) rd[lane] = rv_extend_load(op, value);
                 any_code = true;
                 continue;
@@ -1791,7 +1826,8 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                         uint32_t lane = (uint32_t)__builtin_ctzll(m);
                         uint32_t o = addresses[lane] - (uint32_t)msg.address;
                         memcpy(msg.data + o, &data[lane], size);
-                        for (uint32_t b = o; b < o + size; b++) msg.byte_enable[b >> 6] |= 1ull << (b & 63);
+                        /* aligned, so within one enable word */
+                        msg.byte_enable[o >> 6] |= ((1ull << size) - 1) << (o & 63);
                     }
                 }
             }
@@ -2000,17 +2036,11 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         break;
     }
     case RV_CLASS_CSR:
-        for (uint64_t m = mask; m; m &= m - 1) {
-            uint32_t l = (uint32_t)__builtin_ctzll(m);
-            bool ok;
-            uint32_t value = csr_value(c, w, (unsigned)k->insn.imm, l, &ok);
-            if (!ok) {
-                describe(c, w, pc, where, sizeof where);
-                fail(c, "read of unknown CSR 0x%x at %s", (unsigned)k->insn.imm, where);
-                *failed = true;
-                return true;
-            }
-            if (rd_index) rd[l] = value;
+        if (!read_csr(c, w, (unsigned)k->insn.imm, mask, rd_index ? rd : NULL)) {
+            describe(c, w, pc, where, sizeof where);
+            fail(c, "read of unknown CSR 0x%x at %s", (unsigned)k->insn.imm, where);
+            *failed = true;
+            return true;
         }
         break;
     case RV_CLASS_BRANCH: {
@@ -2294,8 +2324,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
         for (uint64_t m = msg->lane_mask & entry->lanes; m; m &= m - 1) {
             uint32_t lane = (uint32_t)__builtin_ctzll(m);
             uint32_t offset = entry->addresses[lane] - (uint32_t)msg->address;
-            uint32_t value = 0;
-            memcpy(&value, msg->data + offset, size);
+            uint32_t value = read_bytes(msg->data + offset, size);
             if (op == RV_LR) w->reserved_value[lane] = value;
             if (op == RV_SC) value = value == entry->expected[lane] ? 0 : 1;
             if (entry->rd) rd[lane] = cls == RV_CLASS_ATOMIC ? value : rv_extend_load(op, value);
