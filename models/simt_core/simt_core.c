@@ -163,7 +163,6 @@ typedef struct warp {
     uint64_t next_issue;
     uint32_t pending_memory;    /* memory instructions of this warp still in flight */
     bool at_barrier;
-    bool waiting_room;          /* its memory instruction found no pending entry or queue room */
     uint64_t age;               /* dispatch order, for GTO */
     uint8_t *local;             /* lanes * local_memory bytes, allocated on first use */
     /* lr/sc: a reservation per lane (address and the value lr read); sc
@@ -174,9 +173,9 @@ typedef struct warp {
     bool waiting_token;
 } warp;
 
-/* The scheduler's view of a warp, kept apart and small so that scanning 48
- * warps a cycle touches few cache lines: no issue before ready_at
- * (UINT64_MAX: not resident, at a barrier, finished, or until a load returns). */
+/* The scheduler's view of a warp (set only by set_hot): no issue before
+ * ready_at (0: now; UINT64_MAX: not resident, at a barrier, finished, or
+ * until a load returns). */
 typedef struct warp_hot {
     uint64_t ready_at;
     uint8_t reason; /* stall_reason behind ready_at */
@@ -233,7 +232,16 @@ struct simt_core {
     uint32_t launch_registers;  /* the launch kernel's registers (and x0): only these are cleared for a new warp */
     uint64_t age_counter;
     uint64_t ldst_free_cycle;
-    uint32_t room_waiters;      /* warps with waiting_room set */
+    /* Sets of warp slots, one bit each, so that a cycle visits only the
+     * warps that may issue rather than every slot: */
+    uint32_t warp_set_words;
+    uint64_t *due_warps;        /* ready_at has come: the ones warp_ready() decodes */
+    uint64_t *waiting_warps;    /* ready_at is a known future cycle */
+    uint64_t earliest_waiting;  /* no waiting warp is due before (exact after promote_due_warps) */
+    uint32_t not_due_reasons[STALL_REASONS]; /* warps not due, by hot reason: a stalled cycle's worst reason */
+    uint64_t *scheduler_warps;  /* per scheduler: the slots it owns */
+    uint64_t *room_waiters;     /* memory instructions that found no pending entry or queue room */
+    uint32_t room_waiter_count;
     pending_access *pending;
     uint32_t *free_pending;
     uint32_t free_pending_count;
@@ -286,6 +294,63 @@ static inline uint32_t read_bytes(const uint8_t *bytes, unsigned size)
     default: memcpy(&value, bytes, size); break;
     }
     return value;
+}
+
+static inline void warp_set_add(uint64_t *set, uint32_t i) { set[i >> 6] |= 1ull << (i & 63); }
+static inline void warp_set_remove(uint64_t *set, uint32_t i) { set[i >> 6] &= ~(1ull << (i & 63)); }
+static inline bool warp_set_has(const uint64_t *set, uint32_t i) { return (set[i >> 6] >> (i & 63)) & 1; }
+
+/* The first slot in [from, end) that is in both sets, or NO_SLOT. */
+static uint32_t warp_set_next(const uint64_t *set, const uint64_t *within, uint32_t from, uint32_t end)
+{
+    for (uint32_t word = from >> 6; from < end && word <= (end - 1) >> 6; word++) {
+        uint64_t bits = set[word] & within[word];
+        if (word == from >> 6) bits &= UINT64_MAX << (from & 63);
+        if (!bits) continue;
+        uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
+        return i < end ? i : NO_SLOT;
+    }
+    return NO_SLOT;
+}
+
+/* When warp i may issue next and why not before; keeps the due and waiting
+ * sets and the reason counts. A future ready_at is always after the
+ * current cycle (set from a latency), so only 0 makes a warp due at once. */
+static void set_hot(simt_core *c, uint32_t i, uint64_t ready_at, stall_reason reason)
+{
+    warp_hot *h = &c->hot[i];
+    if (warp_set_has(c->due_warps, i)) warp_set_remove(c->due_warps, i);
+    else c->not_due_reasons[h->reason]--;
+    warp_set_remove(c->waiting_warps, i);
+    *h = (warp_hot){ready_at, (uint8_t)reason};
+    if (ready_at == 0) {
+        warp_set_add(c->due_warps, i);
+        return;
+    }
+    c->not_due_reasons[reason]++;
+    if (ready_at == UINT64_MAX) return;
+    warp_set_add(c->waiting_warps, i);
+    if (ready_at < c->earliest_waiting) c->earliest_waiting = ready_at;
+}
+
+/* Waiting warps whose cycle has come become due; earliest_waiting becomes
+ * exact. */
+static void promote_due_warps(simt_core *c, uint64_t now)
+{
+    uint64_t earliest = UINT64_MAX;
+    for (uint32_t word = 0; word < c->warp_set_words; word++)
+        for (uint64_t bits = c->waiting_warps[word]; bits; bits &= bits - 1) {
+            uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
+            const warp_hot *h = &c->hot[i];
+            if (h->ready_at > now) {
+                if (h->ready_at < earliest) earliest = h->ready_at;
+                continue;
+            }
+            warp_set_remove(c->waiting_warps, i);
+            warp_set_add(c->due_warps, i);
+            c->not_due_reasons[h->reason]--;
+        }
+    c->earliest_waiting = earliest;
 }
 
 static void fail(simt_core *c, const char *format, ...)
@@ -369,9 +434,15 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     c->ctas = calloc((size_t)p->ctas, sizeof *c->ctas);
     c->shared = calloc(1, (size_t)p->shared_memory + 1);
     c->last_issued = calloc((size_t)p->schedulers, sizeof *c->last_issued);
+    c->warp_set_words = ((uint32_t)p->warps + 63) / 64;
+    c->due_warps = calloc(c->warp_set_words, sizeof(uint64_t));
+    c->waiting_warps = calloc(c->warp_set_words, sizeof(uint64_t));
+    c->room_waiters = calloc(c->warp_set_words, sizeof(uint64_t));
+    c->scheduler_warps = calloc((size_t)c->warp_set_words * (size_t)p->schedulers, sizeof(uint64_t));
     c->pending = calloc((size_t)p->max_pending_memory, sizeof *c->pending);
     c->free_pending = calloc((size_t)p->max_pending_memory, sizeof *c->free_pending);
     if (!c->warps || !c->hot || !c->ctas || !c->shared || !c->last_issued || !c->pending || !c->free_pending ||
+        !c->due_warps || !c->waiting_warps || !c->room_waiters || !c->scheduler_warps ||
         !msg_queue_init(&c->requests, (size_t)p->request_queue)) {
         snprintf(error, error_size, "out of memory");
         simt_core_destroy(c);
@@ -380,6 +451,8 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     for (uint32_t i = 0; i < (uint32_t)p->warps; i++) {
         warp *w = &c->warps[i];
         c->hot[i] = (warp_hot){UINT64_MAX, STALL_IDLE};
+        c->not_due_reasons[STALL_IDLE]++;
+        warp_set_add(&c->scheduler_warps[(size_t)(i % (uint32_t)p->schedulers) * c->warp_set_words], i);
         w->registers = calloc(32 * c->lanes, sizeof(uint32_t));
         w->stack_capacity = 16;
         w->stack = calloc(w->stack_capacity, sizeof *w->stack);
@@ -399,6 +472,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     }
     for (uint32_t i = 0; i < (uint32_t)p->max_pending_memory; i++) c->free_pending[i] = (uint32_t)p->max_pending_memory - 1 - i;
     c->free_pending_count = (uint32_t)p->max_pending_memory;
+    c->earliest_waiting = UINT64_MAX;
     c->free_warps = (uint32_t)p->warps;
     c->free_ctas = (uint32_t)p->ctas;
     c->free_registers = (uint32_t)p->registers;
@@ -489,6 +563,7 @@ static void simt_core_destroy(void *core)
     if (c->trace) fclose(c->trace);
     msg_queue_release(&c->requests);
     free(c->warps), free(c->hot), free(c->ctas), free(c->shared), free(c->last_issued), free(c->pending), free(c->free_pending);
+    free(c->due_warps), free(c->waiting_warps), free(c->room_waiters), free(c->scheduler_warps);
     free(c);
 }
 
@@ -580,13 +655,12 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         w->cta_slot = slot;
         w->warp_in_cta = k;
         w->at_barrier = false;
-        w->waiting_room = false;
         w->reserved = 0;
         w->pending_memory = 0;
         w->waiting_token = false;
         if (w->tx) w->tx->phase = TX_IDLE;
         w->next_issue = now + 1;
-        c->hot[w_index] = (warp_hot){0, STALL_NONE};
+        set_hot(c, w_index, 0, STALL_NONE);
         w->age = c->age_counter++;
         for (uint32_t r = c->launch_registers; r; r &= r - 1) memset(reg(c, w, (unsigned)__builtin_ctz(r)), 0, sizeof(uint32_t) * c->lanes);
         for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
@@ -614,7 +688,7 @@ static void release_cta(simt_core *c, uint32_t slot, uint64_t now)
     simt_launch *l = c->launch;
     for (uint32_t k = 0; k < cta->warp_count; k++) {
         c->warps[cta->warps[k]].resident = false;
-        c->hot[cta->warps[k]] = (warp_hot){UINT64_MAX, STALL_IDLE};
+        set_hot(c, cta->warps[k], UINT64_MAX, STALL_IDLE);
     }
     cta->resident = false;
     c->free_ctas++;
@@ -644,7 +718,7 @@ static void check_barrier(simt_core *c, uint32_t slot)
     if (!cta->barrier_arrived || cta->barrier_arrived < cta->warp_count - cta->warps_done) return;
     for (uint32_t k = 0; k < cta->warp_count; k++) {
         c->warps[cta->warps[k]].at_barrier = false;
-        if (c->warps[cta->warps[k]].depth) c->hot[cta->warps[k]] = (warp_hot){0, STALL_NONE};
+        if (c->warps[cta->warps[k]].depth) set_hot(c, cta->warps[k], 0, STALL_NONE);
     }
     cta->barrier_arrived = 0;
     c->stats.barriers++;
@@ -684,7 +758,7 @@ static void reconverge(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
     }
     cta_slot *cta = &c->ctas[w->cta_slot];
     cta->warps_done++;
-    c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_MEMORY}; /* done; its stores may be in flight */
+    set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY); /* done; its stores may be in flight */
     check_barrier(c, w->cta_slot);
     check_cta_done(c, w->cta_slot, now);
 }
@@ -830,7 +904,7 @@ static void request_start_time(simt_core *c, warp *w, uint32_t warp_index)
     tx_warp *tx = w->tx;
     tx->phase = TX_WAIT_START;
     tx->block_count = 0;
-    c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_MEMORY};
+    set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY);
     simtx_msg request;
     simtx_msg_init(&request, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
     request.aux = 0;
@@ -873,7 +947,7 @@ static void release_token(simt_core *c)
     for (uint32_t i = 0; i < (uint32_t)c->params.warps; i++)
         if (c->warps[i].waiting_token) {
             c->warps[i].waiting_token = false;
-            c->hot[i] = (warp_hot){0, STALL_NONE};
+            set_hot(c, i, 0, STALL_NONE);
         }
     c->token_waiters = 0;
 }
@@ -888,7 +962,7 @@ static void settle_transaction(simt_core *c, warp *w, uint32_t warp_index, uint6
     stack_entry *retry = &w->stack[tx->retry_index];
     for (unsigned r = 0; r < 32; r++) w->register_ready[r] = now + 1;
     w->next_issue = now + 1;
-    c->hot[warp_index] = (warp_hot){0, STALL_NONE};
+    set_hot(c, warp_index, 0, STALL_NONE);
     if (retry->mask) {
         uint64_t again = retry->mask;
         retry->mask = 0;
@@ -1324,7 +1398,7 @@ static void start_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd
         if (lane->reads.count || lane->writes.count) wanted++;
     }
     tx->unresolved = wanted;
-    c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_MEMORY};
+    set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY);
     if (!wanted) {
         finish_commit(c, w, warp_index, now);
         return;
@@ -1446,7 +1520,7 @@ static void tm_response(simt_core *c, const simtx_msg *msg, uint64_t now)
     case TM_KIND_START:
         tx->start_time = (uint32_t)msg->aux;
         tx->phase = TX_RUNNING;
-        c->hot[warp_index] = (warp_hot){0, STALL_NONE};
+        set_hot(c, warp_index, 0, STALL_NONE);
         break;
     case TM_KIND_LWT: {
         uint32_t index = (uint32_t)msg->id & 0xffff;
@@ -1454,7 +1528,7 @@ static void tm_response(simt_core *c, const simtx_msg *msg, uint64_t now)
         if (--tx->lwt_pending) break;
         if (tx->phase == TX_WAIT_LWT) { /* the load that needed the blocks issues again */
             tx->phase = TX_RUNNING;
-            c->hot[warp_index] = (warp_hot){0, STALL_NONE};
+            set_hot(c, warp_index, 0, STALL_NONE);
         } else if (tx->phase == TX_TCD_CHECK) {
             for (uint64_t m = tx->committing; m; m &= m - 1) {
                 tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
@@ -1512,7 +1586,7 @@ static bool need_block_queries(simt_core *c, warp *w, uint32_t warp_index, const
     }
     if (tx->block_count == first_new) return false;
     tx->phase = TX_WAIT_LWT;
-    c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_MEMORY};
+    set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY);
     for (uint32_t b = first_new; b < tx->block_count; b++) query_block(c, w, warp_index, b);
     return true;
 }
@@ -1853,23 +1927,19 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     return true;
 }
 
-/* Whether the warp's next instruction may issue now; sets why not. */
-static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_reason *why, uint64_t *when)
+/* Whether a due warp's next instruction may issue now; sets why not. */
+static bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stall_reason *why, uint64_t *when)
 {
+    warp *w = &c->warps[warp_index];
     if (w->at_barrier) {
         *why = STALL_BARRIER;
-        return false;
-    }
-    if (h->ready_at > now) { /* known from an earlier check: skip the decode */
-        *why = (stall_reason)h->reason;
-        if (h->ready_at < *when) *when = h->ready_at;
         return false;
     }
     if (w->tx && w->tx->phase != TX_IDLE) {
         tx_warp *tx = w->tx;
         if (tx->phase != TX_RUNNING) { /* the commit units answer */
             *why = STALL_MEMORY;
-            *h = (warp_hot){UINT64_MAX, STALL_MEMORY};
+            set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY);
             return false;
         }
         if (!tx->abort_requested && tx->timeout && now - tx->attempt_start > tx->timeout) {
@@ -1887,7 +1957,7 @@ static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_r
     if (w->next_issue > now) {
         *why = STALL_PIPELINE;
         if (w->next_issue < *when) *when = w->next_issue;
-        *h = (warp_hot){w->next_issue, STALL_PIPELINE};
+        set_hot(c, warp_index, w->next_issue, STALL_PIPELINE);
         return false;
     }
     const stack_entry *top = &w->stack[w->depth - 1];
@@ -1899,7 +1969,7 @@ static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_r
     if (need > now) {
         *why = STALL_SCOREBOARD;
         if (need < *when) *when = need;
-        *h = (warp_hot){need, STALL_SCOREBOARD}; /* a returning load resets it */
+        set_hot(c, warp_index, need, STALL_SCOREBOARD); /* a returning load resets it */
         return false;
     }
     rv_class cls = (rv_class)k->op_class;
@@ -1907,7 +1977,7 @@ static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_r
         c->tm_tokens_used >= (uint32_t)c->params.tm_warp_tokens) {
         /* No transactional-warp token: sleep until a transaction ends. */
         *why = STALL_MEMORY;
-        *h = (warp_hot){UINT64_MAX, STALL_MEMORY};
+        set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY);
         if (!w->waiting_token) {
             w->waiting_token = true;
             c->token_waiters++;
@@ -1923,9 +1993,9 @@ static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_r
              * waiter per freed entry, so stalled warps are not re-decoded
              * every cycle. */
             *why = STALL_MEMORY;
-            *h = (warp_hot){UINT64_MAX, STALL_MEMORY};
-            w->waiting_room = true;
-            c->room_waiters++;
+            set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY);
+            warp_set_add(c->room_waiters, warp_index);
+            c->room_waiter_count++;
             return false;
         }
         if (c->ldst_free_cycle > now) {
@@ -2134,7 +2204,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         cta_slot *cta = &c->ctas[w->cta_slot];
         top->pc = next_pc;
         w->at_barrier = true;
-        c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_BARRIER};
+        set_hot(c, warp_index, UINT64_MAX, STALL_BARRIER);
         cta->barrier_arrived++;
         check_barrier(c, w->cta_slot);
         break;
@@ -2167,13 +2237,16 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
  * may try again (what GTO would pick; LRR sees the same order). */
 static void release_room_waiter(simt_core *c)
 {
-    if (!c->room_waiters) return;
+    if (!c->room_waiter_count) return;
     uint32_t chosen = NO_SLOT;
-    for (uint32_t i = 0; i < (uint32_t)c->params.warps; i++)
-        if (c->warps[i].waiting_room && (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age)) chosen = i;
-    c->warps[chosen].waiting_room = false;
-    c->room_waiters--;
-    c->hot[chosen] = (warp_hot){0, STALL_NONE};
+    for (uint32_t word = 0; word < c->warp_set_words; word++)
+        for (uint64_t bits = c->room_waiters[word]; bits; bits &= bits - 1) {
+            uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
+            if (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age) chosen = i;
+        }
+    warp_set_remove(c->room_waiters, chosen);
+    c->room_waiter_count--;
+    set_hot(c, chosen, 0, STALL_NONE);
 }
 
 /* Sends queued requests while the socket takes them. */
@@ -2216,44 +2289,29 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     stall_reason worst = STALL_IDLE;
     uint32_t warp_count = (uint32_t)c->params.warps, schedulers = (uint32_t)c->params.schedulers;
     bool failed = false;
+    if (c->earliest_waiting <= now) promote_due_warps(c, now);
     for (uint32_t s = 0; s < schedulers && !failed; s++) {
-        /* Scheduler s owns warps s, s + schedulers, ... */
+        /* Scheduler s owns warps s, s + schedulers, ...; only due warps are
+         * decoded. */
+        const uint64_t *owned = &c->scheduler_warps[(size_t)s * c->warp_set_words];
         uint32_t chosen = NO_SLOT;
         uint32_t last = c->last_issued[s];
-        if (!c->lrr) { /* greedy: the last issued warp while it can, then the oldest */
-            warp *w = &c->warps[last];
-            stall_reason why;
-            if (last % schedulers == s && c->hot[last].ready_at <= now && warp_ready(c, w, &c->hot[last], now, &why, &wake))
-                chosen = last;
-        }
-        uint64_t best_age = UINT64_MAX;
-        /* Scheduler s owns warps s, s + schedulers, ...: step through them
-         * without a division per warp (this loop is the hot spot). */
-        uint32_t owned = (warp_count - s + schedulers - 1) / schedulers;
-        uint32_t start = c->lrr && last % schedulers == s ? last / schedulers + 1 : 0;
-        for (uint32_t n = 0; chosen == NO_SLOT && n < owned; n += 1) {
-            uint32_t k = start + n;
-            if (k >= owned) k -= owned;
-            uint32_t i = s + k * schedulers;
-            warp_hot *h = &c->hot[i];
-            if (h->ready_at > now) { /* the common case, from the small array only */
-                if (h->ready_at < wake) wake = h->ready_at;
-                if (h->reason > worst || worst == STALL_IDLE) worst = (stall_reason)h->reason;
-                continue;
-            }
-            warp *w = &c->warps[i];
-            stall_reason why = STALL_NONE;
-            if (!warp_ready(c, w, h, now, &why, &wake)) {
-                if (why > worst || worst == STALL_IDLE) worst = why;
-                continue;
-            }
-            if (c->lrr) {
-                chosen = i;
-                break;
-            }
-            if (w->age < best_age) {
-                best_age = w->age;
-                chosen = i;
+        bool owns_last = last % schedulers == s;
+        stall_reason why;
+        /* GTO: the last issued warp while it can issue; then (GTO and LRR)
+         * the first due warp that can, in slot order, for LRR starting
+         * after the last issued one and wrapping around. */
+        if (!c->lrr && owns_last && warp_set_has(c->due_warps, last) && warp_ready(c, last, now, &why, &wake)) chosen = last;
+        uint32_t from = c->lrr && owns_last && last + 1 < warp_count ? last + 1 : 0;
+        for (uint32_t pass = 0; chosen == NO_SLOT && pass < 2; pass++) {
+            uint32_t end = pass ? from : warp_count;
+            for (uint32_t i = warp_set_next(c->due_warps, owned, pass ? 0 : from, end); i != NO_SLOT;
+                 i = warp_set_next(c->due_warps, owned, i + 1, end)) {
+                if (warp_ready(c, i, now, &why, &wake)) {
+                    chosen = i;
+                    break;
+                }
+                if (why > worst) worst = why;
             }
         }
         if (chosen == NO_SLOT) continue;
@@ -2264,6 +2322,16 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         }
         c->last_issued[s] = chosen;
         issued++;
+    }
+    if (!issued) {
+        /* The warps not due stall for their own reasons until their cycles. */
+        promote_due_warps(c, now);
+        if (c->earliest_waiting < wake) wake = c->earliest_waiting;
+        for (int r = STALL_REASONS - 1; r > (int)worst; r--)
+            if (c->not_due_reasons[r]) {
+                worst = (stall_reason)r;
+                break;
+            }
     }
     if (failed) return SIMTX_NEVER;
     drain_requests(c, now);
@@ -2278,7 +2346,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     uint64_t next = wake < check_wake ? wake : check_wake;
     /* Room is free but warps still wait for it (the released one did not
      * need a request, e.g. a shared access): release the next one. */
-    if (c->room_waiters && c->free_pending_count && c->requests.capacity - c->requests.length >= c->lanes) {
+    if (c->room_waiter_count && c->free_pending_count && c->requests.capacity - c->requests.length >= c->lanes) {
         release_room_waiter(c);
         next = now + 1;
     }
@@ -2338,7 +2406,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
     }
     if (--entry->remaining == 0) {
         if (cls != RV_CLASS_STORE && entry->rd) w->register_ready[entry->rd] = now + 1;
-        if (w->depth && !w->at_barrier && !w->waiting_room) c->hot[entry->warp] = (warp_hot){0, STALL_NONE};
+        if (w->depth && !w->at_barrier && !warp_set_has(c->room_waiters, entry->warp)) set_hot(c, entry->warp, 0, STALL_NONE);
         entry->in_use = false;
         c->free_pending[c->free_pending_count++] = (uint32_t)msg->id;
         release_room_waiter(c);
