@@ -1622,13 +1622,14 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     uint64_t global_mask = 0;
     const uint32_t *base = reg(c, w, k->insn.rs1);
     int32_t offset = cls == RV_CLASS_ATOMIC ? 0 : k->insn.imm;
+    bool transactional = in_transaction(w);
     for (uint64_t m = mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(m);
         uint32_t address = base[lane] + (uint32_t)offset;
         addresses[lane] = address;
         rv_window window = rv_window_of(address);
         char where[320];
-        if (in_transaction(w) &&
+        if (transactional &&
             (window == RV_WINDOW_NONE || rv_window_of(address + size - 1) != window ||
              (window == RV_WINDOW_CODE && cls != RV_CLASS_LOAD) || (address & (size - 1)))) {
             /* A doomed transaction (it read inconsistent data) may compute
@@ -1678,7 +1679,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
      * log; loads of words the lane wrote or read already are served from
      * its logs; other loads go to memory and are logged on return. */
     uint64_t tx_served = 0;
-    if (global_mask && in_transaction(w)) {
+    if (global_mask && transactional) {
         char where[320];
         if (cls == RV_CLASS_ATOMIC) {
             describe(c, w, pc, where, sizeof where);
@@ -1789,7 +1790,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 }
                 bytes = w->local + (size_t)lane * (size_t)c->params.local_memory + local_offset;
                 any_local = true;
-                if (cls != RV_CLASS_LOAD && in_transaction(w)) undo_offset = local_offset;
+                if (cls != RV_CLASS_LOAD && transactional) undo_offset = local_offset;
             } else if (address - c->launch->args_address < c->launch->args_size) {
                 uint32_t at = address - c->launch->args_address;
                 uint32_t value = read_bytes(c->launch->args + at, size <= c->launch->args_size - at ? size : c->launch->args_size - at);
@@ -1857,7 +1858,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         entry->rd = k->insn.rd;
         entry->remaining = messages;
         entry->lanes = global_mask;
-        entry->transactional = cls == RV_CLASS_LOAD && in_transaction(w);
+        entry->transactional = cls == RV_CLASS_LOAD && transactional;
         memcpy(entry->addresses, addresses, sizeof addresses);
         w->pending_memory++;
         if (cls == RV_CLASS_LOAD) c->stats.global_loads++;
@@ -1899,7 +1900,8 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                     for (uint64_t m = lanes_of_message; m; m &= m - 1) {
                         uint32_t lane = (uint32_t)__builtin_ctzll(m);
                         uint32_t o = addresses[lane] - (uint32_t)msg.address;
-                        memcpy(msg.data + o, &data[lane], size);
+                        if (size == 4) memcpy(msg.data + o, &data[lane], 4);
+                        else memcpy(msg.data + o, &data[lane], size);
                         /* aligned, so within one enable word */
                         msg.byte_enable[o >> 6] |= ((1ull << size) - 1) << (o & 63);
                     }
