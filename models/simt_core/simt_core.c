@@ -153,24 +153,25 @@ typedef struct tx_warp {
 } tx_warp;
 
 typedef struct warp {
+    /* What issue and warp_ready() read, first (one or two cache lines). */
     bool resident;
+    bool at_barrier;
+    bool waiting_token;
+    uint32_t depth;
+    uint32_t pending_memory;    /* memory instructions of this warp still in flight */
     uint32_t cta_slot, warp_in_cta;
     stack_entry *stack;
-    uint32_t depth;
-    size_t stack_capacity;
     uint32_t *registers;        /* [32][lanes]: lane-contiguous for the SIMD loops */
-    uint64_t register_ready[32];/* scoreboard: cycle a register can be read; UINT64_MAX: load in flight */
+    tx_warp *tx;                /* transactional state, allocated at the first tx_begin */
     uint64_t next_issue;
-    uint32_t pending_memory;    /* memory instructions of this warp still in flight */
-    bool at_barrier;
     uint64_t age;               /* dispatch order, for GTO */
+    uint64_t register_ready[32];/* scoreboard: cycle a register can be read; UINT64_MAX: load in flight */
+    size_t stack_capacity;
     uint8_t *local;             /* lanes * local_memory bytes, allocated on first use */
     /* lr/sc: a reservation per lane (address and the value lr read); sc
      * becomes a compare-and-swap against that value (ABA-blind, like a CAS). */
     uint64_t reserved;
     uint32_t reserved_address[MAX_LANES], reserved_value[MAX_LANES];
-    tx_warp *tx;                /* transactional state, allocated at the first tx_begin */
-    bool waiting_token;
 } warp;
 
 /* The scheduler's view of a warp (set only by set_hot): no issue before
