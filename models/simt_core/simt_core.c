@@ -241,7 +241,7 @@ struct simt_core {
     uint64_t earliest_waiting;  /* no waiting warp is due before (exact after promote_due_warps) */
     uint32_t not_due_reasons[STALL_REASONS]; /* warps not due, by hot reason: a stalled cycle's worst reason */
     uint64_t *scheduler_warps;  /* per scheduler: the slots it owns */
-    uint64_t *room_waiters;     /* memory instructions that found no pending entry or queue room */
+    uint64_t *room_waiters;     /* warps whose memory instruction found no pending entry or queue room */
     uint32_t room_waiter_count;
     pending_access *pending;
     uint32_t *free_pending;
