@@ -89,6 +89,7 @@ static void port_set_remove(uint64_t *set, unsigned port) { set[port >> 6] &= ~(
     for (unsigned port##_word = 0; port##_word < port_set_words(ports); port##_word++)             \
         for (uint64_t port##_bits = (set)[port##_word]; port##_bits; port##_bits &= port##_bits - 1) \
             for (unsigned port = port##_word * 64 + (unsigned)__builtin_ctzll(port##_bits), port##_once = 1; port##_once; port##_once = 0)
+
 static bool is_core_port(const crossbar *x, unsigned port) { return port < core_count(x); }
 
 static int map_request(const crossbar *x, uint64_t address)
