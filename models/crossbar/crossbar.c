@@ -37,6 +37,14 @@ static const simtx_socket_spec crossbar_sockets[] = {
 
 enum { REQUEST_NETWORK, REPLY_NETWORK, NETWORKS };
 
+/* What the switch needs of a queued packet, decided once on arrival rather
+ * than read from the message on every cycle. */
+typedef struct packet_route {
+    int destination; /* output port, or NO_ROUTE */
+    uint32_t flits;
+    uint8_t network;
+} packet_route;
+
 typedef struct crossbar {
     crossbar_params params;
     simtx_env env;
@@ -48,9 +56,8 @@ typedef struct crossbar {
     uint64_t *link_free;           /* per port: its outgoing link is free from then */
     bool *blocked;                 /* per port: the socket refused; wait for port_free */
     unsigned *next_source;         /* per output port: round-robin pointer */
-    /* Per input port and queue slot: the output its packet goes to, decided
-     * once on arrival rather than by every output on every cycle. */
-    int *input_destinations;
+    packet_route *input_routes;  /* per input port and queue slot */
+    uint32_t *output_flits;      /* per output port and queue slot */
     /* Switch scratch, per output port: the round-robin winner among this
      * cycle's ready inputs (-1: none), its rank, and the ready inputs per
      * network (all but the winner lose arbitration). */
@@ -75,20 +82,14 @@ static unsigned port_set_words(unsigned ports) { return (ports + 63) / 64; }
 static void port_set_add(uint64_t *set, unsigned port) { set[port >> 6] |= UINT64_C(1) << (port & 63); }
 static void port_set_remove(uint64_t *set, unsigned port) { set[port >> 6] &= ~(UINT64_C(1) << (port & 63)); }
 
-/* The first port >= from in a set of `ports` ports, or `ports` if none. */
-static unsigned port_set_next(const uint64_t *set, unsigned ports, unsigned from)
-{
-    for (unsigned word = from >> 6; word < port_set_words(ports); word++) {
-        uint64_t bits = set[word];
-        if (word == from >> 6) bits &= UINT64_MAX << (from & 63);
-        if (bits) return word * 64 + (unsigned)__builtin_ctzll(bits);
-    }
-    return ports;
-}
+/* Visits the ports of a set in ascending order, from the set as it was on
+ * entry (a visit may remove its own port); `continue` goes to the next
+ * port, `break` does not leave the loop. */
+#define FOR_EACH_PORT(port, set, ports)                                                            \
+    for (unsigned port##_word = 0; port##_word < port_set_words(ports); port##_word++)             \
+        for (uint64_t port##_bits = (set)[port##_word]; port##_bits; port##_bits &= port##_bits - 1) \
+            for (unsigned port = port##_word * 64 + (unsigned)__builtin_ctzll(port##_bits), port##_once = 1; port##_once; port##_once = 0)
 
-/* Visits the ports of a set in ascending order. */
-#define FOR_EACH_PORT(port, set, ports) \
-    for (unsigned port = port_set_next((set), (ports), 0); port < (ports); port = port_set_next((set), (ports), port + 1))
 static bool is_core_port(const crossbar *x, unsigned port) { return port < core_count(x); }
 
 static int map_request(const crossbar *x, uint64_t address)
@@ -110,11 +111,11 @@ static int destination(const crossbar *x, const simtx_msg *msg)
     return port >= 0 && (unsigned)port < x->port_count ? port : NO_ROUTE;
 }
 
-/* The destination of the packet at the head of input port s. */
-static int head_destination(const crossbar *x, unsigned s)
+/* The route of the packet at the head of input port s. */
+static const packet_route *head_route(const crossbar *x, unsigned s)
 {
     const msg_queue *queue = &x->inputs[s];
-    return x->input_destinations[(size_t)s * queue->capacity + msg_queue_slot(queue, 0)];
+    return &x->input_routes[(size_t)s * queue->capacity + msg_queue_slot(queue, 0)];
 }
 
 static unsigned network_of(const simtx_msg *msg) { return msg->is_response ? REPLY_NETWORK : REQUEST_NETWORK; }
@@ -131,10 +132,10 @@ static uint64_t flit_count(const crossbar *x, const simtx_msg *msg)
     return flits ? flits : 1;
 }
 
-/* Cycles a packet holds a port. */
-static uint64_t transfer_cycles(const crossbar *x, const simtx_msg *msg)
+/* Cycles a packet of `flits` flits holds a port. */
+static uint64_t transfer_cycles(const crossbar *x, uint64_t flits)
 {
-    return (flit_count(x, msg) + (uint64_t)x->params.flits_per_cycle - 1) / (uint64_t)x->params.flits_per_cycle;
+    return (flits + (uint64_t)x->params.flits_per_cycle - 1) / (uint64_t)x->params.flits_per_cycle;
 }
 
 static void crossbar_destroy(void *core)
@@ -149,7 +150,8 @@ static void crossbar_destroy(void *core)
     free(x->link_free);
     free(x->blocked);
     free(x->next_source);
-    free(x->input_destinations);
+    free(x->input_routes);
+    free(x->output_flits);
     free(x->winner);
     free(x->winner_rank);
     free(x->candidates);
@@ -208,7 +210,8 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->link_free = calloc(n, sizeof *x->link_free);
     x->blocked = calloc(n, sizeof *x->blocked);
     x->next_source = calloc(n, sizeof *x->next_source);
-    x->input_destinations = calloc((size_t)n * (size_t)p->input_queue_depth, sizeof *x->input_destinations);
+    x->input_routes = calloc((size_t)n * (size_t)p->input_queue_depth, sizeof *x->input_routes);
+    x->output_flits = calloc((size_t)n * (size_t)p->output_queue_depth, sizeof *x->output_flits);
     x->winner = malloc(n * sizeof *x->winner);
     x->winner_rank = calloc(n, sizeof *x->winner_rank);
     x->candidates = calloc((size_t)n * NETWORKS, sizeof *x->candidates);
@@ -218,7 +221,7 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->input_depth = calloc(n, sizeof *x->input_depth);
     x->output_depth = calloc(n, sizeof *x->output_depth);
     bool ok = x->params.mapping && x->inputs && x->outputs && x->switch_in_free && x->switch_out_free && x->link_free &&
-              x->blocked && x->next_source && x->input_destinations && x->winner && x->winner_rank && x->candidates &&
+              x->blocked && x->next_source && x->input_routes && x->output_flits && x->winner && x->winner_rank && x->candidates &&
               x->contested && x->busy_inputs && x->busy_outputs &&
               x->input_depth && x->output_depth;
     for (unsigned i = 0; ok && i < n; i++) x->winner[i] = -1;
@@ -285,7 +288,7 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
             d = (int)port;
         }
     }
-    x->input_destinations[(size_t)port * queue->capacity + slot] = d;
+    x->input_routes[(size_t)port * queue->capacity + slot] = (packet_route){d, (uint32_t)flit_count(x, queued), (uint8_t)network_of(queued)};
     port_set_add(x->busy_inputs, port);
     x->input_depth[port] = queue->length;
     return SIMTX_ACCEPTED;
@@ -307,9 +310,10 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
             continue;
         }
         unsigned network = network_of(out);
-        x->link_free[d] = now + transfer_cycles(x, out);
+        uint32_t flits = x->output_flits[(size_t)d * queue->capacity + msg_queue_slot(queue, 0)];
+        x->link_free[d] = now + transfer_cycles(x, flits);
         x->stats[network].packets++;
-        x->stats[network].flits += flit_count(x, out);
+        x->stats[network].flits += flits;
         msg_queue_pop(queue);
         if (msg_queue_empty(queue)) port_set_remove(x->busy_outputs, d);
         x->output_depth[d] = queue->length;
@@ -322,7 +326,8 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     FOR_EACH_PORT(s, x->busy_inputs, n) {
         msg_queue *queue = &x->inputs[s];
         if (msg_queue_front_ready(queue) > now || x->switch_in_free[s] > now) continue;
-        int d = head_destination(x, s);
+        const packet_route *route = head_route(x, s);
+        int d = route->destination;
         if (d == NO_ROUTE || x->switch_out_free[d] > now || msg_queue_full(&x->outputs[d])) continue;
         unsigned rank = s >= x->next_source[d] ? s - x->next_source[d] : s + n - x->next_source[d];
         if (x->winner[d] < 0) x->contested[contests++] = (unsigned)d;
@@ -330,23 +335,25 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
             x->winner[d] = (int)s;
             x->winner_rank[d] = rank;
         }
-        x->candidates[(size_t)d * NETWORKS + network_of(msg_queue_front(queue))]++;
+        x->candidates[(size_t)d * NETWORKS + route->network]++;
     }
     for (unsigned i = 0; i < contests; i++) { /* outputs are independent: any order */
         unsigned d = x->contested[i];
         unsigned s = (unsigned)x->winner[d];
         msg_queue *queue = &x->inputs[s];
-        simtx_msg *msg = msg_queue_front(queue);
+        const packet_route *route = head_route(x, s);
         unsigned *candidates = &x->candidates[(size_t)d * NETWORKS];
-        candidates[network_of(msg)]--;
+        candidates[route->network]--;
         for (unsigned k = 0; k < NETWORKS; k++) {
             x->stats[k].arbitration_losses += candidates[k];
             candidates[k] = 0;
         }
         x->winner[d] = -1;
-        uint64_t cycles = transfer_cycles(x, msg);
+        uint64_t cycles = transfer_cycles(x, route->flits);
+        msg_queue *output = &x->outputs[d];
+        x->output_flits[(size_t)d * output->capacity + msg_queue_slot(output, output->length)] = route->flits;
         /* The traversal counts from arrival: latency - 1 more cycles here. */
-        msg_queue_push(&x->outputs[d], msg, now + x->latency[network_of(msg)] - 1);
+        msg_queue_push(output, msg_queue_front(queue), now + x->latency[route->network] - 1);
         x->switch_in_free[s] = x->switch_out_free[d] = now + cycles;
         msg_queue_pop(queue);
         if (msg_queue_empty(queue)) port_set_remove(x->busy_inputs, s);
@@ -366,7 +373,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     }
     FOR_EACH_PORT(p, x->busy_inputs, n) {
         msg_queue *in = &x->inputs[p];
-        int d = head_destination(x, p);
+        int d = head_route(x, p)->destination;
         if (d == NO_ROUTE) {
             x->env.fail(x->env.context, "a reply arrived with no route back");
             return SIMTX_NEVER;

@@ -84,10 +84,28 @@ const char *rv_register_name(unsigned reg);
 uint32_t rv_compute(rv_op op, uint32_t a, uint32_t b);
 /* Whether a conditional branch is taken. */
 bool rv_branch_taken(rv_op op, uint32_t a, uint32_t b);
-/* Memory access size in bytes of a load/store/atomic. */
-unsigned rv_access_size(rv_op op);
+/* Memory access size in bytes of a load/store/atomic (inline: once per
+ * lane in the SIMT core's LD/ST unit). */
+static inline unsigned rv_access_size(rv_op op)
+{
+    switch (op) {
+    case RV_LB: case RV_LBU: case RV_SB: return 1;
+    case RV_LH: case RV_LHU: case RV_SH: return 2;
+    default: return 4;
+    }
+}
+
 /* Sign- or zero-extends a loaded value. */
-uint32_t rv_extend_load(rv_op op, uint32_t value);
+static inline uint32_t rv_extend_load(rv_op op, uint32_t value)
+{
+    switch (op) {
+    case RV_LB: return (uint32_t)(int32_t)(int8_t)value;
+    case RV_LBU: return value & 0xff;
+    case RV_LH: return (uint32_t)(int32_t)(int16_t)value;
+    case RV_LHU: return value & 0xffff;
+    default: return value;
+    }
+}
 /* New memory value of an AMO, from the old one and the operand. */
 uint32_t rv_amo_apply(rv_op op, uint32_t old, uint32_t operand);
 

@@ -94,7 +94,8 @@ typedef enum entry_kind { ENTRY_NORMAL, ENTRY_RETRY, ENTRY_TRANSACTION } entry_k
  * of its private stack it overwrote (undone on abort). */
 typedef struct tx_log {
     tm_entry *entries;
-    uint32_t count, capacity;
+    uint32_t count;
+    size_t capacity;
 } tx_log;
 
 typedef struct local_undo {
@@ -105,7 +106,8 @@ typedef struct local_undo {
 typedef struct tx_lane {
     tx_log reads, writes;
     local_undo *undo;
-    uint32_t undo_count, undo_capacity;
+    uint32_t undo_count;
+    size_t undo_capacity;
     uint32_t depth;     /* flattened nesting */
     uint32_t cid;       /* 0: no commit ID (empty transaction) */
     uint64_t involved;  /* partitions with entries of this lane */
@@ -117,6 +119,12 @@ typedef struct tx_lane {
 
 enum { TX_IDLE, TX_RUNNING, TX_WAIT_START, TX_WAIT_LWT, TX_TCD_CHECK, TX_CONFLICT_CHECK, TX_WAIT_CID, TX_VALIDATING };
 enum { ABORT_VALIDATION, ABORT_TIMEOUT, ABORT_FAULT };
+
+/* A 128-byte block a transaction attempt loaded (temporal conflict
+ * detection) and its last-written time (UINT32_MAX until answered). */
+typedef struct tx_block {
+    uint32_t block, last_written;
+} tx_block;
 
 typedef struct tx_warp {
     int phase;
@@ -138,35 +146,37 @@ typedef struct tx_warp {
     uint8_t lane_of_rank[MAX_LANES];
     /* Temporal conflict detection: the start time and the 128-byte blocks
      * the attempt loaded, with their last-written times */
-    uint32_t start_time, block_count, block_capacity, lwt_pending;
-    uint32_t *blocks, *block_times;
+    uint32_t start_time, block_count, lwt_pending;
+    tx_block *blocks;
+    size_t block_capacity;
     tx_lane lane[MAX_LANES];
 } tx_warp;
 
 typedef struct warp {
+    /* What issue and warp_ready() read, first (one or two cache lines). */
     bool resident;
+    bool at_barrier;
+    bool waiting_token;
+    uint32_t depth;
+    uint32_t pending_memory;    /* memory instructions of this warp still in flight */
     uint32_t cta_slot, warp_in_cta;
     stack_entry *stack;
-    uint32_t depth, stack_capacity;
     uint32_t *registers;        /* [32][lanes]: lane-contiguous for the SIMD loops */
-    uint64_t register_ready[32];/* scoreboard: cycle a register can be read; UINT64_MAX: load in flight */
+    tx_warp *tx;                /* transactional state, allocated at the first tx_begin */
     uint64_t next_issue;
-    uint32_t pending_memory;    /* memory instructions of this warp still in flight */
-    bool at_barrier;
-    bool waiting_room;          /* its memory instruction found no pending entry or queue room */
     uint64_t age;               /* dispatch order, for GTO */
+    uint64_t register_ready[32];/* scoreboard: cycle a register can be read; UINT64_MAX: load in flight */
+    size_t stack_capacity;
     uint8_t *local;             /* lanes * local_memory bytes, allocated on first use */
     /* lr/sc: a reservation per lane (address and the value lr read); sc
      * becomes a compare-and-swap against that value (ABA-blind, like a CAS). */
     uint64_t reserved;
     uint32_t reserved_address[MAX_LANES], reserved_value[MAX_LANES];
-    tx_warp *tx;                /* transactional state, allocated at the first tx_begin */
-    bool waiting_token;
 } warp;
 
-/* The scheduler's view of a warp, kept apart and small so that scanning 48
- * warps a cycle touches few cache lines: no issue before ready_at
- * (UINT64_MAX: not resident, at a barrier, finished, or until a load returns). */
+/* The scheduler's view of a warp (set only by set_hot): no issue before
+ * ready_at (0: now; UINT64_MAX: not resident, at a barrier, finished, or
+ * until a load returns). */
 typedef struct warp_hot {
     uint64_t ready_at;
     uint8_t reason; /* stall_reason behind ready_at */
@@ -220,9 +230,19 @@ struct simt_core {
     uint8_t *shared;
     uint32_t free_warps, free_ctas, free_registers, free_shared;
     uint32_t *last_issued;      /* per scheduler */
+    uint32_t launch_registers;  /* the launch kernel's registers (and x0): only these are cleared for a new warp */
     uint64_t age_counter;
     uint64_t ldst_free_cycle;
-    uint32_t room_waiters;      /* warps with waiting_room set */
+    /* Sets of warp slots, one bit each, so that a cycle visits only the
+     * warps that may issue rather than every slot: */
+    uint32_t warp_set_words;
+    uint64_t *due_warps;        /* ready_at has come: the ones warp_ready() decodes */
+    uint64_t *waiting_warps;    /* ready_at is a known future cycle */
+    uint64_t earliest_waiting;  /* no waiting warp is due before (exact after promote_due_warps) */
+    uint32_t not_due_reasons[STALL_REASONS]; /* warps not due, by hot reason: a stalled cycle's worst reason */
+    uint64_t *scheduler_warps;  /* per scheduler: the slots it owns */
+    uint64_t *room_waiters;     /* warps whose memory instruction found no pending entry or queue room */
+    uint32_t room_waiter_count;
     pending_access *pending;
     uint32_t *free_pending;
     uint32_t free_pending_count;
@@ -261,6 +281,79 @@ struct simt_core {
     } probes;
 };
 
+static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w->registers[r * c->lanes]; }
+
+/* The little-endian value of `size` (1..4) bytes: fixed-size copies for
+ * the per-lane load paths. */
+static inline uint32_t read_bytes(const uint8_t *bytes, unsigned size)
+{
+    uint32_t value = 0;
+    switch (size) {
+    case 4: memcpy(&value, bytes, 4); break;
+    case 2: memcpy(&value, bytes, 2); break;
+    case 1: value = bytes[0]; break;
+    default: memcpy(&value, bytes, size); break;
+    }
+    return value;
+}
+
+static inline void warp_set_add(uint64_t *set, uint32_t i) { set[i >> 6] |= 1ull << (i & 63); }
+static inline void warp_set_remove(uint64_t *set, uint32_t i) { set[i >> 6] &= ~(1ull << (i & 63)); }
+static inline bool warp_set_has(const uint64_t *set, uint32_t i) { return (set[i >> 6] >> (i & 63)) & 1; }
+
+/* The first slot in [from, end) that is in both sets, or NO_SLOT. */
+static uint32_t warp_set_next(const uint64_t *set, const uint64_t *within, uint32_t from, uint32_t end)
+{
+    for (uint32_t word = from >> 6; from < end && word <= (end - 1) >> 6; word++) {
+        uint64_t bits = set[word] & within[word];
+        if (word == from >> 6) bits &= UINT64_MAX << (from & 63);
+        if (!bits) continue;
+        uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
+        return i < end ? i : NO_SLOT;
+    }
+    return NO_SLOT;
+}
+
+/* When warp i may issue next and why not before; keeps the due and waiting
+ * sets and the reason counts. A future ready_at is always after the
+ * current cycle (set from a latency), so only 0 makes a warp due at once. */
+static void set_hot(simt_core *c, uint32_t i, uint64_t ready_at, stall_reason reason)
+{
+    warp_hot *h = &c->hot[i];
+    if (warp_set_has(c->due_warps, i)) warp_set_remove(c->due_warps, i);
+    else c->not_due_reasons[h->reason]--;
+    warp_set_remove(c->waiting_warps, i);
+    *h = (warp_hot){ready_at, (uint8_t)reason};
+    if (ready_at == 0) {
+        warp_set_add(c->due_warps, i);
+        return;
+    }
+    c->not_due_reasons[reason]++;
+    if (ready_at == UINT64_MAX) return;
+    warp_set_add(c->waiting_warps, i);
+    if (ready_at < c->earliest_waiting) c->earliest_waiting = ready_at;
+}
+
+/* Waiting warps whose cycle has come become due; earliest_waiting becomes
+ * exact. */
+static void promote_due_warps(simt_core *c, uint64_t now)
+{
+    uint64_t earliest = UINT64_MAX;
+    for (uint32_t word = 0; word < c->warp_set_words; word++)
+        for (uint64_t bits = c->waiting_warps[word]; bits; bits &= bits - 1) {
+            uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
+            const warp_hot *h = &c->hot[i];
+            if (h->ready_at > now) {
+                if (h->ready_at < earliest) earliest = h->ready_at;
+                continue;
+            }
+            warp_set_remove(c->waiting_warps, i);
+            warp_set_add(c->due_warps, i);
+            c->not_due_reasons[h->reason]--;
+        }
+    c->earliest_waiting = earliest;
+}
+
 static void fail(simt_core *c, const char *format, ...)
 {
     char message[512];
@@ -281,17 +374,35 @@ static void describe(const simt_core *c, const warp *w, uint32_t pc, char *out, 
              cta->id[1], cta->id[2], w->warp_in_cta);
 }
 
-uint32_t simt_kernel_registers(const kernel_image *image)
+/* Room for `needed` items in a growable array (capacity doubling from
+ * `first_capacity`): the array, possibly moved, or NULL when out of memory,
+ * leaving the array and *capacity as they were. */
+static void *reserve(void *items, size_t *capacity, size_t needed, size_t item_size, size_t first_capacity)
 {
-    uint32_t used = 1u << 2; /* sp is always set */
+    if (needed <= *capacity) return items;
+    size_t grown = *capacity ? *capacity : first_capacity;
+    while (grown < needed) grown *= 2;
+    void *moved = realloc(items, grown * item_size);
+    if (moved) *capacity = grown;
+    return moved;
+}
+
+/* The registers the kernel's instructions name, and sp (always set). */
+static uint32_t kernel_register_mask(const kernel_image *image)
+{
+    uint32_t used = 1u << 2;
     size_t count = (image->text_end - image->text_start) / 4;
     for (size_t i = 0; i < count; i++) {
         const rv_insn *insn = &image->insns[i].insn;
         if (insn->op == RV_ILLEGAL) continue;
         used |= 1u << insn->rd | 1u << insn->rs1 | 1u << insn->rs2;
     }
-    used &= ~1u; /* x0 needs no storage */
-    return (uint32_t)__builtin_popcount(used);
+    return used;
+}
+
+uint32_t simt_kernel_registers(const kernel_image *image)
+{
+    return (uint32_t)__builtin_popcount(kernel_register_mask(image) & ~1u); /* x0 needs no storage */
 }
 
 static void simt_core_destroy(void *core);
@@ -324,9 +435,15 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     c->ctas = calloc((size_t)p->ctas, sizeof *c->ctas);
     c->shared = calloc(1, (size_t)p->shared_memory + 1);
     c->last_issued = calloc((size_t)p->schedulers, sizeof *c->last_issued);
+    c->warp_set_words = ((uint32_t)p->warps + 63) / 64;
+    c->due_warps = calloc(c->warp_set_words, sizeof(uint64_t));
+    c->waiting_warps = calloc(c->warp_set_words, sizeof(uint64_t));
+    c->room_waiters = calloc(c->warp_set_words, sizeof(uint64_t));
+    c->scheduler_warps = calloc((size_t)c->warp_set_words * (size_t)p->schedulers, sizeof(uint64_t));
     c->pending = calloc((size_t)p->max_pending_memory, sizeof *c->pending);
     c->free_pending = calloc((size_t)p->max_pending_memory, sizeof *c->free_pending);
     if (!c->warps || !c->hot || !c->ctas || !c->shared || !c->last_issued || !c->pending || !c->free_pending ||
+        !c->due_warps || !c->waiting_warps || !c->room_waiters || !c->scheduler_warps ||
         !msg_queue_init(&c->requests, (size_t)p->request_queue)) {
         snprintf(error, error_size, "out of memory");
         simt_core_destroy(c);
@@ -335,6 +452,8 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     for (uint32_t i = 0; i < (uint32_t)p->warps; i++) {
         warp *w = &c->warps[i];
         c->hot[i] = (warp_hot){UINT64_MAX, STALL_IDLE};
+        c->not_due_reasons[STALL_IDLE]++;
+        warp_set_add(&c->scheduler_warps[(size_t)(i % (uint32_t)p->schedulers) * c->warp_set_words], i);
         w->registers = calloc(32 * c->lanes, sizeof(uint32_t));
         w->stack_capacity = 16;
         w->stack = calloc(w->stack_capacity, sizeof *w->stack);
@@ -354,6 +473,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     }
     for (uint32_t i = 0; i < (uint32_t)p->max_pending_memory; i++) c->free_pending[i] = (uint32_t)p->max_pending_memory - 1 - i;
     c->free_pending_count = (uint32_t)p->max_pending_memory;
+    c->earliest_waiting = UINT64_MAX;
     c->free_warps = (uint32_t)p->warps;
     c->free_ctas = (uint32_t)p->ctas;
     c->free_registers = (uint32_t)p->registers;
@@ -432,7 +552,7 @@ static void simt_core_destroy(void *core)
         if (tx) {
             for (uint32_t l = 0; l < MAX_LANES; l++) free(tx->lane[l].reads.entries), free(tx->lane[l].writes.entries), free(tx->lane[l].undo);
             free(tx->checkpoint);
-            free(tx->blocks), free(tx->block_times);
+            free(tx->blocks);
             free(tx);
         }
     }
@@ -444,6 +564,7 @@ static void simt_core_destroy(void *core)
     if (c->trace) fclose(c->trace);
     msg_queue_release(&c->requests);
     free(c->warps), free(c->hot), free(c->ctas), free(c->shared), free(c->last_issued), free(c->pending), free(c->free_pending);
+    free(c->due_warps), free(c->waiting_warps), free(c->room_waiters), free(c->scheduler_warps);
     free(c);
 }
 
@@ -463,6 +584,7 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
         return false;
     }
     c->launch = launch;
+    c->launch_registers = kernel_register_mask(launch->image) | 1u;
     return true;
 }
 
@@ -534,15 +656,14 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         w->cta_slot = slot;
         w->warp_in_cta = k;
         w->at_barrier = false;
-        w->waiting_room = false;
         w->reserved = 0;
         w->pending_memory = 0;
         w->waiting_token = false;
         if (w->tx) w->tx->phase = TX_IDLE;
         w->next_issue = now + 1;
-        c->hot[w_index] = (warp_hot){0, STALL_NONE};
+        set_hot(c, w_index, 0, STALL_NONE);
         w->age = c->age_counter++;
-        memset(w->registers, 0, sizeof(uint32_t) * 32 * c->lanes);
+        for (uint32_t r = c->launch_registers; r; r &= r - 1) memset(reg(c, w, (unsigned)__builtin_ctz(r)), 0, sizeof(uint32_t) * c->lanes);
         for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
         uint32_t first_thread = k * c->lanes;
         uint32_t active = threads - first_thread < c->lanes ? threads - first_thread : c->lanes;
@@ -568,7 +689,7 @@ static void release_cta(simt_core *c, uint32_t slot, uint64_t now)
     simt_launch *l = c->launch;
     for (uint32_t k = 0; k < cta->warp_count; k++) {
         c->warps[cta->warps[k]].resident = false;
-        c->hot[cta->warps[k]] = (warp_hot){UINT64_MAX, STALL_IDLE};
+        set_hot(c, cta->warps[k], UINT64_MAX, STALL_IDLE);
     }
     cta->resident = false;
     c->free_ctas++;
@@ -598,7 +719,7 @@ static void check_barrier(simt_core *c, uint32_t slot)
     if (!cta->barrier_arrived || cta->barrier_arrived < cta->warp_count - cta->warps_done) return;
     for (uint32_t k = 0; k < cta->warp_count; k++) {
         c->warps[cta->warps[k]].at_barrier = false;
-        if (c->warps[cta->warps[k]].depth) c->hot[cta->warps[k]] = (warp_hot){0, STALL_NONE};
+        if (c->warps[cta->warps[k]].depth) set_hot(c, cta->warps[k], 0, STALL_NONE);
     }
     cta->barrier_arrived = 0;
     c->stats.barriers++;
@@ -606,16 +727,16 @@ static void check_barrier(simt_core *c, uint32_t slot)
 
 static bool push_entry(simt_core *c, warp *w, uint32_t pc, uint32_t reconverge, uint64_t mask, bool is_call)
 {
-    if (w->depth == w->stack_capacity) {
-        if (w->stack_capacity >= 4096) {
-            fail(c, "SIMT stack deeper than 4096 entries (runaway recursion?) at pc 0x%x", pc);
-            return false;
-        }
-        stack_entry *grown = realloc(w->stack, sizeof *grown * w->stack_capacity * 2);
-        if (!grown) return false;
-        w->stack = grown;
-        w->stack_capacity *= 2;
+    if (w->depth == 4096) {
+        fail(c, "SIMT stack deeper than 4096 entries (runaway recursion?) at pc 0x%x", pc);
+        return false;
     }
+    stack_entry *stack = reserve(w->stack, &w->stack_capacity, w->depth + 1u, sizeof *stack, 16);
+    if (!stack) {
+        fail(c, "out of memory for a SIMT stack");
+        return false;
+    }
+    w->stack = stack;
     w->stack[w->depth++] = (stack_entry){pc, reconverge, mask, is_call, ENTRY_NORMAL};
     return true;
 }
@@ -638,31 +759,44 @@ static void reconverge(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
     }
     cta_slot *cta = &c->ctas[w->cta_slot];
     cta->warps_done++;
-    c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_MEMORY}; /* done; its stores may be in flight */
+    set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY); /* done; its stores may be in flight */
     check_barrier(c, w->cta_slot);
     check_cta_done(c, w->cta_slot, now);
 }
 
-static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w->registers[r * c->lanes]; }
-
-static uint32_t csr_value(const simt_core *c, const warp *w, unsigned csr, uint32_t lane, bool *ok)
+/* Reads CSR csr into rd (NULL: x0) for the lanes of mask; false if the CSR
+ * is unknown. One decision per warp, not per lane; thread ids step through
+ * the block instead of dividing per lane. */
+static bool read_csr(const simt_core *c, const warp *w, unsigned csr, uint64_t mask, uint32_t *rd)
 {
     const simt_launch *l = c->launch;
     const cta_slot *cta = &c->ctas[w->cta_slot];
-    uint32_t t = w->warp_in_cta * c->lanes + lane;
-    *ok = true;
+    uint32_t uniform;
     switch (csr) {
-    case RV_CSR_TID_X: return t % l->block[0];
-    case RV_CSR_TID_Y: return t / l->block[0] % l->block[1];
-    case RV_CSR_TID_Z: return t / (l->block[0] * l->block[1]);
-    case RV_CSR_NTID_X: case RV_CSR_NTID_Y: case RV_CSR_NTID_Z: return l->block[csr - RV_CSR_NTID_X];
-    case RV_CSR_CTAID_X: case RV_CSR_CTAID_Y: case RV_CSR_CTAID_Z: return cta->id[csr - RV_CSR_CTAID_X];
-    case RV_CSR_NCTAID_X: case RV_CSR_NCTAID_Y: case RV_CSR_NCTAID_Z: return l->grid[csr - RV_CSR_NCTAID_X];
-    case RV_CSR_WARP_ID: return w->warp_in_cta;
-    case RV_CSR_LANE_ID: return lane;
-    case RV_CSR_WARP_SIZE: return c->lanes;
-    default: *ok = false; return 0;
+    case RV_CSR_TID_X: case RV_CSR_TID_Y: case RV_CSR_TID_Z: {
+        uint32_t first = w->warp_in_cta * c->lanes;
+        uint32_t x = first % l->block[0], y = first / l->block[0] % l->block[1], z = first / (l->block[0] * l->block[1]);
+        for (uint32_t lane = 0; rd && lane < c->lanes; lane++) {
+            if ((mask >> lane) & 1) rd[lane] = csr == RV_CSR_TID_X ? x : csr == RV_CSR_TID_Y ? y : z;
+            if (++x == l->block[0]) {
+                x = 0;
+                if (++y == l->block[1]) y = 0, z++;
+            }
+        }
+        return true;
     }
+    case RV_CSR_LANE_ID:
+        for (uint64_t m = mask; rd && m; m &= m - 1) rd[__builtin_ctzll(m)] = (uint32_t)__builtin_ctzll(m);
+        return true;
+    case RV_CSR_NTID_X: case RV_CSR_NTID_Y: case RV_CSR_NTID_Z: uniform = l->block[csr - RV_CSR_NTID_X]; break;
+    case RV_CSR_CTAID_X: case RV_CSR_CTAID_Y: case RV_CSR_CTAID_Z: uniform = cta->id[csr - RV_CSR_CTAID_X]; break;
+    case RV_CSR_NCTAID_X: case RV_CSR_NCTAID_Y: case RV_CSR_NCTAID_Z: uniform = l->grid[csr - RV_CSR_NCTAID_X]; break;
+    case RV_CSR_WARP_ID: uniform = w->warp_in_cta; break;
+    case RV_CSR_WARP_SIZE: uniform = c->lanes; break;
+    default: return false;
+    }
+    for (uint64_t m = mask; rd && m; m &= m - 1) rd[__builtin_ctzll(m)] = uniform;
+    return true;
 }
 
 static simtx_atomic_op atomic_code(rv_op op)
@@ -715,20 +849,6 @@ static bool tm_push(simt_core *c, const simtx_msg *msg)
     return true;
 }
 
-static bool log_grow(simt_core *c, tx_log *log)
-{
-    if (log->count < log->capacity) return true;
-    uint32_t capacity = log->capacity ? log->capacity * 2 : 16;
-    tm_entry *grown = realloc(log->entries, capacity * sizeof *grown);
-    if (!grown) {
-        fail(c, "out of memory for a transaction log");
-        return false;
-    }
-    log->entries = grown;
-    log->capacity = capacity;
-    return true;
-}
-
 static tm_entry *log_find(tx_log *log, uint32_t word)
 {
     for (uint32_t i = 0; i < log->count; i++)
@@ -738,23 +858,24 @@ static tm_entry *log_find(tx_log *log, uint32_t word)
 
 static bool log_append(simt_core *c, tx_log *log, uint32_t word, uint32_t value)
 {
-    if (!log_grow(c, log)) return false;
+    tm_entry *entries = reserve(log->entries, &log->capacity, log->count + 1u, sizeof *entries, 16);
+    if (!entries) {
+        fail(c, "out of memory for a transaction log");
+        return false;
+    }
+    log->entries = entries;
     log->entries[log->count++] = (tm_entry){word, value};
     return true;
 }
 
 static bool undo_append(simt_core *c, tx_lane *lane, uint32_t offset, uint32_t old, uint32_t size)
 {
-    if (lane->undo_count == lane->undo_capacity) {
-        uint32_t capacity = lane->undo_capacity ? lane->undo_capacity * 2 : 16;
-        local_undo *grown = realloc(lane->undo, capacity * sizeof *grown);
-        if (!grown) {
-            fail(c, "out of memory for a transaction's stack undo log");
-            return false;
-        }
-        lane->undo = grown;
-        lane->undo_capacity = capacity;
+    local_undo *undo = reserve(lane->undo, &lane->undo_capacity, lane->undo_count + 1u, sizeof *undo, 16);
+    if (!undo) {
+        fail(c, "out of memory for a transaction's stack undo log");
+        return false;
     }
+    lane->undo = undo;
     lane->undo[lane->undo_count++] = (local_undo){offset, old, size};
     return true;
 }
@@ -784,7 +905,7 @@ static void request_start_time(simt_core *c, warp *w, uint32_t warp_index)
     tx_warp *tx = w->tx;
     tx->phase = TX_WAIT_START;
     tx->block_count = 0;
-    c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_MEMORY};
+    set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY);
     simtx_msg request;
     simtx_msg_init(&request, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
     request.aux = 0;
@@ -797,7 +918,7 @@ static void query_block(simt_core *c, warp *w, uint32_t warp_index, uint32_t ind
 {
     tx_warp *tx = w->tx;
     simtx_msg query;
-    simtx_msg_init(&query, SIMTX_OP_TM_LWT_QUERY, (uint64_t)tx->blocks[index] * TM_LWT_BLOCK_BYTES, 0);
+    simtx_msg_init(&query, SIMTX_OP_TM_LWT_QUERY, (uint64_t)tx->blocks[index].block * TM_LWT_BLOCK_BYTES, 0);
     query.aux = tx->start_time;
     query.warp = (int32_t)warp_index;
     query.id = ((uint64_t)1 << 62) | (uint64_t)TM_KIND_LWT << 48 | (uint64_t)warp_index << 16 | index;
@@ -827,7 +948,7 @@ static void release_token(simt_core *c)
     for (uint32_t i = 0; i < (uint32_t)c->params.warps; i++)
         if (c->warps[i].waiting_token) {
             c->warps[i].waiting_token = false;
-            c->hot[i] = (warp_hot){0, STALL_NONE};
+            set_hot(c, i, 0, STALL_NONE);
         }
     c->token_waiters = 0;
 }
@@ -842,7 +963,7 @@ static void settle_transaction(simt_core *c, warp *w, uint32_t warp_index, uint6
     stack_entry *retry = &w->stack[tx->retry_index];
     for (unsigned r = 0; r < 32; r++) w->register_ready[r] = now + 1;
     w->next_issue = now + 1;
-    c->hot[warp_index] = (warp_hot){0, STALL_NONE};
+    set_hot(c, warp_index, 0, STALL_NONE);
     if (retry->mask) {
         uint64_t again = retry->mask;
         retry->mask = 0;
@@ -936,28 +1057,15 @@ static bool begin_transaction(simt_core *c, warp *w, uint32_t warp_index, const 
 static void record_commit(simt_core *c, const tx_lane *lane, uint32_t cid, uint32_t after)
 {
     tx_history *h = &c->history;
-    if (h->count == h->capacity) {
-        size_t capacity = h->capacity ? h->capacity * 2 : 256;
-        simt_tm_record *grown = realloc(h->records, capacity * sizeof *grown);
-        if (!grown) {
-            fail(c, "out of memory recording the transaction history");
-            return;
-        }
-        h->records = grown;
-        h->capacity = capacity;
+    simt_tm_record *records = reserve(h->records, &h->capacity, h->count + 1, sizeof *records, 256);
+    if (records) h->records = records;
+    size_t words_needed = h->word_count + 2 * ((size_t)lane->reads.count + lane->writes.count);
+    uint32_t *words = records ? reserve(h->words, &h->word_capacity, words_needed, sizeof *words, 1024) : NULL;
+    if (!words) {
+        fail(c, "out of memory recording the transaction history");
+        return;
     }
-    size_t need = h->word_count + 2 * ((size_t)lane->reads.count + lane->writes.count);
-    if (need > h->word_capacity) {
-        size_t capacity = h->word_capacity ? h->word_capacity : 1024;
-        while (capacity < need) capacity *= 2;
-        uint32_t *grown = realloc(h->words, capacity * sizeof *grown);
-        if (!grown) {
-            fail(c, "out of memory recording the transaction history");
-            return;
-        }
-        h->words = grown;
-        h->word_capacity = capacity;
-    }
+    h->words = words;
     h->records[h->count++] = (simt_tm_record){cid, after, lane->reads.count, lane->writes.count, h->word_count};
     for (uint32_t i = 0; i < lane->reads.count; i++) {
         h->words[h->word_count++] = lane->reads.entries[i].address;
@@ -1291,7 +1399,7 @@ static void start_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd
         if (lane->reads.count || lane->writes.count) wanted++;
     }
     tx->unresolved = wanted;
-    c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_MEMORY};
+    set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY);
     if (!wanted) {
         finish_commit(c, w, warp_index, now);
         return;
@@ -1314,7 +1422,7 @@ static void start_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd
 static uint32_t block_index(const tx_warp *tx, uint32_t block)
 {
     for (uint32_t b = 0; b < tx->block_count; b++)
-        if (tx->blocks[b] == block) return b;
+        if (tx->blocks[b].block == block) return b;
     return UINT32_MAX;
 }
 
@@ -1413,15 +1521,15 @@ static void tm_response(simt_core *c, const simtx_msg *msg, uint64_t now)
     case TM_KIND_START:
         tx->start_time = (uint32_t)msg->aux;
         tx->phase = TX_RUNNING;
-        c->hot[warp_index] = (warp_hot){0, STALL_NONE};
+        set_hot(c, warp_index, 0, STALL_NONE);
         break;
     case TM_KIND_LWT: {
         uint32_t index = (uint32_t)msg->id & 0xffff;
-        if (index < tx->block_count) tx->block_times[index] = (uint32_t)msg->aux;
+        if (index < tx->block_count) tx->blocks[index].last_written = (uint32_t)msg->aux;
         if (--tx->lwt_pending) break;
         if (tx->phase == TX_WAIT_LWT) { /* the load that needed the blocks issues again */
             tx->phase = TX_RUNNING;
-            c->hot[warp_index] = (warp_hot){0, STALL_NONE};
+            set_hot(c, warp_index, 0, STALL_NONE);
         } else if (tx->phase == TX_TCD_CHECK) {
             for (uint64_t m = tx->committing; m; m &= m - 1) {
                 tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
@@ -1429,7 +1537,7 @@ static void tm_response(simt_core *c, const simtx_msg *msg, uint64_t now)
                 bool clean = true;
                 for (uint32_t i = 0; i < lane->reads.count && clean; i++) {
                     uint32_t b = block_index(tx, lane->reads.entries[i].address / TM_LWT_BLOCK_BYTES);
-                    clean = b != UINT32_MAX && tx->block_times[b] < tx->start_time;
+                    clean = b != UINT32_MAX && tx->blocks[b].last_written < tx->start_time;
                 }
                 lane->tcd = clean;
             }
@@ -1468,25 +1576,18 @@ static bool need_block_queries(simt_core *c, warp *w, uint32_t warp_index, const
         if (address - c->launch->args_address < c->launch->args_size) continue;
         uint32_t block = address / TM_LWT_BLOCK_BYTES;
         if (block_index(tx, block) != UINT32_MAX) continue;
-        if (tx->block_count == tx->block_capacity) {
-            uint32_t capacity = tx->block_capacity ? tx->block_capacity * 2 : 32;
-            uint32_t *blocks = realloc(tx->blocks, capacity * sizeof *blocks);
-            if (blocks) tx->blocks = blocks;
-            uint32_t *times = blocks ? realloc(tx->block_times, capacity * sizeof *times) : NULL;
-            if (!blocks || !times) {
-                fail(c, "out of memory for temporal conflict detection");
-                return true;
-            }
-            tx->block_times = times;
-            tx->block_capacity = capacity;
+        tx_block *blocks = reserve(tx->blocks, &tx->block_capacity, tx->block_count + 1u, sizeof *blocks, 32);
+        if (!blocks) {
+            fail(c, "out of memory for temporal conflict detection");
+            return true;
         }
+        tx->blocks = blocks;
         if (tx->block_count >= 0xffff) return false; /* beyond the id field: the commit validates these */
-        tx->block_times[tx->block_count] = UINT32_MAX;
-        tx->blocks[tx->block_count++] = block;
+        tx->blocks[tx->block_count++] = (tx_block){block, UINT32_MAX};
     }
     if (tx->block_count == first_new) return false;
     tx->phase = TX_WAIT_LWT;
-    c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_MEMORY};
+    set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY);
     for (uint32_t b = first_new; b < tx->block_count; b++) query_block(c, w, warp_index, b);
     return true;
 }
@@ -1522,13 +1623,14 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     uint64_t global_mask = 0;
     const uint32_t *base = reg(c, w, k->insn.rs1);
     int32_t offset = cls == RV_CLASS_ATOMIC ? 0 : k->insn.imm;
+    bool transactional = in_transaction(w);
     for (uint64_t m = mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(m);
         uint32_t address = base[lane] + (uint32_t)offset;
         addresses[lane] = address;
         rv_window window = rv_window_of(address);
         char where[320];
-        if (in_transaction(w) &&
+        if (transactional &&
             (window == RV_WINDOW_NONE || rv_window_of(address + size - 1) != window ||
              (window == RV_WINDOW_CODE && cls != RV_CLASS_LOAD) || (address & (size - 1)))) {
             /* A doomed transaction (it read inconsistent data) may compute
@@ -1578,7 +1680,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
      * log; loads of words the lane wrote or read already are served from
      * its logs; other loads go to memory and are logged on return. */
     uint64_t tx_served = 0;
-    if (global_mask && in_transaction(w)) {
+    if (global_mask && transactional) {
         char where[320];
         if (cls == RV_CLASS_ATOMIC) {
             describe(c, w, pc, where, sizeof where);
@@ -1689,11 +1791,10 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 }
                 bytes = w->local + (size_t)lane * (size_t)c->params.local_memory + local_offset;
                 any_local = true;
-                if (cls != RV_CLASS_LOAD && in_transaction(w)) undo_offset = local_offset;
+                if (cls != RV_CLASS_LOAD && transactional) undo_offset = local_offset;
             } else if (address - c->launch->args_address < c->launch->args_size) {
-                uint32_t value = 0;
                 uint32_t at = address - c->launch->args_address;
-                memcpy(&value, c->launch->args + at, size <= c->launch->args_size - at ? size : c->launch->args_size - at);
+                uint32_t value = read_bytes(c->launch->args + at, size <= c->launch->args_size - at ? size : c->launch->args_size - at);
                 if (k->insn.rd) rd[lane] = rv_extend_load(op, value);
                 any_code = true;
                 continue;
@@ -1758,7 +1859,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         entry->rd = k->insn.rd;
         entry->remaining = messages;
         entry->lanes = global_mask;
-        entry->transactional = cls == RV_CLASS_LOAD && in_transaction(w);
+        entry->transactional = cls == RV_CLASS_LOAD && transactional;
         memcpy(entry->addresses, addresses, sizeof addresses);
         w->pending_memory++;
         if (cls == RV_CLASS_LOAD) c->stats.global_loads++;
@@ -1800,8 +1901,10 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                     for (uint64_t m = lanes_of_message; m; m &= m - 1) {
                         uint32_t lane = (uint32_t)__builtin_ctzll(m);
                         uint32_t o = addresses[lane] - (uint32_t)msg.address;
-                        memcpy(msg.data + o, &data[lane], size);
-                        for (uint32_t b = o; b < o + size; b++) msg.byte_enable[b >> 6] |= 1ull << (b & 63);
+                        if (size == 4) memcpy(msg.data + o, &data[lane], 4);
+                        else memcpy(msg.data + o, &data[lane], size);
+                        /* aligned, so within one enable word */
+                        msg.byte_enable[o >> 6] |= ((1ull << size) - 1) << (o & 63);
                     }
                 }
             }
@@ -1827,23 +1930,19 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     return true;
 }
 
-/* Whether the warp's next instruction may issue now; sets why not. */
-static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_reason *why, uint64_t *when)
+/* Whether a due warp's next instruction may issue now; sets why not. */
+static bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stall_reason *why, uint64_t *when)
 {
+    warp *w = &c->warps[warp_index];
     if (w->at_barrier) {
         *why = STALL_BARRIER;
-        return false;
-    }
-    if (h->ready_at > now) { /* known from an earlier check: skip the decode */
-        *why = (stall_reason)h->reason;
-        if (h->ready_at < *when) *when = h->ready_at;
         return false;
     }
     if (w->tx && w->tx->phase != TX_IDLE) {
         tx_warp *tx = w->tx;
         if (tx->phase != TX_RUNNING) { /* the commit units answer */
             *why = STALL_MEMORY;
-            *h = (warp_hot){UINT64_MAX, STALL_MEMORY};
+            set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY);
             return false;
         }
         if (!tx->abort_requested && tx->timeout && now - tx->attempt_start > tx->timeout) {
@@ -1861,7 +1960,7 @@ static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_r
     if (w->next_issue > now) {
         *why = STALL_PIPELINE;
         if (w->next_issue < *when) *when = w->next_issue;
-        *h = (warp_hot){w->next_issue, STALL_PIPELINE};
+        set_hot(c, warp_index, w->next_issue, STALL_PIPELINE);
         return false;
     }
     const stack_entry *top = &w->stack[w->depth - 1];
@@ -1873,7 +1972,7 @@ static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_r
     if (need > now) {
         *why = STALL_SCOREBOARD;
         if (need < *when) *when = need;
-        *h = (warp_hot){need, STALL_SCOREBOARD}; /* a returning load resets it */
+        set_hot(c, warp_index, need, STALL_SCOREBOARD); /* a returning load resets it */
         return false;
     }
     rv_class cls = (rv_class)k->op_class;
@@ -1881,7 +1980,7 @@ static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_r
         c->tm_tokens_used >= (uint32_t)c->params.tm_warp_tokens) {
         /* No transactional-warp token: sleep until a transaction ends. */
         *why = STALL_MEMORY;
-        *h = (warp_hot){UINT64_MAX, STALL_MEMORY};
+        set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY);
         if (!w->waiting_token) {
             w->waiting_token = true;
             c->token_waiters++;
@@ -1897,9 +1996,9 @@ static bool warp_ready(simt_core *c, warp *w, warp_hot *h, uint64_t now, stall_r
              * waiter per freed entry, so stalled warps are not re-decoded
              * every cycle. */
             *why = STALL_MEMORY;
-            *h = (warp_hot){UINT64_MAX, STALL_MEMORY};
-            w->waiting_room = true;
-            c->room_waiters++;
+            set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY);
+            warp_set_add(c->room_waiters, warp_index);
+            c->room_waiter_count++;
             return false;
         }
         if (c->ldst_free_cycle > now) {
@@ -2010,17 +2109,11 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         break;
     }
     case RV_CLASS_CSR:
-        for (uint64_t m = mask; m; m &= m - 1) {
-            uint32_t l = (uint32_t)__builtin_ctzll(m);
-            bool ok;
-            uint32_t value = csr_value(c, w, (unsigned)k->insn.imm, l, &ok);
-            if (!ok) {
-                describe(c, w, pc, where, sizeof where);
-                fail(c, "read of unknown CSR 0x%x at %s", (unsigned)k->insn.imm, where);
-                *failed = true;
-                return true;
-            }
-            if (rd_index) rd[l] = value;
+        if (!read_csr(c, w, (unsigned)k->insn.imm, mask, rd_index ? rd : NULL)) {
+            describe(c, w, pc, where, sizeof where);
+            fail(c, "read of unknown CSR 0x%x at %s", (unsigned)k->insn.imm, where);
+            *failed = true;
+            return true;
         }
         break;
     case RV_CLASS_BRANCH: {
@@ -2114,7 +2207,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         cta_slot *cta = &c->ctas[w->cta_slot];
         top->pc = next_pc;
         w->at_barrier = true;
-        c->hot[warp_index] = (warp_hot){UINT64_MAX, STALL_BARRIER};
+        set_hot(c, warp_index, UINT64_MAX, STALL_BARRIER);
         cta->barrier_arrived++;
         check_barrier(c, w->cta_slot);
         break;
@@ -2147,13 +2240,16 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
  * may try again (what GTO would pick; LRR sees the same order). */
 static void release_room_waiter(simt_core *c)
 {
-    if (!c->room_waiters) return;
+    if (!c->room_waiter_count) return;
     uint32_t chosen = NO_SLOT;
-    for (uint32_t i = 0; i < (uint32_t)c->params.warps; i++)
-        if (c->warps[i].waiting_room && (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age)) chosen = i;
-    c->warps[chosen].waiting_room = false;
-    c->room_waiters--;
-    c->hot[chosen] = (warp_hot){0, STALL_NONE};
+    for (uint32_t word = 0; word < c->warp_set_words; word++)
+        for (uint64_t bits = c->room_waiters[word]; bits; bits &= bits - 1) {
+            uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
+            if (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age) chosen = i;
+        }
+    warp_set_remove(c->room_waiters, chosen);
+    c->room_waiter_count--;
+    set_hot(c, chosen, 0, STALL_NONE);
 }
 
 /* Sends queued requests while the socket takes them. */
@@ -2196,44 +2292,29 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     stall_reason worst = STALL_IDLE;
     uint32_t warp_count = (uint32_t)c->params.warps, schedulers = (uint32_t)c->params.schedulers;
     bool failed = false;
+    if (c->earliest_waiting <= now) promote_due_warps(c, now);
     for (uint32_t s = 0; s < schedulers && !failed; s++) {
-        /* Scheduler s owns warps s, s + schedulers, ... */
+        /* Scheduler s owns warps s, s + schedulers, ...; only due warps are
+         * decoded. */
+        const uint64_t *owned = &c->scheduler_warps[(size_t)s * c->warp_set_words];
         uint32_t chosen = NO_SLOT;
         uint32_t last = c->last_issued[s];
-        if (!c->lrr) { /* greedy: the last issued warp while it can, then the oldest */
-            warp *w = &c->warps[last];
-            stall_reason why;
-            if (last % schedulers == s && c->hot[last].ready_at <= now && warp_ready(c, w, &c->hot[last], now, &why, &wake))
-                chosen = last;
-        }
-        uint64_t best_age = UINT64_MAX;
-        /* Scheduler s owns warps s, s + schedulers, ...: step through them
-         * without a division per warp (this loop is the hot spot). */
-        uint32_t owned = (warp_count - s + schedulers - 1) / schedulers;
-        uint32_t start = c->lrr && last % schedulers == s ? last / schedulers + 1 : 0;
-        for (uint32_t n = 0; chosen == NO_SLOT && n < owned; n += 1) {
-            uint32_t k = start + n;
-            if (k >= owned) k -= owned;
-            uint32_t i = s + k * schedulers;
-            warp_hot *h = &c->hot[i];
-            if (h->ready_at > now) { /* the common case, from the small array only */
-                if (h->ready_at < wake) wake = h->ready_at;
-                if (h->reason > worst || worst == STALL_IDLE) worst = (stall_reason)h->reason;
-                continue;
-            }
-            warp *w = &c->warps[i];
-            stall_reason why = STALL_NONE;
-            if (!warp_ready(c, w, h, now, &why, &wake)) {
-                if (why > worst || worst == STALL_IDLE) worst = why;
-                continue;
-            }
-            if (c->lrr) {
-                chosen = i;
-                break;
-            }
-            if (w->age < best_age) {
-                best_age = w->age;
-                chosen = i;
+        bool owns_last = last % schedulers == s;
+        stall_reason why;
+        /* GTO: the last issued warp while it can issue; then (GTO and LRR)
+         * the first due warp that can, in slot order, for LRR starting
+         * after the last issued one and wrapping around. */
+        if (!c->lrr && owns_last && warp_set_has(c->due_warps, last) && warp_ready(c, last, now, &why, &wake)) chosen = last;
+        uint32_t from = c->lrr && owns_last && last + 1 < warp_count ? last + 1 : 0;
+        for (uint32_t pass = 0; chosen == NO_SLOT && pass < 2; pass++) {
+            uint32_t end = pass ? from : warp_count;
+            for (uint32_t i = warp_set_next(c->due_warps, owned, pass ? 0 : from, end); i != NO_SLOT;
+                 i = warp_set_next(c->due_warps, owned, i + 1, end)) {
+                if (warp_ready(c, i, now, &why, &wake)) {
+                    chosen = i;
+                    break;
+                }
+                if (why > worst) worst = why;
             }
         }
         if (chosen == NO_SLOT) continue;
@@ -2244,6 +2325,16 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         }
         c->last_issued[s] = chosen;
         issued++;
+    }
+    if (!issued) {
+        /* The warps not due stall for their own reasons until their cycles. */
+        promote_due_warps(c, now);
+        if (c->earliest_waiting < wake) wake = c->earliest_waiting;
+        for (int r = STALL_REASONS - 1; r > (int)worst; r--)
+            if (c->not_due_reasons[r]) {
+                worst = (stall_reason)r;
+                break;
+            }
     }
     if (failed) return SIMTX_NEVER;
     drain_requests(c, now);
@@ -2258,7 +2349,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     uint64_t next = wake < check_wake ? wake : check_wake;
     /* Room is free but warps still wait for it (the released one did not
      * need a request, e.g. a shared access): release the next one. */
-    if (c->room_waiters && c->free_pending_count && c->requests.capacity - c->requests.length >= c->lanes) {
+    if (c->room_waiter_count && c->free_pending_count && c->requests.capacity - c->requests.length >= c->lanes) {
         release_room_waiter(c);
         next = now + 1;
     }
@@ -2304,8 +2395,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
         for (uint64_t m = msg->lane_mask & entry->lanes; m; m &= m - 1) {
             uint32_t lane = (uint32_t)__builtin_ctzll(m);
             uint32_t offset = entry->addresses[lane] - (uint32_t)msg->address;
-            uint32_t value = 0;
-            memcpy(&value, msg->data + offset, size);
+            uint32_t value = read_bytes(msg->data + offset, size);
             if (op == RV_LR) w->reserved_value[lane] = value;
             if (op == RV_SC) value = value == entry->expected[lane] ? 0 : 1;
             if (entry->rd) rd[lane] = cls == RV_CLASS_ATOMIC ? value : rv_extend_load(op, value);
@@ -2319,7 +2409,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
     }
     if (--entry->remaining == 0) {
         if (cls != RV_CLASS_STORE && entry->rd) w->register_ready[entry->rd] = now + 1;
-        if (w->depth && !w->at_barrier && !w->waiting_room) c->hot[entry->warp] = (warp_hot){0, STALL_NONE};
+        if (w->depth && !w->at_barrier && !warp_set_has(c->room_waiters, entry->warp)) set_hot(c, entry->warp, 0, STALL_NONE);
         entry->in_use = false;
         c->free_pending[c->free_pending_count++] = (uint32_t)msg->id;
         release_room_waiter(c);
