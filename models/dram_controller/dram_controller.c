@@ -132,7 +132,8 @@ struct dram_controller {
     unsigned request_count;
     unsigned *free_slots;
     unsigned free_count;
-    bool *bank_has_hit;     /* scratch for the scheduler */
+    uint64_t *bank_hit_scan; /* per bank: the last scheduler pass that saw a row hit waiting there */
+    uint64_t scans;          /* scheduler passes so far */
     unsigned *conflicts;    /* scratch: queue positions whose bank holds another row */
     uint32_t *bank_version; /* bumped when a bank opens, closes or changes row */
     uint32_t *open_row;     /* per bank: the open row, or NO_OPEN_ROW (mirrors state.banks for the scan) */
@@ -246,7 +247,7 @@ static void dram_controller_destroy(void *core)
     free(c->bank_version);
     free(c->open_row);
     free(c->free_slots);
-    free(c->bank_has_hit);
+    free(c->bank_hit_scan);
     free(c->copies);
     free(c->copies_on_bank);
     free(c->response_messages);
@@ -359,7 +360,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->bank_version = calloc(t.banks, sizeof *c->bank_version);
     c->open_row = malloc(t.banks * sizeof *c->open_row);
     c->free_slots = calloc(depth, sizeof *c->free_slots);
-    c->bank_has_hit = calloc(t.banks, sizeof *c->bank_has_hit);
+    c->bank_hit_scan = calloc(t.banks, sizeof *c->bank_hit_scan);
     c->copies = calloc(copies, sizeof *c->copies);
     c->copies_on_bank = calloc(t.banks, sizeof *c->copies_on_bank);
     c->response_messages = calloc(c->response_capacity, sizeof *c->response_messages);
@@ -369,7 +370,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
     ok = ok && c->data && c->requests && c->request_messages && c->queue && c->conflicts && c->bank_version && c->open_row &&
-         c->free_slots && c->bank_has_hit && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
+         c->free_slots && c->bank_hit_scan && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
          c->response_ready && c->free_response_slots && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
@@ -855,7 +856,7 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
      * back forever by row hits. */
     if (c->refresh_due) return;
     bool return_full = c->response_count >= (unsigned)c->params.return_queue_depth;
-    memset(c->bank_has_hit, 0, c->timing.banks * sizeof *c->bank_has_hit);
+    uint64_t scan = ++c->scans;
     int hit = -1, other = -1;
     dram_command other_command = {0};
     unsigned conflict_count = 0;
@@ -866,7 +867,7 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         unsigned bank = q->bank;
         uint32_t open_row = c->open_row[bank];
         bool is_hit = open_row == q->row;
-        c->bank_has_hit[bank] |= is_hit;
+        if (is_hit) c->bank_hit_scan[bank] = scan;
         if ((q->seen_version == c->bank_version[bank]) & (q->not_before > now)) {
             next = min2(next, q->not_before); /* not ready yet: no need to look closer */
             continue;
@@ -892,7 +893,7 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
     for (unsigned k = 0; k < conflict_count; k++) {
         unsigned i = c->conflicts[k];
         queued_request *q = &c->queue[i];
-        if (c->bank_has_hit[q->bank]) continue;
+        if (c->bank_hit_scan[q->bank] == scan) continue;
         dram_command command = {.kind = DRAM_CMD_PRE, .bank = q->bank, .row = q->row};
         uint64_t earliest = dram_timing_earliest(&c->state, &command);
         q->not_before = earliest;
