@@ -51,6 +51,8 @@ static const simtx_param_spec dram_controller_param_specs[] = {
      "testing the checker only: the scheduler uses tRCD - 1 while the checker keeps tRCD", PARAM(inject_timing_error)},
     {"row_copy_mode", SIMTX_PARAM_ENUM, "auto", "", 0, 0, "auto|controller",
      "auto: RowClone FPM within a subarray, PSM between banks, through the controller otherwise; controller: always read and write through the controller", PARAM(row_copy_mode)},
+    {"starvation_cap", SIMTX_PARAM_INT, "0", "commands", 0, 1 << 20, NULL,
+     "0: classic FR-FCFS; N: after N column commands of younger requests on the oldest request's bank, that bank serves the oldest request first", PARAM(starvation_cap)},
 };
 
 static const simtx_param_table dram_controller_param_table = {
@@ -153,6 +155,9 @@ struct dram_controller {
     bool port_blocked;
 
     uint64_t sequence;
+    /* starvation_cap: column commands that went to the oldest request's bank
+     * for younger requests since it became the oldest. */
+    uint64_t oldest_sequence, bypasses;
     uint64_t next_refresh, refresh_end;
     bool refresh_due, refresh_shown, failed, issued_this_cycle;
     bool sleeping; /* the last cycle() returned SIMTX_NEVER */
@@ -861,9 +866,21 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
     dram_command other_command = {0};
     unsigned conflict_count = 0;
     uint64_t next = *wake;
+    /* The starvation cap, when reached, holds back the younger requests of
+     * the oldest one's bank: its row is then closed for it (no hits wait
+     * there any more) and it is served. */
+    int capped_bank = -1;
+    if (c->params.starvation_cap && c->request_count) {
+        uint64_t oldest = c->requests[c->queue[0].slot].sequence;
+        if (oldest != c->oldest_sequence) {
+            c->oldest_sequence = oldest;
+            c->bypasses = 0;
+        }
+        if (c->bypasses >= (uint64_t)c->params.starvation_cap) capped_bank = c->queue[0].bank;
+    }
     for (unsigned i = 0; i < c->request_count; i++) {
         queued_request *q = &c->queue[i];
-        if (blocked(c, i)) continue;
+        if (blocked(c, i) || (i && q->bank == capped_bank)) continue;
         unsigned bank = q->bank;
         uint32_t open_row = c->open_row[bank];
         bool is_hit = open_row == q->row;
@@ -914,7 +931,9 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         dram_request *r = &c->requests[q->slot];
         dram_command command = column_command(r);
         issue(c, &command, now);
+        if (hit > 0 && q->bank == c->queue[0].bank) c->bypasses++;
         if (++r->bursts_issued == r->bursts) {
+            if (hit == 0 && capped_bank >= 0) next = now + 1; /* the requests held back may go */
             complete_request(c, (unsigned)hit, now);
             /* A request that waited behind this one (same bytes) may go now. */
             for (unsigned i = 0; i < c->request_count; i++)
