@@ -811,10 +811,6 @@ static bool blocked_slow(const dram_controller *c, unsigned position)
     return false;
 }
 
-static inline bool blocked(const dram_controller *c, unsigned position)
-{
-    return (c->copy_count || c->queue[position].hazard) && blocked_slow(c, position);
-}
 
 static void complete_request(dram_controller *c, unsigned position, uint64_t now)
 {
@@ -878,9 +874,10 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         }
         if (c->bypasses >= (uint64_t)c->params.starvation_cap) capped_bank = c->queue[0].bank;
     }
+    bool check_all = c->copy_count || capped_bank >= 0; /* else only requests flagged with a hazard may be blocked */
     for (unsigned i = 0; i < c->request_count; i++) {
         queued_request *q = &c->queue[i];
-        if (blocked(c, i) || (i && q->bank == capped_bank)) continue;
+        if ((check_all || q->hazard) && ((i && q->bank == capped_bank) || blocked_slow(c, i))) continue;
         unsigned bank = q->bank;
         uint32_t open_row = c->open_row[bank];
         bool is_hit = open_row == q->row;
