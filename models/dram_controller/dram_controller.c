@@ -89,11 +89,10 @@ typedef struct dram_request {
  * position (oldest first), packed so that the whole queue spans a few cache
  * lines. */
 typedef struct queued_request {
-    /* A lower bound on when its next command may issue, valid while its
-     * bank's version is unchanged (issuing commands only pushes timing
-     * limits later; opening or closing the bank changes the command). */
+    /* A lower bound on when its next command may issue: issuing commands
+     * only pushes timing limits later. Reset to 0 (look again) when its bank
+     * opens, closes or changes row, which changes the command it needs. */
     uint64_t not_before;
-    uint32_t seen_version;
     uint32_t row;
     uint16_t bank, slot;
     bool hazard;     /* an older request touching the same bytes may still be queued */
@@ -134,10 +133,15 @@ struct dram_controller {
     unsigned request_count;
     unsigned *free_slots;
     unsigned free_count;
-    uint64_t *bank_hit_scan; /* per bank: the last scheduler pass that saw a row hit waiting there */
-    uint64_t scans;          /* scheduler passes so far */
+    /* Per bank: queued requests for the open row. FR-FCFS does not close a
+     * row while an unblocked one waits; the oldest of them is never blocked
+     * by a younger one, so a count is enough unless copies or the
+     * starvation cap block requests, when each pass marks the banks where
+     * it saw an unblocked one (bank_hit_scan). */
+    unsigned *waiting_hits;
+    uint64_t *bank_hit_scan;
+    uint64_t scans; /* scheduler passes so far */
     unsigned *conflicts;    /* scratch: queue positions whose bank holds another row */
-    uint32_t *bank_version; /* bumped when a bank opens, closes or changes row */
     uint32_t *open_row;     /* per bank: the open row, or NO_OPEN_ROW (mirrors state.banks for the scan) */
 
     dram_copy *copies;      /* oldest first */
@@ -249,10 +253,10 @@ static void dram_controller_destroy(void *core)
     free(c->request_messages);
     free(c->queue);
     free(c->conflicts);
-    free(c->bank_version);
     free(c->open_row);
     free(c->free_slots);
     free(c->bank_hit_scan);
+    free(c->waiting_hits);
     free(c->copies);
     free(c->copies_on_bank);
     free(c->response_messages);
@@ -362,10 +366,10 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->request_messages = calloc(depth, sizeof *c->request_messages);
     c->queue = calloc(depth, sizeof *c->queue);
     c->conflicts = calloc(depth, sizeof *c->conflicts);
-    c->bank_version = calloc(t.banks, sizeof *c->bank_version);
     c->open_row = malloc(t.banks * sizeof *c->open_row);
     c->free_slots = calloc(depth, sizeof *c->free_slots);
     c->bank_hit_scan = calloc(t.banks, sizeof *c->bank_hit_scan);
+    c->waiting_hits = calloc(t.banks, sizeof *c->waiting_hits);
     c->copies = calloc(copies, sizeof *c->copies);
     c->copies_on_bank = calloc(t.banks, sizeof *c->copies_on_bank);
     c->response_messages = calloc(c->response_capacity, sizeof *c->response_messages);
@@ -374,8 +378,8 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->free_response_slots = calloc(c->response_capacity, sizeof *c->free_response_slots);
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
-    ok = ok && c->data && c->requests && c->request_messages && c->queue && c->conflicts && c->bank_version && c->open_row &&
-         c->free_slots && c->bank_hit_scan && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
+    ok = ok && c->data && c->requests && c->request_messages && c->queue && c->conflicts && c->open_row &&
+         c->free_slots && c->bank_hit_scan && c->waiting_hits && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
          c->response_ready && c->free_response_slots && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
@@ -445,8 +449,14 @@ static void issue(dram_controller *c, dram_command *command, uint64_t now)
     dram_timing_issue(&c->state, command);
     if (command->kind == DRAM_CMD_ACT || command->kind == DRAM_CMD_PRE || command->kind == DRAM_CMD_COPY_ACT) {
         const dram_bank_timing *b = &c->state.banks[command->bank];
-        c->bank_version[command->bank]++;
-        c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
+        uint32_t open_row = c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
+        unsigned hits = 0;
+        for (unsigned i = 0; i < c->request_count; i++) {
+            if (c->queue[i].bank != command->bank) continue;
+            c->queue[i].not_before = 0;
+            hits += c->queue[i].row == open_row;
+        }
+        c->waiting_hits[command->bank] = hits;
     }
     if (c->listener) c->listener(c->listener_context, command);
     if (c->checker) {
@@ -592,7 +602,7 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
                                 .bank = l.bank, .row = l.row, .column = l.column, .bursts = last - first + 1,
                                 .is_write = msg->op == SIMTX_OP_WRITE};
             queued_request *q = &c->queue[c->request_count];
-            *q = (queued_request){.seen_version = UINT32_MAX, .row = l.row, .bank = (uint16_t)l.bank,
+            *q = (queued_request){.row = l.row, .bank = (uint16_t)l.bank,
                                   .slot = (uint16_t)slot, .is_write = r->is_write, .last_burst = r->bursts == 1};
             for (unsigned i = 0; i < c->request_count && !q->hazard; i++) {
                 const dram_request *older = &c->requests[c->queue[i].slot];
@@ -600,6 +610,7 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
                             msg->address < older->address + older->size;
             }
             c->request_count++;
+            c->waiting_hits[l.bank] += c->open_row[l.bank] == l.row;
         }
     }
     c->probes.queue_depth = c->request_count;
@@ -815,6 +826,7 @@ static bool blocked_slow(const dram_controller *c, unsigned position)
 static void complete_request(dram_controller *c, unsigned position, uint64_t now)
 {
     unsigned slot = c->queue[position].slot;
+    c->waiting_hits[c->queue[position].bank]--; /* it was a row hit */
     dram_request *r = &c->requests[slot];
     simtx_msg *msg = &c->request_messages[slot];
     uint64_t ready;
@@ -878,14 +890,15 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
     for (unsigned i = 0; i < c->request_count; i++) {
         queued_request *q = &c->queue[i];
         if ((check_all || q->hazard) && ((i && q->bank == capped_bank) || blocked_slow(c, i))) continue;
-        unsigned bank = q->bank;
-        uint32_t open_row = c->open_row[bank];
-        bool is_hit = open_row == q->row;
-        if (is_hit) c->bank_hit_scan[bank] = scan;
-        if ((q->seen_version == c->bank_version[bank]) & (q->not_before > now)) {
+        if (q->not_before > now) {
+            if (check_all && c->open_row[q->bank] == q->row) c->bank_hit_scan[q->bank] = scan;
             next = min2(next, q->not_before); /* not ready yet: no need to look closer */
             continue;
         }
+        unsigned bank = q->bank;
+        uint32_t open_row = c->open_row[bank];
+        bool is_hit = open_row == q->row;
+        if (check_all && is_hit) c->bank_hit_scan[bank] = scan;
         dram_command command = {.kind = DRAM_CMD_ACT, .bank = bank, .row = q->row};
         if (is_hit) {
             if (return_full && q->last_burst) continue; /* woken when a response leaves */
@@ -896,7 +909,6 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         }
         uint64_t earliest = dram_timing_earliest(&c->state, &command);
         q->not_before = earliest;
-        q->seen_version = c->bank_version[bank];
         if (earliest > now) next = min2(next, earliest);
         else if (is_hit && hit < 0) hit = (int)i;
         else if (!is_hit && other < 0) {
@@ -907,11 +919,10 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
     for (unsigned k = 0; k < conflict_count; k++) {
         unsigned i = c->conflicts[k];
         queued_request *q = &c->queue[i];
-        if (c->bank_hit_scan[q->bank] == scan) continue;
+        if (check_all ? c->bank_hit_scan[q->bank] == scan : c->waiting_hits[q->bank] != 0) continue;
         dram_command command = {.kind = DRAM_CMD_PRE, .bank = q->bank, .row = q->row};
         uint64_t earliest = dram_timing_earliest(&c->state, &command);
         q->not_before = earliest;
-        q->seen_version = c->bank_version[q->bank];
         if (earliest <= now && (other < 0 || (int)i < other)) {
             if (other >= 0) next = now + 1; /* the displaced ACT */
             other = (int)i;
