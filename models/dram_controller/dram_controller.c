@@ -899,34 +899,34 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         uint32_t open_row = c->open_row[bank];
         bool is_hit = open_row == q->row;
         if (check_all && is_hit) c->bank_hit_scan[bank] = scan;
-        dram_command command = {.kind = DRAM_CMD_ACT, .bank = bank, .row = q->row};
+        uint64_t earliest;
         if (is_hit) {
             if (return_full && q->last_burst) continue; /* woken when a response leaves */
-            command.kind = q->is_write ? DRAM_CMD_WR : DRAM_CMD_RD; /* when does not depend on the column */
+            earliest = dram_earliest_column(&c->state, bank, q->is_write);
         } else if (open_row != NO_OPEN_ROW) {
             c->conflicts[conflict_count++] = i; /* decided once all hits are known */
             continue;
+        } else {
+            earliest = dram_earliest_activate(&c->state, bank);
         }
-        uint64_t earliest = dram_timing_earliest(&c->state, &command);
         q->not_before = earliest;
         if (earliest > now) next = min2(next, earliest);
         else if (is_hit && hit < 0) hit = (int)i;
         else if (!is_hit && other < 0) {
             other = (int)i;
-            other_command = command;
+            other_command = (dram_command){.kind = DRAM_CMD_ACT, .bank = bank, .row = q->row};
         } else next = now + 1;
     }
     for (unsigned k = 0; k < conflict_count; k++) {
         unsigned i = c->conflicts[k];
         queued_request *q = &c->queue[i];
         if (check_all ? c->bank_hit_scan[q->bank] == scan : c->waiting_hits[q->bank] != 0) continue;
-        dram_command command = {.kind = DRAM_CMD_PRE, .bank = q->bank, .row = q->row};
-        uint64_t earliest = dram_timing_earliest(&c->state, &command);
+        uint64_t earliest = dram_earliest_precharge(&c->state, q->bank);
         q->not_before = earliest;
         if (earliest <= now && (other < 0 || (int)i < other)) {
             if (other >= 0) next = now + 1; /* the displaced ACT */
             other = (int)i;
-            other_command = command;
+            other_command = (dram_command){.kind = DRAM_CMD_PRE, .bank = q->bank, .row = q->row};
         } else {
             next = min2(next, max2(earliest, now + 1));
         }
