@@ -53,6 +53,8 @@ static const simtx_param_spec dram_controller_param_specs[] = {
      "testing the checker only: the scheduler uses tRCD - 1 while the checker keeps tRCD", PARAM(inject_timing_error)},
     {"row_copy_mode", SIMTX_PARAM_ENUM, "auto", "", 0, 0, "auto|controller",
      "auto: RowClone FPM within a subarray, PSM between banks, through the controller otherwise; controller: always read and write through the controller", PARAM(row_copy_mode)},
+    {"starvation_cap", SIMTX_PARAM_INT, "0", "commands", 0, 1 << 20, NULL,
+     "0: classic FR-FCFS; N: after N column commands of younger requests on the oldest request's bank, that bank serves the oldest request first", PARAM(starvation_cap)},
 };
 
 static const simtx_param_table dram_controller_param_table = {
@@ -77,20 +79,28 @@ typedef enum {
     STEP_WAIT_DONE
 } copy_step;
 
-/* Scheduling state of a queued read or write, kept small and apart from its
- * message so that the per-cycle scan stays in cache. */
+/* A queued read or write, by slot (its message has the same slot). */
 typedef struct dram_request {
     uint64_t arrival, sequence, address;
     uint32_t size;
     unsigned bank, row, column, bursts, bursts_issued;
     bool is_write, activated, precharged;
-    bool hazard; /* an older request touching the same bytes may still be queued */
-    /* A lower bound on when its next command may issue, valid while its
-     * bank's version is unchanged (issuing commands only pushes timing
-     * limits later; opening or closing the bank changes the command). */
-    uint64_t not_before;
-    uint32_t seen_version;
 } dram_request;
+
+/* What the per-cycle FR-FCFS scan reads of a queued request, by queue
+ * position (oldest first), packed so that the whole queue spans a few cache
+ * lines. */
+typedef struct queued_request {
+    /* A lower bound on when its next command may issue: issuing commands
+     * only pushes timing limits later. Reset to 0 (look again) when its bank
+     * opens, closes or changes row, which changes the command it needs. */
+    uint64_t not_before;
+    uint32_t row;
+    uint16_t bank, slot;
+    bool hazard;     /* an older request touching the same bytes may still be queued */
+    bool is_write;
+    bool last_burst; /* its next column command completes it */
+} queued_request;
 
 typedef struct dram_copy {
     simtx_msg msg;
@@ -103,13 +113,10 @@ typedef struct dram_copy {
     uint8_t *buffer; /* controller mode: the row in flight */
 } dram_copy;
 
-typedef struct pending_response {
-    simtx_msg msg;
-    uint64_t ready;
-} pending_response;
-
 enum { BANK_IDLE, BANK_ACTIVE, BANK_REFRESHING, BANK_COPYING };
+#define NO_OPEN_ROW UINT32_MAX /* rows are below 2^24 */
 #define BUS_WINDOW 64 /* cycles over which the bus_utilisation probe is computed */
+#define BUS_CANDIDATES 128 /* more than BUS_WINDOW: see record_bus_burst */
 
 struct dram_controller {
     dram_controller_params params;
@@ -124,29 +131,52 @@ struct dram_controller {
 
     dram_request *requests;
     simtx_msg *request_messages; /* by slot, like requests */
-    unsigned *order;        /* occupied request slots, oldest first */
+    queued_request *queue;  /* occupied slots by position, oldest first */
     unsigned request_count;
     unsigned *free_slots;
     unsigned free_count;
-    bool *bank_has_hit;     /* scratch for the scheduler */
+    /* Per bank: queued requests for the open row. FR-FCFS does not close a
+     * row while an unblocked one waits; the oldest of them is never blocked
+     * by a younger one, so a count is enough unless copies or the
+     * starvation cap block requests, when each pass marks the banks where
+     * it saw an unblocked one (bank_hit_scan). */
+    unsigned *waiting_hits;
+    uint64_t *bank_hit_scan;
+    uint64_t scans; /* scheduler passes so far */
     unsigned *conflicts;    /* scratch: queue positions whose bank holds another row */
-    uint32_t *bank_version; /* bumped when a bank opens, closes or changes row */
+    uint32_t *open_row;     /* per bank: the open row, or NO_OPEN_ROW (mirrors state.banks for the scan) */
 
     dram_copy *copies;      /* oldest first */
     unsigned copy_count;
     unsigned *copies_on_bank; /* started copies using each bank */
 
-    pending_response *responses;
+    /* Responses sit in slots; their order of arrival is kept by position so
+     * that sending one moves a few indices, not messages. */
+    simtx_msg *response_messages;        /* by slot */
+    unsigned *response_slots;            /* by position, oldest first */
+    uint64_t *response_ready;            /* by position */
+    unsigned *free_response_slots;
     unsigned response_count, response_capacity;
     uint64_t next_response_ready; /* earliest ready among responses (SIMTX_NEVER: none) */
     bool port_blocked;
 
     uint64_t sequence;
+    /* starvation_cap: column commands that went to the oldest request's bank
+     * for younger requests since it became the oldest. */
+    uint64_t oldest_sequence, bypasses;
     uint64_t next_refresh, refresh_end;
     bool refresh_due, refresh_shown, failed, issued_this_cycle;
     bool sleeping; /* the last cycle() returned SIMTX_NEVER */
-    uint64_t bus_starts[BUS_WINDOW];
-    unsigned bus_head;
+    /* The bus_utilisation probe counts the bursts issued after the newest one
+     * whose data started BUS_WINDOW cycles ago or more (at most BUS_WINDOW).
+     * Only a burst starting before every later one can be that newest old
+     * burst, so those candidates are kept in issue order (their starts rise)
+     * and each cycle drops the ones gone old, instead of walking the window. */
+    struct {
+        uint64_t start[BUS_CANDIDATES], number[BUS_CANDIDATES];
+        unsigned head, count;
+        uint64_t issued, newest_old; /* bursts so far; number of the newest old one (0: none) */
+    } bus;
     uint64_t last_copy_first_command, last_copy_done;
     void (*listener)(void *context, const dram_command *command);
     void *listener_context;
@@ -225,14 +255,18 @@ static void dram_controller_destroy(void *core)
         for (unsigned i = 0; i < (unsigned)c->params.copy_queue_depth; i++) free(c->copies[i].buffer);
     free(c->requests);
     free(c->request_messages);
-    free(c->order);
+    free(c->queue);
     free(c->conflicts);
-    free(c->bank_version);
+    free(c->open_row);
     free(c->free_slots);
-    free(c->bank_has_hit);
+    free(c->bank_hit_scan);
+    free(c->waiting_hits);
     free(c->copies);
     free(c->copies_on_bank);
-    free(c->responses);
+    free(c->response_messages);
+    free(c->response_slots);
+    free(c->response_ready);
+    free(c->free_response_slots);
     free(c->probes.bank_state);
     free(c->probes.bank_row);
     free(c->params.address_map);
@@ -334,18 +368,23 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->data = sparse_memory_create();
     c->requests = calloc(depth, sizeof *c->requests);
     c->request_messages = calloc(depth, sizeof *c->request_messages);
-    c->order = calloc(depth, sizeof *c->order);
+    c->queue = calloc(depth, sizeof *c->queue);
     c->conflicts = calloc(depth, sizeof *c->conflicts);
-    c->bank_version = calloc(t.banks, sizeof *c->bank_version);
+    c->open_row = malloc(t.banks * sizeof *c->open_row);
     c->free_slots = calloc(depth, sizeof *c->free_slots);
-    c->bank_has_hit = calloc(t.banks, sizeof *c->bank_has_hit);
+    c->bank_hit_scan = calloc(t.banks, sizeof *c->bank_hit_scan);
+    c->waiting_hits = calloc(t.banks, sizeof *c->waiting_hits);
     c->copies = calloc(copies, sizeof *c->copies);
     c->copies_on_bank = calloc(t.banks, sizeof *c->copies_on_bank);
-    c->responses = calloc(c->response_capacity, sizeof *c->responses);
+    c->response_messages = calloc(c->response_capacity, sizeof *c->response_messages);
+    c->response_slots = calloc(c->response_capacity, sizeof *c->response_slots);
+    c->response_ready = calloc(c->response_capacity, sizeof *c->response_ready);
+    c->free_response_slots = calloc(c->response_capacity, sizeof *c->free_response_slots);
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
-    ok = ok && c->data && c->requests && c->request_messages && c->order && c->conflicts && c->bank_version && c->free_slots && c->bank_has_hit && c->copies &&
-         c->copies_on_bank && c->responses && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
+    ok = ok && c->data && c->requests && c->request_messages && c->queue && c->conflicts && c->open_row &&
+         c->free_slots && c->bank_hit_scan && c->waiting_hits && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
+         c->response_ready && c->free_response_slots && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
     if (ok && p->check_timing) ok = (c->checker = dram_timing_checker_create(&t, map.geometry.rows)) != NULL;
@@ -355,6 +394,8 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
         return NULL;
     }
     for (unsigned i = 0; i < depth; i++) c->free_slots[c->free_count++] = depth - 1 - i;
+    for (unsigned i = 0; i < c->response_capacity; i++) c->free_response_slots[i] = c->response_capacity - 1 - i;
+    for (unsigned b = 0; b < t.banks; b++) c->open_row[b] = NO_OPEN_ROW;
     c->next_refresh = t.refi;
     c->next_response_ready = SIMTX_NEVER;
     register_observations(c);
@@ -380,23 +421,47 @@ static void show_queues(dram_controller *c, uint64_t now)
     c->probes.copy_queue_depth = c->copy_count;
     c->probes.row_hits = c->stats.row_hits;
     c->probes.row_misses = c->stats.row_misses + c->stats.row_conflicts;
-    unsigned busy = 0; /* newest first; bursts were recorded in issue order */
-    for (unsigned n = 1; n <= BUS_WINDOW; n++) {
-        uint64_t start = c->bus_starts[(c->bus_head + BUS_WINDOW - n) % BUS_WINDOW];
-        if (!start || start + BUS_WINDOW <= now) break;
-        busy += c->timing.burst;
+    while (c->bus.count && c->bus.start[c->bus.head] + BUS_WINDOW <= now) {
+        c->bus.newest_old = c->bus.number[c->bus.head];
+        c->bus.head = (c->bus.head + 1) % BUS_CANDIDATES;
+        c->bus.count--;
     }
+    unsigned busy = (unsigned)min2(BUS_WINDOW, c->bus.issued - c->bus.newest_old) * c->timing.burst;
     c->probes.bus_utilisation = min2(100, busy * 100u / BUS_WINDOW);
 }
 
 /* ---- commands ---- */
 
+/* A burst that starts no later than an older candidate replaces it: whenever
+ * the older one is old, so is this newer one. A candidate BUS_CANDIDATES
+ * bursts back may be dropped: the count is capped at BUS_WINDOW anyway. */
+static void record_bus_burst(dram_controller *c, uint64_t data_start)
+{
+    while (c->bus.count && c->bus.start[(c->bus.head + c->bus.count - 1) % BUS_CANDIDATES] >= data_start) c->bus.count--;
+    if (c->bus.count == BUS_CANDIDATES) {
+        c->bus.head = (c->bus.head + 1) % BUS_CANDIDATES;
+        c->bus.count--;
+    }
+    unsigned tail = (c->bus.head + c->bus.count++) % BUS_CANDIDATES;
+    c->bus.start[tail] = data_start;
+    c->bus.number[tail] = ++c->bus.issued;
+}
+
 static void issue(dram_controller *c, dram_command *command, uint64_t now)
 {
     command->cycle = now;
     dram_timing_issue(&c->state, command);
-    if (command->kind == DRAM_CMD_ACT || command->kind == DRAM_CMD_PRE || command->kind == DRAM_CMD_COPY_ACT)
-        c->bank_version[command->bank]++;
+    if (command->kind == DRAM_CMD_ACT || command->kind == DRAM_CMD_PRE || command->kind == DRAM_CMD_COPY_ACT) {
+        const dram_bank_timing *b = &c->state.banks[command->bank];
+        uint32_t open_row = c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
+        unsigned hits = 0;
+        for (unsigned i = 0; i < c->request_count; i++) {
+            if (c->queue[i].bank != command->bank) continue;
+            c->queue[i].not_before = 0;
+            hits += c->queue[i].row == open_row;
+        }
+        c->waiting_hits[command->bank] = hits;
+    }
     if (c->listener) c->listener(c->listener_context, command);
     if (c->checker) {
         char message[256];
@@ -419,8 +484,7 @@ static void issue(dram_controller *c, dram_command *command, uint64_t now)
     }
     if (command->kind == DRAM_CMD_RD || command->kind == DRAM_CMD_WR) {
         uint64_t data_start = now + (command->kind == DRAM_CMD_RD ? c->timing.cl : c->timing.wl);
-        c->bus_starts[c->bus_head] = data_start ? data_start : 1;
-        c->bus_head = (c->bus_head + 1) % BUS_WINDOW;
+        record_bus_burst(c, data_start ? data_start : 1); /* 0 would read as never started */
     }
     if (command->kind == DRAM_CMD_REF) {
         for (unsigned b = 0; b < c->timing.banks; b++) show_bank(c, b, now);
@@ -446,9 +510,10 @@ static bool try_issue(dram_controller *c, dram_command *command, uint64_t now, u
 
 static void push_response(dram_controller *c, const simtx_msg *msg, uint64_t ready)
 {
-    pending_response *r = &c->responses[c->response_count++];
-    r->msg = *msg;
-    r->ready = ready;
+    unsigned slot = c->free_response_slots[c->response_capacity - 1 - c->response_count];
+    c->response_messages[slot] = *msg;
+    c->response_slots[c->response_count] = slot;
+    c->response_ready[c->response_count++] = ready;
     c->next_response_ready = min2(c->next_response_ready, ready);
 }
 
@@ -539,13 +604,17 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
             c->request_messages[slot] = *msg;
             *r = (dram_request){.arrival = now, .sequence = c->sequence++, .address = msg->address, .size = msg->size,
                                 .bank = l.bank, .row = l.row, .column = l.column, .bursts = last - first + 1,
-                                .is_write = msg->op == SIMTX_OP_WRITE, .seen_version = UINT32_MAX};
-            for (unsigned i = 0; i < c->request_count && !r->hazard; i++) {
-                const dram_request *older = &c->requests[c->order[i]];
-                r->hazard = (older->is_write || r->is_write) && older->address < msg->address + msg->size &&
+                                .is_write = msg->op == SIMTX_OP_WRITE};
+            queued_request *q = &c->queue[c->request_count];
+            *q = (queued_request){.row = l.row, .bank = (uint16_t)l.bank,
+                                  .slot = (uint16_t)slot, .is_write = r->is_write, .last_burst = r->bursts == 1};
+            for (unsigned i = 0; i < c->request_count && !q->hazard; i++) {
+                const dram_request *older = &c->requests[c->queue[i].slot];
+                q->hazard = (older->is_write || r->is_write) && older->address < msg->address + msg->size &&
                             msg->address < older->address + older->size;
             }
-            c->order[c->request_count++] = slot;
+            c->request_count++;
+            c->waiting_hits[l.bank] += c->open_row[l.bank] == l.row;
         }
     }
     c->probes.queue_depth = c->request_count;
@@ -591,7 +660,7 @@ static bool copy_may_start(const dram_controller *c, unsigned index)
         if (copy_uses_bank(&c->copies[i], copy->source_bank) || copy_uses_bank(&c->copies[i], copy->target_bank))
             return false;
     for (unsigned i = 0; i < c->request_count; i++) {
-        const dram_request *r = &c->requests[c->order[i]];
+        const dram_request *r = &c->requests[c->queue[i].slot];
         if (r->sequence < copy->sequence && copy_uses_bank(copy, r->bank)) return false;
     }
     return true;
@@ -741,29 +810,27 @@ static void complete_copies(dram_controller *c, uint64_t now)
 
 static bool blocked_slow(const dram_controller *c, unsigned position)
 {
-    dram_request *r = &c->requests[c->order[position]];
+    queued_request *q = &c->queue[position];
+    const dram_request *r = &c->requests[q->slot];
     for (unsigned i = 0; i < c->copy_count; i++)
         if (c->copies[i].sequence < r->sequence && copy_uses_bank(&c->copies[i], r->bank)) return true;
-    if (!r->hazard) return false;
+    if (!q->hazard) return false;
     /* An older request touching the same bytes goes first when either writes. */
     for (unsigned i = 0; i < position; i++) {
-        const dram_request *older = &c->requests[c->order[i]];
+        const dram_request *older = &c->requests[c->queue[i].slot];
         if (older->bank != r->bank || older->row != r->row || !(older->is_write || r->is_write)) continue;
         if (older->address < r->address + r->size && r->address < older->address + older->size)
             return true;
     }
-    r->hazard = false; /* the older ones are gone and later arrivals are younger */
+    q->hazard = false; /* the older ones are gone and later arrivals are younger */
     return false;
 }
 
-static inline bool blocked(const dram_controller *c, unsigned position)
-{
-    return (c->copy_count || c->requests[c->order[position]].hazard) && blocked_slow(c, position);
-}
 
 static void complete_request(dram_controller *c, unsigned position, uint64_t now)
 {
-    unsigned slot = c->order[position];
+    unsigned slot = c->queue[position].slot;
+    c->waiting_hits[c->queue[position].bank]--; /* it was a row hit */
     dram_request *r = &c->requests[slot];
     simtx_msg *msg = &c->request_messages[slot];
     uint64_t ready;
@@ -785,7 +852,7 @@ static void complete_request(dram_controller *c, unsigned position, uint64_t now
     else c->stats.row_hits++;
     simtx_msg_make_response(msg, SIMTX_STATUS_OK);
     push_response(c, msg, ready);
-    memmove(&c->order[position], &c->order[position + 1], (c->request_count - position - 1) * sizeof *c->order);
+    memmove(&c->queue[position], &c->queue[position + 1], (c->request_count - position - 1) * sizeof *c->queue);
     c->request_count--;
     c->free_slots[c->free_count++] = slot;
 }
@@ -806,91 +873,101 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
      * back forever by row hits. */
     if (c->refresh_due) return;
     bool return_full = c->response_count >= (unsigned)c->params.return_queue_depth;
-    memset(c->bank_has_hit, 0, c->timing.banks * sizeof *c->bank_has_hit);
+    uint64_t scan = ++c->scans;
     int hit = -1, other = -1;
     dram_command other_command = {0};
     unsigned conflict_count = 0;
+    uint64_t next = *wake;
+    /* The starvation cap, when reached, holds back the younger requests of
+     * the oldest one's bank: its row is then closed for it (no hits wait
+     * there any more) and it is served. */
+    int capped_bank = -1;
+    if (c->params.starvation_cap && c->request_count) {
+        uint64_t oldest = c->requests[c->queue[0].slot].sequence;
+        if (oldest != c->oldest_sequence) {
+            c->oldest_sequence = oldest;
+            c->bypasses = 0;
+        }
+        if (c->bypasses >= (uint64_t)c->params.starvation_cap) capped_bank = c->queue[0].bank;
+    }
+    bool check_all = c->copy_count || capped_bank >= 0; /* else only requests flagged with a hazard may be blocked */
     for (unsigned i = 0; i < c->request_count; i++) {
-        dram_request *r = &c->requests[c->order[i]];
-        if (blocked(c, i)) continue;
-        const dram_bank_timing *b = &c->state.banks[r->bank];
-        bool is_hit = (b->open != 0) & (b->row == r->row); /* no branch: this loop runs every cycle */
-        c->bank_has_hit[r->bank] |= is_hit;
-        if ((r->seen_version == c->bank_version[r->bank]) & (r->not_before > now)) {
-            *wake = min2(*wake, r->not_before); /* not ready yet: no need to look closer */
+        queued_request *q = &c->queue[i];
+        if ((check_all || q->hazard) && ((i && q->bank == capped_bank) || blocked_slow(c, i))) continue;
+        if (q->not_before > now) {
+            if (check_all && c->open_row[q->bank] == q->row) c->bank_hit_scan[q->bank] = scan;
+            next = min2(next, q->not_before); /* not ready yet: no need to look closer */
             continue;
         }
-        if (is_hit && return_full && r->bursts_issued + 1 == r->bursts) continue; /* woken when a response leaves */
+        unsigned bank = q->bank;
+        uint32_t open_row = c->open_row[bank];
+        bool is_hit = open_row == q->row;
+        if (check_all && is_hit) c->bank_hit_scan[bank] = scan;
+        uint64_t earliest;
         if (is_hit) {
-            dram_command command = column_command(r);
-            uint64_t earliest = dram_timing_earliest(&c->state, &command);
-            r->not_before = earliest;
-            r->seen_version = c->bank_version[r->bank];
-            if (earliest <= now && hit < 0) hit = (int)i;
-            else *wake = min2(*wake, max2(earliest, now + 1));
-        } else if (b->open) {
+            if (return_full && q->last_burst) continue; /* woken when a response leaves */
+            earliest = dram_earliest_column(&c->state, bank, q->is_write);
+        } else if (open_row != NO_OPEN_ROW) {
             c->conflicts[conflict_count++] = i; /* decided once all hits are known */
+            continue;
         } else {
-            dram_command command = {.kind = DRAM_CMD_ACT, .bank = r->bank, .row = r->row};
-            uint64_t earliest = dram_timing_earliest(&c->state, &command);
-            r->not_before = earliest;
-            r->seen_version = c->bank_version[r->bank];
-            if (earliest <= now && other < 0) {
-                other = (int)i;
-                other_command = command;
-            } else {
-                *wake = min2(*wake, max2(earliest, now + 1));
-            }
+            earliest = dram_earliest_activate(&c->state, bank);
         }
+        q->not_before = earliest;
+        if (earliest > now) next = min2(next, earliest);
+        else if (is_hit && hit < 0) hit = (int)i;
+        else if (!is_hit && other < 0) {
+            other = (int)i;
+            other_command = (dram_command){.kind = DRAM_CMD_ACT, .bank = bank, .row = q->row};
+        } else next = now + 1;
     }
     for (unsigned k = 0; k < conflict_count; k++) {
         unsigned i = c->conflicts[k];
-        dram_request *r = &c->requests[c->order[i]];
-        if (c->bank_has_hit[r->bank]) continue;
-        dram_command command = {.kind = DRAM_CMD_PRE, .bank = r->bank, .row = r->row};
-        uint64_t earliest = dram_timing_earliest(&c->state, &command);
-        r->not_before = earliest;
-        r->seen_version = c->bank_version[r->bank];
+        queued_request *q = &c->queue[i];
+        if (check_all ? c->bank_hit_scan[q->bank] == scan : c->waiting_hits[q->bank] != 0) continue;
+        uint64_t earliest = dram_earliest_precharge(&c->state, q->bank);
+        q->not_before = earliest;
         if (earliest <= now && (other < 0 || (int)i < other)) {
-            if (other >= 0) *wake = now + 1; /* the displaced ACT */
+            if (other >= 0) next = now + 1; /* the displaced ACT */
             other = (int)i;
-            other_command = command;
+            other_command = (dram_command){.kind = DRAM_CMD_PRE, .bank = q->bank, .row = q->row};
         } else {
-            *wake = min2(*wake, max2(earliest, now + 1));
+            next = min2(next, max2(earliest, now + 1));
         }
     }
     if (c->issued_this_cycle) { /* a copy or refresh took this cycle */
-        if (hit >= 0 || other >= 0) *wake = now + 1;
-        return;
-    }
-    if (hit >= 0) {
-        if (other >= 0) *wake = now + 1;
-        dram_request *r = &c->requests[c->order[hit]];
+        if (hit >= 0 || other >= 0) next = now + 1;
+    } else if (hit >= 0) {
+        if (other >= 0) next = now + 1;
+        queued_request *q = &c->queue[hit];
+        dram_request *r = &c->requests[q->slot];
         dram_command command = column_command(r);
         issue(c, &command, now);
+        if (hit > 0 && q->bank == c->queue[0].bank) c->bypasses++;
         if (++r->bursts_issued == r->bursts) {
+            if (hit == 0 && capped_bank >= 0) next = now + 1; /* the requests held back may go */
             complete_request(c, (unsigned)hit, now);
             /* A request that waited behind this one (same bytes) may go now. */
             for (unsigned i = 0; i < c->request_count; i++)
-                if (c->requests[c->order[i]].hazard) *wake = now + 1;
+                if (c->queue[i].hazard) next = now + 1;
         } else {
-            dram_command next = column_command(r);
-            *wake = min2(*wake, max2(dram_timing_earliest(&c->state, &next), now + 1));
+            q->last_burst = r->bursts_issued + 1 == r->bursts;
+            command = column_command(r);
+            next = min2(next, max2(dram_timing_earliest(&c->state, &command), now + 1));
         }
-        return;
-    }
-    if (other >= 0) {
-        dram_request *r = &c->requests[c->order[other]];
+    } else if (other >= 0) {
+        dram_request *r = &c->requests[c->queue[other].slot];
         issue(c, &other_command, now);
         if (other_command.kind == DRAM_CMD_PRE) r->precharged = true;
         else r->activated = true;
         /* Wake for its next command; the others' wake times, taken before
          * this issue, can only be early. */
-        dram_command next = other_command.kind == DRAM_CMD_PRE
-                                ? (dram_command){.kind = DRAM_CMD_ACT, .bank = r->bank, .row = r->row}
-                                : column_command(r);
-        *wake = min2(*wake, max2(dram_timing_earliest(&c->state, &next), now + 1));
+        dram_command command = other_command.kind == DRAM_CMD_PRE
+                                   ? (dram_command){.kind = DRAM_CMD_ACT, .bank = r->bank, .row = r->row}
+                                   : column_command(r);
+        next = min2(next, max2(dram_timing_earliest(&c->state, &command), now + 1));
     }
+    *wake = next;
 }
 
 /* ---- refresh ---- */
@@ -956,15 +1033,19 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     while (!c->port_blocked && c->response_count && c->next_response_ready <= now) {
         unsigned best = 0;
         for (unsigned i = 1; i < c->response_count; i++)
-            if (c->responses[i].ready < c->responses[best].ready) best = i;
-        if (!c->env.send(c->env.context, 0, &c->responses[best].msg)) {
+            if (c->response_ready[i] < c->response_ready[best]) best = i;
+        unsigned slot = c->response_slots[best];
+        if (!c->env.send(c->env.context, 0, &c->response_messages[slot])) {
             c->port_blocked = true;
             break;
         }
-        memmove(&c->responses[best], &c->responses[best + 1], (c->response_count - best - 1) * sizeof *c->responses);
+        unsigned after = c->response_count - best - 1;
+        memmove(&c->response_slots[best], &c->response_slots[best + 1], after * sizeof *c->response_slots);
+        memmove(&c->response_ready[best], &c->response_ready[best + 1], after * sizeof *c->response_ready);
         c->response_count--;
+        c->free_response_slots[c->response_capacity - 1 - c->response_count] = slot;
         c->next_response_ready = SIMTX_NEVER;
-        for (unsigned i = 0; i < c->response_count; i++) c->next_response_ready = min2(c->next_response_ready, c->responses[i].ready);
+        for (unsigned i = 0; i < c->response_count; i++) c->next_response_ready = min2(c->next_response_ready, c->response_ready[i]);
     }
     if (c->timing.refresh && now >= c->next_refresh) c->refresh_due = true;
     if (c->refresh_due) schedule_refresh(c, now, &wake);

@@ -27,6 +27,7 @@ typedef struct dram_controller_params {
     bool copy_activates_limited;
     bool inject_timing_error; /* tests only: the scheduler mistimes tRCD */
     char *row_copy_mode; /* auto | controller */
+    int64_t starvation_cap; /* 0: classic FR-FCFS */
 } dram_controller_params;
 
 extern const simtx_block_info dram_controller_block_info;

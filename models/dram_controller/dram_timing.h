@@ -106,17 +106,34 @@ static inline uint64_t dram_column_limit(const dram_timing_state *s, unsigned ba
                 s->group_next_column[dram_bank_group(&s->timing, bank)]);
 }
 
-/* Earliest cycle the command may issue (its own cycle field is ignored);
- * inline because the scheduler asks it for every queued request each cycle. */
+/* Earliest cycle an ACT, PRE, or RD/WR to `bank` may issue: the scheduler
+ * asks for every queued request it looks at, so these stay small enough to
+ * inline. */
+static inline uint64_t dram_earliest_activate(const dram_timing_state *s, unsigned bank)
+{
+    return dram_max2(s->next_command, dram_max2(s->banks[bank].next_act, dram_activate_limit(s)));
+}
+
+static inline uint64_t dram_earliest_precharge(const dram_timing_state *s, unsigned bank)
+{
+    return dram_max2(s->next_command, s->banks[bank].next_pre);
+}
+
+static inline uint64_t dram_earliest_column(const dram_timing_state *s, unsigned bank, bool is_write)
+{
+    return dram_max2(s->next_command, dram_max2(dram_column_limit(s, bank), is_write ? s->next_write : s->next_read));
+}
+
+/* Earliest cycle the command may issue (its own cycle field is ignored). */
 static inline uint64_t dram_timing_earliest(const dram_timing_state *s, const dram_command *c)
 {
     uint64_t earliest = s->next_command;
     const dram_bank_timing *b = &s->banks[c->bank];
     switch (c->kind) {
-    case DRAM_CMD_ACT: return dram_max2(earliest, dram_max2(b->next_act, dram_activate_limit(s)));
-    case DRAM_CMD_PRE: return dram_max2(earliest, b->next_pre);
-    case DRAM_CMD_RD: return dram_max2(earliest, dram_max2(dram_column_limit(s, c->bank), s->next_read));
-    case DRAM_CMD_WR: return dram_max2(earliest, dram_max2(dram_column_limit(s, c->bank), s->next_write));
+    case DRAM_CMD_ACT: return dram_earliest_activate(s, c->bank);
+    case DRAM_CMD_PRE: return dram_earliest_precharge(s, c->bank);
+    case DRAM_CMD_RD: return dram_earliest_column(s, c->bank, false);
+    case DRAM_CMD_WR: return dram_earliest_column(s, c->bank, true);
     case DRAM_CMD_REF: return dram_max2(earliest, s->next_ref);
     case DRAM_CMD_COPY_ACT:
         earliest = dram_max2(earliest, b->next_copy_act);

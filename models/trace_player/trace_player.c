@@ -53,8 +53,10 @@ typedef struct trace_player {
     unsigned *free_slots;
     unsigned free_count;
     sparse_memory *shadow;    /* check_data only */
-    char *line;
-    size_t line_capacity;
+    /* The trace is read in large chunks and split into lines in place. */
+    char *buffer;
+    size_t buffer_capacity, buffer_start, buffer_end;
+    bool buffer_at_end;
     struct {
         uint64_t reads, writes, bytes_read, bytes_written, error_responses, cycles;
         simtx_histogram read_latency, write_latency;
@@ -76,8 +78,59 @@ static int parse_address(const char *token, uint64_t *address)
     return 0;
 }
 
+/* isspace() in the C locale, which the general parser below relies on. */
+static bool is_blank(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* The two shapes nearly every line has, "0xADDR R|W" and "0xADDR READ|WRITE
+ * CYCLE", in one pass without copying tokens. Anything else (comments,
+ * errors, numbers long enough to overflow) is left to the general parser,
+ * which gives the same result for these shapes. */
+static bool parse_common_line(const char *p, trace_format *format, trace_request *request)
+{
+    while (is_blank(*p)) p++;
+    if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X')) return false;
+    p += 2;
+    uint64_t address = 0;
+    unsigned digits = 0;
+    for (int v; (v = hex_value(*p)) >= 0; p++, digits++) address = address << 4 | (uint64_t)v;
+    if (digits == 0 || digits > 16 || !is_blank(*p)) return false;
+    while (is_blank(*p)) p++;
+    const char *word = p;
+    while (*p && !is_blank(*p)) p++;
+    size_t word_length = (size_t)(p - word);
+    while (is_blank(*p)) p++;
+    trace_format seen = *p ? TRACE_FORMAT_DRAMSIM3 : TRACE_FORMAT_RAMULATOR;
+    if (*format != TRACE_FORMAT_AUTO && *format != seen) return false;
+    uint64_t cycle = 0;
+    if (seen == TRACE_FORMAT_RAMULATOR) {
+        if (word_length != 1 || (word[0] != 'R' && word[0] != 'W')) return false;
+        request->is_write = word[0] == 'W';
+    } else {
+        if (word_length == 4 && !memcmp(word, "READ", 4)) request->is_write = false;
+        else if (word_length == 5 && !memcmp(word, "WRITE", 5)) request->is_write = true;
+        else return false;
+        for (digits = 0; *p >= '0' && *p <= '9'; p++, digits++) cycle = cycle * 10 + (uint64_t)(*p - '0');
+        if (digits == 0 || digits > 19) return false; /* 19 digits cannot overflow */
+        while (is_blank(*p)) p++;
+        if (*p) return false;
+    }
+    request->address = address;
+    request->cycle = cycle;
+    *format = seen;
+    return true;
+}
+
 int trace_parse_line(const char *line, trace_format *format, trace_request *request, char *reason, size_t reason_size)
 {
+    if (parse_common_line(line, format, request)) return 1;
     char tokens[4][64];
     int count = 0;
     const char *p = line;
@@ -134,14 +187,53 @@ int trace_parse_line(const char *line, trace_format *format, trace_request *requ
     return 1;
 }
 
+#define TRACE_CHUNK (1u << 20)
+
+/* The next line of the trace, its newline replaced by the end of the string;
+ * NULL at the end of the file or on a read error. */
+static char *next_line(trace_player *t)
+{
+    for (;;) {
+        char *start = t->buffer + t->buffer_start;
+        size_t left = t->buffer_end - t->buffer_start;
+        char *newline = memchr(start, '\n', left);
+        if (newline) {
+            *newline = '\0';
+            t->buffer_start = (size_t)(newline + 1 - t->buffer);
+            return start;
+        }
+        if (t->buffer_at_end) { /* a last line without a newline */
+            if (!left) return NULL;
+            t->buffer[t->buffer_end] = '\0';
+            t->buffer_start = t->buffer_end;
+            return start;
+        }
+        memmove(t->buffer, start, left); /* keep the partial line, read more after it */
+        t->buffer_start = 0;
+        t->buffer_end = left;
+        if (t->buffer_capacity - left < TRACE_CHUNK / 2) { /* a very long line */
+            char *grown = realloc(t->buffer, t->buffer_capacity * 2);
+            if (!grown) return NULL;
+            t->buffer = grown;
+            t->buffer_capacity *= 2;
+        }
+        size_t n = fread(t->buffer + left, 1, t->buffer_capacity - 1 - left, t->file);
+        t->buffer_end += n;
+        if (!n) {
+            if (ferror(t->file)) return NULL;
+            t->buffer_at_end = true;
+        }
+    }
+}
+
 /* Reads the next request line; returns 1, 0 at end of file, -1 on error
  * (reported through error). */
 static int read_request(trace_player *t, trace_request *request, char *error, size_t error_size)
 {
     for (;;) {
-        ssize_t n = getline(&t->line, &t->line_capacity, t->file);
-        if (n < 0) {
-            if (ferror(t->file)) {
+        const char *line = next_line(t);
+        if (!line) {
+            if (ferror(t->file) || !t->buffer_at_end) {
                 snprintf(error, error_size, "%s: read error: %s", t->params.trace, strerror(errno));
                 return -1;
             }
@@ -149,7 +241,7 @@ static int read_request(trace_player *t, trace_request *request, char *error, si
         }
         t->line_number++;
         char reason[160];
-        int result = trace_parse_line(t->line, &t->format, request, reason, sizeof reason);
+        int result = trace_parse_line(line, &t->format, request, reason, sizeof reason);
         if (result < 0) {
             snprintf(error, error_size, "%s:%" PRIu64 ": %s", t->params.trace, t->line_number, reason);
             return -1;
@@ -195,7 +287,7 @@ static void trace_player_destroy(void *core)
     sparse_memory_destroy(t->shadow);
     free(t->slots);
     free(t->free_slots);
-    free(t->line);
+    free(t->buffer);
     free(t->params.trace);
     free(t->params.format);
     free(t->params.synthetic_pattern);
@@ -214,6 +306,8 @@ static bool validate_trace(trace_player *t, char *error, size_t error_size)
     t->total_requests = count;
     rewind(t->file);
     t->line_number = 0;
+    t->buffer_start = t->buffer_end = 0;
+    t->buffer_at_end = false;
     return true;
 }
 
@@ -241,6 +335,13 @@ static void *trace_player_create(const void *params, const simtx_env *env, char 
     for (unsigned i = 0; i < (unsigned)p->max_outstanding; i++) t->free_slots[t->free_count++] = (unsigned)p->max_outstanding - 1 - i;
     if (p->trace[0]) {
         t->file = fopen(p->trace, "r");
+        t->buffer_capacity = TRACE_CHUNK;
+        t->buffer = malloc(t->buffer_capacity);
+        if (t->file && !t->buffer) {
+            snprintf(error, error_size, "out of memory for the trace buffer");
+            trace_player_destroy(t);
+            return NULL;
+        }
         if (!t->file) {
             snprintf(error, error_size, "parameter 'trace': cannot open '%s': %s", p->trace, strerror(errno));
             trace_player_destroy(t);

@@ -434,6 +434,43 @@ static void test_random_traffic(void)
     test_destroy(&t);
 }
 
+/* A stream of row hits keeps a conflicting older request waiting under
+ * classic FR-FCFS (the row is not closed under its hits) for as long as the
+ * stream lasts; with starvation_cap = 4 the older request is served after at
+ * most four of those hits. Returns the conflicting request's latency. */
+static uint64_t conflict_latency_under_hit_stream(const char *cap)
+{
+    test_env t;
+    char error[256];
+    const char *const overrides[] = {"check_timing", "true", "starvation_cap", cap, "refresh", "false", NULL};
+    if (!CHECK(test_create(&t, &dram_controller_block_info, overrides, error, sizeof error))) return 0;
+    simtx_msg opener = request(SIMTX_OP_READ, address_of(&t, 0, 1, 0), 64, 0);
+    CHECK(test_offer(&t, &opener));
+    CHECK(test_run_for_responses(&t, 1, 1000)); /* bank 0 holds row 1 open */
+    simtx_msg conflict = request(SIMTX_OP_READ, address_of(&t, 0, 2, 0), 64, 1);
+    uint64_t start = t.now;
+    CHECK(test_offer(&t, &conflict));
+    uint64_t done = 0;
+    for (unsigned id = 2; t.now < start + 3000; id++) { /* a hit to row 1 every 4 cycles while the queue takes it */
+        simtx_msg hit = request(SIMTX_OP_READ, address_of(&t, 0, 1, (id % 32) * 2), 64, id);
+        while (!test_offer(&t, &hit)) test_run_until(&t, t.now + 1);
+        test_run_until(&t, t.now + 4);
+        for (unsigned i = 0; i < t.response_count && !done; i++)
+            if (t.responses[i].id == 1) done = t.response_cycles[i];
+    }
+    CHECK_EQUAL(t.failures, 0);
+    test_destroy(&t);
+    return done ? done - start : UINT64_MAX;
+}
+
+static void test_starvation_cap(void)
+{
+    CHECK(conflict_latency_under_hit_stream("0") == UINT64_MAX); /* classic FR-FCFS: starved throughout */
+    uint64_t capped = conflict_latency_under_hit_stream("4");
+    /* Four hits (two bursts each, tCCDL apart), then PRE, ACT, its two bursts and tCL + burst. */
+    CHECK(capped < 120);
+}
+
 int main(void)
 {
     test_configuration_errors();
@@ -443,5 +480,6 @@ int main(void)
     test_refresh();
     test_row_copies();
     test_random_traffic();
+    test_starvation_cap();
     return simtx_test_summary();
 }
