@@ -161,6 +161,10 @@ struct dram_controller {
     bool port_blocked;
 
     uint64_t sequence;
+    /* Requests are considered from the cycle after they arrive, whether the
+     * shim delivered them before or after running that cycle. */
+    uint64_t last_arrival_cycle;
+    unsigned arrivals_that_cycle;
     /* starvation_cap: column commands that went to the oldest request's bank
      * for younger requests since it became the oldest. */
     uint64_t oldest_sequence, bypasses;
@@ -614,6 +618,9 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
                             msg->address < older->address + older->size;
             }
             c->request_count++;
+            if (c->last_arrival_cycle != now) c->arrivals_that_cycle = 0;
+            c->last_arrival_cycle = now;
+            c->arrivals_that_cycle++;
             c->waiting_hits[l.bank] += c->open_row[l.bank] == l.row;
         }
     }
@@ -890,8 +897,15 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         }
         if (c->bypasses >= (uint64_t)c->params.starvation_cap) capped_bank = c->queue[0].bank;
     }
-    bool check_all = c->copy_count || capped_bank >= 0; /* else only requests flagged with a hazard may be blocked */
-    for (unsigned i = 0; i < c->request_count; i++) {
+    unsigned visible = c->request_count;
+    if (c->arrivals_that_cycle && c->last_arrival_cycle == now) {
+        visible -= c->arrivals_that_cycle; /* the youngest, at the end of the queue */
+        next = now + 1;
+    }
+    /* Else only requests flagged with a hazard may be blocked, and the row
+     * hits waiting on a bank are its count. */
+    bool check_all = c->copy_count || capped_bank >= 0 || visible < c->request_count;
+    for (unsigned i = 0; i < visible; i++) {
         queued_request *q = &c->queue[i];
         if ((check_all || q->hazard) && ((i && q->bank == capped_bank) || blocked_slow(c, i))) continue;
         if (q->not_before > now) {
@@ -947,9 +961,10 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         if (++r->bursts_issued == r->bursts) {
             if (hit == 0 && capped_bank >= 0) next = now + 1; /* the requests held back may go */
             complete_request(c, (unsigned)hit, now);
-            /* A request that waited behind this one (same bytes) may go now. */
-            for (unsigned i = 0; i < c->request_count; i++)
-                if (c->queue[i].hazard) next = now + 1;
+            /* Its departure may let others go at once: a request behind it
+             * (same bytes), a PRE its row hit held back, a copy waiting for
+             * its bank. */
+            next = now + 1;
         } else {
             q->last_burst = r->bursts_issued + 1 == r->bursts;
             command = column_command(r);
@@ -1051,6 +1066,10 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     if (c->refresh_due) schedule_refresh(c, now, &wake);
     for (unsigned i = 0; i < c->copy_count; i++) {
         dram_copy *copy = &c->copies[i];
+        if (copy->arrival == now) { /* considered from the next cycle, like requests */
+            wake = now + 1;
+            continue;
+        }
         if (!copy->started && copy_may_start(c, i)) start_copy(c, copy, now);
         if (copy->started) advance_copy(c, copy, now, &wake);
     }

@@ -131,8 +131,9 @@ static void test_read_write_latency(void)
     simtx_msg write = request(SIMTX_OP_WRITE, a, 64, 1);
     CHECK(test_offer(&t, &write));
     CHECK(test_run_for_responses(&t, 1, 1000));
-    /* Closed bank: ACT at 0, WR at tRCD, second burst tCCDL later, data done tWL + burst after. */
-    CHECK_EQUAL(t.response_cycles[0], tm.rcd + tm.ccd_l + tm.wl + tm.burst);
+    /* Closed bank: seen at the next cycle, ACT at 1, WR at tRCD, second burst
+     * tCCDL later, data done tWL + burst after. */
+    CHECK_EQUAL(t.response_cycles[0], 1 + tm.rcd + tm.ccd_l + tm.wl + tm.burst);
     test_run_until(&t, 200);
     simtx_msg read = request(SIMTX_OP_READ, a, 64, 2);
     uint64_t start = t.now;
@@ -471,6 +472,98 @@ static void test_starvation_cap(void)
     CHECK(capped < 120);
 }
 
+/* The controller's decisions must not depend on when it is woken: run once
+ * only at the cycles it asks for (plus the cycle after each arrival or freed
+ * port, as the shim does) and once at every cycle, with the same offers and
+ * response-port stalls, and both must issue the same commands at the same
+ * cycles and answer at the same cycles. */
+typedef struct command_log {
+    dram_command *commands;
+    unsigned count, capacity;
+} command_log;
+
+static void log_command(void *context, const dram_command *command)
+{
+    command_log *log = context;
+    if (log->count < log->capacity) log->commands[log->count] = *command;
+    log->count++;
+}
+
+static void run_wake_schedule(const char *const *overrides, bool every_cycle, command_log *log, test_env *t)
+{
+    char error[256];
+    if (!CHECK(test_create(t, &dram_controller_block_info, overrides, error, sizeof error))) return;
+    dram_controller_set_command_listener(t->core, log_command, log);
+    uint64_t state = 7;
+    unsigned sent = 0;
+    bool have_pending = false;
+    simtx_msg pending;
+    for (uint64_t now = 0; now < 60000; now++) {
+        t->now = now;
+        if (t->next_wake != SIMTX_NEVER && (every_cycle || t->next_wake <= now)) t->next_wake = t->info->cycle(t->core, now);
+        if (now % 5000 == 1000) t->refuse_responses = true; /* the port stalls for a while */
+        if (now % 5000 == 1300) {
+            t->refuse_responses = false;
+            t->info->port_free(t->core, 0);
+            if (t->next_wake > now + 1) t->next_wake = now + 1;
+        }
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        bool busy_phase = now % 8000 < 5000; /* bursts of traffic, then idle stretches */
+        if (!have_pending && busy_phase && (state >> 61) < 5) {
+            unsigned bank = (unsigned)(state >> 33) % 6, row = (unsigned)(state >> 40) % 6;
+            unsigned column = (unsigned)(state >> 50) % 8 * 2;
+            if ((state >> 20) % 151 == 0) {
+                pending = request(SIMTX_OP_ROW_COPY, address_of(t, bank, row, 0), 2048, sent);
+                pending.aux = address_of(t, (state >> 24) % 2 ? bank : (bank + 1) % 6, (row + 1) % 6, 0);
+            } else {
+                pending = request((state >> 30) % 3 ? SIMTX_OP_READ : SIMTX_OP_WRITE, address_of(t, bank, row, column),
+                                  (state >> 28) % 4 ? 64 : 128, sent);
+            }
+            have_pending = true;
+            sent++;
+        }
+        if (have_pending && test_offer(t, &pending)) have_pending = false;
+    }
+}
+
+static void test_wake_independence(void)
+{
+    static const char *const configs[][9] = {
+        {"check_timing", "true", NULL},
+        {"check_timing", "true", "queue_depth", "4", "return_queue_depth", "2", NULL},
+        {"check_timing", "true", "row_copy_mode", "controller", "tREFI", "900", NULL},
+    };
+    for (unsigned k = 0; k < sizeof configs / sizeof configs[0]; k++) {
+        static dram_command on_wake_commands[200000], every_cycle_commands[200000];
+        command_log on_wake = {on_wake_commands, 200000, 0}, every = {every_cycle_commands, 200000, 0};
+        static test_env a, b;
+        run_wake_schedule(configs[k], false, &on_wake, &a);
+        run_wake_schedule(configs[k], true, &every, &b);
+        CHECK(on_wake.count > 10000);
+        CHECK_EQUAL(on_wake.count, every.count);
+        unsigned n = on_wake.count < every.count ? on_wake.count : every.count, first = n;
+        for (unsigned i = 0; i < n && i < on_wake.capacity && first == n; i++) {
+            const dram_command *x = &on_wake.commands[i], *y = &every.commands[i];
+            if (x->kind != y->kind || x->cycle != y->cycle || x->bank != y->bank || x->row != y->row || x->column != y->column)
+                first = i;
+        }
+        if (!CHECK_EQUAL(first, n))
+            fprintf(stderr, "  config %u: command %u: %s bank %u at %llu on wake-up, %s bank %u at %llu every cycle\n", k,
+                    first, dram_command_name(on_wake.commands[first].kind), on_wake.commands[first].bank,
+                    (unsigned long long)on_wake.commands[first].cycle, dram_command_name(every.commands[first].kind),
+                    every.commands[first].bank, (unsigned long long)every.commands[first].cycle);
+        CHECK_EQUAL(a.response_count, b.response_count);
+        unsigned late = 0;
+        for (unsigned i = 0; i < a.response_count && i < b.response_count; i++)
+            late += a.response_cycles[i] != b.response_cycles[i] || a.responses[i].id != b.responses[i].id;
+        CHECK_EQUAL(late, 0);
+        CHECK_EQUAL(a.failures + b.failures, 0);
+        if (a.failures) fprintf(stderr, "  %s\n", a.last_failure);
+        test_destroy(&a);
+        test_destroy(&b);
+    }
+}
+
 int main(void)
 {
     test_configuration_errors();
@@ -481,5 +574,6 @@ int main(void)
     test_row_copies();
     test_random_traffic();
     test_starvation_cap();
+    test_wake_independence();
     return simtx_test_summary();
 }
