@@ -45,25 +45,33 @@ typedef struct packet_route {
     uint8_t network;
 } packet_route;
 
+/* A port's state, together so that a cycle touches few cache lines per port. */
+typedef struct crossbar_port {
+    msg_queue input, output;
+    packet_route *input_routes;    /* per input queue slot */
+    uint32_t *output_flits;        /* per output queue slot */
+    uint64_t switch_in_free;       /* its switch input is free from then */
+    uint64_t switch_out_free;      /* its switch output is free from then */
+    uint64_t link_free;            /* its outgoing link is free from then */
+    bool blocked;                  /* the socket refused; wait for port_free */
+    unsigned next_source;          /* round-robin pointer of its output */
+    /* Switch scratch of its output: the round-robin winner among this
+     * cycle's ready inputs (-1: none), its rank, and the ready inputs per
+     * network (all but the winner lose arbitration). */
+    int winner;
+    unsigned winner_rank;
+    unsigned candidates[NETWORKS];
+    uint64_t input_depth, output_depth; /* probes */
+} crossbar_port;
+
 typedef struct crossbar {
     crossbar_params params;
     simtx_env env;
     bool by_ranges;
     unsigned port_count;
-    msg_queue *inputs, *outputs;   /* per port */
-    uint64_t *switch_in_free;      /* per port: its switch input is free from then */
-    uint64_t *switch_out_free;     /* per port: its switch output is free from then */
-    uint64_t *link_free;           /* per port: its outgoing link is free from then */
-    bool *blocked;                 /* per port: the socket refused; wait for port_free */
-    unsigned *next_source;         /* per output port: round-robin pointer */
-    packet_route *input_routes;  /* per input port and queue slot */
-    uint32_t *output_flits;      /* per output port and queue slot */
-    /* Switch scratch, per output port: the round-robin winner among this
-     * cycle's ready inputs (-1: none), its rank, and the ready inputs per
-     * network (all but the winner lose arbitration). */
-    int *winner;
-    unsigned *winner_rank;
-    unsigned *candidates;          /* [port * NETWORKS + network] */
+    crossbar_port *ports;
+    packet_route *input_routes;    /* every port's, ports[i].input_routes point in */
+    uint32_t *output_flits;        /* every port's, ports[i].output_flits point in */
     unsigned *contested;           /* outputs with a winner this cycle */
     /* Bit sets of ports whose input / output queue holds packets: a cycle
      * visits only those, in port order. */
@@ -73,7 +81,6 @@ typedef struct crossbar {
     } stats[NETWORKS];
     uint64_t address_errors;
     uint64_t flit_bytes[NETWORKS], latency[NETWORKS];
-    uint64_t *input_depth, *output_depth; /* probes, per port */
 } crossbar;
 
 static unsigned core_count(const crossbar *x) { return (unsigned)x->params.cores; }
@@ -111,11 +118,10 @@ static int destination(const crossbar *x, const simtx_msg *msg)
     return port >= 0 && (unsigned)port < x->port_count ? port : NO_ROUTE;
 }
 
-/* The route of the packet at the head of input port s. */
-static const packet_route *head_route(const crossbar *x, unsigned s)
+/* The route of the packet at the head of a port's input. */
+static const packet_route *head_route(const crossbar_port *port)
 {
-    const msg_queue *queue = &x->inputs[s];
-    return &x->input_routes[(size_t)s * queue->capacity + msg_queue_slot(queue, 0)];
+    return &port->input_routes[msg_queue_slot(&port->input, 0)];
 }
 
 static unsigned network_of(const simtx_msg *msg) { return msg->is_response ? REPLY_NETWORK : REQUEST_NETWORK; }
@@ -141,25 +147,16 @@ static uint64_t transfer_cycles(const crossbar *x, uint64_t flits)
 static void crossbar_destroy(void *core)
 {
     crossbar *x = core;
-    for (unsigned i = 0; x->inputs && i < x->port_count; i++) msg_queue_release(&x->inputs[i]);
-    for (unsigned i = 0; x->outputs && i < x->port_count; i++) msg_queue_release(&x->outputs[i]);
-    free(x->inputs);
-    free(x->outputs);
-    free(x->switch_in_free);
-    free(x->switch_out_free);
-    free(x->link_free);
-    free(x->blocked);
-    free(x->next_source);
+    for (unsigned i = 0; x->ports && i < x->port_count; i++) {
+        msg_queue_release(&x->ports[i].input);
+        msg_queue_release(&x->ports[i].output);
+    }
+    free(x->ports);
     free(x->input_routes);
     free(x->output_flits);
-    free(x->winner);
-    free(x->winner_rank);
-    free(x->candidates);
     free(x->contested);
     free(x->busy_inputs);
     free(x->busy_outputs);
-    free(x->input_depth);
-    free(x->output_depth);
     free(x->params.mapping);
     free(x);
 }
@@ -203,30 +200,20 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->latency[REPLY_NETWORK] = (uint64_t)(p->reply_latency ? p->reply_latency : p->latency);
     x->port_count = (unsigned)(p->cores + p->partitions);
     unsigned n = x->port_count;
-    x->inputs = calloc(n, sizeof *x->inputs);
-    x->outputs = calloc(n, sizeof *x->outputs);
-    x->switch_in_free = calloc(n, sizeof *x->switch_in_free);
-    x->switch_out_free = calloc(n, sizeof *x->switch_out_free);
-    x->link_free = calloc(n, sizeof *x->link_free);
-    x->blocked = calloc(n, sizeof *x->blocked);
-    x->next_source = calloc(n, sizeof *x->next_source);
+    x->ports = calloc(n, sizeof *x->ports);
     x->input_routes = calloc((size_t)n * (size_t)p->input_queue_depth, sizeof *x->input_routes);
     x->output_flits = calloc((size_t)n * (size_t)p->output_queue_depth, sizeof *x->output_flits);
-    x->winner = malloc(n * sizeof *x->winner);
-    x->winner_rank = calloc(n, sizeof *x->winner_rank);
-    x->candidates = calloc((size_t)n * NETWORKS, sizeof *x->candidates);
     x->contested = calloc(n, sizeof *x->contested);
     x->busy_inputs = calloc(port_set_words(n), sizeof *x->busy_inputs);
     x->busy_outputs = calloc(port_set_words(n), sizeof *x->busy_outputs);
-    x->input_depth = calloc(n, sizeof *x->input_depth);
-    x->output_depth = calloc(n, sizeof *x->output_depth);
-    bool ok = x->params.mapping && x->inputs && x->outputs && x->switch_in_free && x->switch_out_free && x->link_free &&
-              x->blocked && x->next_source && x->input_routes && x->output_flits && x->winner && x->winner_rank && x->candidates &&
-              x->contested && x->busy_inputs && x->busy_outputs &&
-              x->input_depth && x->output_depth;
-    for (unsigned i = 0; ok && i < n; i++) x->winner[i] = -1;
-    for (unsigned i = 0; ok && i < n; i++)
-        ok = msg_queue_init(&x->inputs[i], (size_t)p->input_queue_depth) && msg_queue_init(&x->outputs[i], (size_t)p->output_queue_depth);
+    bool ok = x->params.mapping && x->ports && x->input_routes && x->output_flits && x->contested && x->busy_inputs && x->busy_outputs;
+    for (unsigned i = 0; ok && i < n; i++) {
+        crossbar_port *port = &x->ports[i];
+        port->winner = -1;
+        port->input_routes = &x->input_routes[(size_t)i * (size_t)p->input_queue_depth];
+        port->output_flits = &x->output_flits[(size_t)i * (size_t)p->output_queue_depth];
+        ok = msg_queue_init(&port->input, (size_t)p->input_queue_depth) && msg_queue_init(&port->output, (size_t)p->output_queue_depth);
+    }
     if (!ok) {
         snprintf(error, error_size, "out of memory for %u ports", n);
         crossbar_destroy(x);
@@ -251,10 +238,10 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
         const char *side = is_core_port(x, i) ? "core" : "partition";
         unsigned index = is_core_port(x, i) ? i : i - core_count(x);
         snprintf(name, sizeof name, "%s%u_input_queue", side, index);
-        simtx_observe_probe(o, name, &x->input_depth[i], 16,
+        simtx_observe_probe(o, name, &x->ports[i].input_depth, 16,
                             is_core_port(x, i) ? "request-network packets waiting at this core's input" : "reply-network packets waiting at this partition's input");
         snprintf(name, sizeof name, "%s%u_output_queue", side, index);
-        simtx_observe_probe(o, name, &x->output_depth[i], 16,
+        simtx_observe_probe(o, name, &x->ports[i].output_depth, 16,
                             is_core_port(x, i) ? "reply-network packets waiting for this core's link" : "request-network packets waiting for this partition's link");
     }
     return x;
@@ -263,7 +250,8 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
 static simtx_accept_result crossbar_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     crossbar *x = core;
-    msg_queue *queue = &x->inputs[port];
+    crossbar_port *in = &x->ports[port];
+    msg_queue *queue = &in->input;
     if (msg->is_response == is_core_port(x, port)) {
         x->env.fail(x->env.context, msg->is_response ? "a reply arrived on a core-side socket" : "a request arrived on a partition-side socket");
         return SIMTX_ACCEPTED;
@@ -288,9 +276,9 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
             d = (int)port;
         }
     }
-    x->input_routes[(size_t)port * queue->capacity + slot] = (packet_route){d, (uint32_t)flit_count(x, queued), (uint8_t)network_of(queued)};
+    in->input_routes[slot] = (packet_route){d, (uint32_t)flit_count(x, queued), (uint8_t)network_of(queued)};
     port_set_add(x->busy_inputs, port);
-    x->input_depth[port] = queue->length;
+    in->input_depth = queue->length;
     return SIMTX_ACCEPTED;
 }
 
@@ -300,23 +288,24 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     unsigned n = x->port_count;
     /* Output links: one packet at a time, for its flits' worth of cycles. */
     FOR_EACH_PORT(d, x->busy_outputs, n) {
-        msg_queue *queue = &x->outputs[d];
-        if (x->blocked[d] || x->link_free[d] > now || msg_queue_front_ready(queue) > now) continue;
+        crossbar_port *port = &x->ports[d];
+        msg_queue *queue = &port->output;
+        if (port->blocked || port->link_free > now || msg_queue_front_ready(queue) > now) continue;
         simtx_msg *out = msg_queue_front(queue);
         if (out->is_response) out->route_depth--; /* this hop's entry, popped as the reply leaves */
         if (!x->env.send(x->env.context, d, out)) {
             if (out->is_response) out->route_depth++;
-            x->blocked[d] = true;
+            port->blocked = true;
             continue;
         }
         unsigned network = network_of(out);
-        uint32_t flits = x->output_flits[(size_t)d * queue->capacity + msg_queue_slot(queue, 0)];
-        x->link_free[d] = now + transfer_cycles(x, flits);
+        uint32_t flits = port->output_flits[msg_queue_slot(queue, 0)];
+        port->link_free = now + transfer_cycles(x, flits);
         x->stats[network].packets++;
         x->stats[network].flits += flits;
         msg_queue_pop(queue);
         if (msg_queue_empty(queue)) port_set_remove(x->busy_outputs, d);
-        x->output_depth[d] = queue->length;
+        port->output_depth = queue->length;
     }
     /* Switch: each output takes one ready input head per transfer, chosen
      * round-robin from its pointer; the other ready heads for it lose
@@ -324,65 +313,66 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
      * goes to one output, so one pass over the inputs finds every contest. */
     unsigned contests = 0;
     FOR_EACH_PORT(s, x->busy_inputs, n) {
-        msg_queue *queue = &x->inputs[s];
-        if (msg_queue_front_ready(queue) > now || x->switch_in_free[s] > now) continue;
-        const packet_route *route = head_route(x, s);
-        int d = route->destination;
-        if (d == NO_ROUTE || x->switch_out_free[d] > now || msg_queue_full(&x->outputs[d])) continue;
-        unsigned rank = s >= x->next_source[d] ? s - x->next_source[d] : s + n - x->next_source[d];
-        if (x->winner[d] < 0) x->contested[contests++] = (unsigned)d;
-        if (x->winner[d] < 0 || rank < x->winner_rank[d]) {
-            x->winner[d] = (int)s;
-            x->winner_rank[d] = rank;
+        const crossbar_port *in = &x->ports[s];
+        if (msg_queue_front_ready(&in->input) > now || in->switch_in_free > now) continue;
+        const packet_route *route = head_route(in);
+        if (route->destination == NO_ROUTE) continue;
+        crossbar_port *out = &x->ports[route->destination];
+        if (out->switch_out_free > now || msg_queue_full(&out->output)) continue;
+        unsigned rank = s >= out->next_source ? s - out->next_source : s + n - out->next_source;
+        if (out->winner < 0) x->contested[contests++] = (unsigned)route->destination;
+        if (out->winner < 0 || rank < out->winner_rank) {
+            out->winner = (int)s;
+            out->winner_rank = rank;
         }
-        x->candidates[(size_t)d * NETWORKS + route->network]++;
+        out->candidates[route->network]++;
     }
     for (unsigned i = 0; i < contests; i++) { /* outputs are independent: any order */
         unsigned d = x->contested[i];
-        unsigned s = (unsigned)x->winner[d];
-        msg_queue *queue = &x->inputs[s];
-        const packet_route *route = head_route(x, s);
-        unsigned *candidates = &x->candidates[(size_t)d * NETWORKS];
-        candidates[route->network]--;
+        crossbar_port *out = &x->ports[d];
+        unsigned s = (unsigned)out->winner;
+        crossbar_port *in = &x->ports[s];
+        const packet_route *route = head_route(in);
+        out->candidates[route->network]--;
         for (unsigned k = 0; k < NETWORKS; k++) {
-            x->stats[k].arbitration_losses += candidates[k];
-            candidates[k] = 0;
+            x->stats[k].arbitration_losses += out->candidates[k];
+            out->candidates[k] = 0;
         }
-        x->winner[d] = -1;
+        out->winner = -1;
         uint64_t cycles = transfer_cycles(x, route->flits);
-        msg_queue *output = &x->outputs[d];
-        x->output_flits[(size_t)d * output->capacity + msg_queue_slot(output, output->length)] = route->flits;
+        out->output_flits[msg_queue_slot(&out->output, out->output.length)] = route->flits;
         /* The traversal counts from arrival: latency - 1 more cycles here. */
-        msg_queue_push(output, msg_queue_front(queue), now + x->latency[route->network] - 1);
-        x->switch_in_free[s] = x->switch_out_free[d] = now + cycles;
-        msg_queue_pop(queue);
-        if (msg_queue_empty(queue)) port_set_remove(x->busy_inputs, s);
+        msg_queue_push(&out->output, msg_queue_front(&in->input), now + x->latency[route->network] - 1);
+        in->switch_in_free = out->switch_out_free = now + cycles;
+        msg_queue_pop(&in->input);
+        if (msg_queue_empty(&in->input)) port_set_remove(x->busy_inputs, s);
         port_set_add(x->busy_outputs, d);
-        x->input_depth[s] = queue->length;
-        x->output_depth[d] = x->outputs[d].length;
-        x->next_source[d] = s + 1 < n ? s + 1 : 0;
+        in->input_depth = in->input.length;
+        out->output_depth = out->output.length;
+        out->next_source = s + 1 < n ? s + 1 : 0;
     }
     /* Sleep until something can move. */
     uint64_t next = SIMTX_NEVER;
     FOR_EACH_PORT(p, x->busy_outputs, n) {
-        msg_queue *out = &x->outputs[p];
-        if (x->blocked[p]) continue;
-        uint64_t when = msg_queue_front_ready(out);
-        if (x->link_free[p] > when) when = x->link_free[p];
+        const crossbar_port *port = &x->ports[p];
+        if (port->blocked) continue;
+        uint64_t when = msg_queue_front_ready(&port->output);
+        if (port->link_free > when) when = port->link_free;
         if (when < next) next = when;
     }
     FOR_EACH_PORT(p, x->busy_inputs, n) {
-        msg_queue *in = &x->inputs[p];
-        int d = head_route(x, p)->destination;
+        const crossbar_port *in = &x->ports[p];
+        int d = head_route(in)->destination;
         if (d == NO_ROUTE) {
             x->env.fail(x->env.context, "a reply arrived with no route back");
             return SIMTX_NEVER;
         }
-        uint64_t when = msg_queue_front_ready(in);
-        if (x->switch_in_free[p] > when) when = x->switch_in_free[p];
-        if (x->switch_out_free[d] > when) when = x->switch_out_free[d];
+        const crossbar_port *out = &x->ports[d];
+        uint64_t when = msg_queue_front_ready(&in->input);
+        if (in->switch_in_free > when) when = in->switch_in_free;
+        if (out->switch_out_free > when) when = out->switch_out_free;
         /* A full output queue frees when its link sends, planned above. */
-        if (msg_queue_full(&x->outputs[d]) && when <= now) continue;
+        if (msg_queue_full(&out->output) && when <= now) continue;
         if (when < next) next = when;
     }
     if (next <= now) next = now + 1;
@@ -391,7 +381,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
 
 static void crossbar_port_free(void *core, unsigned port)
 {
-    ((crossbar *)core)->blocked[port] = false;
+    ((crossbar *)core)->ports[port].blocked = false;
 }
 
 static size_t crossbar_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
