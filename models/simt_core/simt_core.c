@@ -2301,12 +2301,22 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         uint32_t last = c->last_issued[s];
         bool owns_last = last % schedulers == s;
         stall_reason why;
-        /* GTO: the last issued warp while it can issue; then (GTO and LRR)
-         * the first due warp that can, in slot order, for LRR starting
-         * after the last issued one and wrapping around. */
+        /* GTO: the last issued warp while it can issue, then the oldest due
+         * warp that can (by dispatch order: slots are reused, so slot order
+         * is not age). LRR: the first due warp that can in slot order,
+         * starting after the last issued one and wrapping around. */
         if (!c->lrr && owns_last && warp_set_has(c->due_warps, last) && warp_ready(c, last, now, &why, &wake)) chosen = last;
-        uint32_t from = c->lrr && owns_last && last + 1 < warp_count ? last + 1 : 0;
-        for (uint32_t pass = 0; chosen == NO_SLOT && pass < 2; pass++) {
+        if (!c->lrr && chosen == NO_SLOT)
+            for (uint32_t i = warp_set_next(c->due_warps, owned, 0, warp_count); i != NO_SLOT;
+                 i = warp_set_next(c->due_warps, owned, i + 1, warp_count)) {
+                if (!warp_ready(c, i, now, &why, &wake)) {
+                    if (why > worst) worst = why;
+                } else if (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age) {
+                    chosen = i;
+                }
+            }
+        uint32_t from = owns_last && last + 1 < warp_count ? last + 1 : 0;
+        for (uint32_t pass = 0; c->lrr && chosen == NO_SLOT && pass < 2; pass++) {
             uint32_t end = pass ? from : warp_count;
             for (uint32_t i = warp_set_next(c->due_warps, owned, pass ? 0 : from, end); i != NO_SLOT;
                  i = warp_set_next(c->due_warps, owned, i + 1, end)) {
