@@ -135,7 +135,7 @@ struct commit_unit {
         uint64_t n_commits, n_aborts, n_skips, n_pass, n_fail, read_entries, write_entries, log_messages,
             log_traffic_bytes, validations, validation_mismatches, commit_writes, hazards, hazard_stall_cycles,
             lwh_overflows, lwt_queries, lwt_misses, lwt_evictions, cids_allocated, cid_requests, passthrough,
-            input_refusals, window_stalls, output_stalls, intra_warp_hazards, held_queries_max;
+            window_stalls, output_stalls, intra_warp_hazards, held_queries_max;
         simtx_histogram validation_latency, commit_latency, hazard_latency;
         simtx_average queue_depth, active_cids;
     } stats;
@@ -339,7 +339,6 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
     simtx_observe_counter(o, "cid_requests", &u->stats.cid_requests, "requests", "commit-ID requests served (allocator only)");
     simtx_observe_counter(o, "cids_allocated", &u->stats.cids_allocated, "IDs", "commit IDs handed out (allocator only)");
     simtx_observe_counter(o, "passthrough_requests", &u->stats.passthrough, "requests", "non-TM requests passed to the L2");
-    simtx_observe_counter(o, "input_refusals", &u->stats.input_refusals, "messages", "arrivals refused (full queue)");
     simtx_observe_counter(o, "window_stalls", &u->stats.window_stalls, "cycles", "cycles no waiting TM message could be taken in (IDs past the window, full outputs)");
     simtx_observe_counter(o, "output_stalls", &u->stats.output_stalls, "cycles", "cycles an issue found its output queue full");
     simtx_observe_histogram(o, "validation_latency", &u->stats.validation_latency, "cycles", "TM_LOG_DONE complete to outcome sent");
@@ -759,17 +758,11 @@ static simtx_accept_result commit_unit_accept(void *core, unsigned port, const s
         return SIMTX_ACCEPTED;
     }
     if (!is_tm_op(msg->op)) {
-        if (!msg_queue_push(&u->out[COMMIT_UNIT_DOWNSTREAM], msg, now)) {
-            u->stats.input_refusals++;
-            return SIMTX_BUSY;
-        }
+        if (!msg_queue_push(&u->out[COMMIT_UNIT_DOWNSTREAM], msg, now)) return SIMTX_BUSY;
         u->stats.passthrough++;
         return SIMTX_ACCEPTED;
     }
-    if (u->input_length == (size_t)u->params.input_queue_depth) {
-        u->stats.input_refusals++;
-        return SIMTX_BUSY;
-    }
+    if (u->input_length == (size_t)u->params.input_queue_depth) return SIMTX_BUSY;
     simtx_average_add(&u->stats.queue_depth, (double)u->input_length);
     u->input[u->input_length++] = *msg;
     u->probes.queue_depth = u->input_length;

@@ -77,7 +77,7 @@ typedef struct crossbar {
      * visits only those, in port order. */
     uint64_t *busy_inputs, *busy_outputs;
     struct {
-        uint64_t packets, flits, arbitration_losses, refusals;
+        uint64_t packets, flits, arbitration_losses;
     } stats[NETWORKS];
     uint64_t address_errors;
     uint64_t flit_bytes[NETWORKS], latency[NETWORKS];
@@ -229,8 +229,6 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
         simtx_observe_counter(o, name, &x->stats[k].flits, "flits", "flits sent on this network's output links");
         snprintf(name, sizeof name, "%s_arbitration_losses", network_names[k]);
         simtx_observe_counter(o, name, &x->stats[k].arbitration_losses, "packets", "ready packets that lost their output to another input");
-        snprintf(name, sizeof name, "%s_refusals", network_names[k]);
-        simtx_observe_counter(o, name, &x->stats[k].refusals, "packets", "arrivals refused because the input queue was full");
     }
     simtx_observe_counter(o, "address_errors", &x->address_errors, "requests", "requests no partition owns, answered with an address error");
     for (unsigned i = 0; i < n; i++) {
@@ -256,10 +254,7 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
         x->env.fail(x->env.context, msg->is_response ? "a reply arrived on a core-side socket" : "a request arrived on a partition-side socket");
         return SIMTX_ACCEPTED;
     }
-    if (msg_queue_full(queue)) {
-        x->stats[msg->is_response ? REPLY_NETWORK : REQUEST_NETWORK].refusals++;
-        return SIMTX_BUSY;
-    }
+    if (msg_queue_full(queue)) return SIMTX_BUSY;
     if (!msg->is_response && msg->route_depth == SIMTX_MSG_MAX_ROUTE) {
         x->env.fail(x->env.context, "a request crossed more routing blocks than a message can record");
         return SIMTX_ACCEPTED;

@@ -34,7 +34,7 @@ struct memory {
     uint64_t bus_free_cycle;
     bool port_blocked;
     struct {
-        uint64_t reads, writes, atomics, bytes_read, bytes_written, address_errors, command_errors, refusals;
+        uint64_t reads, writes, atomics, bytes_read, bytes_written, address_errors, command_errors;
         simtx_average queue_occupancy;
     } stats;
     struct {
@@ -66,7 +66,6 @@ static void *memory_create(const void *params, const simtx_env *env, char *error
     simtx_observe_counter(o, "bytes_written", &m->stats.bytes_written, "bytes", "bytes written");
     simtx_observe_counter(o, "address_errors", &m->stats.address_errors, "requests", "requests outside [base, base+size)");
     simtx_observe_counter(o, "command_errors", &m->stats.command_errors, "requests", "requests with an unsupported op");
-    simtx_observe_counter(o, "refusals", &m->stats.refusals, "requests", "arrivals refused because the queue was full");
     simtx_observe_average(o, "queue_occupancy", &m->stats.queue_occupancy, "requests", "requests held, sampled at each arrival");
     simtx_observe_probe(o, "queue_depth", &m->probes.queue_depth, 16, "requests held");
     return m;
@@ -104,10 +103,7 @@ static simtx_accept_result memory_accept(void *core, unsigned port, const simtx_
 {
     memory *m = core;
     (void)port;
-    if (held(m) >= (size_t)m->params.queue_depth) {
-        m->stats.refusals++;
-        return SIMTX_BUSY;
-    }
+    if (held(m) >= (size_t)m->params.queue_depth) return SIMTX_BUSY;
     simtx_average_add(&m->stats.queue_occupancy, (double)held(m));
     msg_queue_push(&m->requests, msg, now);
     m->probes.queue_depth = held(m);

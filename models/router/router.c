@@ -38,7 +38,7 @@ typedef struct router {
     int *destinations;
     unsigned *heads_for;          /* per port: queue heads leaving by it (outputs without any are skipped) */
     struct {
-        uint64_t requests, responses, address_errors, flits, arbitration_losses, refusals;
+        uint64_t requests, responses, address_errors, flits, arbitration_losses;
     } stats;
     uint64_t *queue_depth_probes; /* per port */
 } router;
@@ -105,7 +105,6 @@ static void *router_create(const void *params, const simtx_env *env, char *error
     simtx_observe_counter(o, "flits", &r->stats.flits, "flits", "link cycles used, all ports");
     simtx_observe_counter(o, "address_errors", &r->stats.address_errors, "requests", "requests no output owns, answered with an address error");
     simtx_observe_counter(o, "arbitration_losses", &r->stats.arbitration_losses, "messages", "ready heads that lost their output to another port");
-    simtx_observe_counter(o, "refusals", &r->stats.refusals, "messages", "arrivals refused because the port's queue was full");
     for (unsigned i = 0; i < r->port_count; i++) {
         char name[48];
         snprintf(name, sizeof name, "%s%u_queue", i < input_count(r) ? "input" : "output",
@@ -133,10 +132,7 @@ static simtx_accept_result router_accept(void *core, unsigned port, const simtx_
 {
     router *r = core;
     msg_queue *queue = &r->arrivals[port];
-    if (msg_queue_full(queue)) {
-        r->stats.refusals++;
-        return SIMTX_BUSY;
-    }
+    if (msg_queue_full(queue)) return SIMTX_BUSY;
     if (!msg->is_response && msg->route_depth == SIMTX_MSG_MAX_ROUTE) {
         r->env.fail(r->env.context, "a request crossed more routing blocks than a message can record");
         return SIMTX_ACCEPTED;

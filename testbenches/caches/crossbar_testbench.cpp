@@ -64,7 +64,7 @@ static void interleaved()
     CHECK(std::memcmp(stored, data, 128) == 0);
     const auto &burst = part1.requests();
     for (size_t i = 2; i < burst.size(); i++) CHECK(burst[i].time - burst[i - 1].time >= bench.cycles(5));
-    CHECK(bench.counter("request_refusals") > 0);
+    CHECK(bench.counter("refused_arrivals") > 0);
     CHECK_EQUAL(bench.counter("request_packets"), 11);
     CHECK_EQUAL(bench.counter("reply_packets"), 11);
     // Flits: requests: 2 reads x 1 + 9 writes x 5; replies: reads of 64 and

@@ -56,7 +56,7 @@ int sc_main(int, char **)
         CHECK_EQUAL(responses[i].msg.id, 100 + i - 2);
         CHECK(responses[i].time - responses[i - 1].time >= bench.cycles(2));
     }
-    CHECK(bench.counter("refusals") > 0); // the queue of 4 pushed back
+    CHECK(bench.counter("refused_arrivals") > 0); // the queue of 4 pushed back
     CHECK_EQUAL(responses[14].msg.id, 3);
     CHECK_EQUAL(responses[14].msg.status, SIMTX_STATUS_ADDRESS_ERROR);
     CHECK_EQUAL(bench.counter("reads"), 13);

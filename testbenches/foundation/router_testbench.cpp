@@ -65,6 +65,6 @@ int sc_main(int, char **)
     CHECK_EQUAL(bench.target(2).requests().size(), 2 * per_initiator);
     CHECK_EQUAL(bench.counter("address_errors"), 1);
     CHECK_EQUAL(bench.initiator(0).responses().back().msg.status, SIMTX_STATUS_ADDRESS_ERROR);
-    CHECK(bench.counter("refusals") > 0); // queues of 2 filled up behind the slow target
+    CHECK(bench.counter("refused_arrivals") > 0); // queues of 2 filled up behind the slow target
     return simtx_test_summary();
 }
