@@ -171,6 +171,10 @@ struct dram_controller {
     uint64_t next_refresh, refresh_end;
     bool refresh_due, refresh_shown, failed, issued_this_cycle;
     bool sleeping; /* the last cycle() returned SIMTX_NEVER */
+    /* The last arrival offered was refused (the port holds one at a time):
+     * the shim offers it again right after each cycle. */
+    bool refused_waiting;
+    uint8_t refused_op;
     /* The bus_utilisation probe counts the bursts issued after the newest one
      * whose data started BUS_WINDOW cycles ago or more (at most BUS_WINDOW).
      * Only a burst starting before every later one can be that newest old
@@ -569,19 +573,26 @@ static void accept_copy(dram_controller *c, const simtx_msg *msg, uint64_t now)
     else copy->mode = COPY_CONTROLLER; /* same bank, other subarray: see README */
 }
 
+static bool has_room_for(const dram_controller *c, uint8_t op)
+{
+    bool full = op == SIMTX_OP_ROW_COPY                        ? c->copy_count == (unsigned)c->params.copy_queue_depth
+                : op == SIMTX_OP_READ || op == SIMTX_OP_WRITE ? c->request_count == (unsigned)c->params.queue_depth
+                                                              : false;
+    /* Responses made at arrival need a return-queue slot too. */
+    return !full && c->response_count < (unsigned)c->params.return_queue_depth;
+}
+
 static simtx_accept_result dram_controller_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     dram_controller *c = core;
     (void)port;
-    bool is_access = msg->op == SIMTX_OP_READ || msg->op == SIMTX_OP_WRITE;
-    bool full = msg->op == SIMTX_OP_ROW_COPY ? c->copy_count == (unsigned)c->params.copy_queue_depth
-                : is_access                  ? c->request_count == (unsigned)c->params.queue_depth
-                                             : false;
-    /* Responses made at arrival need a return-queue slot too. */
-    if (full || c->response_count >= (unsigned)c->params.return_queue_depth) {
+    c->refused_waiting = !has_room_for(c, msg->op);
+    if (c->refused_waiting) {
+        c->refused_op = msg->op;
         c->stats.refusals++;
         return SIMTX_BUSY;
     }
+    bool is_access = msg->op == SIMTX_OP_READ || msg->op == SIMTX_OP_WRITE;
     simtx_average_add(&c->stats.queue_occupancy, (double)c->request_count);
     if (msg->op == SIMTX_OP_ROW_COPY) {
         accept_copy(c, msg, now);
@@ -870,19 +881,23 @@ static dram_command column_command(const dram_request *r)
                           .column = r->column + r->bursts_issued};
 }
 
+/* The command FR-FCFS picks at a cycle: the queue position of the row hit
+ * whose column command goes, or of the request whose ACT or PRE goes. */
+typedef struct request_choice {
+    int hit, other;
+    dram_command other_command;
+} request_choice;
+
 /* FR-FCFS in one pass over the queue: the oldest row hit whose column
  * command may go now; failing that, the oldest request whose ACT or PRE may
  * go now, where a row with hits waiting is not closed under them. Every
- * candidate not issued lowers *wake to when it may go. */
-static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
+ * candidate not chosen lowers *wake to when it may go (now + 1 for one ready
+ * now). */
+static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t *wake)
 {
-    /* A due refresh stops all traffic so that its precharges are not pushed
-     * back forever by row hits. */
-    if (c->refresh_due) return;
     bool return_full = c->response_count >= (unsigned)c->params.return_queue_depth;
     uint64_t scan = ++c->scans;
-    int hit = -1, other = -1;
-    dram_command other_command = {0};
+    request_choice choice = {.hit = -1, .other = -1};
     unsigned conflict_count = 0;
     uint64_t next = *wake;
     /* The starvation cap, when reached, holds back the younger requests of
@@ -929,10 +944,10 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         }
         q->not_before = earliest;
         if (earliest > now) next = min2(next, earliest);
-        else if (is_hit && hit < 0) hit = (int)i;
-        else if (!is_hit && other < 0) {
-            other = (int)i;
-            other_command = (dram_command){.kind = DRAM_CMD_ACT, .bank = bank, .row = q->row};
+        else if (is_hit && choice.hit < 0) choice.hit = (int)i;
+        else if (!is_hit && choice.other < 0) {
+            choice.other = (int)i;
+            choice.other_command = (dram_command){.kind = DRAM_CMD_ACT, .bank = bank, .row = q->row};
         } else next = now + 1;
     }
     for (unsigned k = 0; k < conflict_count; k++) {
@@ -941,48 +956,54 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         if (check_all ? c->bank_hit_scan[q->bank] == scan : c->waiting_hits[q->bank] != 0) continue;
         uint64_t earliest = dram_earliest_precharge(&c->state, q->bank);
         q->not_before = earliest;
-        if (earliest <= now && (other < 0 || (int)i < other)) {
-            if (other >= 0) next = now + 1; /* the displaced ACT */
-            other = (int)i;
-            other_command = (dram_command){.kind = DRAM_CMD_PRE, .bank = q->bank, .row = q->row};
+        if (earliest <= now && (choice.other < 0 || (int)i < choice.other)) {
+            if (choice.other >= 0) next = now + 1; /* the displaced ACT */
+            choice.other = (int)i;
+            choice.other_command = (dram_command){.kind = DRAM_CMD_PRE, .bank = q->bank, .row = q->row};
         } else {
             next = min2(next, max2(earliest, now + 1));
         }
     }
+    if (choice.hit >= 0 && choice.other >= 0) next = now + 1; /* the one not chosen */
+    *wake = next;
+    return choice;
+}
+
+/* Issues the command FR-FCFS picks now, if any, and lowers *wake to the
+ * first cycle another command may go. */
+static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
+{
+    /* A due refresh stops all traffic so that its precharges are not pushed
+     * back forever by row hits. */
+    if (c->refresh_due) return;
+    uint64_t wake_before = *wake;
+    request_choice choice = choose_request(c, now, wake);
+    if (choice.hit < 0 && choice.other < 0) return;
     if (c->issued_this_cycle) { /* a copy or refresh took this cycle */
-        if (hit >= 0 || other >= 0) next = now + 1;
-    } else if (hit >= 0) {
-        if (other >= 0) next = now + 1;
-        queued_request *q = &c->queue[hit];
+    } else if (choice.hit >= 0) {
+        queued_request *q = &c->queue[choice.hit];
         dram_request *r = &c->requests[q->slot];
         dram_command command = column_command(r);
         issue(c, &command, now);
-        if (hit > 0 && q->bank == c->queue[0].bank) c->bypasses++;
+        if (choice.hit > 0 && q->bank == c->queue[0].bank) c->bypasses++;
         if (++r->bursts_issued == r->bursts) {
-            if (hit == 0 && capped_bank >= 0) next = now + 1; /* the requests held back may go */
-            complete_request(c, (unsigned)hit, now);
-            /* Its departure may let others go at once: a request behind it
-             * (same bytes), a PRE its row hit held back, a copy waiting for
-             * its bank. */
-            next = now + 1;
+            complete_request(c, (unsigned)choice.hit, now);
+            /* A copy waiting for its bank may start at once. */
+            if (c->copy_count) wake_before = now + 1;
         } else {
             q->last_burst = r->bursts_issued + 1 == r->bursts;
-            command = column_command(r);
-            next = min2(next, max2(dram_timing_earliest(&c->state, &command), now + 1));
         }
-    } else if (other >= 0) {
-        dram_request *r = &c->requests[c->queue[other].slot];
-        issue(c, &other_command, now);
-        if (other_command.kind == DRAM_CMD_PRE) r->precharged = true;
+    } else {
+        dram_request *r = &c->requests[c->queue[choice.other].slot];
+        issue(c, &choice.other_command, now);
+        if (choice.other_command.kind == DRAM_CMD_PRE) r->precharged = true;
         else r->activated = true;
-        /* Wake for its next command; the others' wake times, taken before
-         * this issue, can only be early. */
-        dram_command command = other_command.kind == DRAM_CMD_PRE
-                                   ? (dram_command){.kind = DRAM_CMD_ACT, .bank = r->bank, .row = r->row}
-                                   : column_command(r);
-        next = min2(next, max2(dram_timing_earliest(&c->state, &command), now + 1));
     }
-    *wake = next;
+    /* Nothing else may go this cycle: a second pass over the queue as it
+     * is now finds exactly when the next command may, so that the
+     * controller is not woken early for nothing. */
+    *wake = wake_before;
+    choose_request(c, now, wake);
 }
 
 /* ---- refresh ---- */
@@ -1080,6 +1101,13 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
 
     if (!c->port_blocked)
         if (c->response_count) wake = min2(wake, max2(c->next_response_ready, now + 1));
+    /* A refused arrival offered again after this cycle is taken if there
+     * is room now, and the shim does not wake the controller for it: it is
+     * seen at the next cycle. (Cleared here, as the offer follows at once.) */
+    if (c->refused_waiting && has_room_for(c, c->refused_op)) {
+        wake = now + 1;
+        c->refused_waiting = false;
+    }
     bool idle = !c->request_count && !c->copy_count && !c->response_count && !c->refresh_due;
     if (c->timing.refresh && !idle) wake = min2(wake, c->next_refresh);
     if (c->refresh_shown) wake = min2(wake, c->refresh_end);
