@@ -102,6 +102,17 @@ typedef struct queued_request {
     bool last_burst; /* its next column command completes it */
 } queued_request;
 
+#define NO_SLOT UINT16_MAX
+
+/* Per bank, what FR-FCFS may do there, kept as requests arrive and leave and
+ * as the bank opens and closes: the slots of its oldest request and of its
+ * oldest read and oldest write for the open row (NO_SLOT: none). Every
+ * request of a bank waits for the same kind of command, so unless requests
+ * are held back these are the only ones worth looking at. */
+typedef struct bank_queue {
+    uint16_t oldest, read_hit, write_hit;
+} bank_queue;
+
 typedef struct dram_copy {
     simtx_msg msg;
     uint64_t arrival, sequence, first_command, done;
@@ -135,12 +146,11 @@ struct dram_controller {
     unsigned request_count;
     unsigned *free_slots;
     unsigned free_count;
-    /* Per bank: queued requests for the open row. FR-FCFS does not close a
-     * row while an unblocked one waits; the oldest of them is never blocked
-     * by a younger one, so a count is enough unless copies or the
-     * starvation cap block requests, when each pass marks the banks where
-     * it saw an unblocked one (bank_hit_scan). */
-    unsigned *waiting_hits;
+    bank_queue *bank_queues;
+    unsigned hazards; /* queued requests whose hazard flag is set */
+    /* FR-FCFS does not close a row while an unblocked request for it waits;
+     * when copies or the starvation cap block requests, each pass marks the
+     * banks where it saw one. */
     uint64_t *bank_hit_scan;
     uint64_t scans; /* scheduler passes so far */
     unsigned *conflicts;    /* scratch: queue positions whose bank holds another row */
@@ -268,7 +278,7 @@ static void dram_controller_destroy(void *core)
     free(c->open_row);
     free(c->free_slots);
     free(c->bank_hit_scan);
-    free(c->waiting_hits);
+    free(c->bank_queues);
     free(c->copies);
     free(c->copies_on_bank);
     free(c->response_messages);
@@ -381,7 +391,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->open_row = malloc(t.banks * sizeof *c->open_row);
     c->free_slots = calloc(depth, sizeof *c->free_slots);
     c->bank_hit_scan = calloc(t.banks, sizeof *c->bank_hit_scan);
-    c->waiting_hits = calloc(t.banks, sizeof *c->waiting_hits);
+    c->bank_queues = malloc(t.banks * sizeof *c->bank_queues);
     c->copies = calloc(copies, sizeof *c->copies);
     c->copies_on_bank = calloc(t.banks, sizeof *c->copies_on_bank);
     c->response_messages = calloc(c->response_capacity, sizeof *c->response_messages);
@@ -391,7 +401,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
     ok = ok && c->data && c->requests && c->request_messages && c->queue && c->conflicts && c->open_row &&
-         c->free_slots && c->bank_hit_scan && c->waiting_hits && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
+         c->free_slots && c->bank_hit_scan && c->bank_queues && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
          c->response_ready && c->free_response_slots && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
@@ -403,7 +413,10 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     }
     for (unsigned i = 0; i < depth; i++) c->free_slots[c->free_count++] = depth - 1 - i;
     for (unsigned i = 0; i < c->response_capacity; i++) c->free_response_slots[i] = c->response_capacity - 1 - i;
-    for (unsigned b = 0; b < t.banks; b++) c->open_row[b] = NO_OPEN_ROW;
+    for (unsigned b = 0; b < t.banks; b++) {
+        c->open_row[b] = NO_OPEN_ROW;
+        c->bank_queues[b] = (bank_queue){NO_SLOT, NO_SLOT, NO_SLOT};
+    }
     c->next_refresh = t.refi;
     c->next_response_ready = SIMTX_NEVER;
     register_observations(c);
@@ -440,6 +453,28 @@ static void show_queues(dram_controller *c, uint64_t now)
 
 /* ---- commands ---- */
 
+/* Recomputes a bank's bank_queue. Its requests' next commands may have
+ * changed too: they are looked at again (not_before). */
+static void summarise_bank(dram_controller *c, unsigned bank)
+{
+    bank_queue *b = &c->bank_queues[bank];
+    *b = (bank_queue){NO_SLOT, NO_SLOT, NO_SLOT};
+    uint32_t open_row = c->open_row[bank];
+    for (unsigned i = 0; i < c->request_count; i++) {
+        queued_request *q = &c->queue[i];
+        if (q->bank != bank) continue;
+        q->not_before = 0;
+        if (b->oldest == NO_SLOT) b->oldest = q->slot;
+        uint16_t *hit = q->is_write ? &b->write_hit : &b->read_hit;
+        if (q->row == open_row && *hit == NO_SLOT) *hit = q->slot;
+    }
+}
+
+static bool bank_has_hits(const dram_controller *c, unsigned bank)
+{
+    return c->bank_queues[bank].read_hit != NO_SLOT || c->bank_queues[bank].write_hit != NO_SLOT;
+}
+
 /* A burst that starts no later than an older candidate replaces it: whenever
  * the older one is old, so is this newer one. A candidate BUS_CANDIDATES
  * bursts back may be dropped: the count is capped at BUS_WINDOW anyway. */
@@ -461,14 +496,8 @@ static void issue(dram_controller *c, dram_command *command, uint64_t now)
     dram_timing_issue(&c->state, command);
     if (command->kind == DRAM_CMD_ACT || command->kind == DRAM_CMD_PRE || command->kind == DRAM_CMD_COPY_ACT) {
         const dram_bank_timing *b = &c->state.banks[command->bank];
-        uint32_t open_row = c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
-        unsigned hits = 0;
-        for (unsigned i = 0; i < c->request_count; i++) {
-            if (c->queue[i].bank != command->bank) continue;
-            c->queue[i].not_before = 0;
-            hits += c->queue[i].row == open_row;
-        }
-        c->waiting_hits[command->bank] = hits;
+        c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
+        summarise_bank(c, command->bank);
     }
     if (c->listener) c->listener(c->listener_context, command);
     if (c->checker) {
@@ -628,11 +657,12 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
                 q->hazard = (older->is_write || r->is_write) && older->address < msg->address + msg->size &&
                             msg->address < older->address + older->size;
             }
+            c->hazards += q->hazard;
             c->request_count++;
             if (c->last_arrival_cycle != now) c->arrivals_that_cycle = 0;
             c->last_arrival_cycle = now;
             c->arrivals_that_cycle++;
-            c->waiting_hits[l.bank] += c->open_row[l.bank] == l.row;
+            summarise_bank(c, l.bank);
         }
     }
     c->probes.queue_depth = c->request_count;
@@ -826,7 +856,7 @@ static void complete_copies(dram_controller *c, uint64_t now)
 
 /* ---- read/write scheduling (FR-FCFS) ---- */
 
-static bool blocked_slow(const dram_controller *c, unsigned position)
+static bool blocked_slow(dram_controller *c, unsigned position)
 {
     queued_request *q = &c->queue[position];
     const dram_request *r = &c->requests[q->slot];
@@ -841,14 +871,14 @@ static bool blocked_slow(const dram_controller *c, unsigned position)
             return true;
     }
     q->hazard = false; /* the older ones are gone and later arrivals are younger */
+    c->hazards--;
     return false;
 }
 
 
 static void complete_request(dram_controller *c, unsigned position, uint64_t now)
 {
-    unsigned slot = c->queue[position].slot;
-    c->waiting_hits[c->queue[position].bank]--; /* it was a row hit */
+    unsigned slot = c->queue[position].slot, bank = c->queue[position].bank;
     dram_request *r = &c->requests[slot];
     simtx_msg *msg = &c->request_messages[slot];
     uint64_t ready;
@@ -873,6 +903,7 @@ static void complete_request(dram_controller *c, unsigned position, uint64_t now
     memmove(&c->queue[position], &c->queue[position + 1], (c->request_count - position - 1) * sizeof *c->queue);
     c->request_count--;
     c->free_slots[c->free_count++] = slot;
+    summarise_bank(c, bank);
 }
 
 static dram_command column_command(const dram_request *r)
@@ -888,37 +919,61 @@ typedef struct request_choice {
     dram_command other_command;
 } request_choice;
 
-/* FR-FCFS in one pass over the queue: the oldest row hit whose column
- * command may go now; failing that, the oldest request whose ACT or PRE may
- * go now, where a row with hits waiting is not closed under them. Every
- * candidate not chosen lowers *wake to when it may go (now + 1 for one ready
- * now). */
-static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t *wake)
+/* Makes `slot` the one chosen if its command may go now and it is older than
+ * the one chosen so far; lowers *next for one not chosen (now + 1 for one
+ * ready now). */
+static void consider(const dram_controller *c, unsigned slot, uint64_t earliest, uint64_t now, unsigned *chosen,
+                     uint64_t *next)
 {
-    bool return_full = c->response_count >= (unsigned)c->params.return_queue_depth;
+    if (earliest > now) *next = min2(*next, earliest);
+    else if (*chosen == NO_SLOT || c->requests[slot].sequence < c->requests[*chosen].sequence) {
+        if (*chosen != NO_SLOT) *next = now + 1;
+        *chosen = slot;
+    } else *next = now + 1;
+}
+
+static int queue_position(const dram_controller *c, unsigned slot)
+{
+    int i = 0;
+    while (c->queue[i].slot != slot) i++;
+    return i;
+}
+
+/* FR-FCFS when no request is held back: the banks' summaries say it all. */
+static request_choice choose_by_bank(dram_controller *c, uint64_t now, uint64_t *next)
+{
+    unsigned hit = NO_SLOT, other = NO_SLOT;
+    for (unsigned bank = 0; bank < c->timing.banks; bank++) {
+        const bank_queue *b = &c->bank_queues[bank];
+        if (b->oldest == NO_SLOT) continue;
+        if (b->read_hit != NO_SLOT) consider(c, b->read_hit, dram_earliest_column(&c->state, bank, false), now, &hit, next);
+        if (b->write_hit != NO_SLOT) consider(c, b->write_hit, dram_earliest_column(&c->state, bank, true), now, &hit, next);
+        if (bank_has_hits(c, bank)) continue; /* a row is not closed under its hits */
+        uint64_t earliest = c->open_row[bank] == NO_OPEN_ROW ? dram_earliest_activate(&c->state, bank)
+                                                             : dram_earliest_precharge(&c->state, bank);
+        consider(c, b->oldest, earliest, now, &other, next);
+    }
+    request_choice choice = {.hit = hit == NO_SLOT ? -1 : queue_position(c, hit),
+                             .other = other == NO_SLOT ? -1 : queue_position(c, other)};
+    if (other != NO_SLOT) {
+        const dram_request *r = &c->requests[other];
+        choice.other_command = (dram_command){.kind = c->open_row[r->bank] == NO_OPEN_ROW ? DRAM_CMD_ACT : DRAM_CMD_PRE,
+                                              .bank = r->bank, .row = r->row};
+    }
+    return choice;
+}
+
+/* FR-FCFS in one pass over the queue, skipping the requests held back (by a
+ * copy, a hazard, the starvation cap) and the `visible`..end ones not seen
+ * yet. Requests whose not_before lies ahead cost a compare. */
+static request_choice choose_by_scan(dram_controller *c, uint64_t now, int capped_bank, unsigned visible,
+                                     bool return_full, uint64_t *wake)
+{
     uint64_t scan = ++c->scans;
     request_choice choice = {.hit = -1, .other = -1};
     unsigned conflict_count = 0;
     uint64_t next = *wake;
-    /* The starvation cap, when reached, holds back the younger requests of
-     * the oldest one's bank: its row is then closed for it (no hits wait
-     * there any more) and it is served. */
-    int capped_bank = -1;
-    if (c->params.starvation_cap && c->request_count) {
-        uint64_t oldest = c->requests[c->queue[0].slot].sequence;
-        if (oldest != c->oldest_sequence) {
-            c->oldest_sequence = oldest;
-            c->bypasses = 0;
-        }
-        if (c->bypasses >= (uint64_t)c->params.starvation_cap) capped_bank = c->queue[0].bank;
-    }
-    unsigned visible = c->request_count;
-    if (c->arrivals_that_cycle && c->last_arrival_cycle == now) {
-        visible -= c->arrivals_that_cycle; /* the youngest, at the end of the queue */
-        next = now + 1;
-    }
-    /* Else only requests flagged with a hazard may be blocked, and the row
-     * hits waiting on a bank are its count. */
+    /* Else only requests flagged with a hazard may be blocked. */
     bool check_all = c->copy_count || capped_bank >= 0 || visible < c->request_count;
     for (unsigned i = 0; i < visible; i++) {
         queued_request *q = &c->queue[i];
@@ -953,7 +1008,7 @@ static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t 
     for (unsigned k = 0; k < conflict_count; k++) {
         unsigned i = c->conflicts[k];
         queued_request *q = &c->queue[i];
-        if (check_all ? c->bank_hit_scan[q->bank] == scan : c->waiting_hits[q->bank] != 0) continue;
+        if (check_all ? c->bank_hit_scan[q->bank] == scan : bank_has_hits(c, q->bank)) continue;
         uint64_t earliest = dram_earliest_precharge(&c->state, q->bank);
         q->not_before = earliest;
         if (earliest <= now && (choice.other < 0 || (int)i < choice.other)) {
@@ -967,6 +1022,35 @@ static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t 
     if (choice.hit >= 0 && choice.other >= 0) next = now + 1; /* the one not chosen */
     *wake = next;
     return choice;
+}
+
+/* The oldest row hit whose column command may go now; failing that, the
+ * oldest request whose ACT or PRE may go now, where a row with hits waiting
+ * is not closed under them. Every candidate not chosen lowers *wake to when
+ * it may go (now + 1 for one ready now). */
+static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t *wake)
+{
+    /* The starvation cap, when reached, holds back the younger requests of
+     * the oldest one's bank: its row is then closed for it (no hits wait
+     * there any more) and it is served. */
+    int capped_bank = -1;
+    if (c->params.starvation_cap && c->request_count) {
+        uint64_t oldest = c->requests[c->queue[0].slot].sequence;
+        if (oldest != c->oldest_sequence) {
+            c->oldest_sequence = oldest;
+            c->bypasses = 0;
+        }
+        if (c->bypasses >= (uint64_t)c->params.starvation_cap) capped_bank = c->queue[0].bank;
+    }
+    unsigned visible = c->request_count;
+    if (c->arrivals_that_cycle && c->last_arrival_cycle == now) {
+        visible -= c->arrivals_that_cycle; /* the youngest, at the end of the queue */
+        *wake = now + 1;
+    }
+    bool return_full = c->response_count >= (unsigned)c->params.return_queue_depth;
+    if (c->copy_count || c->hazards || capped_bank >= 0 || visible < c->request_count || return_full)
+        return choose_by_scan(c, now, capped_bank, visible, return_full, wake);
+    return choose_by_bank(c, now, wake);
 }
 
 /* Issues the command FR-FCFS picks now, if any, and lowers *wake to the

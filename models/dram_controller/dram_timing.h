@@ -68,6 +68,7 @@ const char *dram_command_name(dram_command_kind kind);
 typedef struct dram_bank_timing {
     bool open;
     unsigned row;
+    unsigned group; /* dram_bank_group, kept to spare the scheduler two divisions a look */
     uint64_t next_act, next_pre, next_column, next_copy_act;
 } dram_bank_timing;
 
@@ -103,7 +104,7 @@ static inline uint64_t dram_activate_limit(const dram_timing_state *s)
 static inline uint64_t dram_column_limit(const dram_timing_state *s, unsigned bank)
 {
     return dram_max2(dram_max2(s->banks[bank].next_column, s->next_column),
-                s->group_next_column[dram_bank_group(&s->timing, bank)]);
+                s->group_next_column[s->banks[bank].group]);
 }
 
 /* Earliest cycle an ACT, PRE, or RD/WR to `bank` may issue: the scheduler
