@@ -113,6 +113,16 @@ typedef struct bank_queue {
     uint16_t oldest, read_hit, write_hit;
 } bank_queue;
 
+/* What FR-FCFS will do next when no request is held back: the first cycle
+ * a command may go and the oldest row hit and oldest other request whose
+ * command may go then (NO_SLOT: none). Valid until a request arrives or a
+ * command goes: nothing else changes the requests' timing. */
+typedef struct request_plan {
+    uint64_t cycle;
+    uint16_t hit, other;
+    bool valid;
+} request_plan;
+
 typedef struct dram_copy {
     simtx_msg msg;
     uint64_t arrival, sequence, first_command, done;
@@ -148,6 +158,7 @@ struct dram_controller {
     unsigned free_count;
     bank_queue *bank_queues;
     unsigned hazards; /* queued requests whose hazard flag is set */
+    request_plan plan;
     /* FR-FCFS does not close a row while an unblocked request for it waits;
      * when copies or the starvation cap block requests, each pass marks the
      * banks where it saw one. */
@@ -494,6 +505,7 @@ static void issue(dram_controller *c, dram_command *command, uint64_t now)
 {
     command->cycle = now;
     dram_timing_issue(&c->state, command);
+    c->plan.valid = false;
     if (command->kind == DRAM_CMD_ACT || command->kind == DRAM_CMD_PRE || command->kind == DRAM_CMD_COPY_ACT) {
         const dram_bank_timing *b = &c->state.banks[command->bank];
         c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
@@ -623,6 +635,7 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
     }
     bool is_access = msg->op == SIMTX_OP_READ || msg->op == SIMTX_OP_WRITE;
     simtx_average_add(&c->stats.queue_occupancy, (double)c->request_count);
+    c->plan.valid = false;
     if (msg->op == SIMTX_OP_ROW_COPY) {
         accept_copy(c, msg, now);
     } else if (!is_access) {
@@ -919,17 +932,34 @@ typedef struct request_choice {
     dram_command other_command;
 } request_choice;
 
-/* Makes `slot` the one chosen if its command may go now and it is older than
- * the one chosen so far; lowers *next for one not chosen (now + 1 for one
- * ready now). */
-static void consider(const dram_controller *c, unsigned slot, uint64_t earliest, uint64_t now, unsigned *chosen,
-                     uint64_t *next)
+/* Counts `slot` in the plan if its command may go at the plan's cycle, or
+ * earlier (then the plan starts again from its cycle). */
+static void plan_candidate(const dram_controller *c, unsigned slot, uint64_t earliest, bool is_hit, request_plan *plan)
 {
-    if (earliest > now) *next = min2(*next, earliest);
-    else if (*chosen == NO_SLOT || c->requests[slot].sequence < c->requests[*chosen].sequence) {
-        if (*chosen != NO_SLOT) *next = now + 1;
-        *chosen = slot;
-    } else *next = now + 1;
+    if (earliest > plan->cycle) return;
+    if (earliest < plan->cycle) *plan = (request_plan){.cycle = earliest, .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
+    uint16_t *chosen = is_hit ? &plan->hit : &plan->other;
+    if (*chosen == NO_SLOT || c->requests[slot].sequence < c->requests[*chosen].sequence) *chosen = (uint16_t)slot;
+}
+
+/* FR-FCFS when no request is held back, from the banks' summaries: the
+ * first cycle from now at which a command may go, and the candidates then. */
+static void plan_by_bank(dram_controller *c, uint64_t now)
+{
+    request_plan plan = {.cycle = SIMTX_NEVER, .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
+    for (unsigned bank = 0; bank < c->timing.banks; bank++) {
+        const bank_queue *b = &c->bank_queues[bank];
+        if (b->oldest == NO_SLOT) continue;
+        if (b->read_hit != NO_SLOT)
+            plan_candidate(c, b->read_hit, max2(dram_earliest_column(&c->state, bank, false), now), true, &plan);
+        if (b->write_hit != NO_SLOT)
+            plan_candidate(c, b->write_hit, max2(dram_earliest_column(&c->state, bank, true), now), true, &plan);
+        if (bank_has_hits(c, bank)) continue; /* a row is not closed under its hits */
+        uint64_t earliest = c->open_row[bank] == NO_OPEN_ROW ? dram_earliest_activate(&c->state, bank)
+                                                             : dram_earliest_precharge(&c->state, bank);
+        plan_candidate(c, b->oldest, max2(earliest, now), false, &plan);
+    }
+    c->plan = plan;
 }
 
 static int queue_position(const dram_controller *c, unsigned slot)
@@ -939,27 +969,24 @@ static int queue_position(const dram_controller *c, unsigned slot)
     return i;
 }
 
-/* FR-FCFS when no request is held back: the banks' summaries say it all. */
-static request_choice choose_by_bank(dram_controller *c, uint64_t now, uint64_t *next)
+/* FR-FCFS when no request is held back. The plan made after the last
+ * command still holds if no request arrived and no command went since. */
+static request_choice choose_by_bank(dram_controller *c, uint64_t now, uint64_t *wake)
 {
-    unsigned hit = NO_SLOT, other = NO_SLOT;
-    for (unsigned bank = 0; bank < c->timing.banks; bank++) {
-        const bank_queue *b = &c->bank_queues[bank];
-        if (b->oldest == NO_SLOT) continue;
-        if (b->read_hit != NO_SLOT) consider(c, b->read_hit, dram_earliest_column(&c->state, bank, false), now, &hit, next);
-        if (b->write_hit != NO_SLOT) consider(c, b->write_hit, dram_earliest_column(&c->state, bank, true), now, &hit, next);
-        if (bank_has_hits(c, bank)) continue; /* a row is not closed under its hits */
-        uint64_t earliest = c->open_row[bank] == NO_OPEN_ROW ? dram_earliest_activate(&c->state, bank)
-                                                             : dram_earliest_precharge(&c->state, bank);
-        consider(c, b->oldest, earliest, now, &other, next);
+    if (!c->plan.valid || c->plan.cycle < now) plan_by_bank(c, now);
+    request_choice choice = {.hit = -1, .other = -1};
+    if (c->plan.cycle > now) {
+        *wake = min2(*wake, c->plan.cycle);
+        return choice;
     }
-    request_choice choice = {.hit = hit == NO_SLOT ? -1 : queue_position(c, hit),
-                             .other = other == NO_SLOT ? -1 : queue_position(c, other)};
-    if (other != NO_SLOT) {
-        const dram_request *r = &c->requests[other];
+    if (c->plan.hit != NO_SLOT) choice.hit = queue_position(c, c->plan.hit);
+    if (c->plan.other != NO_SLOT) {
+        const dram_request *r = &c->requests[c->plan.other];
+        choice.other = queue_position(c, c->plan.other);
         choice.other_command = (dram_command){.kind = c->open_row[r->bank] == NO_OPEN_ROW ? DRAM_CMD_ACT : DRAM_CMD_PRE,
                                               .bank = r->bank, .row = r->row};
     }
+    if (choice.hit >= 0 && choice.other >= 0) *wake = now + 1; /* the one not chosen */
     return choice;
 }
 
