@@ -157,6 +157,7 @@ struct dram_controller {
     unsigned *free_slots;
     unsigned free_count;
     bank_queue *bank_queues;
+    uint64_t *occupied_banks; /* bit per bank with queued requests, so that a pass skips the others */
     unsigned hazards; /* queued requests whose hazard flag is set */
     request_plan plan;
     /* FR-FCFS does not close a row while an unblocked request for it waits;
@@ -290,6 +291,7 @@ static void dram_controller_destroy(void *core)
     free(c->free_slots);
     free(c->bank_hit_scan);
     free(c->bank_queues);
+    free(c->occupied_banks);
     free(c->copies);
     free(c->copies_on_bank);
     free(c->response_messages);
@@ -403,6 +405,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->free_slots = calloc(depth, sizeof *c->free_slots);
     c->bank_hit_scan = calloc(t.banks, sizeof *c->bank_hit_scan);
     c->bank_queues = malloc(t.banks * sizeof *c->bank_queues);
+    c->occupied_banks = calloc((t.banks + 63) / 64, sizeof *c->occupied_banks);
     c->copies = calloc(copies, sizeof *c->copies);
     c->copies_on_bank = calloc(t.banks, sizeof *c->copies_on_bank);
     c->response_messages = calloc(c->response_capacity, sizeof *c->response_messages);
@@ -412,7 +415,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
     ok = ok && c->data && c->requests && c->request_messages && c->queue && c->conflicts && c->open_row &&
-         c->free_slots && c->bank_hit_scan && c->bank_queues && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
+         c->free_slots && c->bank_hit_scan && c->bank_queues && c->occupied_banks && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
          c->response_ready && c->free_response_slots && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
@@ -479,6 +482,9 @@ static void summarise_bank(dram_controller *c, unsigned bank)
         uint16_t *hit = q->is_write ? &b->write_hit : &b->read_hit;
         if (q->row == open_row && *hit == NO_SLOT) *hit = q->slot;
     }
+    uint64_t bit = 1ull << (bank % 64);
+    if (b->oldest == NO_SLOT) c->occupied_banks[bank / 64] &= ~bit;
+    else c->occupied_banks[bank / 64] |= bit;
 }
 
 static bool bank_has_hits(const dram_controller *c, unsigned bank)
@@ -934,7 +940,7 @@ typedef struct request_choice {
 
 /* Counts `slot` in the plan if its command may go at the plan's cycle, or
  * earlier (then the plan starts again from its cycle). */
-static void plan_candidate(const dram_controller *c, unsigned slot, uint64_t earliest, bool is_hit, request_plan *plan)
+static inline void plan_candidate(const dram_controller *c, unsigned slot, uint64_t earliest, bool is_hit, request_plan *plan)
 {
     if (earliest > plan->cycle) return;
     if (earliest < plan->cycle) *plan = (request_plan){.cycle = earliest, .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
@@ -947,17 +953,19 @@ static void plan_candidate(const dram_controller *c, unsigned slot, uint64_t ear
 static void plan_by_bank(dram_controller *c, uint64_t now)
 {
     request_plan plan = {.cycle = SIMTX_NEVER, .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
-    for (unsigned bank = 0; bank < c->timing.banks; bank++) {
-        const bank_queue *b = &c->bank_queues[bank];
-        if (b->oldest == NO_SLOT) continue;
-        if (b->read_hit != NO_SLOT)
-            plan_candidate(c, b->read_hit, max2(dram_earliest_column(&c->state, bank, false), now), true, &plan);
-        if (b->write_hit != NO_SLOT)
-            plan_candidate(c, b->write_hit, max2(dram_earliest_column(&c->state, bank, true), now), true, &plan);
-        if (bank_has_hits(c, bank)) continue; /* a row is not closed under its hits */
-        uint64_t earliest = c->open_row[bank] == NO_OPEN_ROW ? dram_earliest_activate(&c->state, bank)
-                                                             : dram_earliest_precharge(&c->state, bank);
-        plan_candidate(c, b->oldest, max2(earliest, now), false, &plan);
+    for (unsigned word = 0; word < (c->timing.banks + 63) / 64; word++) {
+        for (uint64_t bits = c->occupied_banks[word]; bits; bits &= bits - 1) {
+            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
+            const bank_queue *b = &c->bank_queues[bank];
+            if (b->read_hit != NO_SLOT)
+                plan_candidate(c, b->read_hit, max2(dram_earliest_column(&c->state, bank, false), now), true, &plan);
+            if (b->write_hit != NO_SLOT)
+                plan_candidate(c, b->write_hit, max2(dram_earliest_column(&c->state, bank, true), now), true, &plan);
+            if (bank_has_hits(c, bank)) continue; /* a row is not closed under its hits */
+            uint64_t earliest = c->open_row[bank] == NO_OPEN_ROW ? dram_earliest_activate(&c->state, bank)
+                                                                 : dram_earliest_precharge(&c->state, bank);
+            plan_candidate(c, b->oldest, max2(earliest, now), false, &plan);
+        }
     }
     c->plan = plan;
 }
