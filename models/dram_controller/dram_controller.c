@@ -629,6 +629,14 @@ static bool has_room_for(const dram_controller *c, uint8_t op)
     return !full && c->response_count < (unsigned)c->params.return_queue_depth;
 }
 
+/* The refused arrival the shim offers again right after this cycle will be
+ * taken; the shim does not wake the controller for it, so it must ask for
+ * the next cycle to see it. */
+static bool refused_arrival_fits(const dram_controller *c)
+{
+    return c->refused_waiting && has_room_for(c, c->refused_op);
+}
+
 static simtx_accept_result dram_controller_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     dram_controller *c = core;
@@ -1118,9 +1126,14 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         if (choice.other_command.kind == DRAM_CMD_PRE) r->precharged = true;
         else r->activated = true;
     }
-    /* Nothing else may go this cycle: a second pass over the queue as it
-     * is now finds exactly when the next command may, so that the
-     * controller is not woken early for nothing. */
+    /* Nothing else may go this cycle: a second pass finds exactly when the
+     * next command may, so that the controller is not woken early for
+     * nothing; unless an arrival is seen next cycle anyway, which would
+     * spoil that pass's plan. */
+    if (refused_arrival_fits(c)) {
+        *wake = now + 1;
+        return;
+    }
     *wake = wake_before;
     choose_request(c, now, wake);
 }
@@ -1220,12 +1233,9 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
 
     if (!c->port_blocked)
         if (c->response_count) wake = min2(wake, max2(c->next_response_ready, now + 1));
-    /* A refused arrival offered again after this cycle is taken if there
-     * is room now, and the shim does not wake the controller for it: it is
-     * seen at the next cycle. (Cleared here, as the offer follows at once.) */
-    if (c->refused_waiting && has_room_for(c, c->refused_op)) {
+    if (refused_arrival_fits(c)) {
         wake = now + 1;
-        c->refused_waiting = false;
+        c->refused_waiting = false; /* the offer follows at once */
     }
     bool idle = !c->request_count && !c->copy_count && !c->response_count && !c->refresh_due;
     if (c->timing.refresh && !idle) wake = min2(wake, c->next_refresh);
