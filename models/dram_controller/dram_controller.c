@@ -961,17 +961,18 @@ static inline void plan_candidate(const dram_controller *c, unsigned slot, uint6
 static void plan_by_bank(dram_controller *c, uint64_t now)
 {
     request_plan plan = {.cycle = SIMTX_NEVER, .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
+    dram_channel_limits limits = dram_channel_limits_of(&c->state);
     for (unsigned word = 0; word < (c->timing.banks + 63) / 64; word++) {
         for (uint64_t bits = c->occupied_banks[word]; bits; bits &= bits - 1) {
             unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
             const bank_queue *b = &c->bank_queues[bank];
             if (b->read_hit != NO_SLOT)
-                plan_candidate(c, b->read_hit, max2(dram_earliest_column(&c->state, bank, false), now), true, &plan);
+                plan_candidate(c, b->read_hit, max2(dram_bank_column(&c->state, &limits, bank, false), now), true, &plan);
             if (b->write_hit != NO_SLOT)
-                plan_candidate(c, b->write_hit, max2(dram_earliest_column(&c->state, bank, true), now), true, &plan);
+                plan_candidate(c, b->write_hit, max2(dram_bank_column(&c->state, &limits, bank, true), now), true, &plan);
             if (bank_has_hits(c, bank)) continue; /* a row is not closed under its hits */
-            uint64_t earliest = c->open_row[bank] == NO_OPEN_ROW ? dram_earliest_activate(&c->state, bank)
-                                                                 : dram_earliest_precharge(&c->state, bank);
+            uint64_t earliest = c->open_row[bank] == NO_OPEN_ROW ? dram_bank_activate(&c->state, &limits, bank)
+                                                                 : dram_bank_precharge(&c->state, &limits, bank);
             plan_candidate(c, b->oldest, max2(earliest, now), false, &plan);
         }
     }
