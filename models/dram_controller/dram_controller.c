@@ -102,6 +102,27 @@ typedef struct queued_request {
     bool last_burst; /* its next column command completes it */
 } queued_request;
 
+#define NO_SLOT UINT16_MAX
+
+/* Per bank, what FR-FCFS may do there, kept as requests arrive and leave and
+ * as the bank opens and closes: the slots of its oldest request and of its
+ * oldest read and oldest write for the open row (NO_SLOT: none). Every
+ * request of a bank waits for the same kind of command, so unless requests
+ * are held back these are the only ones worth looking at. */
+typedef struct bank_queue {
+    uint16_t oldest, read_hit, write_hit;
+} bank_queue;
+
+/* What FR-FCFS will do next when no request is held back: the first cycle
+ * a command may go and the oldest row hit and oldest other request whose
+ * command may go then (NO_SLOT: none). Valid until a request arrives or a
+ * command goes: nothing else changes the requests' timing. */
+typedef struct request_plan {
+    uint64_t cycle;
+    uint16_t hit, other;
+    bool valid;
+} request_plan;
+
 typedef struct dram_copy {
     simtx_msg msg;
     uint64_t arrival, sequence, first_command, done;
@@ -135,12 +156,13 @@ struct dram_controller {
     unsigned request_count;
     unsigned *free_slots;
     unsigned free_count;
-    /* Per bank: queued requests for the open row. FR-FCFS does not close a
-     * row while an unblocked one waits; the oldest of them is never blocked
-     * by a younger one, so a count is enough unless copies or the
-     * starvation cap block requests, when each pass marks the banks where
-     * it saw an unblocked one (bank_hit_scan). */
-    unsigned *waiting_hits;
+    bank_queue *bank_queues;
+    uint64_t *occupied_banks; /* bit per bank with queued requests, so that a pass skips the others */
+    unsigned hazards; /* queued requests whose hazard flag is set */
+    request_plan plan;
+    /* FR-FCFS does not close a row while an unblocked request for it waits;
+     * when copies or the starvation cap block requests, each pass marks the
+     * banks where it saw one. */
     uint64_t *bank_hit_scan;
     uint64_t scans; /* scheduler passes so far */
     unsigned *conflicts;    /* scratch: queue positions whose bank holds another row */
@@ -171,6 +193,10 @@ struct dram_controller {
     uint64_t next_refresh, refresh_end;
     bool refresh_due, refresh_shown, failed, issued_this_cycle;
     bool sleeping; /* the last cycle() returned SIMTX_NEVER */
+    /* The last arrival offered was refused (the port holds one at a time):
+     * the shim offers it again right after each cycle. */
+    bool refused_waiting;
+    uint8_t refused_op;
     /* The bus_utilisation probe counts the bursts issued after the newest one
      * whose data started BUS_WINDOW cycles ago or more (at most BUS_WINDOW).
      * Only a burst starting before every later one can be that newest old
@@ -264,7 +290,8 @@ static void dram_controller_destroy(void *core)
     free(c->open_row);
     free(c->free_slots);
     free(c->bank_hit_scan);
-    free(c->waiting_hits);
+    free(c->bank_queues);
+    free(c->occupied_banks);
     free(c->copies);
     free(c->copies_on_bank);
     free(c->response_messages);
@@ -377,7 +404,8 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->open_row = malloc(t.banks * sizeof *c->open_row);
     c->free_slots = calloc(depth, sizeof *c->free_slots);
     c->bank_hit_scan = calloc(t.banks, sizeof *c->bank_hit_scan);
-    c->waiting_hits = calloc(t.banks, sizeof *c->waiting_hits);
+    c->bank_queues = malloc(t.banks * sizeof *c->bank_queues);
+    c->occupied_banks = calloc((t.banks + 63) / 64, sizeof *c->occupied_banks);
     c->copies = calloc(copies, sizeof *c->copies);
     c->copies_on_bank = calloc(t.banks, sizeof *c->copies_on_bank);
     c->response_messages = calloc(c->response_capacity, sizeof *c->response_messages);
@@ -387,7 +415,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
     ok = ok && c->data && c->requests && c->request_messages && c->queue && c->conflicts && c->open_row &&
-         c->free_slots && c->bank_hit_scan && c->waiting_hits && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
+         c->free_slots && c->bank_hit_scan && c->bank_queues && c->occupied_banks && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
          c->response_ready && c->free_response_slots && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
@@ -399,7 +427,10 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     }
     for (unsigned i = 0; i < depth; i++) c->free_slots[c->free_count++] = depth - 1 - i;
     for (unsigned i = 0; i < c->response_capacity; i++) c->free_response_slots[i] = c->response_capacity - 1 - i;
-    for (unsigned b = 0; b < t.banks; b++) c->open_row[b] = NO_OPEN_ROW;
+    for (unsigned b = 0; b < t.banks; b++) {
+        c->open_row[b] = NO_OPEN_ROW;
+        c->bank_queues[b] = (bank_queue){NO_SLOT, NO_SLOT, NO_SLOT};
+    }
     c->next_refresh = t.refi;
     c->next_response_ready = SIMTX_NEVER;
     register_observations(c);
@@ -436,6 +467,31 @@ static void show_queues(dram_controller *c, uint64_t now)
 
 /* ---- commands ---- */
 
+/* Recomputes a bank's bank_queue. Its requests' next commands may have
+ * changed too: they are looked at again (not_before). */
+static void summarise_bank(dram_controller *c, unsigned bank)
+{
+    bank_queue *b = &c->bank_queues[bank];
+    *b = (bank_queue){NO_SLOT, NO_SLOT, NO_SLOT};
+    uint32_t open_row = c->open_row[bank];
+    for (unsigned i = 0; i < c->request_count; i++) {
+        queued_request *q = &c->queue[i];
+        if (q->bank != bank) continue;
+        q->not_before = 0;
+        if (b->oldest == NO_SLOT) b->oldest = q->slot;
+        uint16_t *hit = q->is_write ? &b->write_hit : &b->read_hit;
+        if (q->row == open_row && *hit == NO_SLOT) *hit = q->slot;
+    }
+    uint64_t bit = 1ull << (bank % 64);
+    if (b->oldest == NO_SLOT) c->occupied_banks[bank / 64] &= ~bit;
+    else c->occupied_banks[bank / 64] |= bit;
+}
+
+static bool bank_has_hits(const dram_controller *c, unsigned bank)
+{
+    return c->bank_queues[bank].read_hit != NO_SLOT || c->bank_queues[bank].write_hit != NO_SLOT;
+}
+
 /* A burst that starts no later than an older candidate replaces it: whenever
  * the older one is old, so is this newer one. A candidate BUS_CANDIDATES
  * bursts back may be dropped: the count is capped at BUS_WINDOW anyway. */
@@ -455,16 +511,11 @@ static void issue(dram_controller *c, dram_command *command, uint64_t now)
 {
     command->cycle = now;
     dram_timing_issue(&c->state, command);
+    c->plan.valid = false;
     if (command->kind == DRAM_CMD_ACT || command->kind == DRAM_CMD_PRE || command->kind == DRAM_CMD_COPY_ACT) {
         const dram_bank_timing *b = &c->state.banks[command->bank];
-        uint32_t open_row = c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
-        unsigned hits = 0;
-        for (unsigned i = 0; i < c->request_count; i++) {
-            if (c->queue[i].bank != command->bank) continue;
-            c->queue[i].not_before = 0;
-            hits += c->queue[i].row == open_row;
-        }
-        c->waiting_hits[command->bank] = hits;
+        c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
+        summarise_bank(c, command->bank);
     }
     if (c->listener) c->listener(c->listener_context, command);
     if (c->checker) {
@@ -569,20 +620,36 @@ static void accept_copy(dram_controller *c, const simtx_msg *msg, uint64_t now)
     else copy->mode = COPY_CONTROLLER; /* same bank, other subarray: see README */
 }
 
+static bool has_room_for(const dram_controller *c, uint8_t op)
+{
+    bool full = op == SIMTX_OP_ROW_COPY                        ? c->copy_count == (unsigned)c->params.copy_queue_depth
+                : op == SIMTX_OP_READ || op == SIMTX_OP_WRITE ? c->request_count == (unsigned)c->params.queue_depth
+                                                              : false;
+    /* Responses made at arrival need a return-queue slot too. */
+    return !full && c->response_count < (unsigned)c->params.return_queue_depth;
+}
+
+/* The refused arrival the shim offers again right after this cycle will be
+ * taken; the shim does not wake the controller for it, so it must ask for
+ * the next cycle to see it. */
+static bool refused_arrival_fits(const dram_controller *c)
+{
+    return c->refused_waiting && has_room_for(c, c->refused_op);
+}
+
 static simtx_accept_result dram_controller_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     dram_controller *c = core;
     (void)port;
-    bool is_access = msg->op == SIMTX_OP_READ || msg->op == SIMTX_OP_WRITE;
-    bool full = msg->op == SIMTX_OP_ROW_COPY ? c->copy_count == (unsigned)c->params.copy_queue_depth
-                : is_access                  ? c->request_count == (unsigned)c->params.queue_depth
-                                             : false;
-    /* Responses made at arrival need a return-queue slot too. */
-    if (full || c->response_count >= (unsigned)c->params.return_queue_depth) {
+    c->refused_waiting = !has_room_for(c, msg->op);
+    if (c->refused_waiting) {
+        c->refused_op = msg->op;
         c->stats.refusals++;
         return SIMTX_BUSY;
     }
+    bool is_access = msg->op == SIMTX_OP_READ || msg->op == SIMTX_OP_WRITE;
     simtx_average_add(&c->stats.queue_occupancy, (double)c->request_count);
+    c->plan.valid = false;
     if (msg->op == SIMTX_OP_ROW_COPY) {
         accept_copy(c, msg, now);
     } else if (!is_access) {
@@ -617,11 +684,12 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
                 q->hazard = (older->is_write || r->is_write) && older->address < msg->address + msg->size &&
                             msg->address < older->address + older->size;
             }
+            c->hazards += q->hazard;
             c->request_count++;
             if (c->last_arrival_cycle != now) c->arrivals_that_cycle = 0;
             c->last_arrival_cycle = now;
             c->arrivals_that_cycle++;
-            c->waiting_hits[l.bank] += c->open_row[l.bank] == l.row;
+            summarise_bank(c, l.bank);
         }
     }
     c->probes.queue_depth = c->request_count;
@@ -815,7 +883,7 @@ static void complete_copies(dram_controller *c, uint64_t now)
 
 /* ---- read/write scheduling (FR-FCFS) ---- */
 
-static bool blocked_slow(const dram_controller *c, unsigned position)
+static bool blocked_slow(dram_controller *c, unsigned position)
 {
     queued_request *q = &c->queue[position];
     const dram_request *r = &c->requests[q->slot];
@@ -830,14 +898,14 @@ static bool blocked_slow(const dram_controller *c, unsigned position)
             return true;
     }
     q->hazard = false; /* the older ones are gone and later arrivals are younger */
+    c->hazards--;
     return false;
 }
 
 
 static void complete_request(dram_controller *c, unsigned position, uint64_t now)
 {
-    unsigned slot = c->queue[position].slot;
-    c->waiting_hits[c->queue[position].bank]--; /* it was a row hit */
+    unsigned slot = c->queue[position].slot, bank = c->queue[position].bank;
     dram_request *r = &c->requests[slot];
     simtx_msg *msg = &c->request_messages[slot];
     uint64_t ready;
@@ -862,6 +930,7 @@ static void complete_request(dram_controller *c, unsigned position, uint64_t now
     memmove(&c->queue[position], &c->queue[position + 1], (c->request_count - position - 1) * sizeof *c->queue);
     c->request_count--;
     c->free_slots[c->free_count++] = slot;
+    summarise_bank(c, bank);
 }
 
 static dram_command column_command(const dram_request *r)
@@ -870,40 +939,85 @@ static dram_command column_command(const dram_request *r)
                           .column = r->column + r->bursts_issued};
 }
 
-/* FR-FCFS in one pass over the queue: the oldest row hit whose column
- * command may go now; failing that, the oldest request whose ACT or PRE may
- * go now, where a row with hits waiting is not closed under them. Every
- * candidate not issued lowers *wake to when it may go. */
-static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
+/* The command FR-FCFS picks at a cycle: the queue position of the row hit
+ * whose column command goes, or of the request whose ACT or PRE goes. */
+typedef struct request_choice {
+    int hit, other;
+    dram_command other_command;
+} request_choice;
+
+/* Counts `slot` in the plan if its command may go at the plan's cycle, or
+ * earlier (then the plan starts again from its cycle). */
+static inline void plan_candidate(const dram_controller *c, unsigned slot, uint64_t earliest, bool is_hit, request_plan *plan)
 {
-    /* A due refresh stops all traffic so that its precharges are not pushed
-     * back forever by row hits. */
-    if (c->refresh_due) return;
-    bool return_full = c->response_count >= (unsigned)c->params.return_queue_depth;
+    if (earliest > plan->cycle) return;
+    if (earliest < plan->cycle) *plan = (request_plan){.cycle = earliest, .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
+    uint16_t *chosen = is_hit ? &plan->hit : &plan->other;
+    if (*chosen == NO_SLOT || c->requests[slot].sequence < c->requests[*chosen].sequence) *chosen = (uint16_t)slot;
+}
+
+/* FR-FCFS when no request is held back, from the banks' summaries: the
+ * first cycle from now at which a command may go, and the candidates then. */
+static void plan_by_bank(dram_controller *c, uint64_t now)
+{
+    request_plan plan = {.cycle = SIMTX_NEVER, .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
+    dram_channel_limits limits = dram_channel_limits_of(&c->state);
+    for (unsigned word = 0; word < (c->timing.banks + 63) / 64; word++) {
+        for (uint64_t bits = c->occupied_banks[word]; bits; bits &= bits - 1) {
+            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
+            const bank_queue *b = &c->bank_queues[bank];
+            if (b->read_hit != NO_SLOT)
+                plan_candidate(c, b->read_hit, max2(dram_bank_column(&c->state, &limits, bank, false), now), true, &plan);
+            if (b->write_hit != NO_SLOT)
+                plan_candidate(c, b->write_hit, max2(dram_bank_column(&c->state, &limits, bank, true), now), true, &plan);
+            if (bank_has_hits(c, bank)) continue; /* a row is not closed under its hits */
+            uint64_t earliest = c->open_row[bank] == NO_OPEN_ROW ? dram_bank_activate(&c->state, &limits, bank)
+                                                                 : dram_bank_precharge(&c->state, &limits, bank);
+            plan_candidate(c, b->oldest, max2(earliest, now), false, &plan);
+        }
+    }
+    c->plan = plan;
+}
+
+static int queue_position(const dram_controller *c, unsigned slot)
+{
+    int i = 0;
+    while (c->queue[i].slot != slot) i++;
+    return i;
+}
+
+/* FR-FCFS when no request is held back. The plan made after the last
+ * command still holds if no request arrived and no command went since. */
+static request_choice choose_by_bank(dram_controller *c, uint64_t now, uint64_t *wake)
+{
+    if (!c->plan.valid || c->plan.cycle < now) plan_by_bank(c, now);
+    request_choice choice = {.hit = -1, .other = -1};
+    if (c->plan.cycle > now) {
+        *wake = min2(*wake, c->plan.cycle);
+        return choice;
+    }
+    if (c->plan.hit != NO_SLOT) choice.hit = queue_position(c, c->plan.hit);
+    if (c->plan.other != NO_SLOT) {
+        const dram_request *r = &c->requests[c->plan.other];
+        choice.other = queue_position(c, c->plan.other);
+        choice.other_command = (dram_command){.kind = c->open_row[r->bank] == NO_OPEN_ROW ? DRAM_CMD_ACT : DRAM_CMD_PRE,
+                                              .bank = r->bank, .row = r->row};
+    }
+    if (choice.hit >= 0 && choice.other >= 0) *wake = now + 1; /* the one not chosen */
+    return choice;
+}
+
+/* FR-FCFS in one pass over the queue, skipping the requests held back (by a
+ * copy, a hazard, the starvation cap) and the `visible`..end ones not seen
+ * yet. Requests whose not_before lies ahead cost a compare. */
+static request_choice choose_by_scan(dram_controller *c, uint64_t now, int capped_bank, unsigned visible,
+                                     bool return_full, uint64_t *wake)
+{
     uint64_t scan = ++c->scans;
-    int hit = -1, other = -1;
-    dram_command other_command = {0};
+    request_choice choice = {.hit = -1, .other = -1};
     unsigned conflict_count = 0;
     uint64_t next = *wake;
-    /* The starvation cap, when reached, holds back the younger requests of
-     * the oldest one's bank: its row is then closed for it (no hits wait
-     * there any more) and it is served. */
-    int capped_bank = -1;
-    if (c->params.starvation_cap && c->request_count) {
-        uint64_t oldest = c->requests[c->queue[0].slot].sequence;
-        if (oldest != c->oldest_sequence) {
-            c->oldest_sequence = oldest;
-            c->bypasses = 0;
-        }
-        if (c->bypasses >= (uint64_t)c->params.starvation_cap) capped_bank = c->queue[0].bank;
-    }
-    unsigned visible = c->request_count;
-    if (c->arrivals_that_cycle && c->last_arrival_cycle == now) {
-        visible -= c->arrivals_that_cycle; /* the youngest, at the end of the queue */
-        next = now + 1;
-    }
-    /* Else only requests flagged with a hazard may be blocked, and the row
-     * hits waiting on a bank are its count. */
+    /* Else only requests flagged with a hazard may be blocked. */
     bool check_all = c->copy_count || capped_bank >= 0 || visible < c->request_count;
     for (unsigned i = 0; i < visible; i++) {
         queued_request *q = &c->queue[i];
@@ -929,60 +1043,100 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         }
         q->not_before = earliest;
         if (earliest > now) next = min2(next, earliest);
-        else if (is_hit && hit < 0) hit = (int)i;
-        else if (!is_hit && other < 0) {
-            other = (int)i;
-            other_command = (dram_command){.kind = DRAM_CMD_ACT, .bank = bank, .row = q->row};
+        else if (is_hit && choice.hit < 0) choice.hit = (int)i;
+        else if (!is_hit && choice.other < 0) {
+            choice.other = (int)i;
+            choice.other_command = (dram_command){.kind = DRAM_CMD_ACT, .bank = bank, .row = q->row};
         } else next = now + 1;
     }
     for (unsigned k = 0; k < conflict_count; k++) {
         unsigned i = c->conflicts[k];
         queued_request *q = &c->queue[i];
-        if (check_all ? c->bank_hit_scan[q->bank] == scan : c->waiting_hits[q->bank] != 0) continue;
+        if (check_all ? c->bank_hit_scan[q->bank] == scan : bank_has_hits(c, q->bank)) continue;
         uint64_t earliest = dram_earliest_precharge(&c->state, q->bank);
         q->not_before = earliest;
-        if (earliest <= now && (other < 0 || (int)i < other)) {
-            if (other >= 0) next = now + 1; /* the displaced ACT */
-            other = (int)i;
-            other_command = (dram_command){.kind = DRAM_CMD_PRE, .bank = q->bank, .row = q->row};
+        if (earliest <= now && (choice.other < 0 || (int)i < choice.other)) {
+            if (choice.other >= 0) next = now + 1; /* the displaced ACT */
+            choice.other = (int)i;
+            choice.other_command = (dram_command){.kind = DRAM_CMD_PRE, .bank = q->bank, .row = q->row};
         } else {
             next = min2(next, max2(earliest, now + 1));
         }
     }
+    if (choice.hit >= 0 && choice.other >= 0) next = now + 1; /* the one not chosen */
+    *wake = next;
+    return choice;
+}
+
+/* The oldest row hit whose column command may go now; failing that, the
+ * oldest request whose ACT or PRE may go now, where a row with hits waiting
+ * is not closed under them. Every candidate not chosen lowers *wake to when
+ * it may go (now + 1 for one ready now). */
+static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t *wake)
+{
+    /* The starvation cap, when reached, holds back the younger requests of
+     * the oldest one's bank: its row is then closed for it (no hits wait
+     * there any more) and it is served. */
+    int capped_bank = -1;
+    if (c->params.starvation_cap && c->request_count) {
+        uint64_t oldest = c->requests[c->queue[0].slot].sequence;
+        if (oldest != c->oldest_sequence) {
+            c->oldest_sequence = oldest;
+            c->bypasses = 0;
+        }
+        if (c->bypasses >= (uint64_t)c->params.starvation_cap) capped_bank = c->queue[0].bank;
+    }
+    unsigned visible = c->request_count;
+    if (c->arrivals_that_cycle && c->last_arrival_cycle == now) {
+        visible -= c->arrivals_that_cycle; /* the youngest, at the end of the queue */
+        *wake = now + 1;
+    }
+    bool return_full = c->response_count >= (unsigned)c->params.return_queue_depth;
+    if (c->copy_count || c->hazards || capped_bank >= 0 || visible < c->request_count || return_full)
+        return choose_by_scan(c, now, capped_bank, visible, return_full, wake);
+    return choose_by_bank(c, now, wake);
+}
+
+/* Issues the command FR-FCFS picks now, if any, and lowers *wake to the
+ * first cycle another command may go. */
+static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
+{
+    /* A due refresh stops all traffic so that its precharges are not pushed
+     * back forever by row hits. */
+    if (c->refresh_due) return;
+    uint64_t wake_before = *wake;
+    request_choice choice = choose_request(c, now, wake);
+    if (choice.hit < 0 && choice.other < 0) return;
     if (c->issued_this_cycle) { /* a copy or refresh took this cycle */
-        if (hit >= 0 || other >= 0) next = now + 1;
-    } else if (hit >= 0) {
-        if (other >= 0) next = now + 1;
-        queued_request *q = &c->queue[hit];
+    } else if (choice.hit >= 0) {
+        queued_request *q = &c->queue[choice.hit];
         dram_request *r = &c->requests[q->slot];
         dram_command command = column_command(r);
         issue(c, &command, now);
-        if (hit > 0 && q->bank == c->queue[0].bank) c->bypasses++;
+        if (choice.hit > 0 && q->bank == c->queue[0].bank) c->bypasses++;
         if (++r->bursts_issued == r->bursts) {
-            if (hit == 0 && capped_bank >= 0) next = now + 1; /* the requests held back may go */
-            complete_request(c, (unsigned)hit, now);
-            /* Its departure may let others go at once: a request behind it
-             * (same bytes), a PRE its row hit held back, a copy waiting for
-             * its bank. */
-            next = now + 1;
+            complete_request(c, (unsigned)choice.hit, now);
+            /* A copy waiting for its bank may start at once. */
+            if (c->copy_count) wake_before = now + 1;
         } else {
             q->last_burst = r->bursts_issued + 1 == r->bursts;
-            command = column_command(r);
-            next = min2(next, max2(dram_timing_earliest(&c->state, &command), now + 1));
         }
-    } else if (other >= 0) {
-        dram_request *r = &c->requests[c->queue[other].slot];
-        issue(c, &other_command, now);
-        if (other_command.kind == DRAM_CMD_PRE) r->precharged = true;
+    } else {
+        dram_request *r = &c->requests[c->queue[choice.other].slot];
+        issue(c, &choice.other_command, now);
+        if (choice.other_command.kind == DRAM_CMD_PRE) r->precharged = true;
         else r->activated = true;
-        /* Wake for its next command; the others' wake times, taken before
-         * this issue, can only be early. */
-        dram_command command = other_command.kind == DRAM_CMD_PRE
-                                   ? (dram_command){.kind = DRAM_CMD_ACT, .bank = r->bank, .row = r->row}
-                                   : column_command(r);
-        next = min2(next, max2(dram_timing_earliest(&c->state, &command), now + 1));
     }
-    *wake = next;
+    /* Nothing else may go this cycle: a second pass finds exactly when the
+     * next command may, so that the controller is not woken early for
+     * nothing; unless an arrival is seen next cycle anyway, which would
+     * spoil that pass's plan. */
+    if (refused_arrival_fits(c)) {
+        *wake = now + 1;
+        return;
+    }
+    *wake = wake_before;
+    choose_request(c, now, wake);
 }
 
 /* ---- refresh ---- */
@@ -1080,6 +1234,10 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
 
     if (!c->port_blocked)
         if (c->response_count) wake = min2(wake, max2(c->next_response_ready, now + 1));
+    if (refused_arrival_fits(c)) {
+        wake = now + 1;
+        c->refused_waiting = false; /* the offer follows at once */
+    }
     bool idle = !c->request_count && !c->copy_count && !c->response_count && !c->refresh_due;
     if (c->timing.refresh && !idle) wake = min2(wake, c->next_refresh);
     if (c->refresh_shown) wake = min2(wake, c->refresh_end);

@@ -52,7 +52,9 @@ bool dram_timing_state_init(dram_timing_state *s, const dram_timing *t)
     *s = (dram_timing_state){.timing = *t};
     s->banks = calloc(t->banks, sizeof *s->banks);
     s->group_next_column = calloc(t->bank_groups, sizeof *s->group_next_column);
-    return s->banks && s->group_next_column;
+    if (!s->banks || !s->group_next_column) return false;
+    for (unsigned b = 0; b < t->banks; b++) s->banks[b].group = dram_bank_group(t, b);
+    return true;
 }
 
 void dram_timing_state_release(dram_timing_state *s)
@@ -77,7 +79,7 @@ static void record_activate(dram_timing_state *s, uint64_t cycle)
 static void record_column(dram_timing_state *s, unsigned bank, uint64_t cycle)
 {
     s->next_column = max2(s->next_column, cycle + s->timing.ccd_s);
-    uint64_t *group = &s->group_next_column[dram_bank_group(&s->timing, bank)];
+    uint64_t *group = &s->group_next_column[s->banks[bank].group];
     *group = max2(*group, cycle + s->timing.ccd_l);
 }
 

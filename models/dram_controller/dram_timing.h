@@ -68,6 +68,7 @@ const char *dram_command_name(dram_command_kind kind);
 typedef struct dram_bank_timing {
     bool open;
     unsigned row;
+    unsigned group; /* dram_bank_group, kept to spare the scheduler two divisions a look */
     uint64_t next_act, next_pre, next_column, next_copy_act;
 } dram_bank_timing;
 
@@ -100,28 +101,67 @@ static inline uint64_t dram_activate_limit(const dram_timing_state *s)
     return earliest;
 }
 
-static inline uint64_t dram_column_limit(const dram_timing_state *s, unsigned bank)
+/* The bank's own column limit (tRCD after its ACT) and tCCDL in its group. */
+static inline uint64_t dram_bank_column_limit(const dram_timing_state *s, unsigned bank)
 {
-    return dram_max2(dram_max2(s->banks[bank].next_column, s->next_column),
-                s->group_next_column[dram_bank_group(&s->timing, bank)]);
+    return dram_max2(s->banks[bank].next_column, s->group_next_column[s->banks[bank].group]);
 }
 
-/* Earliest cycle an ACT, PRE, or RD/WR to `bank` may issue: the scheduler
- * asks for every queued request it looks at, so these stay small enough to
- * inline. */
+static inline uint64_t dram_column_limit(const dram_timing_state *s, unsigned bank)
+{
+    return dram_max2(dram_bank_column_limit(s, bank), s->next_column);
+}
+
+/* The channel-wide part of the earliest cycle of each kind of command, the
+ * same for every bank: worked out once for a pass over many banks. */
+typedef struct dram_channel_limits {
+    uint64_t activate, precharge, read, write;
+} dram_channel_limits;
+
+static inline dram_channel_limits dram_channel_limits_of(const dram_timing_state *s)
+{
+    return (dram_channel_limits){.activate = dram_max2(s->next_command, dram_activate_limit(s)),
+                                 .precharge = s->next_command,
+                                 .read = dram_max2(s->next_command, dram_max2(s->next_column, s->next_read)),
+                                 .write = dram_max2(s->next_command, dram_max2(s->next_column, s->next_write))};
+}
+
+/* Earliest cycle an ACT, PRE, or RD/WR to `bank` may issue, given the
+ * channel's limits. */
+static inline uint64_t dram_bank_activate(const dram_timing_state *s, const dram_channel_limits *l, unsigned bank)
+{
+    return dram_max2(l->activate, s->banks[bank].next_act);
+}
+
+static inline uint64_t dram_bank_precharge(const dram_timing_state *s, const dram_channel_limits *l, unsigned bank)
+{
+    return dram_max2(l->precharge, s->banks[bank].next_pre);
+}
+
+static inline uint64_t dram_bank_column(const dram_timing_state *s, const dram_channel_limits *l, unsigned bank,
+                                        bool is_write)
+{
+    return dram_max2(is_write ? l->write : l->read, dram_bank_column_limit(s, bank));
+}
+
+/* The same for one bank: the scheduler's queue scan asks for every queued
+ * request it looks at, so these stay small enough to inline. */
 static inline uint64_t dram_earliest_activate(const dram_timing_state *s, unsigned bank)
 {
-    return dram_max2(s->next_command, dram_max2(s->banks[bank].next_act, dram_activate_limit(s)));
+    dram_channel_limits l = dram_channel_limits_of(s);
+    return dram_bank_activate(s, &l, bank);
 }
 
 static inline uint64_t dram_earliest_precharge(const dram_timing_state *s, unsigned bank)
 {
-    return dram_max2(s->next_command, s->banks[bank].next_pre);
+    dram_channel_limits l = dram_channel_limits_of(s);
+    return dram_bank_precharge(s, &l, bank);
 }
 
 static inline uint64_t dram_earliest_column(const dram_timing_state *s, unsigned bank, bool is_write)
 {
-    return dram_max2(s->next_command, dram_max2(dram_column_limit(s, bank), is_write ? s->next_write : s->next_read));
+    dram_channel_limits l = dram_channel_limits_of(s);
+    return dram_bank_column(s, &l, bank, is_write);
 }
 
 /* Earliest cycle the command may issue (its own cycle field is ignored). */

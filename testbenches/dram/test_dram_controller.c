@@ -473,10 +473,12 @@ static void test_starvation_cap(void)
 }
 
 /* The controller's decisions must not depend on when it is woken: run once
- * only at the cycles it asks for (plus the cycle after each arrival or freed
- * port, as the shim does) and once at every cycle, with the same offers and
- * response-port stalls, and both must issue the same commands at the same
- * cycles and answer at the same cycles. */
+ * only at the cycles it asks for (plus the cycle after each new offer or
+ * freed port, as the shim does) and once at every cycle, with the same offers
+ * and response-port stalls, and both must issue the same commands at the same
+ * cycles and answer at the same cycles. As in the shim, a refused offer is
+ * offered again right after each cycle the controller runs, and taking it
+ * then wakes nothing: the controller must ask for the next cycle itself. */
 typedef struct command_log {
     dram_command *commands;
     unsigned count, capacity;
@@ -496,11 +498,14 @@ static void run_wake_schedule(const char *const *overrides, bool every_cycle, co
     dram_controller_set_command_listener(t->core, log_command, log);
     uint64_t state = 7;
     unsigned sent = 0;
-    bool have_pending = false;
+    bool have_pending = false, refused = false;
     simtx_msg pending;
     for (uint64_t now = 0; now < 60000; now++) {
         t->now = now;
-        if (t->next_wake != SIMTX_NEVER && (every_cycle || t->next_wake <= now)) t->next_wake = t->info->cycle(t->core, now);
+        if (t->next_wake != SIMTX_NEVER && (every_cycle || t->next_wake <= now)) {
+            t->next_wake = t->info->cycle(t->core, now);
+            if (refused && t->info->accept(t->core, 0, &pending, now) == SIMTX_ACCEPTED) have_pending = refused = false;
+        }
         if (now % 5000 == 1000) t->refuse_responses = true; /* the port stalls for a while */
         if (now % 5000 == 1300) {
             t->refuse_responses = false;
@@ -522,7 +527,11 @@ static void run_wake_schedule(const char *const *overrides, bool every_cycle, co
             have_pending = true;
             sent++;
         }
-        if (have_pending && test_offer(t, &pending)) have_pending = false;
+        if (have_pending && !refused) {
+            if (t->next_wake > now + 1) t->next_wake = now + 1;
+            refused = t->info->accept(t->core, 0, &pending, now) != SIMTX_ACCEPTED;
+            have_pending = refused;
+        }
     }
 }
 
