@@ -215,7 +215,7 @@ struct dram_controller {
         uint64_t reads, writes, bytes_read, bytes_written, row_hits, row_misses, row_conflicts;
         uint64_t activates, copy_activates, precharges, read_bursts, write_bursts, transfers, refreshes;
         uint64_t copies_fpm, copies_psm, copies_controller, copies_trivial;
-        uint64_t refusals, address_errors, command_errors, timing_violations, checked_commands, wakeups;
+        uint64_t address_errors, command_errors, timing_violations, checked_commands, wakeups;
         simtx_histogram read_latency, write_latency, copy_latency, copy_service_latency;
         simtx_average queue_occupancy;
         double activates_per_kilocycle, bus_utilisation, row_hit_rate;
@@ -326,7 +326,6 @@ static void register_observations(dram_controller *c)
     simtx_observe_counter(o, "row_copies_psm", &c->stats.copies_psm, "copies", "ROW_COPY done with RowClone Pipelined Serial Mode");
     simtx_observe_counter(o, "row_copies_controller", &c->stats.copies_controller, "copies", "ROW_COPY read and written through the controller");
     simtx_observe_counter(o, "row_copies_trivial", &c->stats.copies_trivial, "copies", "ROW_COPY onto the same row (no command)");
-    simtx_observe_counter(o, "refusals", &c->stats.refusals, "requests", "arrivals refused because a queue was full");
     simtx_observe_counter(o, "address_errors", &c->stats.address_errors, "requests", "requests outside the map or crossing a 128-byte block");
     simtx_observe_counter(o, "command_errors", &c->stats.command_errors, "requests", "requests with an unsupported op or a malformed ROW_COPY");
     simtx_observe_counter(o, "timing_violations", &c->stats.timing_violations, "commands", "commands the timing checker rejected");
@@ -644,7 +643,6 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
     c->refused_waiting = !has_room_for(c, msg->op);
     if (c->refused_waiting) {
         c->refused_op = msg->op;
-        c->stats.refusals++;
         return SIMTX_BUSY;
     }
     bool is_access = msg->op == SIMTX_OP_READ || msg->op == SIMTX_OP_WRITE;

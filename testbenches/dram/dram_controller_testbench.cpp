@@ -98,7 +98,7 @@ int sc_main(int, char **)
     CHECK(at[5] - bench.cycles(400) > bench.cycles(64 * 3));
     CHECK_EQUAL(bench.counter("row_copies_fpm"), 1);
     CHECK_EQUAL(bench.counter("row_copies_psm"), 1);
-    CHECK(bench.counter("refusals") > 0); // the queue of 4 pushed back
+    CHECK(bench.counter("refused_arrivals") > 0); // the queue of 4 pushed back
     CHECK_EQUAL(bench.counter("reads"), 11);
     CHECK_EQUAL(bench.counter("writes"), 1);
     return simtx_test_summary();
