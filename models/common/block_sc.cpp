@@ -331,6 +331,7 @@ void block_module::retry_held(uint64_t now)
         tlm::tlm_generic_payload *payload = ports_[port].held;
         simtx_msg &msg = *ports_[port].held_msg;
         if (info_->accept(core_, port, &msg, now) != SIMTX_ACCEPTED) continue;
+        schedule_cycle(now + 1); // an arrival: the core sees it from the next edge
         if (ports_[port].held_refused) refused_wait_cycles_ += now - ports_[port].held_since;
         ports_[port].held = nullptr;
         held_ports_[port / 64] &= ~(uint64_t(1) << (port % 64));
@@ -386,10 +387,15 @@ simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payloa
     return msg;
 }
 
-// Offers an arrival to the core; a refused one is held and offered again.
+// Offers an arrival to the core; a refused one is held and offered again
+// after the core's next tick (which the refusing core has planned: a refusal
+// does not wake it).
 bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg)
 {
-    if (info_->accept(core_, port, &msg, current_cycle()) == SIMTX_ACCEPTED) return true;
+    if (info_->accept(core_, port, &msg, current_cycle()) == SIMTX_ACCEPTED) {
+        wake();
+        return true;
+    }
     hold(port, payload, msg);
     refused_arrivals_++;
     return false;
@@ -446,7 +452,6 @@ tlm::tlm_sync_enum block_module::nb_transport_fw(int port, tlm::tlm_generic_payl
 {
     port_state &state = ports_[port];
     if (phase == tlm::BEGIN_REQ) {
-        wake();
         if (deliver(port, payload, arrival(port, payload))) {
             phase = tlm::END_REQ;
             return tlm::TLM_UPDATED;
@@ -474,7 +479,6 @@ tlm::tlm_sync_enum block_module::nb_transport_bw(int port, tlm::tlm_generic_payl
     }
     if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
     if (phase == tlm::BEGIN_RESP) {
-        wake();
         simtx_msg &msg = arrival(port, payload);
         if (deliver(port, payload, msg)) {
             arrived_response(msg);
