@@ -130,13 +130,19 @@ class tick_scheduler {
         return {d, static_cast<unsigned>(clock.blocks.size() - 1)};
     }
 
+    // The current cycle of clock d (cached while the scheduler ticks blocks).
+    uint64_t current_cycle(unsigned d) const
+    {
+        const domain &clock = domains_[d];
+        return running_ ? clock.now_cycle : sc_core::sc_time_stamp().value() / clock.period_ps;
+    }
+
     // Ticks a block at `cycle` of its clock (> the current cycle, or 0 at
     // elaboration).
     void schedule(unsigned d, unsigned index, uint64_t cycle)
     {
         domain &clock = domains_[d];
-        uint64_t now = sc_core::sc_time_stamp().value() / clock.period_ps;
-        if (cycle - now < wheel_size) {
+        if (cycle - current_cycle(d) < wheel_size) {
             unsigned slot = static_cast<unsigned>(cycle % wheel_size);
             clock.wheel[index / 64 * wheel_size + slot] |= uint64_t(1) << (index % 64);
             clock.occupied |= uint64_t(1) << slot;
@@ -161,6 +167,7 @@ class tick_scheduler {
         uint64_t occupied = 0;              // bit s: slot s has a block due
         std::vector<std::pair<uint64_t, unsigned>> later; // min-heap (cycle, block) beyond the wheel
         uint64_t next_cycle = SIMTX_NEVER;  // earliest cycle with a block due
+        uint64_t now_cycle = 0;             // the current cycle while running_
     };
 
     tick_scheduler()
@@ -198,7 +205,7 @@ class tick_scheduler {
             clock.wheel[w * wheel_size + slot] = 0;
             for (; word; word &= word - 1) {
                 block_module *block = clock.blocks[w * 64 + static_cast<unsigned>(__builtin_ctzll(word))];
-                if (block->scheduled_cycle_ == cycle) block->tick();
+                if (block->scheduled_cycle_ == cycle) block->tick(cycle);
             }
         }
     }
@@ -220,13 +227,12 @@ class tick_scheduler {
         uint64_t now_ps = sc_core::sc_time_stamp().value();
         running_ = true;
         notified_ps_ = SIMTX_NEVER;
-        for (domain &clock : domains_) {
-            uint64_t now = now_ps / clock.period_ps;
-            if (clock.next_cycle * clock.period_ps == now_ps) tick_due(clock, now);
-        }
+        for (domain &clock : domains_) clock.now_cycle = now_ps / clock.period_ps;
+        for (domain &clock : domains_)
+            if (clock.next_cycle * clock.period_ps == now_ps) tick_due(clock, clock.now_cycle);
         running_ = false;
         for (domain &clock : domains_) {
-            clock.next_cycle = next_due(clock, now_ps / clock.period_ps);
+            clock.next_cycle = next_due(clock, clock.now_cycle);
             if (clock.next_cycle != SIMTX_NEVER && clock.next_cycle * clock.period_ps < notified_ps_)
                 notify(clock.next_cycle * clock.period_ps);
         }
@@ -298,13 +304,11 @@ unsigned block_module::port_of(size_t socket, unsigned index) const
 
 uint64_t block_module::current_cycle() const
 {
-    return sc_core::sc_time_stamp().value() / period_ps_;
+    return tick_scheduler::instance().current_cycle(clock_domain_);
 }
 
-void block_module::tick()
+void block_module::tick(uint64_t now)
 {
-    // The time is read once per tick: every use below is at this instant.
-    uint64_t now = sc_core::sc_time_stamp().value() / period_ps_;
     scheduled_cycle_ = SIMTX_NEVER;
     uint64_t next = info_->cycle(core_, now);
     if (held_count_) retry_held(now);
@@ -314,7 +318,7 @@ void block_module::tick()
 // Something arrived or a port freed: tick at the next clock edge after now.
 void block_module::wake()
 {
-    schedule_cycle(sc_core::sc_time_stamp().value() / period_ps_ + 1);
+    schedule_cycle(current_cycle() + 1);
 }
 
 void block_module::schedule_cycle(uint64_t cycle)

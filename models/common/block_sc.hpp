@@ -104,7 +104,7 @@ class block_module : public sc_core::sc_module {
     };
 
     friend class tick_scheduler;
-    void tick();
+    void tick(uint64_t now);
     void wake();
     void schedule_cycle(uint64_t cycle);
     void retry_held(uint64_t now);
