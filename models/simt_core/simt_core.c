@@ -283,6 +283,15 @@ struct simt_core {
 
 static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w->registers[r * c->lanes]; }
 
+/* Writes value to the lanes of mask (a plain loop for a full warp). */
+static inline void fill_lanes(const simt_core *c, uint32_t *lanes, uint64_t mask, uint32_t value)
+{
+    if (mask == c->full_mask)
+        for (uint32_t l = 0; l < c->lanes; l++) lanes[l] = value;
+    else
+        for (uint64_t m = mask; m; m &= m - 1) lanes[__builtin_ctzll(m)] = value;
+}
+
 /* The little-endian value of `size` (1..4) bytes: fixed-size copies for
  * the per-lane load paths. */
 static inline uint32_t read_bytes(const uint8_t *bytes, unsigned size)
@@ -795,7 +804,7 @@ static bool read_csr(const simt_core *c, const warp *w, unsigned csr, uint64_t m
     case RV_CSR_WARP_SIZE: uniform = c->lanes; break;
     default: return false;
     }
-    for (uint64_t m = mask; rd && m; m &= m - 1) rd[__builtin_ctzll(m)] = uniform;
+    if (rd) fill_lanes(c, rd, mask, uniform);
     return true;
 }
 
@@ -1592,23 +1601,67 @@ static bool need_block_queries(simt_core *c, warp *w, uint32_t warp_index, const
     return true;
 }
 
-/* Requests a global memory instruction would need, 0 if it has no global lanes. */
-static uint32_t count_segments(const simt_core *c, const uint32_t *addresses, uint64_t mask, bool per_lane, uint32_t *bases)
+/* A coalesced request: the segment, the lanes in it and the byte range
+ * [first, end) they touch within it. */
+typedef struct segment {
+    uint32_t base, first, end;
+    uint64_t lanes;
+} segment;
+
+/* Groups the lanes of mask by segment, in order of each segment's first
+ * lane, in one pass over the lanes; returns how many segments. */
+static uint32_t coalesce(const simt_core *c, const uint32_t *addresses, uint64_t mask, unsigned size, segment *segments)
 {
     uint32_t count = 0;
     uint32_t segment_mask = ~((uint32_t)c->params.segment_size - 1);
     for (uint64_t m = mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(m);
-        if (per_lane) {
-            count++;
-            continue;
-        }
-        uint32_t base = addresses[lane] & segment_mask;
+        uint32_t base = addresses[lane] & segment_mask, offset = addresses[lane] - base;
         uint32_t k = 0;
-        while (k < count && bases[k] != base) k++;
-        if (k == count) bases[count++] = base;
+        while (k < count && segments[k].base != base) k++;
+        if (k == count) segments[count++] = (segment){base, offset, offset + size, 0};
+        segment *s = &segments[k];
+        s->lanes |= 1ull << lane;
+        if (offset < s->first) s->first = offset;
+        if (offset + size > s->end) s->end = offset + size;
     }
     return count;
+}
+
+/* Where the lanes of a memory instruction go, when one decision covers
+ * them all; otherwise each lane is checked and routed on its own. */
+typedef enum warp_access {
+    ACCESS_LANE_BY_LANE, /* mixed windows, a fault, or partly in the argument block */
+    ACCESS_MEMORY,       /* every lane to the memory side (global/persistent) */
+    ACCESS_ARGUMENTS,    /* every lane loads from the argument block */
+    ACCESS_IN_CORE,      /* every lane to shared, local or code memory */
+} warp_access;
+
+/* Decides from the lowest and highest address (and all addresses ORed,
+ * for alignment) whether every lane's access passes the per-lane checks
+ * and goes the same way. Windows are intervals, so when the lowest
+ * address and the highest access's last byte share one, all accesses lie
+ * in it. */
+static warp_access whole_warp_access(const simt_core *c, rv_class cls, unsigned size, uint32_t lowest, uint32_t highest,
+                                     uint32_t address_bits)
+{
+    uint32_t last_byte = highest + size - 1;
+    rv_window window = rv_window_of(lowest);
+    if (last_byte < highest || rv_window_of(last_byte) != window || window == RV_WINDOW_NONE || (address_bits & (size - 1)) ||
+        (window == RV_WINDOW_CODE && cls != RV_CLASS_LOAD))
+        return ACCESS_LANE_BY_LANE;
+    uint64_t arguments = c->launch->args_address, arguments_end = arguments + c->launch->args_size;
+    if (lowest >= arguments && highest < arguments_end) return cls == RV_CLASS_LOAD ? ACCESS_ARGUMENTS : ACCESS_LANE_BY_LANE;
+    if (lowest < arguments_end && highest >= arguments) return ACCESS_LANE_BY_LANE;
+    return window == RV_WINDOW_GLOBAL || window == RV_WINDOW_PERSISTENT ? ACCESS_MEMORY : ACCESS_IN_CORE;
+}
+
+/* The little-endian value at `address` of the argument block, truncated
+ * at its end. */
+static uint32_t read_argument(const simt_launch *l, uint32_t address, unsigned size)
+{
+    uint32_t at = address - l->args_address;
+    return read_bytes(l->args + at, size <= l->args_size - at ? size : l->args_size - at);
 }
 
 /* Executes a load, store or atomic. Returns false if it cannot issue now
@@ -1624,10 +1677,19 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     const uint32_t *base = reg(c, w, k->insn.rs1);
     int32_t offset = cls == RV_CLASS_ATOMIC ? 0 : k->insn.imm;
     bool transactional = in_transaction(w);
+    uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
+    for (uint32_t lane = 0; lane < c->lanes; lane++) addresses[lane] = base[lane] + (uint32_t)offset; /* inactive lanes too: a plain loop */
     for (uint64_t m = mask; m; m &= m - 1) {
+        uint32_t address = addresses[__builtin_ctzll(m)];
+        if (address < lowest) lowest = address;
+        if (address > highest) highest = address;
+        address_bits |= address;
+    }
+    warp_access access = whole_warp_access(c, cls, size, lowest, highest, address_bits);
+    if (access == ACCESS_MEMORY) global_mask = mask;
+    for (uint64_t m = access == ACCESS_LANE_BY_LANE ? mask : 0; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(m);
-        uint32_t address = base[lane] + (uint32_t)offset;
-        addresses[lane] = address;
+        uint32_t address = addresses[lane];
         rv_window window = rv_window_of(address);
         char where[320];
         if (transactional &&
@@ -1723,8 +1785,21 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         }
         global_mask &= ~tx_served;
     }
-    uint32_t bases[MAX_LANES];
-    uint32_t messages = global_mask ? count_segments(c, addresses, global_mask, cls == RV_CLASS_ATOMIC, bases) : 0;
+    segment segments[MAX_LANES];
+    uint32_t segment_mask = ~((uint32_t)c->params.segment_size - 1);
+    uint32_t messages;
+    if (!global_mask) {
+        messages = 0;
+    } else if (cls == RV_CLASS_ATOMIC) {
+        messages = (uint32_t)__builtin_popcountll(global_mask); /* one request per lane */
+    } else if (global_mask == mask && (lowest & segment_mask) == (highest & segment_mask)) {
+        /* The usual coalesced access: every lane in one segment. */
+        uint32_t segment_base = lowest & segment_mask;
+        segments[0] = (segment){segment_base, lowest - segment_base, highest + size - segment_base, mask};
+        messages = 1;
+    } else {
+        messages = coalesce(c, addresses, global_mask, size, segments);
+    }
     if (messages && (!c->free_pending_count || c->requests.capacity - c->requests.length < messages)) return false;
 
     uint32_t *rd = reg(c, w, k->insn.rd);
@@ -1744,7 +1819,19 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         uint32_t bank_words[MAX_LANES], word_banks[MAX_LANES];
         uint32_t distinct = 0, worst = 1;
         bool any_shared = false, any_local = false, any_code = false;
-        for (uint64_t m = local_mask; m; m &= m - 1) {
+        if (access == ACCESS_ARGUMENTS) {
+            /* Kernel parameters: usually one address for the whole warp, read once. */
+            if (k->insn.rd && lowest == highest) {
+                fill_lanes(c, rd, local_mask, rv_extend_load(op, read_argument(c->launch, lowest, size)));
+            } else if (k->insn.rd) {
+                for (uint64_t m = local_mask; m; m &= m - 1) {
+                    uint32_t lane = (uint32_t)__builtin_ctzll(m);
+                    rd[lane] = rv_extend_load(op, read_argument(c->launch, addresses[lane], size));
+                }
+            }
+            any_code = true;
+        }
+        for (uint64_t m = access == ACCESS_ARGUMENTS ? 0 : local_mask; m; m &= m - 1) {
             uint32_t lane = (uint32_t)__builtin_ctzll(m);
             uint32_t address = addresses[lane];
             rv_window window = rv_window_of(address);
@@ -1793,9 +1880,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 any_local = true;
                 if (cls != RV_CLASS_LOAD && transactional) undo_offset = local_offset;
             } else if (address - c->launch->args_address < c->launch->args_size) {
-                uint32_t at = address - c->launch->args_address;
-                uint32_t value = read_bytes(c->launch->args + at, size <= c->launch->args_size - at ? size : c->launch->args_size - at);
-                if (k->insn.rd) rd[lane] = rv_extend_load(op, value);
+                if (k->insn.rd) rd[lane] = rv_extend_load(op, read_argument(c->launch, address, size));
                 any_code = true;
                 continue;
             } else { /* code window, loads only */
@@ -1866,13 +1951,13 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         else if (cls == RV_CLASS_STORE) c->stats.global_stores++;
         else c->stats.global_atomics++;
         uint32_t sector = (uint32_t)c->params.sector_size;
+        uint64_t atomic_lanes = global_mask; /* the lanes still without a request */
         for (uint32_t s = 0; s < messages; s++) {
             simtx_msg msg;
-            uint64_t lanes_of_message = 0;
+            uint64_t lanes_of_message;
             if (cls == RV_CLASS_ATOMIC) {
-                uint64_t m = global_mask;
-                for (uint32_t skip = 0; skip < s; skip++) m &= m - 1;
-                uint32_t lane = (uint32_t)__builtin_ctzll(m);
+                uint32_t lane = (uint32_t)__builtin_ctzll(atomic_lanes);
+                atomic_lanes &= atomic_lanes - 1;
                 if (op == RV_LR) {
                     simtx_msg_init(&msg, SIMTX_OP_READ, addresses[lane], 4);
                 } else {
@@ -1883,18 +1968,10 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 }
                 lanes_of_message = 1ull << lane;
             } else {
-                uint32_t first = UINT32_MAX, last = 0;
-                for (uint64_t m = global_mask; m; m &= m - 1) {
-                    uint32_t lane = (uint32_t)__builtin_ctzll(m);
-                    if ((addresses[lane] & ~((uint32_t)c->params.segment_size - 1)) != bases[s]) continue;
-                    lanes_of_message |= 1ull << lane;
-                    uint32_t o = addresses[lane] - bases[s];
-                    if (o < first) first = o;
-                    if (o + size > last) last = o + size;
-                }
-                first = first / sector * sector;
-                last = (last + sector - 1) / sector * sector;
-                simtx_msg_init(&msg, cls == RV_CLASS_LOAD ? SIMTX_OP_READ : SIMTX_OP_WRITE, bases[s] + first, last - first);
+                lanes_of_message = segments[s].lanes;
+                uint32_t first = segments[s].first / sector * sector;
+                uint32_t last = (segments[s].end + sector - 1) / sector * sector;
+                simtx_msg_init(&msg, cls == RV_CLASS_LOAD ? SIMTX_OP_READ : SIMTX_OP_WRITE, segments[s].base + first, last - first);
                 if (cls == RV_CLASS_STORE) {
                     msg.byte_enable[0] = msg.byte_enable[1] = 0;
                     memset(msg.data, 0, msg.size);
@@ -2085,7 +2162,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         bool immediate = (k->insn.raw & 0x7f) == 0x13;
         if (op == RV_LUI || op == RV_AUIPC) {
             uint32_t value = (uint32_t)k->insn.imm + (op == RV_AUIPC ? pc : 0);
-            for (uint64_t m = mask; m; m &= m - 1) rd[__builtin_ctzll(m)] = value;
+            fill_lanes(c, rd, mask, value);
         } else if (mask == c->full_mask) {
             uint32_t result[MAX_LANES];
             if (immediate) {
@@ -2140,8 +2217,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
     }
     case RV_CLASS_JUMP:
         w->next_issue = now + (uint64_t)c->params.branch_latency;
-        if (k->flow != KERNEL_FLOW_RETURN && rd_index)
-            for (uint64_t m = mask; m; m &= m - 1) rd[__builtin_ctzll(m)] = pc + 4;
+        if (k->flow != KERNEL_FLOW_RETURN && rd_index) fill_lanes(c, rd, mask, pc + 4);
         switch ((kernel_flow)k->flow) {
         case KERNEL_FLOW_JUMP: next_pc = k->target; break;
         case KERNEL_FLOW_CALL:
