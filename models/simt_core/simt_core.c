@@ -286,8 +286,9 @@ static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w
 /* Writes value to the lanes of mask (a plain loop for a full warp). */
 static inline void fill_lanes(const simt_core *c, uint32_t *lanes, uint64_t mask, uint32_t value)
 {
+    uint32_t count = c->lanes; /* a local: the stores cannot change it */
     if (mask == c->full_mask)
-        for (uint32_t l = 0; l < c->lanes; l++) lanes[l] = value;
+        for (uint32_t l = 0; l < count; l++) lanes[l] = value;
     else
         for (uint64_t m = mask; m; m &= m - 1) lanes[__builtin_ctzll(m)] = value;
 }
@@ -1679,11 +1680,17 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     bool transactional = in_transaction(w);
     uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
     for (uint32_t lane = 0; lane < c->lanes; lane++) addresses[lane] = base[lane] + (uint32_t)offset; /* inactive lanes too: a plain loop */
-    for (uint64_t m = mask; m; m &= m - 1) {
+    /* A full warp: every lane, in a plain loop. */
+    for (uint64_t m = mask == c->full_mask ? 0 : mask; m; m &= m - 1) {
         uint32_t address = addresses[__builtin_ctzll(m)];
         if (address < lowest) lowest = address;
         if (address > highest) highest = address;
         address_bits |= address;
+    }
+    for (uint32_t lane = 0; mask == c->full_mask && lane < c->lanes; lane++) {
+        if (addresses[lane] < lowest) lowest = addresses[lane];
+        if (addresses[lane] > highest) highest = addresses[lane];
+        address_bits |= addresses[lane];
     }
     warp_access access = whole_warp_access(c, cls, size, lowest, highest, address_bits);
     if (access == ACCESS_MEMORY) global_mask = mask;
