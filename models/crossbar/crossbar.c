@@ -40,7 +40,7 @@ enum { REQUEST_NETWORK, REPLY_NETWORK, NETWORKS };
 /* What the switch needs of a queued packet, decided once on arrival rather
  * than read from the message on every cycle. */
 typedef struct packet_route {
-    int destination; /* output port, or NO_ROUTE */
+    int destination; /* output port */
     uint32_t flits;
     uint8_t network;
 } packet_route;
@@ -255,6 +255,11 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
         return SIMTX_ACCEPTED;
     }
     if (msg_queue_full(queue)) return SIMTX_BUSY;
+    int d = destination(x, msg);
+    if (msg->is_response && d == NO_ROUTE) {
+        x->env.fail(x->env.context, "a reply arrived with no route back");
+        return SIMTX_ACCEPTED;
+    }
     if (!msg->is_response && msg->route_depth == SIMTX_MSG_MAX_ROUTE) {
         x->env.fail(x->env.context, "a request crossed more routing blocks than a message can record");
         return SIMTX_ACCEPTED;
@@ -262,7 +267,6 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
     size_t slot = msg_queue_slot(queue, queue->length);
     msg_queue_push(queue, msg, now);
     simtx_msg *queued = msg_queue_back(queue);
-    int d = destination(x, queued);
     if (!queued->is_response) {
         queued->route[queued->route_depth++] = (uint8_t)port;
         if (d == NO_ROUTE) { /* answered here, back through the reply network */
@@ -311,7 +315,6 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         const crossbar_port *in = &x->ports[s];
         if (msg_queue_front_ready(&in->input) > now || in->switch_in_free > now) continue;
         const packet_route *route = head_route(in);
-        if (route->destination == NO_ROUTE) continue;
         crossbar_port *out = &x->ports[route->destination];
         if (out->switch_out_free > now || msg_queue_full(&out->output)) continue;
         unsigned rank = s >= out->next_source ? s - out->next_source : s + n - out->next_source;
@@ -346,7 +349,8 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         out->output_depth = out->output.length;
         out->next_source = s + 1 < n ? s + 1 : 0;
     }
-    /* Sleep until something can move. */
+    /* Sleep until something can move: the next cycle at the soonest, so the
+     * inputs need not be looked at when an output moves then. */
     uint64_t next = SIMTX_NEVER;
     FOR_EACH_PORT(p, x->busy_outputs, n) {
         const crossbar_port *port = &x->ports[p];
@@ -355,14 +359,9 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         if (port->link_free > when) when = port->link_free;
         if (when < next) next = when;
     }
-    FOR_EACH_PORT(p, x->busy_inputs, n) {
+    if (next > now + 1) FOR_EACH_PORT(p, x->busy_inputs, n) {
         const crossbar_port *in = &x->ports[p];
-        int d = head_route(in)->destination;
-        if (d == NO_ROUTE) {
-            x->env.fail(x->env.context, "a reply arrived with no route back");
-            return SIMTX_NEVER;
-        }
-        const crossbar_port *out = &x->ports[d];
+        const crossbar_port *out = &x->ports[head_route(in)->destination];
         uint64_t when = msg_queue_front_ready(&in->input);
         if (in->switch_in_free > when) when = in->switch_in_free;
         if (out->switch_out_free > when) when = out->switch_out_free;
