@@ -2112,6 +2112,44 @@ static void trace_instruction(simt_core *c, const warp *w, uint32_t warp_index, 
             w->cta_slot, mask, where);
 }
 
+/* rd = op(a, b) on every lane of a full warp. The common ops get a loop
+ * each, in which rv_compute's switch folds away (the loop vectorises);
+ * lane by lane, rd may be a or b. */
+static void compute_full_warp(rv_op op, const uint32_t *a, const uint32_t *b, uint32_t *rd, uint32_t lanes)
+{
+#define LANES_OF(OP) \
+    case OP: for (uint32_t l = 0; l < lanes; l++) rd[l] = rv_compute(OP, a[l], b[l]); break;
+    switch (op) {
+    LANES_OF(RV_ADD) LANES_OF(RV_ADDI) LANES_OF(RV_SUB) LANES_OF(RV_MUL)
+    LANES_OF(RV_SLL) LANES_OF(RV_SLLI) LANES_OF(RV_SRL) LANES_OF(RV_SRLI) LANES_OF(RV_SRA) LANES_OF(RV_SRAI)
+    LANES_OF(RV_AND) LANES_OF(RV_ANDI) LANES_OF(RV_OR) LANES_OF(RV_ORI) LANES_OF(RV_XOR) LANES_OF(RV_XORI)
+    LANES_OF(RV_SLT) LANES_OF(RV_SLTI) LANES_OF(RV_SLTU) LANES_OF(RV_SLTIU)
+    default:
+        for (uint32_t l = 0; l < lanes; l++) rd[l] = rv_compute(op, a[l], b[l]);
+    }
+#undef LANES_OF
+}
+
+/* The lanes of mask that take a conditional branch: a loop per op, so the
+ * comparison is not decoded again for every lane. */
+static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint64_t mask)
+{
+    uint64_t taken = 0;
+#define TAKEN_LANES(OP)                                                              \
+    case OP:                                                                          \
+        for (uint64_t m = mask; m; m &= m - 1) {                                      \
+            uint32_t l = (uint32_t)__builtin_ctzll(m);                                \
+            taken |= (uint64_t)rv_branch_taken(OP, a[l], b[l]) << l;                  \
+        }                                                                             \
+        break;
+    switch (op) {
+    TAKEN_LANES(RV_BEQ) TAKEN_LANES(RV_BNE) TAKEN_LANES(RV_BLT) TAKEN_LANES(RV_BGE) TAKEN_LANES(RV_BLTU) TAKEN_LANES(RV_BGEU)
+    default: break; /* not a branch: never taken */
+    }
+#undef TAKEN_LANES
+    return taken;
+}
+
 /* Issues the warp's next instruction: executes it on every active lane and
  * updates the SIMT stack. Returns false on a structural stall. */
 static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
@@ -2171,19 +2209,9 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
             uint32_t value = (uint32_t)k->insn.imm + (op == RV_AUIPC ? pc : 0);
             fill_lanes(c, rd, mask, value);
         } else if (mask == c->full_mask) {
-            uint32_t result[MAX_LANES];
-            if (immediate) {
-                uint32_t imm = (uint32_t)k->insn.imm;
-                if (op == RV_ADDI)
-                    for (uint32_t l = 0; l < c->lanes; l++) result[l] = a[l] + imm;
-                else
-                    for (uint32_t l = 0; l < c->lanes; l++) result[l] = rv_compute(op, a[l], imm);
-            } else if (op == RV_ADD) {
-                for (uint32_t l = 0; l < c->lanes; l++) result[l] = a[l] + b[l];
-            } else {
-                for (uint32_t l = 0; l < c->lanes; l++) result[l] = rv_compute(op, a[l], b[l]);
-            }
-            memcpy(rd, result, sizeof(uint32_t) * c->lanes);
+            uint32_t immediates[MAX_LANES];
+            if (immediate) fill_lanes(c, immediates, mask, (uint32_t)k->insn.imm);
+            compute_full_warp(op, a, immediate ? immediates : b, rd, c->lanes);
         } else {
             for (uint64_t m = mask; m; m &= m - 1) {
                 uint32_t l = (uint32_t)__builtin_ctzll(m);
@@ -2201,11 +2229,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         }
         break;
     case RV_CLASS_BRANCH: {
-        uint64_t taken = 0;
-        for (uint64_t m = mask; m; m &= m - 1) {
-            uint32_t l = (uint32_t)__builtin_ctzll(m);
-            if (rv_branch_taken(op, a[l], b[l])) taken |= 1ull << l;
-        }
+        uint64_t taken = taken_lanes(op, a, b, mask);
         w->next_issue = now + (uint64_t)c->params.branch_latency;
         if (taken == mask) next_pc = k->target;
         else if (taken) {
