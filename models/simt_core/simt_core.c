@@ -2192,7 +2192,8 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
     }
     if (c->trace) trace_instruction(c, w, warp_index, pc, mask, now);
     c->stats.warp_instructions++;
-    unsigned active = (unsigned)__builtin_popcountll(mask);
+    /* A full warp needs no count (popcount is a library call on baseline x86-64). */
+    unsigned active = mask == c->full_mask ? c->lanes : (unsigned)__builtin_popcountll(mask);
     c->stats.thread_instructions += active;
     simtx_histogram_add(&c->stats.active_lanes, active);
     if (in_transaction(w)) w->tx->attempt_instructions += active;
@@ -2508,19 +2509,27 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
     rv_class cls = rv_class_of(op);
     if (cls != RV_CLASS_STORE && (entry->rd || op == RV_LR)) {
         uint32_t *rd = reg(c, w, entry->rd);
-        unsigned size = rv_access_size(op);
-        for (uint64_t m = msg->lane_mask & entry->lanes; m; m &= m - 1) {
-            uint32_t lane = (uint32_t)__builtin_ctzll(m);
-            uint32_t offset = entry->addresses[lane] - (uint32_t)msg->address;
-            uint32_t value = read_bytes(msg->data + offset, size);
-            if (op == RV_LR) w->reserved_value[lane] = value;
-            if (op == RV_SC) value = value == entry->expected[lane] ? 0 : 1;
-            if (entry->rd) rd[lane] = cls == RV_CLASS_ATOMIC ? value : rv_extend_load(op, value);
-            if (entry->transactional) { /* the read log keeps the whole word */
-                uint32_t word = entry->addresses[lane] & ~3u, word_value = 0;
-                memcpy(&word_value, msg->data + (word - (uint32_t)msg->address), 4);
-                tx_lane *tx_lane_state = &w->tx->lane[lane];
-                if (!log_find(&tx_lane_state->reads, word)) log_append(c, &tx_lane_state->reads, word, word_value);
+        uint64_t lanes = msg->lane_mask & entry->lanes;
+        if (op == RV_LW && !entry->transactional) { /* the common case: a word per lane */
+            for (uint64_t m = lanes; m; m &= m - 1) {
+                uint32_t lane = (uint32_t)__builtin_ctzll(m);
+                memcpy(&rd[lane], msg->data + (entry->addresses[lane] - (uint32_t)msg->address), 4);
+            }
+        } else {
+            unsigned size = rv_access_size(op);
+            for (uint64_t m = lanes; m; m &= m - 1) {
+                uint32_t lane = (uint32_t)__builtin_ctzll(m);
+                uint32_t offset = entry->addresses[lane] - (uint32_t)msg->address;
+                uint32_t value = read_bytes(msg->data + offset, size);
+                if (op == RV_LR) w->reserved_value[lane] = value;
+                if (op == RV_SC) value = value == entry->expected[lane] ? 0 : 1;
+                if (entry->rd) rd[lane] = cls == RV_CLASS_ATOMIC ? value : rv_extend_load(op, value);
+                if (entry->transactional) { /* the read log keeps the whole word */
+                    uint32_t word = entry->addresses[lane] & ~3u, word_value = 0;
+                    memcpy(&word_value, msg->data + (word - (uint32_t)msg->address), 4);
+                    tx_lane *tx_lane_state = &w->tx->lane[lane];
+                    if (!log_find(&tx_lane_state->reads, word)) log_append(c, &tx_lane_state->reads, word, word_value);
+                }
             }
         }
     }
