@@ -312,7 +312,7 @@ static inline void warp_set_remove(uint64_t *set, uint32_t i) { set[i >> 6] &= ~
 static inline bool warp_set_has(const uint64_t *set, uint32_t i) { return (set[i >> 6] >> (i & 63)) & 1; }
 
 /* The first slot in [from, end) that is in both sets, or NO_SLOT. */
-static uint32_t warp_set_next(const uint64_t *set, const uint64_t *within, uint32_t from, uint32_t end)
+static inline uint32_t warp_set_next(const uint64_t *set, const uint64_t *within, uint32_t from, uint32_t end)
 {
     for (uint32_t word = from >> 6; from < end && word <= (end - 1) >> 6; word++) {
         uint64_t bits = set[word] & within[word];
@@ -677,10 +677,8 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
         uint32_t first_thread = k * c->lanes;
         uint32_t active = threads - first_thread < c->lanes ? threads - first_thread : c->lanes;
-        for (uint32_t lane = 0; lane < c->lanes; lane++) {
-            w->registers[2 * c->lanes + lane] = RV_LOCAL_BASE + (uint32_t)c->params.local_memory; /* sp */
-            w->registers[10 * c->lanes + lane] = l->args_address;                                /* a0 */
-        }
+        fill_lanes(c, reg(c, w, 2), c->full_mask, RV_LOCAL_BASE + (uint32_t)c->params.local_memory); /* sp */
+        fill_lanes(c, reg(c, w, 10), c->full_mask, l->args_address);                                /* a0 */
         w->depth = 1;
         w->stack[0].pc = l->entry_pc;
         w->stack[0].reconverge = KERNEL_EXIT_PC;
