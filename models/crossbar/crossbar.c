@@ -250,11 +250,12 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
     crossbar *x = core;
     crossbar_port *in = &x->ports[port];
     msg_queue *queue = &in->input;
+    /* First: a refused sender offers its packet again every cycle. */
+    if (msg_queue_full(queue)) return SIMTX_BUSY;
     if (msg->is_response == is_core_port(x, port)) {
         x->env.fail(x->env.context, msg->is_response ? "a reply arrived on a core-side socket" : "a request arrived on a partition-side socket");
         return SIMTX_ACCEPTED;
     }
-    if (msg_queue_full(queue)) return SIMTX_BUSY;
     int d = destination(x, msg);
     if (msg->is_response && d == NO_ROUTE) {
         x->env.fail(x->env.context, "a reply arrived with no route back");
