@@ -1678,17 +1678,19 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     bool transactional = in_transaction(w);
     uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
     for (uint32_t lane = 0; lane < c->lanes; lane++) addresses[lane] = base[lane] + (uint32_t)offset; /* inactive lanes too: a plain loop */
-    /* A full warp: every lane, in a plain loop. */
-    for (uint64_t m = mask == c->full_mask ? 0 : mask; m; m &= m - 1) {
-        uint32_t address = addresses[__builtin_ctzll(m)];
-        if (address < lowest) lowest = address;
-        if (address > highest) highest = address;
-        address_bits |= address;
-    }
-    for (uint32_t lane = 0; mask == c->full_mask && lane < c->lanes; lane++) {
-        if (addresses[lane] < lowest) lowest = addresses[lane];
-        if (addresses[lane] > highest) highest = addresses[lane];
-        address_bits |= addresses[lane];
+    if (mask == c->full_mask) { /* every lane: a plain loop */
+        for (uint32_t lane = 0; lane < c->lanes; lane++) {
+            lowest = addresses[lane] < lowest ? addresses[lane] : lowest;
+            highest = addresses[lane] > highest ? addresses[lane] : highest;
+            address_bits |= addresses[lane];
+        }
+    } else {
+        for (uint64_t m = mask; m; m &= m - 1) {
+            uint32_t address = addresses[__builtin_ctzll(m)];
+            lowest = address < lowest ? address : lowest;
+            highest = address > highest ? address : highest;
+            address_bits |= address;
+        }
     }
     warp_access access = whole_warp_access(c, cls, size, lowest, highest, address_bits);
     if (access == ACCESS_MEMORY) global_mask = mask;
