@@ -1650,7 +1650,9 @@ static warp_access whole_warp_access(const simt_core *c, rv_class cls, unsigned 
         (window == RV_WINDOW_CODE && cls != RV_CLASS_LOAD))
         return ACCESS_LANE_BY_LANE;
     uint64_t arguments = c->launch->args_address, arguments_end = arguments + c->launch->args_size;
-    if (lowest >= arguments && highest < arguments_end) return cls == RV_CLASS_LOAD ? ACCESS_ARGUMENTS : ACCESS_LANE_BY_LANE;
+    /* Lane by lane, shared and local memory come before the argument block. */
+    bool arguments_first = window != RV_WINDOW_SHARED && window != RV_WINDOW_LOCAL;
+    if (lowest >= arguments && highest < arguments_end && cls == RV_CLASS_LOAD && arguments_first) return ACCESS_ARGUMENTS;
     if (lowest < arguments_end && highest >= arguments) return ACCESS_LANE_BY_LANE;
     return window == RV_WINDOW_GLOBAL || window == RV_WINDOW_PERSISTENT ? ACCESS_MEMORY : ACCESS_IN_CORE;
 }
