@@ -40,7 +40,7 @@ enum { REQUEST_NETWORK, REPLY_NETWORK, NETWORKS };
 /* What the switch needs of a queued packet, decided once on arrival rather
  * than read from the message on every cycle. */
 typedef struct packet_route {
-    int destination; /* output port, or NO_ROUTE */
+    int destination; /* output port */
     uint32_t flits;
     uint8_t network;
 } packet_route;
@@ -55,12 +55,6 @@ typedef struct crossbar_port {
     uint64_t link_free;            /* its outgoing link is free from then */
     bool blocked;                  /* the socket refused; wait for port_free */
     unsigned next_source;          /* round-robin pointer of its output */
-    /* Switch scratch of its output: the round-robin winner among this
-     * cycle's ready inputs (-1: none), its rank, and the ready inputs per
-     * network (all but the winner lose arbitration). */
-    int winner;
-    unsigned winner_rank;
-    unsigned candidates[NETWORKS];
     uint64_t input_depth, output_depth; /* probes */
 } crossbar_port;
 
@@ -72,10 +66,13 @@ typedef struct crossbar {
     crossbar_port *ports;
     packet_route *input_routes;    /* every port's, ports[i].input_routes point in */
     uint32_t *output_flits;        /* every port's, ports[i].output_flits point in */
-    unsigned *contested;           /* outputs with a winner this cycle */
     /* Bit sets of ports whose input / output queue holds packets: a cycle
      * visits only those, in port order. */
     uint64_t *busy_inputs, *busy_outputs;
+    /* Per output, the set of inputs whose head packet goes there, and the
+     * set of outputs some head goes to: the switch visits only those
+     * outputs, and their inputs only when the output can take a packet. */
+    uint64_t *heads_for, *wanted_outputs;
     struct {
         uint64_t packets, flits, arbitration_losses;
     } stats[NETWORKS];
@@ -88,6 +85,12 @@ static unsigned core_count(const crossbar *x) { return (unsigned)x->params.cores
 static unsigned port_set_words(unsigned ports) { return (ports + 63) / 64; }
 static void port_set_add(uint64_t *set, unsigned port) { set[port >> 6] |= UINT64_C(1) << (port & 63); }
 static void port_set_remove(uint64_t *set, unsigned port) { set[port >> 6] &= ~(UINT64_C(1) << (port & 63)); }
+static bool port_set_empty(const uint64_t *set, unsigned ports)
+{
+    for (unsigned word = 0; word < port_set_words(ports); word++)
+        if (set[word]) return false;
+    return true;
+}
 
 /* Visits the ports of a set in ascending order, from the set as it was on
  * entry (a visit may remove its own port); `continue` goes to the next
@@ -124,6 +127,26 @@ static const packet_route *head_route(const crossbar_port *port)
     return &port->input_routes[msg_queue_slot(&port->input, 0)];
 }
 
+/* The inputs whose head packet goes to output d. */
+static uint64_t *heads_for(const crossbar *x, unsigned d) { return &x->heads_for[(size_t)d * port_set_words(x->port_count)]; }
+
+/* Input s has a new head packet: enter it in its output's set. */
+static void enter_head(crossbar *x, unsigned s)
+{
+    unsigned d = (unsigned)head_route(&x->ports[s])->destination;
+    port_set_add(heads_for(x, d), s);
+    port_set_add(x->wanted_outputs, d);
+}
+
+/* The head packet of input s crosses the switch: take it out of its output's set. */
+static void leave_head(crossbar *x, unsigned s)
+{
+    unsigned d = (unsigned)head_route(&x->ports[s])->destination;
+    uint64_t *inputs = heads_for(x, d);
+    port_set_remove(inputs, s);
+    if (port_set_empty(inputs, x->port_count)) port_set_remove(x->wanted_outputs, d);
+}
+
 static unsigned network_of(const simtx_msg *msg) { return msg->is_response ? REPLY_NETWORK : REQUEST_NETWORK; }
 
 /* Flits of a packet: header plus the data it carries, in its network's flits. */
@@ -154,9 +177,10 @@ static void crossbar_destroy(void *core)
     free(x->ports);
     free(x->input_routes);
     free(x->output_flits);
-    free(x->contested);
     free(x->busy_inputs);
     free(x->busy_outputs);
+    free(x->heads_for);
+    free(x->wanted_outputs);
     free(x->params.mapping);
     free(x);
 }
@@ -203,13 +227,14 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->ports = calloc(n, sizeof *x->ports);
     x->input_routes = calloc((size_t)n * (size_t)p->input_queue_depth, sizeof *x->input_routes);
     x->output_flits = calloc((size_t)n * (size_t)p->output_queue_depth, sizeof *x->output_flits);
-    x->contested = calloc(n, sizeof *x->contested);
     x->busy_inputs = calloc(port_set_words(n), sizeof *x->busy_inputs);
     x->busy_outputs = calloc(port_set_words(n), sizeof *x->busy_outputs);
-    bool ok = x->params.mapping && x->ports && x->input_routes && x->output_flits && x->contested && x->busy_inputs && x->busy_outputs;
+    x->heads_for = calloc((size_t)n * port_set_words(n), sizeof *x->heads_for);
+    x->wanted_outputs = calloc(port_set_words(n), sizeof *x->wanted_outputs);
+    bool ok = x->params.mapping && x->ports && x->input_routes && x->output_flits && x->busy_inputs && x->busy_outputs &&
+              x->heads_for && x->wanted_outputs;
     for (unsigned i = 0; ok && i < n; i++) {
         crossbar_port *port = &x->ports[i];
-        port->winner = -1;
         port->input_routes = &x->input_routes[(size_t)i * (size_t)p->input_queue_depth];
         port->output_flits = &x->output_flits[(size_t)i * (size_t)p->output_queue_depth];
         ok = msg_queue_init(&port->input, (size_t)p->input_queue_depth) && msg_queue_init(&port->output, (size_t)p->output_queue_depth);
@@ -250,11 +275,17 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
     crossbar *x = core;
     crossbar_port *in = &x->ports[port];
     msg_queue *queue = &in->input;
+    /* First: a refused sender offers its packet again every cycle. */
+    if (msg_queue_full(queue)) return SIMTX_BUSY;
     if (msg->is_response == is_core_port(x, port)) {
         x->env.fail(x->env.context, msg->is_response ? "a reply arrived on a core-side socket" : "a request arrived on a partition-side socket");
         return SIMTX_ACCEPTED;
     }
-    if (msg_queue_full(queue)) return SIMTX_BUSY;
+    int d = destination(x, msg);
+    if (msg->is_response && d == NO_ROUTE) {
+        x->env.fail(x->env.context, "a reply arrived with no route back");
+        return SIMTX_ACCEPTED;
+    }
     if (!msg->is_response && msg->route_depth == SIMTX_MSG_MAX_ROUTE) {
         x->env.fail(x->env.context, "a request crossed more routing blocks than a message can record");
         return SIMTX_ACCEPTED;
@@ -262,7 +293,6 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
     size_t slot = msg_queue_slot(queue, queue->length);
     msg_queue_push(queue, msg, now);
     simtx_msg *queued = msg_queue_back(queue);
-    int d = destination(x, queued);
     if (!queued->is_response) {
         queued->route[queued->route_depth++] = (uint8_t)port;
         if (d == NO_ROUTE) { /* answered here, back through the reply network */
@@ -272,6 +302,7 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
         }
     }
     in->input_routes[slot] = (packet_route){d, (uint32_t)flit_count(x, queued), (uint8_t)network_of(queued)};
+    if (queue->length == 1) enter_head(x, port);
     port_set_add(x->busy_inputs, port);
     in->input_depth = queue->length;
     return SIMTX_ACCEPTED;
@@ -304,49 +335,48 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     }
     /* Switch: each output takes one ready input head per transfer, chosen
      * round-robin from its pointer; the other ready heads for it lose
-     * arbitration; a full output queue holds its inputs back. An input's head
-     * goes to one output, so one pass over the inputs finds every contest. */
-    unsigned contests = 0;
-    FOR_EACH_PORT(s, x->busy_inputs, n) {
-        const crossbar_port *in = &x->ports[s];
-        if (msg_queue_front_ready(&in->input) > now || in->switch_in_free > now) continue;
-        const packet_route *route = head_route(in);
-        if (route->destination == NO_ROUTE) continue;
-        crossbar_port *out = &x->ports[route->destination];
-        if (out->switch_out_free > now || msg_queue_full(&out->output)) continue;
-        unsigned rank = s >= out->next_source ? s - out->next_source : s + n - out->next_source;
-        if (out->winner < 0) x->contested[contests++] = (unsigned)route->destination;
-        if (out->winner < 0 || rank < out->winner_rank) {
-            out->winner = (int)s;
-            out->winner_rank = rank;
-        }
-        out->candidates[route->network]++;
-    }
-    for (unsigned i = 0; i < contests; i++) { /* outputs are independent: any order */
-        unsigned d = x->contested[i];
+     * arbitration; a full output queue holds its inputs back. Only outputs
+     * that some input's head goes to and that can take a packet are
+     * visited. Outputs are decided one after another: a transfer changes
+     * only its output and its input, whose next head cannot move in this
+     * cycle (the switch input is busy), so the order does not matter. */
+    FOR_EACH_PORT(d, x->wanted_outputs, n) {
         crossbar_port *out = &x->ports[d];
-        unsigned s = (unsigned)out->winner;
+        if (out->switch_out_free > now || msg_queue_full(&out->output)) continue;
+        int winner = -1;
+        unsigned winner_rank = 0, candidates[NETWORKS] = {0};
+        FOR_EACH_PORT(s, heads_for(x, d), n) {
+            const crossbar_port *in = &x->ports[s];
+            if (msg_queue_front_ready(&in->input) > now || in->switch_in_free > now) continue;
+            unsigned rank = s >= out->next_source ? s - out->next_source : s + n - out->next_source;
+            if (winner < 0 || rank < winner_rank) {
+                winner = (int)s;
+                winner_rank = rank;
+            }
+            candidates[head_route(in)->network]++;
+        }
+        if (winner < 0) continue;
+        unsigned s = (unsigned)winner;
         crossbar_port *in = &x->ports[s];
         const packet_route *route = head_route(in);
-        out->candidates[route->network]--;
-        for (unsigned k = 0; k < NETWORKS; k++) {
-            x->stats[k].arbitration_losses += out->candidates[k];
-            out->candidates[k] = 0;
-        }
-        out->winner = -1;
+        candidates[route->network]--;
+        for (unsigned k = 0; k < NETWORKS; k++) x->stats[k].arbitration_losses += candidates[k];
         uint64_t cycles = transfer_cycles(x, route->flits);
         out->output_flits[msg_queue_slot(&out->output, out->output.length)] = route->flits;
         /* The traversal counts from arrival: latency - 1 more cycles here. */
         msg_queue_push(&out->output, msg_queue_front(&in->input), now + x->latency[route->network] - 1);
         in->switch_in_free = out->switch_out_free = now + cycles;
+        leave_head(x, s);
         msg_queue_pop(&in->input);
         if (msg_queue_empty(&in->input)) port_set_remove(x->busy_inputs, s);
+        else enter_head(x, s);
         port_set_add(x->busy_outputs, d);
         in->input_depth = in->input.length;
         out->output_depth = out->output.length;
         out->next_source = s + 1 < n ? s + 1 : 0;
     }
-    /* Sleep until something can move. */
+    /* Sleep until something can move: the next cycle at the soonest, so the
+     * inputs need not be looked at when an output moves then. */
     uint64_t next = SIMTX_NEVER;
     FOR_EACH_PORT(p, x->busy_outputs, n) {
         const crossbar_port *port = &x->ports[p];
@@ -355,14 +385,9 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         if (port->link_free > when) when = port->link_free;
         if (when < next) next = when;
     }
-    FOR_EACH_PORT(p, x->busy_inputs, n) {
+    if (next > now + 1) FOR_EACH_PORT(p, x->busy_inputs, n) {
         const crossbar_port *in = &x->ports[p];
-        int d = head_route(in)->destination;
-        if (d == NO_ROUTE) {
-            x->env.fail(x->env.context, "a reply arrived with no route back");
-            return SIMTX_NEVER;
-        }
-        const crossbar_port *out = &x->ports[d];
+        const crossbar_port *out = &x->ports[head_route(in)->destination];
         uint64_t when = msg_queue_front_ready(&in->input);
         if (in->switch_in_free > when) when = in->switch_in_free;
         if (out->switch_out_free > when) when = out->switch_out_free;

@@ -197,50 +197,6 @@ void rv_disassemble(const rv_insn *insn, uint32_t pc, char *out, size_t out_size
     }
 }
 
-uint32_t rv_compute(rv_op op, uint32_t a, uint32_t b)
-{
-    switch (op) {
-    case RV_ADD: case RV_ADDI: return a + b;
-    case RV_SUB: return a - b;
-    case RV_SLL: case RV_SLLI: return a << (b & 31);
-    case RV_SLT: case RV_SLTI: return (int32_t)a < (int32_t)b;
-    case RV_SLTU: case RV_SLTIU: return a < b;
-    case RV_XOR: case RV_XORI: return a ^ b;
-    case RV_SRL: case RV_SRLI: return a >> (b & 31);
-    case RV_SRA: case RV_SRAI: return (uint32_t)((int32_t)a >> (b & 31));
-    case RV_OR: case RV_ORI: return a | b;
-    case RV_AND: case RV_ANDI: return a & b;
-    case RV_MUL: return a * b;
-    case RV_MULH: return (uint32_t)(((int64_t)(int32_t)a * (int64_t)(int32_t)b) >> 32);
-    case RV_MULHSU: return (uint32_t)(((int64_t)(int32_t)a * (int64_t)(uint64_t)b) >> 32);
-    case RV_MULHU: return (uint32_t)(((uint64_t)a * (uint64_t)b) >> 32);
-    case RV_DIV:
-        if (b == 0) return UINT32_MAX;
-        if (a == 0x80000000u && b == UINT32_MAX) return a;
-        return (uint32_t)((int32_t)a / (int32_t)b);
-    case RV_DIVU: return b ? a / b : UINT32_MAX;
-    case RV_REM:
-        if (b == 0) return a;
-        if (a == 0x80000000u && b == UINT32_MAX) return 0;
-        return (uint32_t)((int32_t)a % (int32_t)b);
-    case RV_REMU: return b ? a % b : a;
-    default: return 0;
-    }
-}
-
-bool rv_branch_taken(rv_op op, uint32_t a, uint32_t b)
-{
-    switch (op) {
-    case RV_BEQ: return a == b;
-    case RV_BNE: return a != b;
-    case RV_BLT: return (int32_t)a < (int32_t)b;
-    case RV_BGE: return (int32_t)a >= (int32_t)b;
-    case RV_BLTU: return a < b;
-    case RV_BGEU: return a >= b;
-    default: return false;
-    }
-}
-
 uint32_t rv_amo_apply(rv_op op, uint32_t old, uint32_t operand)
 {
     switch (op) {

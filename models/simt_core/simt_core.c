@@ -283,6 +283,16 @@ struct simt_core {
 
 static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w->registers[r * c->lanes]; }
 
+/* Writes value to the lanes of mask (a plain loop for a full warp). */
+static inline void fill_lanes(const simt_core *c, uint32_t *lanes, uint64_t mask, uint32_t value)
+{
+    uint32_t count = c->lanes; /* a local: the stores cannot change it */
+    if (mask == c->full_mask)
+        for (uint32_t l = 0; l < count; l++) lanes[l] = value;
+    else
+        for (uint64_t m = mask; m; m &= m - 1) lanes[__builtin_ctzll(m)] = value;
+}
+
 /* The little-endian value of `size` (1..4) bytes: fixed-size copies for
  * the per-lane load paths. */
 static inline uint32_t read_bytes(const uint8_t *bytes, unsigned size)
@@ -302,7 +312,7 @@ static inline void warp_set_remove(uint64_t *set, uint32_t i) { set[i >> 6] &= ~
 static inline bool warp_set_has(const uint64_t *set, uint32_t i) { return (set[i >> 6] >> (i & 63)) & 1; }
 
 /* The first slot in [from, end) that is in both sets, or NO_SLOT. */
-static uint32_t warp_set_next(const uint64_t *set, const uint64_t *within, uint32_t from, uint32_t end)
+static inline uint32_t warp_set_next(const uint64_t *set, const uint64_t *within, uint32_t from, uint32_t end)
 {
     for (uint32_t word = from >> 6; from < end && word <= (end - 1) >> 6; word++) {
         uint64_t bits = set[word] & within[word];
@@ -667,10 +677,8 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
         uint32_t first_thread = k * c->lanes;
         uint32_t active = threads - first_thread < c->lanes ? threads - first_thread : c->lanes;
-        for (uint32_t lane = 0; lane < c->lanes; lane++) {
-            w->registers[2 * c->lanes + lane] = RV_LOCAL_BASE + (uint32_t)c->params.local_memory; /* sp */
-            w->registers[10 * c->lanes + lane] = l->args_address;                                /* a0 */
-        }
+        fill_lanes(c, reg(c, w, 2), c->full_mask, RV_LOCAL_BASE + (uint32_t)c->params.local_memory); /* sp */
+        fill_lanes(c, reg(c, w, 10), c->full_mask, l->args_address);                                /* a0 */
         w->depth = 1;
         w->stack[0].pc = l->entry_pc;
         w->stack[0].reconverge = KERNEL_EXIT_PC;
@@ -795,7 +803,7 @@ static bool read_csr(const simt_core *c, const warp *w, unsigned csr, uint64_t m
     case RV_CSR_WARP_SIZE: uniform = c->lanes; break;
     default: return false;
     }
-    for (uint64_t m = mask; rd && m; m &= m - 1) rd[__builtin_ctzll(m)] = uniform;
+    if (rd) fill_lanes(c, rd, mask, uniform);
     return true;
 }
 
@@ -1592,23 +1600,69 @@ static bool need_block_queries(simt_core *c, warp *w, uint32_t warp_index, const
     return true;
 }
 
-/* Requests a global memory instruction would need, 0 if it has no global lanes. */
-static uint32_t count_segments(const simt_core *c, const uint32_t *addresses, uint64_t mask, bool per_lane, uint32_t *bases)
+/* A coalesced request: the segment, the lanes in it and the byte range
+ * [first, end) they touch within it. */
+typedef struct segment {
+    uint32_t base, first, end;
+    uint64_t lanes;
+} segment;
+
+/* Groups the lanes of mask by segment, in order of each segment's first
+ * lane, in one pass over the lanes; returns how many segments. */
+static uint32_t coalesce(const simt_core *c, const uint32_t *addresses, uint64_t mask, unsigned size, segment *segments)
 {
     uint32_t count = 0;
     uint32_t segment_mask = ~((uint32_t)c->params.segment_size - 1);
     for (uint64_t m = mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(m);
-        if (per_lane) {
-            count++;
-            continue;
-        }
-        uint32_t base = addresses[lane] & segment_mask;
+        uint32_t base = addresses[lane] & segment_mask, offset = addresses[lane] - base;
         uint32_t k = 0;
-        while (k < count && bases[k] != base) k++;
-        if (k == count) bases[count++] = base;
+        while (k < count && segments[k].base != base) k++;
+        if (k == count) segments[count++] = (segment){base, offset, offset + size, 0};
+        segment *s = &segments[k];
+        s->lanes |= 1ull << lane;
+        if (offset < s->first) s->first = offset;
+        if (offset + size > s->end) s->end = offset + size;
     }
     return count;
+}
+
+/* Where the lanes of a memory instruction go, when one decision covers
+ * them all; otherwise each lane is checked and routed on its own. */
+typedef enum warp_access {
+    ACCESS_LANE_BY_LANE, /* mixed windows, a fault, or partly in the argument block */
+    ACCESS_MEMORY,       /* every lane to the memory side (global/persistent) */
+    ACCESS_ARGUMENTS,    /* every lane loads from the argument block */
+    ACCESS_IN_CORE,      /* every lane to shared, local or code memory */
+} warp_access;
+
+/* Decides from the lowest and highest address (and all addresses ORed,
+ * for alignment) whether every lane's access passes the per-lane checks
+ * and goes the same way. Windows are intervals, so when the lowest
+ * address and the highest access's last byte share one, all accesses lie
+ * in it. */
+static warp_access whole_warp_access(const simt_core *c, rv_class cls, unsigned size, uint32_t lowest, uint32_t highest,
+                                     uint32_t address_bits)
+{
+    uint32_t last_byte = highest + size - 1;
+    rv_window window = rv_window_of(lowest);
+    if (last_byte < highest || rv_window_of(last_byte) != window || window == RV_WINDOW_NONE || (address_bits & (size - 1)) ||
+        (window == RV_WINDOW_CODE && cls != RV_CLASS_LOAD))
+        return ACCESS_LANE_BY_LANE;
+    uint64_t arguments = c->launch->args_address, arguments_end = arguments + c->launch->args_size;
+    /* Lane by lane, shared and local memory come before the argument block. */
+    bool arguments_first = window != RV_WINDOW_SHARED && window != RV_WINDOW_LOCAL;
+    if (lowest >= arguments && highest < arguments_end && cls == RV_CLASS_LOAD && arguments_first) return ACCESS_ARGUMENTS;
+    if (lowest < arguments_end && highest >= arguments) return ACCESS_LANE_BY_LANE;
+    return window == RV_WINDOW_GLOBAL || window == RV_WINDOW_PERSISTENT ? ACCESS_MEMORY : ACCESS_IN_CORE;
+}
+
+/* The little-endian value at `address` of the argument block, truncated
+ * at its end. */
+static uint32_t read_argument(const simt_launch *l, uint32_t address, unsigned size)
+{
+    uint32_t at = address - l->args_address;
+    return read_bytes(l->args + at, size <= l->args_size - at ? size : l->args_size - at);
 }
 
 /* Executes a load, store or atomic. Returns false if it cannot issue now
@@ -1624,10 +1678,27 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     const uint32_t *base = reg(c, w, k->insn.rs1);
     int32_t offset = cls == RV_CLASS_ATOMIC ? 0 : k->insn.imm;
     bool transactional = in_transaction(w);
-    for (uint64_t m = mask; m; m &= m - 1) {
+    uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
+    for (uint32_t lane = 0; lane < c->lanes; lane++) addresses[lane] = base[lane] + (uint32_t)offset; /* inactive lanes too: a plain loop */
+    if (mask == c->full_mask) { /* every lane: a plain loop */
+        for (uint32_t lane = 0; lane < c->lanes; lane++) {
+            lowest = addresses[lane] < lowest ? addresses[lane] : lowest;
+            highest = addresses[lane] > highest ? addresses[lane] : highest;
+            address_bits |= addresses[lane];
+        }
+    } else {
+        for (uint64_t m = mask; m; m &= m - 1) {
+            uint32_t address = addresses[__builtin_ctzll(m)];
+            lowest = address < lowest ? address : lowest;
+            highest = address > highest ? address : highest;
+            address_bits |= address;
+        }
+    }
+    warp_access access = whole_warp_access(c, cls, size, lowest, highest, address_bits);
+    if (access == ACCESS_MEMORY) global_mask = mask;
+    for (uint64_t m = access == ACCESS_LANE_BY_LANE ? mask : 0; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(m);
-        uint32_t address = base[lane] + (uint32_t)offset;
-        addresses[lane] = address;
+        uint32_t address = addresses[lane];
         rv_window window = rv_window_of(address);
         char where[320];
         if (transactional &&
@@ -1723,8 +1794,21 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         }
         global_mask &= ~tx_served;
     }
-    uint32_t bases[MAX_LANES];
-    uint32_t messages = global_mask ? count_segments(c, addresses, global_mask, cls == RV_CLASS_ATOMIC, bases) : 0;
+    segment segments[MAX_LANES];
+    uint32_t segment_mask = ~((uint32_t)c->params.segment_size - 1);
+    uint32_t messages;
+    if (!global_mask) {
+        messages = 0;
+    } else if (cls == RV_CLASS_ATOMIC) {
+        messages = (uint32_t)__builtin_popcountll(global_mask); /* one request per lane */
+    } else if (global_mask == mask && (lowest & segment_mask) == (highest & segment_mask)) {
+        /* The usual coalesced access: every lane in one segment. */
+        uint32_t segment_base = lowest & segment_mask;
+        segments[0] = (segment){segment_base, lowest - segment_base, highest + size - segment_base, mask};
+        messages = 1;
+    } else {
+        messages = coalesce(c, addresses, global_mask, size, segments);
+    }
     if (messages && (!c->free_pending_count || c->requests.capacity - c->requests.length < messages)) return false;
 
     uint32_t *rd = reg(c, w, k->insn.rd);
@@ -1744,7 +1828,19 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         uint32_t bank_words[MAX_LANES], word_banks[MAX_LANES];
         uint32_t distinct = 0, worst = 1;
         bool any_shared = false, any_local = false, any_code = false;
-        for (uint64_t m = local_mask; m; m &= m - 1) {
+        if (access == ACCESS_ARGUMENTS) {
+            /* Kernel parameters: usually one address for the whole warp, read once. */
+            if (k->insn.rd && lowest == highest) {
+                fill_lanes(c, rd, local_mask, rv_extend_load(op, read_argument(c->launch, lowest, size)));
+            } else if (k->insn.rd) {
+                for (uint64_t m = local_mask; m; m &= m - 1) {
+                    uint32_t lane = (uint32_t)__builtin_ctzll(m);
+                    rd[lane] = rv_extend_load(op, read_argument(c->launch, addresses[lane], size));
+                }
+            }
+            any_code = true;
+        }
+        for (uint64_t m = access == ACCESS_ARGUMENTS ? 0 : local_mask; m; m &= m - 1) {
             uint32_t lane = (uint32_t)__builtin_ctzll(m);
             uint32_t address = addresses[lane];
             rv_window window = rv_window_of(address);
@@ -1793,9 +1889,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 any_local = true;
                 if (cls != RV_CLASS_LOAD && transactional) undo_offset = local_offset;
             } else if (address - c->launch->args_address < c->launch->args_size) {
-                uint32_t at = address - c->launch->args_address;
-                uint32_t value = read_bytes(c->launch->args + at, size <= c->launch->args_size - at ? size : c->launch->args_size - at);
-                if (k->insn.rd) rd[lane] = rv_extend_load(op, value);
+                if (k->insn.rd) rd[lane] = rv_extend_load(op, read_argument(c->launch, address, size));
                 any_code = true;
                 continue;
             } else { /* code window, loads only */
@@ -1866,13 +1960,13 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         else if (cls == RV_CLASS_STORE) c->stats.global_stores++;
         else c->stats.global_atomics++;
         uint32_t sector = (uint32_t)c->params.sector_size;
+        uint64_t atomic_lanes = global_mask; /* the lanes still without a request */
         for (uint32_t s = 0; s < messages; s++) {
             simtx_msg msg;
-            uint64_t lanes_of_message = 0;
+            uint64_t lanes_of_message;
             if (cls == RV_CLASS_ATOMIC) {
-                uint64_t m = global_mask;
-                for (uint32_t skip = 0; skip < s; skip++) m &= m - 1;
-                uint32_t lane = (uint32_t)__builtin_ctzll(m);
+                uint32_t lane = (uint32_t)__builtin_ctzll(atomic_lanes);
+                atomic_lanes &= atomic_lanes - 1;
                 if (op == RV_LR) {
                     simtx_msg_init(&msg, SIMTX_OP_READ, addresses[lane], 4);
                 } else {
@@ -1883,18 +1977,10 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 }
                 lanes_of_message = 1ull << lane;
             } else {
-                uint32_t first = UINT32_MAX, last = 0;
-                for (uint64_t m = global_mask; m; m &= m - 1) {
-                    uint32_t lane = (uint32_t)__builtin_ctzll(m);
-                    if ((addresses[lane] & ~((uint32_t)c->params.segment_size - 1)) != bases[s]) continue;
-                    lanes_of_message |= 1ull << lane;
-                    uint32_t o = addresses[lane] - bases[s];
-                    if (o < first) first = o;
-                    if (o + size > last) last = o + size;
-                }
-                first = first / sector * sector;
-                last = (last + sector - 1) / sector * sector;
-                simtx_msg_init(&msg, cls == RV_CLASS_LOAD ? SIMTX_OP_READ : SIMTX_OP_WRITE, bases[s] + first, last - first);
+                lanes_of_message = segments[s].lanes;
+                uint32_t first = segments[s].first / sector * sector;
+                uint32_t last = (segments[s].end + sector - 1) / sector * sector;
+                simtx_msg_init(&msg, cls == RV_CLASS_LOAD ? SIMTX_OP_READ : SIMTX_OP_WRITE, segments[s].base + first, last - first);
                 if (cls == RV_CLASS_STORE) {
                     msg.byte_enable[0] = msg.byte_enable[1] = 0;
                     memset(msg.data, 0, msg.size);
@@ -2028,6 +2114,44 @@ static void trace_instruction(simt_core *c, const warp *w, uint32_t warp_index, 
             w->cta_slot, mask, where);
 }
 
+/* rd = op(a, b) on every lane of a full warp. The common ops get a loop
+ * each, in which rv_compute's switch folds away (the loop vectorises);
+ * lane by lane, rd may be a or b. */
+static void compute_full_warp(rv_op op, const uint32_t *a, const uint32_t *b, uint32_t *rd, uint32_t lanes)
+{
+#define LANES_OF(OP) \
+    case OP: for (uint32_t l = 0; l < lanes; l++) rd[l] = rv_compute(OP, a[l], b[l]); break;
+    switch (op) {
+    LANES_OF(RV_ADD) LANES_OF(RV_ADDI) LANES_OF(RV_SUB) LANES_OF(RV_MUL)
+    LANES_OF(RV_SLL) LANES_OF(RV_SLLI) LANES_OF(RV_SRL) LANES_OF(RV_SRLI) LANES_OF(RV_SRA) LANES_OF(RV_SRAI)
+    LANES_OF(RV_AND) LANES_OF(RV_ANDI) LANES_OF(RV_OR) LANES_OF(RV_ORI) LANES_OF(RV_XOR) LANES_OF(RV_XORI)
+    LANES_OF(RV_SLT) LANES_OF(RV_SLTI) LANES_OF(RV_SLTU) LANES_OF(RV_SLTIU)
+    default:
+        for (uint32_t l = 0; l < lanes; l++) rd[l] = rv_compute(op, a[l], b[l]);
+    }
+#undef LANES_OF
+}
+
+/* The lanes of mask that take a conditional branch: a loop per op, so the
+ * comparison is not decoded again for every lane. */
+static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint64_t mask)
+{
+    uint64_t taken = 0;
+#define TAKEN_LANES(OP)                                                              \
+    case OP:                                                                          \
+        for (uint64_t m = mask; m; m &= m - 1) {                                      \
+            uint32_t l = (uint32_t)__builtin_ctzll(m);                                \
+            taken |= (uint64_t)rv_branch_taken(OP, a[l], b[l]) << l;                  \
+        }                                                                             \
+        break;
+    switch (op) {
+    TAKEN_LANES(RV_BEQ) TAKEN_LANES(RV_BNE) TAKEN_LANES(RV_BLT) TAKEN_LANES(RV_BGE) TAKEN_LANES(RV_BLTU) TAKEN_LANES(RV_BGEU)
+    default: break; /* not a branch: never taken */
+    }
+#undef TAKEN_LANES
+    return taken;
+}
+
 /* Issues the warp's next instruction: executes it on every active lane and
  * updates the SIMT stack. Returns false on a structural stall. */
 static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
@@ -2070,7 +2194,8 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
     }
     if (c->trace) trace_instruction(c, w, warp_index, pc, mask, now);
     c->stats.warp_instructions++;
-    unsigned active = (unsigned)__builtin_popcountll(mask);
+    /* A full warp needs no count (popcount is a library call on baseline x86-64). */
+    unsigned active = mask == c->full_mask ? c->lanes : (unsigned)__builtin_popcountll(mask);
     c->stats.thread_instructions += active;
     simtx_histogram_add(&c->stats.active_lanes, active);
     if (in_transaction(w)) w->tx->attempt_instructions += active;
@@ -2085,21 +2210,11 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         bool immediate = (k->insn.raw & 0x7f) == 0x13;
         if (op == RV_LUI || op == RV_AUIPC) {
             uint32_t value = (uint32_t)k->insn.imm + (op == RV_AUIPC ? pc : 0);
-            for (uint64_t m = mask; m; m &= m - 1) rd[__builtin_ctzll(m)] = value;
+            fill_lanes(c, rd, mask, value);
         } else if (mask == c->full_mask) {
-            uint32_t result[MAX_LANES];
-            if (immediate) {
-                uint32_t imm = (uint32_t)k->insn.imm;
-                if (op == RV_ADDI)
-                    for (uint32_t l = 0; l < c->lanes; l++) result[l] = a[l] + imm;
-                else
-                    for (uint32_t l = 0; l < c->lanes; l++) result[l] = rv_compute(op, a[l], imm);
-            } else if (op == RV_ADD) {
-                for (uint32_t l = 0; l < c->lanes; l++) result[l] = a[l] + b[l];
-            } else {
-                for (uint32_t l = 0; l < c->lanes; l++) result[l] = rv_compute(op, a[l], b[l]);
-            }
-            memcpy(rd, result, sizeof(uint32_t) * c->lanes);
+            uint32_t immediates[MAX_LANES];
+            if (immediate) fill_lanes(c, immediates, mask, (uint32_t)k->insn.imm);
+            compute_full_warp(op, a, immediate ? immediates : b, rd, c->lanes);
         } else {
             for (uint64_t m = mask; m; m &= m - 1) {
                 uint32_t l = (uint32_t)__builtin_ctzll(m);
@@ -2117,11 +2232,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         }
         break;
     case RV_CLASS_BRANCH: {
-        uint64_t taken = 0;
-        for (uint64_t m = mask; m; m &= m - 1) {
-            uint32_t l = (uint32_t)__builtin_ctzll(m);
-            if (rv_branch_taken(op, a[l], b[l])) taken |= 1ull << l;
-        }
+        uint64_t taken = taken_lanes(op, a, b, mask);
         w->next_issue = now + (uint64_t)c->params.branch_latency;
         if (taken == mask) next_pc = k->target;
         else if (taken) {
@@ -2140,8 +2251,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
     }
     case RV_CLASS_JUMP:
         w->next_issue = now + (uint64_t)c->params.branch_latency;
-        if (k->flow != KERNEL_FLOW_RETURN && rd_index)
-            for (uint64_t m = mask; m; m &= m - 1) rd[__builtin_ctzll(m)] = pc + 4;
+        if (k->flow != KERNEL_FLOW_RETURN && rd_index) fill_lanes(c, rd, mask, pc + 4);
         switch ((kernel_flow)k->flow) {
         case KERNEL_FLOW_JUMP: next_pc = k->target; break;
         case KERNEL_FLOW_CALL:
@@ -2401,19 +2511,27 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
     rv_class cls = rv_class_of(op);
     if (cls != RV_CLASS_STORE && (entry->rd || op == RV_LR)) {
         uint32_t *rd = reg(c, w, entry->rd);
-        unsigned size = rv_access_size(op);
-        for (uint64_t m = msg->lane_mask & entry->lanes; m; m &= m - 1) {
-            uint32_t lane = (uint32_t)__builtin_ctzll(m);
-            uint32_t offset = entry->addresses[lane] - (uint32_t)msg->address;
-            uint32_t value = read_bytes(msg->data + offset, size);
-            if (op == RV_LR) w->reserved_value[lane] = value;
-            if (op == RV_SC) value = value == entry->expected[lane] ? 0 : 1;
-            if (entry->rd) rd[lane] = cls == RV_CLASS_ATOMIC ? value : rv_extend_load(op, value);
-            if (entry->transactional) { /* the read log keeps the whole word */
-                uint32_t word = entry->addresses[lane] & ~3u, word_value = 0;
-                memcpy(&word_value, msg->data + (word - (uint32_t)msg->address), 4);
-                tx_lane *tx_lane_state = &w->tx->lane[lane];
-                if (!log_find(&tx_lane_state->reads, word)) log_append(c, &tx_lane_state->reads, word, word_value);
+        uint64_t lanes = msg->lane_mask & entry->lanes;
+        if (op == RV_LW && !entry->transactional) { /* the common case: a word per lane */
+            for (uint64_t m = lanes; m; m &= m - 1) {
+                uint32_t lane = (uint32_t)__builtin_ctzll(m);
+                memcpy(&rd[lane], msg->data + (entry->addresses[lane] - (uint32_t)msg->address), 4);
+            }
+        } else {
+            unsigned size = rv_access_size(op);
+            for (uint64_t m = lanes; m; m &= m - 1) {
+                uint32_t lane = (uint32_t)__builtin_ctzll(m);
+                uint32_t offset = entry->addresses[lane] - (uint32_t)msg->address;
+                uint32_t value = read_bytes(msg->data + offset, size);
+                if (op == RV_LR) w->reserved_value[lane] = value;
+                if (op == RV_SC) value = value == entry->expected[lane] ? 0 : 1;
+                if (entry->rd) rd[lane] = cls == RV_CLASS_ATOMIC ? value : rv_extend_load(op, value);
+                if (entry->transactional) { /* the read log keeps the whole word */
+                    uint32_t word = entry->addresses[lane] & ~3u, word_value = 0;
+                    memcpy(&word_value, msg->data + (word - (uint32_t)msg->address), 4);
+                    tx_lane *tx_lane_state = &w->tx->lane[lane];
+                    if (!log_find(&tx_lane_state->reads, word)) log_append(c, &tx_lane_state->reads, word, word_value);
+                }
             }
         }
     }
