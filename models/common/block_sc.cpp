@@ -1,9 +1,9 @@
 #include "block_sc.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <tuple>
-#include <cstring>
 
 namespace simtx {
 
