@@ -267,11 +267,13 @@ block_module::block_module(sc_core::sc_module_name module_name, const block_conf
         }
     }
     held_ports_.assign((ports_.size() + 63) / 64, 0);
+    room_ports_.assign(held_ports_.size(), 0);
     env_.context = this;
     env_.instance_name = instance_name_.c_str();
     env_.seed = config.seed;
     env_.send = &block_module::send_upcall;
     env_.fail = &block_module::fail_upcall;
+    env_.room = &block_module::room_upcall;
     env_.observer = config.observer;
     env_.address_map = address_map_.empty() ? nullptr : address_map_.data();
     env_.address_map_length = address_map_.size();
@@ -310,8 +312,11 @@ uint64_t block_module::current_cycle() const
 void block_module::tick(uint64_t now)
 {
     scheduled_cycle_ = SIMTX_NEVER;
+    ticking_ = true;
     uint64_t next = info_->cycle(core_, now);
+    ticking_ = false;
     if (held_count_) retry_held(now);
+    if (info_->announces_room) std::fill(room_ports_.begin(), room_ports_.end(), 0);
     if (next != SIMTX_NEVER) schedule_cycle(next <= now ? now + 1 : next);
 }
 
@@ -363,11 +368,12 @@ void block_module::hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_
     held_count_++;
 }
 
-// The first port >= from holding a refused arrival, or port_count().
+// The first port >= from holding a refused arrival (that has room again,
+// for a block announcing room), or port_count().
 unsigned block_module::next_held_port(unsigned from) const
 {
     for (unsigned word = from / 64; word < held_ports_.size(); word++) {
-        uint64_t bits = held_ports_[word];
+        uint64_t bits = held_ports_[word] & (info_->announces_room ? room_ports_[word] : ~uint64_t(0));
         if (word == from / 64) bits &= ~uint64_t(0) << (from % 64);
         if (bits) return word * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
     }
@@ -438,6 +444,7 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
             if (state.held) SC_REPORT_FATAL("simtx", "two immediate responses on one port");
             hold(port, *payload, arrival(port, *payload));
             ports_[port].held_refused = false; // handed over after this cycle, not refused
+            room_ports_[port / 64] |= uint64_t(1) << (port % 64);
             wake();
         }
         return true;
@@ -551,6 +558,13 @@ bool block_module::send_upcall(void *context, unsigned port, const simtx_msg *ms
 void block_module::fail_upcall(void *context, const char *message)
 {
     static_cast<block_module *>(context)->fail(message);
+}
+
+void block_module::room_upcall(void *context, unsigned port)
+{
+    block_module *block = static_cast<block_module *>(context);
+    block->room_ports_[port / 64] |= uint64_t(1) << (port % 64);
+    if (!block->ticking_) block->wake(); // held arrivals are offered after a tick
 }
 
 } // namespace simtx

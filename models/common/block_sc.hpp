@@ -123,6 +123,7 @@ class block_module : public sc_core::sc_module {
 
     static bool send_upcall(void *context, unsigned port, const simtx_msg *msg);
     static void fail_upcall(void *context, const char *message);
+    static void room_upcall(void *context, unsigned port);
 
     const simtx_block_info *info_;
     void *core_ = nullptr;
@@ -134,6 +135,8 @@ class block_module : public sc_core::sc_module {
     unsigned held_count_ = 0;
     uint64_t refused_arrivals_ = 0, refused_wait_cycles_ = 0;
     std::vector<uint64_t> held_ports_; // bit per port holding a refused arrival: retries visit only those
+    std::vector<uint64_t> room_ports_; // announces_room: bit per port announced since the last retry
+    bool ticking_ = false;
     uint64_t period_ps_;
     uint64_t scheduled_cycle_ = SIMTX_NEVER;
     unsigned clock_domain_, clock_index_; // this block's place in the tick scheduler

@@ -53,6 +53,11 @@ typedef struct simtx_env {
     /* Reports a run-time error (bad input met during the run). The run stops
      * at the end of the current cycle and the process exits non-zero. */
     void (*fail)(void *context, const char *message);
+    /* For blocks whose info sets announces_room (may be NULL in plain C
+     * tests): a port that refused an arrival can take one again. Called when
+     * room frees; the shim then offers the held arrival on that port again
+     * after the tick, and no longer offers it after every tick. */
+    void (*room)(void *context, unsigned port);
     simtx_observer *observer;
     const simtx_address_range *address_map; /* may be NULL */
     size_t address_map_length;
@@ -98,6 +103,9 @@ typedef struct simtx_block_info {
      * *forward_port) was served downstream for `size` bytes; a read may now
      * overlay the newer data the block holds (dirty lines). */
     void (*debug_forwarded)(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size);
+    /* The core calls env->room whenever a port that may have refused an
+     * arrival can take one again (set only when it never misses one). */
+    bool announces_room;
 } simtx_block_info;
 
 /* Port number of element `index` of socket `socket` given the resolved

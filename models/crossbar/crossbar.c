@@ -367,7 +367,9 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         msg_queue_push(&out->output, msg_queue_front(&in->input), now + x->latency[route->network] - 1);
         in->switch_in_free = out->switch_out_free = now + cycles;
         leave_head(x, s);
+        bool was_full = msg_queue_full(&in->input);
         msg_queue_pop(&in->input);
+        if (was_full && x->env.room) x->env.room(x->env.context, s); /* a refused sender may come in */
         if (msg_queue_empty(&in->input)) port_set_remove(x->busy_inputs, s);
         else enter_head(x, s);
         port_set_add(x->busy_outputs, d);
@@ -438,4 +440,5 @@ const simtx_block_info crossbar_block_info = {
     .cycle = crossbar_cycle,
     .port_free = crossbar_port_free,
     .debug_access = crossbar_debug_access,
+    .announces_room = true, /* an input queue frees only in the switch */
 };
