@@ -1235,6 +1235,7 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     if (refused_arrival_fits(c)) {
         wake = now + 1;
         c->refused_waiting = false; /* the offer follows at once */
+        if (c->env.room) c->env.room(c->env.context, 0);
     }
     bool idle = !c->request_count && !c->copy_count && !c->response_count && !c->refresh_due;
     if (c->timing.refresh && !idle) wake = min2(wake, c->next_refresh);
@@ -1297,4 +1298,5 @@ const simtx_block_info dram_controller_block_info = {
     .port_free = dram_controller_port_free,
     .debug_access = dram_controller_debug_access,
     .finish = dram_controller_finish,
+    .announces_room = true, /* room is noticed at the end of every cycle (refused_arrival_fits) */
 };
