@@ -1130,6 +1130,19 @@ static void finish_commit(simt_core *c, warp *w, uint32_t warp_index, uint64_t n
     settle_transaction(c, w, warp_index, now);
 }
 
+/* Tells partition p that `count` consecutive commit IDs from `first` have
+ * no entries there (one TM_SKIP). */
+static void push_skip(simt_core *c, unsigned p, uint64_t here, uint32_t first, uint32_t count, uint32_t warp_index)
+{
+    simtx_msg skip;
+    simtx_msg_init(&skip, SIMTX_OP_TM_SKIP, here, 0);
+    skip.transaction_id = first;
+    skip.aux = count;
+    skip.warp = (int32_t)warp_index;
+    skip.id = tm_id(TM_KIND_ACK, warp_index, 0, p);
+    tm_push(c, &skip);
+}
+
 /* KILO TM's log walker: per committing lane (one transaction, one commit
  * ID), its read and write log entries go to the partitions owning them,
  * then TM_LOG_DONE with the counts; partitions without entries of a run of
@@ -1170,15 +1183,7 @@ static void send_logs(simt_core *c, warp *w, uint32_t warp_index)
             if (!counts[0] && !counts[1]) {
                 if (skip_count && skip_first + skip_count == lane->cid) skip_count++;
                 else {
-                    if (skip_count) {
-                        simtx_msg skip;
-                        simtx_msg_init(&skip, SIMTX_OP_TM_SKIP, here, 0);
-                        skip.transaction_id = skip_first;
-                        skip.aux = skip_count;
-                        skip.warp = (int32_t)warp_index;
-                        skip.id = tm_id(TM_KIND_ACK, warp_index, 0, p);
-                        tm_push(c, &skip);
-                    }
+                    if (skip_count) push_skip(c, p, here, skip_first, skip_count, warp_index);
                     skip_first = lane->cid;
                     skip_count = 1;
                 }
@@ -1196,15 +1201,7 @@ static void send_logs(simt_core *c, warp *w, uint32_t warp_index)
             c->tm_stats.tm_log_bytes += TM_LOG_HEADER_BYTES;
             tm_push(c, &done);
         }
-        if (skip_count) {
-            simtx_msg skip;
-            simtx_msg_init(&skip, SIMTX_OP_TM_SKIP, here, 0);
-            skip.transaction_id = skip_first;
-            skip.aux = skip_count;
-            skip.warp = (int32_t)warp_index;
-            skip.id = tm_id(TM_KIND_ACK, warp_index, 0, p);
-            tm_push(c, &skip);
-        }
+        if (skip_count) push_skip(c, p, here, skip_first, skip_count, warp_index);
     }
 }
 
@@ -1321,16 +1318,11 @@ static void send_logs_coalesced(simt_core *c, warp *w, uint32_t warp_index)
                     tm_push(c, &msg);
                 }
             }
-            simtx_msg done;
             if (!total) {
-                simtx_msg_init(&done, SIMTX_OP_TM_SKIP, here, 0);
-                done.transaction_id = base;
-                done.aux = ids;
-                done.warp = (int32_t)warp_index;
-                done.id = tm_id(TM_KIND_ACK, warp_index, 0, p);
-                tm_push(c, &done);
+                push_skip(c, p, here, base, ids, warp_index);
                 continue;
             }
+            simtx_msg done;
             tm_done_init(&done, here, base);
             for (uint32_t r = 0; r < ids; r++) tm_done_append(&done, counts[r][0], counts[r][1]);
             done.warp = (int32_t)warp_index;

@@ -145,18 +145,51 @@ static bool read_memory(void *context, uint64_t address, void *data, size_t size
     return true;
 }
 
+/* A system of s->partitions commit units with the word pool filled from
+ * the scenario's seed; returns a copy of the initial memory for the oracle. */
+static sparse_memory *start_system(tm_system *sys, const scenario *s, uint64_t *rng)
+{
+    tm_system_init(sys, s->partitions, 20, s->settings);
+    sparse_memory *initial = sparse_memory_create();
+    *rng = s->seed * 0x9E3779B97F4A7C15ull | 1;
+    for (unsigned i = 0; i < s->pool_words; i++) {
+        uint32_t v = (uint32_t)(next_random(rng) % 1000);
+        tm_system_write_word(sys, pool_address(i, s->partitions), v);
+        sparse_memory_write(initial, pool_address(i, s->partitions), &v, 4);
+    }
+    return initial;
+}
+
+/* Records a finished attempt of a transaction (its reads and writes). */
+static void record_attempt(record *r, const agent *a, bool committed)
+{
+    r->state = committed ? 1 : 2;
+    r->n_reads = a->n_reads;
+    r->n_writes = a->n_writes;
+    for (unsigned k = 0; k < a->n_reads; k++) r->reads[k] = (tm_oracle_access){a->reads[k].address, a->reads[k].value, 4};
+    for (unsigned k = 0; k < a->n_writes; k++) r->writes[k] = (tm_oracle_access){a->writes[k].address, a->writes[k].value, 4};
+}
+
+/* Replays the committed transactions in commit-ID order and checks the final
+ * memory; an error goes to result->oracle_error. The caller destroys the
+ * oracle. */
+static tm_oracle *replay_history(const record *history, sparse_memory *initial, tm_system *sys, run_result *result)
+{
+    tm_oracle *oracle = tm_oracle_create(read_memory, initial);
+    for (uint32_t cid = 1; cid < MAX_CIDS; cid++)
+        if (history[cid].state == 1)
+            tm_oracle_commit(oracle, cid, history[cid].reads, history[cid].n_reads, history[cid].writes, history[cid].n_writes);
+    const char *error = tm_oracle_check_final(oracle, read_memory, sys->memory);
+    if (error) snprintf(result->oracle_error, sizeof result->oracle_error, "%s", error);
+    return oracle;
+}
+
 static void run(const scenario *s, run_result *result)
 {
     memset(result, 0, sizeof *result);
     tm_system sys;
-    tm_system_init(&sys, s->partitions, 20, s->settings);
-    sparse_memory *initial = sparse_memory_create();
-    uint64_t rng = s->seed * 0x9E3779B97F4A7C15ull | 1;
-    for (unsigned i = 0; i < s->pool_words; i++) {
-        uint32_t v = (uint32_t)(next_random(&rng) % 1000);
-        tm_system_write_word(&sys, pool_address(i, s->partitions), v);
-        sparse_memory_write(initial, pool_address(i, s->partitions), &v, 4);
-    }
+    uint64_t rng;
+    sparse_memory *initial = start_system(&sys, s, &rng);
     agent *agents = calloc(s->agents, sizeof *agents);
     record *history = calloc(MAX_CIDS, sizeof *history);
     for (unsigned i = 0; i < s->agents; i++) {
@@ -198,12 +231,7 @@ static void run(const scenario *s, run_result *result)
                 }
             } else if (kind == KIND_DECISION) {
                 if (--a->acks_pending) continue;
-                record *r = &history[a->cid];
-                r->state = a->all_pass ? 1 : 2;
-                r->n_reads = a->n_reads;
-                r->n_writes = a->n_writes;
-                for (unsigned k = 0; k < a->n_reads; k++) r->reads[k] = (tm_oracle_access){a->reads[k].address, a->reads[k].value, 4};
-                for (unsigned k = 0; k < a->n_writes; k++) r->writes[k] = (tm_oracle_access){a->writes[k].address, a->writes[k].value, 4};
+                record_attempt(&history[a->cid], a, a->all_pass);
                 if (a->all_pass) result->commits++;
                 else result->aborts++;
                 if (a->all_pass && ++a->committed == a->target) {
@@ -229,12 +257,8 @@ static void run(const scenario *s, run_result *result)
         if (result->finished) CHECK_EQUAL(commit_unit_retire_cid(sys.nodes[p].unit), commit_unit_retire_cid(sys.nodes[0].unit));
     }
 
-    tm_oracle *oracle = tm_oracle_create(read_memory, initial);
-    for (uint32_t cid = 1; cid < MAX_CIDS; cid++)
-        if (history[cid].state == 1)
-            tm_oracle_commit(oracle, cid, history[cid].reads, history[cid].n_reads, history[cid].writes, history[cid].n_writes);
-    const char *error = tm_oracle_check_final(oracle, read_memory, sys.memory);
-    if (error) snprintf(result->oracle_error, sizeof result->oracle_error, "%s", error);
+    tm_oracle *oracle = replay_history(history, initial, &sys, result);
+    const char *error = result->oracle_error[0] ? result->oracle_error : NULL;
     CHECK_EQUAL(tm_oracle_commit_count(oracle), result->commits);
     printf("%-28s %2u partitions: %5" PRIu64 " commits %5" PRIu64 " aborts, %" PRIu64 " cycles, lwh overflows %" PRIu64
            ", refusals %" PRIu64 "%s%s\n",
@@ -381,14 +405,8 @@ static void run_warps(const scenario *s, unsigned lanes, run_result *result)
 {
     memset(result, 0, sizeof *result);
     tm_system sys;
-    tm_system_init(&sys, s->partitions, 20, s->settings);
-    sparse_memory *initial = sparse_memory_create();
-    uint64_t rng = s->seed * 0x9E3779B97F4A7C15ull | 1;
-    for (unsigned i = 0; i < s->pool_words; i++) {
-        uint32_t v = (uint32_t)(next_random(&rng) % 1000);
-        tm_system_write_word(&sys, pool_address(i, s->partitions), v);
-        sparse_memory_write(initial, pool_address(i, s->partitions), &v, 4);
-    }
+    uint64_t rng;
+    sparse_memory *initial = start_system(&sys, s, &rng);
     warp *warps = calloc(s->agents, sizeof *warps);
     record *history = calloc(MAX_CIDS, sizeof *history);
     for (unsigned i = 0; i < s->agents; i++) {
@@ -440,12 +458,7 @@ static void run_warps(const scenario *s, unsigned lanes, run_result *result)
                 for (unsigned k = 0; k < w->active_count; k++) {
                     agent *lane = &w->lanes[w->active[k]];
                     bool committed = (w->pass_mask >> k) & 1;
-                    record *r = &history[lane->cid];
-                    r->state = committed ? 1 : 2;
-                    r->n_reads = lane->n_reads;
-                    r->n_writes = lane->n_writes;
-                    for (unsigned j = 0; j < lane->n_reads; j++) r->reads[j] = (tm_oracle_access){lane->reads[j].address, lane->reads[j].value, 4};
-                    for (unsigned j = 0; j < lane->n_writes; j++) r->writes[j] = (tm_oracle_access){lane->writes[j].address, lane->writes[j].value, 4};
+                    record_attempt(&history[lane->cid], lane, committed);
                     if (committed) result->commits++;
                     else {
                         result->aborts++;
@@ -466,12 +479,8 @@ static void run_warps(const scenario *s, unsigned lanes, run_result *result)
     result->finished = finished == s->agents;
     result->unit_failure = tm_system_failure(&sys);
     if (result->unit_failure) fprintf(stderr, "%s: %s\n", s->name, result->unit_failure);
-    tm_oracle *oracle = tm_oracle_create(read_memory, initial);
-    for (uint32_t cid = 1; cid < MAX_CIDS; cid++)
-        if (history[cid].state == 1)
-            tm_oracle_commit(oracle, cid, history[cid].reads, history[cid].n_reads, history[cid].writes, history[cid].n_writes);
-    const char *error = tm_oracle_check_final(oracle, read_memory, sys.memory);
-    if (error) snprintf(result->oracle_error, sizeof result->oracle_error, "%s", error);
+    tm_oracle *oracle = replay_history(history, initial, &sys, result);
+    const char *error = result->oracle_error[0] ? result->oracle_error : NULL;
     printf("%-28s %2u partitions: %5" PRIu64 " commits %5" PRIu64 " aborts, %" PRIu64 " cycles%s%s\n", s->name,
            s->partitions, result->commits, result->aborts, sys.now, error ? "; oracle: " : "", error ? error : "");
     tm_oracle_destroy(oracle);
