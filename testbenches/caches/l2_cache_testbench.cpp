@@ -10,14 +10,7 @@
 #include "test_support.h"
 
 using simtx::testing::block_testbench;
-
-static simtx_msg request(simtx_op op, uint64_t address, uint32_t size, uint64_t id)
-{
-    simtx_msg msg;
-    simtx_msg_init(&msg, op, address, size);
-    msg.id = id;
-    return msg;
-}
+using simtx::testing::request;
 
 int sc_main(int, char **)
 {

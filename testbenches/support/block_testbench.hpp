@@ -24,6 +24,15 @@
 
 namespace simtx::testing {
 
+// A request message with its tag, the usual stimulus of a testbench.
+inline simtx_msg request(simtx_op op, uint64_t address, uint32_t size, uint64_t id)
+{
+    simtx_msg msg;
+    simtx_msg_init(&msg, op, address, size);
+    msg.id = id;
+    return msg;
+}
+
 struct timed_msg {
     simtx_msg msg;
     sc_core::sc_time time;
