@@ -222,27 +222,59 @@ class tick_scheduler {
         return next;
     }
 
+    // Ticks the blocks due at now_ps; then, while the next instant is within
+    // the run-ahead limit, the next instants too without returning to the
+    // kernel. SystemC time lags behind meanwhile (simulated_time() does not),
+    // so the last instant run is notified for SystemC time to catch up to it
+    // if nothing else is due.
     void run()
     {
-        uint64_t now_ps = sc_core::sc_time_stamp().value();
-        running_ = true;
+        uint64_t start_ps = sc_core::sc_time_stamp().value();
+        uint64_t now_ps = start_ps, next_ps;
         notified_ps_ = SIMTX_NEVER;
-        for (domain &clock : domains_) clock.now_cycle = now_ps / clock.period_ps;
-        for (domain &clock : domains_)
-            if (clock.next_cycle * clock.period_ps == now_ps) tick_due(clock, clock.now_cycle);
-        running_ = false;
-        for (domain &clock : domains_) {
-            clock.next_cycle = next_due(clock, clock.now_cycle);
-            if (clock.next_cycle != SIMTX_NEVER && clock.next_cycle * clock.period_ps < notified_ps_)
-                notify(clock.next_cycle * clock.period_ps);
+        for (;;) {
+            running_ = true;
+            now_ps_ = now_ps;
+            for (domain &clock : domains_) clock.now_cycle = now_ps / clock.period_ps;
+            for (domain &clock : domains_)
+                if (clock.next_cycle * clock.period_ps == now_ps) tick_due(clock, clock.now_cycle);
+            running_ = false;
+            next_ps = SIMTX_NEVER;
+            for (domain &clock : domains_) {
+                clock.next_cycle = next_due(clock, clock.now_cycle);
+                if (clock.next_cycle != SIMTX_NEVER) next_ps = std::min(next_ps, clock.next_cycle * clock.period_ps);
+            }
+            if (next_ps > run_ahead_limit_ps_ || !block_module::run_error().empty()) break;
+            now_ps = next_ps;
         }
+        if (next_ps != SIMTX_NEVER)
+            notify(next_ps);
+        else if (now_ps > start_ps)
+            notify(now_ps);
     }
 
+  public:
+    void set_run_ahead_limit(uint64_t limit_ps) { run_ahead_limit_ps_ = limit_ps; }
+    uint64_t simulated_time_ps() const { return running_ ? now_ps_ : sc_core::sc_time_stamp().value(); }
+
+  private:
     std::vector<domain> domains_;
     sc_core::sc_event event_;
     uint64_t notified_ps_ = SIMTX_NEVER;
+    uint64_t run_ahead_limit_ps_ = 0; // 0: one instant per activation
+    uint64_t now_ps_ = 0;             // the instant being run while running_
     bool running_ = false;
 };
+
+void set_run_ahead_limit(const sc_core::sc_time &limit)
+{
+    tick_scheduler::instance().set_run_ahead_limit(limit.value());
+}
+
+sc_core::sc_time simulated_time()
+{
+    return sc_core::sc_time::from_value(tick_scheduler::instance().simulated_time_ps());
+}
 
 block_module::block_module(sc_core::sc_module_name module_name, const block_config &config)
     : sc_module(module_name), info_(config.info), instance_name_(basename()), address_map_(config.address_map),

@@ -144,6 +144,16 @@ class block_module : public sc_core::sc_module {
     static std::string run_error_;
 };
 
+// Lets the tick scheduler run the instants up to `limit` in one activation,
+// without returning to the SystemC kernel in between: for platforms whose
+// only process is the scheduler (no waveform tracing, no testbench threads).
+// SC_ZERO_TIME (the default): one instant per activation.
+void set_run_ahead_limit(const sc_core::sc_time &limit);
+
+// The time of the instant being simulated: SystemC's time, except while the
+// scheduler runs ahead of it.
+sc_core::sc_time simulated_time();
+
 // Copies a message into a payload's generic fields and extension.
 void message_to_payload(const simtx_msg &msg, tlm::tlm_generic_payload &payload, msg_extension &extension);
 

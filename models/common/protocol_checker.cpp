@@ -1,5 +1,7 @@
 #include "protocol_checker.hpp"
 
+#include "block_sc.hpp"
+
 namespace simtx {
 
 protocol_checker::protocol_checker(sc_core::sc_module_name name) : sc_module(name), in("in"), out("out")
@@ -11,7 +13,7 @@ protocol_checker::protocol_checker(sc_core::sc_module_name name) : sc_module(nam
 
 void protocol_checker::violation(const std::string &what)
 {
-    violations_.push_back(std::string(name()) + " at " + sc_core::sc_time_stamp().to_string() + ": " + what);
+    violations_.push_back(std::string(name()) + " at " + simulated_time().to_string() + ": " + what);
 }
 
 void protocol_checker::complete(tlm::tlm_generic_payload &payload)

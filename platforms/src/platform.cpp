@@ -182,6 +182,9 @@ std::string platform::simulate()
         }
         // At least up to the next event, so every slice makes progress.
         sc_core::sc_time until = std::min(std::max(now + slice, next_event), limit);
+        // Waveforms sample SystemC's time steps: the scheduler may run ahead
+        // of them only when none are written.
+        if (!trace_file_) set_run_ahead_limit(until);
         sc_core::sc_start(until - now, sc_core::SC_EXIT_ON_STARVATION);
         if (sc_core::sc_get_status() == sc_core::SC_STOPPED) break;
         if (show_progress_ && wall() - last_report > 0.5) {
