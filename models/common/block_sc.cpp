@@ -322,7 +322,8 @@ block_module::block_module(sc_core::sc_module_name module_name, const block_conf
     simtx_observer_set_prefix(config.observer, nullptr);
     if (!core_) throw creation_error(error);
 
-    std::tie(clock_domain_, clock_index_) = tick_scheduler::instance().register_block(this, period_ps_);
+    scheduler_ = &tick_scheduler::instance();
+    std::tie(clock_domain_, clock_index_) = scheduler_->register_block(this, period_ps_);
     schedule_cycle(0); // every core gets cycle 0
 }
 
@@ -338,7 +339,7 @@ unsigned block_module::port_of(size_t socket, unsigned index) const
 
 uint64_t block_module::current_cycle() const
 {
-    return tick_scheduler::instance().current_cycle(clock_domain_);
+    return scheduler_->current_cycle(clock_domain_);
 }
 
 void block_module::tick(uint64_t now)
@@ -348,7 +349,10 @@ void block_module::tick(uint64_t now)
     uint64_t next = info_->cycle(core_, now);
     ticking_ = false;
     if (held_count_) retry_held(now);
-    if (info_->announces_room) std::fill(room_ports_.begin(), room_ports_.end(), 0);
+    if (room_announced_) {
+        std::fill(room_ports_.begin(), room_ports_.end(), 0);
+        room_announced_ = false;
+    }
     if (next != SIMTX_NEVER) schedule_cycle(next <= now ? now + 1 : next);
 }
 
@@ -362,7 +366,7 @@ void block_module::schedule_cycle(uint64_t cycle)
 {
     if (cycle >= scheduled_cycle_) return;
     scheduled_cycle_ = cycle;
-    tick_scheduler::instance().schedule(clock_domain_, clock_index_, cycle);
+    scheduler_->schedule(clock_domain_, clock_index_, cycle);
 }
 
 // Offers a held arrival to the core again; on acceptance ends its phase.
@@ -398,6 +402,12 @@ void block_module::hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_
     ports_[port].held_refused = true;
     held_ports_[port / 64] |= uint64_t(1) << (port % 64);
     held_count_++;
+}
+
+void block_module::announce_room(unsigned port)
+{
+    room_ports_[port / 64] |= uint64_t(1) << (port % 64);
+    room_announced_ = true;
 }
 
 // The first port >= from holding a refused arrival (that has room again,
@@ -476,7 +486,7 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
             if (state.held) SC_REPORT_FATAL("simtx", "two immediate responses on one port");
             hold(port, *payload, arrival(port, *payload));
             ports_[port].held_refused = false; // handed over after this cycle, not refused
-            room_ports_[port / 64] |= uint64_t(1) << (port % 64);
+            announce_room(port);
             wake();
         }
         return true;
@@ -595,7 +605,7 @@ void block_module::fail_upcall(void *context, const char *message)
 void block_module::room_upcall(void *context, unsigned port)
 {
     block_module *block = static_cast<block_module *>(context);
-    block->room_ports_[port / 64] |= uint64_t(1) << (port % 64);
+    block->announce_room(port);
     if (!block->ticking_) block->wake(); // held arrivals are offered after a tick
 }
 

@@ -18,6 +18,7 @@
 namespace simtx {
 
 class block_module;
+class tick_scheduler;
 
 // The C message riding on a generic payload.
 struct msg_extension : tlm::tlm_extension<msg_extension> {
@@ -110,6 +111,7 @@ class block_module : public sc_core::sc_module {
     void retry_held(uint64_t now);
     void hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
     unsigned next_held_port(unsigned from) const;
+    void announce_room(unsigned port);
     simtx_msg &arrival(unsigned port, tlm::tlm_generic_payload &payload);
     bool deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
     void arrived_response(const simtx_msg &msg);
@@ -136,9 +138,11 @@ class block_module : public sc_core::sc_module {
     uint64_t refused_arrivals_ = 0, refused_wait_cycles_ = 0;
     std::vector<uint64_t> held_ports_; // bit per port holding a refused arrival: retries visit only those
     std::vector<uint64_t> room_ports_; // announces_room: bit per port announced since the last retry
+    bool room_announced_ = false;      // some bit of room_ports_ is set
     bool ticking_ = false;
     uint64_t period_ps_;
     uint64_t scheduled_cycle_ = SIMTX_NEVER;
+    tick_scheduler *scheduler_;
     unsigned clock_domain_, clock_index_; // this block's place in the tick scheduler
 
     static std::string run_error_;
