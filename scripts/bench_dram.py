@@ -6,6 +6,10 @@ it a built simtx.
 
 usage: /usr/bin/python3 scripts/bench_dram.py [--simtx build/simtx] [--output build/bench_dram.txt]
                                               [--requests 50000] [--trace-requests 5000000]
+                                              [--speed-only] [--repeat N]
+--repeat N runs each speed measurement N times and reports the run with the
+median CPU time, with the range (other load on a shared machine only ever
+slows a run down).
 """
 import argparse
 import json
@@ -122,7 +126,7 @@ def rowclone_table(simtx, out):
     return rows
 
 
-def speed(simtx, trace_requests, out):
+def speed(simtx, trace_requests, repeat, out):
     path = pathlib.Path(tempfile.gettempdir()) / f"bench_dram_{trace_requests}.trace"
     if not path.exists() or path.stat().st_size == 0:
         r = random.Random(1)
@@ -135,15 +139,20 @@ def speed(simtx, trace_requests, out):
                " are the fairer figure on a shared machine; load average at the start: "
                f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs.")
     out.append("")
+    if repeat > 1:
+        out.append(f"Each row: the median of {repeat} runs by CPU time; CPU s range in brackets.")
+    out.append("")
     out.append("| timing checker | wall s | CPU s | requests/s (wall) | requests/s (CPU) | simulated DRAM cycles | DRAM cycles/CPU s |")
     out.append("| --- | --- | --- | --- | --- | --- | --- |")
     rows = {}
     for check in ("false", "true"):
-        stats, _, clock, wall, cpu = run(simtx, {"player.trace": str(path), "player.check_data": "false",
-                                                 "dram.check_timing": check})
+        runs = sorted((run(simtx, {"player.trace": str(path), "player.check_data": "false", "dram.check_timing": check})
+                       for _ in range(repeat)), key=lambda r: r[4])
+        stats, _, clock, wall, cpu = runs[len(runs) // 2]
+        spread = f" ({runs[0][4]:.2f}-{runs[-1][4]:.2f})" if repeat > 1 else ""
         served = stats["dram.reads"] + stats["dram.writes"]
         rows[check] = served / cpu
-        out.append(f"| {'on' if check == 'true' else 'off'} | {wall:.2f} | {cpu:.2f} | {served / wall:,.0f} | "
+        out.append(f"| {'on' if check == 'true' else 'off'} | {wall:.2f} | {cpu:.2f}{spread} | {served / wall:,.0f} | "
                    f"{served / cpu:,.0f} | {clock['cycles']:,} | {clock['cycles'] / cpu:,.0f} |")
     out.append("")
     return rows
@@ -156,13 +165,14 @@ def main():
     parser.add_argument("--requests", type=int, default=50000)
     parser.add_argument("--trace-requests", type=int, default=5000000)
     parser.add_argument("--speed-only", action="store_true", help="only the simulation-speed table")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per speed measurement (median reported)")
     args = parser.parse_args()
     simtx = str((pathlib.Path.cwd() / args.simtx).resolve())
     out = []
     if not args.speed_only:
         bandwidth_table(simtx, args.requests, out)
         rowclone_table(simtx, out)
-    speed(simtx, args.trace_requests, out)
+    speed(simtx, args.trace_requests, args.repeat, out)
     text = "\n".join(out)
     print(text)
     output = pathlib.Path(args.output)
