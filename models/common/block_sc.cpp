@@ -348,7 +348,9 @@ void block_module::tick(uint64_t now)
     ticking_ = true;
     uint64_t next = info_->cycle(core_, now);
     ticking_ = false;
-    if (held_count_) retry_held(now);
+    // A block announcing room is offered its held arrivals only after an
+    // announcement.
+    if (held_count_ && (room_announced_ || !info_->announces_room)) retry_held(now);
     if (room_announced_) {
         std::fill(room_ports_.begin(), room_ports_.end(), 0);
         room_announced_ = false;
