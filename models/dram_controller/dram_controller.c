@@ -82,19 +82,20 @@ typedef enum {
 /* A queued read or write, by slot (its message has the same slot). */
 typedef struct dram_request {
     uint64_t arrival, sequence, address;
+    /* A lower bound on when its next command may issue, for the queue scan:
+     * issuing commands only pushes timing limits later. Reset to 0 (look
+     * again) whenever its bank's summary is redone (summarise_bank). */
+    uint64_t not_before;
     uint32_t size;
     unsigned bank, row, column, bursts, bursts_issued;
+    uint16_t younger_in_bank; /* the next request of its bank in arrival order (NO_SLOT: none) */
     bool is_write, activated, precharged;
 } dram_request;
 
-/* What the per-cycle FR-FCFS scan reads of a queued request, by queue
+/* What the FR-FCFS queue scan reads first of a queued request, by queue
  * position (oldest first), packed so that the whole queue spans a few cache
  * lines. */
 typedef struct queued_request {
-    /* A lower bound on when its next command may issue: issuing commands
-     * only pushes timing limits later. Reset to 0 (look again) when its bank
-     * opens, closes or changes row, which changes the command it needs. */
-    uint64_t not_before;
     uint32_t row;
     uint16_t bank, slot;
     bool hazard;     /* an older request touching the same bytes may still be queued */
@@ -108,9 +109,12 @@ typedef struct queued_request {
  * as the bank opens and closes: the slots of its oldest request and of its
  * oldest read and oldest write for the open row (NO_SLOT: none). Every
  * request of a bank waits for the same kind of command, so unless requests
- * are held back these are the only ones worth looking at. */
+ * are held back these are the only ones worth looking at. The bank's
+ * requests form a list in arrival order, oldest to youngest through
+ * younger_in_bank, so that keeping this costs a walk over the bank's few
+ * requests rather than over the whole queue. */
 typedef struct bank_queue {
-    uint16_t oldest, read_hit, write_hit;
+    uint16_t oldest, youngest, read_hit, write_hit;
 } bank_queue;
 
 /* What FR-FCFS will do next when no request is held back: the first cycle
@@ -428,7 +432,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     for (unsigned i = 0; i < c->response_capacity; i++) c->free_response_slots[i] = c->response_capacity - 1 - i;
     for (unsigned b = 0; b < t.banks; b++) {
         c->open_row[b] = NO_OPEN_ROW;
-        c->bank_queues[b] = (bank_queue){NO_SLOT, NO_SLOT, NO_SLOT};
+        c->bank_queues[b] = (bank_queue){NO_SLOT, NO_SLOT, NO_SLOT, NO_SLOT};
     }
     c->next_refresh = t.refi;
     c->next_response_ready = SIMTX_NEVER;
@@ -471,15 +475,13 @@ static void show_queues(dram_controller *c, uint64_t now)
 static void summarise_bank(dram_controller *c, unsigned bank)
 {
     bank_queue *b = &c->bank_queues[bank];
-    *b = (bank_queue){NO_SLOT, NO_SLOT, NO_SLOT};
+    b->read_hit = b->write_hit = NO_SLOT;
     uint32_t open_row = c->open_row[bank];
-    for (unsigned i = 0; i < c->request_count; i++) {
-        queued_request *q = &c->queue[i];
-        if (q->bank != bank) continue;
-        q->not_before = 0;
-        if (b->oldest == NO_SLOT) b->oldest = q->slot;
-        uint16_t *hit = q->is_write ? &b->write_hit : &b->read_hit;
-        if (q->row == open_row && *hit == NO_SLOT) *hit = q->slot;
+    for (unsigned slot = b->oldest; slot != NO_SLOT; slot = c->requests[slot].younger_in_bank) {
+        dram_request *r = &c->requests[slot];
+        r->not_before = 0;
+        uint16_t *hit = r->is_write ? &b->write_hit : &b->read_hit;
+        if (r->row == open_row && *hit == NO_SLOT) *hit = (uint16_t)slot;
     }
     uint64_t bit = 1ull << (bank % 64);
     if (b->oldest == NO_SLOT) c->occupied_banks[bank / 64] &= ~bit;
@@ -673,16 +675,21 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
             c->request_messages[slot] = *msg;
             *r = (dram_request){.arrival = now, .sequence = c->sequence++, .address = msg->address, .size = msg->size,
                                 .bank = l.bank, .row = l.row, .column = l.column, .bursts = last - first + 1,
-                                .is_write = msg->op == SIMTX_OP_WRITE};
+                                .younger_in_bank = NO_SLOT, .is_write = msg->op == SIMTX_OP_WRITE};
             queued_request *q = &c->queue[c->request_count];
             *q = (queued_request){.row = l.row, .bank = (uint16_t)l.bank,
                                   .slot = (uint16_t)slot, .is_write = r->is_write, .last_burst = r->bursts == 1};
-            for (unsigned i = 0; i < c->request_count && !q->hazard; i++) {
-                const dram_request *older = &c->requests[c->queue[i].slot];
+            /* Requests sharing a byte share its bank: only the bank's are looked at. */
+            bank_queue *b = &c->bank_queues[l.bank];
+            for (unsigned i = b->oldest; i != NO_SLOT && !q->hazard; i = c->requests[i].younger_in_bank) {
+                const dram_request *older = &c->requests[i];
                 q->hazard = (older->is_write || r->is_write) && older->address < msg->address + msg->size &&
                             msg->address < older->address + older->size;
             }
             c->hazards += q->hazard;
+            if (b->oldest == NO_SLOT) b->oldest = (uint16_t)slot;
+            else c->requests[b->youngest].younger_in_bank = (uint16_t)slot;
+            b->youngest = (uint16_t)slot;
             c->request_count++;
             if (c->last_arrival_cycle != now) c->arrivals_that_cycle = 0;
             c->last_arrival_cycle = now;
@@ -928,6 +935,14 @@ static void complete_request(dram_controller *c, unsigned position, uint64_t now
     memmove(&c->queue[position], &c->queue[position + 1], (c->request_count - position - 1) * sizeof *c->queue);
     c->request_count--;
     c->free_slots[c->free_count++] = slot;
+    bank_queue *b = &c->bank_queues[bank];
+    uint16_t *link = &b->oldest, older = NO_SLOT;
+    while (*link != slot) {
+        older = *link;
+        link = &c->requests[older].younger_in_bank;
+    }
+    *link = r->younger_in_bank;
+    if (b->youngest == slot) b->youngest = older;
     summarise_bank(c, bank);
 }
 
@@ -1020,9 +1035,10 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
     for (unsigned i = 0; i < visible; i++) {
         queued_request *q = &c->queue[i];
         if ((check_all || q->hazard) && ((i && q->bank == capped_bank) || blocked_slow(c, i))) continue;
-        if (q->not_before > now) {
+        dram_request *r = &c->requests[q->slot];
+        if (r->not_before > now) {
             if (check_all && c->open_row[q->bank] == q->row) c->bank_hit_scan[q->bank] = scan;
-            next = min2(next, q->not_before); /* not ready yet: no need to look closer */
+            next = min2(next, r->not_before); /* not ready yet: no need to look closer */
             continue;
         }
         unsigned bank = q->bank;
@@ -1039,7 +1055,7 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
         } else {
             earliest = dram_earliest_activate(&c->state, bank);
         }
-        q->not_before = earliest;
+        r->not_before = earliest;
         if (earliest > now) next = min2(next, earliest);
         else if (is_hit && choice.hit < 0) choice.hit = (int)i;
         else if (!is_hit && choice.other < 0) {
@@ -1052,7 +1068,7 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
         queued_request *q = &c->queue[i];
         if (check_all ? c->bank_hit_scan[q->bank] == scan : bank_has_hits(c, q->bank)) continue;
         uint64_t earliest = dram_earliest_precharge(&c->state, q->bank);
-        q->not_before = earliest;
+        c->requests[q->slot].not_before = earliest;
         if (earliest <= now && (choice.other < 0 || (int)i < choice.other)) {
             if (choice.other >= 0) next = now + 1; /* the displaced ACT */
             choice.other = (int)i;
