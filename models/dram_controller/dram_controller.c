@@ -100,7 +100,6 @@ typedef struct queued_request {
     uint16_t bank, slot;
     bool hazard;     /* an older request touching the same bytes may still be queued */
     bool is_write;
-    bool last_burst; /* its next column command completes it */
 } queued_request;
 
 #define NO_SLOT UINT16_MAX
@@ -123,6 +122,7 @@ typedef struct bank_queue {
  * command goes: nothing else changes the requests' timing. */
 typedef struct request_plan {
     uint64_t cycle;
+    uint64_t hit_sequence, other_sequence; /* their sequence numbers (UINT64_MAX: none) */
     uint16_t hit, other;
     bool valid;
 } request_plan;
@@ -678,7 +678,7 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
                                 .younger_in_bank = NO_SLOT, .is_write = msg->op == SIMTX_OP_WRITE};
             queued_request *q = &c->queue[c->request_count];
             *q = (queued_request){.row = l.row, .bank = (uint16_t)l.bank,
-                                  .slot = (uint16_t)slot, .is_write = r->is_write, .last_burst = r->bursts == 1};
+                                  .slot = (uint16_t)slot, .is_write = r->is_write};
             /* Requests sharing a byte share its bank: only the bank's are looked at. */
             bank_queue *b = &c->bank_queues[l.bank];
             for (unsigned i = b->oldest; i != NO_SLOT && !q->hazard; i = c->requests[i].younger_in_bank) {
@@ -908,10 +908,11 @@ static bool blocked_slow(dram_controller *c, unsigned position)
 }
 
 
-static void complete_request(dram_controller *c, unsigned position, uint64_t now)
+static void complete_request(dram_controller *c, unsigned slot, uint64_t now)
 {
-    unsigned slot = c->queue[position].slot, bank = c->queue[position].bank;
     dram_request *r = &c->requests[slot];
+    unsigned bank = r->bank, position = 0;
+    while (c->queue[position].slot != slot) position++;
     simtx_msg *msg = &c->request_messages[slot];
     uint64_t ready;
     if (r->is_write) {
@@ -952,10 +953,11 @@ static dram_command column_command(const dram_request *r)
                           .column = r->column + r->bursts_issued};
 }
 
-/* The command FR-FCFS picks at a cycle: the queue position of the row hit
- * whose column command goes, or of the request whose ACT or PRE goes. */
+/* The command FR-FCFS picks at a cycle: the slot of the row hit whose
+ * column command goes, or of the request whose ACT or PRE goes (NO_SLOT:
+ * none). */
 typedef struct request_choice {
-    int hit, other;
+    unsigned hit, other;
     dram_command other_command;
 } request_choice;
 
@@ -964,39 +966,47 @@ typedef struct request_choice {
 static inline void plan_candidate(const dram_controller *c, unsigned slot, uint64_t earliest, bool is_hit, request_plan *plan)
 {
     if (earliest > plan->cycle) return;
-    if (earliest < plan->cycle) *plan = (request_plan){.cycle = earliest, .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
-    uint16_t *chosen = is_hit ? &plan->hit : &plan->other;
-    if (*chosen == NO_SLOT || c->requests[slot].sequence < c->requests[*chosen].sequence) *chosen = (uint16_t)slot;
+    if (earliest < plan->cycle)
+        *plan = (request_plan){.cycle = earliest, .hit_sequence = UINT64_MAX, .other_sequence = UINT64_MAX,
+                               .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
+    uint64_t sequence = c->requests[slot].sequence;
+    if (is_hit && sequence < plan->hit_sequence) {
+        plan->hit = (uint16_t)slot;
+        plan->hit_sequence = sequence;
+    } else if (!is_hit && sequence < plan->other_sequence) {
+        plan->other = (uint16_t)slot;
+        plan->other_sequence = sequence;
+    }
 }
 
 /* FR-FCFS when no request is held back, from the banks' summaries: the
  * first cycle from now at which a command may go, and the candidates then. */
 static void plan_by_bank(dram_controller *c, uint64_t now)
 {
-    request_plan plan = {.cycle = SIMTX_NEVER, .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
+    request_plan plan = {.cycle = SIMTX_NEVER, .hit_sequence = UINT64_MAX, .other_sequence = UINT64_MAX,
+                         .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
+    /* Nothing goes before now: raising the channel-wide limits to now once
+     * raises every candidate's. */
     dram_channel_limits limits = dram_channel_limits_of(&c->state);
+    limits.activate = max2(limits.activate, now);
+    limits.precharge = max2(limits.precharge, now);
+    limits.read = max2(limits.read, now);
+    limits.write = max2(limits.write, now);
     for (unsigned word = 0; word < (c->timing.banks + 63) / 64; word++) {
         for (uint64_t bits = c->occupied_banks[word]; bits; bits &= bits - 1) {
             unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
             const bank_queue *b = &c->bank_queues[bank];
             if (b->read_hit != NO_SLOT)
-                plan_candidate(c, b->read_hit, max2(dram_bank_column(&c->state, &limits, bank, false), now), true, &plan);
+                plan_candidate(c, b->read_hit, dram_bank_column(&c->state, &limits, bank, false), true, &plan);
             if (b->write_hit != NO_SLOT)
-                plan_candidate(c, b->write_hit, max2(dram_bank_column(&c->state, &limits, bank, true), now), true, &plan);
+                plan_candidate(c, b->write_hit, dram_bank_column(&c->state, &limits, bank, true), true, &plan);
             if (bank_has_hits(c, bank)) continue; /* a row is not closed under its hits */
             uint64_t earliest = c->open_row[bank] == NO_OPEN_ROW ? dram_bank_activate(&c->state, &limits, bank)
                                                                  : dram_bank_precharge(&c->state, &limits, bank);
-            plan_candidate(c, b->oldest, max2(earliest, now), false, &plan);
+            plan_candidate(c, b->oldest, earliest, false, &plan);
         }
     }
     c->plan = plan;
-}
-
-static int queue_position(const dram_controller *c, unsigned slot)
-{
-    int i = 0;
-    while (c->queue[i].slot != slot) i++;
-    return i;
 }
 
 /* FR-FCFS when no request is held back. The plan made after the last
@@ -1004,19 +1014,19 @@ static int queue_position(const dram_controller *c, unsigned slot)
 static request_choice choose_by_bank(dram_controller *c, uint64_t now, uint64_t *wake)
 {
     if (!c->plan.valid || c->plan.cycle < now) plan_by_bank(c, now);
-    request_choice choice = {.hit = -1, .other = -1};
+    request_choice choice = {.hit = NO_SLOT, .other = NO_SLOT};
     if (c->plan.cycle > now) {
         *wake = min2(*wake, c->plan.cycle);
         return choice;
     }
-    if (c->plan.hit != NO_SLOT) choice.hit = queue_position(c, c->plan.hit);
-    if (c->plan.other != NO_SLOT) {
-        const dram_request *r = &c->requests[c->plan.other];
-        choice.other = queue_position(c, c->plan.other);
+    choice.hit = c->plan.hit;
+    choice.other = c->plan.other;
+    if (choice.other != NO_SLOT) {
+        const dram_request *r = &c->requests[choice.other];
         choice.other_command = (dram_command){.kind = c->open_row[r->bank] == NO_OPEN_ROW ? DRAM_CMD_ACT : DRAM_CMD_PRE,
                                               .bank = r->bank, .row = r->row};
     }
-    if (choice.hit >= 0 && choice.other >= 0) *wake = now + 1; /* the one not chosen */
+    if (choice.hit != NO_SLOT && choice.other != NO_SLOT) *wake = now + 1; /* the one not chosen */
     return choice;
 }
 
@@ -1027,7 +1037,8 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
                                      bool return_full, uint64_t *wake)
 {
     uint64_t scan = ++c->scans;
-    request_choice choice = {.hit = -1, .other = -1};
+    request_choice choice = {.hit = NO_SLOT, .other = NO_SLOT};
+    int hit = -1, other = -1; /* queue positions of the choice */
     unsigned conflict_count = 0;
     uint64_t next = *wake;
     /* Else only requests flagged with a hazard may be blocked. */
@@ -1047,7 +1058,7 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
         if (check_all && is_hit) c->bank_hit_scan[bank] = scan;
         uint64_t earliest;
         if (is_hit) {
-            if (return_full && q->last_burst) continue; /* woken when a response leaves */
+            if (return_full && r->bursts_issued + 1 == r->bursts) continue; /* woken when a response leaves */
             earliest = dram_earliest_column(&c->state, bank, q->is_write);
         } else if (open_row != NO_OPEN_ROW) {
             c->conflicts[conflict_count++] = i; /* decided once all hits are known */
@@ -1057,9 +1068,9 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
         }
         r->not_before = earliest;
         if (earliest > now) next = min2(next, earliest);
-        else if (is_hit && choice.hit < 0) choice.hit = (int)i;
-        else if (!is_hit && choice.other < 0) {
-            choice.other = (int)i;
+        else if (is_hit && hit < 0) hit = (int)i;
+        else if (!is_hit && other < 0) {
+            other = (int)i;
             choice.other_command = (dram_command){.kind = DRAM_CMD_ACT, .bank = bank, .row = q->row};
         } else next = now + 1;
     }
@@ -1069,16 +1080,18 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
         if (check_all ? c->bank_hit_scan[q->bank] == scan : bank_has_hits(c, q->bank)) continue;
         uint64_t earliest = dram_earliest_precharge(&c->state, q->bank);
         c->requests[q->slot].not_before = earliest;
-        if (earliest <= now && (choice.other < 0 || (int)i < choice.other)) {
-            if (choice.other >= 0) next = now + 1; /* the displaced ACT */
-            choice.other = (int)i;
+        if (earliest <= now && (other < 0 || (int)i < other)) {
+            if (other >= 0) next = now + 1; /* the displaced ACT */
+            other = (int)i;
             choice.other_command = (dram_command){.kind = DRAM_CMD_PRE, .bank = q->bank, .row = q->row};
         } else {
             next = min2(next, max2(earliest, now + 1));
         }
     }
-    if (choice.hit >= 0 && choice.other >= 0) next = now + 1; /* the one not chosen */
+    if (hit >= 0 && other >= 0) next = now + 1; /* the one not chosen */
     *wake = next;
+    if (hit >= 0) choice.hit = c->queue[hit].slot;
+    if (other >= 0) choice.other = c->queue[other].slot;
     return choice;
 }
 
@@ -1120,23 +1133,20 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
     if (c->refresh_due) return;
     uint64_t wake_before = *wake;
     request_choice choice = choose_request(c, now, wake);
-    if (choice.hit < 0 && choice.other < 0) return;
+    if (choice.hit == NO_SLOT && choice.other == NO_SLOT) return;
     if (c->issued_this_cycle) { /* a copy or refresh took this cycle */
-    } else if (choice.hit >= 0) {
-        queued_request *q = &c->queue[choice.hit];
-        dram_request *r = &c->requests[q->slot];
+    } else if (choice.hit != NO_SLOT) {
+        dram_request *r = &c->requests[choice.hit];
         dram_command command = column_command(r);
         issue(c, &command, now);
-        if (choice.hit > 0 && q->bank == c->queue[0].bank) c->bypasses++;
+        if (choice.hit != c->queue[0].slot && r->bank == c->queue[0].bank) c->bypasses++;
         if (++r->bursts_issued == r->bursts) {
-            complete_request(c, (unsigned)choice.hit, now);
+            complete_request(c, choice.hit, now);
             /* A copy waiting for its bank may start at once. */
             if (c->copy_count) wake_before = now + 1;
-        } else {
-            q->last_burst = r->bursts_issued + 1 == r->bursts;
         }
     } else {
-        dram_request *r = &c->requests[c->queue[choice.other].slot];
+        dram_request *r = &c->requests[choice.other];
         issue(c, &choice.other_command, now);
         if (choice.other_command.kind == DRAM_CMD_PRE) r->precharged = true;
         else r->activated = true;
