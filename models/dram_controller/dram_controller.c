@@ -161,7 +161,10 @@ struct dram_controller {
     unsigned *free_slots;
     unsigned free_count;
     bank_queue *bank_queues;
-    uint64_t *occupied_banks; /* bit per bank with queued requests, so that a pass skips the others */
+    /* Bit per bank: with queued requests (a pass skips the others), with a
+     * row hit waiting (read_hit or write_hit), open; so that the bank plan
+     * looks at each bank once for the one kind of command it waits for. */
+    uint64_t *occupied_banks, *hit_banks, *open_banks;
     unsigned hazards; /* queued requests whose hazard flag is set */
     request_plan plan;
     /* FR-FCFS does not close a row while an unblocked request for it waits;
@@ -296,6 +299,8 @@ static void dram_controller_destroy(void *core)
     free(c->bank_hit_scan);
     free(c->bank_queues);
     free(c->occupied_banks);
+    free(c->hit_banks);
+    free(c->open_banks);
     free(c->copies);
     free(c->copies_on_bank);
     free(c->response_messages);
@@ -409,6 +414,8 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->bank_hit_scan = calloc(t.banks, sizeof *c->bank_hit_scan);
     c->bank_queues = malloc(t.banks * sizeof *c->bank_queues);
     c->occupied_banks = calloc((t.banks + 63) / 64, sizeof *c->occupied_banks);
+    c->hit_banks = calloc((t.banks + 63) / 64, sizeof *c->hit_banks);
+    c->open_banks = calloc((t.banks + 63) / 64, sizeof *c->open_banks);
     c->copies = calloc(copies, sizeof *c->copies);
     c->copies_on_bank = calloc(t.banks, sizeof *c->copies_on_bank);
     c->response_messages = calloc(c->response_capacity, sizeof *c->response_messages);
@@ -418,7 +425,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
     ok = ok && c->data && c->requests && c->request_messages && c->queue && c->conflicts && c->open_row &&
-         c->free_slots && c->bank_hit_scan && c->bank_queues && c->occupied_banks && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
+         c->free_slots && c->bank_hit_scan && c->bank_queues && c->occupied_banks && c->hit_banks && c->open_banks && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
          c->response_ready && c->free_response_slots && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
@@ -470,6 +477,13 @@ static void show_queues(dram_controller *c, uint64_t now)
 
 /* ---- commands ---- */
 
+static void set_bank_bit(uint64_t *bits, unsigned bank, bool value)
+{
+    uint64_t bit = 1ull << (bank % 64);
+    if (value) bits[bank / 64] |= bit;
+    else bits[bank / 64] &= ~bit;
+}
+
 /* Recomputes a bank's bank_queue. Its requests' next commands may have
  * changed too: they are looked at again (not_before). */
 static void summarise_bank(dram_controller *c, unsigned bank)
@@ -483,14 +497,13 @@ static void summarise_bank(dram_controller *c, unsigned bank)
         uint16_t *hit = r->is_write ? &b->write_hit : &b->read_hit;
         if (r->row == open_row && *hit == NO_SLOT) *hit = (uint16_t)slot;
     }
-    uint64_t bit = 1ull << (bank % 64);
-    if (b->oldest == NO_SLOT) c->occupied_banks[bank / 64] &= ~bit;
-    else c->occupied_banks[bank / 64] |= bit;
+    set_bank_bit(c->occupied_banks, bank, b->oldest != NO_SLOT);
+    set_bank_bit(c->hit_banks, bank, b->read_hit != NO_SLOT || b->write_hit != NO_SLOT);
 }
 
 static bool bank_has_hits(const dram_controller *c, unsigned bank)
 {
-    return c->bank_queues[bank].read_hit != NO_SLOT || c->bank_queues[bank].write_hit != NO_SLOT;
+    return (c->hit_banks[bank / 64] >> (bank % 64)) & 1;
 }
 
 /* A burst that starts no later than an older candidate replaces it: whenever
@@ -516,6 +529,7 @@ static void issue(dram_controller *c, dram_command *command, uint64_t now)
     if (command->kind == DRAM_CMD_ACT || command->kind == DRAM_CMD_PRE || command->kind == DRAM_CMD_COPY_ACT) {
         const dram_bank_timing *b = &c->state.banks[command->bank];
         c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
+        set_bank_bit(c->open_banks, command->bank, b->open);
         summarise_bank(c, command->bank);
     }
     if (c->listener) c->listener(c->listener_context, command);
@@ -993,17 +1007,25 @@ static void plan_by_bank(dram_controller *c, uint64_t now)
     limits.read = max2(limits.read, now);
     limits.write = max2(limits.write, now);
     for (unsigned word = 0; word < (c->timing.banks + 63) / 64; word++) {
-        for (uint64_t bits = c->occupied_banks[word]; bits; bits &= bits - 1) {
+        uint64_t occupied = c->occupied_banks[word], with_hits = occupied & c->hit_banks[word];
+        uint64_t open = c->open_banks[word], without_hits = occupied & ~with_hits;
+        for (uint64_t bits = with_hits; bits; bits &= bits - 1) {
             unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
             const bank_queue *b = &c->bank_queues[bank];
             if (b->read_hit != NO_SLOT)
                 plan_candidate(c, b->read_hit, dram_bank_column(&c->state, &limits, bank, false), true, &plan);
             if (b->write_hit != NO_SLOT)
                 plan_candidate(c, b->write_hit, dram_bank_column(&c->state, &limits, bank, true), true, &plan);
-            if (bank_has_hits(c, bank)) continue; /* a row is not closed under its hits */
-            uint64_t earliest = c->open_row[bank] == NO_OPEN_ROW ? dram_bank_activate(&c->state, &limits, bank)
-                                                                 : dram_bank_precharge(&c->state, &limits, bank);
-            plan_candidate(c, b->oldest, earliest, false, &plan);
+        }
+        /* A row is not closed under its hits: only banks without any wait
+         * for an ACT (closed) or a PRE (open). */
+        for (uint64_t bits = without_hits & ~open; bits; bits &= bits - 1) {
+            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
+            plan_candidate(c, c->bank_queues[bank].oldest, dram_bank_activate(&c->state, &limits, bank), false, &plan);
+        }
+        for (uint64_t bits = without_hits & open; bits; bits &= bits - 1) {
+            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
+            plan_candidate(c, c->bank_queues[bank].oldest, dram_bank_precharge(&c->state, &limits, bank), false, &plan);
         }
     }
     c->plan = plan;
