@@ -968,11 +968,10 @@ static dram_command column_command(const dram_request *r)
 }
 
 /* The command FR-FCFS picks at a cycle: the slot of the row hit whose
- * column command goes, or of the request whose ACT or PRE goes (NO_SLOT:
- * none). */
+ * column command goes, or of the request whose ACT (its bank is closed) or
+ * PRE (open on another row) goes (NO_SLOT: none). */
 typedef struct request_choice {
     unsigned hit, other;
-    dram_command other_command;
 } request_choice;
 
 /* Counts `slot` in the plan if its command may go at the plan's cycle, or
@@ -1043,11 +1042,6 @@ static request_choice choose_by_bank(dram_controller *c, uint64_t now, uint64_t 
     }
     choice.hit = c->plan.hit;
     choice.other = c->plan.other;
-    if (choice.other != NO_SLOT) {
-        const dram_request *r = &c->requests[choice.other];
-        choice.other_command = (dram_command){.kind = c->open_row[r->bank] == NO_OPEN_ROW ? DRAM_CMD_ACT : DRAM_CMD_PRE,
-                                              .bank = r->bank, .row = r->row};
-    }
     if (choice.hit != NO_SLOT && choice.other != NO_SLOT) *wake = now + 1; /* the one not chosen */
     return choice;
 }
@@ -1055,6 +1049,7 @@ static request_choice choose_by_bank(dram_controller *c, uint64_t now, uint64_t 
 /* FR-FCFS in one pass over the queue, skipping the requests held back (by a
  * copy, a hazard, the starvation cap) and the `visible`..end ones not seen
  * yet. Requests whose not_before lies ahead cost a compare. */
+__attribute__((noinline)) /* the rare path: keeps choose_request light */
 static request_choice choose_by_scan(dram_controller *c, uint64_t now, int capped_bank, unsigned visible,
                                      bool return_full, uint64_t *wake)
 {
@@ -1091,10 +1086,8 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
         r->not_before = earliest;
         if (earliest > now) next = min2(next, earliest);
         else if (is_hit && hit < 0) hit = (int)i;
-        else if (!is_hit && other < 0) {
-            other = (int)i;
-            choice.other_command = (dram_command){.kind = DRAM_CMD_ACT, .bank = bank, .row = q->row};
-        } else next = now + 1;
+        else if (!is_hit && other < 0) other = (int)i;
+        else next = now + 1;
     }
     for (unsigned k = 0; k < conflict_count; k++) {
         unsigned i = c->conflicts[k];
@@ -1105,7 +1098,6 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
         if (earliest <= now && (other < 0 || (int)i < other)) {
             if (other >= 0) next = now + 1; /* the displaced ACT */
             other = (int)i;
-            choice.other_command = (dram_command){.kind = DRAM_CMD_PRE, .bank = q->bank, .row = q->row};
         } else {
             next = min2(next, max2(earliest, now + 1));
         }
@@ -1169,8 +1161,10 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         }
     } else {
         dram_request *r = &c->requests[choice.other];
-        issue(c, &choice.other_command, now);
-        if (choice.other_command.kind == DRAM_CMD_PRE) r->precharged = true;
+        dram_command command = {.kind = c->open_row[r->bank] == NO_OPEN_ROW ? DRAM_CMD_ACT : DRAM_CMD_PRE,
+                                .bank = r->bank, .row = r->row};
+        issue(c, &command, now);
+        if (command.kind == DRAM_CMD_PRE) r->precharged = true;
         else r->activated = true;
     }
     /* Nothing else may go this cycle: a second pass finds exactly when the
