@@ -95,13 +95,14 @@ static int parse_address(const char *token, uint64_t *address)
 /* isspace() in the C locale, which the general parser below relies on. */
 static bool is_blank(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
+/* A hexadecimal digit's value plus one, by character (0: not a digit): a
+ * lookup per character of every address in the trace. */
+static const uint8_t hex_digits[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
+
+static int hex_value(char c) { return hex_digits[(unsigned char)c] - 1; }
 
 /* The two shapes nearly every line has, "0xADDR R|W" and "0xADDR READ|WRITE
  * CYCLE", in one pass without copying tokens. Anything else (comments,
@@ -409,10 +410,9 @@ static void *trace_player_create(const void *params, const simtx_env *env, char 
 static void fill_write_data(trace_player *t, simtx_msg *msg)
 {
     uint64_t state = msg->address ^ (++t->write_sequence << 20) ^ t->env.seed;
-    for (uint32_t i = 0; i < msg->size; i += 8) {
-        uint64_t word = next_random(&state);
-        memcpy(msg->data + i, &word, msg->size - i < 8 ? msg->size - i : 8);
-    }
+    uint64_t words[SIMTX_MSG_MAX_DATA / 8];
+    for (uint32_t i = 0; i < (msg->size + 7) / 8; i++) words[i] = next_random(&state);
+    memcpy(msg->data, words, msg->size);
 }
 
 static bool issue(trace_player *t, uint64_t now)
