@@ -91,8 +91,8 @@ bool dram_address_map_parse(const char *text, const dram_geometry *geometry, uns
         for (unsigned first = 0, last; first < width; first = last + 1) {
             for (last = first; last + 1 < width && positions[f][last + 1] + 1 == positions[f][last];) last++;
             map->runs[f][map->run_counts[f]++] = (dram_bit_run){
-                .address_shift = positions[f][last], .value_shift = (uint8_t)(width - 1 - last),
-                .width = (uint8_t)(last - first + 1)};
+                .mask = (2ull << (last - first)) - 1, /* last - first + 1 bits, up to 64 */
+                .address_shift = positions[f][last], .value_shift = (uint8_t)(width - 1 - last)};
         }
     }
     unsigned needed[DRAM_FIELD_COUNT] = {
@@ -172,14 +172,12 @@ bool dram_address_in_range(const dram_address_map *map, uint64_t address)
     return map->length >= 64 || (dram_partition_local_address(map, address) >> map->length) == 0;
 }
 
-static uint64_t run_mask(const dram_bit_run *run) { return (2ull << (run->width - 1)) - 1; } /* width may be 64 */
-
 static unsigned gather(const dram_address_map *map, dram_field field, uint64_t address)
 {
     uint64_t value = 0;
     for (unsigned i = 0; i < map->run_counts[field]; i++) {
         const dram_bit_run *run = &map->runs[field][i];
-        value |= ((address >> run->address_shift) & run_mask(run)) << run->value_shift;
+        value |= ((address >> run->address_shift) & run->mask) << run->value_shift;
     }
     return (unsigned)value;
 }
@@ -189,7 +187,7 @@ static uint64_t scatter(const dram_address_map *map, dram_field field, unsigned 
     uint64_t address = 0;
     for (unsigned i = 0; i < map->run_counts[field]; i++) {
         const dram_bit_run *run = &map->runs[field][i];
-        address |= (((uint64_t)value >> run->value_shift) & run_mask(run)) << run->address_shift;
+        address |= (((uint64_t)value >> run->value_shift) & run->mask) << run->address_shift;
     }
     return address;
 }

@@ -57,12 +57,13 @@ typedef struct dram_geometry {
     unsigned row_bytes, burst_bytes;
 } dram_geometry;
 
-/* A run of adjacent address bits of one field: value bits value_shift..
- * value_shift + width - 1 are address bits address_shift.. upwards. Fields
+/* A run of adjacent address bits of one field: the value bits selected by
+ * mask << value_shift are the address bits mask << address_shift. Fields
  * are decoded a run at a time rather than bit by bit (the default map has
  * seven runs for 32 bits). */
 typedef struct dram_bit_run {
-    uint8_t address_shift, value_shift, width;
+    uint64_t mask;
+    uint8_t address_shift, value_shift;
 } dram_bit_run;
 
 typedef struct dram_address_map {
