@@ -49,7 +49,7 @@ typedef struct trace_reader {
     bool buffer_at_end;
 } trace_reader;
 
-/* A trace parsed once at creation, request i being address[i], bit i of
+/* A trace parsed once at creation, request i being addresses[i], bit i of
  * writes and cycles[i] (NULL for Ramulator traces, whose cycles are all 0):
  * 8 bytes and a bit per request, or 16 with cycles, instead of parsing every
  * line a second time while replaying. */
@@ -62,7 +62,7 @@ typedef struct trace_player {
     trace_player_params params;
     simtx_env env;
     parsed_trace trace;       /* a replayed trace */
-    uint64_t total_requests;
+    uint64_t total_requests;  /* in the trace, or synthetic_requests */
     uint64_t issued, completed;
     trace_request next;       /* the request to issue next */
     bool have_next, port_blocked;
