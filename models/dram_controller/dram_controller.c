@@ -484,8 +484,10 @@ static void set_bank_bit(uint64_t *bits, unsigned bank, bool value)
     else bits[bank / 64] &= ~bit;
 }
 
-/* Recomputes a bank's bank_queue. Its requests' next commands may have
- * changed too: they are looked at again (not_before). */
+/* Recomputes a bank's row hits and its bits in the bank sets after a
+ * request arrived or left (which keep its list) or the bank opened or
+ * closed. Its requests' next commands may have changed too: they are looked
+ * at again (not_before). */
 static void summarise_bank(dram_controller *c, unsigned bank)
 {
     bank_queue *b = &c->bank_queues[bank];
