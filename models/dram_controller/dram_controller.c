@@ -637,7 +637,7 @@ static void accept_copy(dram_controller *c, const simtx_msg *msg, uint64_t now)
     else copy->mode = COPY_CONTROLLER; /* same bank, other subarray: see README */
 }
 
-static bool has_room_for(const dram_controller *c, uint8_t op)
+static inline bool has_room_for(const dram_controller *c, uint8_t op)
 {
     bool full = op == SIMTX_OP_ROW_COPY                        ? c->copy_count == (unsigned)c->params.copy_queue_depth
                 : op == SIMTX_OP_READ || op == SIMTX_OP_WRITE ? c->request_count == (unsigned)c->params.queue_depth
@@ -649,7 +649,7 @@ static bool has_room_for(const dram_controller *c, uint8_t op)
 /* The refused arrival the shim offers again right after this cycle will be
  * taken; the shim does not wake the controller for it, so it must ask for
  * the next cycle to see it. */
-static bool refused_arrival_fits(const dram_controller *c)
+static inline bool refused_arrival_fits(const dram_controller *c)
 {
     return c->refused_waiting && has_room_for(c, c->refused_op);
 }
