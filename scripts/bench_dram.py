@@ -135,7 +135,7 @@ def speed(simtx, trace_requests, repeat, out):
                      for _ in range(trace_requests)]
             f.writelines(lines)
     out.append(f"## Simulation speed: {trace_requests} random 64 B requests (2/3 reads) replayed from {path}")
-    out.append("Whole run (trace validation pass included); player data checking off. CPU seconds (user + system)"
+    out.append("Whole run (reading and parsing the trace included); player data checking off. CPU seconds (user + system)"
                " are the fairer figure on a shared machine; load average at the start: "
                f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs.")
     out.append("")

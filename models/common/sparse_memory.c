@@ -156,18 +156,30 @@ void sparse_memory_write(sparse_memory *m, uint64_t address, const void *data, s
     }
 }
 
+/* Whether any and whether all of bits first..first+count-1 of byte_enable
+ * are set, a 64-bit word at a time (writes nearly always enable every byte). */
+static void enabled_range(const uint64_t *byte_enable, size_t first, size_t count, bool *any, bool *all)
+{
+    *any = false;
+    *all = true;
+    for (size_t i = first, end = first + count; i < end;) {
+        size_t bit = i & 63, take = end - i < 64 - bit ? end - i : 64 - bit;
+        uint64_t wanted = (take == 64 ? UINT64_MAX : (1ull << take) - 1) << bit;
+        uint64_t enabled = byte_enable[i >> 6] & wanted;
+        *any |= enabled != 0;
+        *all &= enabled == wanted;
+        i += take;
+    }
+}
+
 void sparse_memory_write_masked(sparse_memory *m, uint64_t address, const void *data, size_t size,
                                 const uint64_t *byte_enable)
 {
     const uint8_t *in = data;
     for (size_t done = 0; done < size;) {
         size_t n = span_in_chunk(address + done, size - done);
-        bool any = false, all = true;
-        for (size_t i = done; i < done + n; i++) {
-            bool enabled = (byte_enable[i >> 6] >> (i & 63)) & 1u;
-            any |= enabled;
-            all &= enabled;
-        }
+        bool any, all;
+        enabled_range(byte_enable, done, n, &any, &all);
         if (any) {
             uint8_t *bytes = find_chunk(m, address + done, true) + ((address + done) & (CHUNK_SIZE - 1));
             if (all) memcpy(bytes, in + done, n);

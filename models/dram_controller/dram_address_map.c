@@ -75,6 +75,7 @@ bool dram_address_map_parse(const char *text, const dram_geometry *geometry, uns
         return false;
     }
     map->length = length;
+    uint8_t positions[DRAM_FIELD_COUNT][64]; /* each field's address bits, most significant first */
     for (unsigned i = 0; i < length; i++) {
         unsigned position = length - 1 - i; /* leftmost character is the highest bit */
         char c = bits[i];
@@ -83,7 +84,16 @@ bool dram_address_map_parse(const char *text, const dram_geometry *geometry, uns
             continue;
         }
         dram_field field = (dram_field)(strchr(field_letters, c) - field_letters);
-        map->positions[field][map->widths[field]++] = (uint8_t)position;
+        positions[field][map->widths[field]++] = (uint8_t)position;
+    }
+    for (unsigned f = 0; f < DRAM_FIELD_COUNT; f++) {
+        unsigned width = map->widths[f];
+        for (unsigned first = 0, last; first < width; first = last + 1) {
+            for (last = first; last + 1 < width && positions[f][last + 1] + 1 == positions[f][last];) last++;
+            map->runs[f][map->run_counts[f]++] = (dram_bit_run){
+                .mask = (2ull << (last - first)) - 1, /* last - first + 1 bits, up to 64 */
+                .address_shift = positions[f][last], .value_shift = (uint8_t)(width - 1 - last)};
+        }
     }
     unsigned needed[DRAM_FIELD_COUNT] = {
         log2_exact(geometry->rows), log2_exact(geometry->bank_groups), log2_exact(geometry->banks / geometry->bank_groups),
@@ -164,16 +174,21 @@ bool dram_address_in_range(const dram_address_map *map, uint64_t address)
 
 static unsigned gather(const dram_address_map *map, dram_field field, uint64_t address)
 {
-    unsigned value = 0;
-    for (unsigned i = 0; i < map->widths[field]; i++) value = (value << 1) | (unsigned)((address >> map->positions[field][i]) & 1);
-    return value;
+    uint64_t value = 0;
+    for (unsigned i = 0; i < map->run_counts[field]; i++) {
+        const dram_bit_run *run = &map->runs[field][i];
+        value |= ((address >> run->address_shift) & run->mask) << run->value_shift;
+    }
+    return (unsigned)value;
 }
 
 static uint64_t scatter(const dram_address_map *map, dram_field field, unsigned value)
 {
     uint64_t address = 0;
-    unsigned width = map->widths[field];
-    for (unsigned i = 0; i < width; i++) address |= (uint64_t)((value >> (width - 1 - i)) & 1) << map->positions[field][i];
+    for (unsigned i = 0; i < map->run_counts[field]; i++) {
+        const dram_bit_run *run = &map->runs[field][i];
+        address |= (((uint64_t)value >> run->value_shift) & run->mask) << run->address_shift;
+    }
     return address;
 }
 

@@ -57,10 +57,19 @@ typedef struct dram_geometry {
     unsigned row_bytes, burst_bytes;
 } dram_geometry;
 
+/* A run of adjacent address bits of one field: the value bits selected by
+ * mask << value_shift are the address bits mask << address_shift. Fields
+ * are decoded a run at a time rather than bit by bit (the default map has
+ * seven runs for 32 bits). */
+typedef struct dram_bit_run {
+    uint64_t mask;
+    uint8_t address_shift, value_shift;
+} dram_bit_run;
+
 typedef struct dram_address_map {
     dram_geometry geometry;
-    /* Bit positions of each field, most significant first. */
-    uint8_t positions[DRAM_FIELD_COUNT][64];
+    dram_bit_run runs[DRAM_FIELD_COUNT][64];
+    unsigned run_counts[DRAM_FIELD_COUNT];
     unsigned widths[DRAM_FIELD_COUNT];
     unsigned length;          /* address bits the string covers */
     uint64_t undecoded_mask;  /* X/0 bits inside the string */

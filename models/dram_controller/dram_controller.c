@@ -82,24 +82,24 @@ typedef enum {
 /* A queued read or write, by slot (its message has the same slot). */
 typedef struct dram_request {
     uint64_t arrival, sequence, address;
+    /* A lower bound on when its next command may issue, for the queue scan:
+     * issuing commands only pushes timing limits later. Reset to 0 (look
+     * again) whenever its bank's summary is redone (summarise_bank). */
+    uint64_t not_before;
     uint32_t size;
     unsigned bank, row, column, bursts, bursts_issued;
+    uint16_t younger_in_bank; /* the next request of its bank in arrival order (NO_SLOT: none) */
     bool is_write, activated, precharged;
 } dram_request;
 
-/* What the per-cycle FR-FCFS scan reads of a queued request, by queue
+/* What the FR-FCFS queue scan reads first of a queued request, by queue
  * position (oldest first), packed so that the whole queue spans a few cache
  * lines. */
 typedef struct queued_request {
-    /* A lower bound on when its next command may issue: issuing commands
-     * only pushes timing limits later. Reset to 0 (look again) when its bank
-     * opens, closes or changes row, which changes the command it needs. */
-    uint64_t not_before;
     uint32_t row;
     uint16_t bank, slot;
     bool hazard;     /* an older request touching the same bytes may still be queued */
     bool is_write;
-    bool last_burst; /* its next column command completes it */
 } queued_request;
 
 #define NO_SLOT UINT16_MAX
@@ -108,9 +108,12 @@ typedef struct queued_request {
  * as the bank opens and closes: the slots of its oldest request and of its
  * oldest read and oldest write for the open row (NO_SLOT: none). Every
  * request of a bank waits for the same kind of command, so unless requests
- * are held back these are the only ones worth looking at. */
+ * are held back these are the only ones worth looking at. The bank's
+ * requests form a list in arrival order, oldest to youngest through
+ * younger_in_bank, so that keeping this costs a walk over the bank's few
+ * requests rather than over the whole queue. */
 typedef struct bank_queue {
-    uint16_t oldest, read_hit, write_hit;
+    uint16_t oldest, youngest, read_hit, write_hit;
 } bank_queue;
 
 /* What FR-FCFS will do next when no request is held back: the first cycle
@@ -119,6 +122,7 @@ typedef struct bank_queue {
  * command goes: nothing else changes the requests' timing. */
 typedef struct request_plan {
     uint64_t cycle;
+    uint64_t hit_sequence, other_sequence; /* their sequence numbers (UINT64_MAX: none) */
     uint16_t hit, other;
     bool valid;
 } request_plan;
@@ -157,7 +161,10 @@ struct dram_controller {
     unsigned *free_slots;
     unsigned free_count;
     bank_queue *bank_queues;
-    uint64_t *occupied_banks; /* bit per bank with queued requests, so that a pass skips the others */
+    /* Bit per bank: with queued requests (a pass skips the others), with a
+     * row hit waiting (read_hit or write_hit), open; so that the bank plan
+     * looks at each bank once for the one kind of command it waits for. */
+    uint64_t *occupied_banks, *hit_banks, *open_banks;
     unsigned hazards; /* queued requests whose hazard flag is set */
     request_plan plan;
     /* FR-FCFS does not close a row while an unblocked request for it waits;
@@ -292,6 +299,8 @@ static void dram_controller_destroy(void *core)
     free(c->bank_hit_scan);
     free(c->bank_queues);
     free(c->occupied_banks);
+    free(c->hit_banks);
+    free(c->open_banks);
     free(c->copies);
     free(c->copies_on_bank);
     free(c->response_messages);
@@ -405,6 +414,8 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->bank_hit_scan = calloc(t.banks, sizeof *c->bank_hit_scan);
     c->bank_queues = malloc(t.banks * sizeof *c->bank_queues);
     c->occupied_banks = calloc((t.banks + 63) / 64, sizeof *c->occupied_banks);
+    c->hit_banks = calloc((t.banks + 63) / 64, sizeof *c->hit_banks);
+    c->open_banks = calloc((t.banks + 63) / 64, sizeof *c->open_banks);
     c->copies = calloc(copies, sizeof *c->copies);
     c->copies_on_bank = calloc(t.banks, sizeof *c->copies_on_bank);
     c->response_messages = calloc(c->response_capacity, sizeof *c->response_messages);
@@ -414,7 +425,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
     ok = ok && c->data && c->requests && c->request_messages && c->queue && c->conflicts && c->open_row &&
-         c->free_slots && c->bank_hit_scan && c->bank_queues && c->occupied_banks && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
+         c->free_slots && c->bank_hit_scan && c->bank_queues && c->occupied_banks && c->hit_banks && c->open_banks && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
          c->response_ready && c->free_response_slots && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
@@ -428,7 +439,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     for (unsigned i = 0; i < c->response_capacity; i++) c->free_response_slots[i] = c->response_capacity - 1 - i;
     for (unsigned b = 0; b < t.banks; b++) {
         c->open_row[b] = NO_OPEN_ROW;
-        c->bank_queues[b] = (bank_queue){NO_SLOT, NO_SLOT, NO_SLOT};
+        c->bank_queues[b] = (bank_queue){NO_SLOT, NO_SLOT, NO_SLOT, NO_SLOT};
     }
     c->next_refresh = t.refi;
     c->next_response_ready = SIMTX_NEVER;
@@ -466,29 +477,35 @@ static void show_queues(dram_controller *c, uint64_t now)
 
 /* ---- commands ---- */
 
-/* Recomputes a bank's bank_queue. Its requests' next commands may have
- * changed too: they are looked at again (not_before). */
+static void set_bank_bit(uint64_t *bits, unsigned bank, bool value)
+{
+    uint64_t bit = 1ull << (bank % 64);
+    if (value) bits[bank / 64] |= bit;
+    else bits[bank / 64] &= ~bit;
+}
+
+/* Recomputes a bank's row hits and its bits in the bank sets after a
+ * request arrived or left (which keep its list) or the bank opened or
+ * closed. Its requests' next commands may have changed too: they are looked
+ * at again (not_before). */
 static void summarise_bank(dram_controller *c, unsigned bank)
 {
     bank_queue *b = &c->bank_queues[bank];
-    *b = (bank_queue){NO_SLOT, NO_SLOT, NO_SLOT};
+    b->read_hit = b->write_hit = NO_SLOT;
     uint32_t open_row = c->open_row[bank];
-    for (unsigned i = 0; i < c->request_count; i++) {
-        queued_request *q = &c->queue[i];
-        if (q->bank != bank) continue;
-        q->not_before = 0;
-        if (b->oldest == NO_SLOT) b->oldest = q->slot;
-        uint16_t *hit = q->is_write ? &b->write_hit : &b->read_hit;
-        if (q->row == open_row && *hit == NO_SLOT) *hit = q->slot;
+    for (unsigned slot = b->oldest; slot != NO_SLOT; slot = c->requests[slot].younger_in_bank) {
+        dram_request *r = &c->requests[slot];
+        r->not_before = 0;
+        uint16_t *hit = r->is_write ? &b->write_hit : &b->read_hit;
+        if (r->row == open_row && *hit == NO_SLOT) *hit = (uint16_t)slot;
     }
-    uint64_t bit = 1ull << (bank % 64);
-    if (b->oldest == NO_SLOT) c->occupied_banks[bank / 64] &= ~bit;
-    else c->occupied_banks[bank / 64] |= bit;
+    set_bank_bit(c->occupied_banks, bank, b->oldest != NO_SLOT);
+    set_bank_bit(c->hit_banks, bank, b->read_hit != NO_SLOT || b->write_hit != NO_SLOT);
 }
 
 static bool bank_has_hits(const dram_controller *c, unsigned bank)
 {
-    return c->bank_queues[bank].read_hit != NO_SLOT || c->bank_queues[bank].write_hit != NO_SLOT;
+    return (c->hit_banks[bank / 64] >> (bank % 64)) & 1;
 }
 
 /* A burst that starts no later than an older candidate replaces it: whenever
@@ -514,6 +531,7 @@ static void issue(dram_controller *c, dram_command *command, uint64_t now)
     if (command->kind == DRAM_CMD_ACT || command->kind == DRAM_CMD_PRE || command->kind == DRAM_CMD_COPY_ACT) {
         const dram_bank_timing *b = &c->state.banks[command->bank];
         c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
+        set_bank_bit(c->open_banks, command->bank, b->open);
         summarise_bank(c, command->bank);
     }
     if (c->listener) c->listener(c->listener_context, command);
@@ -619,7 +637,7 @@ static void accept_copy(dram_controller *c, const simtx_msg *msg, uint64_t now)
     else copy->mode = COPY_CONTROLLER; /* same bank, other subarray: see README */
 }
 
-static bool has_room_for(const dram_controller *c, uint8_t op)
+static inline bool has_room_for(const dram_controller *c, uint8_t op)
 {
     bool full = op == SIMTX_OP_ROW_COPY                        ? c->copy_count == (unsigned)c->params.copy_queue_depth
                 : op == SIMTX_OP_READ || op == SIMTX_OP_WRITE ? c->request_count == (unsigned)c->params.queue_depth
@@ -631,7 +649,7 @@ static bool has_room_for(const dram_controller *c, uint8_t op)
 /* The refused arrival the shim offers again right after this cycle will be
  * taken; the shim does not wake the controller for it, so it must ask for
  * the next cycle to see it. */
-static bool refused_arrival_fits(const dram_controller *c)
+static inline bool refused_arrival_fits(const dram_controller *c)
 {
     return c->refused_waiting && has_room_for(c, c->refused_op);
 }
@@ -673,16 +691,21 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
             c->request_messages[slot] = *msg;
             *r = (dram_request){.arrival = now, .sequence = c->sequence++, .address = msg->address, .size = msg->size,
                                 .bank = l.bank, .row = l.row, .column = l.column, .bursts = last - first + 1,
-                                .is_write = msg->op == SIMTX_OP_WRITE};
+                                .younger_in_bank = NO_SLOT, .is_write = msg->op == SIMTX_OP_WRITE};
             queued_request *q = &c->queue[c->request_count];
             *q = (queued_request){.row = l.row, .bank = (uint16_t)l.bank,
-                                  .slot = (uint16_t)slot, .is_write = r->is_write, .last_burst = r->bursts == 1};
-            for (unsigned i = 0; i < c->request_count && !q->hazard; i++) {
-                const dram_request *older = &c->requests[c->queue[i].slot];
+                                  .slot = (uint16_t)slot, .is_write = r->is_write};
+            /* Requests sharing a byte share its bank: only the bank's are looked at. */
+            bank_queue *b = &c->bank_queues[l.bank];
+            for (unsigned i = b->oldest; i != NO_SLOT && !q->hazard; i = c->requests[i].younger_in_bank) {
+                const dram_request *older = &c->requests[i];
                 q->hazard = (older->is_write || r->is_write) && older->address < msg->address + msg->size &&
                             msg->address < older->address + older->size;
             }
             c->hazards += q->hazard;
+            if (b->oldest == NO_SLOT) b->oldest = (uint16_t)slot;
+            else c->requests[b->youngest].younger_in_bank = (uint16_t)slot;
+            b->youngest = (uint16_t)slot;
             c->request_count++;
             if (c->last_arrival_cycle != now) c->arrivals_that_cycle = 0;
             c->last_arrival_cycle = now;
@@ -901,10 +924,11 @@ static bool blocked_slow(dram_controller *c, unsigned position)
 }
 
 
-static void complete_request(dram_controller *c, unsigned position, uint64_t now)
+static void complete_request(dram_controller *c, unsigned slot, uint64_t now)
 {
-    unsigned slot = c->queue[position].slot, bank = c->queue[position].bank;
     dram_request *r = &c->requests[slot];
+    unsigned bank = r->bank, position = 0;
+    while (c->queue[position].slot != slot) position++;
     simtx_msg *msg = &c->request_messages[slot];
     uint64_t ready;
     if (r->is_write) {
@@ -928,6 +952,14 @@ static void complete_request(dram_controller *c, unsigned position, uint64_t now
     memmove(&c->queue[position], &c->queue[position + 1], (c->request_count - position - 1) * sizeof *c->queue);
     c->request_count--;
     c->free_slots[c->free_count++] = slot;
+    bank_queue *b = &c->bank_queues[bank];
+    uint16_t *link = &b->oldest, older = NO_SLOT;
+    while (*link != slot) {
+        older = *link;
+        link = &c->requests[older].younger_in_bank;
+    }
+    *link = r->younger_in_bank;
+    if (b->youngest == slot) b->youngest = older;
     summarise_bank(c, bank);
 }
 
@@ -937,11 +969,11 @@ static dram_command column_command(const dram_request *r)
                           .column = r->column + r->bursts_issued};
 }
 
-/* The command FR-FCFS picks at a cycle: the queue position of the row hit
- * whose column command goes, or of the request whose ACT or PRE goes. */
+/* The command FR-FCFS picks at a cycle: the slot of the row hit whose
+ * column command goes, or of the request whose ACT (its bank is closed) or
+ * PRE (open on another row) goes (NO_SLOT: none). */
 typedef struct request_choice {
-    int hit, other;
-    dram_command other_command;
+    unsigned hit, other;
 } request_choice;
 
 /* Counts `slot` in the plan if its command may go at the plan's cycle, or
@@ -949,39 +981,55 @@ typedef struct request_choice {
 static inline void plan_candidate(const dram_controller *c, unsigned slot, uint64_t earliest, bool is_hit, request_plan *plan)
 {
     if (earliest > plan->cycle) return;
-    if (earliest < plan->cycle) *plan = (request_plan){.cycle = earliest, .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
-    uint16_t *chosen = is_hit ? &plan->hit : &plan->other;
-    if (*chosen == NO_SLOT || c->requests[slot].sequence < c->requests[*chosen].sequence) *chosen = (uint16_t)slot;
+    if (earliest < plan->cycle)
+        *plan = (request_plan){.cycle = earliest, .hit_sequence = UINT64_MAX, .other_sequence = UINT64_MAX,
+                               .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
+    uint64_t sequence = c->requests[slot].sequence;
+    if (is_hit && sequence < plan->hit_sequence) {
+        plan->hit = (uint16_t)slot;
+        plan->hit_sequence = sequence;
+    } else if (!is_hit && sequence < plan->other_sequence) {
+        plan->other = (uint16_t)slot;
+        plan->other_sequence = sequence;
+    }
 }
 
 /* FR-FCFS when no request is held back, from the banks' summaries: the
  * first cycle from now at which a command may go, and the candidates then. */
 static void plan_by_bank(dram_controller *c, uint64_t now)
 {
-    request_plan plan = {.cycle = SIMTX_NEVER, .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
+    request_plan plan = {.cycle = SIMTX_NEVER, .hit_sequence = UINT64_MAX, .other_sequence = UINT64_MAX,
+                         .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
+    /* Nothing goes before now: raising the channel-wide limits to now once
+     * raises every candidate's. */
     dram_channel_limits limits = dram_channel_limits_of(&c->state);
+    limits.activate = max2(limits.activate, now);
+    limits.precharge = max2(limits.precharge, now);
+    limits.read = max2(limits.read, now);
+    limits.write = max2(limits.write, now);
     for (unsigned word = 0; word < (c->timing.banks + 63) / 64; word++) {
-        for (uint64_t bits = c->occupied_banks[word]; bits; bits &= bits - 1) {
+        uint64_t occupied = c->occupied_banks[word], with_hits = occupied & c->hit_banks[word];
+        uint64_t open = c->open_banks[word], without_hits = occupied & ~with_hits;
+        for (uint64_t bits = with_hits; bits; bits &= bits - 1) {
             unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
             const bank_queue *b = &c->bank_queues[bank];
             if (b->read_hit != NO_SLOT)
-                plan_candidate(c, b->read_hit, max2(dram_bank_column(&c->state, &limits, bank, false), now), true, &plan);
+                plan_candidate(c, b->read_hit, dram_bank_column(&c->state, &limits, bank, false), true, &plan);
             if (b->write_hit != NO_SLOT)
-                plan_candidate(c, b->write_hit, max2(dram_bank_column(&c->state, &limits, bank, true), now), true, &plan);
-            if (bank_has_hits(c, bank)) continue; /* a row is not closed under its hits */
-            uint64_t earliest = c->open_row[bank] == NO_OPEN_ROW ? dram_bank_activate(&c->state, &limits, bank)
-                                                                 : dram_bank_precharge(&c->state, &limits, bank);
-            plan_candidate(c, b->oldest, max2(earliest, now), false, &plan);
+                plan_candidate(c, b->write_hit, dram_bank_column(&c->state, &limits, bank, true), true, &plan);
+        }
+        /* A row is not closed under its hits: only banks without any wait
+         * for an ACT (closed) or a PRE (open). */
+        for (uint64_t bits = without_hits & ~open; bits; bits &= bits - 1) {
+            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
+            plan_candidate(c, c->bank_queues[bank].oldest, dram_bank_activate(&c->state, &limits, bank), false, &plan);
+        }
+        for (uint64_t bits = without_hits & open; bits; bits &= bits - 1) {
+            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
+            plan_candidate(c, c->bank_queues[bank].oldest, dram_bank_precharge(&c->state, &limits, bank), false, &plan);
         }
     }
     c->plan = plan;
-}
-
-static int queue_position(const dram_controller *c, unsigned slot)
-{
-    int i = 0;
-    while (c->queue[i].slot != slot) i++;
-    return i;
 }
 
 /* FR-FCFS when no request is held back. The plan made after the last
@@ -989,30 +1037,27 @@ static int queue_position(const dram_controller *c, unsigned slot)
 static request_choice choose_by_bank(dram_controller *c, uint64_t now, uint64_t *wake)
 {
     if (!c->plan.valid || c->plan.cycle < now) plan_by_bank(c, now);
-    request_choice choice = {.hit = -1, .other = -1};
+    request_choice choice = {.hit = NO_SLOT, .other = NO_SLOT};
     if (c->plan.cycle > now) {
         *wake = min2(*wake, c->plan.cycle);
         return choice;
     }
-    if (c->plan.hit != NO_SLOT) choice.hit = queue_position(c, c->plan.hit);
-    if (c->plan.other != NO_SLOT) {
-        const dram_request *r = &c->requests[c->plan.other];
-        choice.other = queue_position(c, c->plan.other);
-        choice.other_command = (dram_command){.kind = c->open_row[r->bank] == NO_OPEN_ROW ? DRAM_CMD_ACT : DRAM_CMD_PRE,
-                                              .bank = r->bank, .row = r->row};
-    }
-    if (choice.hit >= 0 && choice.other >= 0) *wake = now + 1; /* the one not chosen */
+    choice.hit = c->plan.hit;
+    choice.other = c->plan.other;
+    if (choice.hit != NO_SLOT && choice.other != NO_SLOT) *wake = now + 1; /* the one not chosen */
     return choice;
 }
 
 /* FR-FCFS in one pass over the queue, skipping the requests held back (by a
  * copy, a hazard, the starvation cap) and the `visible`..end ones not seen
  * yet. Requests whose not_before lies ahead cost a compare. */
+__attribute__((noinline)) /* the rare path: keeps choose_request light */
 static request_choice choose_by_scan(dram_controller *c, uint64_t now, int capped_bank, unsigned visible,
                                      bool return_full, uint64_t *wake)
 {
     uint64_t scan = ++c->scans;
-    request_choice choice = {.hit = -1, .other = -1};
+    request_choice choice = {.hit = NO_SLOT, .other = NO_SLOT};
+    int hit = -1, other = -1; /* queue positions of the choice */
     unsigned conflict_count = 0;
     uint64_t next = *wake;
     /* Else only requests flagged with a hazard may be blocked. */
@@ -1020,9 +1065,10 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
     for (unsigned i = 0; i < visible; i++) {
         queued_request *q = &c->queue[i];
         if ((check_all || q->hazard) && ((i && q->bank == capped_bank) || blocked_slow(c, i))) continue;
-        if (q->not_before > now) {
+        dram_request *r = &c->requests[q->slot];
+        if (r->not_before > now) {
             if (check_all && c->open_row[q->bank] == q->row) c->bank_hit_scan[q->bank] = scan;
-            next = min2(next, q->not_before); /* not ready yet: no need to look closer */
+            next = min2(next, r->not_before); /* not ready yet: no need to look closer */
             continue;
         }
         unsigned bank = q->bank;
@@ -1031,7 +1077,7 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
         if (check_all && is_hit) c->bank_hit_scan[bank] = scan;
         uint64_t earliest;
         if (is_hit) {
-            if (return_full && q->last_burst) continue; /* woken when a response leaves */
+            if (return_full && r->bursts_issued + 1 == r->bursts) continue; /* woken when a response leaves */
             earliest = dram_earliest_column(&c->state, bank, q->is_write);
         } else if (open_row != NO_OPEN_ROW) {
             c->conflicts[conflict_count++] = i; /* decided once all hits are known */
@@ -1039,30 +1085,29 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
         } else {
             earliest = dram_earliest_activate(&c->state, bank);
         }
-        q->not_before = earliest;
+        r->not_before = earliest;
         if (earliest > now) next = min2(next, earliest);
-        else if (is_hit && choice.hit < 0) choice.hit = (int)i;
-        else if (!is_hit && choice.other < 0) {
-            choice.other = (int)i;
-            choice.other_command = (dram_command){.kind = DRAM_CMD_ACT, .bank = bank, .row = q->row};
-        } else next = now + 1;
+        else if (is_hit && hit < 0) hit = (int)i;
+        else if (!is_hit && other < 0) other = (int)i;
+        else next = now + 1;
     }
     for (unsigned k = 0; k < conflict_count; k++) {
         unsigned i = c->conflicts[k];
         queued_request *q = &c->queue[i];
         if (check_all ? c->bank_hit_scan[q->bank] == scan : bank_has_hits(c, q->bank)) continue;
         uint64_t earliest = dram_earliest_precharge(&c->state, q->bank);
-        q->not_before = earliest;
-        if (earliest <= now && (choice.other < 0 || (int)i < choice.other)) {
-            if (choice.other >= 0) next = now + 1; /* the displaced ACT */
-            choice.other = (int)i;
-            choice.other_command = (dram_command){.kind = DRAM_CMD_PRE, .bank = q->bank, .row = q->row};
+        c->requests[q->slot].not_before = earliest;
+        if (earliest <= now && (other < 0 || (int)i < other)) {
+            if (other >= 0) next = now + 1; /* the displaced ACT */
+            other = (int)i;
         } else {
             next = min2(next, max2(earliest, now + 1));
         }
     }
-    if (choice.hit >= 0 && choice.other >= 0) next = now + 1; /* the one not chosen */
+    if (hit >= 0 && other >= 0) next = now + 1; /* the one not chosen */
     *wake = next;
+    if (hit >= 0) choice.hit = c->queue[hit].slot;
+    if (other >= 0) choice.other = c->queue[other].slot;
     return choice;
 }
 
@@ -1104,25 +1149,24 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
     if (c->refresh_due) return;
     uint64_t wake_before = *wake;
     request_choice choice = choose_request(c, now, wake);
-    if (choice.hit < 0 && choice.other < 0) return;
+    if (choice.hit == NO_SLOT && choice.other == NO_SLOT) return;
     if (c->issued_this_cycle) { /* a copy or refresh took this cycle */
-    } else if (choice.hit >= 0) {
-        queued_request *q = &c->queue[choice.hit];
-        dram_request *r = &c->requests[q->slot];
+    } else if (choice.hit != NO_SLOT) {
+        dram_request *r = &c->requests[choice.hit];
         dram_command command = column_command(r);
         issue(c, &command, now);
-        if (choice.hit > 0 && q->bank == c->queue[0].bank) c->bypasses++;
+        if (choice.hit != c->queue[0].slot && r->bank == c->queue[0].bank) c->bypasses++;
         if (++r->bursts_issued == r->bursts) {
-            complete_request(c, (unsigned)choice.hit, now);
+            complete_request(c, choice.hit, now);
             /* A copy waiting for its bank may start at once. */
             if (c->copy_count) wake_before = now + 1;
-        } else {
-            q->last_burst = r->bursts_issued + 1 == r->bursts;
         }
     } else {
-        dram_request *r = &c->requests[c->queue[choice.other].slot];
-        issue(c, &choice.other_command, now);
-        if (choice.other_command.kind == DRAM_CMD_PRE) r->precharged = true;
+        dram_request *r = &c->requests[choice.other];
+        dram_command command = {.kind = c->open_row[r->bank] == NO_OPEN_ROW ? DRAM_CMD_ACT : DRAM_CMD_PRE,
+                                .bank = r->bank, .row = r->row};
+        issue(c, &command, now);
+        if (command.kind == DRAM_CMD_PRE) r->precharged = true;
         else r->activated = true;
     }
     /* Nothing else may go this cycle: a second pass finds exactly when the

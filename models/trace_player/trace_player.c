@@ -38,13 +38,31 @@ typedef struct slot {
     uint8_t expected[SIMTX_MSG_MAX_DATA];
 } slot;
 
-typedef struct trace_player {
-    trace_player_params params;
-    simtx_env env;
+/* A trace file being read: in large chunks, split into lines in place. */
+typedef struct trace_reader {
+    const char *path;
     FILE *file;
     trace_format format;
     uint64_t line_number;
-    uint64_t total_requests;  /* known after the validation pass */
+    char *buffer;
+    size_t buffer_capacity, buffer_start, buffer_end;
+    bool buffer_at_end;
+} trace_reader;
+
+/* A trace parsed once at creation, request i being addresses[i], bit i of
+ * writes and cycles[i] (NULL for Ramulator traces, whose cycles are all 0):
+ * 8 bytes and a bit per request, or 16 with cycles, instead of parsing every
+ * line a second time while replaying. */
+typedef struct parsed_trace {
+    uint64_t *addresses, *cycles, *writes;
+    uint64_t count, capacity;
+} parsed_trace;
+
+typedef struct trace_player {
+    trace_player_params params;
+    simtx_env env;
+    parsed_trace trace;       /* a replayed trace */
+    uint64_t total_requests;  /* in the trace, or synthetic_requests */
     uint64_t issued, completed;
     trace_request next;       /* the request to issue next */
     bool have_next, port_blocked;
@@ -53,10 +71,6 @@ typedef struct trace_player {
     unsigned *free_slots;
     unsigned free_count;
     sparse_memory *shadow;    /* check_data only */
-    /* The trace is read in large chunks and split into lines in place. */
-    char *buffer;
-    size_t buffer_capacity, buffer_start, buffer_end;
-    bool buffer_at_end;
     struct {
         uint64_t reads, writes, bytes_read, bytes_written, error_responses, cycles;
         simtx_histogram read_latency, write_latency;
@@ -81,13 +95,14 @@ static int parse_address(const char *token, uint64_t *address)
 /* isspace() in the C locale, which the general parser below relies on. */
 static bool is_blank(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
+/* A hexadecimal digit's value plus one, by character (0: not a digit): a
+ * lookup per character of every address in the trace. */
+static const uint8_t hex_digits[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
+
+static int hex_value(char c) { return hex_digits[(unsigned char)c] - 1; }
 
 /* The two shapes nearly every line has, "0xADDR R|W" and "0xADDR READ|WRITE
  * CYCLE", in one pass without copying tokens. Anything else (comments,
@@ -191,7 +206,7 @@ int trace_parse_line(const char *line, trace_format *format, trace_request *requ
 
 /* The next line of the trace, its newline replaced by the end of the string;
  * NULL at the end of the file or on a read error. */
-static char *next_line(trace_player *t)
+static char *next_line(trace_reader *t)
 {
     for (;;) {
         char *start = t->buffer + t->buffer_start;
@@ -228,13 +243,13 @@ static char *next_line(trace_player *t)
 
 /* Reads the next request line; returns 1, 0 at end of file, -1 on error
  * (reported through error). */
-static int read_request(trace_player *t, trace_request *request, char *error, size_t error_size)
+static int read_request(trace_reader *t, trace_request *request, char *error, size_t error_size)
 {
     for (;;) {
         const char *line = next_line(t);
         if (!line) {
             if (ferror(t->file) || !t->buffer_at_end) {
-                snprintf(error, error_size, "%s: read error: %s", t->params.trace, strerror(errno));
+                snprintf(error, error_size, "%s: read error: %s", t->path, strerror(errno));
                 return -1;
             }
             return 0;
@@ -243,7 +258,7 @@ static int read_request(trace_player *t, trace_request *request, char *error, si
         char reason[160];
         int result = trace_parse_line(line, &t->format, request, reason, sizeof reason);
         if (result < 0) {
-            snprintf(error, error_size, "%s:%" PRIu64 ": %s", t->params.trace, t->line_number, reason);
+            snprintf(error, error_size, "%s:%" PRIu64 ": %s", t->path, t->line_number, reason);
             return -1;
         }
         if (result > 0) return 1;
@@ -262,14 +277,13 @@ static uint64_t next_random(uint64_t *state)
 static bool advance(trace_player *t)
 {
     t->have_next = false;
-    if (t->file) {
-        char error[512];
-        int result = read_request(t, &t->next, error, sizeof error);
-        if (result < 0) t->env.fail(t->env.context, error);
-        t->have_next = result > 0;
-        return t->have_next;
-    }
     if (t->issued >= t->total_requests) return false;
+    if (t->params.trace[0]) {
+        uint64_t i = t->issued;
+        t->next = (trace_request){.address = t->trace.addresses[i], .is_write = (t->trace.writes[i / 64] >> (i % 64)) & 1,
+                                  .cycle = t->trace.cycles ? t->trace.cycles[i] : 0};
+        return t->have_next = true;
+    }
     uint64_t size = (uint64_t)t->params.request_size;
     uint64_t lines = (uint64_t)t->params.address_range / size;
     if (!lines) lines = 1;
@@ -283,32 +297,65 @@ static bool advance(trace_player *t)
 static void trace_player_destroy(void *core)
 {
     trace_player *t = core;
-    if (t->file) fclose(t->file);
     sparse_memory_destroy(t->shadow);
     free(t->slots);
     free(t->free_slots);
-    free(t->buffer);
+    free(t->trace.addresses);
+    free(t->trace.cycles);
+    free(t->trace.writes);
     free(t->params.trace);
     free(t->params.format);
     free(t->params.synthetic_pattern);
     free(t);
 }
 
-/* Reads the whole trace once so that a malformed line is reported before the
- * run starts; memory stays constant however long the trace is. */
-static bool validate_trace(trace_player *t, char *error, size_t error_size)
+/* Appends a request; false when out of memory. The format is fixed by the
+ * first request, so cycles are kept for all requests or for none. */
+static bool append_request(parsed_trace *trace, const trace_request *request, trace_format format)
 {
-    trace_request request;
-    int result;
-    uint64_t count = 0;
-    while ((result = read_request(t, &request, error, error_size)) > 0) count++;
-    if (result < 0) return false;
-    t->total_requests = count;
-    rewind(t->file);
-    t->line_number = 0;
-    t->buffer_start = t->buffer_end = 0;
-    t->buffer_at_end = false;
+    if (trace->count == trace->capacity) {
+        uint64_t capacity = trace->capacity ? trace->capacity * 2 : 4096; /* a multiple of 64 */
+        uint64_t *addresses = realloc(trace->addresses, capacity * sizeof *addresses);
+        if (addresses) trace->addresses = addresses;
+        uint64_t *writes = realloc(trace->writes, capacity / 64 * sizeof *writes);
+        if (writes) trace->writes = writes;
+        uint64_t *cycles = format == TRACE_FORMAT_DRAMSIM3 ? realloc(trace->cycles, capacity * sizeof *cycles) : NULL;
+        if (cycles) trace->cycles = cycles;
+        if (!addresses || !writes || (format == TRACE_FORMAT_DRAMSIM3 && !cycles)) return false;
+        trace->capacity = capacity;
+    }
+    uint64_t i = trace->count++;
+    trace->addresses[i] = request->address;
+    uint64_t bit = 1ull << (i % 64);
+    if (i % 64 == 0) trace->writes[i / 64] = 0;
+    if (request->is_write) trace->writes[i / 64] |= bit;
+    if (trace->cycles) trace->cycles[i] = request->cycle;
     return true;
+}
+
+/* Reads and parses the whole trace at creation, so that a malformed line is
+ * reported before the run starts and the replay parses nothing. */
+static bool load_trace(trace_player *t, trace_format format, char *error, size_t error_size)
+{
+    trace_reader reader = {.path = t->params.trace, .format = format, .buffer_capacity = TRACE_CHUNK};
+    reader.file = fopen(reader.path, "r");
+    if (!reader.file) {
+        snprintf(error, error_size, "parameter 'trace': cannot open '%s': %s", reader.path, strerror(errno));
+        return false;
+    }
+    reader.buffer = malloc(reader.buffer_capacity);
+    bool ok = reader.buffer != NULL;
+    if (!ok) snprintf(error, error_size, "out of memory for the trace buffer");
+    trace_request request;
+    int result = 0;
+    while (ok && (result = read_request(&reader, &request, error, error_size)) > 0) {
+        ok = append_request(&t->trace, &request, reader.format);
+        if (!ok) snprintf(error, error_size, "out of memory for the trace (%" PRIu64 " requests read)", t->trace.count);
+    }
+    fclose(reader.file);
+    free(reader.buffer);
+    t->total_requests = t->trace.count;
+    return ok && result == 0;
 }
 
 static void *trace_player_create(const void *params, const simtx_env *env, char *error, size_t error_size)
@@ -322,9 +369,9 @@ static void *trace_player_create(const void *params, const simtx_env *env, char 
     t->params.synthetic_pattern = strdup(p->synthetic_pattern);
     t->env = *env;
     t->random_state = env->seed;
-    t->format = !strcmp(p->format, "dramsim3") ? TRACE_FORMAT_DRAMSIM3
-                : !strcmp(p->format, "ramulator") ? TRACE_FORMAT_RAMULATOR
-                                                  : TRACE_FORMAT_AUTO;
+    trace_format format = !strcmp(p->format, "dramsim3") ? TRACE_FORMAT_DRAMSIM3
+                          : !strcmp(p->format, "ramulator") ? TRACE_FORMAT_RAMULATOR
+                                                            : TRACE_FORMAT_AUTO;
     t->slots = calloc((size_t)p->max_outstanding, sizeof *t->slots);
     t->free_slots = calloc((size_t)p->max_outstanding, sizeof *t->free_slots);
     if (!t->slots || !t->free_slots) {
@@ -334,20 +381,7 @@ static void *trace_player_create(const void *params, const simtx_env *env, char 
     }
     for (unsigned i = 0; i < (unsigned)p->max_outstanding; i++) t->free_slots[t->free_count++] = (unsigned)p->max_outstanding - 1 - i;
     if (p->trace[0]) {
-        t->file = fopen(p->trace, "r");
-        t->buffer_capacity = TRACE_CHUNK;
-        t->buffer = malloc(t->buffer_capacity);
-        if (t->file && !t->buffer) {
-            snprintf(error, error_size, "out of memory for the trace buffer");
-            trace_player_destroy(t);
-            return NULL;
-        }
-        if (!t->file) {
-            snprintf(error, error_size, "parameter 'trace': cannot open '%s': %s", p->trace, strerror(errno));
-            trace_player_destroy(t);
-            return NULL;
-        }
-        if (!validate_trace(t, error, error_size)) {
+        if (!load_trace(t, format, error, error_size)) {
             trace_player_destroy(t);
             return NULL;
         }
@@ -376,10 +410,9 @@ static void *trace_player_create(const void *params, const simtx_env *env, char 
 static void fill_write_data(trace_player *t, simtx_msg *msg)
 {
     uint64_t state = msg->address ^ (++t->write_sequence << 20) ^ t->env.seed;
-    for (uint32_t i = 0; i < msg->size; i += 8) {
-        uint64_t word = next_random(&state);
-        memcpy(msg->data + i, &word, msg->size - i < 8 ? msg->size - i : 8);
-    }
+    uint64_t words[SIMTX_MSG_MAX_DATA / 8];
+    for (uint32_t i = 0; i < (msg->size + 7) / 8; i++) words[i] = next_random(&state);
+    memcpy(msg->data, words, msg->size);
 }
 
 static bool issue(trace_player *t, uint64_t now)

@@ -93,6 +93,23 @@ static void test_address_map(void)
     CHECK(dram_same_subarray(&map, aa, version));
     CHECK_EQUAL(dram_address_decode(&map, version).row, 64 * 7 + 9);
     CHECK_EQUAL(dram_address_decode(&map, version).column, 0);
+    /* A scrambled map decodes as reading its string bit by bit. */
+    const char *scrambled = "RRR.B.RRRRR.G.RRRR.C.B.CC.G.X.CCC.SSSSS";
+    dram_address_map scrambled_map;
+    CHECK(dram_address_map_parse(scrambled, &map.geometry, 128, &scrambled_map, error, sizeof error));
+    bool bitwise = true;
+    for (unsigned i = 0; i < 1000; i++) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t address = (state >> 20) & ((1ull << 28) - 1);
+        unsigned fields[128] = {0}, bit = 28;
+        for (const char *p = scrambled; *p; p++)
+            if (*p != '.') fields[(unsigned char)*p] = fields[(unsigned char)*p] << 1 | (unsigned)(address >> --bit & 1);
+        dram_location l = dram_address_decode(&scrambled_map, address);
+        bitwise &= l.row == fields['R'] && l.group == fields['G'] && l.bank == fields['G'] * 4 + fields['B'] &&
+                   l.column == fields['C'] && l.byte == fields['S'] &&
+                   dram_address_compose(&scrambled_map, &l, address) == address;
+    }
+    CHECK(bitwise);
     /* Undecoded (channel) bits must match too. */
     dram_geometry g = map.geometry;
     dram_address_map with_channel;
