@@ -65,7 +65,8 @@ typedef struct trace_player {
     uint64_t total_requests;  /* in the trace, or synthetic_requests */
     uint64_t issued, completed;
     trace_request next;       /* the request to issue next */
-    bool have_next, port_blocked;
+    simtx_msg outgoing;       /* its message once built: kept while the port refuses it */
+    bool have_next, port_blocked, outgoing_built;
     uint64_t random_state, write_sequence;
     slot *slots;
     unsigned *free_slots;
@@ -417,20 +418,25 @@ static void fill_write_data(trace_player *t, simtx_msg *msg)
 
 static bool issue(trace_player *t, uint64_t now)
 {
-    simtx_msg msg;
-    simtx_msg_init(&msg, t->next.is_write ? SIMTX_OP_WRITE : SIMTX_OP_READ, t->next.address, (uint32_t)t->params.request_size);
-    unsigned index = t->free_slots[t->free_count - 1];
-    msg.id = index;
-    if (t->next.is_write) fill_write_data(t, &msg);
-    if (!t->env.send(t->env.context, 0, &msg)) return false;
+    simtx_msg *msg = &t->outgoing;
+    if (!t->outgoing_built) {
+        simtx_msg_init(msg, t->next.is_write ? SIMTX_OP_WRITE : SIMTX_OP_READ, t->next.address,
+                       (uint32_t)t->params.request_size);
+        if (t->next.is_write) fill_write_data(t, msg);
+        t->outgoing_built = true;
+    }
+    unsigned index = t->free_slots[t->free_count - 1]; /* responses since a refusal may have pushed others */
+    msg->id = index;
+    if (!t->env.send(t->env.context, 0, msg)) return false;
+    t->outgoing_built = false;
     t->free_count--;
     slot *s = &t->slots[index];
     s->in_use = true;
     s->is_write = t->next.is_write;
     s->issue_cycle = now;
     if (t->shadow) {
-        if (s->is_write) sparse_memory_write(t->shadow, msg.address, msg.data, msg.size);
-        else sparse_memory_read(t->shadow, msg.address, s->expected, msg.size);
+        if (s->is_write) sparse_memory_write(t->shadow, msg->address, msg->data, msg->size);
+        else sparse_memory_read(t->shadow, msg->address, s->expected, msg->size);
     }
     t->issued++;
     t->probes.outstanding++;
