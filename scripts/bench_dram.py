@@ -138,7 +138,6 @@ def speed(simtx, trace_requests, repeat, out):
     out.append("Whole run (reading and parsing the trace included); player data checking off. CPU seconds (user + system)"
                " are the fairer figure on a shared machine; load average at the start: "
                f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs.")
-    out.append("")
     if repeat > 1:
         out.append(f"Each row: the median of {repeat} runs by CPU time; CPU s range in brackets.")
     out.append("")
