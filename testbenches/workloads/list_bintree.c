@@ -15,6 +15,17 @@ static void make_keys(uint32_t *keys, uint32_t n, uint64_t seed)
     }
 }
 
+/* A balanced subtree of the prefilled tree nodes first..last (node n+1+j
+ * holds key 3j+2, so node order is key order); returns its root. */
+static uint32_t build_prefilled_tree(uint32_t *nodes, uint32_t first, uint32_t last)
+{
+    if (first > last) return 0;
+    uint32_t middle = first + (last - first) / 2;
+    nodes[3 * middle + 1] = build_prefilled_tree(nodes, first, middle - 1); /* middle >= first >= 1 */
+    nodes[3 * middle + 2] = build_prefilled_tree(nodes, middle + 1, last);
+    return middle;
+}
+
 static int run_structure(gpu_device *device, workload_context *context, bool tree)
 {
     const char *name = tree ? "bintree" : "list";
@@ -23,9 +34,11 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     const char *variant = tree ? "inside" : workload_string(context, "variant", "inside");
     int64_t with_remove = tree ? workload_int(context, "remove", 1, 0, 1) : 0; /* bintree: then delete odd threads' keys */
-    /* list: keys already in the list before the launch (nodes n+1..), so a
-     * search outside the transaction has something to skip */
-    uint32_t prefill = tree ? 0 : (uint32_t)workload_int(context, "prefill", 0, 0, 1 << 20);
+    /* Keys 3j+2 (never an inserted key) in the structure before the launch,
+     * in nodes n+1..: list: a search outside the transaction has something
+     * to skip; tree: a balanced tree, so the threads' operations spread
+     * over its leaves (SI-TM's prefilled trees). */
+    uint32_t prefill = (uint32_t)workload_int(context, "prefill", 0, 0, 1 << 20);
     uint32_t slots = n + 1 + prefill;
     char path[1024];
     workload_kernel_path(context, name, path, sizeof path);
@@ -38,19 +51,21 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
     tm_check *check = NULL;
     uint32_t *keys = malloc(sizeof(uint32_t) * n), *nodes = calloc((size_t)words * slots, sizeof(uint32_t));
     uint8_t *seen = calloc(slots, 1);
-    uint32_t *stack = malloc(sizeof(uint32_t) * (n + 1) * 2);
+    uint32_t *stack = malloc(sizeof(uint32_t) * slots);
     if (!keys || !nodes || !seen || !stack) {
         status = workload_fail(context, "out of host memory");
         goto done;
     }
     make_keys(keys, n, seed);
-    /* Prefilled keys 3j+2 (never an inserted key), linked in order from the head. */
     for (uint32_t j = prefill; j-- > 0;) {
         uint32_t node = n + 1 + j;
-        nodes[2 * node] = 3 * j + 2;
-        nodes[2 * node + 1] = nodes[1];
-        nodes[1] = node;
+        nodes[words * node] = 3 * j + 2;
+        if (!tree) { /* linked in order from the head */
+            nodes[2 * node + 1] = nodes[1];
+            nodes[1] = node;
+        }
     }
+    if (tree && prefill) nodes[2] = build_prefilled_tree(nodes, n + 1, n + prefill); /* the sentinel's right child */
     HOST_CHECK(module = gpu_module_load(device, path));
     uint32_t d_keys, d_nodes;
     HOST_CHECK(d_keys = gpu_malloc(device, sizeof(uint32_t) * n));
@@ -94,7 +109,7 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
         uint32_t depth = 0, node = nodes[2];
         while (node || depth) {
             while (node) {
-                if (node > n || seen[node]++ || depth > n) {
+                if (node >= slots || seen[node]++ || depth >= slots) {
                     status = workload_fail(context, "bintree: node %u reached twice or out of range", node);
                     goto done;
                 }
@@ -102,7 +117,9 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
                 node = nodes[3 * node + 1];
             }
             node = stack[--depth];
-            if (nodes[3 * node] != keys[node - 1] || nodes[3 * node] <= last || (with_remove && ((node - 1) & 1))) {
+            uint32_t expected_key = node > n ? 3 * (node - n - 1) + 2 : keys[node - 1];
+            bool removed = node <= n && with_remove && ((node - 1) & 1);
+            if (nodes[3 * node] != expected_key || nodes[3 * node] <= last || removed) {
                 status = workload_fail(context, "bintree: in-order walk finds key %u after %u (node %u)", nodes[3 * node], last, node);
                 goto done;
             }
@@ -111,7 +128,7 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
             node = nodes[3 * node + 2];
         }
     }
-    uint32_t expected = with_remove ? (n + 1) / 2 : n + prefill;
+    uint32_t expected = (with_remove ? (n + 1) / 2 : n) + prefill;
     if (found != expected) {
         status = workload_fail(context, "%s: %u keys reachable, expected %u", name, found, expected);
         goto done;

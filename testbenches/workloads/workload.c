@@ -28,7 +28,7 @@ static const workload_info workloads[] = {
     {"rbt", "TM: red-black tree insert then remove (options: n, block)", rbt_main},
     {"spmv_tm", "TM: SpMV with transactional updates of the result vector (options: n, per_row, per_thread, block)", spmv_tm_main},
     {"list", "TM: sorted linked-list insert (options: n, variant=inside|outside, block)", list_main},
-    {"bintree", "TM: binary search tree insert (options: n, block)", bintree_main},
+    {"bintree", "TM: binary search tree insert, then delete (options: n, remove, prefill, block)", bintree_main},
     {"tx_rollback", "TM: rollback of private-stack stores and doomed transactions (options: n, block, doomed=fault|loop, expect_doomed)", tx_rollback_main},
     {"spmv", "sparse matrix (CSR) times vector, one row per thread (options: n rows, per_row, block)", spmv_main},
     {"bfs", "frontier-based breadth-first search, one launch per level (options: n nodes, degree, block)", bfs_main},
