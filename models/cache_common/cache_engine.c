@@ -109,14 +109,19 @@ static uint8_t *line_data(const cache *c, unsigned line_index)
     return c->data + (size_t)line_index * c->config.line_size;
 }
 
+/* Sectors first..last (inclusive, last < 32) as a mask. */
+static uint32_t sector_range(unsigned first, unsigned last)
+{
+    return (uint32_t)((UINT64_C(2) << last) - (UINT64_C(1) << first));
+}
+
 /* Sectors touched by bytes [offset, offset + size) of a line. */
 static uint32_t sector_mask(const cache *c, unsigned offset, unsigned size)
 {
     if (!size) size = 1;
     unsigned first = offset / c->sector_size, last = (offset + size - 1) / c->sector_size;
-    uint32_t mask = 0;
-    for (unsigned s = first; s <= last && s < c->config.sectors; s++) mask |= UINT32_C(1) << s;
-    return mask;
+    if (last >= c->config.sectors) last = c->config.sectors - 1;
+    return first <= last ? sector_range(first, last) : 0;
 }
 
 /* The byte-enable bits of msg bytes [first, first + count), count <= 64,
@@ -143,13 +148,26 @@ static bool bytes_enabled(const simtx_msg *msg, unsigned first, unsigned count)
 /* Sectors a write replaces entirely (every byte of the sector enabled). */
 static uint32_t fully_written_sectors(const cache *c, const simtx_msg *msg, unsigned offset)
 {
+    /* The sectors lying wholly inside [offset, offset + size). */
+    unsigned first = (offset + c->sector_size - 1) / c->sector_size, end = (offset + msg->size) / c->sector_size;
+    if (end > c->config.sectors) end = c->config.sectors;
+    if (first >= end) return 0;
+    if ((msg->byte_enable[0] & msg->byte_enable[1]) == UINT64_MAX) return sector_range(first, end - 1); /* every byte enabled */
     uint32_t mask = 0;
-    for (unsigned s = 0; s < c->config.sectors; s++) {
-        unsigned start = s * c->sector_size, end = start + c->sector_size;
-        if (start < offset || end > offset + msg->size) continue;
-        if (bytes_enabled(msg, start - offset, c->sector_size)) mask |= UINT32_C(1) << s;
-    }
+    for (unsigned s = first; s < end; s++)
+        if (bytes_enabled(msg, s * c->sector_size - offset, c->sector_size)) mask |= UINT32_C(1) << s;
     return mask;
+}
+
+/* Enables msg bytes [first, first + count). */
+static void enable_bytes(simtx_msg *msg, unsigned first, unsigned count)
+{
+    while (count) {
+        unsigned shift = first & 63, n = count < 64 - shift ? count : 64 - shift;
+        msg->byte_enable[first >> 6] |= (n < 64 ? (UINT64_C(1) << n) - 1 : UINT64_MAX) << shift;
+        first += n;
+        count -= n;
+    }
 }
 
 static void touch(cache *c, cache_line *line) { line->last_use = ++c->use_clock; }
@@ -159,6 +177,14 @@ static void touch(cache *c, cache_line *line) { line->last_use = ++c->use_clock;
 static unsigned miss_room(const cache *c) { return (unsigned)(c->misses.capacity - c->misses.length); }
 static unsigned response_room(const cache *c) { return (unsigned)(c->responses.capacity - c->responses.length); }
 static unsigned pending_in_use(const cache *c) { return c->config.pending_entries - c->free_pending_count; }
+
+/* A refused arrival on port may fit now. Only these make room: a pop of
+ * the input queue (a request), a pop of the response queue or a fill added
+ * to an MSHR (a response from the next level, see complete_fill). */
+static void announce_room(const cache *c, unsigned port)
+{
+    if (c->env.room) c->env.room(c->env.context, port);
+}
 
 static void push_response(cache *c, const simtx_msg *request, simtx_status status, uint64_t ready)
 {
@@ -201,11 +227,8 @@ static void push_writeback(cache *c, unsigned line_index, const simtx_msg *cause
     own_request(&msg, cause, SIMTX_OP_WRITE, line->line_address * c->config.line_size + offset, size, kind, index);
     memcpy(msg.data, line_data(c, line_index) + offset, size);
     msg.byte_enable[0] = msg.byte_enable[1] = 0;
-    for (unsigned s = first; s <= last; s++) {
-        if (!((line->dirty >> s) & 1u)) continue;
-        for (unsigned b = (s - first) * c->sector_size; b < (s - first + 1) * c->sector_size; b++)
-            msg.byte_enable[b >> 6] |= UINT64_C(1) << (b & 63);
-    }
+    for (uint32_t dirty = line->dirty; dirty; dirty &= dirty - 1)
+        enable_bytes(&msg, ((unsigned)__builtin_ctz(dirty) - first) * c->sector_size, c->sector_size);
     push_downstream(c, &msg, now);
     c->stats.writebacks++;
     c->stats.writeback_bytes += (uint64_t)__builtin_popcount(line->dirty) * c->sector_size;
@@ -394,7 +417,12 @@ static bool merge(cache *c, cache_line *line, const simtx_msg *msg, uint32_t wan
         c->stats.stalls_queue++;
         return false;
     }
-    if (missing) push_fill(c, (unsigned)line->mshr, msg, missing, now);
+    if (missing) {
+        push_fill(c, (unsigned)line->mshr, msg, missing, now);
+        /* A refused response of the MSHR's fill is no longer the last one:
+         * it needs no room for the replies any more. */
+        announce_room(c, CACHE_DOWNSTREAM_PORT);
+    }
     m->full_written |= full;
     add_target(c, m, msg, respond);
     c->stats.hit_reserved++;
@@ -734,8 +762,12 @@ simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, 
 uint64_t cache_cycle(cache *c, uint64_t now)
 {
     if (!c->upstream_blocked && !msg_queue_empty(&c->responses) && msg_queue_front_ready(&c->responses) <= now) {
-        if (c->env.send(c->env.context, CACHE_UPSTREAM_PORT, msg_queue_front(&c->responses))) msg_queue_pop(&c->responses);
-        else c->upstream_blocked = true;
+        if (c->env.send(c->env.context, CACHE_UPSTREAM_PORT, msg_queue_front(&c->responses))) {
+            msg_queue_pop(&c->responses);
+            announce_room(c, CACHE_DOWNSTREAM_PORT); /* a refused fill or forwarded answer may fit now */
+        } else {
+            c->upstream_blocked = true;
+        }
     }
     if (!c->downstream_blocked && !msg_queue_empty(&c->misses) && msg_queue_front_ready(&c->misses) <= now) {
         if (c->env.send(c->env.context, CACHE_DOWNSTREAM_PORT, msg_queue_front(&c->misses))) msg_queue_pop(&c->misses);
@@ -746,8 +778,12 @@ uint64_t cache_cycle(cache *c, uint64_t now)
      * response arrives or a queue drains, both of which wake this core. */
     bool stalled = false;
     if (!msg_queue_empty(&c->input) && msg_queue_front_ready(&c->input) <= now) {
-        if (handle_request(c, msg_queue_front(&c->input), now)) msg_queue_pop(&c->input);
-        else stalled = true;
+        if (handle_request(c, msg_queue_front(&c->input), now)) {
+            msg_queue_pop(&c->input);
+            announce_room(c, CACHE_UPSTREAM_PORT);
+        } else {
+            stalled = true;
+        }
     }
     simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
     update_probes(c);
