@@ -15,13 +15,17 @@
 #define ID_INDEX_MASK ((UINT64_C(1) << ID_KIND_SHIFT) - 1)
 enum { ID_FILL = 1, ID_EVICTION = 2, ID_FORWARD = 3 };
 
+/* A line's address (address / line_size) lives in the cache's tags array,
+ * NO_LINE when the way is empty: a lookup reads one compact array. */
 typedef struct cache_line {
-    uint64_t line_address; /* address / line_size */
     uint64_t last_use;     /* LRU stamp */
     uint32_t valid, dirty; /* sector masks */
     int mshr;              /* the MSHR filling this line, or -1 */
-    bool present;
 } cache_line;
+
+/* Not a line address (address / line_size reaches it only for the last byte
+ * of the address space with 1-byte lines). */
+#define NO_LINE UINT64_MAX
 
 /* An access waiting on a line in flight, replayed in arrival order when the
  * fill completes so that each sees exactly the writes that came before it. */
@@ -55,6 +59,7 @@ struct cache {
     uint64_t lines_per_chunk;      /* partition_interleave / line_size (partitioned L2 slices) */
     bool sets_power_of_two;        /* index sets with a mask */
     cache_line *lines;
+    uint64_t *tags;                /* per line: its line address, or NO_LINE */
     uint8_t *data;
     mshr *mshrs;
     unsigned mshrs_used;
@@ -62,6 +67,7 @@ struct cache {
     unsigned *free_pending;
     unsigned free_pending_count;
     msg_queue input, misses, responses;
+    simtx_msg dropped;             /* see queue_tail */
     bool upstream_blocked, downstream_blocked;
     uint64_t use_clock;
     cache_stats stats;
@@ -97,12 +103,13 @@ static unsigned set_of(const cache *c, uint64_t line_address)
 static int find_line(const cache *c, uint64_t line_address)
 {
     unsigned first = set_of(c, line_address) * c->config.associativity;
-    for (unsigned way = 0; way < c->config.associativity; way++) {
-        const cache_line *line = &c->lines[first + way];
-        if (line->present && line->line_address == line_address) return (int)(first + way);
-    }
+    const uint64_t *tags = &c->tags[first];
+    for (unsigned way = 0; way < c->config.associativity; way++)
+        if (tags[way] == line_address) return (int)(first + way);
     return -1;
 }
+
+static bool line_present(const cache *c, unsigned line_index) { return c->tags[line_index] != NO_LINE; }
 
 static uint8_t *line_data(const cache *c, unsigned line_index)
 {
@@ -186,24 +193,38 @@ static void announce_room(const cache *c, unsigned port)
     if (c->env.room) c->env.room(c->env.context, port);
 }
 
-static void push_response(cache *c, const simtx_msg *request, simtx_status status, uint64_t ready)
+/* A new entry at the tail of q, for the caller to write the message in
+ * place. Callers check for room first; a full queue would drop the message
+ * (into a scratch entry), as msg_queue_push drops it. */
+static simtx_msg *queue_tail(cache *c, msg_queue *q, uint64_t ready)
 {
-    simtx_msg response = *request;
-    simtx_msg_make_response(&response, status);
+    simtx_msg *slot = msg_queue_push_slot(q, ready);
+    return slot ? slot : &c->dropped;
+}
+
+/* Queues the response to request and returns it, for the caller to fill in
+ * data in place. */
+static simtx_msg *push_response(cache *c, const simtx_msg *request, simtx_status status, uint64_t ready)
+{
+    simtx_msg *response = queue_tail(c, &c->responses, ready);
+    *response = *request;
+    simtx_msg_make_response(response, status);
     if (status != SIMTX_STATUS_OK) c->stats.error_responses++;
-    msg_queue_push(&c->responses, &response, ready);
+    return response;
 }
 
-static void push_downstream(cache *c, const simtx_msg *msg, uint64_t now)
+/* The next entry of the miss queue, for the caller to write in place. */
+static simtx_msg *push_downstream(cache *c, uint64_t now)
 {
-    msg_queue_push(&c->misses, msg, now + 1);
+    return queue_tail(c, &c->misses, now + 1);
 }
 
-/* A fresh request of this cache's own, carrying the requester's metadata
- * (core, warp...) for blocks further down that attribute traffic. */
-static void own_request(simtx_msg *msg, const simtx_msg *cause, simtx_op op, uint64_t address, uint32_t size,
-                        unsigned kind, uint64_t index)
+/* Queues a fresh request of this cache's own, carrying the requester's
+ * metadata (core, warp...) for blocks further down that attribute traffic. */
+static simtx_msg *own_request(cache *c, const simtx_msg *cause, simtx_op op, uint64_t address, uint32_t size,
+                              unsigned kind, uint64_t index, uint64_t now)
 {
+    simtx_msg *msg = push_downstream(c, now);
     simtx_msg_init(msg, op, address, size);
     if (cause) {
         msg->core = cause->core;
@@ -213,6 +234,7 @@ static void own_request(simtx_msg *msg, const simtx_msg *cause, simtx_op op, uin
         msg->lane_mask = cause->lane_mask;
     }
     msg->id = ((uint64_t)kind << ID_KIND_SHIFT) | index;
+    return msg;
 }
 
 /* Queues a write of the line's dirty sectors (the span from the first to the
@@ -223,22 +245,20 @@ static void push_writeback(cache *c, unsigned line_index, const simtx_msg *cause
     cache_line *line = &c->lines[line_index];
     unsigned first = (unsigned)__builtin_ctz(line->dirty), last = 31u - (unsigned)__builtin_clz(line->dirty);
     unsigned offset = first * c->sector_size, size = (last - first + 1) * c->sector_size;
-    simtx_msg msg;
-    own_request(&msg, cause, SIMTX_OP_WRITE, line->line_address * c->config.line_size + offset, size, kind, index);
-    memcpy(msg.data, line_data(c, line_index) + offset, size);
-    msg.byte_enable[0] = msg.byte_enable[1] = 0;
+    simtx_msg *msg = own_request(c, cause, SIMTX_OP_WRITE, c->tags[line_index] * c->config.line_size + offset, size, kind, index, now);
+    memcpy(msg->data, line_data(c, line_index) + offset, size);
+    msg->byte_enable[0] = msg->byte_enable[1] = 0;
     for (uint32_t dirty = line->dirty; dirty; dirty &= dirty - 1)
-        enable_bytes(&msg, ((unsigned)__builtin_ctz(dirty) - first) * c->sector_size, c->sector_size);
-    push_downstream(c, &msg, now);
+        enable_bytes(msg, ((unsigned)__builtin_ctz(dirty) - first) * c->sector_size, c->sector_size);
     c->stats.writebacks++;
     c->stats.writeback_bytes += (uint64_t)__builtin_popcount(line->dirty) * c->sector_size;
     line->dirty = 0;
 }
 
-static void invalidate(cache_line *line)
+static void invalidate(cache *c, unsigned line_index)
 {
-    line->present = false;
-    line->valid = line->dirty = 0;
+    c->tags[line_index] = NO_LINE;
+    c->lines[line_index].valid = c->lines[line_index].dirty = 0;
 }
 
 /* Queues a read of the span covering the wanted sectors for an MSHR. */
@@ -246,10 +266,8 @@ static void push_fill(cache *c, unsigned mshr_index, const simtx_msg *cause, uin
 {
     mshr *m = &c->mshrs[mshr_index];
     unsigned first = (unsigned)__builtin_ctz(sectors), last = 31u - (unsigned)__builtin_clz(sectors);
-    simtx_msg msg;
-    own_request(&msg, cause, SIMTX_OP_READ, m->line_address * c->config.line_size + first * c->sector_size,
-                (last - first + 1) * c->sector_size, ID_FILL, mshr_index);
-    push_downstream(c, &msg, now);
+    own_request(c, cause, SIMTX_OP_READ, m->line_address * c->config.line_size + first * c->sector_size,
+                (last - first + 1) * c->sector_size, ID_FILL, mshr_index, now);
     m->requested |= sectors;
     m->fills_outstanding++;
 }
@@ -260,11 +278,11 @@ static void forward(cache *c, const simtx_msg *request, uint64_t now)
 {
     unsigned index = c->free_pending[--c->free_pending_count];
     c->pending[index].request = *request;
-    simtx_msg msg = *request;
-    msg.id = ((uint64_t)ID_FORWARD << ID_KIND_SHIFT) | index;
-    msg.handle = NULL;
-    msg.route_depth = 0;
-    push_downstream(c, &msg, now);
+    simtx_msg *msg = push_downstream(c, now);
+    *msg = *request;
+    msg->id = ((uint64_t)ID_FORWARD << ID_KIND_SHIFT) | index;
+    msg->handle = NULL;
+    msg->route_depth = 0;
     c->stats.forwarded++;
 }
 
@@ -287,7 +305,7 @@ static int choose_victim(const cache *c, uint64_t line_address)
     int victim = -1;
     for (unsigned way = 0; way < c->config.associativity; way++) {
         const cache_line *line = &c->lines[first + way];
-        if (!line->present) return (int)(first + way);
+        if (!line_present(c, first + way)) return (int)(first + way);
         if (line->mshr >= 0) continue;
         if (victim < 0 || line->last_use < c->lines[victim].last_use) victim = (int)(first + way);
     }
@@ -304,16 +322,16 @@ static int allocate_line(cache *c, uint64_t line_address, const simtx_msg *cause
         return -1;
     }
     cache_line *line = &c->lines[victim];
-    if (miss_room(c) < extra + (line->present && line->dirty ? 1u : 0u)) {
+    bool present = line_present(c, (unsigned)victim);
+    if (miss_room(c) < extra + (present && line->dirty ? 1u : 0u)) {
         c->stats.stalls_queue++;
         return -1;
     }
-    if (line->present) {
+    if (present) {
         c->stats.evictions++;
         if (line->dirty) push_writeback(c, (unsigned)victim, cause, ID_EVICTION, 0, now);
     }
-    line->present = true;
-    line->line_address = line_address;
+    c->tags[victim] = line_address;
     line->valid = line->dirty = 0;
     line->mshr = -1;
     touch(c, line);
@@ -326,7 +344,7 @@ static int allocate_mshr(cache *c, unsigned line_index)
         mshr *m = &c->mshrs[i];
         if (m->in_use) continue;
         m->in_use = true;
-        m->line_address = c->lines[line_index].line_address;
+        m->line_address = c->tags[line_index];
         m->line_index = line_index;
         m->requested = m->arrived = m->full_written = 0;
         m->fills_outstanding = 0;
@@ -386,18 +404,16 @@ static void read_line(const cache *c, unsigned line_index, simtx_msg *msg)
  * old value after atomic_latency, a read answers after read_latency. */
 static void serve_from_line(cache *c, unsigned line_index, const simtx_msg *msg, unsigned read_latency, uint64_t now)
 {
-    simtx_msg response = *msg;
-    uint64_t ready = now + read_latency;
-    if (msg->op == SIMTX_OP_ATOMIC) {
+    bool atomic = msg->op == SIMTX_OP_ATOMIC;
+    simtx_msg *response = push_response(c, msg, SIMTX_STATUS_OK, now + (atomic ? c->config.atomic_latency : read_latency));
+    if (atomic) {
         unsigned offset = offset_in_line(c, msg->address);
-        atomic_op_perform(&response, line_data(c, line_index) + offset);
+        atomic_op_perform(response, line_data(c, line_index) + offset);
         c->lines[line_index].dirty |= sector_mask(c, offset, msg->size);
         c->stats.atomics++;
-        ready = now + c->config.atomic_latency;
     } else {
-        read_line(c, line_index, &response);
+        read_line(c, line_index, response);
     }
-    push_response(c, &response, SIMTX_STATUS_OK, ready);
 }
 
 /* ---- request handling: each returns false to stall the input queue ---- */
@@ -495,7 +511,7 @@ static bool handle_write_through(cache *c, const simtx_msg *msg, uint64_t now)
         unsigned offset = offset_in_line(c, msg->address);
         if (!merge(c, line, msg, 0, fully_written_sectors(c, msg, offset), false, now)) return false;
     } else if (line) {
-        invalidate(line);
+        invalidate(c, (unsigned)index);
         c->stats.write_evictions++;
     }
     forward(c, msg, now);
@@ -545,20 +561,20 @@ static bool handle_clean(cache *c, const simtx_msg *msg, uint64_t now)
     if (line && line->mshr >= 0) return false; /* wait for the fill to land first */
     if (!c->config.write_back) {
         if (!can_forward(c, 0)) return false;
-        if (line && flush) invalidate(line);
+        if (line && flush) invalidate(c, (unsigned)index);
         forward(c, msg, now);
     } else if (line && line->dirty) {
         if (!can_forward(c, 0)) return false;
         unsigned entry = c->free_pending[--c->free_pending_count];
         c->pending[entry].request = *msg;
         push_writeback(c, (unsigned)index, msg, ID_FORWARD, entry, now);
-        if (flush) invalidate(line);
+        if (flush) invalidate(c, (unsigned)index);
     } else {
         if (!response_room(c)) {
             c->stats.stalls_queue++;
             return false;
         }
-        if (line && flush) invalidate(line);
+        if (line && flush) invalidate(c, (unsigned)index);
         push_response(c, msg, SIMTX_STATUS_OK, now + c->config.hit_latency);
     }
     if (flush) c->stats.flushes++;
@@ -578,7 +594,7 @@ static bool handle_other(cache *c, const simtx_msg *msg, uint64_t now)
     if (!can_forward(c, dirty ? 1 : 0)) return false;
     if (line) {
         if (dirty) push_writeback(c, (unsigned)index, msg, ID_EVICTION, 0, now);
-        invalidate(line);
+        invalidate(c, (unsigned)index);
     }
     forward(c, msg, now);
     return true;
@@ -612,8 +628,8 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
         if (drop) {
             size_t line_count = (size_t)c->sets * c->config.associativity;
             for (size_t i = 0; i < line_count; i++)
-                if (c->lines[i].present) {
-                    invalidate(&c->lines[i]);
+                if (line_present(c, (unsigned)i)) {
+                    invalidate(c, (unsigned)i);
                     c->stats.invalidations++;
                 }
         }
@@ -678,7 +694,7 @@ static simtx_accept_result complete_fill(cache *c, unsigned mshr_index, const si
     }
     line->mshr = -1;
     touch(c, line);
-    if (m->status != SIMTX_STATUS_OK) invalidate(line);
+    if (m->status != SIMTX_STATUS_OK) invalidate(c, m->line_index);
     m->in_use = false;
     c->mshrs_used--;
     return SIMTX_ACCEPTED;
@@ -697,12 +713,11 @@ static simtx_accept_result downstream_response(cache *c, const simtx_msg *msg, u
     }
     if (kind == ID_FORWARD && index < c->config.pending_entries) {
         if (!response_room(c)) return SIMTX_BUSY;
-        simtx_msg response = c->pending[index].request;
-        if (response.op != SIMTX_OP_WRITE && response.op != SIMTX_OP_CLEAN_LINE && response.op != SIMTX_OP_FLUSH_LINE &&
-            msg->size == response.size)
-            memcpy(response.data, msg->data, msg->size);
-        response.aux = msg->aux;
-        push_response(c, &response, (simtx_status)msg->status, now + 1);
+        simtx_msg *response = push_response(c, &c->pending[index].request, (simtx_status)msg->status, now + 1);
+        if (response->op != SIMTX_OP_WRITE && response->op != SIMTX_OP_CLEAN_LINE && response->op != SIMTX_OP_FLUSH_LINE &&
+            msg->size == response->size)
+            memcpy(response->data, msg->data, msg->size);
+        response->aux = msg->aux;
         c->free_pending[c->free_pending_count++] = (unsigned)index;
         return SIMTX_ACCEPTED;
     }
@@ -942,11 +957,12 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     c->sets_power_of_two = !(c->sets & (c->sets - 1));
     size_t line_count = (size_t)c->sets * config->associativity;
     c->lines = calloc(line_count, sizeof *c->lines);
+    c->tags = malloc(line_count * sizeof *c->tags);
     c->data = calloc(line_count, config->line_size);
     c->mshrs = calloc(config->mshr_entries, sizeof *c->mshrs);
     c->pending = calloc(config->pending_entries, sizeof *c->pending);
     c->free_pending = calloc(config->pending_entries, sizeof *c->free_pending);
-    bool ok = c->lines && c->data && c->mshrs && c->pending && c->free_pending &&
+    bool ok = c->lines && c->tags && c->data && c->mshrs && c->pending && c->free_pending &&
               msg_queue_init(&c->input, (size_t)config->input_queue_depth + config->access_latency) && msg_queue_init(&c->misses, config->miss_queue_depth) &&
               msg_queue_init(&c->responses, config->response_queue_depth);
     for (unsigned i = 0; ok && i < config->mshr_entries; i++) {
@@ -958,7 +974,10 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
         cache_destroy(c);
         return NULL;
     }
-    for (size_t i = 0; i < line_count; i++) c->lines[i].mshr = -1;
+    for (size_t i = 0; i < line_count; i++) {
+        c->lines[i].mshr = -1;
+        c->tags[i] = NO_LINE;
+    }
     for (unsigned i = 0; i < config->pending_entries; i++) c->free_pending[i] = config->pending_entries - 1 - i;
     c->free_pending_count = config->pending_entries;
 
@@ -1004,6 +1023,7 @@ void cache_destroy(cache *c)
         for (unsigned i = 0; i < c->config.mshr_entries; i++) free(c->mshrs[i].targets);
     free(c->mshrs);
     free(c->lines);
+    free(c->tags);
     free(c->data);
     free(c->pending);
     free(c->free_pending);
