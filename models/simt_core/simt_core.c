@@ -233,6 +233,9 @@ struct simt_core {
     uint32_t launch_registers;  /* the launch kernel's registers (and x0): only these are cleared for a new warp */
     uint64_t age_counter;
     uint64_t ldst_free_cycle;
+    /* false: no CTA fits until one is released or a launch starts (other
+     * cores taking CTAs only make it fit less), so a cycle need not check */
+    bool cta_may_fit;
     /* Sets of warp slots, one bit each, so that a cycle visits only the
      * warps that may issue rather than every slot: */
     uint32_t warp_set_words;
@@ -595,6 +598,7 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
     }
     c->launch = launch;
     c->launch_registers = kernel_register_mask(launch->image) | 1u;
+    c->cta_may_fit = true;
     return true;
 }
 
@@ -617,7 +621,11 @@ void simt_core_end_launch(simt_core *c)
 static bool dispatch_cta(simt_core *c, uint64_t now)
 {
     simt_launch *l = c->launch;
-    if (!cta_fits(c)) return false;
+    if (!c->cta_may_fit) return false;
+    if (!cta_fits(c)) {
+        c->cta_may_fit = false;
+        return false;
+    }
     uint32_t warps = cta_warps(c, l), threads = cta_threads(l);
     uint32_t registers = warps * c->lanes * l->registers_per_thread;
     /* Shared memory: CTA slots own fixed equal partitions would waste room;
@@ -638,7 +646,10 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
             }
             offset = candidate;
         }
-        if (!placed) return false;
+        if (!placed) {
+            c->cta_may_fit = false;
+            return false;
+        }
     }
     uint32_t slot = 0;
     while (c->ctas[slot].resident) slot++;
@@ -700,6 +711,7 @@ static void release_cta(simt_core *c, uint32_t slot, uint64_t now)
         set_hot(c, cta->warps[k], UINT64_MAX, STALL_IDLE);
     }
     cta->resident = false;
+    c->cta_may_fit = true;
     c->free_ctas++;
     c->free_warps += cta->warp_count;
     c->free_registers += cta->warp_count * c->lanes * l->registers_per_thread;
