@@ -298,8 +298,10 @@ static bool can_forward(cache *c, unsigned extra_messages)
 /* ---- line allocation ---- */
 
 /* The way to replace in the set of line_address: an empty one, else the least
- * recently used line not waiting for a fill; -1 when every way waits. */
-static int choose_victim(const cache *c, uint64_t line_address)
+ * recently used line not waiting for a fill (with lru false: the first line
+ * not waiting, enough to know that one can be replaced); -1 when every way
+ * waits. */
+static int choose_victim(const cache *c, uint64_t line_address, bool lru)
 {
     unsigned first = set_of(c, line_address) * c->config.associativity;
     int victim = -1;
@@ -307,6 +309,7 @@ static int choose_victim(const cache *c, uint64_t line_address)
         const cache_line *line = &c->lines[first + way];
         if (!line_present(c, first + way)) return (int)(first + way);
         if (line->mshr >= 0) continue;
+        if (!lru) return (int)(first + way);
         if (victim < 0 || line->last_use < c->lines[victim].last_use) victim = (int)(first + way);
     }
     return victim;
@@ -316,14 +319,15 @@ static int choose_victim(const cache *c, uint64_t line_address)
  * needs `extra` more miss-queue slots after a possible writeback. */
 static int allocate_line(cache *c, uint64_t line_address, const simtx_msg *cause, unsigned extra, uint64_t now)
 {
-    int victim = choose_victim(c, line_address);
+    bool queue_short = miss_room(c) < extra; /* a stall whichever line is replaced */
+    int victim = choose_victim(c, line_address, !queue_short);
     if (victim < 0) {
         c->stats.reservation_fails_set++;
         return -1;
     }
     cache_line *line = &c->lines[victim];
     bool present = line_present(c, (unsigned)victim);
-    if (miss_room(c) < extra + (present && line->dirty ? 1u : 0u)) {
+    if (queue_short || miss_room(c) < extra + (present && line->dirty ? 1u : 0u)) {
         c->stats.stalls_queue++;
         return -1;
     }
