@@ -166,17 +166,6 @@ static uint32_t fully_written_sectors(const cache *c, const simtx_msg *msg, unsi
     return mask;
 }
 
-/* Enables msg bytes [first, first + count). */
-static void enable_bytes(simtx_msg *msg, unsigned first, unsigned count)
-{
-    while (count) {
-        unsigned shift = first & 63, n = count < 64 - shift ? count : 64 - shift;
-        msg->byte_enable[first >> 6] |= (n < 64 ? (UINT64_C(1) << n) - 1 : UINT64_MAX) << shift;
-        first += n;
-        count -= n;
-    }
-}
-
 static void touch(cache *c, cache_line *line) { line->last_use = ++c->use_clock; }
 
 /* ---- queues and messages ---- */
@@ -249,7 +238,7 @@ static void push_writeback(cache *c, unsigned line_index, const simtx_msg *cause
     memcpy(msg->data, line_data(c, line_index) + offset, size);
     msg->byte_enable[0] = msg->byte_enable[1] = 0;
     for (uint32_t dirty = line->dirty; dirty; dirty &= dirty - 1)
-        enable_bytes(msg, ((unsigned)__builtin_ctz(dirty) - first) * c->sector_size, c->sector_size);
+        simtx_msg_enable_bytes(msg, ((unsigned)__builtin_ctz(dirty) - first) * c->sector_size, c->sector_size);
     c->stats.writebacks++;
     c->stats.writeback_bytes += (uint64_t)__builtin_popcount(line->dirty) * c->sector_size;
     line->dirty = 0;

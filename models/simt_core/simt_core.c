@@ -200,6 +200,7 @@ typedef struct pending_access {
     uint32_t addresses[MAX_LANES];
     uint32_t expected[MAX_LANES]; /* sc: the value the CAS compares against */
     bool transactional;         /* a load inside a transaction: log what it reads */
+    bool contiguous;            /* a word load, lane l at addresses[0] + 4 l: a response's lanes are one run */
 } pending_access;
 
 /* Committed transactions, for the serializability oracle. */
@@ -1604,6 +1605,9 @@ static bool need_block_queries(simt_core *c, warp *w, uint32_t warp_index, const
     return true;
 }
 
+/* Lanes in a mask of consecutive lanes (not empty). */
+static uint32_t lane_run(uint64_t lanes) { return 64u - (uint32_t)__builtin_clzll(lanes) - (uint32_t)__builtin_ctzll(lanes); }
+
 /* A coalesced request: the segment, the lanes in it and the byte range
  * [first, end) they touch within it. */
 typedef struct segment {
@@ -1684,12 +1688,16 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     bool transactional = in_transaction(w);
     uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
     for (uint32_t lane = 0; lane < c->lanes; lane++) addresses[lane] = base[lane] + (uint32_t)offset; /* inactive lanes too: a plain loop */
+    bool contiguous = false; /* every lane, lane l at addresses[0] + l x size */
     if (mask == c->full_mask) { /* every lane: a plain loop */
+        uint32_t off_stride_bits = 0;
         for (uint32_t lane = 0; lane < c->lanes; lane++) {
             lowest = addresses[lane] < lowest ? addresses[lane] : lowest;
             highest = addresses[lane] > highest ? addresses[lane] : highest;
             address_bits |= addresses[lane];
+            off_stride_bits |= addresses[lane] ^ (addresses[0] + lane * size);
         }
+        contiguous = !off_stride_bits;
     } else {
         for (uint64_t m = mask; m; m &= m - 1) {
             uint32_t address = addresses[__builtin_ctzll(m)];
@@ -1958,6 +1966,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         entry->remaining = messages;
         entry->lanes = global_mask;
         entry->transactional = cls == RV_CLASS_LOAD && transactional;
+        entry->contiguous = contiguous && op == RV_LW;
         memcpy(entry->addresses, addresses, sizeof addresses);
         w->pending_memory++;
         if (cls == RV_CLASS_LOAD) c->stats.global_loads++;
@@ -1988,7 +1997,13 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 if (cls == RV_CLASS_STORE) {
                     msg.byte_enable[0] = msg.byte_enable[1] = 0;
                     memset(msg.data, 0, msg.size);
-                    for (uint64_t m = lanes_of_message; m; m &= m - 1) {
+                    if (contiguous && size == 4) { /* the message's lanes are one run of words: one copy */
+                        uint32_t lane = (uint32_t)__builtin_ctzll(lanes_of_message);
+                        uint32_t o = addresses[lane] - (uint32_t)msg.address, bytes = lane_run(lanes_of_message) * 4;
+                        memcpy(msg.data + o, &data[lane], bytes);
+                        simtx_msg_enable_bytes(&msg, o, bytes);
+                    }
+                    for (uint64_t m = contiguous && size == 4 ? 0 : lanes_of_message; m; m &= m - 1) {
                         uint32_t lane = (uint32_t)__builtin_ctzll(m);
                         uint32_t o = addresses[lane] - (uint32_t)msg.address;
                         if (size == 4) memcpy(msg.data + o, &data[lane], 4);
@@ -2516,7 +2531,10 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
     if (cls != RV_CLASS_STORE && (entry->rd || op == RV_LR)) {
         uint32_t *rd = reg(c, w, entry->rd);
         uint64_t lanes = msg->lane_mask & entry->lanes;
-        if (op == RV_LW && !entry->transactional) { /* the common case: a word per lane */
+        if (entry->contiguous && !entry->transactional) { /* the lanes' words are consecutive: one copy */
+            uint32_t lane = (uint32_t)__builtin_ctzll(lanes);
+            if (lanes) memcpy(&rd[lane], msg->data + (entry->addresses[lane] - (uint32_t)msg->address), lane_run(lanes) * 4);
+        } else if (op == RV_LW && !entry->transactional) { /* the common case: a word per lane */
             for (uint64_t m = lanes; m; m &= m - 1) {
                 uint32_t lane = (uint32_t)__builtin_ctzll(m);
                 memcpy(&rd[lane], msg->data + (entry->addresses[lane] - (uint32_t)msg->address), 4);
