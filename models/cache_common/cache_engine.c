@@ -724,6 +724,8 @@ static simtx_accept_result downstream_response(cache *c, const simtx_msg *msg, u
  * whose ready cycles never decrease. */
 static unsigned waiting_for_lookup(const cache *c, uint64_t now)
 {
+    if (!c->input.length || c->input.ready_cycles[msg_queue_slot(&c->input, c->input.length - 1)] <= now)
+        return (unsigned)c->input.length; /* the newest is past the pipeline: all are */
     unsigned ready = 0;
     for (size_t i = 0; i < c->input.length; i++) {
         if (c->input.ready_cycles[msg_queue_slot(&c->input, i)] > now) break;
