@@ -1688,16 +1688,16 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     bool transactional = in_transaction(w);
     uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
     for (uint32_t lane = 0; lane < c->lanes; lane++) addresses[lane] = base[lane] + (uint32_t)offset; /* inactive lanes too: a plain loop */
-    bool contiguous = false; /* every lane, lane l at addresses[0] + l x size */
+    bool contiguous = false; /* every lane, a word each, lane l at addresses[0] + 4 l */
     if (mask == c->full_mask) { /* every lane: a plain loop */
         uint32_t off_stride_bits = 0;
         for (uint32_t lane = 0; lane < c->lanes; lane++) {
             lowest = addresses[lane] < lowest ? addresses[lane] : lowest;
             highest = addresses[lane] > highest ? addresses[lane] : highest;
             address_bits |= addresses[lane];
-            off_stride_bits |= addresses[lane] ^ (addresses[0] + lane * size);
+            off_stride_bits |= addresses[lane] ^ (addresses[0] + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */
         }
-        contiguous = !off_stride_bits;
+        contiguous = size == 4 && !off_stride_bits;
     } else {
         for (uint64_t m = mask; m; m &= m - 1) {
             uint32_t address = addresses[__builtin_ctzll(m)];
@@ -1997,13 +1997,13 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 if (cls == RV_CLASS_STORE) {
                     msg.byte_enable[0] = msg.byte_enable[1] = 0;
                     memset(msg.data, 0, msg.size);
-                    if (contiguous && size == 4) { /* the message's lanes are one run of words: one copy */
+                    if (contiguous) { /* the message's lanes are one run of words: one copy */
                         uint32_t lane = (uint32_t)__builtin_ctzll(lanes_of_message);
                         uint32_t o = addresses[lane] - (uint32_t)msg.address, bytes = lane_run(lanes_of_message) * 4;
                         memcpy(msg.data + o, &data[lane], bytes);
                         simtx_msg_enable_bytes(&msg, o, bytes);
                     }
-                    for (uint64_t m = contiguous && size == 4 ? 0 : lanes_of_message; m; m &= m - 1) {
+                    for (uint64_t m = contiguous ? 0 : lanes_of_message; m; m &= m - 1) {
                         uint32_t lane = (uint32_t)__builtin_ctzll(m);
                         uint32_t o = addresses[lane] - (uint32_t)msg.address;
                         if (size == 4) memcpy(msg.data + o, &data[lane], 4);
