@@ -797,6 +797,14 @@ static bool read_csr(const simt_core *c, const warp *w, unsigned csr, uint64_t m
     case RV_CSR_TID_X: case RV_CSR_TID_Y: case RV_CSR_TID_Z: {
         uint32_t first = w->warp_in_cta * c->lanes;
         uint32_t x = first % l->block[0], y = first / l->block[0] % l->block[1], z = first / (l->block[0] * l->block[1]);
+        if (rd && x + c->lanes <= l->block[0]) { /* the warp lies in one row of the block: y and z are uniform */
+            if (csr != RV_CSR_TID_X) fill_lanes(c, rd, mask, csr == RV_CSR_TID_Y ? y : z);
+            else if (mask == c->full_mask)
+                for (uint32_t lane = 0; lane < c->lanes; lane++) rd[lane] = x + lane;
+            else
+                for (uint64_t m = mask; m; m &= m - 1) rd[__builtin_ctzll(m)] = x + (uint32_t)__builtin_ctzll(m);
+            return true;
+        }
         for (uint32_t lane = 0; rd && lane < c->lanes; lane++) {
             if ((mask >> lane) & 1) rd[lane] = csr == RV_CSR_TID_X ? x : csr == RV_CSR_TID_Y ? y : z;
             if (++x == l->block[0]) {
