@@ -2443,15 +2443,18 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
          * is not age). LRR: the first due warp that can in slot order,
          * starting after the last issued one and wrapping around. */
         if (!c->lrr && owns_last && warp_set_has(c->due_warps, last) && warp_ready(c, last, now, &why, &wake)) chosen = last;
+        /* (warp_ready changes no other warp's membership of the due set, so
+         * its words are taken whole.) */
         if (!c->lrr && chosen == NO_SLOT)
-            for (uint32_t i = warp_set_next(c->due_warps, owned, 0, warp_count); i != NO_SLOT;
-                 i = warp_set_next(c->due_warps, owned, i + 1, warp_count)) {
-                if (!warp_ready(c, i, now, &why, &wake)) {
-                    if (why > worst) worst = why;
-                } else if (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age) {
-                    chosen = i;
+            for (uint32_t word = 0; word < c->warp_set_words; word++)
+                for (uint64_t due = c->due_warps[word] & owned[word]; due; due &= due - 1) {
+                    uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(due);
+                    if (!warp_ready(c, i, now, &why, &wake)) {
+                        if (why > worst) worst = why;
+                    } else if (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age) {
+                        chosen = i;
+                    }
                 }
-            }
         uint32_t from = owns_last && last + 1 < warp_count ? last + 1 : 0;
         for (uint32_t pass = 0; c->lrr && chosen == NO_SLOT && pass < 2; pass++) {
             uint32_t end = pass ? from : warp_count;
