@@ -745,7 +745,6 @@ static void update_probes(cache *c)
 
 simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, uint64_t now)
 {
-    simtx_accept_result result;
     if (port == CACHE_UPSTREAM_PORT) {
         if (msg->is_response) {
             c->env.fail(c->env.context, "a response arrived on the upstream (target) socket");
@@ -756,15 +755,15 @@ simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, 
         c->stats.accesses++;
         if (msg->op == SIMTX_OP_READ) c->stats.reads++;
         else if (msg->op == SIMTX_OP_WRITE) c->stats.writes++;
-        result = SIMTX_ACCEPTED;
-    } else {
-        if (!msg->is_response) {
-            c->env.fail(c->env.context, "a request arrived on the downstream (initiator) socket");
-            return SIMTX_ACCEPTED;
-        }
-        result = downstream_response(c, msg, now);
-        simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
+        c->probes.input_queue = c->input.length; /* the only probe a request changes */
+        return SIMTX_ACCEPTED;
     }
+    if (!msg->is_response) {
+        c->env.fail(c->env.context, "a request arrived on the downstream (initiator) socket");
+        return SIMTX_ACCEPTED;
+    }
+    simtx_accept_result result = downstream_response(c, msg, now);
+    simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
     update_probes(c);
     return result;
 }
