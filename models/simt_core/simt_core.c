@@ -1697,15 +1697,29 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
     for (uint32_t lane = 0; lane < c->lanes; lane++) addresses[lane] = base[lane] + (uint32_t)offset; /* inactive lanes too: a plain loop */
     bool contiguous = false; /* every lane, a word each, lane l at addresses[0] + 4 l */
-    if (mask == c->full_mask) { /* every lane: a plain loop */
-        uint32_t off_stride_bits = 0;
+    if (mask == c->full_mask) { /* every lane: plain loops */
+        /* The two usual patterns first, which give the lowest and highest
+         * address without comparing (SSE2 has no unsigned vector minimum):
+         * one address for the warp, or lane l at addresses[0] + 4 l. */
+        uint32_t first = base[0] + (uint32_t)offset, last_of_run = first + 4 * (c->lanes - 1);
+        uint32_t off_uniform_bits = 0, off_stride_bits = 0;
         for (uint32_t lane = 0; lane < c->lanes; lane++) {
-            lowest = addresses[lane] < lowest ? addresses[lane] : lowest;
-            highest = addresses[lane] > highest ? addresses[lane] : highest;
             address_bits |= addresses[lane];
-            off_stride_bits |= addresses[lane] ^ (addresses[0] + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */
+            off_uniform_bits |= addresses[lane] ^ first;
+            off_stride_bits |= addresses[lane] ^ (first + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */
         }
-        contiguous = size == 4 && !off_stride_bits;
+        if (!off_uniform_bits) {
+            lowest = highest = first;
+        } else if (!off_stride_bits && last_of_run > first) { /* not wrapping around */
+            lowest = first;
+            highest = last_of_run;
+            contiguous = size == 4;
+        } else {
+            for (uint32_t lane = 0; lane < c->lanes; lane++) {
+                lowest = addresses[lane] < lowest ? addresses[lane] : lowest;
+                highest = addresses[lane] > highest ? addresses[lane] : highest;
+            }
+        }
     } else {
         for (uint64_t m = mask; m; m &= m - 1) {
             uint32_t address = addresses[__builtin_ctzll(m)];
