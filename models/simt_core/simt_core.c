@@ -2444,6 +2444,10 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     uint32_t warp_count = (uint32_t)c->params.warps, schedulers = (uint32_t)c->params.schedulers;
     bool failed = false;
     if (c->earliest_waiting <= now) promote_due_warps(c, now);
+    /* No due warp (all wait for memory, say): no scheduler has a choice, skip them. */
+    uint64_t any_due = 0;
+    for (uint32_t word = 0; word < c->warp_set_words; word++) any_due |= c->due_warps[word];
+    if (!any_due) schedulers = 0;
     for (uint32_t s = 0; s < schedulers && !failed; s++) {
         /* Scheduler s owns warps s, s + schedulers, ...; only due warps are
          * decoded. */
