@@ -2569,8 +2569,10 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
         uint32_t *rd = reg(c, w, entry->rd);
         uint64_t lanes = msg->lane_mask & entry->lanes;
         if (entry->contiguous && !entry->transactional) { /* the lanes' words are consecutive: one copy */
-            uint32_t lane = (uint32_t)__builtin_ctzll(lanes);
-            if (lanes) memcpy(&rd[lane], msg->data + (entry->addresses[lane] - (uint32_t)msg->address), lane_run(lanes) * 4);
+            if (lanes) {
+                uint32_t lane = (uint32_t)__builtin_ctzll(lanes);
+                memcpy(&rd[lane], msg->data + (entry->addresses[lane] - (uint32_t)msg->address), lane_run(lanes) * 4);
+            }
         } else if (op == RV_LW && !entry->transactional) { /* the common case: a word per lane */
             for (uint64_t m = lanes; m; m &= m - 1) {
                 uint32_t lane = (uint32_t)__builtin_ctzll(m);
