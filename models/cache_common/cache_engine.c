@@ -823,6 +823,21 @@ void cache_port_free(cache *c, unsigned port)
     else c->downstream_blocked = false;
 }
 
+/* Copies bytes [offset, offset + count) of a line that lie in its valid
+ * sectors from bytes into the line (to_line) or from the line into bytes. */
+static void copy_valid_bytes(const cache *c, unsigned line_index, unsigned offset, unsigned count, uint8_t *bytes, bool to_line)
+{
+    uint8_t *line = line_data(c, line_index);
+    uint32_t sectors = sector_mask(c, offset, count) & c->lines[line_index].valid;
+    for (; sectors; sectors &= sectors - 1) {
+        unsigned start = (unsigned)__builtin_ctz(sectors) * c->sector_size, end = start + c->sector_size;
+        if (start < offset) start = offset;
+        if (end > offset + count) end = offset + count;
+        if (to_line) memcpy(line + start, bytes + (start - offset), end - start);
+        else memcpy(bytes + (start - offset), line + start, end - start);
+    }
+}
+
 size_t cache_debug_access(cache *c, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
 {
     *forward_port = (int)CACHE_DOWNSTREAM_PORT;
@@ -834,11 +849,7 @@ size_t cache_debug_access(cache *c, bool is_write, uint64_t address, uint8_t *da
             size_t chunk = c->config.line_size - offset;
             if (chunk > size - done) chunk = size - done;
             int index = find_line(c, line_of(c, at));
-            if (index >= 0) {
-                uint8_t *line = line_data(c, (unsigned)index);
-                for (size_t b = 0; b < chunk; b++)
-                    if ((c->lines[index].valid >> ((offset + b) / c->sector_size)) & 1u) line[offset + b] = data[done + b];
-            }
+            if (index >= 0) copy_valid_bytes(c, (unsigned)index, offset, (unsigned)chunk, data + done, true);
             done += chunk;
         }
         return 0;
@@ -869,11 +880,7 @@ void cache_debug_overlay(const cache *c, uint64_t address, uint8_t *data, size_t
         size_t chunk = c->config.line_size - offset;
         if (chunk > size - done) chunk = size - done;
         int index = find_line(c, line_of(c, at));
-        if (index >= 0) {
-            const uint8_t *line = line_data(c, (unsigned)index);
-            for (size_t b = 0; b < chunk; b++)
-                if ((c->lines[index].valid >> ((offset + b) / c->sector_size)) & 1u) data[done + b] = line[offset + b];
-        }
+        if (index >= 0) copy_valid_bytes(c, (unsigned)index, offset, (unsigned)chunk, data + done, false);
         done += chunk;
     }
 }
