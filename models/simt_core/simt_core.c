@@ -2111,6 +2111,10 @@ static bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stall_re
         return false;
     }
     rv_class cls = (rv_class)k->op_class;
+    /* Only these classes wait for anything more (tx_begin and sc included). */
+    const uint32_t gated = 1u << RV_CLASS_LOAD | 1u << RV_CLASS_STORE | 1u << RV_CLASS_ATOMIC | 1u << RV_CLASS_BARRIER |
+                           1u << RV_CLASS_FENCE | 1u << RV_CLASS_TX;
+    if (!((gated >> cls) & 1)) return true;
     if (k->insn.op == RV_TX_BEGIN && !in_transaction(w) && c->params.tm_warp_tokens &&
         c->tm_tokens_used >= (uint32_t)c->params.tm_warp_tokens) {
         /* No transactional-warp token: sleep until a transaction ends. */
