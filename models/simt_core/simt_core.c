@@ -2005,50 +2005,51 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         uint32_t sector = (uint32_t)c->params.sector_size;
         uint64_t atomic_lanes = global_mask; /* the lanes still without a request */
         for (uint32_t s = 0; s < messages; s++) {
-            simtx_msg msg;
+            /* Written in place: room for every message was checked above. */
+            simtx_msg *msg = msg_queue_push_slot(&c->requests, now + s);
+            if (!msg) break;
             uint64_t lanes_of_message;
             if (cls == RV_CLASS_ATOMIC) {
                 uint32_t lane = (uint32_t)__builtin_ctzll(atomic_lanes);
                 atomic_lanes &= atomic_lanes - 1;
                 if (op == RV_LR) {
-                    simtx_msg_init(&msg, SIMTX_OP_READ, addresses[lane], 4);
+                    simtx_msg_init(msg, SIMTX_OP_READ, addresses[lane], 4);
                 } else {
-                    simtx_msg_init(&msg, SIMTX_OP_ATOMIC, addresses[lane], 4);
-                    msg.atomic_op = (uint8_t)(op == RV_SC ? SIMTX_ATOMIC_CAS : atomic_code(op));
-                    memcpy(msg.data, &data[lane], 4);
-                    if (op == RV_SC) msg.aux = entry->expected[lane] = w->reserved_value[lane];
+                    simtx_msg_init(msg, SIMTX_OP_ATOMIC, addresses[lane], 4);
+                    msg->atomic_op = (uint8_t)(op == RV_SC ? SIMTX_ATOMIC_CAS : atomic_code(op));
+                    memcpy(msg->data, &data[lane], 4);
+                    if (op == RV_SC) msg->aux = entry->expected[lane] = w->reserved_value[lane];
                 }
                 lanes_of_message = 1ull << lane;
             } else {
                 lanes_of_message = segments[s].lanes;
                 uint32_t first = segments[s].first / sector * sector;
                 uint32_t last = (segments[s].end + sector - 1) / sector * sector;
-                simtx_msg_init(&msg, cls == RV_CLASS_LOAD ? SIMTX_OP_READ : SIMTX_OP_WRITE, segments[s].base + first, last - first);
+                simtx_msg_init(msg, cls == RV_CLASS_LOAD ? SIMTX_OP_READ : SIMTX_OP_WRITE, segments[s].base + first, last - first);
                 if (cls == RV_CLASS_STORE) {
-                    msg.byte_enable[0] = msg.byte_enable[1] = 0;
-                    memset(msg.data, 0, msg.size);
+                    msg->byte_enable[0] = msg->byte_enable[1] = 0;
+                    memset(msg->data, 0, msg->size);
                     if (contiguous) { /* the message's lanes are one run of words: one copy */
                         uint32_t lane = (uint32_t)__builtin_ctzll(lanes_of_message);
-                        uint32_t o = addresses[lane] - (uint32_t)msg.address, bytes = lane_run(lanes_of_message) * 4;
-                        memcpy(msg.data + o, &data[lane], bytes);
-                        simtx_msg_enable_bytes(&msg, o, bytes);
+                        uint32_t o = addresses[lane] - (uint32_t)msg->address, bytes = lane_run(lanes_of_message) * 4;
+                        memcpy(msg->data + o, &data[lane], bytes);
+                        simtx_msg_enable_bytes(msg, o, bytes);
                     }
                     for (uint64_t m = contiguous ? 0 : lanes_of_message; m; m &= m - 1) {
                         uint32_t lane = (uint32_t)__builtin_ctzll(m);
-                        uint32_t o = addresses[lane] - (uint32_t)msg.address;
-                        if (size == 4) memcpy(msg.data + o, &data[lane], 4);
-                        else memcpy(msg.data + o, &data[lane], size);
+                        uint32_t o = addresses[lane] - (uint32_t)msg->address;
+                        if (size == 4) memcpy(msg->data + o, &data[lane], 4);
+                        else memcpy(msg->data + o, &data[lane], size);
                         /* aligned, so within one enable word */
-                        msg.byte_enable[o >> 6] |= ((1ull << size) - 1) << (o & 63);
+                        msg->byte_enable[o >> 6] |= ((1ull << size) - 1) << (o & 63);
                     }
                 }
             }
-            msg.lane_mask = lanes_of_message;
-            msg.core = (int32_t)c->params.core_id;
-            msg.warp = (int32_t)warp_index;
-            msg.cta = (int32_t)w->cta_slot;
-            msg.id = entry_index;
-            msg_queue_push(&c->requests, &msg, now + s);
+            msg->lane_mask = lanes_of_message;
+            msg->core = (int32_t)c->params.core_id;
+            msg->warp = (int32_t)warp_index;
+            msg->cta = (int32_t)w->cta_slot;
+            msg->id = entry_index;
             c->stats.memory_requests++;
         }
         if (messages > ldst_cycles) ldst_cycles = messages;
