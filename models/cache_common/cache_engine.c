@@ -15,13 +15,17 @@
 #define ID_INDEX_MASK ((UINT64_C(1) << ID_KIND_SHIFT) - 1)
 enum { ID_FILL = 1, ID_EVICTION = 2, ID_FORWARD = 3 };
 
+/* A line's address (address / line_size) lives in the cache's tags array,
+ * NO_LINE when the way is empty: a lookup reads one compact array. */
 typedef struct cache_line {
-    uint64_t line_address; /* address / line_size */
     uint64_t last_use;     /* LRU stamp */
     uint32_t valid, dirty; /* sector masks */
     int mshr;              /* the MSHR filling this line, or -1 */
-    bool present;
 } cache_line;
+
+/* Not a line address (address / line_size reaches it only for the last byte
+ * of the address space with 1-byte lines). */
+#define NO_LINE UINT64_MAX
 
 /* An access waiting on a line in flight, replayed in arrival order when the
  * fill completes so that each sees exactly the writes that came before it. */
@@ -55,6 +59,7 @@ struct cache {
     uint64_t lines_per_chunk;      /* partition_interleave / line_size (partitioned L2 slices) */
     bool sets_power_of_two;        /* index sets with a mask */
     cache_line *lines;
+    uint64_t *tags;                /* per line: its line address, or NO_LINE */
     uint8_t *data;
     mshr *mshrs;
     unsigned mshrs_used;
@@ -62,6 +67,7 @@ struct cache {
     unsigned *free_pending;
     unsigned free_pending_count;
     msg_queue input, misses, responses;
+    simtx_msg dropped;             /* see queue_tail */
     bool upstream_blocked, downstream_blocked;
     uint64_t use_clock;
     cache_stats stats;
@@ -97,16 +103,23 @@ static unsigned set_of(const cache *c, uint64_t line_address)
 static int find_line(const cache *c, uint64_t line_address)
 {
     unsigned first = set_of(c, line_address) * c->config.associativity;
-    for (unsigned way = 0; way < c->config.associativity; way++) {
-        const cache_line *line = &c->lines[first + way];
-        if (line->present && line->line_address == line_address) return (int)(first + way);
-    }
+    const uint64_t *tags = &c->tags[first];
+    for (unsigned way = 0; way < c->config.associativity; way++)
+        if (tags[way] == line_address) return (int)(first + way);
     return -1;
 }
+
+static bool line_present(const cache *c, unsigned line_index) { return c->tags[line_index] != NO_LINE; }
 
 static uint8_t *line_data(const cache *c, unsigned line_index)
 {
     return c->data + (size_t)line_index * c->config.line_size;
+}
+
+/* Sectors first..last (inclusive, last < 32) as a mask. */
+static uint32_t sector_range(unsigned first, unsigned last)
+{
+    return (uint32_t)((UINT64_C(2) << last) - (UINT64_C(1) << first));
 }
 
 /* Sectors touched by bytes [offset, offset + size) of a line. */
@@ -114,9 +127,8 @@ static uint32_t sector_mask(const cache *c, unsigned offset, unsigned size)
 {
     if (!size) size = 1;
     unsigned first = offset / c->sector_size, last = (offset + size - 1) / c->sector_size;
-    uint32_t mask = 0;
-    for (unsigned s = first; s <= last && s < c->config.sectors; s++) mask |= UINT32_C(1) << s;
-    return mask;
+    if (last >= c->config.sectors) last = c->config.sectors - 1;
+    return first <= last ? sector_range(first, last) : 0;
 }
 
 /* The byte-enable bits of msg bytes [first, first + count), count <= 64,
@@ -143,12 +155,14 @@ static bool bytes_enabled(const simtx_msg *msg, unsigned first, unsigned count)
 /* Sectors a write replaces entirely (every byte of the sector enabled). */
 static uint32_t fully_written_sectors(const cache *c, const simtx_msg *msg, unsigned offset)
 {
+    /* The sectors lying wholly inside [offset, offset + size). */
+    unsigned first = (offset + c->sector_size - 1) / c->sector_size, end = (offset + msg->size) / c->sector_size;
+    if (end > c->config.sectors) end = c->config.sectors;
+    if (first >= end) return 0;
+    if ((msg->byte_enable[0] & msg->byte_enable[1]) == UINT64_MAX) return sector_range(first, end - 1); /* every byte enabled */
     uint32_t mask = 0;
-    for (unsigned s = 0; s < c->config.sectors; s++) {
-        unsigned start = s * c->sector_size, end = start + c->sector_size;
-        if (start < offset || end > offset + msg->size) continue;
-        if (bytes_enabled(msg, start - offset, c->sector_size)) mask |= UINT32_C(1) << s;
-    }
+    for (unsigned s = first; s < end; s++)
+        if (bytes_enabled(msg, s * c->sector_size - offset, c->sector_size)) mask |= UINT32_C(1) << s;
     return mask;
 }
 
@@ -160,24 +174,46 @@ static unsigned miss_room(const cache *c) { return (unsigned)(c->misses.capacity
 static unsigned response_room(const cache *c) { return (unsigned)(c->responses.capacity - c->responses.length); }
 static unsigned pending_in_use(const cache *c) { return c->config.pending_entries - c->free_pending_count; }
 
-static void push_response(cache *c, const simtx_msg *request, simtx_status status, uint64_t ready)
+/* A refused arrival on port may fit now. Only these make room: a pop of
+ * the input queue (a request), a pop of the response queue or a fill added
+ * to an MSHR (a response from the next level, see complete_fill). */
+static void announce_room(const cache *c, unsigned port)
 {
-    simtx_msg response = *request;
-    simtx_msg_make_response(&response, status);
+    if (c->env.room) c->env.room(c->env.context, port);
+}
+
+/* A new entry at the tail of q, for the caller to write the message in
+ * place. Callers check for room first; a full queue would drop the message
+ * (into a scratch entry), as msg_queue_push drops it. */
+static simtx_msg *queue_tail(cache *c, msg_queue *q, uint64_t ready)
+{
+    simtx_msg *slot = msg_queue_push_slot(q, ready);
+    return slot ? slot : &c->dropped;
+}
+
+/* Queues the response to request and returns it, for the caller to fill in
+ * data in place. */
+static simtx_msg *push_response(cache *c, const simtx_msg *request, simtx_status status, uint64_t ready)
+{
+    simtx_msg *response = queue_tail(c, &c->responses, ready);
+    *response = *request;
+    simtx_msg_make_response(response, status);
     if (status != SIMTX_STATUS_OK) c->stats.error_responses++;
-    msg_queue_push(&c->responses, &response, ready);
+    return response;
 }
 
-static void push_downstream(cache *c, const simtx_msg *msg, uint64_t now)
+/* The next entry of the miss queue, for the caller to write in place. */
+static simtx_msg *push_downstream(cache *c, uint64_t now)
 {
-    msg_queue_push(&c->misses, msg, now + 1);
+    return queue_tail(c, &c->misses, now + 1);
 }
 
-/* A fresh request of this cache's own, carrying the requester's metadata
- * (core, warp...) for blocks further down that attribute traffic. */
-static void own_request(simtx_msg *msg, const simtx_msg *cause, simtx_op op, uint64_t address, uint32_t size,
-                        unsigned kind, uint64_t index)
+/* Queues a fresh request of this cache's own, carrying the requester's
+ * metadata (core, warp...) for blocks further down that attribute traffic. */
+static simtx_msg *own_request(cache *c, const simtx_msg *cause, simtx_op op, uint64_t address, uint32_t size,
+                              unsigned kind, uint64_t index, uint64_t now)
 {
+    simtx_msg *msg = push_downstream(c, now);
     simtx_msg_init(msg, op, address, size);
     if (cause) {
         msg->core = cause->core;
@@ -187,6 +223,7 @@ static void own_request(simtx_msg *msg, const simtx_msg *cause, simtx_op op, uin
         msg->lane_mask = cause->lane_mask;
     }
     msg->id = ((uint64_t)kind << ID_KIND_SHIFT) | index;
+    return msg;
 }
 
 /* Queues a write of the line's dirty sectors (the span from the first to the
@@ -197,25 +234,20 @@ static void push_writeback(cache *c, unsigned line_index, const simtx_msg *cause
     cache_line *line = &c->lines[line_index];
     unsigned first = (unsigned)__builtin_ctz(line->dirty), last = 31u - (unsigned)__builtin_clz(line->dirty);
     unsigned offset = first * c->sector_size, size = (last - first + 1) * c->sector_size;
-    simtx_msg msg;
-    own_request(&msg, cause, SIMTX_OP_WRITE, line->line_address * c->config.line_size + offset, size, kind, index);
-    memcpy(msg.data, line_data(c, line_index) + offset, size);
-    msg.byte_enable[0] = msg.byte_enable[1] = 0;
-    for (unsigned s = first; s <= last; s++) {
-        if (!((line->dirty >> s) & 1u)) continue;
-        for (unsigned b = (s - first) * c->sector_size; b < (s - first + 1) * c->sector_size; b++)
-            msg.byte_enable[b >> 6] |= UINT64_C(1) << (b & 63);
-    }
-    push_downstream(c, &msg, now);
+    simtx_msg *msg = own_request(c, cause, SIMTX_OP_WRITE, c->tags[line_index] * c->config.line_size + offset, size, kind, index, now);
+    memcpy(msg->data, line_data(c, line_index) + offset, size);
+    msg->byte_enable[0] = msg->byte_enable[1] = 0;
+    for (uint32_t dirty = line->dirty; dirty; dirty &= dirty - 1)
+        simtx_msg_enable_bytes(msg, ((unsigned)__builtin_ctz(dirty) - first) * c->sector_size, c->sector_size);
     c->stats.writebacks++;
     c->stats.writeback_bytes += (uint64_t)__builtin_popcount(line->dirty) * c->sector_size;
     line->dirty = 0;
 }
 
-static void invalidate(cache_line *line)
+static void invalidate(cache *c, unsigned line_index)
 {
-    line->present = false;
-    line->valid = line->dirty = 0;
+    c->tags[line_index] = NO_LINE;
+    c->lines[line_index].valid = c->lines[line_index].dirty = 0;
 }
 
 /* Queues a read of the span covering the wanted sectors for an MSHR. */
@@ -223,10 +255,8 @@ static void push_fill(cache *c, unsigned mshr_index, const simtx_msg *cause, uin
 {
     mshr *m = &c->mshrs[mshr_index];
     unsigned first = (unsigned)__builtin_ctz(sectors), last = 31u - (unsigned)__builtin_clz(sectors);
-    simtx_msg msg;
-    own_request(&msg, cause, SIMTX_OP_READ, m->line_address * c->config.line_size + first * c->sector_size,
-                (last - first + 1) * c->sector_size, ID_FILL, mshr_index);
-    push_downstream(c, &msg, now);
+    own_request(c, cause, SIMTX_OP_READ, m->line_address * c->config.line_size + first * c->sector_size,
+                (last - first + 1) * c->sector_size, ID_FILL, mshr_index, now);
     m->requested |= sectors;
     m->fills_outstanding++;
 }
@@ -237,11 +267,11 @@ static void forward(cache *c, const simtx_msg *request, uint64_t now)
 {
     unsigned index = c->free_pending[--c->free_pending_count];
     c->pending[index].request = *request;
-    simtx_msg msg = *request;
-    msg.id = ((uint64_t)ID_FORWARD << ID_KIND_SHIFT) | index;
-    msg.handle = NULL;
-    msg.route_depth = 0;
-    push_downstream(c, &msg, now);
+    simtx_msg *msg = push_downstream(c, now);
+    *msg = *request;
+    msg->id = ((uint64_t)ID_FORWARD << ID_KIND_SHIFT) | index;
+    msg->handle = NULL;
+    msg->route_depth = 0;
     c->stats.forwarded++;
 }
 
@@ -257,15 +287,18 @@ static bool can_forward(cache *c, unsigned extra_messages)
 /* ---- line allocation ---- */
 
 /* The way to replace in the set of line_address: an empty one, else the least
- * recently used line not waiting for a fill; -1 when every way waits. */
-static int choose_victim(const cache *c, uint64_t line_address)
+ * recently used line not waiting for a fill (with lru false: the first line
+ * not waiting, enough to know that one can be replaced); -1 when every way
+ * waits. */
+static int choose_victim(const cache *c, uint64_t line_address, bool lru)
 {
     unsigned first = set_of(c, line_address) * c->config.associativity;
     int victim = -1;
     for (unsigned way = 0; way < c->config.associativity; way++) {
         const cache_line *line = &c->lines[first + way];
-        if (!line->present) return (int)(first + way);
+        if (!line_present(c, first + way)) return (int)(first + way);
         if (line->mshr >= 0) continue;
+        if (!lru) return (int)(first + way);
         if (victim < 0 || line->last_use < c->lines[victim].last_use) victim = (int)(first + way);
     }
     return victim;
@@ -275,22 +308,23 @@ static int choose_victim(const cache *c, uint64_t line_address)
  * needs `extra` more miss-queue slots after a possible writeback. */
 static int allocate_line(cache *c, uint64_t line_address, const simtx_msg *cause, unsigned extra, uint64_t now)
 {
-    int victim = choose_victim(c, line_address);
+    bool queue_short = miss_room(c) < extra; /* a stall whichever line is replaced */
+    int victim = choose_victim(c, line_address, !queue_short);
     if (victim < 0) {
         c->stats.reservation_fails_set++;
         return -1;
     }
     cache_line *line = &c->lines[victim];
-    if (miss_room(c) < extra + (line->present && line->dirty ? 1u : 0u)) {
+    bool present = line_present(c, (unsigned)victim);
+    if (queue_short || miss_room(c) < extra + (present && line->dirty ? 1u : 0u)) {
         c->stats.stalls_queue++;
         return -1;
     }
-    if (line->present) {
+    if (present) {
         c->stats.evictions++;
         if (line->dirty) push_writeback(c, (unsigned)victim, cause, ID_EVICTION, 0, now);
     }
-    line->present = true;
-    line->line_address = line_address;
+    c->tags[victim] = line_address;
     line->valid = line->dirty = 0;
     line->mshr = -1;
     touch(c, line);
@@ -303,7 +337,7 @@ static int allocate_mshr(cache *c, unsigned line_index)
         mshr *m = &c->mshrs[i];
         if (m->in_use) continue;
         m->in_use = true;
-        m->line_address = c->lines[line_index].line_address;
+        m->line_address = c->tags[line_index];
         m->line_index = line_index;
         m->requested = m->arrived = m->full_written = 0;
         m->fills_outstanding = 0;
@@ -363,18 +397,16 @@ static void read_line(const cache *c, unsigned line_index, simtx_msg *msg)
  * old value after atomic_latency, a read answers after read_latency. */
 static void serve_from_line(cache *c, unsigned line_index, const simtx_msg *msg, unsigned read_latency, uint64_t now)
 {
-    simtx_msg response = *msg;
-    uint64_t ready = now + read_latency;
-    if (msg->op == SIMTX_OP_ATOMIC) {
+    bool atomic = msg->op == SIMTX_OP_ATOMIC;
+    simtx_msg *response = push_response(c, msg, SIMTX_STATUS_OK, now + (atomic ? c->config.atomic_latency : read_latency));
+    if (atomic) {
         unsigned offset = offset_in_line(c, msg->address);
-        atomic_op_perform(&response, line_data(c, line_index) + offset);
+        atomic_op_perform(response, line_data(c, line_index) + offset);
         c->lines[line_index].dirty |= sector_mask(c, offset, msg->size);
         c->stats.atomics++;
-        ready = now + c->config.atomic_latency;
     } else {
-        read_line(c, line_index, &response);
+        read_line(c, line_index, response);
     }
-    push_response(c, &response, SIMTX_STATUS_OK, ready);
 }
 
 /* ---- request handling: each returns false to stall the input queue ---- */
@@ -394,7 +426,12 @@ static bool merge(cache *c, cache_line *line, const simtx_msg *msg, uint32_t wan
         c->stats.stalls_queue++;
         return false;
     }
-    if (missing) push_fill(c, (unsigned)line->mshr, msg, missing, now);
+    if (missing) {
+        push_fill(c, (unsigned)line->mshr, msg, missing, now);
+        /* A refused response of the MSHR's fill is no longer the last one:
+         * it needs no room for the replies any more. */
+        announce_room(c, CACHE_DOWNSTREAM_PORT);
+    }
     m->full_written |= full;
     add_target(c, m, msg, respond);
     c->stats.hit_reserved++;
@@ -467,7 +504,7 @@ static bool handle_write_through(cache *c, const simtx_msg *msg, uint64_t now)
         unsigned offset = offset_in_line(c, msg->address);
         if (!merge(c, line, msg, 0, fully_written_sectors(c, msg, offset), false, now)) return false;
     } else if (line) {
-        invalidate(line);
+        invalidate(c, (unsigned)index);
         c->stats.write_evictions++;
     }
     forward(c, msg, now);
@@ -517,20 +554,20 @@ static bool handle_clean(cache *c, const simtx_msg *msg, uint64_t now)
     if (line && line->mshr >= 0) return false; /* wait for the fill to land first */
     if (!c->config.write_back) {
         if (!can_forward(c, 0)) return false;
-        if (line && flush) invalidate(line);
+        if (line && flush) invalidate(c, (unsigned)index);
         forward(c, msg, now);
     } else if (line && line->dirty) {
         if (!can_forward(c, 0)) return false;
         unsigned entry = c->free_pending[--c->free_pending_count];
         c->pending[entry].request = *msg;
         push_writeback(c, (unsigned)index, msg, ID_FORWARD, entry, now);
-        if (flush) invalidate(line);
+        if (flush) invalidate(c, (unsigned)index);
     } else {
         if (!response_room(c)) {
             c->stats.stalls_queue++;
             return false;
         }
-        if (line && flush) invalidate(line);
+        if (line && flush) invalidate(c, (unsigned)index);
         push_response(c, msg, SIMTX_STATUS_OK, now + c->config.hit_latency);
     }
     if (flush) c->stats.flushes++;
@@ -550,7 +587,7 @@ static bool handle_other(cache *c, const simtx_msg *msg, uint64_t now)
     if (!can_forward(c, dirty ? 1 : 0)) return false;
     if (line) {
         if (dirty) push_writeback(c, (unsigned)index, msg, ID_EVICTION, 0, now);
-        invalidate(line);
+        invalidate(c, (unsigned)index);
     }
     forward(c, msg, now);
     return true;
@@ -584,8 +621,8 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
         if (drop) {
             size_t line_count = (size_t)c->sets * c->config.associativity;
             for (size_t i = 0; i < line_count; i++)
-                if (c->lines[i].present) {
-                    invalidate(&c->lines[i]);
+                if (line_present(c, (unsigned)i)) {
+                    invalidate(c, (unsigned)i);
                     c->stats.invalidations++;
                 }
         }
@@ -650,7 +687,7 @@ static simtx_accept_result complete_fill(cache *c, unsigned mshr_index, const si
     }
     line->mshr = -1;
     touch(c, line);
-    if (m->status != SIMTX_STATUS_OK) invalidate(line);
+    if (m->status != SIMTX_STATUS_OK) invalidate(c, m->line_index);
     m->in_use = false;
     c->mshrs_used--;
     return SIMTX_ACCEPTED;
@@ -669,12 +706,11 @@ static simtx_accept_result downstream_response(cache *c, const simtx_msg *msg, u
     }
     if (kind == ID_FORWARD && index < c->config.pending_entries) {
         if (!response_room(c)) return SIMTX_BUSY;
-        simtx_msg response = c->pending[index].request;
-        if (response.op != SIMTX_OP_WRITE && response.op != SIMTX_OP_CLEAN_LINE && response.op != SIMTX_OP_FLUSH_LINE &&
-            msg->size == response.size)
-            memcpy(response.data, msg->data, msg->size);
-        response.aux = msg->aux;
-        push_response(c, &response, (simtx_status)msg->status, now + 1);
+        simtx_msg *response = push_response(c, &c->pending[index].request, (simtx_status)msg->status, now + 1);
+        if (response->op != SIMTX_OP_WRITE && response->op != SIMTX_OP_CLEAN_LINE && response->op != SIMTX_OP_FLUSH_LINE &&
+            msg->size == response->size)
+            memcpy(response->data, msg->data, msg->size);
+        response->aux = msg->aux;
         c->free_pending[c->free_pending_count++] = (unsigned)index;
         return SIMTX_ACCEPTED;
     }
@@ -688,6 +724,8 @@ static simtx_accept_result downstream_response(cache *c, const simtx_msg *msg, u
  * whose ready cycles never decrease. */
 static unsigned waiting_for_lookup(const cache *c, uint64_t now)
 {
+    if (!c->input.length || c->input.ready_cycles[msg_queue_slot(&c->input, c->input.length - 1)] <= now)
+        return (unsigned)c->input.length; /* the newest is past the pipeline: all are */
     unsigned ready = 0;
     for (size_t i = 0; i < c->input.length; i++) {
         if (c->input.ready_cycles[msg_queue_slot(&c->input, i)] > now) break;
@@ -707,7 +745,6 @@ static void update_probes(cache *c)
 
 simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, uint64_t now)
 {
-    simtx_accept_result result;
     if (port == CACHE_UPSTREAM_PORT) {
         if (msg->is_response) {
             c->env.fail(c->env.context, "a response arrived on the upstream (target) socket");
@@ -718,15 +755,15 @@ simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, 
         c->stats.accesses++;
         if (msg->op == SIMTX_OP_READ) c->stats.reads++;
         else if (msg->op == SIMTX_OP_WRITE) c->stats.writes++;
-        result = SIMTX_ACCEPTED;
-    } else {
-        if (!msg->is_response) {
-            c->env.fail(c->env.context, "a request arrived on the downstream (initiator) socket");
-            return SIMTX_ACCEPTED;
-        }
-        result = downstream_response(c, msg, now);
-        simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
+        c->probes.input_queue = c->input.length; /* the only probe a request changes */
+        return SIMTX_ACCEPTED;
     }
+    if (!msg->is_response) {
+        c->env.fail(c->env.context, "a request arrived on the downstream (initiator) socket");
+        return SIMTX_ACCEPTED;
+    }
+    simtx_accept_result result = downstream_response(c, msg, now);
+    simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
     update_probes(c);
     return result;
 }
@@ -734,8 +771,12 @@ simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, 
 uint64_t cache_cycle(cache *c, uint64_t now)
 {
     if (!c->upstream_blocked && !msg_queue_empty(&c->responses) && msg_queue_front_ready(&c->responses) <= now) {
-        if (c->env.send(c->env.context, CACHE_UPSTREAM_PORT, msg_queue_front(&c->responses))) msg_queue_pop(&c->responses);
-        else c->upstream_blocked = true;
+        if (c->env.send(c->env.context, CACHE_UPSTREAM_PORT, msg_queue_front(&c->responses))) {
+            msg_queue_pop(&c->responses);
+            announce_room(c, CACHE_DOWNSTREAM_PORT); /* a refused fill or forwarded answer may fit now */
+        } else {
+            c->upstream_blocked = true;
+        }
     }
     if (!c->downstream_blocked && !msg_queue_empty(&c->misses) && msg_queue_front_ready(&c->misses) <= now) {
         if (c->env.send(c->env.context, CACHE_DOWNSTREAM_PORT, msg_queue_front(&c->misses))) msg_queue_pop(&c->misses);
@@ -746,8 +787,12 @@ uint64_t cache_cycle(cache *c, uint64_t now)
      * response arrives or a queue drains, both of which wake this core. */
     bool stalled = false;
     if (!msg_queue_empty(&c->input) && msg_queue_front_ready(&c->input) <= now) {
-        if (handle_request(c, msg_queue_front(&c->input), now)) msg_queue_pop(&c->input);
-        else stalled = true;
+        if (handle_request(c, msg_queue_front(&c->input), now)) {
+            msg_queue_pop(&c->input);
+            announce_room(c, CACHE_UPSTREAM_PORT);
+        } else {
+            stalled = true;
+        }
     }
     simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
     update_probes(c);
@@ -778,6 +823,21 @@ void cache_port_free(cache *c, unsigned port)
     else c->downstream_blocked = false;
 }
 
+/* Copies bytes [offset, offset + count) of a line that lie in its valid
+ * sectors from bytes into the line (to_line) or from the line into bytes. */
+static void copy_valid_bytes(const cache *c, unsigned line_index, unsigned offset, unsigned count, uint8_t *bytes, bool to_line)
+{
+    uint8_t *line = line_data(c, line_index);
+    uint32_t sectors = sector_mask(c, offset, count) & c->lines[line_index].valid;
+    for (; sectors; sectors &= sectors - 1) {
+        unsigned start = (unsigned)__builtin_ctz(sectors) * c->sector_size, end = start + c->sector_size;
+        if (start < offset) start = offset;
+        if (end > offset + count) end = offset + count;
+        if (to_line) memcpy(line + start, bytes + (start - offset), end - start);
+        else memcpy(bytes + (start - offset), line + start, end - start);
+    }
+}
+
 size_t cache_debug_access(cache *c, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
 {
     *forward_port = (int)CACHE_DOWNSTREAM_PORT;
@@ -789,11 +849,7 @@ size_t cache_debug_access(cache *c, bool is_write, uint64_t address, uint8_t *da
             size_t chunk = c->config.line_size - offset;
             if (chunk > size - done) chunk = size - done;
             int index = find_line(c, line_of(c, at));
-            if (index >= 0) {
-                uint8_t *line = line_data(c, (unsigned)index);
-                for (size_t b = 0; b < chunk; b++)
-                    if ((c->lines[index].valid >> ((offset + b) / c->sector_size)) & 1u) line[offset + b] = data[done + b];
-            }
+            if (index >= 0) copy_valid_bytes(c, (unsigned)index, offset, (unsigned)chunk, data + done, true);
             done += chunk;
         }
         return 0;
@@ -824,11 +880,7 @@ void cache_debug_overlay(const cache *c, uint64_t address, uint8_t *data, size_t
         size_t chunk = c->config.line_size - offset;
         if (chunk > size - done) chunk = size - done;
         int index = find_line(c, line_of(c, at));
-        if (index >= 0) {
-            const uint8_t *line = line_data(c, (unsigned)index);
-            for (size_t b = 0; b < chunk; b++)
-                if ((c->lines[index].valid >> ((offset + b) / c->sector_size)) & 1u) data[done + b] = line[offset + b];
-        }
+        if (index >= 0) copy_valid_bytes(c, (unsigned)index, offset, (unsigned)chunk, data + done, false);
         done += chunk;
     }
 }
@@ -906,11 +958,12 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     c->sets_power_of_two = !(c->sets & (c->sets - 1));
     size_t line_count = (size_t)c->sets * config->associativity;
     c->lines = calloc(line_count, sizeof *c->lines);
+    c->tags = malloc(line_count * sizeof *c->tags);
     c->data = calloc(line_count, config->line_size);
     c->mshrs = calloc(config->mshr_entries, sizeof *c->mshrs);
     c->pending = calloc(config->pending_entries, sizeof *c->pending);
     c->free_pending = calloc(config->pending_entries, sizeof *c->free_pending);
-    bool ok = c->lines && c->data && c->mshrs && c->pending && c->free_pending &&
+    bool ok = c->lines && c->tags && c->data && c->mshrs && c->pending && c->free_pending &&
               msg_queue_init(&c->input, (size_t)config->input_queue_depth + config->access_latency) && msg_queue_init(&c->misses, config->miss_queue_depth) &&
               msg_queue_init(&c->responses, config->response_queue_depth);
     for (unsigned i = 0; ok && i < config->mshr_entries; i++) {
@@ -922,7 +975,10 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
         cache_destroy(c);
         return NULL;
     }
-    for (size_t i = 0; i < line_count; i++) c->lines[i].mshr = -1;
+    for (size_t i = 0; i < line_count; i++) {
+        c->lines[i].mshr = -1;
+        c->tags[i] = NO_LINE;
+    }
     for (unsigned i = 0; i < config->pending_entries; i++) c->free_pending[i] = config->pending_entries - 1 - i;
     c->free_pending_count = config->pending_entries;
 
@@ -968,6 +1024,7 @@ void cache_destroy(cache *c)
         for (unsigned i = 0; i < c->config.mshr_entries; i++) free(c->mshrs[i].targets);
     free(c->mshrs);
     free(c->lines);
+    free(c->tags);
     free(c->data);
     free(c->pending);
     free(c->free_pending);

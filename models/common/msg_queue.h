@@ -25,16 +25,24 @@ void msg_queue_release(msg_queue *q);
 static inline bool msg_queue_full(const msg_queue *q) { return q->length == q->capacity; }
 static inline bool msg_queue_empty(const msg_queue *q) { return q->length == 0; }
 
+/* Appends an entry usable from ready_cycle on and returns it, for the
+ * caller to write the message in place; NULL if full. */
+static inline simtx_msg *msg_queue_push_slot(msg_queue *q, uint64_t ready_cycle)
+{
+    if (q->length == q->capacity) return NULL;
+    size_t tail = q->head + q->length;
+    if (tail >= q->capacity) tail -= q->capacity;
+    q->ready_cycles[tail] = ready_cycle;
+    q->length++;
+    return &q->messages[tail];
+}
+
 /* Appends a copy of msg, usable from ready_cycle on. Returns false if full. */
 static inline bool msg_queue_push(msg_queue *q, const simtx_msg *msg, uint64_t ready_cycle)
 {
-    if (q->length == q->capacity) return false;
-    size_t tail = q->head + q->length;
-    if (tail >= q->capacity) tail -= q->capacity;
-    q->messages[tail] = *msg;
-    q->ready_cycles[tail] = ready_cycle;
-    q->length++;
-    return true;
+    simtx_msg *slot = msg_queue_push_slot(q, ready_cycle);
+    if (slot) *slot = *msg;
+    return slot != NULL;
 }
 
 /* The oldest message, or NULL when empty. */

@@ -117,6 +117,17 @@ static inline bool simtx_msg_byte_enabled(const simtx_msg *msg, unsigned byte)
     return (msg->byte_enable[byte >> 6] >> (byte & 63)) & 1u;
 }
 
+/* Enables data bytes [first, first + count). */
+static inline void simtx_msg_enable_bytes(simtx_msg *msg, unsigned first, unsigned count)
+{
+    while (count) {
+        unsigned shift = first & 63, n = count < 64 - shift ? count : 64 - shift;
+        msg->byte_enable[first >> 6] |= (n < 64 ? (UINT64_C(1) << n) - 1 : UINT64_MAX) << shift;
+        first += n;
+        count -= n;
+    }
+}
+
 const char *simtx_op_name(simtx_op op);
 
 #ifdef __cplusplus

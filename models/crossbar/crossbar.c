@@ -102,6 +102,9 @@ static bool port_set_empty(const uint64_t *set, unsigned ports)
 
 static bool is_core_port(const crossbar *x, unsigned port) { return port < core_count(x); }
 
+static uint64_t min_cycle(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static uint64_t max_cycle(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
 static int map_request(const crossbar *x, uint64_t address)
 {
     if (!x->by_ranges)
@@ -312,26 +315,35 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
 {
     crossbar *x = core;
     unsigned n = x->port_count;
+    /* The next cycle something can move, planned as the ports are visited:
+     * first the output links' next sends. */
+    uint64_t next = SIMTX_NEVER;
     /* Output links: one packet at a time, for its flits' worth of cycles. */
     FOR_EACH_PORT(d, x->busy_outputs, n) {
         crossbar_port *port = &x->ports[d];
         msg_queue *queue = &port->output;
-        if (port->blocked || port->link_free > now || msg_queue_front_ready(queue) > now) continue;
-        simtx_msg *out = msg_queue_front(queue);
-        if (out->is_response) out->route_depth--; /* this hop's entry, popped as the reply leaves */
-        if (!x->env.send(x->env.context, d, out)) {
-            if (out->is_response) out->route_depth++;
-            port->blocked = true;
-            continue;
+        if (port->blocked) continue; /* port_free wakes us */
+        if (port->link_free <= now && msg_queue_front_ready(queue) <= now) {
+            simtx_msg *out = msg_queue_front(queue);
+            if (out->is_response) out->route_depth--; /* this hop's entry, popped as the reply leaves */
+            if (!x->env.send(x->env.context, d, out)) {
+                if (out->is_response) out->route_depth++;
+                port->blocked = true;
+                continue;
+            }
+            unsigned network = network_of(out);
+            uint32_t flits = port->output_flits[msg_queue_slot(queue, 0)];
+            port->link_free = now + transfer_cycles(x, flits);
+            x->stats[network].packets++;
+            x->stats[network].flits += flits;
+            msg_queue_pop(queue);
+            port->output_depth = queue->length;
+            if (msg_queue_empty(queue)) {
+                port_set_remove(x->busy_outputs, d);
+                continue;
+            }
         }
-        unsigned network = network_of(out);
-        uint32_t flits = port->output_flits[msg_queue_slot(queue, 0)];
-        port->link_free = now + transfer_cycles(x, flits);
-        x->stats[network].packets++;
-        x->stats[network].flits += flits;
-        msg_queue_pop(queue);
-        if (msg_queue_empty(queue)) port_set_remove(x->busy_outputs, d);
-        port->output_depth = queue->length;
+        next = min_cycle(next, max_cycle(msg_queue_front_ready(queue), port->link_free));
     }
     /* Switch: each output takes one ready input head per transfer, chosen
      * round-robin from its pointer; the other ready heads for it lose
@@ -364,7 +376,10 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         uint64_t cycles = transfer_cycles(x, route->flits);
         out->output_flits[msg_queue_slot(&out->output, out->output.length)] = route->flits;
         /* The traversal counts from arrival: latency - 1 more cycles here. */
-        msg_queue_push(&out->output, msg_queue_front(&in->input), now + x->latency[route->network] - 1);
+        uint64_t ready = now + x->latency[route->network] - 1;
+        /* A new head for the output link (an older one was planned above). */
+        if (msg_queue_empty(&out->output) && !out->blocked) next = min_cycle(next, max_cycle(ready, out->link_free));
+        msg_queue_push(&out->output, msg_queue_front(&in->input), ready);
         in->switch_in_free = out->switch_out_free = now + cycles;
         leave_head(x, s);
         bool was_full = msg_queue_full(&in->input);
@@ -379,14 +394,6 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     }
     /* Sleep until something can move: the next cycle at the soonest, so the
      * inputs need not be looked at when an output moves then. */
-    uint64_t next = SIMTX_NEVER;
-    FOR_EACH_PORT(p, x->busy_outputs, n) {
-        const crossbar_port *port = &x->ports[p];
-        if (port->blocked) continue;
-        uint64_t when = msg_queue_front_ready(&port->output);
-        if (port->link_free > when) when = port->link_free;
-        if (when < next) next = when;
-    }
     if (next > now + 1) FOR_EACH_PORT(p, x->busy_inputs, n) {
         const crossbar_port *in = &x->ports[p];
         const crossbar_port *out = &x->ports[head_route(in)->destination];

@@ -72,4 +72,5 @@ const simtx_block_info l1_cache_block_info = {
     .port_free = l1_cache_port_free,
     .debug_access = l1_cache_debug_access,
     .finish = l1_cache_finish,
+    .announces_room = true, /* cache_engine.c: announce_room */
 };

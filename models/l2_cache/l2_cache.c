@@ -80,5 +80,6 @@ const simtx_block_info l2_cache_block_info = {
     .port_free = l2_cache_port_free,
     .debug_access = l2_cache_debug_access,
     .finish = l2_cache_finish,
+    .announces_room = true, /* cache_engine.c: announce_room */
     .debug_forwarded = l2_cache_debug_forwarded,
 };

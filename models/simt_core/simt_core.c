@@ -200,6 +200,7 @@ typedef struct pending_access {
     uint32_t addresses[MAX_LANES];
     uint32_t expected[MAX_LANES]; /* sc: the value the CAS compares against */
     bool transactional;         /* a load inside a transaction: log what it reads */
+    bool contiguous;            /* a word load, lane l at addresses[0] + 4 l: a response's lanes are one run */
 } pending_access;
 
 /* Committed transactions, for the serializability oracle. */
@@ -233,6 +234,9 @@ struct simt_core {
     uint32_t launch_registers;  /* the launch kernel's registers (and x0): only these are cleared for a new warp */
     uint64_t age_counter;
     uint64_t ldst_free_cycle;
+    /* false: no CTA fits until one is released or a launch starts (other
+     * cores taking CTAs only make it fit less), so a cycle need not check */
+    bool cta_may_fit;
     /* Sets of warp slots, one bit each, so that a cycle visits only the
      * warps that may issue rather than every slot: */
     uint32_t warp_set_words;
@@ -595,6 +599,7 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
     }
     c->launch = launch;
     c->launch_registers = kernel_register_mask(launch->image) | 1u;
+    c->cta_may_fit = true;
     return true;
 }
 
@@ -617,7 +622,11 @@ void simt_core_end_launch(simt_core *c)
 static bool dispatch_cta(simt_core *c, uint64_t now)
 {
     simt_launch *l = c->launch;
-    if (!cta_fits(c)) return false;
+    if (!c->cta_may_fit) return false;
+    if (!cta_fits(c)) {
+        c->cta_may_fit = false;
+        return false;
+    }
     uint32_t warps = cta_warps(c, l), threads = cta_threads(l);
     uint32_t registers = warps * c->lanes * l->registers_per_thread;
     /* Shared memory: CTA slots own fixed equal partitions would waste room;
@@ -638,7 +647,10 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
             }
             offset = candidate;
         }
-        if (!placed) return false;
+        if (!placed) {
+            c->cta_may_fit = false;
+            return false;
+        }
     }
     uint32_t slot = 0;
     while (c->ctas[slot].resident) slot++;
@@ -700,6 +712,7 @@ static void release_cta(simt_core *c, uint32_t slot, uint64_t now)
         set_hot(c, cta->warps[k], UINT64_MAX, STALL_IDLE);
     }
     cta->resident = false;
+    c->cta_may_fit = true;
     c->free_ctas++;
     c->free_warps += cta->warp_count;
     c->free_registers += cta->warp_count * c->lanes * l->registers_per_thread;
@@ -784,6 +797,14 @@ static bool read_csr(const simt_core *c, const warp *w, unsigned csr, uint64_t m
     case RV_CSR_TID_X: case RV_CSR_TID_Y: case RV_CSR_TID_Z: {
         uint32_t first = w->warp_in_cta * c->lanes;
         uint32_t x = first % l->block[0], y = first / l->block[0] % l->block[1], z = first / (l->block[0] * l->block[1]);
+        if (rd && x + c->lanes <= l->block[0]) { /* the warp lies in one row of the block: y and z are uniform */
+            if (csr != RV_CSR_TID_X) fill_lanes(c, rd, mask, csr == RV_CSR_TID_Y ? y : z);
+            else if (mask == c->full_mask)
+                for (uint32_t lane = 0; lane < c->lanes; lane++) rd[lane] = x + lane;
+            else
+                for (uint64_t m = mask; m; m &= m - 1) rd[__builtin_ctzll(m)] = x + (uint32_t)__builtin_ctzll(m);
+            return true;
+        }
         for (uint32_t lane = 0; rd && lane < c->lanes; lane++) {
             if ((mask >> lane) & 1) rd[lane] = csr == RV_CSR_TID_X ? x : csr == RV_CSR_TID_Y ? y : z;
             if (++x == l->block[0]) {
@@ -1592,6 +1613,9 @@ static bool need_block_queries(simt_core *c, warp *w, uint32_t warp_index, const
     return true;
 }
 
+/* Lanes in a mask of consecutive lanes (not empty). */
+static uint32_t lane_run(uint64_t lanes) { return 64u - (uint32_t)__builtin_clzll(lanes) - (uint32_t)__builtin_ctzll(lanes); }
+
 /* A coalesced request: the segment, the lanes in it and the byte range
  * [first, end) they touch within it. */
 typedef struct segment {
@@ -1600,17 +1624,25 @@ typedef struct segment {
 } segment;
 
 /* Groups the lanes of mask by segment, in order of each segment's first
- * lane, in one pass over the lanes; returns how many segments. */
+ * lane, in one pass over the lanes; returns how many segments. A scattered
+ * warp touches up to 64 segments: a small hash table finds a lane's. */
 static uint32_t coalesce(const simt_core *c, const uint32_t *addresses, uint64_t mask, unsigned size, segment *segments)
 {
+    enum { TABLE_BITS = 7 }; /* 128 entries for at most 64 segments */
+    uint8_t table[1u << TABLE_BITS] = {0}; /* segment index + 1; 0: empty */
     uint32_t count = 0;
     uint32_t segment_mask = ~((uint32_t)c->params.segment_size - 1);
+    unsigned segment_shift = (unsigned)__builtin_ctz((uint32_t)c->params.segment_size);
     for (uint64_t m = mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(m);
         uint32_t base = addresses[lane] & segment_mask, offset = addresses[lane] - base;
-        uint32_t k = 0;
-        while (k < count && segments[k].base != base) k++;
-        if (k == count) segments[count++] = (segment){base, offset, offset + size, 0};
+        uint32_t h = ((base >> segment_shift) * 0x9e3779b1u) >> (32 - TABLE_BITS); /* Fibonacci hashing */
+        while (table[h] && segments[table[h] - 1].base != base) h = (h + 1) & ((1u << TABLE_BITS) - 1);
+        uint32_t k = table[h] ? table[h] - 1u : count;
+        if (k == count) {
+            segments[count++] = (segment){base, offset, offset + size, 0};
+            table[h] = (uint8_t)count;
+        }
         segment *s = &segments[k];
         s->lanes |= 1ull << lane;
         if (offset < s->first) s->first = offset;
@@ -1672,11 +1704,29 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     bool transactional = in_transaction(w);
     uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
     for (uint32_t lane = 0; lane < c->lanes; lane++) addresses[lane] = base[lane] + (uint32_t)offset; /* inactive lanes too: a plain loop */
-    if (mask == c->full_mask) { /* every lane: a plain loop */
+    bool contiguous = false; /* every lane, a word each, lane l at addresses[0] + 4 l */
+    if (mask == c->full_mask) { /* every lane: plain loops */
+        /* The two usual patterns first, which give the lowest and highest
+         * address without comparing (SSE2 has no unsigned vector minimum):
+         * one address for the warp, or lane l at addresses[0] + 4 l. */
+        uint32_t first = base[0] + (uint32_t)offset, last_of_run = first + 4 * (c->lanes - 1);
+        uint32_t off_uniform_bits = 0, off_stride_bits = 0;
         for (uint32_t lane = 0; lane < c->lanes; lane++) {
-            lowest = addresses[lane] < lowest ? addresses[lane] : lowest;
-            highest = addresses[lane] > highest ? addresses[lane] : highest;
             address_bits |= addresses[lane];
+            off_uniform_bits |= addresses[lane] ^ first;
+            off_stride_bits |= addresses[lane] ^ (first + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */
+        }
+        if (!off_uniform_bits) {
+            lowest = highest = first;
+        } else if (!off_stride_bits && last_of_run > first) { /* not wrapping around */
+            lowest = first;
+            highest = last_of_run;
+            contiguous = size == 4;
+        } else {
+            for (uint32_t lane = 0; lane < c->lanes; lane++) {
+                lowest = addresses[lane] < lowest ? addresses[lane] : lowest;
+                highest = addresses[lane] > highest ? addresses[lane] : highest;
+            }
         }
     } else {
         for (uint64_t m = mask; m; m &= m - 1) {
@@ -1946,6 +1996,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         entry->remaining = messages;
         entry->lanes = global_mask;
         entry->transactional = cls == RV_CLASS_LOAD && transactional;
+        entry->contiguous = contiguous && op == RV_LW;
         memcpy(entry->addresses, addresses, sizeof addresses);
         w->pending_memory++;
         if (cls == RV_CLASS_LOAD) c->stats.global_loads++;
@@ -1954,44 +2005,51 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         uint32_t sector = (uint32_t)c->params.sector_size;
         uint64_t atomic_lanes = global_mask; /* the lanes still without a request */
         for (uint32_t s = 0; s < messages; s++) {
-            simtx_msg msg;
+            /* Written in place: room for every message was checked above. */
+            simtx_msg *msg = msg_queue_push_slot(&c->requests, now + s);
+            if (!msg) break;
             uint64_t lanes_of_message;
             if (cls == RV_CLASS_ATOMIC) {
                 uint32_t lane = (uint32_t)__builtin_ctzll(atomic_lanes);
                 atomic_lanes &= atomic_lanes - 1;
                 if (op == RV_LR) {
-                    simtx_msg_init(&msg, SIMTX_OP_READ, addresses[lane], 4);
+                    simtx_msg_init(msg, SIMTX_OP_READ, addresses[lane], 4);
                 } else {
-                    simtx_msg_init(&msg, SIMTX_OP_ATOMIC, addresses[lane], 4);
-                    msg.atomic_op = (uint8_t)(op == RV_SC ? SIMTX_ATOMIC_CAS : atomic_code(op));
-                    memcpy(msg.data, &data[lane], 4);
-                    if (op == RV_SC) msg.aux = entry->expected[lane] = w->reserved_value[lane];
+                    simtx_msg_init(msg, SIMTX_OP_ATOMIC, addresses[lane], 4);
+                    msg->atomic_op = (uint8_t)(op == RV_SC ? SIMTX_ATOMIC_CAS : atomic_code(op));
+                    memcpy(msg->data, &data[lane], 4);
+                    if (op == RV_SC) msg->aux = entry->expected[lane] = w->reserved_value[lane];
                 }
                 lanes_of_message = 1ull << lane;
             } else {
                 lanes_of_message = segments[s].lanes;
                 uint32_t first = segments[s].first / sector * sector;
                 uint32_t last = (segments[s].end + sector - 1) / sector * sector;
-                simtx_msg_init(&msg, cls == RV_CLASS_LOAD ? SIMTX_OP_READ : SIMTX_OP_WRITE, segments[s].base + first, last - first);
+                simtx_msg_init(msg, cls == RV_CLASS_LOAD ? SIMTX_OP_READ : SIMTX_OP_WRITE, segments[s].base + first, last - first);
                 if (cls == RV_CLASS_STORE) {
-                    msg.byte_enable[0] = msg.byte_enable[1] = 0;
-                    memset(msg.data, 0, msg.size);
-                    for (uint64_t m = lanes_of_message; m; m &= m - 1) {
+                    msg->byte_enable[0] = msg->byte_enable[1] = 0;
+                    memset(msg->data, 0, msg->size);
+                    if (contiguous) { /* the message's lanes are one run of words: one copy */
+                        uint32_t lane = (uint32_t)__builtin_ctzll(lanes_of_message);
+                        uint32_t o = addresses[lane] - (uint32_t)msg->address, bytes = lane_run(lanes_of_message) * 4;
+                        memcpy(msg->data + o, &data[lane], bytes);
+                        simtx_msg_enable_bytes(msg, o, bytes);
+                    }
+                    for (uint64_t m = contiguous ? 0 : lanes_of_message; m; m &= m - 1) {
                         uint32_t lane = (uint32_t)__builtin_ctzll(m);
-                        uint32_t o = addresses[lane] - (uint32_t)msg.address;
-                        if (size == 4) memcpy(msg.data + o, &data[lane], 4);
-                        else memcpy(msg.data + o, &data[lane], size);
+                        uint32_t o = addresses[lane] - (uint32_t)msg->address;
+                        if (size == 4) memcpy(msg->data + o, &data[lane], 4);
+                        else memcpy(msg->data + o, &data[lane], size);
                         /* aligned, so within one enable word */
-                        msg.byte_enable[o >> 6] |= ((1ull << size) - 1) << (o & 63);
+                        msg->byte_enable[o >> 6] |= ((1ull << size) - 1) << (o & 63);
                     }
                 }
             }
-            msg.lane_mask = lanes_of_message;
-            msg.core = (int32_t)c->params.core_id;
-            msg.warp = (int32_t)warp_index;
-            msg.cta = (int32_t)w->cta_slot;
-            msg.id = entry_index;
-            msg_queue_push(&c->requests, &msg, now + s);
+            msg->lane_mask = lanes_of_message;
+            msg->core = (int32_t)c->params.core_id;
+            msg->warp = (int32_t)warp_index;
+            msg->cta = (int32_t)w->cta_slot;
+            msg->id = entry_index;
             c->stats.memory_requests++;
         }
         if (messages > ldst_cycles) ldst_cycles = messages;
@@ -2054,6 +2112,10 @@ static bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stall_re
         return false;
     }
     rv_class cls = (rv_class)k->op_class;
+    /* Only these classes wait for anything more (tx_begin and sc included). */
+    const uint32_t gated = 1u << RV_CLASS_LOAD | 1u << RV_CLASS_STORE | 1u << RV_CLASS_ATOMIC | 1u << RV_CLASS_BARRIER |
+                           1u << RV_CLASS_FENCE | 1u << RV_CLASS_TX;
+    if (!((gated >> cls) & 1)) return true;
     if (k->insn.op == RV_TX_BEGIN && !in_transaction(w) && c->params.tm_warp_tokens &&
         c->tm_tokens_used >= (uint32_t)c->params.tm_warp_tokens) {
         /* No transactional-warp token: sleep until a transaction ends. */
@@ -2395,6 +2457,10 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     uint32_t warp_count = (uint32_t)c->params.warps, schedulers = (uint32_t)c->params.schedulers;
     bool failed = false;
     if (c->earliest_waiting <= now) promote_due_warps(c, now);
+    /* No due warp (all wait for memory, say): no scheduler has a choice, skip them. */
+    uint64_t any_due = 0;
+    for (uint32_t word = 0; word < c->warp_set_words; word++) any_due |= c->due_warps[word];
+    if (!any_due) schedulers = 0;
     for (uint32_t s = 0; s < schedulers && !failed; s++) {
         /* Scheduler s owns warps s, s + schedulers, ...; only due warps are
          * decoded. */
@@ -2408,15 +2474,18 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
          * is not age). LRR: the first due warp that can in slot order,
          * starting after the last issued one and wrapping around. */
         if (!c->lrr && owns_last && warp_set_has(c->due_warps, last) && warp_ready(c, last, now, &why, &wake)) chosen = last;
+        /* (warp_ready changes no other warp's membership of the due set, so
+         * its words are taken whole.) */
         if (!c->lrr && chosen == NO_SLOT)
-            for (uint32_t i = warp_set_next(c->due_warps, owned, 0, warp_count); i != NO_SLOT;
-                 i = warp_set_next(c->due_warps, owned, i + 1, warp_count)) {
-                if (!warp_ready(c, i, now, &why, &wake)) {
-                    if (why > worst) worst = why;
-                } else if (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age) {
-                    chosen = i;
+            for (uint32_t word = 0; word < c->warp_set_words; word++)
+                for (uint64_t due = c->due_warps[word] & owned[word]; due; due &= due - 1) {
+                    uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(due);
+                    if (!warp_ready(c, i, now, &why, &wake)) {
+                        if (why > worst) worst = why;
+                    } else if (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age) {
+                        chosen = i;
+                    }
                 }
-            }
         uint32_t from = owns_last && last + 1 < warp_count ? last + 1 : 0;
         for (uint32_t pass = 0; c->lrr && chosen == NO_SLOT && pass < 2; pass++) {
             uint32_t end = pass ? from : warp_count;
@@ -2504,7 +2573,12 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
     if (cls != RV_CLASS_STORE && (entry->rd || op == RV_LR)) {
         uint32_t *rd = reg(c, w, entry->rd);
         uint64_t lanes = msg->lane_mask & entry->lanes;
-        if (op == RV_LW && !entry->transactional) { /* the common case: a word per lane */
+        if (entry->contiguous && !entry->transactional) { /* the lanes' words are consecutive: one copy */
+            if (lanes) {
+                uint32_t lane = (uint32_t)__builtin_ctzll(lanes);
+                memcpy(&rd[lane], msg->data + (entry->addresses[lane] - (uint32_t)msg->address), lane_run(lanes) * 4);
+            }
+        } else if (op == RV_LW && !entry->transactional) { /* the common case: a word per lane */
             for (uint64_t m = lanes; m; m &= m - 1) {
                 uint32_t lane = (uint32_t)__builtin_ctzll(m);
                 memcpy(&rd[lane], msg->data + (entry->addresses[lane] - (uint32_t)msg->address), 4);
