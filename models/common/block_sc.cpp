@@ -351,8 +351,9 @@ void block_module::tick(uint64_t now)
     // A block announcing room is offered its held arrivals only after an
     // announcement.
     if (held_count_ && (room_announced_ || !info_->announces_room)) retry_held(now);
-    if (room_announced_) {
-        std::fill(room_ports_.begin(), room_ports_.end(), 0);
+    if (room_announced_) { // nearly always one word: no memset call
+        room_ports_[0] = 0;
+        for (size_t word = 1; word < room_ports_.size(); word++) room_ports_[word] = 0;
         room_announced_ = false;
     }
     if (next != SIMTX_NEVER) schedule_cycle(next <= now ? now + 1 : next);
