@@ -67,7 +67,7 @@ struct cache {
     unsigned *free_pending;
     unsigned free_pending_count;
     msg_queue input, misses, responses;
-    simtx_msg dropped;             /* see queue_tail */
+    simtx_msg overflow;            /* scratch for a message queued without room: see queue_tail */
     bool upstream_blocked, downstream_blocked;
     uint64_t use_clock;
     cache_stats stats;
@@ -183,12 +183,14 @@ static void announce_room(const cache *c, unsigned port)
 }
 
 /* A new entry at the tail of q, for the caller to write the message in
- * place. Callers check for room first; a full queue would drop the message
- * (into a scratch entry), as msg_queue_push drops it. */
+ * place. Callers check for room first: a full queue here is a model bug,
+ * which fails the run (the caller writes into a scratch entry meanwhile). */
 static simtx_msg *queue_tail(cache *c, msg_queue *q, uint64_t ready)
 {
     simtx_msg *slot = msg_queue_push_slot(q, ready);
-    return slot ? slot : &c->dropped;
+    if (slot) return slot;
+    c->env.fail(c->env.context, "internal error: a message was queued without room (it would be lost)");
+    return &c->overflow;
 }
 
 /* Queues the response to request and returns it, for the caller to fill in

@@ -2007,7 +2007,10 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         for (uint32_t s = 0; s < messages; s++) {
             /* Written in place: room for every message was checked above. */
             simtx_msg *msg = msg_queue_push_slot(&c->requests, now + s);
-            if (!msg) break;
+            if (!msg) {
+                fail(c, "internal error: memory request %u of %u queued without room", s, messages);
+                break;
+            }
             uint64_t lanes_of_message;
             if (cls == RV_CLASS_ATOMIC) {
                 uint32_t lane = (uint32_t)__builtin_ctzll(atomic_lanes);
