@@ -8,6 +8,7 @@
 namespace simtx {
 
 std::string block_module::run_error_;
+bool block_module::run_failed_ = false;
 
 tlm::tlm_extension_base *msg_extension::clone() const
 {
@@ -126,7 +127,8 @@ class tick_scheduler {
         }
         domain &clock = domains_[d];
         clock.blocks.push_back(block);
-        clock.wheel.resize((clock.blocks.size() + 63) / 64 * wheel_size, 0);
+        clock.words = (clock.blocks.size() + 63) / 64;
+        clock.wheel.resize(clock.words * wheel_size, 0);
         return {d, static_cast<unsigned>(clock.blocks.size() - 1)};
     }
 
@@ -152,8 +154,8 @@ class tick_scheduler {
         }
         if (cycle < clock.next_cycle) {
             clock.next_cycle = cycle;
-            uint64_t time_ps = cycle * clock.period_ps;
-            if (time_ps < notified_ps_ && !running_) notify(time_ps);
+            clock.next_ps = cycle * clock.period_ps;
+            if (clock.next_ps < notified_ps_ && !running_) notify(clock.next_ps);
         }
     }
 
@@ -163,10 +165,12 @@ class tick_scheduler {
     struct domain {
         uint64_t period_ps = 0;
         std::vector<block_module *> blocks; // bit i % 64 of word i / 64 of a wheel slot is blocks[i]
+        size_t words = 0;                   // words per wheel slot
         std::vector<uint64_t> wheel;        // word w of slot s (cycle % wheel_size) at w * wheel_size + s
         uint64_t occupied = 0;              // bit s: slot s has a block due
         std::vector<std::pair<uint64_t, unsigned>> later; // min-heap (cycle, block) beyond the wheel
         uint64_t next_cycle = SIMTX_NEVER;  // earliest cycle with a block due
+        uint64_t next_ps = SIMTX_NEVER;     // its time
         uint64_t now_cycle = 0;             // the current cycle while running_
     };
 
@@ -200,14 +204,30 @@ class tick_scheduler {
         clock.occupied &= ~(uint64_t(1) << slot);
         // Ticks only schedule later cycles, never this slot again: each word
         // is taken whole before its blocks tick.
-        for (size_t w = 0; w * wheel_size < clock.wheel.size(); w++) {
-            uint64_t word = clock.wheel[w * wheel_size + slot];
-            clock.wheel[w * wheel_size + slot] = 0;
+        uint64_t *words = &clock.wheel[slot];
+        block_module *const *blocks = clock.blocks.data();
+        for (size_t w = 0; w < clock.words; w++, blocks += 64) {
+            uint64_t word = words[w * wheel_size];
+            words[w * wheel_size] = 0;
             for (; word; word &= word - 1) {
-                block_module *block = clock.blocks[w * 64 + static_cast<unsigned>(__builtin_ctzll(word))];
+                block_module *block = blocks[__builtin_ctzll(word)];
                 if (block->scheduled_cycle_ == cycle) block->tick(cycle);
             }
         }
+    }
+
+    // Sets the clock's current cycle to the last edge at or before now_ps;
+    // time only grows, and most instants are this clock's next edge or the
+    // one after its current cycle, which need no division.
+    static void advance_to(domain &clock, uint64_t now_ps)
+    {
+        if (clock.next_ps == now_ps) {
+            clock.now_cycle = clock.next_cycle;
+            return;
+        }
+        uint64_t edge_ps = (clock.now_cycle + 1) * clock.period_ps;
+        if (now_ps < edge_ps) return;
+        clock.now_cycle = now_ps - edge_ps < clock.period_ps ? clock.now_cycle + 1 : now_ps / clock.period_ps;
     }
 
     static uint64_t next_due(const domain &clock, uint64_t now)
@@ -232,19 +252,22 @@ class tick_scheduler {
         uint64_t start_ps = sc_core::sc_time_stamp().value();
         uint64_t now_ps = start_ps, next_ps;
         notified_ps_ = SIMTX_NEVER;
+        // Domains are only added during elaboration.
+        domain *const first = domains_.data(), *const last = first + domains_.size();
         for (;;) {
             running_ = true;
             now_ps_ = now_ps;
-            for (domain &clock : domains_) clock.now_cycle = now_ps / clock.period_ps;
-            for (domain &clock : domains_)
-                if (clock.next_cycle * clock.period_ps == now_ps) tick_due(clock, clock.now_cycle);
+            for (domain *clock = first; clock != last; clock++) advance_to(*clock, now_ps);
+            for (domain *clock = first; clock != last; clock++)
+                if (clock->next_ps == now_ps) tick_due(*clock, clock->now_cycle);
             running_ = false;
             next_ps = SIMTX_NEVER;
-            for (domain &clock : domains_) {
-                clock.next_cycle = next_due(clock, clock.now_cycle);
-                if (clock.next_cycle != SIMTX_NEVER) next_ps = std::min(next_ps, clock.next_cycle * clock.period_ps);
+            for (domain *clock = first; clock != last; clock++) {
+                clock->next_cycle = next_due(*clock, clock->now_cycle);
+                clock->next_ps = clock->next_cycle == SIMTX_NEVER ? SIMTX_NEVER : clock->next_cycle * clock->period_ps;
+                next_ps = std::min(next_ps, clock->next_ps);
             }
-            if (next_ps > run_ahead_limit_ps_ || !block_module::run_error().empty()) break;
+            if (next_ps > run_ahead_limit_ps_ || block_module::run_failed()) break;
             now_ps = next_ps;
         }
         if (next_ps != SIMTX_NEVER)
@@ -306,6 +329,7 @@ block_module::block_module(sc_core::sc_module_name module_name, const block_conf
     env_.send = &block_module::send_upcall;
     env_.fail = &block_module::fail_upcall;
     env_.room = &block_module::room_upcall;
+    env_.can_send = &block_module::can_send_upcall;
     env_.observer = config.observer;
     env_.address_map = address_map_.empty() ? nullptr : address_map_.data();
     env_.address_map_length = address_map_.size();
@@ -378,8 +402,9 @@ void block_module::retry_held(uint64_t now)
     for (unsigned port = next_held_port(0); port < ports_.size(); port = next_held_port(port + 1)) {
         tlm::tlm_generic_payload *payload = ports_[port].held;
         simtx_msg &msg = *ports_[port].held_msg;
-        if (info_->accept(core_, port, &msg, now) != SIMTX_ACCEPTED) continue;
-        schedule_cycle(now + 1); // an arrival: the core sees it from the next edge
+        simtx_accept_result result = info_->accept(core_, port, &msg, now);
+        if (result == SIMTX_BUSY) continue;
+        if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1); // the core sees it from the next edge
         if (ports_[port].held_refused) refused_wait_cycles_ += now - ports_[port].held_since;
         ports_[port].held = nullptr;
         held_ports_[port / 64] &= ~(uint64_t(1) << (port % 64));
@@ -447,8 +472,9 @@ simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payloa
 // does not wake it).
 bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg)
 {
-    if (info_->accept(core_, port, &msg, current_cycle()) == SIMTX_ACCEPTED) {
-        wake();
+    simtx_accept_result result = info_->accept(core_, port, &msg, current_cycle());
+    if (result != SIMTX_BUSY) {
+        if (result == SIMTX_ACCEPTED) wake();
         return true;
     }
     hold(port, payload, msg);
@@ -592,6 +618,7 @@ void block_module::finish()
 void block_module::fail(const char *message)
 {
     if (run_error_.empty()) run_error_ = instance_name_ + ": " + message;
+    run_failed_ = true;
     if (sc_core::sc_is_running()) sc_core::sc_stop(); // not when failing at finish
 }
 
@@ -603,6 +630,11 @@ bool block_module::send_upcall(void *context, unsigned port, const simtx_msg *ms
 void block_module::fail_upcall(void *context, const char *message)
 {
     static_cast<block_module *>(context)->fail(message);
+}
+
+bool block_module::can_send_upcall(void *context, unsigned port)
+{
+    return static_cast<block_module *>(context)->ports_[port].awaiting_end == nullptr;
 }
 
 void block_module::room_upcall(void *context, unsigned port)

@@ -92,6 +92,7 @@ class block_module : public sc_core::sc_module {
 
     // A run-time error reported by any core, or empty.
     static const std::string &run_error() { return run_error_; }
+    static bool run_failed() { return run_failed_; }
 
   private:
     struct port_state {
@@ -126,6 +127,7 @@ class block_module : public sc_core::sc_module {
     static bool send_upcall(void *context, unsigned port, const simtx_msg *msg);
     static void fail_upcall(void *context, const char *message);
     static void room_upcall(void *context, unsigned port);
+    static bool can_send_upcall(void *context, unsigned port);
 
     const simtx_block_info *info_;
     void *core_ = nullptr;
@@ -146,6 +148,7 @@ class block_module : public sc_core::sc_module {
     unsigned clock_domain_, clock_index_; // this block's place in the tick scheduler
 
     static std::string run_error_;
+    static bool run_failed_; // run_error_ is set: checked at every instant
 };
 
 // Lets the tick scheduler run the instants up to `limit` in one activation,

@@ -58,12 +58,20 @@ typedef struct simtx_env {
      * room frees; the shim then offers the held arrival on that port again
      * after the tick, and no longer offers it after every tick. */
     void (*room)(void *context, unsigned port);
+    /* May be NULL in plain C tests: whether send() on port would take a
+     * message now. False after a send the receiver has not yet accepted (it
+     * was held); port_free() follows when it is. Lets a core stop trying
+     * instead of ticking once more to find the port busy. */
+    bool (*can_send)(void *context, unsigned port);
     simtx_observer *observer;
     const simtx_address_range *address_map; /* may be NULL */
     size_t address_map_length;
 } simtx_env;
 
-typedef enum { SIMTX_ACCEPTED, SIMTX_BUSY } simtx_accept_result;
+/* What accept() did with an arrival. SIMTX_ACCEPTED_NO_TICK: taken, and the
+ * core needs no tick for it (its planned next cycle stands), e.g. a response
+ * fully handled in accept(); the shim then does not wake it. */
+typedef enum { SIMTX_ACCEPTED, SIMTX_BUSY, SIMTX_ACCEPTED_NO_TICK } simtx_accept_result;
 
 /* Describes a block type: its parameter and socket tables and its entry
  * points. One such constant per block; the registry lists them all. */

@@ -447,12 +447,19 @@ static uint64_t trace_player_cycle(void *core, uint64_t now)
 {
     trace_player *t = core;
     if (t->have_next && !t->port_blocked && t->free_count && t->next.cycle <= now) {
-        if (issue(t, now)) advance(t);
-        else t->port_blocked = true;
+        if (issue(t, now)) {
+            advance(t);
+            /* Held by the receiver: port_free() follows when it takes it. */
+            if (t->env.can_send && !t->env.can_send(t->env.context, 0)) t->port_blocked = true;
+        } else {
+            t->port_blocked = true;
+        }
     }
     if (!t->have_next || t->port_blocked || !t->free_count) return SIMTX_NEVER;
     return t->next.cycle > now ? t->next.cycle : now + 1;
 }
+
+static bool trace_player_finished(void *core);
 
 static simtx_accept_result trace_player_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
@@ -462,6 +469,9 @@ static simtx_accept_result trace_player_accept(void *core, unsigned port, const 
         t->env.fail(t->env.context, "a response arrived for no request in flight");
         return SIMTX_ACCEPTED;
     }
+    /* A response only matters to cycle() when it frees the first slot; the
+     * last one still ticks the player, whose tick ends the run. */
+    bool needs_tick = t->free_count == 0;
     slot *s = &t->slots[msg->id];
     uint64_t latency = now - s->issue_cycle;
     if (msg->status != SIMTX_STATUS_OK) t->stats.error_responses++;
@@ -485,7 +495,8 @@ static simtx_accept_result trace_player_accept(void *core, unsigned port, const 
     t->probes.outstanding--;
     t->probes.completed = t->completed;
     t->stats.cycles = now;
-    return SIMTX_ACCEPTED;
+    needs_tick |= trace_player_finished(t);
+    return needs_tick ? SIMTX_ACCEPTED : SIMTX_ACCEPTED_NO_TICK;
 }
 
 static void trace_player_port_free(void *core, unsigned port)
