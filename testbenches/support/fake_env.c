@@ -17,6 +17,12 @@ static bool fake_send(void *context, unsigned port, const simtx_msg *msg)
     return true;
 }
 
+static bool fake_can_send(void *context, unsigned port)
+{
+    const fake_env *fake = context;
+    return !((fake->hold_ports >> port) & 1u);
+}
+
 static void fake_fail(void *context, const char *message)
 {
     fake_env *fake = context;
@@ -31,6 +37,7 @@ void fake_env_init(fake_env *fake, simtx_observer *observer)
     fake->env.seed = 1;
     fake->env.send = fake_send;
     fake->env.fail = fake_fail;
+    fake->env.can_send = fake_can_send;
     fake->env.observer = observer;
 }
 

@@ -18,6 +18,7 @@ typedef struct fake_env {
     unsigned sent_port[FAKE_ENV_MAX_SENT];
     size_t sent_count;
     uint64_t refuse_ports; /* bit p: sends on port p return false */
+    uint64_t hold_ports;   /* bit p: the receiver holds what port p sent (can_send is false) */
     char failure[512];     /* the last env->fail message */
 } fake_env;
 
