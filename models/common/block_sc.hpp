@@ -129,23 +129,26 @@ class block_module : public sc_core::sc_module {
     static void room_upcall(void *context, unsigned port);
     static bool can_send_upcall(void *context, unsigned port);
 
+    // What every tick and wake-up reads, first and together: one cache line
+    // (a GPU platform's blocks do not all stay in the host's L1).
+    uint64_t scheduled_cycle_ = SIMTX_NEVER;
     const simtx_block_info *info_;
     void *core_ = nullptr;
+    tick_scheduler *scheduler_;
+    unsigned clock_domain_, clock_index_; // this block's place in the tick scheduler
+    unsigned held_count_ = 0;
+    bool room_announced_ = false; // some bit of room_ports_ is set
+    bool ticking_ = false;
+
     simtx_env env_{};
     std::string instance_name_;
     std::vector<simtx_address_range> address_map_;
     std::vector<unsigned> socket_first_port_;
     std::vector<port_state> ports_;
-    unsigned held_count_ = 0;
     uint64_t refused_arrivals_ = 0, refused_wait_cycles_ = 0;
     std::vector<uint64_t> held_ports_; // bit per port holding a refused arrival: retries visit only those
     std::vector<uint64_t> room_ports_; // announces_room: bit per port announced since the last retry
-    bool room_announced_ = false;      // some bit of room_ports_ is set
-    bool ticking_ = false;
     uint64_t period_ps_;
-    uint64_t scheduled_cycle_ = SIMTX_NEVER;
-    tick_scheduler *scheduler_;
-    unsigned clock_domain_, clock_index_; // this block's place in the tick scheduler
 
     static std::string run_error_;
     static bool run_failed_; // run_error_ is set: checked at every instant
