@@ -127,7 +127,7 @@ static int destination(const crossbar *x, const simtx_msg *msg)
 /* The route of the packet at the head of a port's input. */
 static const packet_route *head_route(const crossbar_port *port)
 {
-    return &port->input_routes[msg_queue_slot(&port->input, 0)];
+    return &port->input_routes[msg_queue_head_slot(&port->input)];
 }
 
 /* The inputs whose head packet goes to output d. */
@@ -332,7 +332,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
                 continue;
             }
             unsigned network = network_of(out);
-            uint32_t flits = port->output_flits[msg_queue_slot(queue, 0)];
+            uint32_t flits = port->output_flits[msg_queue_head_slot(queue)];
             port->link_free = now + transfer_cycles(x, flits);
             x->stats[network].packets++;
             x->stats[network].flits += flits;

@@ -1703,18 +1703,21 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     int32_t offset = cls == RV_CLASS_ATOMIC ? 0 : k->insn.imm;
     bool transactional = in_transaction(w);
     uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
-    for (uint32_t lane = 0; lane < c->lanes; lane++) addresses[lane] = base[lane] + (uint32_t)offset; /* inactive lanes too: a plain loop */
+    uint32_t lanes = c->lanes; /* a local: the stores below cannot change it */
     bool contiguous = false; /* every lane, a word each, lane l at addresses[0] + 4 l */
     if (mask == c->full_mask) { /* every lane: plain loops */
         /* The two usual patterns first, which give the lowest and highest
          * address without comparing (SSE2 has no unsigned vector minimum):
-         * one address for the warp, or lane l at addresses[0] + 4 l. */
-        uint32_t first = base[0] + (uint32_t)offset, last_of_run = first + 4 * (c->lanes - 1);
+         * one address for the warp, or lane l at addresses[0] + 4 l. The
+         * addresses are made in the same pass. */
+        uint32_t first = base[0] + (uint32_t)offset, last_of_run = first + 4 * (lanes - 1);
         uint32_t off_uniform_bits = 0, off_stride_bits = 0;
-        for (uint32_t lane = 0; lane < c->lanes; lane++) {
-            address_bits |= addresses[lane];
-            off_uniform_bits |= addresses[lane] ^ first;
-            off_stride_bits |= addresses[lane] ^ (first + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */
+        for (uint32_t lane = 0; lane < lanes; lane++) {
+            uint32_t address = base[lane] + (uint32_t)offset;
+            addresses[lane] = address;
+            address_bits |= address;
+            off_uniform_bits |= address ^ first;
+            off_stride_bits |= address ^ (first + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */
         }
         if (!off_uniform_bits) {
             lowest = highest = first;
@@ -1729,6 +1732,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
             }
         }
     } else {
+        for (uint32_t lane = 0; lane < lanes; lane++) addresses[lane] = base[lane] + (uint32_t)offset; /* inactive lanes too: a plain loop */
         for (uint64_t m = mask; m; m &= m - 1) {
             uint32_t address = addresses[__builtin_ctzll(m)];
             lowest = address < lowest ? address : lowest;
