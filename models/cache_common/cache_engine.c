@@ -69,6 +69,10 @@ struct cache {
     msg_queue input, misses, responses;
     simtx_msg overflow;            /* scratch for a message queued without room: see queue_tail */
     bool upstream_blocked, downstream_blocked;
+    /* Per port: an arrival was refused since the port's last room
+     * announcement, so the shim may hold one (announcing otherwise only
+     * costs the shim a search). */
+    bool refused[2];
     uint64_t use_clock;
     cache_stats stats;
     struct {
@@ -177,8 +181,10 @@ static unsigned pending_in_use(const cache *c) { return c->config.pending_entrie
 /* A refused arrival on port may fit now. Only these make room: a pop of
  * the input queue (a request), a pop of the response queue or a fill added
  * to an MSHR (a response from the next level, see complete_fill). */
-static void announce_room(const cache *c, unsigned port)
+static void announce_room(cache *c, unsigned port)
 {
+    if (!c->refused[port]) return;
+    c->refused[port] = false;
     if (c->env.room) c->env.room(c->env.context, port);
 }
 
@@ -752,7 +758,10 @@ simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, 
             c->env.fail(c->env.context, "a response arrived on the upstream (target) socket");
             return SIMTX_ACCEPTED;
         }
-        if (msg_queue_full(&c->input) || waiting_for_lookup(c, now) >= c->config.input_queue_depth) return SIMTX_BUSY;
+        if (msg_queue_full(&c->input) || waiting_for_lookup(c, now) >= c->config.input_queue_depth) {
+            c->refused[port] = true;
+            return SIMTX_BUSY;
+        }
         msg_queue_push(&c->input, msg, now + c->config.access_latency);
         c->stats.accesses++;
         if (msg->op == SIMTX_OP_READ) c->stats.reads++;
@@ -765,6 +774,7 @@ simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, 
         return SIMTX_ACCEPTED;
     }
     simtx_accept_result result = downstream_response(c, msg, now);
+    if (result == SIMTX_BUSY) c->refused[port] = true;
     simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
     update_probes(c);
     return result;
