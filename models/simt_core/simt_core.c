@@ -2424,7 +2424,7 @@ static void release_room_waiter(simt_core *c)
 }
 
 /* Sends queued requests while the socket takes them. */
-static void drain_requests(simt_core *c, uint64_t now)
+static void send_queued_requests(simt_core *c, uint64_t now)
 {
     tm_queue *q = &c->tm_out;
     while (!c->port_blocked && q->length) {
@@ -2443,6 +2443,12 @@ static void drain_requests(simt_core *c, uint64_t now)
         msg_queue_pop(&c->requests);
         release_room_waiter(c);
     }
+}
+
+/* The usual case inline: nothing queued (most cycles), or the port blocked. */
+static inline void drain_requests(simt_core *c, uint64_t now)
+{
+    if (!c->port_blocked && (c->tm_out.length || !msg_queue_empty(&c->requests))) send_queued_requests(c, now);
 }
 
 static uint64_t simt_core_cycle(void *core, uint64_t now)
