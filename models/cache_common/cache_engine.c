@@ -742,6 +742,15 @@ static unsigned waiting_for_lookup(const cache *c, uint64_t now)
     return ready;
 }
 
+/* The MSHR occupancy average gets a new level only when it changes: its
+ * sums are of whole numbers, exact in a double, so merging intervals of
+ * one level leaves them bit for bit the same. */
+static void note_mshr_occupancy(cache *c, uint64_t now)
+{
+    if ((double)c->mshrs_used != c->stats.mshr_occupancy.level)
+        simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
+}
+
 static void update_probes(cache *c)
 {
     c->probes.mshr_occupancy = c->mshrs_used;
@@ -761,7 +770,7 @@ __attribute__((noinline)) static simtx_accept_result accept_response(cache *c, c
     }
     simtx_accept_result result = downstream_response(c, msg, now);
     if (result == SIMTX_BUSY) c->refused[CACHE_DOWNSTREAM_PORT] = true;
-    simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
+    note_mshr_occupancy(c, now);
     update_probes(c);
     return result;
 }
@@ -811,7 +820,7 @@ uint64_t cache_cycle(cache *c, uint64_t now)
             stalled = true;
         }
     }
-    simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
+    note_mshr_occupancy(c, now);
     update_probes(c);
 
     uint64_t next = SIMTX_NEVER;
