@@ -2073,6 +2073,15 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     return true;
 }
 
+/* Whether warp_ready() could register a warp as waiting for request room
+ * or a transaction token (the only state it leaves for later cycles that a
+ * set_hot of the warp does not). */
+static inline bool decode_may_register_waiter(const simt_core *c)
+{
+    return !c->free_pending_count || c->requests.capacity - c->requests.length < c->lanes ||
+           (c->params.tm_warp_tokens && c->tm_tokens_used >= (uint32_t)c->params.tm_warp_tokens);
+}
+
 /* Whether a due warp's next instruction may issue now; sets why not. */
 static bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stall_reason *why, uint64_t *when)
 {
@@ -2488,11 +2497,18 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
          * starting after the last issued one and wrapping around. */
         if (!c->lrr && owns_last && warp_set_has(c->due_warps, last) && warp_ready(c, last, now, &why, &wake)) chosen = last;
         /* (warp_ready changes no other warp's membership of the due set, so
-         * its words are taken whole.) */
+         * its words are taken whole.) Once a ready warp is found, younger
+         * ones cannot win and need no decode, as long as a decode could not
+         * make a warp wait for request room or a transaction token (state
+         * that later cycles see): with that room the chosen warp always
+         * issues, and what a skipped decode records for a stalled warp
+         * (set_hot) is only read in a cycle without an issue, in which no
+         * warp is skipped; until then the warp stays due. */
         if (!c->lrr && chosen == NO_SLOT)
             for (uint32_t word = 0; word < c->warp_set_words; word++)
                 for (uint64_t due = c->due_warps[word] & owned[word]; due; due &= due - 1) {
                     uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(due);
+                    if (chosen != NO_SLOT && c->warps[i].age > c->warps[chosen].age && !decode_may_register_waiter(c)) continue;
                     if (!warp_ready(c, i, now, &why, &wake)) {
                         if (why > worst) worst = why;
                     } else if (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age) {
