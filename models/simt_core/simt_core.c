@@ -800,7 +800,7 @@ static bool read_csr(const simt_core *c, const warp *w, unsigned csr, uint64_t m
         if (rd && x + c->lanes <= l->block[0]) { /* the warp lies in one row of the block: y and z are uniform */
             if (csr != RV_CSR_TID_X) fill_lanes(c, rd, mask, csr == RV_CSR_TID_Y ? y : z);
             else if (mask == c->full_mask)
-                for (uint32_t lane = 0; lane < c->lanes; lane++) rd[lane] = x + lane;
+                for (uint32_t lane = 0, lanes = c->lanes; lane < lanes; lane++) rd[lane] = x + lane; /* lanes: a local the stores cannot change */
             else
                 for (uint64_t m = mask; m; m &= m - 1) rd[__builtin_ctzll(m)] = x + (uint32_t)__builtin_ctzll(m);
             return true;
@@ -2184,31 +2184,53 @@ static void trace_instruction(simt_core *c, const warp *w, uint32_t warp_index, 
             w->cta_slot, mask, where);
 }
 
-/* rd = op(a, b) on every lane of a full warp. The common ops get a loop
- * each, in which rv_compute's switch folds away (the loop vectorises);
- * lane by lane, rd may be a or b. */
+/* rd = op(a, b) on every lane of a full warp, b a register. The common
+ * ops get a loop each, in which rv_compute's switch folds away (the loop
+ * vectorises); lane by lane, rd may be a or b. */
+#define FULL_WARP_LOOP(OP, B) for (uint32_t l = 0; l < lanes; l++) rd[l] = rv_compute(OP, a[l], B)
 static void compute_full_warp(rv_op op, const uint32_t *a, const uint32_t *b, uint32_t *rd, uint32_t lanes)
 {
-#define LANES_OF(OP) \
-    case OP: for (uint32_t l = 0; l < lanes; l++) rd[l] = rv_compute(OP, a[l], b[l]); break;
+#define LANES_OF(OP) case OP: FULL_WARP_LOOP(OP, b[l]); break;
     switch (op) {
-    LANES_OF(RV_ADD) LANES_OF(RV_ADDI) LANES_OF(RV_SUB) LANES_OF(RV_MUL)
-    LANES_OF(RV_SLL) LANES_OF(RV_SLLI) LANES_OF(RV_SRL) LANES_OF(RV_SRLI) LANES_OF(RV_SRA) LANES_OF(RV_SRAI)
-    LANES_OF(RV_AND) LANES_OF(RV_ANDI) LANES_OF(RV_OR) LANES_OF(RV_ORI) LANES_OF(RV_XOR) LANES_OF(RV_XORI)
-    LANES_OF(RV_SLT) LANES_OF(RV_SLTI) LANES_OF(RV_SLTU) LANES_OF(RV_SLTIU)
-    default:
-        for (uint32_t l = 0; l < lanes; l++) rd[l] = rv_compute(op, a[l], b[l]);
+    LANES_OF(RV_ADD) LANES_OF(RV_SUB) LANES_OF(RV_MUL) LANES_OF(RV_SLL) LANES_OF(RV_SRL) LANES_OF(RV_SRA)
+    LANES_OF(RV_AND) LANES_OF(RV_OR) LANES_OF(RV_XOR) LANES_OF(RV_SLT) LANES_OF(RV_SLTU)
+    default: FULL_WARP_LOOP(op, b[l]);
     }
 #undef LANES_OF
 }
 
+/* The same with an immediate: one b for every lane, so that shifts by it
+ * vectorise too (SSE2 has no per-lane shift count). */
+static void compute_full_warp_immediate(rv_op op, const uint32_t *a, uint32_t b, uint32_t *rd, uint32_t lanes)
+{
+#define LANES_OF(OP) case OP: FULL_WARP_LOOP(OP, b); break;
+    switch (op) {
+    LANES_OF(RV_ADDI) LANES_OF(RV_SLLI) LANES_OF(RV_SRLI) LANES_OF(RV_SRAI) LANES_OF(RV_ANDI) LANES_OF(RV_ORI)
+    LANES_OF(RV_XORI) LANES_OF(RV_SLTI) LANES_OF(RV_SLTIU)
+    default: FULL_WARP_LOOP(op, b);
+    }
+#undef LANES_OF
+}
+#undef FULL_WARP_LOOP
+
 /* The lanes of mask that take a conditional branch: a loop per op, so the
- * comparison is not decoded again for every lane. */
-static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint64_t mask)
+ * comparison is not decoded again for every lane. A full warp first takes
+ * a plain (vectorised) loop that finds whether its lanes agree, as they
+ * mostly do; only a divergent one is gathered lane by lane. */
+static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint64_t mask, uint64_t full_mask, uint32_t lanes)
 {
     uint64_t taken = 0;
 #define TAKEN_LANES(OP)                                                              \
     case OP:                                                                          \
+        if (mask == full_mask) {                                                      \
+            uint32_t any = 0, all = 1;                                                \
+            for (uint32_t l = 0; l < lanes; l++) {                                    \
+                uint32_t lane_taken = rv_branch_taken(OP, a[l], b[l]);                \
+                any |= lane_taken;                                                    \
+                all &= lane_taken;                                                    \
+            }                                                                         \
+            if (!any || all) return all ? mask : 0;                                   \
+        }                                                                             \
         for (uint64_t m = mask; m; m &= m - 1) {                                      \
             uint32_t l = (uint32_t)__builtin_ctzll(m);                                \
             taken |= (uint64_t)rv_branch_taken(OP, a[l], b[l]) << l;                  \
@@ -2282,9 +2304,8 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
             uint32_t value = (uint32_t)k->insn.imm + (op == RV_AUIPC ? pc : 0);
             fill_lanes(c, rd, mask, value);
         } else if (mask == c->full_mask) {
-            uint32_t immediates[MAX_LANES];
-            if (immediate) fill_lanes(c, immediates, mask, (uint32_t)k->insn.imm);
-            compute_full_warp(op, a, immediate ? immediates : b, rd, c->lanes);
+            if (immediate) compute_full_warp_immediate(op, a, (uint32_t)k->insn.imm, rd, c->lanes);
+            else compute_full_warp(op, a, b, rd, c->lanes);
         } else {
             for (uint64_t m = mask; m; m &= m - 1) {
                 uint32_t l = (uint32_t)__builtin_ctzll(m);
@@ -2302,7 +2323,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         }
         break;
     case RV_CLASS_BRANCH: {
-        uint64_t taken = taken_lanes(op, a, b, mask);
+        uint64_t taken = taken_lanes(op, a, b, mask, c->full_mask, c->lanes);
         w->next_issue = now + (uint64_t)c->params.branch_latency;
         if (taken == mask) next_pc = k->target;
         else if (taken) {
