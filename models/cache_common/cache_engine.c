@@ -69,6 +69,10 @@ struct cache {
     msg_queue input, misses, responses;
     simtx_msg overflow;            /* scratch for a message queued without room: see queue_tail */
     bool upstream_blocked, downstream_blocked;
+    /* Per port: an arrival was refused since the port's last room
+     * announcement, so the shim may hold one (announcing otherwise only
+     * costs the shim a search). */
+    bool refused[2];
     uint64_t use_clock;
     cache_stats stats;
     struct {
@@ -177,8 +181,10 @@ static unsigned pending_in_use(const cache *c) { return c->config.pending_entrie
 /* A refused arrival on port may fit now. Only these make room: a pop of
  * the input queue (a request), a pop of the response queue or a fill added
  * to an MSHR (a response from the next level, see complete_fill). */
-static void announce_room(const cache *c, unsigned port)
+static void announce_room(cache *c, unsigned port)
 {
+    if (!c->refused[port]) return;
+    c->refused[port] = false;
     if (c->env.room) c->env.room(c->env.context, port);
 }
 
@@ -736,6 +742,15 @@ static unsigned waiting_for_lookup(const cache *c, uint64_t now)
     return ready;
 }
 
+/* The MSHR occupancy average gets a new level only when it changes: its
+ * sums are of whole numbers, exact in a double, so merging intervals of
+ * one level leaves them bit for bit the same. */
+static void note_mshr_occupancy(cache *c, uint64_t now)
+{
+    if ((double)c->mshrs_used != c->stats.mshr_occupancy.level)
+        simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
+}
+
 static void update_probes(cache *c)
 {
     c->probes.mshr_occupancy = c->mshrs_used;
@@ -745,29 +760,38 @@ static void update_probes(cache *c)
     c->probes.pending = pending_in_use(c);
 }
 
-simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, uint64_t now)
+/* A response from the next level. Kept out of cache_accept, so that a
+ * request's arrival does not pay for the fill path's register saves. */
+__attribute__((noinline)) static simtx_accept_result accept_response(cache *c, const simtx_msg *msg, uint64_t now)
 {
-    if (port == CACHE_UPSTREAM_PORT) {
-        if (msg->is_response) {
-            c->env.fail(c->env.context, "a response arrived on the upstream (target) socket");
-            return SIMTX_ACCEPTED;
-        }
-        if (msg_queue_full(&c->input) || waiting_for_lookup(c, now) >= c->config.input_queue_depth) return SIMTX_BUSY;
-        msg_queue_push(&c->input, msg, now + c->config.access_latency);
-        c->stats.accesses++;
-        if (msg->op == SIMTX_OP_READ) c->stats.reads++;
-        else if (msg->op == SIMTX_OP_WRITE) c->stats.writes++;
-        c->probes.input_queue = c->input.length; /* the only probe a request changes */
-        return SIMTX_ACCEPTED;
-    }
     if (!msg->is_response) {
         c->env.fail(c->env.context, "a request arrived on the downstream (initiator) socket");
         return SIMTX_ACCEPTED;
     }
     simtx_accept_result result = downstream_response(c, msg, now);
-    simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
+    if (result == SIMTX_BUSY) c->refused[CACHE_DOWNSTREAM_PORT] = true;
+    note_mshr_occupancy(c, now);
     update_probes(c);
     return result;
+}
+
+simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, uint64_t now)
+{
+    if (port != CACHE_UPSTREAM_PORT) return accept_response(c, msg, now);
+    if (msg->is_response) {
+        c->env.fail(c->env.context, "a response arrived on the upstream (target) socket");
+        return SIMTX_ACCEPTED;
+    }
+    if (msg_queue_full(&c->input) || waiting_for_lookup(c, now) >= c->config.input_queue_depth) {
+        c->refused[port] = true;
+        return SIMTX_BUSY;
+    }
+    msg_queue_push(&c->input, msg, now + c->config.access_latency);
+    c->stats.accesses++;
+    if (msg->op == SIMTX_OP_READ) c->stats.reads++;
+    else if (msg->op == SIMTX_OP_WRITE) c->stats.writes++;
+    c->probes.input_queue = c->input.length; /* the only probe a request changes */
+    return SIMTX_ACCEPTED;
 }
 
 uint64_t cache_cycle(cache *c, uint64_t now)
@@ -796,7 +820,7 @@ uint64_t cache_cycle(cache *c, uint64_t now)
             stalled = true;
         }
     }
-    simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
+    note_mshr_occupancy(c, now);
     update_probes(c);
 
     uint64_t next = SIMTX_NEVER;

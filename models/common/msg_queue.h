@@ -64,6 +64,9 @@ static inline size_t msg_queue_slot(const msg_queue *q, size_t position)
     return slot >= q->capacity ? slot - q->capacity : slot;
 }
 
+/* Storage slot of the oldest entry (position 0, without the wrap test). */
+static inline size_t msg_queue_head_slot(const msg_queue *q) { return q->head; }
+
 /* The newest message, or NULL when empty: to amend a message just pushed. */
 static inline simtx_msg *msg_queue_back(msg_queue *q)
 {

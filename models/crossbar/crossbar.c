@@ -54,6 +54,7 @@ typedef struct crossbar_port {
     uint64_t switch_out_free;      /* its switch output is free from then */
     uint64_t link_free;            /* its outgoing link is free from then */
     bool blocked;                  /* the socket refused; wait for port_free */
+    bool refused;                  /* its input refused an arrival the shim may still hold */
     unsigned next_source;          /* round-robin pointer of its output */
     uint64_t input_depth, output_depth; /* probes */
 } crossbar_port;
@@ -127,7 +128,7 @@ static int destination(const crossbar *x, const simtx_msg *msg)
 /* The route of the packet at the head of a port's input. */
 static const packet_route *head_route(const crossbar_port *port)
 {
-    return &port->input_routes[msg_queue_slot(&port->input, 0)];
+    return &port->input_routes[msg_queue_head_slot(&port->input)];
 }
 
 /* The inputs whose head packet goes to output d. */
@@ -279,7 +280,10 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
     crossbar_port *in = &x->ports[port];
     msg_queue *queue = &in->input;
     /* First: a refused sender offers its packet again every cycle. */
-    if (msg_queue_full(queue)) return SIMTX_BUSY;
+    if (msg_queue_full(queue)) {
+        in->refused = true;
+        return SIMTX_BUSY;
+    }
     if (msg->is_response == is_core_port(x, port)) {
         x->env.fail(x->env.context, msg->is_response ? "a reply arrived on a core-side socket" : "a request arrived on a partition-side socket");
         return SIMTX_ACCEPTED;
@@ -332,7 +336,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
                 continue;
             }
             unsigned network = network_of(out);
-            uint32_t flits = port->output_flits[msg_queue_slot(queue, 0)];
+            uint32_t flits = port->output_flits[msg_queue_head_slot(queue)];
             port->link_free = now + transfer_cycles(x, flits);
             x->stats[network].packets++;
             x->stats[network].flits += flits;
@@ -382,9 +386,11 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         msg_queue_push(&out->output, msg_queue_front(&in->input), ready);
         in->switch_in_free = out->switch_out_free = now + cycles;
         leave_head(x, s);
-        bool was_full = msg_queue_full(&in->input);
         msg_queue_pop(&in->input);
-        if (was_full && x->env.room) x->env.room(x->env.context, s); /* a refused sender may come in */
+        if (in->refused) { /* refused while full: the sender may come in now */
+            in->refused = false;
+            if (x->env.room) x->env.room(x->env.context, s);
+        }
         if (msg_queue_empty(&in->input)) port_set_remove(x->busy_inputs, s);
         else enter_head(x, s);
         port_set_add(x->busy_outputs, d);

@@ -68,7 +68,7 @@ static int destination(const router *r, const simtx_msg *msg)
 static int head_destination(const router *r, unsigned s)
 {
     const msg_queue *queue = &r->arrivals[s];
-    return r->destinations[(size_t)s * queue->capacity + msg_queue_slot(queue, 0)];
+    return r->destinations[(size_t)s * queue->capacity + msg_queue_head_slot(queue)];
 }
 
 /* Counts a new head of port s's queue for the output it leaves by. */

@@ -800,7 +800,7 @@ static bool read_csr(const simt_core *c, const warp *w, unsigned csr, uint64_t m
         if (rd && x + c->lanes <= l->block[0]) { /* the warp lies in one row of the block: y and z are uniform */
             if (csr != RV_CSR_TID_X) fill_lanes(c, rd, mask, csr == RV_CSR_TID_Y ? y : z);
             else if (mask == c->full_mask)
-                for (uint32_t lane = 0; lane < c->lanes; lane++) rd[lane] = x + lane;
+                for (uint32_t lane = 0, lanes = c->lanes; lane < lanes; lane++) rd[lane] = x + lane; /* lanes: a local the stores cannot change */
             else
                 for (uint64_t m = mask; m; m &= m - 1) rd[__builtin_ctzll(m)] = x + (uint32_t)__builtin_ctzll(m);
             return true;
@@ -1703,18 +1703,21 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     int32_t offset = cls == RV_CLASS_ATOMIC ? 0 : k->insn.imm;
     bool transactional = in_transaction(w);
     uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
-    for (uint32_t lane = 0; lane < c->lanes; lane++) addresses[lane] = base[lane] + (uint32_t)offset; /* inactive lanes too: a plain loop */
+    uint32_t lanes = c->lanes; /* a local: the stores below cannot change it */
     bool contiguous = false; /* every lane, a word each, lane l at addresses[0] + 4 l */
     if (mask == c->full_mask) { /* every lane: plain loops */
         /* The two usual patterns first, which give the lowest and highest
          * address without comparing (SSE2 has no unsigned vector minimum):
-         * one address for the warp, or lane l at addresses[0] + 4 l. */
-        uint32_t first = base[0] + (uint32_t)offset, last_of_run = first + 4 * (c->lanes - 1);
+         * one address for the warp, or lane l at addresses[0] + 4 l. The
+         * addresses are made in the same pass. */
+        uint32_t first = base[0] + (uint32_t)offset, last_of_run = first + 4 * (lanes - 1);
         uint32_t off_uniform_bits = 0, off_stride_bits = 0;
-        for (uint32_t lane = 0; lane < c->lanes; lane++) {
-            address_bits |= addresses[lane];
-            off_uniform_bits |= addresses[lane] ^ first;
-            off_stride_bits |= addresses[lane] ^ (first + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */
+        for (uint32_t lane = 0; lane < lanes; lane++) {
+            uint32_t address = base[lane] + (uint32_t)offset;
+            addresses[lane] = address;
+            address_bits |= address;
+            off_uniform_bits |= address ^ first;
+            off_stride_bits |= address ^ (first + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */
         }
         if (!off_uniform_bits) {
             lowest = highest = first;
@@ -1729,6 +1732,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
             }
         }
     } else {
+        for (uint32_t lane = 0; lane < lanes; lane++) addresses[lane] = base[lane] + (uint32_t)offset; /* inactive lanes too: a plain loop */
         for (uint64_t m = mask; m; m &= m - 1) {
             uint32_t address = addresses[__builtin_ctzll(m)];
             lowest = address < lowest ? address : lowest;
@@ -2069,6 +2073,15 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     return true;
 }
 
+/* Whether warp_ready() could register a warp as waiting for request room
+ * or a transaction token (the only state it leaves for later cycles that a
+ * set_hot of the warp does not). */
+static inline bool decode_may_register_waiter(const simt_core *c)
+{
+    return !c->free_pending_count || c->requests.capacity - c->requests.length < c->lanes ||
+           (c->params.tm_warp_tokens && c->tm_tokens_used >= (uint32_t)c->params.tm_warp_tokens);
+}
+
 /* Whether a due warp's next instruction may issue now; sets why not. */
 static bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stall_reason *why, uint64_t *when)
 {
@@ -2171,31 +2184,53 @@ static void trace_instruction(simt_core *c, const warp *w, uint32_t warp_index, 
             w->cta_slot, mask, where);
 }
 
-/* rd = op(a, b) on every lane of a full warp. The common ops get a loop
- * each, in which rv_compute's switch folds away (the loop vectorises);
- * lane by lane, rd may be a or b. */
+/* rd = op(a, b) on every lane of a full warp, b a register. The common
+ * ops get a loop each, in which rv_compute's switch folds away (the loop
+ * vectorises); lane by lane, rd may be a or b. */
+#define FULL_WARP_LOOP(OP, B) for (uint32_t l = 0; l < lanes; l++) rd[l] = rv_compute(OP, a[l], B)
 static void compute_full_warp(rv_op op, const uint32_t *a, const uint32_t *b, uint32_t *rd, uint32_t lanes)
 {
-#define LANES_OF(OP) \
-    case OP: for (uint32_t l = 0; l < lanes; l++) rd[l] = rv_compute(OP, a[l], b[l]); break;
+#define LANES_OF(OP) case OP: FULL_WARP_LOOP(OP, b[l]); break;
     switch (op) {
-    LANES_OF(RV_ADD) LANES_OF(RV_ADDI) LANES_OF(RV_SUB) LANES_OF(RV_MUL)
-    LANES_OF(RV_SLL) LANES_OF(RV_SLLI) LANES_OF(RV_SRL) LANES_OF(RV_SRLI) LANES_OF(RV_SRA) LANES_OF(RV_SRAI)
-    LANES_OF(RV_AND) LANES_OF(RV_ANDI) LANES_OF(RV_OR) LANES_OF(RV_ORI) LANES_OF(RV_XOR) LANES_OF(RV_XORI)
-    LANES_OF(RV_SLT) LANES_OF(RV_SLTI) LANES_OF(RV_SLTU) LANES_OF(RV_SLTIU)
-    default:
-        for (uint32_t l = 0; l < lanes; l++) rd[l] = rv_compute(op, a[l], b[l]);
+    LANES_OF(RV_ADD) LANES_OF(RV_SUB) LANES_OF(RV_MUL) LANES_OF(RV_SLL) LANES_OF(RV_SRL) LANES_OF(RV_SRA)
+    LANES_OF(RV_AND) LANES_OF(RV_OR) LANES_OF(RV_XOR) LANES_OF(RV_SLT) LANES_OF(RV_SLTU)
+    default: FULL_WARP_LOOP(op, b[l]);
     }
 #undef LANES_OF
 }
 
+/* The same with an immediate: one b for every lane, so that shifts by it
+ * vectorise too (SSE2 has no per-lane shift count). */
+static void compute_full_warp_immediate(rv_op op, const uint32_t *a, uint32_t b, uint32_t *rd, uint32_t lanes)
+{
+#define LANES_OF(OP) case OP: FULL_WARP_LOOP(OP, b); break;
+    switch (op) {
+    LANES_OF(RV_ADDI) LANES_OF(RV_SLLI) LANES_OF(RV_SRLI) LANES_OF(RV_SRAI) LANES_OF(RV_ANDI) LANES_OF(RV_ORI)
+    LANES_OF(RV_XORI) LANES_OF(RV_SLTI) LANES_OF(RV_SLTIU)
+    default: FULL_WARP_LOOP(op, b);
+    }
+#undef LANES_OF
+}
+#undef FULL_WARP_LOOP
+
 /* The lanes of mask that take a conditional branch: a loop per op, so the
- * comparison is not decoded again for every lane. */
-static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint64_t mask)
+ * comparison is not decoded again for every lane. A full warp first takes
+ * a plain (vectorised) loop that finds whether its lanes agree, as they
+ * mostly do; only a divergent one is gathered lane by lane. */
+static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint64_t mask, uint64_t full_mask, uint32_t lanes)
 {
     uint64_t taken = 0;
 #define TAKEN_LANES(OP)                                                              \
     case OP:                                                                          \
+        if (mask == full_mask) {                                                      \
+            uint32_t any = 0, all = 1;                                                \
+            for (uint32_t l = 0; l < lanes; l++) {                                    \
+                uint32_t lane_taken = rv_branch_taken(OP, a[l], b[l]);                \
+                any |= lane_taken;                                                    \
+                all &= lane_taken;                                                    \
+            }                                                                         \
+            if (!any || all) return all ? mask : 0;                                   \
+        }                                                                             \
         for (uint64_t m = mask; m; m &= m - 1) {                                      \
             uint32_t l = (uint32_t)__builtin_ctzll(m);                                \
             taken |= (uint64_t)rv_branch_taken(OP, a[l], b[l]) << l;                  \
@@ -2269,9 +2304,8 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
             uint32_t value = (uint32_t)k->insn.imm + (op == RV_AUIPC ? pc : 0);
             fill_lanes(c, rd, mask, value);
         } else if (mask == c->full_mask) {
-            uint32_t immediates[MAX_LANES];
-            if (immediate) fill_lanes(c, immediates, mask, (uint32_t)k->insn.imm);
-            compute_full_warp(op, a, immediate ? immediates : b, rd, c->lanes);
+            if (immediate) compute_full_warp_immediate(op, a, (uint32_t)k->insn.imm, rd, c->lanes);
+            else compute_full_warp(op, a, b, rd, c->lanes);
         } else {
             for (uint64_t m = mask; m; m &= m - 1) {
                 uint32_t l = (uint32_t)__builtin_ctzll(m);
@@ -2289,7 +2323,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         }
         break;
     case RV_CLASS_BRANCH: {
-        uint64_t taken = taken_lanes(op, a, b, mask);
+        uint64_t taken = taken_lanes(op, a, b, mask, c->full_mask, c->lanes);
         w->next_issue = now + (uint64_t)c->params.branch_latency;
         if (taken == mask) next_pc = k->target;
         else if (taken) {
@@ -2420,7 +2454,7 @@ static void release_room_waiter(simt_core *c)
 }
 
 /* Sends queued requests while the socket takes them. */
-static void drain_requests(simt_core *c, uint64_t now)
+static void send_queued_requests(simt_core *c, uint64_t now)
 {
     tm_queue *q = &c->tm_out;
     while (!c->port_blocked && q->length) {
@@ -2439,6 +2473,12 @@ static void drain_requests(simt_core *c, uint64_t now)
         msg_queue_pop(&c->requests);
         release_room_waiter(c);
     }
+}
+
+/* The usual case inline: nothing queued (most cycles), or the port blocked. */
+static inline void drain_requests(simt_core *c, uint64_t now)
+{
+    if (!c->port_blocked && (c->tm_out.length || !msg_queue_empty(&c->requests))) send_queued_requests(c, now);
 }
 
 static uint64_t simt_core_cycle(void *core, uint64_t now)
@@ -2478,11 +2518,18 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
          * starting after the last issued one and wrapping around. */
         if (!c->lrr && owns_last && warp_set_has(c->due_warps, last) && warp_ready(c, last, now, &why, &wake)) chosen = last;
         /* (warp_ready changes no other warp's membership of the due set, so
-         * its words are taken whole.) */
+         * its words are taken whole.) Once a ready warp is found, younger
+         * ones cannot win and need no decode, as long as a decode could not
+         * make a warp wait for request room or a transaction token (state
+         * that later cycles see): with that room the chosen warp always
+         * issues, and what a skipped decode records for a stalled warp
+         * (set_hot) is only read in a cycle without an issue, in which no
+         * warp is skipped; until then the warp stays due. */
         if (!c->lrr && chosen == NO_SLOT)
             for (uint32_t word = 0; word < c->warp_set_words; word++)
                 for (uint64_t due = c->due_warps[word] & owned[word]; due; due &= due - 1) {
                     uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(due);
+                    if (chosen != NO_SLOT && c->warps[i].age > c->warps[chosen].age && !decode_may_register_waiter(c)) continue;
                     if (!warp_ready(c, i, now, &why, &wake)) {
                         if (why > worst) worst = why;
                     } else if (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age) {
