@@ -996,6 +996,7 @@ static inline void plan_candidate(const dram_controller *c, unsigned slot, uint6
 
 /* FR-FCFS when no request is held back, from the banks' summaries: the
  * first cycle from now at which a command may go, and the candidates then. */
+__attribute__((noinline)) /* once per command: keeps choose_by_bank light */
 static void plan_by_bank(dram_controller *c, uint64_t now)
 {
     request_plan plan = {.cycle = SIMTX_NEVER, .hit_sequence = UINT64_MAX, .other_sequence = UINT64_MAX,
@@ -1115,7 +1116,8 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
  * oldest request whose ACT or PRE may go now, where a row with hits waiting
  * is not closed under them. Every candidate not chosen lowers *wake to when
  * it may go (now + 1 for one ready now). */
-static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t *wake)
+__attribute__((noinline)) /* the rare path: keeps choose_request light */
+static request_choice choose_held_back(dram_controller *c, uint64_t now, uint64_t *wake)
 {
     /* The starvation cap, when reached, holds back the younger requests of
      * the oldest one's bank: its row is then closed for it (no hits wait
@@ -1137,6 +1139,16 @@ static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t 
     bool return_full = c->response_count >= (unsigned)c->params.return_queue_depth;
     if (c->copy_count || c->hazards || capped_bank >= 0 || visible < c->request_count || return_full)
         return choose_by_scan(c, now, capped_bank, visible, return_full, wake);
+    return choose_by_bank(c, now, wake);
+}
+
+static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t *wake)
+{
+    /* Whatever may hold a request back, or arrivals not seen yet, take the
+     * careful path. */
+    if (c->params.starvation_cap || c->copy_count || c->hazards || (c->arrivals_that_cycle && c->last_arrival_cycle == now) ||
+        c->response_count >= (unsigned)c->params.return_queue_depth)
+        return choose_held_back(c, now, wake);
     return choose_by_bank(c, now, wake);
 }
 
