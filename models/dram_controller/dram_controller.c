@@ -104,6 +104,13 @@ typedef struct queued_request {
 
 #define NO_SLOT UINT16_MAX
 
+/* The kinds of candidate FR-FCFS looks at when no request is held back, by
+ * the command each waits for: a bank's oldest read and oldest write for the
+ * open row wait for RD and WR; without such row hits, its oldest request
+ * waits for ACT (closed) or PRE (open on another row: a row is not closed
+ * under its hits). */
+enum { CANDIDATE_READ, CANDIDATE_WRITE, CANDIDATE_ACTIVATE, CANDIDATE_PRECHARGE, CANDIDATE_KINDS };
+
 /* Per bank, what FR-FCFS may do there, kept as requests arrive and leave and
  * as the bank opens and closes: the slots of its oldest request and of its
  * oldest read and oldest write for the open row (NO_SLOT: none). Every
@@ -161,10 +168,10 @@ struct dram_controller {
     unsigned *free_slots;
     unsigned free_count;
     bank_queue *bank_queues;
-    /* Bit per bank: with queued requests (a pass skips the others), with a
-     * row hit waiting (read_hit or write_hit), open; so that the bank plan
-     * looks at each bank once for the one kind of command it waits for. */
-    uint64_t *occupied_banks, *hit_banks, *open_banks;
+    /* Per kind of candidate, a bit per bank with one, so that the bank plan
+     * looks at each bank for the kinds of command it waits for only. */
+    uint64_t *candidate_banks; /* CANDIDATE_KINDS sets of bank_words words */
+    unsigned bank_words;
     unsigned hazards; /* queued requests whose hazard flag is set */
     request_plan plan;
     /* FR-FCFS does not close a row while an unblocked request for it waits;
@@ -298,9 +305,7 @@ static void dram_controller_destroy(void *core)
     free(c->free_slots);
     free(c->bank_hit_scan);
     free(c->bank_queues);
-    free(c->occupied_banks);
-    free(c->hit_banks);
-    free(c->open_banks);
+    free(c->candidate_banks);
     free(c->copies);
     free(c->copies_on_bank);
     free(c->response_messages);
@@ -413,9 +418,8 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->free_slots = calloc(depth, sizeof *c->free_slots);
     c->bank_hit_scan = calloc(t.banks, sizeof *c->bank_hit_scan);
     c->bank_queues = malloc(t.banks * sizeof *c->bank_queues);
-    c->occupied_banks = calloc((t.banks + 63) / 64, sizeof *c->occupied_banks);
-    c->hit_banks = calloc((t.banks + 63) / 64, sizeof *c->hit_banks);
-    c->open_banks = calloc((t.banks + 63) / 64, sizeof *c->open_banks);
+    c->bank_words = (t.banks + 63) / 64;
+    c->candidate_banks = calloc(CANDIDATE_KINDS * c->bank_words, sizeof *c->candidate_banks);
     c->copies = calloc(copies, sizeof *c->copies);
     c->copies_on_bank = calloc(t.banks, sizeof *c->copies_on_bank);
     c->response_messages = calloc(c->response_capacity, sizeof *c->response_messages);
@@ -425,7 +429,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
     ok = ok && c->data && c->requests && c->request_messages && c->queue && c->conflicts && c->open_row &&
-         c->free_slots && c->bank_hit_scan && c->bank_queues && c->occupied_banks && c->hit_banks && c->open_banks && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
+         c->free_slots && c->bank_hit_scan && c->bank_queues && c->candidate_banks && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
          c->response_ready && c->free_response_slots && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
@@ -484,7 +488,12 @@ static void set_bank_bit(uint64_t *bits, unsigned bank, bool value)
     else bits[bank / 64] &= ~bit;
 }
 
-/* Recomputes a bank's row hits and its bits in the bank sets after a
+static uint64_t *kind_banks(const dram_controller *c, unsigned kind)
+{
+    return &c->candidate_banks[kind * c->bank_words];
+}
+
+/* Recomputes a bank's row hits and its bits in the candidate sets after a
  * request arrived or left (which keep its list) or the bank opened or
  * closed. Its requests' next commands may have changed too: they are looked
  * at again (not_before). */
@@ -499,13 +508,17 @@ static void summarise_bank(dram_controller *c, unsigned bank)
         uint16_t *hit = r->is_write ? &b->write_hit : &b->read_hit;
         if (r->row == open_row && *hit == NO_SLOT) *hit = (uint16_t)slot;
     }
-    set_bank_bit(c->occupied_banks, bank, b->oldest != NO_SLOT);
-    set_bank_bit(c->hit_banks, bank, b->read_hit != NO_SLOT || b->write_hit != NO_SLOT);
+    bool waits = b->oldest != NO_SLOT && b->read_hit == NO_SLOT && b->write_hit == NO_SLOT;
+    set_bank_bit(kind_banks(c, CANDIDATE_READ), bank, b->read_hit != NO_SLOT);
+    set_bank_bit(kind_banks(c, CANDIDATE_WRITE), bank, b->write_hit != NO_SLOT);
+    set_bank_bit(kind_banks(c, CANDIDATE_ACTIVATE), bank, waits && open_row == NO_OPEN_ROW);
+    set_bank_bit(kind_banks(c, CANDIDATE_PRECHARGE), bank, waits && open_row != NO_OPEN_ROW);
 }
 
 static bool bank_has_hits(const dram_controller *c, unsigned bank)
 {
-    return (c->hit_banks[bank / 64] >> (bank % 64)) & 1;
+    const bank_queue *b = &c->bank_queues[bank];
+    return b->read_hit != NO_SLOT || b->write_hit != NO_SLOT;
 }
 
 /* A burst that starts no later than an older candidate replaces it: whenever
@@ -531,7 +544,6 @@ static void issue(dram_controller *c, dram_command *command, uint64_t now)
     if (command->kind == DRAM_CMD_ACT || command->kind == DRAM_CMD_PRE || command->kind == DRAM_CMD_COPY_ACT) {
         const dram_bank_timing *b = &c->state.banks[command->bank];
         c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
-        set_bank_bit(c->open_banks, command->bank, b->open);
         summarise_bank(c, command->bank);
     }
     if (c->listener) c->listener(c->listener_context, command);
@@ -994,8 +1006,39 @@ static inline void plan_candidate(const dram_controller *c, unsigned slot, uint6
     }
 }
 
+/* Counts a kind's candidates in the plan, given the kind's channel-wide
+ * limit. */
+__attribute__((always_inline)) /* compiled once per kind */
+static inline void plan_kind(const dram_controller *c, unsigned kind, uint64_t limit, request_plan *plan)
+{
+    const uint64_t *words = kind_banks(c, kind);
+    for (unsigned word = 0; word < c->bank_words; word++)
+        for (uint64_t bits = words[word]; bits; bits &= bits - 1) {
+            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
+            const bank_queue *b = &c->bank_queues[bank];
+            const dram_bank_timing *timing = &c->state.banks[bank];
+            switch (kind) {
+            case CANDIDATE_READ: plan_candidate(c, b->read_hit, max2(limit, dram_bank_column_limit(&c->state, bank)), true, plan); break;
+            case CANDIDATE_WRITE: plan_candidate(c, b->write_hit, max2(limit, dram_bank_column_limit(&c->state, bank)), true, plan); break;
+            case CANDIDATE_ACTIVATE: plan_candidate(c, b->oldest, max2(limit, timing->next_act), false, plan); break;
+            default: plan_candidate(c, b->oldest, max2(limit, timing->next_pre), false, plan); break;
+            }
+        }
+}
+
+/* Counts a kind's candidates in the plan unless none of them can go by
+ * the plan's cycle, none going before the kind's channel-wide limit. */
+__attribute__((always_inline)) static inline void plan_kind_if_early(const dram_controller *c, unsigned kind, uint64_t limit,
+                                                                    request_plan *plan)
+{
+    if (limit <= plan->cycle) plan_kind(c, kind, limit, plan);
+}
+
 /* FR-FCFS when no request is held back, from the banks' summaries: the
- * first cycle from now at which a command may go, and the candidates then. */
+ * first cycle from now at which a command may go, and the candidates then.
+ * The kind with the earliest channel-wide limit is looked at first: its
+ * candidates usually settle the plan's cycle, and then the other kinds
+ * whose limit is later need no look. */
 __attribute__((noinline)) /* once per command: keeps choose_by_bank light */
 static void plan_by_bank(dram_controller *c, uint64_t now)
 {
@@ -1003,33 +1046,23 @@ static void plan_by_bank(dram_controller *c, uint64_t now)
                          .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
     /* Nothing goes before now: raising the channel-wide limits to now once
      * raises every candidate's. */
-    dram_channel_limits limits = dram_channel_limits_of(&c->state);
-    limits.activate = max2(limits.activate, now);
-    limits.precharge = max2(limits.precharge, now);
-    limits.read = max2(limits.read, now);
-    limits.write = max2(limits.write, now);
-    for (unsigned word = 0; word < (c->timing.banks + 63) / 64; word++) {
-        uint64_t occupied = c->occupied_banks[word], with_hits = occupied & c->hit_banks[word];
-        uint64_t open = c->open_banks[word], without_hits = occupied & ~with_hits;
-        for (uint64_t bits = with_hits; bits; bits &= bits - 1) {
-            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
-            const bank_queue *b = &c->bank_queues[bank];
-            if (b->read_hit != NO_SLOT)
-                plan_candidate(c, b->read_hit, dram_bank_column(&c->state, &limits, bank, false), true, &plan);
-            if (b->write_hit != NO_SLOT)
-                plan_candidate(c, b->write_hit, dram_bank_column(&c->state, &limits, bank, true), true, &plan);
-        }
-        /* A row is not closed under its hits: only banks without any wait
-         * for an ACT (closed) or a PRE (open). */
-        for (uint64_t bits = without_hits & ~open; bits; bits &= bits - 1) {
-            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
-            plan_candidate(c, c->bank_queues[bank].oldest, dram_bank_activate(&c->state, &limits, bank), false, &plan);
-        }
-        for (uint64_t bits = without_hits & open; bits; bits &= bits - 1) {
-            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
-            plan_candidate(c, c->bank_queues[bank].oldest, dram_bank_precharge(&c->state, &limits, bank), false, &plan);
-        }
+    dram_channel_limits channel = dram_channel_limits_of(&c->state);
+    uint64_t limits[CANDIDATE_KINDS] = {max2(channel.read, now), max2(channel.write, now), max2(channel.activate, now),
+                                        max2(channel.precharge, now)};
+    unsigned first = CANDIDATE_READ;
+    for (unsigned kind = CANDIDATE_WRITE; kind < CANDIDATE_KINDS; kind++)
+        if (limits[kind] < limits[first]) first = kind;
+    /* Each call names its kind, so that it is compiled for it. */
+    switch (first) {
+    case CANDIDATE_READ: plan_kind(c, CANDIDATE_READ, limits[CANDIDATE_READ], &plan); break;
+    case CANDIDATE_WRITE: plan_kind(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], &plan); break;
+    case CANDIDATE_ACTIVATE: plan_kind(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], &plan); break;
+    default: plan_kind(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], &plan); break;
     }
+    if (first != CANDIDATE_READ) plan_kind_if_early(c, CANDIDATE_READ, limits[CANDIDATE_READ], &plan);
+    if (first != CANDIDATE_WRITE) plan_kind_if_early(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], &plan);
+    if (first != CANDIDATE_ACTIVATE) plan_kind_if_early(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], &plan);
+    if (first != CANDIDATE_PRECHARGE) plan_kind_if_early(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], &plan);
     c->plan = plan;
 }
 
