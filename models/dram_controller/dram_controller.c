@@ -186,14 +186,16 @@ struct dram_controller {
     unsigned copy_count;
     unsigned *copies_on_bank; /* started copies using each bank */
 
-    /* Responses sit in slots; their order of arrival is kept by position so
-     * that sending one moves a few indices, not messages. */
+    /* Responses sit in slots; they leave in the order they become ready,
+     * those ready at once in the order they were made. That order is kept
+     * by position in a ring, so that sending one moves no message and looks
+     * at no other response. */
     simtx_msg *response_messages;        /* by slot */
-    unsigned *response_slots;            /* by position, oldest first */
-    uint64_t *response_ready;            /* by position */
+    unsigned *response_slots;            /* by ring position, first to leave first */
+    uint64_t *response_ready;            /* by ring position */
     unsigned *free_response_slots;
-    unsigned response_count, response_capacity;
-    uint64_t next_response_ready; /* earliest ready among responses (SIMTX_NEVER: none) */
+    unsigned response_count, response_capacity, response_head; /* the ring's first position */
+    uint64_t next_response_ready; /* the first's ready (SIMTX_NEVER: none) */
     bool port_blocked;
 
     uint64_t sequence;
@@ -592,13 +594,30 @@ static bool try_issue(dram_controller *c, dram_command *command, uint64_t now, u
     return false;
 }
 
+/* The ring position of the response `index` places after the first. */
+static unsigned response_position(const dram_controller *c, unsigned index)
+{
+    unsigned position = c->response_head + index;
+    return position < c->response_capacity ? position : position - c->response_capacity;
+}
+
 static void push_response(dram_controller *c, const simtx_msg *msg, uint64_t ready)
 {
     unsigned slot = c->free_response_slots[c->response_capacity - 1 - c->response_count];
     c->response_messages[slot] = *msg;
-    c->response_slots[c->response_count] = slot;
-    c->response_ready[c->response_count++] = ready;
-    c->next_response_ready = min2(c->next_response_ready, ready);
+    /* After those ready no later: responses are made nearly in order of
+     * readiness, so this moves few. */
+    unsigned index = c->response_count++, position = response_position(c, index);
+    for (; index; index--) {
+        unsigned before = response_position(c, index - 1);
+        if (c->response_ready[before] <= ready) break;
+        c->response_slots[position] = c->response_slots[before];
+        c->response_ready[position] = c->response_ready[before];
+        position = before;
+    }
+    c->response_slots[position] = slot;
+    c->response_ready[position] = ready;
+    c->next_response_ready = c->response_ready[c->response_head];
 }
 
 /* ---- accepting ---- */
@@ -651,11 +670,10 @@ static void accept_copy(dram_controller *c, const simtx_msg *msg, uint64_t now)
 
 static inline bool has_room_for(const dram_controller *c, uint8_t op)
 {
-    bool full = op == SIMTX_OP_ROW_COPY                        ? c->copy_count == (unsigned)c->params.copy_queue_depth
-                : op == SIMTX_OP_READ || op == SIMTX_OP_WRITE ? c->request_count == (unsigned)c->params.queue_depth
-                                                              : false;
     /* Responses made at arrival need a return-queue slot too. */
-    return !full && c->response_count < (unsigned)c->params.return_queue_depth;
+    if (c->response_count >= (unsigned)c->params.return_queue_depth) return false;
+    if (op == SIMTX_OP_READ || op == SIMTX_OP_WRITE) return c->request_count < (unsigned)c->params.queue_depth;
+    return op != SIMTX_OP_ROW_COPY || c->copy_count < (unsigned)c->params.copy_queue_depth;
 }
 
 /* The refused arrival the shim offers again right after this cycle will be
@@ -1287,21 +1305,15 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     complete_copies(c, now);
     /* Responses leave in the order they became ready. */
     while (!c->port_blocked && c->response_count && c->next_response_ready <= now) {
-        unsigned best = 0;
-        for (unsigned i = 1; i < c->response_count; i++)
-            if (c->response_ready[i] < c->response_ready[best]) best = i;
-        unsigned slot = c->response_slots[best];
+        unsigned slot = c->response_slots[c->response_head];
         if (!c->env.send(c->env.context, 0, &c->response_messages[slot])) {
             c->port_blocked = true;
             break;
         }
-        unsigned after = c->response_count - best - 1;
-        memmove(&c->response_slots[best], &c->response_slots[best + 1], after * sizeof *c->response_slots);
-        memmove(&c->response_ready[best], &c->response_ready[best + 1], after * sizeof *c->response_ready);
+        c->response_head = response_position(c, 1);
         c->response_count--;
         c->free_response_slots[c->response_capacity - 1 - c->response_count] = slot;
-        c->next_response_ready = SIMTX_NEVER;
-        for (unsigned i = 0; i < c->response_count; i++) c->next_response_ready = min2(c->next_response_ready, c->response_ready[i]);
+        c->next_response_ready = c->response_count ? c->response_ready[c->response_head] : SIMTX_NEVER;
     }
     if (c->timing.refresh && now >= c->next_refresh) c->refresh_due = true;
     if (c->refresh_due) schedule_refresh(c, now, &wake);
