@@ -572,9 +572,10 @@ static void issue(dram_controller *c, dram_command *command, uint64_t now)
         uint64_t data_start = now + (command->kind == DRAM_CMD_RD ? c->timing.cl : c->timing.wl);
         record_bus_burst(c, data_start ? data_start : 1); /* 0 would read as never started */
     }
+    /* A RD or WR changes no bank's state or row. */
     if (command->kind == DRAM_CMD_REF) {
         for (unsigned b = 0; b < c->timing.banks; b++) show_bank(c, b, now);
-    } else {
+    } else if (command->kind != DRAM_CMD_RD && command->kind != DRAM_CMD_WR) {
         show_bank(c, command->bank, now);
         if (command->kind == DRAM_CMD_TRANSFER) show_bank(c, command->target_bank, now);
     }
