@@ -1087,7 +1087,8 @@ static void plan_by_bank(dram_controller *c, uint64_t now)
 
 /* FR-FCFS when no request is held back. The plan made after the last
  * command still holds if no request arrived and no command went since. */
-static request_choice choose_by_bank(dram_controller *c, uint64_t now, uint64_t *wake)
+__attribute__((always_inline)) /* into choose_request, which runs twice a cycle */
+static inline request_choice choose_by_bank(dram_controller *c, uint64_t now, uint64_t *wake)
 {
     if (!c->plan.valid || c->plan.cycle < now) plan_by_bank(c, now);
     request_choice choice = {.hit = NO_SLOT, .other = NO_SLOT};
