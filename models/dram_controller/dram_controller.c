@@ -465,20 +465,33 @@ static void show_bank(dram_controller *c, unsigned bank, uint64_t now)
     c->probes.bank_row[bank] = b->row;
 }
 
-static void show_queues(dram_controller *c, uint64_t now)
+/* The probes are shown where what they show changes, rather than every
+ * cycle: waveforms sample them between time steps only. */
+static void show_counts(dram_controller *c)
 {
     c->probes.queue_depth = c->request_count;
     c->probes.return_queue_depth = c->response_count;
     c->probes.copy_queue_depth = c->copy_count;
     c->probes.row_hits = c->stats.row_hits;
     c->probes.row_misses = c->stats.row_misses + c->stats.row_conflicts;
-    while (c->bus.count && c->bus.start[c->bus.head] + BUS_WINDOW <= now) {
+}
+
+static void show_bus(dram_controller *c)
+{
+    unsigned busy = (unsigned)min2(BUS_WINDOW, c->bus.issued - c->bus.newest_old) * c->timing.burst;
+    c->probes.bus_utilisation = min2(100, busy * 100u / BUS_WINDOW);
+}
+
+/* Drops the bursts gone old by now from the bus window. */
+static void age_bus_window(dram_controller *c, uint64_t now)
+{
+    if (!c->bus.count || c->bus.start[c->bus.head] + BUS_WINDOW > now) return;
+    do {
         c->bus.newest_old = c->bus.number[c->bus.head];
         c->bus.head = (c->bus.head + 1) % BUS_CANDIDATES;
         c->bus.count--;
-    }
-    unsigned busy = (unsigned)min2(BUS_WINDOW, c->bus.issued - c->bus.newest_old) * c->timing.burst;
-    c->probes.bus_utilisation = min2(100, busy * 100u / BUS_WINDOW);
+    } while (c->bus.count && c->bus.start[c->bus.head] + BUS_WINDOW <= now);
+    show_bus(c);
 }
 
 /* ---- commands ---- */
@@ -536,6 +549,7 @@ static void record_bus_burst(dram_controller *c, uint64_t data_start)
     unsigned tail = (c->bus.head + c->bus.count++) % BUS_CANDIDATES;
     c->bus.start[tail] = data_start;
     c->bus.number[tail] = ++c->bus.issued;
+    show_bus(c);
 }
 
 static void issue(dram_controller *c, dram_command *command, uint64_t now)
@@ -744,9 +758,7 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
             summarise_bank(c, l.bank);
         }
     }
-    c->probes.queue_depth = c->request_count;
-    c->probes.copy_queue_depth = c->copy_count;
-    c->probes.return_queue_depth = c->response_count;
+    show_counts(c);
     return SIMTX_ACCEPTED;
 }
 
@@ -930,6 +942,7 @@ static void complete_copies(dram_controller *c, uint64_t now)
         c->copies[--c->copy_count].buffer = buffer; /* keep every slot's buffer */
         show_bank(c, source, now);
         show_bank(c, target, now);
+        show_counts(c);
     }
 }
 
@@ -992,6 +1005,7 @@ static void complete_request(dram_controller *c, unsigned slot, uint64_t now)
     *link = r->younger_in_bank;
     if (b->youngest == slot) b->youngest = older;
     summarise_bank(c, bank);
+    show_counts(c);
 }
 
 static dram_command column_command(const dram_request *r)
@@ -1316,6 +1330,7 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
         c->response_count--;
         c->free_response_slots[c->response_capacity - 1 - c->response_count] = slot;
         c->next_response_ready = c->response_count ? c->response_ready[c->response_head] : SIMTX_NEVER;
+        show_counts(c);
     }
     if (c->timing.refresh && now >= c->next_refresh) c->refresh_due = true;
     if (c->refresh_due) schedule_refresh(c, now, &wake);
@@ -1331,7 +1346,7 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     /* Copies and refresh compute no wake for their following command. */
     if (c->issued_this_cycle && (c->copy_count || c->refresh_due)) wake = now + 1;
     schedule_requests(c, now, &wake);
-    show_queues(c, now);
+    age_bus_window(c, now);
 
     if (!c->port_blocked)
         if (c->response_count) wake = min2(wake, max2(c->next_response_ready, now + 1));
