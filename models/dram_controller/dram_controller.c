@@ -1320,7 +1320,7 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     }
     complete_copies(c, now);
     /* Responses leave in the order they became ready. */
-    while (!c->port_blocked && c->response_count && c->next_response_ready <= now) {
+    while (!c->port_blocked && c->next_response_ready <= now) { /* SIMTX_NEVER: none */
         unsigned slot = c->response_slots[c->response_head];
         if (!c->env.send(c->env.context, 0, &c->response_messages[slot])) {
             c->port_blocked = true;
