@@ -14,7 +14,7 @@
 #define CHUNK_BITS 8
 #define CHUNK_SIZE (1u << CHUNK_BITS)
 #define CHUNKS_PER_PAGE (PAGE_SIZE / CHUNK_SIZE)
-#define ARENA_BYTES (1024u * 1024u - 64u) /* with its header, a whole number of pages */
+#define ARENA_BYTES (1024u * 1024u - 64u) /* with its header, within 1 MiB */
 
 typedef struct page {
     uint64_t number;
@@ -23,8 +23,10 @@ typedef struct page {
 
 /* Chunks and chunk tables come from zeroed arenas, freed together at the end:
  * no per-allocation header, and a memory never gives pages back anyway. The
- * arenas are mapped from the system, whose pages come zeroed: calloc may
- * clear them itself, a store per byte most of which are never written. */
+ * arenas are mapped straight from the system, whose pages come zeroed;
+ * calloc clears them itself whenever malloc serves such blocks from its
+ * heap (its mmap threshold rises as large blocks are freed), a store per
+ * byte, most of which are never written. */
 typedef struct arena {
     struct arena *next;
     size_t used;
