@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* Pages of 4 KiB index the address space; each page's bytes are held in
  * 256-byte chunks allocated on first write. Interleaved memories (six
@@ -13,7 +14,7 @@
 #define CHUNK_BITS 8
 #define CHUNK_SIZE (1u << CHUNK_BITS)
 #define CHUNKS_PER_PAGE (PAGE_SIZE / CHUNK_SIZE)
-#define ARENA_BYTES (64u * 1024u)
+#define ARENA_BYTES (1024u * 1024u - 64u) /* with its header, within 1 MiB */
 
 typedef struct page {
     uint64_t number;
@@ -21,7 +22,11 @@ typedef struct page {
 } page;
 
 /* Chunks and chunk tables come from zeroed arenas, freed together at the end:
- * no per-allocation header, and a memory never gives pages back anyway. */
+ * no per-allocation header, and a memory never gives pages back anyway. The
+ * arenas are mapped straight from the system, whose pages come zeroed;
+ * calloc clears them itself whenever malloc serves such blocks from its
+ * heap (its mmap threshold rises as large blocks are freed), a store per
+ * byte, most of which are never written. */
 typedef struct arena {
     struct arena *next;
     size_t used;
@@ -45,8 +50,8 @@ static size_t slot_of(uint64_t number, size_t capacity)
 static void *arena_take(sparse_memory *m, size_t size)
 {
     if (!m->arenas || ARENA_BYTES - m->arenas->used < size) {
-        arena *a = calloc(1, sizeof *a);
-        if (!a) abort();
+        arena *a = mmap(NULL, sizeof *a, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (a == MAP_FAILED) abort();
         a->next = m->arenas;
         m->arenas = a;
     }
@@ -70,7 +75,7 @@ void sparse_memory_destroy(sparse_memory *m)
     if (!m) return;
     while (m->arenas) {
         arena *next = m->arenas->next;
-        free(m->arenas);
+        munmap(m->arenas, sizeof *m->arenas);
         m->arenas = next;
     }
     free(m->slots);

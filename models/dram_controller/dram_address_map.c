@@ -86,15 +86,18 @@ bool dram_address_map_parse(const char *text, const dram_geometry *geometry, uns
         dram_field field = (dram_field)(strchr(field_letters, c) - field_letters);
         positions[field][map->widths[field]++] = (uint8_t)position;
     }
+    unsigned run_count = 0;
     for (unsigned f = 0; f < DRAM_FIELD_COUNT; f++) {
         unsigned width = map->widths[f];
+        map->run_start[f] = run_count;
         for (unsigned first = 0, last; first < width; first = last + 1) {
             for (last = first; last + 1 < width && positions[f][last + 1] + 1 == positions[f][last];) last++;
-            map->runs[f][map->run_counts[f]++] = (dram_bit_run){
+            map->runs[run_count++] = (dram_bit_run){
                 .mask = (2ull << (last - first)) - 1, /* last - first + 1 bits, up to 64 */
-                .address_shift = positions[f][last], .value_shift = (uint8_t)(width - 1 - last)};
+                .field = (uint8_t)f, .address_shift = positions[f][last], .value_shift = (uint8_t)(width - 1 - last)};
         }
     }
+    map->run_start[DRAM_FIELD_COUNT] = run_count;
     unsigned needed[DRAM_FIELD_COUNT] = {
         log2_exact(geometry->rows), log2_exact(geometry->bank_groups), log2_exact(geometry->banks / geometry->bank_groups),
         log2_exact(geometry->row_bytes / geometry->burst_bytes), log2_exact(geometry->burst_bytes)};
@@ -172,21 +175,11 @@ bool dram_address_in_range(const dram_address_map *map, uint64_t address)
     return map->length >= 64 || (dram_partition_local_address(map, address) >> map->length) == 0;
 }
 
-static unsigned gather(const dram_address_map *map, dram_field field, uint64_t address)
-{
-    uint64_t value = 0;
-    for (unsigned i = 0; i < map->run_counts[field]; i++) {
-        const dram_bit_run *run = &map->runs[field][i];
-        value |= ((address >> run->address_shift) & run->mask) << run->value_shift;
-    }
-    return (unsigned)value;
-}
-
 static uint64_t scatter(const dram_address_map *map, dram_field field, unsigned value)
 {
     uint64_t address = 0;
-    for (unsigned i = 0; i < map->run_counts[field]; i++) {
-        const dram_bit_run *run = &map->runs[field][i];
+    for (unsigned i = map->run_start[field]; i < map->run_start[field + 1]; i++) {
+        const dram_bit_run *run = &map->runs[i];
         address |= (((uint64_t)value >> run->value_shift) & run->mask) << run->address_shift;
     }
     return address;
@@ -195,12 +188,18 @@ static uint64_t scatter(const dram_address_map *map, dram_field field, unsigned 
 dram_location dram_address_decode(const dram_address_map *map, uint64_t address)
 {
     address = dram_partition_local_address(map, address);
+    /* One pass over all the runs, each adding to its field. */
+    uint64_t value[DRAM_FIELD_COUNT] = {0};
+    for (unsigned i = 0; i < map->run_start[DRAM_FIELD_COUNT]; i++) {
+        const dram_bit_run *run = &map->runs[i];
+        value[run->field] |= ((address >> run->address_shift) & run->mask) << run->value_shift;
+    }
     dram_location l;
-    l.group = gather(map, DRAM_FIELD_GROUP, address);
-    l.bank = l.group * (map->geometry.banks / map->geometry.bank_groups) + gather(map, DRAM_FIELD_BANK, address);
-    l.row = gather(map, DRAM_FIELD_ROW, address);
-    l.column = gather(map, DRAM_FIELD_COLUMN, address);
-    l.byte = gather(map, DRAM_FIELD_BYTE, address);
+    l.group = (unsigned)value[DRAM_FIELD_GROUP];
+    l.bank = l.group * (map->geometry.banks / map->geometry.bank_groups) + (unsigned)value[DRAM_FIELD_BANK];
+    l.row = (unsigned)value[DRAM_FIELD_ROW];
+    l.column = (unsigned)value[DRAM_FIELD_COLUMN];
+    l.byte = (unsigned)value[DRAM_FIELD_BYTE];
     return l;
 }
 

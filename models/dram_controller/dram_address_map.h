@@ -63,13 +63,16 @@ typedef struct dram_geometry {
  * seven runs for 32 bits). */
 typedef struct dram_bit_run {
     uint64_t mask;
+    uint8_t field; /* dram_field */
     uint8_t address_shift, value_shift;
 } dram_bit_run;
 
 typedef struct dram_address_map {
     dram_geometry geometry;
-    dram_bit_run runs[DRAM_FIELD_COUNT][64];
-    unsigned run_counts[DRAM_FIELD_COUNT];
+    /* The runs field by field, in dram_field order: field f's are from
+     * runs[run_start[f]] up to runs[run_start[f + 1]]. */
+    dram_bit_run runs[64];
+    unsigned run_start[DRAM_FIELD_COUNT + 1];
     unsigned widths[DRAM_FIELD_COUNT];
     unsigned length;          /* address bits the string covers */
     uint64_t undecoded_mask;  /* X/0 bits inside the string */

@@ -104,6 +104,13 @@ typedef struct queued_request {
 
 #define NO_SLOT UINT16_MAX
 
+/* The kinds of candidate FR-FCFS looks at when no request is held back, by
+ * the command each waits for: a bank's oldest read and oldest write for the
+ * open row wait for RD and WR; without such row hits, its oldest request
+ * waits for ACT (closed) or PRE (open on another row: a row is not closed
+ * under its hits). */
+enum { CANDIDATE_READ, CANDIDATE_WRITE, CANDIDATE_ACTIVATE, CANDIDATE_PRECHARGE, CANDIDATE_KINDS };
+
 /* Per bank, what FR-FCFS may do there, kept as requests arrive and leave and
  * as the bank opens and closes: the slots of its oldest request and of its
  * oldest read and oldest write for the open row (NO_SLOT: none). Every
@@ -161,10 +168,10 @@ struct dram_controller {
     unsigned *free_slots;
     unsigned free_count;
     bank_queue *bank_queues;
-    /* Bit per bank: with queued requests (a pass skips the others), with a
-     * row hit waiting (read_hit or write_hit), open; so that the bank plan
-     * looks at each bank once for the one kind of command it waits for. */
-    uint64_t *occupied_banks, *hit_banks, *open_banks;
+    /* Per kind of candidate, a bit per bank with one, so that the bank plan
+     * looks at each bank for the kinds of command it waits for only. */
+    uint64_t *candidate_banks; /* CANDIDATE_KINDS sets of bank_words words */
+    unsigned bank_words;
     unsigned hazards; /* queued requests whose hazard flag is set */
     request_plan plan;
     /* FR-FCFS does not close a row while an unblocked request for it waits;
@@ -179,14 +186,16 @@ struct dram_controller {
     unsigned copy_count;
     unsigned *copies_on_bank; /* started copies using each bank */
 
-    /* Responses sit in slots; their order of arrival is kept by position so
-     * that sending one moves a few indices, not messages. */
+    /* Responses sit in slots; they leave in the order they become ready,
+     * those ready at once in the order they were made. That order is kept
+     * by position in a ring, so that sending one moves no message and looks
+     * at no other response. */
     simtx_msg *response_messages;        /* by slot */
-    unsigned *response_slots;            /* by position, oldest first */
-    uint64_t *response_ready;            /* by position */
+    unsigned *response_slots;            /* by ring position, first to leave first */
+    uint64_t *response_ready;            /* by ring position */
     unsigned *free_response_slots;
-    unsigned response_count, response_capacity;
-    uint64_t next_response_ready; /* earliest ready among responses (SIMTX_NEVER: none) */
+    unsigned response_count, response_capacity, response_head; /* the ring's first position */
+    uint64_t next_response_ready; /* the first's ready (SIMTX_NEVER: none) */
     bool port_blocked;
 
     uint64_t sequence;
@@ -298,9 +307,7 @@ static void dram_controller_destroy(void *core)
     free(c->free_slots);
     free(c->bank_hit_scan);
     free(c->bank_queues);
-    free(c->occupied_banks);
-    free(c->hit_banks);
-    free(c->open_banks);
+    free(c->candidate_banks);
     free(c->copies);
     free(c->copies_on_bank);
     free(c->response_messages);
@@ -413,9 +420,8 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->free_slots = calloc(depth, sizeof *c->free_slots);
     c->bank_hit_scan = calloc(t.banks, sizeof *c->bank_hit_scan);
     c->bank_queues = malloc(t.banks * sizeof *c->bank_queues);
-    c->occupied_banks = calloc((t.banks + 63) / 64, sizeof *c->occupied_banks);
-    c->hit_banks = calloc((t.banks + 63) / 64, sizeof *c->hit_banks);
-    c->open_banks = calloc((t.banks + 63) / 64, sizeof *c->open_banks);
+    c->bank_words = (t.banks + 63) / 64;
+    c->candidate_banks = calloc(CANDIDATE_KINDS * c->bank_words, sizeof *c->candidate_banks);
     c->copies = calloc(copies, sizeof *c->copies);
     c->copies_on_bank = calloc(t.banks, sizeof *c->copies_on_bank);
     c->response_messages = calloc(c->response_capacity, sizeof *c->response_messages);
@@ -425,7 +431,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
     ok = ok && c->data && c->requests && c->request_messages && c->queue && c->conflicts && c->open_row &&
-         c->free_slots && c->bank_hit_scan && c->bank_queues && c->occupied_banks && c->hit_banks && c->open_banks && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
+         c->free_slots && c->bank_hit_scan && c->bank_queues && c->candidate_banks && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
          c->response_ready && c->free_response_slots && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
@@ -459,20 +465,33 @@ static void show_bank(dram_controller *c, unsigned bank, uint64_t now)
     c->probes.bank_row[bank] = b->row;
 }
 
-static void show_queues(dram_controller *c, uint64_t now)
+/* The probes are shown where what they show changes, rather than every
+ * cycle: waveforms sample them between time steps only. */
+static void show_counts(dram_controller *c)
 {
     c->probes.queue_depth = c->request_count;
     c->probes.return_queue_depth = c->response_count;
     c->probes.copy_queue_depth = c->copy_count;
     c->probes.row_hits = c->stats.row_hits;
     c->probes.row_misses = c->stats.row_misses + c->stats.row_conflicts;
-    while (c->bus.count && c->bus.start[c->bus.head] + BUS_WINDOW <= now) {
+}
+
+static void show_bus(dram_controller *c)
+{
+    unsigned busy = (unsigned)min2(BUS_WINDOW, c->bus.issued - c->bus.newest_old) * c->timing.burst;
+    c->probes.bus_utilisation = min2(100, busy * 100u / BUS_WINDOW);
+}
+
+/* Drops the bursts gone old by now from the bus window. */
+static void age_bus_window(dram_controller *c, uint64_t now)
+{
+    if (!c->bus.count || c->bus.start[c->bus.head] + BUS_WINDOW > now) return;
+    do {
         c->bus.newest_old = c->bus.number[c->bus.head];
         c->bus.head = (c->bus.head + 1) % BUS_CANDIDATES;
         c->bus.count--;
-    }
-    unsigned busy = (unsigned)min2(BUS_WINDOW, c->bus.issued - c->bus.newest_old) * c->timing.burst;
-    c->probes.bus_utilisation = min2(100, busy * 100u / BUS_WINDOW);
+    } while (c->bus.count && c->bus.start[c->bus.head] + BUS_WINDOW <= now);
+    show_bus(c);
 }
 
 /* ---- commands ---- */
@@ -484,7 +503,12 @@ static void set_bank_bit(uint64_t *bits, unsigned bank, bool value)
     else bits[bank / 64] &= ~bit;
 }
 
-/* Recomputes a bank's row hits and its bits in the bank sets after a
+static uint64_t *kind_banks(const dram_controller *c, unsigned kind)
+{
+    return &c->candidate_banks[kind * c->bank_words];
+}
+
+/* Recomputes a bank's row hits and its bits in the candidate sets after a
  * request arrived or left (which keep its list) or the bank opened or
  * closed. Its requests' next commands may have changed too: they are looked
  * at again (not_before). */
@@ -499,13 +523,17 @@ static void summarise_bank(dram_controller *c, unsigned bank)
         uint16_t *hit = r->is_write ? &b->write_hit : &b->read_hit;
         if (r->row == open_row && *hit == NO_SLOT) *hit = (uint16_t)slot;
     }
-    set_bank_bit(c->occupied_banks, bank, b->oldest != NO_SLOT);
-    set_bank_bit(c->hit_banks, bank, b->read_hit != NO_SLOT || b->write_hit != NO_SLOT);
+    bool waits = b->oldest != NO_SLOT && b->read_hit == NO_SLOT && b->write_hit == NO_SLOT;
+    set_bank_bit(kind_banks(c, CANDIDATE_READ), bank, b->read_hit != NO_SLOT);
+    set_bank_bit(kind_banks(c, CANDIDATE_WRITE), bank, b->write_hit != NO_SLOT);
+    set_bank_bit(kind_banks(c, CANDIDATE_ACTIVATE), bank, waits && open_row == NO_OPEN_ROW);
+    set_bank_bit(kind_banks(c, CANDIDATE_PRECHARGE), bank, waits && open_row != NO_OPEN_ROW);
 }
 
 static bool bank_has_hits(const dram_controller *c, unsigned bank)
 {
-    return (c->hit_banks[bank / 64] >> (bank % 64)) & 1;
+    const bank_queue *b = &c->bank_queues[bank];
+    return b->read_hit != NO_SLOT || b->write_hit != NO_SLOT;
 }
 
 /* A burst that starts no later than an older candidate replaces it: whenever
@@ -521,6 +549,7 @@ static void record_bus_burst(dram_controller *c, uint64_t data_start)
     unsigned tail = (c->bus.head + c->bus.count++) % BUS_CANDIDATES;
     c->bus.start[tail] = data_start;
     c->bus.number[tail] = ++c->bus.issued;
+    show_bus(c);
 }
 
 static void issue(dram_controller *c, dram_command *command, uint64_t now)
@@ -531,7 +560,6 @@ static void issue(dram_controller *c, dram_command *command, uint64_t now)
     if (command->kind == DRAM_CMD_ACT || command->kind == DRAM_CMD_PRE || command->kind == DRAM_CMD_COPY_ACT) {
         const dram_bank_timing *b = &c->state.banks[command->bank];
         c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
-        set_bank_bit(c->open_banks, command->bank, b->open);
         summarise_bank(c, command->bank);
     }
     if (c->listener) c->listener(c->listener_context, command);
@@ -558,9 +586,10 @@ static void issue(dram_controller *c, dram_command *command, uint64_t now)
         uint64_t data_start = now + (command->kind == DRAM_CMD_RD ? c->timing.cl : c->timing.wl);
         record_bus_burst(c, data_start ? data_start : 1); /* 0 would read as never started */
     }
+    /* A RD or WR changes no bank's state or row. */
     if (command->kind == DRAM_CMD_REF) {
         for (unsigned b = 0; b < c->timing.banks; b++) show_bank(c, b, now);
-    } else {
+    } else if (command->kind != DRAM_CMD_RD && command->kind != DRAM_CMD_WR) {
         show_bank(c, command->bank, now);
         if (command->kind == DRAM_CMD_TRANSFER) show_bank(c, command->target_bank, now);
     }
@@ -580,13 +609,30 @@ static bool try_issue(dram_controller *c, dram_command *command, uint64_t now, u
     return false;
 }
 
+/* The ring position of the response `index` places after the first. */
+static unsigned response_position(const dram_controller *c, unsigned index)
+{
+    unsigned position = c->response_head + index;
+    return position < c->response_capacity ? position : position - c->response_capacity;
+}
+
 static void push_response(dram_controller *c, const simtx_msg *msg, uint64_t ready)
 {
     unsigned slot = c->free_response_slots[c->response_capacity - 1 - c->response_count];
     c->response_messages[slot] = *msg;
-    c->response_slots[c->response_count] = slot;
-    c->response_ready[c->response_count++] = ready;
-    c->next_response_ready = min2(c->next_response_ready, ready);
+    /* After those ready no later: responses are made nearly in order of
+     * readiness, so this moves few. */
+    unsigned index = c->response_count++, position = response_position(c, index);
+    for (; index; index--) {
+        unsigned before = response_position(c, index - 1);
+        if (c->response_ready[before] <= ready) break;
+        c->response_slots[position] = c->response_slots[before];
+        c->response_ready[position] = c->response_ready[before];
+        position = before;
+    }
+    c->response_slots[position] = slot;
+    c->response_ready[position] = ready;
+    c->next_response_ready = c->response_ready[c->response_head];
 }
 
 /* ---- accepting ---- */
@@ -639,11 +685,10 @@ static void accept_copy(dram_controller *c, const simtx_msg *msg, uint64_t now)
 
 static inline bool has_room_for(const dram_controller *c, uint8_t op)
 {
-    bool full = op == SIMTX_OP_ROW_COPY                        ? c->copy_count == (unsigned)c->params.copy_queue_depth
-                : op == SIMTX_OP_READ || op == SIMTX_OP_WRITE ? c->request_count == (unsigned)c->params.queue_depth
-                                                              : false;
     /* Responses made at arrival need a return-queue slot too. */
-    return !full && c->response_count < (unsigned)c->params.return_queue_depth;
+    if (c->response_count >= (unsigned)c->params.return_queue_depth) return false;
+    if (op == SIMTX_OP_READ || op == SIMTX_OP_WRITE) return c->request_count < (unsigned)c->params.queue_depth;
+    return op != SIMTX_OP_ROW_COPY || c->copy_count < (unsigned)c->params.copy_queue_depth;
 }
 
 /* The refused arrival the shim offers again right after this cycle will be
@@ -713,9 +758,7 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
             summarise_bank(c, l.bank);
         }
     }
-    c->probes.queue_depth = c->request_count;
-    c->probes.copy_queue_depth = c->copy_count;
-    c->probes.return_queue_depth = c->response_count;
+    show_counts(c);
     return SIMTX_ACCEPTED;
 }
 
@@ -899,6 +942,7 @@ static void complete_copies(dram_controller *c, uint64_t now)
         c->copies[--c->copy_count].buffer = buffer; /* keep every slot's buffer */
         show_bank(c, source, now);
         show_bank(c, target, now);
+        show_counts(c);
     }
 }
 
@@ -961,6 +1005,7 @@ static void complete_request(dram_controller *c, unsigned slot, uint64_t now)
     *link = r->younger_in_bank;
     if (b->youngest == slot) b->youngest = older;
     summarise_bank(c, bank);
+    show_counts(c);
 }
 
 static dram_command column_command(const dram_request *r)
@@ -994,47 +1039,70 @@ static inline void plan_candidate(const dram_controller *c, unsigned slot, uint6
     }
 }
 
+/* Counts a kind's candidates in the plan, given the kind's channel-wide
+ * limit. */
+__attribute__((always_inline)) /* compiled once per kind */
+static inline void plan_kind(const dram_controller *c, unsigned kind, uint64_t limit, request_plan *plan)
+{
+    const uint64_t *words = kind_banks(c, kind);
+    for (unsigned word = 0; word < c->bank_words; word++)
+        for (uint64_t bits = words[word]; bits; bits &= bits - 1) {
+            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
+            const bank_queue *b = &c->bank_queues[bank];
+            const dram_bank_timing *timing = &c->state.banks[bank];
+            switch (kind) {
+            case CANDIDATE_READ: plan_candidate(c, b->read_hit, max2(limit, dram_bank_column_limit(&c->state, bank)), true, plan); break;
+            case CANDIDATE_WRITE: plan_candidate(c, b->write_hit, max2(limit, dram_bank_column_limit(&c->state, bank)), true, plan); break;
+            case CANDIDATE_ACTIVATE: plan_candidate(c, b->oldest, max2(limit, timing->next_act), false, plan); break;
+            default: plan_candidate(c, b->oldest, max2(limit, timing->next_pre), false, plan); break;
+            }
+        }
+}
+
+/* Counts a kind's candidates in the plan unless none of them can go by
+ * the plan's cycle, none going before the kind's channel-wide limit. */
+__attribute__((always_inline)) static inline void plan_kind_if_early(const dram_controller *c, unsigned kind, uint64_t limit,
+                                                                    request_plan *plan)
+{
+    if (limit <= plan->cycle) plan_kind(c, kind, limit, plan);
+}
+
 /* FR-FCFS when no request is held back, from the banks' summaries: the
- * first cycle from now at which a command may go, and the candidates then. */
+ * first cycle from now at which a command may go, and the candidates then.
+ * The kind with the earliest channel-wide limit is looked at first: its
+ * candidates usually settle the plan's cycle, and then the other kinds
+ * whose limit is later need no look. */
+__attribute__((noinline)) /* once per command: keeps choose_by_bank light */
 static void plan_by_bank(dram_controller *c, uint64_t now)
 {
     request_plan plan = {.cycle = SIMTX_NEVER, .hit_sequence = UINT64_MAX, .other_sequence = UINT64_MAX,
                          .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
     /* Nothing goes before now: raising the channel-wide limits to now once
      * raises every candidate's. */
-    dram_channel_limits limits = dram_channel_limits_of(&c->state);
-    limits.activate = max2(limits.activate, now);
-    limits.precharge = max2(limits.precharge, now);
-    limits.read = max2(limits.read, now);
-    limits.write = max2(limits.write, now);
-    for (unsigned word = 0; word < (c->timing.banks + 63) / 64; word++) {
-        uint64_t occupied = c->occupied_banks[word], with_hits = occupied & c->hit_banks[word];
-        uint64_t open = c->open_banks[word], without_hits = occupied & ~with_hits;
-        for (uint64_t bits = with_hits; bits; bits &= bits - 1) {
-            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
-            const bank_queue *b = &c->bank_queues[bank];
-            if (b->read_hit != NO_SLOT)
-                plan_candidate(c, b->read_hit, dram_bank_column(&c->state, &limits, bank, false), true, &plan);
-            if (b->write_hit != NO_SLOT)
-                plan_candidate(c, b->write_hit, dram_bank_column(&c->state, &limits, bank, true), true, &plan);
-        }
-        /* A row is not closed under its hits: only banks without any wait
-         * for an ACT (closed) or a PRE (open). */
-        for (uint64_t bits = without_hits & ~open; bits; bits &= bits - 1) {
-            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
-            plan_candidate(c, c->bank_queues[bank].oldest, dram_bank_activate(&c->state, &limits, bank), false, &plan);
-        }
-        for (uint64_t bits = without_hits & open; bits; bits &= bits - 1) {
-            unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
-            plan_candidate(c, c->bank_queues[bank].oldest, dram_bank_precharge(&c->state, &limits, bank), false, &plan);
-        }
+    dram_channel_limits channel = dram_channel_limits_of(&c->state);
+    uint64_t limits[CANDIDATE_KINDS] = {max2(channel.read, now), max2(channel.write, now), max2(channel.activate, now),
+                                        max2(channel.precharge, now)};
+    unsigned first = CANDIDATE_READ;
+    for (unsigned kind = CANDIDATE_WRITE; kind < CANDIDATE_KINDS; kind++)
+        if (limits[kind] < limits[first]) first = kind;
+    /* Each call names its kind, so that it is compiled for it. */
+    switch (first) {
+    case CANDIDATE_READ: plan_kind(c, CANDIDATE_READ, limits[CANDIDATE_READ], &plan); break;
+    case CANDIDATE_WRITE: plan_kind(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], &plan); break;
+    case CANDIDATE_ACTIVATE: plan_kind(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], &plan); break;
+    default: plan_kind(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], &plan); break;
     }
+    if (first != CANDIDATE_READ) plan_kind_if_early(c, CANDIDATE_READ, limits[CANDIDATE_READ], &plan);
+    if (first != CANDIDATE_WRITE) plan_kind_if_early(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], &plan);
+    if (first != CANDIDATE_ACTIVATE) plan_kind_if_early(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], &plan);
+    if (first != CANDIDATE_PRECHARGE) plan_kind_if_early(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], &plan);
     c->plan = plan;
 }
 
 /* FR-FCFS when no request is held back. The plan made after the last
  * command still holds if no request arrived and no command went since. */
-static request_choice choose_by_bank(dram_controller *c, uint64_t now, uint64_t *wake)
+__attribute__((always_inline)) /* into choose_request, which runs twice a cycle */
+static inline request_choice choose_by_bank(dram_controller *c, uint64_t now, uint64_t *wake)
 {
     if (!c->plan.valid || c->plan.cycle < now) plan_by_bank(c, now);
     request_choice choice = {.hit = NO_SLOT, .other = NO_SLOT};
@@ -1115,7 +1183,8 @@ static request_choice choose_by_scan(dram_controller *c, uint64_t now, int cappe
  * oldest request whose ACT or PRE may go now, where a row with hits waiting
  * is not closed under them. Every candidate not chosen lowers *wake to when
  * it may go (now + 1 for one ready now). */
-static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t *wake)
+__attribute__((noinline)) /* the rare path: keeps choose_request light */
+static request_choice choose_held_back(dram_controller *c, uint64_t now, uint64_t *wake)
 {
     /* The starvation cap, when reached, holds back the younger requests of
      * the oldest one's bank: its row is then closed for it (no hits wait
@@ -1137,6 +1206,16 @@ static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t 
     bool return_full = c->response_count >= (unsigned)c->params.return_queue_depth;
     if (c->copy_count || c->hazards || capped_bank >= 0 || visible < c->request_count || return_full)
         return choose_by_scan(c, now, capped_bank, visible, return_full, wake);
+    return choose_by_bank(c, now, wake);
+}
+
+static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t *wake)
+{
+    /* Whatever may hold a request back, or arrivals not seen yet, take the
+     * careful path. */
+    if (c->params.starvation_cap || c->copy_count || c->hazards || (c->arrivals_that_cycle && c->last_arrival_cycle == now) ||
+        c->response_count >= (unsigned)c->params.return_queue_depth)
+        return choose_held_back(c, now, wake);
     return choose_by_bank(c, now, wake);
 }
 
@@ -1241,22 +1320,17 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     }
     complete_copies(c, now);
     /* Responses leave in the order they became ready. */
-    while (!c->port_blocked && c->response_count && c->next_response_ready <= now) {
-        unsigned best = 0;
-        for (unsigned i = 1; i < c->response_count; i++)
-            if (c->response_ready[i] < c->response_ready[best]) best = i;
-        unsigned slot = c->response_slots[best];
+    while (!c->port_blocked && c->next_response_ready <= now) { /* SIMTX_NEVER: none */
+        unsigned slot = c->response_slots[c->response_head];
         if (!c->env.send(c->env.context, 0, &c->response_messages[slot])) {
             c->port_blocked = true;
             break;
         }
-        unsigned after = c->response_count - best - 1;
-        memmove(&c->response_slots[best], &c->response_slots[best + 1], after * sizeof *c->response_slots);
-        memmove(&c->response_ready[best], &c->response_ready[best + 1], after * sizeof *c->response_ready);
+        c->response_head = response_position(c, 1);
         c->response_count--;
         c->free_response_slots[c->response_capacity - 1 - c->response_count] = slot;
-        c->next_response_ready = SIMTX_NEVER;
-        for (unsigned i = 0; i < c->response_count; i++) c->next_response_ready = min2(c->next_response_ready, c->response_ready[i]);
+        c->next_response_ready = c->response_count ? c->response_ready[c->response_head] : SIMTX_NEVER;
+        show_counts(c);
     }
     if (c->timing.refresh && now >= c->next_refresh) c->refresh_due = true;
     if (c->refresh_due) schedule_refresh(c, now, &wake);
@@ -1272,7 +1346,7 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     /* Copies and refresh compute no wake for their following command. */
     if (c->issued_this_cycle && (c->copy_count || c->refresh_due)) wake = now + 1;
     schedule_requests(c, now, &wake);
-    show_queues(c, now);
+    age_bus_window(c, now);
 
     if (!c->port_blocked)
         if (c->response_count) wake = min2(wake, max2(c->next_response_ready, now + 1));

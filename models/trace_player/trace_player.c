@@ -103,8 +103,6 @@ static const uint8_t hex_digits[256] = {
     ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
     ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
 
-static int hex_value(char c) { return hex_digits[(unsigned char)c] - 1; }
-
 /* The two shapes nearly every line has, "0xADDR R|W" and "0xADDR READ|WRITE
  * CYCLE", in one pass without copying tokens. Anything else (comments,
  * errors, numbers long enough to overflow) is left to the general parser,
@@ -115,9 +113,9 @@ static bool parse_common_line(const char *p, trace_format *format, trace_request
     if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X')) return false;
     p += 2;
     uint64_t address = 0;
-    unsigned digits = 0;
-    for (int v; (v = hex_value(*p)) >= 0; p++, digits++) address = address << 4 | (uint64_t)v;
-    if (digits == 0 || digits > 16 || !is_blank(*p)) return false;
+    const char *digits = p;
+    for (unsigned v; (v = hex_digits[(unsigned char)*p]) != 0; p++) address = address << 4 | (v - 1);
+    if (p == digits || p - digits > 16 || !is_blank(*p)) return false;
     while (is_blank(*p)) p++;
     const char *word = p;
     while (*p && !is_blank(*p)) p++;
@@ -133,8 +131,8 @@ static bool parse_common_line(const char *p, trace_format *format, trace_request
         if (word_length == 4 && !memcmp(word, "READ", 4)) request->is_write = false;
         else if (word_length == 5 && !memcmp(word, "WRITE", 5)) request->is_write = true;
         else return false;
-        for (digits = 0; *p >= '0' && *p <= '9'; p++, digits++) cycle = cycle * 10 + (uint64_t)(*p - '0');
-        if (digits == 0 || digits > 19) return false; /* 19 digits cannot overflow */
+            for (digits = p; *p >= '0' && *p <= '9'; p++) cycle = cycle * 10 + (uint64_t)(*p - '0');
+        if (p == digits || p - digits > 19) return false; /* 19 digits cannot overflow */
         while (is_blank(*p)) p++;
         if (*p) return false;
     }
