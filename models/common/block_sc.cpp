@@ -331,6 +331,7 @@ block_module::block_module(sc_core::sc_module_name module_name, const block_conf
     env_.room = &block_module::room_upcall;
     env_.can_send = &block_module::can_send_upcall;
     env_.observer = config.observer;
+    env_.probes_traced = config.probes_traced;
     env_.address_map = address_map_.empty() ? nullptr : address_map_.data();
     env_.address_map_length = address_map_.size();
 

@@ -51,6 +51,7 @@ struct block_config {
     std::vector<unsigned> socket_counts;        // one per socket spec
     sc_core::sc_time clock_period;
     simtx_observer *observer = nullptr;
+    bool probes_traced = true; // a waveform samples the probes
     uint64_t seed = 0;
     std::vector<simtx_address_range> address_map;
 };

@@ -64,6 +64,9 @@ typedef struct simtx_env {
      * instead of ticking once more to find the port busy. */
     bool (*can_send)(void *context, unsigned port);
     simtx_observer *observer;
+    /* A waveform samples this core's probes. When false nothing reads them,
+     * and a core may leave them stale instead of paying to keep them. */
+    bool probes_traced;
     const simtx_address_range *address_map; /* may be NULL */
     size_t address_map_length;
 } simtx_env;

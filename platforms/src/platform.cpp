@@ -30,6 +30,7 @@ platform::platform(const netlist &net, const run_options &options)
         config.socket_counts = inst.socket_counts;
         config.clock_period = sc_core::sc_time::from_value(net.clock_of(inst).period_ps);
         config.observer = observer_.get();
+        config.probes_traced = !options.vcd_file.empty();
         config.seed = instance_seed(options.seed, inst.name);
         for (const binding &b : net.bindings) {
             if (!b.has_range || b.initiator.instance != static_cast<size_t>(&inst - net.instances.data())) continue;

@@ -39,6 +39,7 @@ void fake_env_init(fake_env *fake, simtx_observer *observer)
     fake->env.fail = fake_fail;
     fake->env.can_send = fake_can_send;
     fake->env.observer = observer;
+    fake->env.probes_traced = true; /* tests may read the probes */
 }
 
 void fake_params(const simtx_block_info *info, void *params, const char *const *settings)
