@@ -140,8 +140,22 @@ class tick_scheduler {
     }
 
     // Ticks a block at `cycle` of its clock (> the current cycle, or 0 at
-    // elaboration).
+    // elaboration). Inline for the common case: a tick planning one of the
+    // next cycles while its instant is already the earliest due.
     void schedule(unsigned d, unsigned index, uint64_t cycle)
+    {
+        domain &clock = domains_[d];
+        if (running_ && cycle - clock.now_cycle < wheel_size && cycle >= clock.next_cycle) {
+            unsigned slot = static_cast<unsigned>(cycle % wheel_size);
+            clock.wheel[index / 64 * wheel_size + slot] |= uint64_t(1) << (index % 64);
+            clock.occupied |= uint64_t(1) << slot;
+            return;
+        }
+        schedule_elsewhere(d, index, cycle);
+    }
+
+  private:
+    __attribute__((noinline)) void schedule_elsewhere(unsigned d, unsigned index, uint64_t cycle)
     {
         domain &clock = domains_[d];
         if (cycle - current_cycle(d) < wheel_size) {
@@ -158,6 +172,8 @@ class tick_scheduler {
             if (clock.next_ps < notified_ps_ && !running_) notify(clock.next_ps);
         }
     }
+
+  public:
 
   private:
     static constexpr unsigned wheel_size = 64;
@@ -367,6 +383,13 @@ uint64_t block_module::current_cycle() const
     return scheduler_->current_cycle(clock_domain_);
 }
 
+inline void block_module::schedule_cycle(uint64_t cycle)
+{
+    if (cycle >= scheduled_cycle_) return;
+    scheduled_cycle_ = cycle;
+    scheduler_->schedule(clock_domain_, clock_index_, cycle);
+}
+
 void block_module::tick(uint64_t now)
 {
     scheduled_cycle_ = SIMTX_NEVER;
@@ -388,13 +411,6 @@ void block_module::tick(uint64_t now)
 void block_module::wake()
 {
     schedule_cycle(current_cycle() + 1);
-}
-
-void block_module::schedule_cycle(uint64_t cycle)
-{
-    if (cycle >= scheduled_cycle_) return;
-    scheduled_cycle_ = cycle;
-    scheduler_->schedule(clock_domain_, clock_index_, cycle);
 }
 
 // Offers a held arrival to the core again; on acceptance ends its phase.

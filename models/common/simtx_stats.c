@@ -104,18 +104,6 @@ const simtx_stat_entry *simtx_observer_find_stat(const simtx_observer *o, const 
     return NULL;
 }
 
-void simtx_histogram_add(simtx_histogram *h, uint64_t value)
-{
-    unsigned bucket = 0;
-    if (value) bucket = 64u - (unsigned)__builtin_clzll(value);
-    if (bucket >= SIMTX_HISTOGRAM_BUCKETS) bucket = SIMTX_HISTOGRAM_BUCKETS - 1;
-    h->buckets[bucket]++;
-    if (h->count == 0 || value < h->minimum) h->minimum = value;
-    if (value > h->maximum) h->maximum = value;
-    h->count++;
-    h->sum += value;
-}
-
 double simtx_histogram_mean(const simtx_histogram *h)
 {
     return h->count ? (double)h->sum / (double)h->count : 0.0;

@@ -104,7 +104,18 @@ static inline void simtx_time_average_close(simtx_time_average *t, uint64_t now)
 {
     simtx_time_average_set(t, t->level, now);
 }
-void simtx_histogram_add(simtx_histogram *h, uint64_t value);
+/* Inline: blocks add a sample per instruction or request. */
+static inline void simtx_histogram_add(simtx_histogram *h, uint64_t value)
+{
+    unsigned bucket = 0;
+    if (value) bucket = 64u - (unsigned)__builtin_clzll(value);
+    if (bucket >= SIMTX_HISTOGRAM_BUCKETS) bucket = SIMTX_HISTOGRAM_BUCKETS - 1;
+    h->buckets[bucket]++;
+    if (h->count == 0 || value < h->minimum) h->minimum = value;
+    if (value > h->maximum) h->maximum = value;
+    h->count++;
+    h->sum += value;
+}
 double simtx_histogram_mean(const simtx_histogram *h);
 
 #ifdef __cplusplus
