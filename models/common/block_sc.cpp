@@ -173,9 +173,6 @@ class tick_scheduler {
         }
     }
 
-  public:
-
-  private:
     static constexpr unsigned wheel_size = 64;
 
     struct domain {

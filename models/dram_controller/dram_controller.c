@@ -456,8 +456,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
 /* ---- probes ---- */
 
 /* Without a waveform nothing reads the probes: they are left as they are
- * (about 3% of a trace replay's host instructions). */
-
+ * (about 4% of a trace replay's host instructions). */
 static void show_bank(dram_controller *c, unsigned bank, uint64_t now)
 {
     if (!c->env.probes_traced) return;

@@ -131,7 +131,7 @@ static bool parse_common_line(const char *p, trace_format *format, trace_request
         if (word_length == 4 && !memcmp(word, "READ", 4)) request->is_write = false;
         else if (word_length == 5 && !memcmp(word, "WRITE", 5)) request->is_write = true;
         else return false;
-            for (digits = p; *p >= '0' && *p <= '9'; p++) cycle = cycle * 10 + (uint64_t)(*p - '0');
+        for (digits = p; *p >= '0' && *p <= '9'; p++) cycle = cycle * 10 + (uint64_t)(*p - '0');
         if (p == digits || p - digits > 19) return false; /* 19 digits cannot overflow */
         while (is_blank(*p)) p++;
         if (*p) return false;
