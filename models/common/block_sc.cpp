@@ -8,7 +8,6 @@
 namespace simtx {
 
 std::string block_module::run_error_;
-bool block_module::run_failed_ = false;
 
 tlm::tlm_extension_base *msg_extension::clone() const
 {
@@ -280,7 +279,7 @@ class tick_scheduler {
                 clock->next_ps = clock->next_cycle == SIMTX_NEVER ? SIMTX_NEVER : clock->next_cycle * clock->period_ps;
                 next_ps = std::min(next_ps, clock->next_ps);
             }
-            if (next_ps > run_ahead_limit_ps_ || block_module::run_failed()) break;
+            if (next_ps > run_ahead_limit_ps_ || !block_module::run_error().empty()) break;
             now_ps = next_ps;
         }
         if (next_ps != SIMTX_NEVER)
@@ -632,7 +631,6 @@ void block_module::finish()
 void block_module::fail(const char *message)
 {
     if (run_error_.empty()) run_error_ = instance_name_ + ": " + message;
-    run_failed_ = true;
     if (sc_core::sc_is_running()) sc_core::sc_stop(); // not when failing at finish
 }
 

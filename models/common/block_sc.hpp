@@ -93,7 +93,6 @@ class block_module : public sc_core::sc_module {
 
     // A run-time error reported by any core, or empty.
     static const std::string &run_error() { return run_error_; }
-    static bool run_failed() { return run_failed_; }
 
   private:
     struct port_state {
@@ -152,7 +151,6 @@ class block_module : public sc_core::sc_module {
     uint64_t period_ps_;
 
     static std::string run_error_;
-    static bool run_failed_; // run_error_ is set: checked at every instant
 };
 
 // Lets the tick scheduler run the instants up to `limit` in one activation,

@@ -457,7 +457,11 @@ static uint64_t trace_player_cycle(void *core, uint64_t now)
     return t->next.cycle > now ? t->next.cycle : now + 1;
 }
 
-static bool trace_player_finished(void *core);
+static bool trace_player_finished(void *core)
+{
+    const trace_player *t = core;
+    return !t->have_next && t->completed == t->issued;
+}
 
 static simtx_accept_result trace_player_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
@@ -501,12 +505,6 @@ static void trace_player_port_free(void *core, unsigned port)
 {
     (void)port;
     ((trace_player *)core)->port_blocked = false;
-}
-
-static bool trace_player_finished(void *core)
-{
-    const trace_player *t = core;
-    return !t->have_next && t->completed == t->issued;
 }
 
 static double trace_player_progress(void *core)
