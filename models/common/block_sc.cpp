@@ -1,3 +1,5 @@
+// The tick scheduler is a process spawned at elaboration.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "block_sc.hpp"
 
 #include <algorithm>
@@ -320,15 +322,15 @@ block_module::block_module(sc_core::sc_module_name module_name, const block_conf
         const simtx_socket_spec &spec = info_->sockets[s];
         for (unsigned i = 0; i < config.socket_counts[s]; i++) {
             std::string socket_name = spec.count_parameter ? std::string(spec.name) + "_" + std::to_string(i) : spec.name;
-            int port = static_cast<int>(ports_.size());
+            unsigned port = static_cast<unsigned>(ports_.size());
             port_state state;
+            state.transport = std::make_unique<port_transport>(this, port);
             if (spec.role == SIMTX_SOCKET_INITIATOR) {
                 state.initiator = std::make_unique<initiator_socket>(socket_name.c_str());
-                state.initiator->register_nb_transport_bw(this, &block_module::nb_transport_bw, port);
+                state.initiator->bind(*state.transport);
             } else {
                 state.target = std::make_unique<target_socket>(socket_name.c_str());
-                state.target->register_nb_transport_fw(this, &block_module::nb_transport_fw, port);
-                state.target->register_transport_dbg(this, &block_module::transport_dbg, port);
+                state.target->bind(*state.transport);
             }
             ports_.push_back(std::move(state));
         }
@@ -422,13 +424,12 @@ void block_module::retry_held(uint64_t now)
         ports_[port].held = nullptr;
         held_ports_[port / 64] &= ~(uint64_t(1) << (port % 64));
         held_count_--;
-        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
         if (ports_[port].target) {
             tlm::tlm_phase phase = tlm::END_REQ;
-            (*ports_[port].target)->nb_transport_bw(*payload, phase, delay);
+            backward(ports_[port], *payload, phase);
         } else {
             tlm::tlm_phase phase = tlm::END_RESP;
-            (*ports_[port].initiator)->nb_transport_fw(*payload, phase, delay);
+            forward(ports_[port], *payload, phase);
             arrived_response(msg);
         }
     }
@@ -506,7 +507,6 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
 {
     port_state &state = ports_[port];
     if (state.awaiting_end) return false;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     tlm::tlm_phase phase;
     tlm::tlm_sync_enum result;
     // A message's handle is the extension of the payload carrying it.
@@ -519,7 +519,7 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
         tlm::tlm_generic_payload *payload = extension->payload;
         message_to_payload(*msg, *payload, *extension);
         phase = tlm::BEGIN_REQ;
-        result = (*state.initiator)->nb_transport_fw(*payload, phase, delay);
+        result = forward(state, *payload, phase);
         if (result == tlm::TLM_ACCEPTED || (result == tlm::TLM_UPDATED && phase == tlm::END_REQ)) {
             if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;
         } else {
@@ -537,13 +537,12 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     tlm::tlm_generic_payload *payload = extension->payload;
     message_to_payload(*msg, *payload, *extension);
     phase = tlm::BEGIN_RESP;
-    result = (*state.target)->nb_transport_bw(*payload, phase, delay);
+    result = backward(state, *payload, phase);
     if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;
     return true;
 }
 
-tlm::tlm_sync_enum block_module::nb_transport_fw(int port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                                 sc_core::sc_time &)
+tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase)
 {
     port_state &state = ports_[port];
     if (phase == tlm::BEGIN_REQ) {
@@ -563,8 +562,7 @@ tlm::tlm_sync_enum block_module::nb_transport_fw(int port, tlm::tlm_generic_payl
     return tlm::TLM_COMPLETED;
 }
 
-tlm::tlm_sync_enum block_module::nb_transport_bw(int port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                                 sc_core::sc_time &)
+tlm::tlm_sync_enum block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase)
 {
     port_state &state = ports_[port];
     if (state.awaiting_end == &payload) { // END_REQ, or BEGIN_RESP that implies it
@@ -585,7 +583,65 @@ tlm::tlm_sync_enum block_module::nb_transport_bw(int port, tlm::tlm_generic_payl
     return tlm::TLM_COMPLETED;
 }
 
-unsigned block_module::transport_dbg(int port, tlm::tlm_generic_payload &payload)
+tlm::tlm_sync_enum block_module::forward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase)
+{
+    if (state.peer) return state.peer->block->nb_transport_fw(state.peer->port, payload, phase);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    return (*state.initiator)->nb_transport_fw(payload, phase, delay);
+}
+
+tlm::tlm_sync_enum block_module::backward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase)
+{
+    if (state.peer) return state.peer->block->nb_transport_bw(state.peer->port, payload, phase);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    return (*state.target)->nb_transport_bw(payload, phase, delay);
+}
+
+// Bindings are complete: a port bound straight to another simtx block's
+// port calls that block's transport functions without the virtual hops of
+// the socket interfaces (the same calls, protocol and payloads; a protocol
+// checker or any other TLM module in between is called through its socket).
+void block_module::end_of_elaboration()
+{
+    for (port_state &state : ports_) {
+        sc_core::sc_interface *bound = state.initiator ? state.initiator->get_base_port().get_interface()
+                                                       : state.target->get_base_port().get_interface();
+        state.peer = dynamic_cast<port_transport *>(bound);
+    }
+}
+
+tlm::tlm_sync_enum port_transport::nb_transport_fw(tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                                   sc_core::sc_time &)
+{
+    return block->nb_transport_fw(port, payload, phase);
+}
+
+tlm::tlm_sync_enum port_transport::nb_transport_bw(tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                                   sc_core::sc_time &)
+{
+    return block->nb_transport_bw(port, payload, phase);
+}
+
+void port_transport::b_transport(tlm::tlm_generic_payload &payload, sc_core::sc_time &)
+{
+    payload.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    SC_REPORT_ERROR("simtx", (block->instance_name_ + ": blocking transport is not supported (simtx blocks use the "
+                                                      "non-blocking protocol)").c_str());
+}
+
+bool port_transport::get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &)
+{
+    return false; // the models own their memories: no direct access
+}
+
+unsigned int port_transport::transport_dbg(tlm::tlm_generic_payload &payload)
+{
+    return block->transport_dbg(port, payload);
+}
+
+void port_transport::invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) {}
+
+unsigned block_module::transport_dbg(unsigned port, tlm::tlm_generic_payload &payload)
 {
     (void)port;
     if (!info_->debug_access) return 0;

@@ -10,8 +10,6 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "simtx_block.h"
 
@@ -61,10 +59,29 @@ struct creation_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// A port's TLM interface (a target port's forward one, an initiator port's
+// backward one): hands each call to its block with the port's number. Blocks
+// speak the non-blocking protocol only.
+class port_transport final : public tlm::tlm_fw_transport_if<>, public tlm::tlm_bw_transport_if<> {
+  public:
+    port_transport(block_module *block, unsigned port) : block(block), port(port) {}
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                       sc_core::sc_time &delay) override;
+    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                       sc_core::sc_time &delay) override;
+    void b_transport(tlm::tlm_generic_payload &payload, sc_core::sc_time &delay) override;
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload &payload, tlm::tlm_dmi &dmi) override;
+    unsigned int transport_dbg(tlm::tlm_generic_payload &payload) override;
+    void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) override;
+
+    block_module *const block;
+    const unsigned port;
+};
+
 class block_module : public sc_core::sc_module {
   public:
-    using initiator_socket = tlm_utils::simple_initiator_socket_tagged<block_module>;
-    using target_socket = tlm_utils::simple_target_socket_tagged<block_module>;
+    using initiator_socket = tlm::tlm_initiator_socket<>;
+    using target_socket = tlm::tlm_target_socket<>;
 
     block_module(sc_core::sc_module_name module_name, const block_config &config);
     ~block_module() override;
@@ -98,6 +115,8 @@ class block_module : public sc_core::sc_module {
     struct port_state {
         std::unique_ptr<initiator_socket> initiator;
         std::unique_ptr<target_socket> target;
+        std::unique_ptr<port_transport> transport; // this port's interface, bound to its socket
+        port_transport *peer = nullptr;            // the bound port when it is a simtx block's: called directly
         tlm::tlm_generic_payload *awaiting_end = nullptr; // our BEGIN_REQ/BEGIN_RESP not yet ended
         tlm::tlm_generic_payload *held = nullptr;         // an arrival the core refused
         simtx_msg *held_msg = nullptr;                    // its message, offered again after each tick
@@ -106,6 +125,8 @@ class block_module : public sc_core::sc_module {
     };
 
     friend class tick_scheduler;
+    friend class port_transport;
+    void end_of_elaboration() override;
     void tick(uint64_t now);
     void wake();
     void schedule_cycle(uint64_t cycle);
@@ -118,11 +139,12 @@ class block_module : public sc_core::sc_module {
     void arrived_response(const simtx_msg &msg);
     bool send(unsigned port, const simtx_msg *msg);
     void fail(const char *message);
-    unsigned transport_dbg(int port, tlm::tlm_generic_payload &payload);
-    tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                       sc_core::sc_time &delay);
-    tlm::tlm_sync_enum nb_transport_bw(int port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                       sc_core::sc_time &delay);
+    unsigned transport_dbg(unsigned port, tlm::tlm_generic_payload &payload);
+    tlm::tlm_sync_enum nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase);
+    tlm::tlm_sync_enum nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase);
+    // Calls the bound port's interface: directly when it is a simtx block's.
+    tlm::tlm_sync_enum forward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase);
+    tlm::tlm_sync_enum backward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase);
 
     static bool send_upcall(void *context, unsigned port, const simtx_msg *msg);
     static void fail_upcall(void *context, const char *message);

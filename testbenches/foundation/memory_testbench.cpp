@@ -62,5 +62,19 @@ int sc_main(int, char **)
     CHECK_EQUAL(bench.counter("reads"), 13);
     CHECK_EQUAL(bench.counter("writes"), 1);
     CHECK_EQUAL(bench.counter("address_errors"), 1);
+
+    // Blocks speak the non-blocking protocol only: a blocking call is a
+    // reported error answered with an error status, not a hang.
+    tlm::tlm_generic_payload blocking;
+    blocking.set_command(tlm::TLM_READ_COMMAND);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    bool reported = false;
+    try {
+        bench.dut().target(0).get_base_interface().b_transport(blocking, delay);
+    } catch (const sc_core::sc_report &report) {
+        reported = std::strstr(report.what(), "blocking transport is not supported") != nullptr;
+    }
+    CHECK(reported);
+    CHECK_EQUAL(blocking.get_response_status(), tlm::TLM_COMMAND_ERROR_RESPONSE);
     return simtx_test_summary();
 }
