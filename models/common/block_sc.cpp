@@ -465,9 +465,11 @@ unsigned block_module::next_held_port(unsigned from) const
 }
 
 // The message an arrival on port carries, ready for the core.
-simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payload)
+simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payload, msg_extension *known)
 {
-    msg_extension &extension = extension_of(payload);
+    // The lookup reads the payload's extension array, a host cache miss on
+    // most arrivals: a simtx sender names the extension instead.
+    msg_extension &extension = known ? *known : extension_of(payload);
     extension.payload = &payload;
     simtx_msg &msg = extension.msg;
     msg.handle = &extension;
@@ -519,14 +521,14 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
         tlm::tlm_generic_payload *payload = extension->payload;
         message_to_payload(*msg, *payload, *extension);
         phase = tlm::BEGIN_REQ;
-        result = forward(state, *payload, phase);
+        result = forward(state, *payload, phase, extension);
         if (result == tlm::TLM_ACCEPTED || (result == tlm::TLM_UPDATED && phase == tlm::END_REQ)) {
             if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;
         } else {
             // The target answered at once (TLM_COMPLETED or BEGIN_RESP): hand the
             // response to the core after this cycle, as if it had been refused.
             if (state.held) SC_REPORT_FATAL("simtx", "two immediate responses on one port");
-            hold(port, *payload, arrival(port, *payload));
+            hold(port, *payload, arrival(port, *payload, extension));
             ports_[port].held_refused = false; // handed over after this cycle, not refused
             announce_room(port);
             wake();
@@ -537,16 +539,17 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     tlm::tlm_generic_payload *payload = extension->payload;
     message_to_payload(*msg, *payload, *extension);
     phase = tlm::BEGIN_RESP;
-    result = backward(state, *payload, phase);
+    result = backward(state, *payload, phase, extension);
     if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;
     return true;
 }
 
-tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase)
+tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                                 msg_extension *extension)
 {
     port_state &state = ports_[port];
     if (phase == tlm::BEGIN_REQ) {
-        if (deliver(port, payload, arrival(port, payload))) {
+        if (deliver(port, payload, arrival(port, payload, extension))) {
             phase = tlm::END_REQ;
             return tlm::TLM_UPDATED;
         }
@@ -562,7 +565,8 @@ tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_generic
     return tlm::TLM_COMPLETED;
 }
 
-tlm::tlm_sync_enum block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase)
+tlm::tlm_sync_enum block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                                 msg_extension *extension)
 {
     port_state &state = ports_[port];
     if (state.awaiting_end == &payload) { // END_REQ, or BEGIN_RESP that implies it
@@ -572,7 +576,7 @@ tlm::tlm_sync_enum block_module::nb_transport_bw(unsigned port, tlm::tlm_generic
     }
     if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
     if (phase == tlm::BEGIN_RESP) {
-        simtx_msg &msg = arrival(port, payload);
+        simtx_msg &msg = arrival(port, payload, extension);
         if (deliver(port, payload, msg)) {
             arrived_response(msg);
             return tlm::TLM_COMPLETED;
@@ -583,16 +587,18 @@ tlm::tlm_sync_enum block_module::nb_transport_bw(unsigned port, tlm::tlm_generic
     return tlm::TLM_COMPLETED;
 }
 
-tlm::tlm_sync_enum block_module::forward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase)
+tlm::tlm_sync_enum block_module::forward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                         msg_extension *extension)
 {
-    if (state.peer) return state.peer->block->nb_transport_fw(state.peer->port, payload, phase);
+    if (state.peer) return state.peer->block->nb_transport_fw(state.peer->port, payload, phase, extension);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     return (*state.initiator)->nb_transport_fw(payload, phase, delay);
 }
 
-tlm::tlm_sync_enum block_module::backward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase)
+tlm::tlm_sync_enum block_module::backward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                          msg_extension *extension)
 {
-    if (state.peer) return state.peer->block->nb_transport_bw(state.peer->port, payload, phase);
+    if (state.peer) return state.peer->block->nb_transport_bw(state.peer->port, payload, phase, extension);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     return (*state.target)->nb_transport_bw(payload, phase, delay);
 }
@@ -613,13 +619,13 @@ void block_module::end_of_elaboration()
 tlm::tlm_sync_enum port_transport::nb_transport_fw(tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                                    sc_core::sc_time &)
 {
-    return block->nb_transport_fw(port, payload, phase);
+    return block->nb_transport_fw(port, payload, phase, nullptr);
 }
 
 tlm::tlm_sync_enum port_transport::nb_transport_bw(tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                                    sc_core::sc_time &)
 {
-    return block->nb_transport_bw(port, payload, phase);
+    return block->nb_transport_bw(port, payload, phase, nullptr);
 }
 
 void port_transport::b_transport(tlm::tlm_generic_payload &payload, sc_core::sc_time &)

@@ -134,17 +134,23 @@ class block_module : public sc_core::sc_module {
     void hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
     unsigned next_held_port(unsigned from) const;
     void announce_room(unsigned port);
-    simtx_msg &arrival(unsigned port, tlm::tlm_generic_payload &payload);
+    simtx_msg &arrival(unsigned port, tlm::tlm_generic_payload &payload, msg_extension *extension);
     bool deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
     void arrived_response(const simtx_msg &msg);
     bool send(unsigned port, const simtx_msg *msg);
     void fail(const char *message);
     unsigned transport_dbg(unsigned port, tlm::tlm_generic_payload &payload);
-    tlm::tlm_sync_enum nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase);
-    tlm::tlm_sync_enum nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase);
+    // extension: the payload's message extension when the caller knows it
+    // (a simtx block calling directly), else null: looked up on arrival.
+    tlm::tlm_sync_enum nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                       msg_extension *extension);
+    tlm::tlm_sync_enum nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                       msg_extension *extension);
     // Calls the bound port's interface: directly when it is a simtx block's.
-    tlm::tlm_sync_enum forward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase);
-    tlm::tlm_sync_enum backward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase);
+    tlm::tlm_sync_enum forward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                               msg_extension *extension = nullptr);
+    tlm::tlm_sync_enum backward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                                msg_extension *extension = nullptr);
 
     static bool send_upcall(void *context, unsigned port, const simtx_msg *msg);
     static void fail_upcall(void *context, const char *message);
