@@ -14,7 +14,11 @@
 #define CHUNK_BITS 8
 #define CHUNK_SIZE (1u << CHUNK_BITS)
 #define CHUNKS_PER_PAGE (PAGE_SIZE / CHUNK_SIZE)
-#define ARENA_BYTES (1024u * 1024u - 64u) /* with its header, within 1 MiB */
+/* An arena is one huge page of the host (2 MiB, aligned): random accesses
+ * across a large memory (a DRAM trace) otherwise miss the host's TLB at
+ * nearly every chunk table and chunk. */
+#define ARENA_SPAN (2u * 1024u * 1024u)
+#define ARENA_BYTES (ARENA_SPAN - 64u) /* with its header */
 
 typedef struct page {
     uint64_t number;
@@ -47,11 +51,28 @@ static size_t slot_of(uint64_t number, size_t capacity)
     return (size_t)((number * 0x9E3779B97F4A7C15ull) >> 20) & (capacity - 1);
 }
 
+_Static_assert(sizeof(arena) <= ARENA_SPAN, "an arena fills one huge page");
+
+/* A zeroed arena on a huge-page boundary: mapped one span too large, the
+ * ends trimmed. The huge page is a hint the system may not take. */
+static arena *map_arena(void)
+{
+    uint8_t *mapped = mmap(NULL, 2 * ARENA_SPAN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) abort();
+    uintptr_t start = ((uintptr_t)mapped + ARENA_SPAN - 1) & ~(uintptr_t)(ARENA_SPAN - 1);
+    size_t head = start - (uintptr_t)mapped;
+    if (head) munmap(mapped, head);
+    munmap((uint8_t *)start + ARENA_SPAN, ARENA_SPAN - head);
+#ifdef MADV_HUGEPAGE
+    madvise((void *)start, ARENA_SPAN, MADV_HUGEPAGE);
+#endif
+    return (arena *)start;
+}
+
 static void *arena_take(sparse_memory *m, size_t size)
 {
     if (!m->arenas || ARENA_BYTES - m->arenas->used < size) {
-        arena *a = mmap(NULL, sizeof *a, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (a == MAP_FAILED) abort();
+        arena *a = map_arena();
         a->next = m->arenas;
         m->arenas = a;
     }
@@ -75,7 +96,7 @@ void sparse_memory_destroy(sparse_memory *m)
     if (!m) return;
     while (m->arenas) {
         arena *next = m->arenas->next;
-        munmap(m->arenas, sizeof *m->arenas);
+        munmap(m->arenas, ARENA_SPAN);
         m->arenas = next;
     }
     free(m->slots);
