@@ -1,5 +1,5 @@
 /* Real data for large, sparsely used address spaces: storage is allocated
- * in 256-byte chunks on first write (indexed by 4 KiB pages); unwritten bytes
+ * in 256-byte chunks on first write (indexed by 64 KiB pages); unwritten bytes
  * read as zero. */
 #ifndef SIMTX_SPARSE_MEMORY_H
 #define SIMTX_SPARSE_MEMORY_H
