@@ -224,3 +224,31 @@ size_t sparse_memory_page_count(const sparse_memory *m)
 {
     return m->count;
 }
+
+/* The page holding address, or NULL; unlike find_page it leaves the cache
+ * of the last page found alone (a hint must not change the lookups). */
+static const page *peek_page(const sparse_memory *m, uint64_t address)
+{
+    uint64_t number = address >> PAGE_BITS;
+    for (size_t s = slot_of(number, m->capacity); m->slots[s].chunks; s = (s + 1) & (m->capacity - 1))
+        if (m->slots[s].number == number) return &m->slots[s];
+    return NULL;
+}
+
+void sparse_memory_prefetch_entry(const sparse_memory *m, uint64_t address)
+{
+    const page *p = peek_page(m, address);
+    if (p) __builtin_prefetch(&p->chunks[(address & (PAGE_SIZE - 1)) >> CHUNK_BITS]);
+}
+
+void sparse_memory_prefetch_bytes(const sparse_memory *m, uint64_t address, size_t size)
+{
+    const page *p = peek_page(m, address);
+    if (!p) return;
+    const uint8_t *chunk = p->chunks[(address & (PAGE_SIZE - 1)) >> CHUNK_BITS];
+    if (!chunk) return;
+    /* The bytes in this chunk, a cache line at a time (the rest, if any,
+     * are in the next chunk: rare for aligned bursts). */
+    size_t offset = address & (CHUNK_SIZE - 1), end = offset + span_in_chunk(address, size);
+    for (size_t line = offset & ~(size_t)63; line < end; line += 64) __builtin_prefetch(chunk + line);
+}

@@ -21,6 +21,13 @@ void sparse_memory_write(sparse_memory *memory, uint64_t address, const void *da
 void sparse_memory_write_masked(sparse_memory *memory, uint64_t address, const void *data, size_t size,
                                 const uint64_t *byte_enable);
 size_t sparse_memory_page_count(const sparse_memory *memory);
+/* Hints for a model that knows an access well ahead (a DRAM controller
+ * queueing a request): random accesses to a large memory miss the host's
+ * caches twice, at the chunk's entry in its page and at the chunk. Stage 1
+ * (early) fetches the entry, stage 2 (later, once it has arrived) the
+ * chunk's bytes. Neither changes anything. */
+void sparse_memory_prefetch_entry(const sparse_memory *memory, uint64_t address);
+void sparse_memory_prefetch_bytes(const sparse_memory *memory, uint64_t address, size_t size);
 
 #ifdef __cplusplus
 }
