@@ -201,6 +201,24 @@ static void test_sparse_memory(void)
     }
     CHECK(all);
     CHECK(sparse_memory_page_count(m) >= 5000);
+    /* Prefetch hints change nothing, on stored and on unwritten addresses
+     * (unwritten pages and chunks are not created). */
+    size_t pages = sparse_memory_page_count(m);
+    for (uint64_t page = 0; page < 5000; page += 7) {
+        sparse_memory_prefetch_entry(m, page << 20);
+        sparse_memory_prefetch_bytes(m, page << 20, 128);
+        sparse_memory_prefetch_entry(m, (page << 20) + 0x4000);
+        sparse_memory_prefetch_bytes(m, (page << 20) + 0x4000, 64);
+        sparse_memory_prefetch_bytes(m, (UINT64_C(1) << 60) + page, 64);
+    }
+    CHECK_EQUAL(sparse_memory_page_count(m), pages);
+    all = true;
+    for (uint64_t page = 0; page < 5000; page++) {
+        uint64_t value;
+        sparse_memory_read(m, page << 20, &value, sizeof value);
+        all &= value == page;
+    }
+    CHECK(all);
     sparse_memory_destroy(m);
 }
 
