@@ -170,7 +170,7 @@ struct dram_controller {
     bank_queue *bank_queues;
     /* Per kind of candidate, a bit per bank with one, so that the bank plan
      * looks at each bank for the kinds of command it waits for only. */
-    uint64_t *candidate_banks; /* CANDIDATE_KINDS sets of bank_words words */
+    uint64_t *candidate_banks; /* CANDIDATE_KINDS sets of bank_words words, interleaved */
     unsigned bank_words;
     unsigned hazards; /* queued requests whose hazard flag is set */
     request_plan plan;
@@ -500,16 +500,16 @@ static void age_bus_window(dram_controller *c, uint64_t now)
 
 /* ---- commands ---- */
 
-static void set_bank_bit(uint64_t *bits, unsigned bank, bool value)
+/* A bank's words of the candidate sets: the sets are interleaved word by
+ * word, so that a bank's four bits lie in adjacent words. */
+static uint64_t *bank_candidate_words(const dram_controller *c, unsigned bank)
 {
-    uint64_t bit = 1ull << (bank % 64);
-    if (value) bits[bank / 64] |= bit;
-    else bits[bank / 64] &= ~bit;
+    return &c->candidate_banks[bank / 64 * CANDIDATE_KINDS];
 }
 
-static uint64_t *kind_banks(const dram_controller *c, unsigned kind)
+static void set_bank_bit(uint64_t *word, uint64_t bit, bool value)
 {
-    return &c->candidate_banks[kind * c->bank_words];
+    *word = (*word & ~bit) | (value ? bit : 0);
 }
 
 /* Recomputes a bank's row hits and its bits in the candidate sets after a
@@ -519,19 +519,23 @@ static uint64_t *kind_banks(const dram_controller *c, unsigned kind)
 static void summarise_bank(dram_controller *c, unsigned bank)
 {
     bank_queue *b = &c->bank_queues[bank];
-    b->read_hit = b->write_hit = NO_SLOT;
+    uint16_t read_hit = NO_SLOT, write_hit = NO_SLOT;
     uint32_t open_row = c->open_row[bank];
     for (unsigned slot = b->oldest; slot != NO_SLOT; slot = c->requests[slot].younger_in_bank) {
         dram_request *r = &c->requests[slot];
         r->not_before = 0;
-        uint16_t *hit = r->is_write ? &b->write_hit : &b->read_hit;
-        if (r->row == open_row && *hit == NO_SLOT) *hit = (uint16_t)slot;
+        if (r->row != open_row) continue;
+        if (r->is_write) write_hit = write_hit == NO_SLOT ? (uint16_t)slot : write_hit;
+        else read_hit = read_hit == NO_SLOT ? (uint16_t)slot : read_hit;
     }
-    bool waits = b->oldest != NO_SLOT && b->read_hit == NO_SLOT && b->write_hit == NO_SLOT;
-    set_bank_bit(kind_banks(c, CANDIDATE_READ), bank, b->read_hit != NO_SLOT);
-    set_bank_bit(kind_banks(c, CANDIDATE_WRITE), bank, b->write_hit != NO_SLOT);
-    set_bank_bit(kind_banks(c, CANDIDATE_ACTIVATE), bank, waits && open_row == NO_OPEN_ROW);
-    set_bank_bit(kind_banks(c, CANDIDATE_PRECHARGE), bank, waits && open_row != NO_OPEN_ROW);
+    b->read_hit = read_hit;
+    b->write_hit = write_hit;
+    bool waits = b->oldest != NO_SLOT && read_hit == NO_SLOT && write_hit == NO_SLOT;
+    uint64_t *words = bank_candidate_words(c, bank), bit = 1ull << (bank % 64);
+    set_bank_bit(&words[CANDIDATE_READ], bit, read_hit != NO_SLOT);
+    set_bank_bit(&words[CANDIDATE_WRITE], bit, write_hit != NO_SLOT);
+    set_bank_bit(&words[CANDIDATE_ACTIVATE], bit, waits && open_row == NO_OPEN_ROW);
+    set_bank_bit(&words[CANDIDATE_PRECHARGE], bit, waits && open_row != NO_OPEN_ROW);
 }
 
 static bool bank_has_hits(const dram_controller *c, unsigned bank)
@@ -1044,13 +1048,13 @@ static inline void plan_candidate(const dram_controller *c, unsigned slot, uint6
 }
 
 /* Counts a kind's candidates in the plan, given the kind's channel-wide
- * limit. */
+ * limit and the words of candidate bits. */
 __attribute__((always_inline)) /* compiled once per kind */
-static inline void plan_kind(const dram_controller *c, unsigned kind, uint64_t limit, request_plan *plan)
+static inline void plan_kind(const dram_controller *c, unsigned kind, uint64_t limit, unsigned bank_words,
+                             request_plan *plan)
 {
-    const uint64_t *words = kind_banks(c, kind);
-    for (unsigned word = 0; word < c->bank_words; word++)
-        for (uint64_t bits = words[word]; bits; bits &= bits - 1) {
+    for (unsigned word = 0; word < bank_words; word++)
+        for (uint64_t bits = c->candidate_banks[word * CANDIDATE_KINDS + kind]; bits; bits &= bits - 1) {
             unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
             const bank_queue *b = &c->bank_queues[bank];
             const dram_bank_timing *timing = &c->state.banks[bank];
@@ -1066,9 +1070,9 @@ static inline void plan_kind(const dram_controller *c, unsigned kind, uint64_t l
 /* Counts a kind's candidates in the plan unless none of them can go by
  * the plan's cycle, none going before the kind's channel-wide limit. */
 __attribute__((always_inline)) static inline void plan_kind_if_early(const dram_controller *c, unsigned kind, uint64_t limit,
-                                                                    request_plan *plan)
+                                                                    unsigned bank_words, request_plan *plan)
 {
-    if (limit <= plan->cycle) plan_kind(c, kind, limit, plan);
+    if (limit <= plan->cycle) plan_kind(c, kind, limit, bank_words, plan);
 }
 
 /* FR-FCFS when no request is held back, from the banks' summaries: the
@@ -1076,8 +1080,8 @@ __attribute__((always_inline)) static inline void plan_kind_if_early(const dram_
  * The kind with the earliest channel-wide limit is looked at first: its
  * candidates usually settle the plan's cycle, and then the other kinds
  * whose limit is later need no look. */
-__attribute__((noinline)) /* once per command: keeps choose_by_bank light */
-static void plan_by_bank(dram_controller *c, uint64_t now)
+__attribute__((always_inline)) /* compiled for one word of candidate bits and for any */
+static inline void plan_by_bank_words(dram_controller *c, uint64_t now, unsigned bank_words)
 {
     request_plan plan = {.cycle = SIMTX_NEVER, .hit_sequence = UINT64_MAX, .other_sequence = UINT64_MAX,
                          .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
@@ -1091,16 +1095,24 @@ static void plan_by_bank(dram_controller *c, uint64_t now)
         if (limits[kind] < limits[first]) first = kind;
     /* Each call names its kind, so that it is compiled for it. */
     switch (first) {
-    case CANDIDATE_READ: plan_kind(c, CANDIDATE_READ, limits[CANDIDATE_READ], &plan); break;
-    case CANDIDATE_WRITE: plan_kind(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], &plan); break;
-    case CANDIDATE_ACTIVATE: plan_kind(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], &plan); break;
-    default: plan_kind(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], &plan); break;
+    case CANDIDATE_READ: plan_kind(c, CANDIDATE_READ, limits[CANDIDATE_READ], bank_words, &plan); break;
+    case CANDIDATE_WRITE: plan_kind(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], bank_words, &plan); break;
+    case CANDIDATE_ACTIVATE: plan_kind(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], bank_words, &plan); break;
+    default: plan_kind(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], bank_words, &plan); break;
     }
-    if (first != CANDIDATE_READ) plan_kind_if_early(c, CANDIDATE_READ, limits[CANDIDATE_READ], &plan);
-    if (first != CANDIDATE_WRITE) plan_kind_if_early(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], &plan);
-    if (first != CANDIDATE_ACTIVATE) plan_kind_if_early(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], &plan);
-    if (first != CANDIDATE_PRECHARGE) plan_kind_if_early(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], &plan);
+    if (first != CANDIDATE_READ) plan_kind_if_early(c, CANDIDATE_READ, limits[CANDIDATE_READ], bank_words, &plan);
+    if (first != CANDIDATE_WRITE) plan_kind_if_early(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], bank_words, &plan);
+    if (first != CANDIDATE_ACTIVATE) plan_kind_if_early(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], bank_words, &plan);
+    if (first != CANDIDATE_PRECHARGE) plan_kind_if_early(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], bank_words, &plan);
     c->plan = plan;
+}
+
+/* Channels of up to 64 banks, the usual, need no loop over words. */
+__attribute__((noinline)) /* once per command: keeps choose_by_bank light */
+static void plan_by_bank(dram_controller *c, uint64_t now)
+{
+    if (c->bank_words == 1) plan_by_bank_words(c, now, 1);
+    else plan_by_bank_words(c, now, c->bank_words);
 }
 
 /* FR-FCFS when no request is held back. The plan made after the last
