@@ -1225,7 +1225,7 @@ static request_choice choose_held_back(dram_controller *c, uint64_t now, uint64_
     return choose_by_bank(c, now, wake);
 }
 
-static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t *wake)
+__attribute__((always_inline)) static inline request_choice choose_request(dram_controller *c, uint64_t now, uint64_t *wake)
 {
     /* Whatever may hold a request back, or arrivals not seen yet, take the
      * careful path. */
