@@ -200,7 +200,9 @@ struct dram_controller {
 
     uint64_t sequence;
     /* Requests are considered from the cycle after they arrive, whether the
-     * shim delivered them before or after running that cycle. */
+     * shim delivered them before or after running that cycle. The cycle is
+     * SIMTX_NEVER before the first arrival, so that equal to now it means
+     * arrivals then. */
     uint64_t last_arrival_cycle;
     unsigned arrivals_that_cycle;
     /* starvation_cap: column commands that went to the oldest request's bank
@@ -448,6 +450,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
         c->bank_queues[b] = (bank_queue){NO_SLOT, NO_SLOT, NO_SLOT, NO_SLOT};
     }
     c->next_refresh = t.refi;
+    c->last_arrival_cycle = SIMTX_NEVER;
     c->next_response_ready = SIMTX_NEVER;
     register_observations(c);
     return c;
@@ -1215,7 +1218,7 @@ static request_choice choose_held_back(dram_controller *c, uint64_t now, uint64_
         if (c->bypasses >= (uint64_t)c->params.starvation_cap) capped_bank = c->queue[0].bank;
     }
     unsigned visible = c->request_count;
-    if (c->arrivals_that_cycle && c->last_arrival_cycle == now) {
+    if (c->last_arrival_cycle == now) {
         visible -= c->arrivals_that_cycle; /* the youngest, at the end of the queue */
         *wake = now + 1;
     }
@@ -1228,8 +1231,8 @@ static request_choice choose_held_back(dram_controller *c, uint64_t now, uint64_
 __attribute__((always_inline)) static inline request_choice choose_request(dram_controller *c, uint64_t now, uint64_t *wake)
 {
     /* Whatever may hold a request back, or arrivals not seen yet, take the
-     * careful path. */
-    if (c->params.starvation_cap || c->copy_count || c->hazards || (c->arrivals_that_cycle && c->last_arrival_cycle == now) ||
+     * careful path. (One test for the first three: they are rarely set.) */
+    if ((c->params.starvation_cap | c->copy_count | c->hazards) || c->last_arrival_cycle == now ||
         c->response_count >= (unsigned)c->params.return_queue_depth)
         return choose_held_back(c, now, wake);
     return choose_by_bank(c, now, wake);
