@@ -1239,15 +1239,16 @@ __attribute__((always_inline)) static inline request_choice choose_request(dram_
 }
 
 /* Issues the command FR-FCFS picks now, if any, and lowers *wake to the
- * first cycle another command may go. */
-static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
+ * first cycle another command may go. Returns refused_arrival_fits() as it
+ * stands then, which the cycle needs too: nothing after changes it. */
+static bool schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
 {
     /* A due refresh stops all traffic so that its precharges are not pushed
      * back forever by row hits. */
-    if (c->refresh_due) return;
+    if (c->refresh_due) return refused_arrival_fits(c);
     uint64_t wake_before = *wake;
     request_choice choice = choose_request(c, now, wake);
-    if (choice.hit == NO_SLOT && choice.other == NO_SLOT) return;
+    if (choice.hit == NO_SLOT && choice.other == NO_SLOT) return refused_arrival_fits(c);
     if (c->issued_this_cycle) { /* a copy or refresh took this cycle */
     } else if (choice.hit != NO_SLOT) {
         dram_request *r = &c->requests[choice.hit];
@@ -1273,10 +1274,11 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
      * spoil that pass's plan. */
     if (refused_arrival_fits(c)) {
         *wake = now + 1;
-        return;
+        return true;
     }
     *wake = wake_before;
     choose_request(c, now, wake);
+    return false;
 }
 
 /* ---- refresh ---- */
@@ -1364,12 +1366,12 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     }
     /* Copies and refresh compute no wake for their following command. */
     if (c->issued_this_cycle && (c->copy_count || c->refresh_due)) wake = now + 1;
-    schedule_requests(c, now, &wake);
+    bool arrival_follows = schedule_requests(c, now, &wake);
     age_bus_window(c, now);
 
     if (!c->port_blocked)
         if (c->response_count) wake = min2(wake, max2(c->next_response_ready, now + 1));
-    if (refused_arrival_fits(c)) {
+    if (arrival_follows) {
         wake = now + 1;
         c->refused_waiting = false; /* the offer follows at once */
         if (c->env.room) c->env.room(c->env.context, 0);
