@@ -231,7 +231,7 @@ struct dram_controller {
 
     struct {
         uint64_t reads, writes, bytes_read, bytes_written, row_hits, row_misses, row_conflicts;
-        uint64_t activates, copy_activates, precharges, read_bursts, write_bursts, transfers, refreshes;
+        uint64_t commands[DRAM_CMD_COUNT]; /* by kind */
         uint64_t copies_fpm, copies_psm, copies_controller, copies_trivial;
         uint64_t address_errors, command_errors, timing_violations, checked_commands, wakeups;
         simtx_histogram read_latency, write_latency, copy_latency, copy_service_latency;
@@ -333,13 +333,13 @@ static void register_observations(dram_controller *c)
     simtx_observe_counter(o, "row_hits", &c->stats.row_hits, "requests", "requests served from a row already open");
     simtx_observe_counter(o, "row_misses", &c->stats.row_misses, "requests", "requests that activated a closed bank");
     simtx_observe_counter(o, "row_conflicts", &c->stats.row_conflicts, "requests", "requests that closed another row first");
-    simtx_observe_counter(o, "activates", &c->stats.activates, "commands", "ACT commands (RowClone copy activates not included)");
-    simtx_observe_counter(o, "copy_activates", &c->stats.copy_activates, "commands", "RowClone FPM second activates");
-    simtx_observe_counter(o, "precharges", &c->stats.precharges, "commands", "PRE commands");
-    simtx_observe_counter(o, "read_bursts", &c->stats.read_bursts, "commands", "RD commands");
-    simtx_observe_counter(o, "write_bursts", &c->stats.write_bursts, "commands", "WR commands");
-    simtx_observe_counter(o, "transfers", &c->stats.transfers, "commands", "RowClone PSM TRANSFER commands");
-    simtx_observe_counter(o, "refreshes", &c->stats.refreshes, "commands", "REF commands");
+    simtx_observe_counter(o, "activates", &c->stats.commands[DRAM_CMD_ACT], "commands", "ACT commands (RowClone copy activates not included)");
+    simtx_observe_counter(o, "copy_activates", &c->stats.commands[DRAM_CMD_COPY_ACT], "commands", "RowClone FPM second activates");
+    simtx_observe_counter(o, "precharges", &c->stats.commands[DRAM_CMD_PRE], "commands", "PRE commands");
+    simtx_observe_counter(o, "read_bursts", &c->stats.commands[DRAM_CMD_RD], "commands", "RD commands");
+    simtx_observe_counter(o, "write_bursts", &c->stats.commands[DRAM_CMD_WR], "commands", "WR commands");
+    simtx_observe_counter(o, "transfers", &c->stats.commands[DRAM_CMD_TRANSFER], "commands", "RowClone PSM TRANSFER commands");
+    simtx_observe_counter(o, "refreshes", &c->stats.commands[DRAM_CMD_REF], "commands", "REF commands");
     simtx_observe_counter(o, "row_copies_fpm", &c->stats.copies_fpm, "copies", "ROW_COPY done with RowClone Fast Parallel Mode");
     simtx_observe_counter(o, "row_copies_psm", &c->stats.copies_psm, "copies", "ROW_COPY done with RowClone Pipelined Serial Mode");
     simtx_observe_counter(o, "row_copies_controller", &c->stats.copies_controller, "copies", "ROW_COPY read and written through the controller");
@@ -583,16 +583,7 @@ static void issue(dram_controller *c, dram_command *command, uint64_t now)
             c->failed = true;
         }
     }
-    switch (command->kind) {
-    case DRAM_CMD_ACT: c->stats.activates++; break;
-    case DRAM_CMD_COPY_ACT: c->stats.copy_activates++; break;
-    case DRAM_CMD_PRE: c->stats.precharges++; break;
-    case DRAM_CMD_RD: c->stats.read_bursts++; break;
-    case DRAM_CMD_WR: c->stats.write_bursts++; break;
-    case DRAM_CMD_TRANSFER: c->stats.transfers++; break;
-    case DRAM_CMD_REF: c->stats.refreshes++; break;
-    default: break;
-    }
+    c->stats.commands[command->kind]++;
     if (command->kind == DRAM_CMD_RD || command->kind == DRAM_CMD_WR) {
         uint64_t data_start = now + (command->kind == DRAM_CMD_RD ? c->timing.cl : c->timing.wl);
         if (c->env.probes_traced) record_bus_burst(c, data_start ? data_start : 1); /* 0: never started */
@@ -1408,9 +1399,9 @@ static void dram_controller_finish(void *core, uint64_t now)
     dram_controller *c = core;
     if (c->sleeping) catch_up_refresh(c, now); /* the refreshes owed since it fell asleep */
     if (now) {
-        c->stats.activates_per_kilocycle = (double)c->stats.activates * 1000.0 / (double)now;
+        c->stats.activates_per_kilocycle = (double)c->stats.commands[DRAM_CMD_ACT] * 1000.0 / (double)now;
         c->stats.bus_utilisation =
-            (double)(c->stats.read_bursts + c->stats.write_bursts) * c->timing.burst / (double)now;
+            (double)(c->stats.commands[DRAM_CMD_RD] + c->stats.commands[DRAM_CMD_WR]) * c->timing.burst / (double)now;
     }
     uint64_t served = c->stats.row_hits + c->stats.row_misses + c->stats.row_conflicts;
     c->stats.row_hit_rate = served ? (double)c->stats.row_hits / (double)served : 0.0;
