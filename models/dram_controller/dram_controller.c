@@ -1318,6 +1318,23 @@ static void catch_up_refresh(dram_controller *c, uint64_t now)
 
 /* ---- the cycle ---- */
 
+/* A due refresh and the copies, which go before requests. */
+static void schedule_refresh_and_copies(dram_controller *c, uint64_t now, uint64_t *wake)
+{
+    if (c->refresh_due) schedule_refresh(c, now, wake);
+    for (unsigned i = 0; i < c->copy_count; i++) {
+        dram_copy *copy = &c->copies[i];
+        if (copy->arrival == now) { /* considered from the next cycle, like requests */
+            *wake = now + 1;
+            continue;
+        }
+        if (!copy->started && copy_may_start(c, i)) start_copy(c, copy, now);
+        if (copy->started) advance_copy(c, copy, now, wake);
+    }
+    /* Copies and refresh compute no wake for their following command. */
+    if (c->issued_this_cycle && (c->copy_count || c->refresh_due)) *wake = now + 1;
+}
+
 static uint64_t dram_controller_cycle(void *core, uint64_t now)
 {
     dram_controller *c = core;
@@ -1345,18 +1362,7 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
         show_counts(c);
     }
     if (c->timing.refresh && now >= c->next_refresh) c->refresh_due = true;
-    if (c->refresh_due) schedule_refresh(c, now, &wake);
-    for (unsigned i = 0; i < c->copy_count; i++) {
-        dram_copy *copy = &c->copies[i];
-        if (copy->arrival == now) { /* considered from the next cycle, like requests */
-            wake = now + 1;
-            continue;
-        }
-        if (!copy->started && copy_may_start(c, i)) start_copy(c, copy, now);
-        if (copy->started) advance_copy(c, copy, now, &wake);
-    }
-    /* Copies and refresh compute no wake for their following command. */
-    if (c->issued_this_cycle && (c->copy_count || c->refresh_due)) wake = now + 1;
+    if (c->refresh_due || c->copy_count) schedule_refresh_and_copies(c, now, &wake);
     bool arrival_follows = schedule_requests(c, now, &wake);
     age_bus_window(c, now);
 
