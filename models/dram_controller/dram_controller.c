@@ -79,7 +79,7 @@ typedef enum {
     STEP_WAIT_DONE
 } copy_step;
 
-/* A queued read or write, by slot (its message has the same slot). */
+/* A queued read or write, by slot. */
 typedef struct dram_request {
     uint64_t arrival, sequence, address;
     /* A lower bound on when its next command may issue, for the queue scan:
@@ -88,6 +88,7 @@ typedef struct dram_request {
     uint64_t not_before;
     uint32_t size;
     unsigned bank, row, column, bursts, bursts_issued;
+    unsigned message;         /* its message, which becomes its response */
     uint16_t younger_in_bank; /* the next request of its bank in arrival order (NO_SLOT: none) */
     bool is_write, activated, precharged;
 } dram_request;
@@ -162,7 +163,11 @@ struct dram_controller {
     bool copy_through_controller;
 
     dram_request *requests;
-    simtx_msg *request_messages; /* by slot, like requests */
+    /* The messages of requests and then of their responses, which are made
+     * in place: a request's message is not copied again. */
+    simtx_msg *messages;
+    unsigned *free_messages;
+    unsigned free_message_count;
     queued_request *queue;  /* occupied slots by position, oldest first */
     unsigned request_count;
     unsigned *free_slots;
@@ -186,14 +191,12 @@ struct dram_controller {
     unsigned copy_count;
     unsigned *copies_on_bank; /* started copies using each bank */
 
-    /* Responses sit in slots; they leave in the order they become ready,
-     * those ready at once in the order they were made. That order is kept
-     * by position in a ring, so that sending one moves no message and looks
-     * at no other response. */
-    simtx_msg *response_messages;        /* by slot */
-    unsigned *response_slots;            /* by ring position, first to leave first */
+    /* Responses leave in the order they become ready, those ready at once
+     * in the order they were made. That order is kept by position in a
+     * ring, so that sending one moves no message and looks at no other
+     * response. */
+    unsigned *response_messages;         /* by ring position, first to leave first */
     uint64_t *response_ready;            /* by ring position */
-    unsigned *free_response_slots;
     unsigned response_count, response_capacity, response_head; /* the ring's first position */
     uint64_t next_response_ready; /* the first's ready (SIMTX_NEVER: none) */
     bool port_blocked;
@@ -302,7 +305,8 @@ static void dram_controller_destroy(void *core)
     if (c->copies)
         for (unsigned i = 0; i < (unsigned)c->params.copy_queue_depth; i++) free(c->copies[i].buffer);
     free(c->requests);
-    free(c->request_messages);
+    free(c->messages);
+    free(c->free_messages);
     free(c->queue);
     free(c->conflicts);
     free(c->open_row);
@@ -313,9 +317,7 @@ static void dram_controller_destroy(void *core)
     free(c->copies);
     free(c->copies_on_bank);
     free(c->response_messages);
-    free(c->response_slots);
     free(c->response_ready);
-    free(c->free_response_slots);
     free(c->probes.bank_state);
     free(c->probes.bank_row);
     free(c->params.address_map);
@@ -415,7 +417,9 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     bool ok = dram_timing_state_init(&c->state, &scheduler_timing);
     c->data = sparse_memory_create();
     c->requests = calloc(depth, sizeof *c->requests);
-    c->request_messages = calloc(depth, sizeof *c->request_messages);
+    unsigned messages = depth + c->response_capacity; /* every request and every response */
+    c->messages = calloc(messages, sizeof *c->messages);
+    c->free_messages = calloc(messages, sizeof *c->free_messages);
     c->queue = calloc(depth, sizeof *c->queue);
     c->conflicts = calloc(depth, sizeof *c->conflicts);
     c->open_row = malloc(t.banks * sizeof *c->open_row);
@@ -427,14 +431,12 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->copies = calloc(copies, sizeof *c->copies);
     c->copies_on_bank = calloc(t.banks, sizeof *c->copies_on_bank);
     c->response_messages = calloc(c->response_capacity, sizeof *c->response_messages);
-    c->response_slots = calloc(c->response_capacity, sizeof *c->response_slots);
     c->response_ready = calloc(c->response_capacity, sizeof *c->response_ready);
-    c->free_response_slots = calloc(c->response_capacity, sizeof *c->free_response_slots);
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
-    ok = ok && c->data && c->requests && c->request_messages && c->queue && c->conflicts && c->open_row &&
-         c->free_slots && c->bank_hit_scan && c->bank_queues && c->candidate_banks && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
-         c->response_ready && c->free_response_slots && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
+    ok = ok && c->data && c->requests && c->messages && c->free_messages && c->queue && c->conflicts && c->open_row &&
+         c->free_slots && c->bank_hit_scan && c->bank_queues && c->candidate_banks && c->copies && c->copies_on_bank && c->response_messages &&
+         c->response_ready && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
     if (ok && p->check_timing) ok = (c->checker = dram_timing_checker_create(&t, map.geometry.rows)) != NULL;
@@ -444,7 +446,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
         return NULL;
     }
     for (unsigned i = 0; i < depth; i++) c->free_slots[c->free_count++] = depth - 1 - i;
-    for (unsigned i = 0; i < c->response_capacity; i++) c->free_response_slots[i] = c->response_capacity - 1 - i;
+    for (unsigned i = 0; i < messages; i++) c->free_messages[c->free_message_count++] = messages - 1 - i;
     for (unsigned b = 0; b < t.banks; b++) {
         c->open_row[b] = NO_OPEN_ROW;
         c->bank_queues[b] = (bank_queue){NO_SLOT, NO_SLOT, NO_SLOT, NO_SLOT};
@@ -618,34 +620,42 @@ static unsigned response_position(const dram_controller *c, unsigned index)
     return position < c->response_capacity ? position : position - c->response_capacity;
 }
 
-static void push_response(dram_controller *c, const simtx_msg *msg, uint64_t ready)
+static unsigned take_message(dram_controller *c) { return c->free_messages[--c->free_message_count]; }
+
+/* Queues the response made in `message`. */
+static void push_response(dram_controller *c, unsigned message, uint64_t ready)
 {
-    unsigned slot = c->free_response_slots[c->response_capacity - 1 - c->response_count];
-    c->response_messages[slot] = *msg;
     /* After those ready no later: responses are made nearly in order of
      * readiness, so this moves few. */
     unsigned index = c->response_count++, position = response_position(c, index);
     for (; index; index--) {
         unsigned before = response_position(c, index - 1);
         if (c->response_ready[before] <= ready) break;
-        c->response_slots[position] = c->response_slots[before];
+        c->response_messages[position] = c->response_messages[before];
         c->response_ready[position] = c->response_ready[before];
         position = before;
     }
-    c->response_slots[position] = slot;
+    c->response_messages[position] = message;
     c->response_ready[position] = ready;
     c->next_response_ready = c->response_ready[c->response_head];
+}
+
+/* Queues a response to `msg` with `status`. */
+static void respond(dram_controller *c, const simtx_msg *msg, simtx_status status, uint64_t ready)
+{
+    unsigned message = take_message(c);
+    c->messages[message] = *msg;
+    simtx_msg_make_response(&c->messages[message], status);
+    push_response(c, message, ready);
 }
 
 /* ---- accepting ---- */
 
 static void reject(dram_controller *c, const simtx_msg *msg, simtx_status status, uint64_t now)
 {
-    simtx_msg response = *msg;
-    simtx_msg_make_response(&response, status);
     if (status == SIMTX_STATUS_ADDRESS_ERROR) c->stats.address_errors++;
     else c->stats.command_errors++;
-    push_response(c, &response, now + 1);
+    respond(c, msg, status, now + 1);
 }
 
 static bool row_aligned(const dram_controller *c, uint64_t address)
@@ -668,10 +678,8 @@ static void accept_copy(dram_controller *c, const simtx_msg *msg, uint64_t now)
     }
     dram_location s = dram_address_decode(&c->map, source), t = dram_address_decode(&c->map, target);
     if (s.bank == t.bank && s.row == t.row) {
-        simtx_msg response = *msg;
-        simtx_msg_make_response(&response, SIMTX_STATUS_OK);
         c->stats.copies_trivial++;
-        push_response(c, &response, now + 1);
+        respond(c, msg, SIMTX_STATUS_OK, now + 1);
         return;
     }
     dram_copy *copy = &c->copies[c->copy_count++];
@@ -720,9 +728,7 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
         else {
             /* Clean, flush and fence: nothing is cached here and an accepted
              * write is already ordered before later requests. */
-            simtx_msg response = *msg;
-            simtx_msg_make_response(&response, SIMTX_STATUS_OK);
-            push_response(c, &response, now + 1);
+            respond(c, msg, SIMTX_STATUS_OK, now + 1);
         }
     } else {
         uint64_t block = SIMTX_MSG_MAX_DATA;
@@ -735,9 +741,10 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
             dram_location l = dram_address_decode(&c->map, msg->address);
             unsigned first = (unsigned)(msg->address / c->burst_bytes);
             unsigned last = (unsigned)((msg->address + msg->size - 1) / c->burst_bytes);
-            c->request_messages[slot] = *msg;
+            unsigned message = take_message(c);
+            c->messages[message] = *msg;
             *r = (dram_request){.arrival = now, .sequence = c->sequence++, .address = msg->address, .size = msg->size,
-                                .bank = l.bank, .row = l.row, .column = l.column, .bursts = last - first + 1,
+                                .message = message, .bank = l.bank, .row = l.row, .column = l.column, .bursts = last - first + 1,
                                 .younger_in_bank = NO_SLOT, .is_write = msg->op == SIMTX_OP_WRITE};
             queued_request *q = &c->queue[c->request_count];
             *q = (queued_request){.row = l.row, .bank = (uint16_t)l.bank,
@@ -927,9 +934,7 @@ static void complete_copies(dram_controller *c, uint64_t now)
             i++;
             continue;
         }
-        simtx_msg response = copy->msg;
-        simtx_msg_make_response(&response, SIMTX_STATUS_OK);
-        push_response(c, &response, copy->done);
+        respond(c, &copy->msg, SIMTX_STATUS_OK, copy->done);
         simtx_histogram_add(&c->stats.copy_latency, copy->done - copy->arrival);
         simtx_histogram_add(&c->stats.copy_service_latency, copy->done - copy->first_command);
         if (copy->mode == COPY_FPM) c->stats.copies_fpm++;
@@ -976,7 +981,7 @@ static void complete_request(dram_controller *c, unsigned slot, uint64_t now)
     dram_request *r = &c->requests[slot];
     unsigned bank = r->bank, position = 0;
     while (c->queue[position].slot != slot) position++;
-    simtx_msg *msg = &c->request_messages[slot];
+    simtx_msg *msg = &c->messages[r->message];
     uint64_t ready;
     if (r->is_write) {
         sparse_memory_write_masked(c->data, msg->address, msg->data, msg->size, msg->byte_enable);
@@ -995,7 +1000,7 @@ static void complete_request(dram_controller *c, unsigned slot, uint64_t now)
     else if (r->activated) c->stats.row_misses++;
     else c->stats.row_hits++;
     simtx_msg_make_response(msg, SIMTX_STATUS_OK);
-    push_response(c, msg, ready);
+    push_response(c, r->message, ready);
     memmove(&c->queue[position], &c->queue[position + 1], (c->request_count - position - 1) * sizeof *c->queue);
     c->request_count--;
     c->free_slots[c->free_count++] = slot;
@@ -1351,14 +1356,14 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     if (c->copy_count) complete_copies(c, now);
     /* Responses leave in the order they became ready. */
     while (!c->port_blocked && c->next_response_ready <= now) { /* SIMTX_NEVER: none */
-        unsigned slot = c->response_slots[c->response_head];
-        if (!c->env.send(c->env.context, 0, &c->response_messages[slot])) {
+        unsigned message = c->response_messages[c->response_head];
+        if (!c->env.send(c->env.context, 0, &c->messages[message])) {
             c->port_blocked = true;
             break;
         }
         c->response_head = response_position(c, 1);
         c->response_count--;
-        c->free_response_slots[c->response_capacity - 1 - c->response_count] = slot;
+        c->free_messages[c->free_message_count++] = message;
         c->next_response_ready = c->response_count ? c->response_ready[c->response_head] : SIMTX_NEVER;
         show_counts(c);
     }
