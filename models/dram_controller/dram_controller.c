@@ -1230,8 +1230,12 @@ __attribute__((always_inline)) static inline request_choice choose_request(dram_
     /* Whatever may hold a request back, or arrivals not seen yet, take the
      * careful path. (One test for the first three: they are rarely set.) */
     if ((c->params.starvation_cap | c->copy_count | c->hazards) || c->last_arrival_cycle == now ||
-        c->response_count >= (unsigned)c->params.return_queue_depth)
-        return choose_held_back(c, now, wake);
+        c->response_count >= (unsigned)c->params.return_queue_depth) {
+        uint64_t held_back_wake = *wake; /* the caller's wake stays in a register */
+        request_choice choice = choose_held_back(c, now, &held_back_wake);
+        *wake = held_back_wake;
+        return choice;
+    }
     return choose_by_bank(c, now, wake);
 }
 
@@ -1324,27 +1328,29 @@ static void catch_up_refresh(dram_controller *c, uint64_t now)
 
 /* ---- the cycle ---- */
 
-/* A due refresh and the copies, which go before requests. */
-static void schedule_refresh_and_copies(dram_controller *c, uint64_t now, uint64_t *wake)
+/* A due refresh and the copies, which go before requests; returns the
+ * first cycle they need the controller again. */
+static uint64_t schedule_refresh_and_copies(dram_controller *c, uint64_t now)
 {
-    if (c->refresh_due) schedule_refresh(c, now, wake);
+    uint64_t wake = SIMTX_NEVER;
+    if (c->refresh_due) schedule_refresh(c, now, &wake);
     for (unsigned i = 0; i < c->copy_count; i++) {
         dram_copy *copy = &c->copies[i];
         if (copy->arrival == now) { /* considered from the next cycle, like requests */
-            *wake = now + 1;
+            wake = now + 1;
             continue;
         }
         if (!copy->started && copy_may_start(c, i)) start_copy(c, copy, now);
-        if (copy->started) advance_copy(c, copy, now, wake);
+        if (copy->started) advance_copy(c, copy, now, &wake);
     }
     /* Copies and refresh compute no wake for their following command. */
-    if (c->issued_this_cycle && (c->copy_count || c->refresh_due)) *wake = now + 1;
+    if (c->issued_this_cycle && (c->copy_count || c->refresh_due)) wake = now + 1;
+    return wake;
 }
 
 static uint64_t dram_controller_cycle(void *core, uint64_t now)
 {
     dram_controller *c = core;
-    uint64_t wake = SIMTX_NEVER;
     if (c->sleeping) catch_up_refresh(c, now);
     c->sleeping = false;
     c->issued_this_cycle = false;
@@ -1368,7 +1374,7 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
         show_counts(c);
     }
     if (c->timing.refresh && now >= c->next_refresh) c->refresh_due = true;
-    if (c->refresh_due || c->copy_count) schedule_refresh_and_copies(c, now, &wake);
+    uint64_t wake = c->refresh_due || c->copy_count ? schedule_refresh_and_copies(c, now) : SIMTX_NEVER;
     bool arrival_follows = schedule_requests(c, now, &wake);
     age_bus_window(c, now);
 
