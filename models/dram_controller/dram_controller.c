@@ -521,7 +521,7 @@ static void set_bank_bit(uint64_t *word, uint64_t bit, bool value)
  * request arrived or left (which keep its list) or the bank opened or
  * closed. Its requests' next commands may have changed too: they are looked
  * at again (not_before). */
-static void summarise_bank(dram_controller *c, unsigned bank)
+__attribute__((always_inline)) static inline void summarise_bank(dram_controller *c, unsigned bank)
 {
     bank_queue *b = &c->bank_queues[bank];
     uint16_t read_hit = NO_SLOT, write_hit = NO_SLOT;
