@@ -521,7 +521,8 @@ static void set_bank_bit(uint64_t *word, uint64_t bit, bool value)
  * request arrived or left (which keep its list) or the bank opened or
  * closed. Its requests' next commands may have changed too: they are looked
  * at again (not_before). */
-__attribute__((always_inline)) static inline void summarise_bank(dram_controller *c, unsigned bank)
+__attribute__((always_inline)) /* at its three callers: once or twice per command */
+static inline void summarise_bank(dram_controller *c, unsigned bank)
 {
     bank_queue *b = &c->bank_queues[bank];
     uint16_t read_hit = NO_SLOT, write_hit = NO_SLOT;
@@ -565,7 +566,8 @@ static void record_bus_burst(dram_controller *c, uint64_t data_start)
     show_bus(c);
 }
 
-static void issue(dram_controller *c, dram_command *command, uint64_t now)
+__attribute__((always_inline)) /* into the cycle: once per command */
+static inline void issue(dram_controller *c, dram_command *command, uint64_t now)
 {
     command->cycle = now;
     dram_timing_issue(&c->state, command);
@@ -1242,7 +1244,8 @@ __attribute__((always_inline)) static inline request_choice choose_request(dram_
 /* Issues the command FR-FCFS picks now, if any, and lowers *wake to the
  * first cycle another command may go. Returns refused_arrival_fits() as it
  * stands then, which the cycle needs too: nothing after changes it. */
-static bool schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
+__attribute__((always_inline)) /* into the cycle, with issue(): GCC would keep it apart */
+static inline bool schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
 {
     /* A due refresh stops all traffic so that its precharges are not pushed
      * back forever by row hits. */
