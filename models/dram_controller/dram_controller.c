@@ -625,7 +625,8 @@ static unsigned response_position(const dram_controller *c, unsigned index)
 static unsigned take_message(dram_controller *c) { return c->free_messages[--c->free_message_count]; }
 
 /* Queues the response made in `message`. */
-static void push_response(dram_controller *c, unsigned message, uint64_t ready)
+__attribute__((always_inline)) /* once per request */
+static inline void push_response(dram_controller *c, unsigned message, uint64_t ready)
 {
     /* After those ready no later: responses are made nearly in order of
      * readiness, so this moves few. */
