@@ -512,11 +512,6 @@ static uint64_t *bank_candidate_words(const dram_controller *c, unsigned bank)
     return &c->candidate_banks[bank / 64 * CANDIDATE_KINDS];
 }
 
-static void set_bank_bit(uint64_t *word, uint64_t bit, bool value)
-{
-    *word = (*word & ~bit) | (value ? bit : 0);
-}
-
 /* Recomputes a bank's row hits and its bits in the candidate sets after a
  * request arrived or left (which keep its list) or the bank opened or
  * closed. Its requests' next commands may have changed too: they are looked
@@ -536,12 +531,13 @@ static inline void summarise_bank(dram_controller *c, unsigned bank)
     }
     b->read_hit = read_hit;
     b->write_hit = write_hit;
-    bool waits = b->oldest != NO_SLOT && read_hit == NO_SLOT && write_hit == NO_SLOT;
+    /* Out of every set, then into its own. */
     uint64_t *words = bank_candidate_words(c, bank), bit = 1ull << (bank % 64);
-    set_bank_bit(&words[CANDIDATE_READ], bit, read_hit != NO_SLOT);
-    set_bank_bit(&words[CANDIDATE_WRITE], bit, write_hit != NO_SLOT);
-    set_bank_bit(&words[CANDIDATE_ACTIVATE], bit, waits && open_row == NO_OPEN_ROW);
-    set_bank_bit(&words[CANDIDATE_PRECHARGE], bit, waits && open_row != NO_OPEN_ROW);
+    for (unsigned kind = 0; kind < CANDIDATE_KINDS; kind++) words[kind] &= ~bit;
+    if (read_hit != NO_SLOT) words[CANDIDATE_READ] |= bit;
+    if (write_hit != NO_SLOT) words[CANDIDATE_WRITE] |= bit;
+    if (read_hit == NO_SLOT && write_hit == NO_SLOT && b->oldest != NO_SLOT)
+        words[open_row == NO_OPEN_ROW ? CANDIDATE_ACTIVATE : CANDIDATE_PRECHARGE] |= bit;
 }
 
 static bool bank_has_hits(const dram_controller *c, unsigned bank)
