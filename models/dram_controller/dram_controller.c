@@ -1224,12 +1224,18 @@ static request_choice choose_held_back(dram_controller *c, uint64_t now, uint64_
     return choose_by_bank(c, now, wake);
 }
 
-__attribute__((always_inline)) static inline request_choice choose_request(dram_controller *c, uint64_t now, uint64_t *wake)
+/* Whether a request may be held back, or arrivals are not seen yet: then
+ * the careful path. (One test for the first three: they are rarely set.) */
+static bool requests_held_back(const dram_controller *c, uint64_t now)
 {
-    /* Whatever may hold a request back, or arrivals not seen yet, take the
-     * careful path. (One test for the first three: they are rarely set.) */
-    if ((c->params.starvation_cap | c->copy_count | c->hazards) || c->last_arrival_cycle == now ||
-        c->response_count >= (unsigned)c->params.return_queue_depth) {
+    return (c->params.starvation_cap | c->copy_count | c->hazards) || c->last_arrival_cycle == now ||
+           c->response_count >= (unsigned)c->params.return_queue_depth;
+}
+
+__attribute__((always_inline)) static inline request_choice choose_request(dram_controller *c, uint64_t now, bool held_back,
+                                                                           uint64_t *wake)
+{
+    if (held_back) {
         uint64_t held_back_wake = *wake; /* the caller's wake stays in a register */
         request_choice choice = choose_held_back(c, now, &held_back_wake);
         *wake = held_back_wake;
@@ -1248,7 +1254,8 @@ static inline bool schedule_requests(dram_controller *c, uint64_t now, uint64_t 
      * back forever by row hits. */
     if (c->refresh_due) return refused_arrival_fits(c);
     uint64_t wake_before = *wake;
-    request_choice choice = choose_request(c, now, wake);
+    bool held_back = requests_held_back(c, now);
+    request_choice choice = choose_request(c, now, held_back, wake);
     if (choice.hit == NO_SLOT && choice.other == NO_SLOT) return refused_arrival_fits(c);
     if (c->issued_this_cycle) { /* a copy or refresh took this cycle */
     } else if (choice.hit != NO_SLOT) {
@@ -1278,7 +1285,10 @@ static inline bool schedule_requests(dram_controller *c, uint64_t now, uint64_t 
         return true;
     }
     *wake = wake_before;
-    choose_request(c, now, wake);
+    /* Of what holds requests back, only the response the command may have
+     * made can have come about since. */
+    held_back = held_back ? requests_held_back(c, now) : c->response_count >= (unsigned)c->params.return_queue_depth;
+    choose_request(c, now, held_back, wake);
     return false;
 }
 
