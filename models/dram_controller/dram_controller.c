@@ -1395,8 +1395,10 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
         c->refused_waiting = false; /* the offer follows at once */
         if (c->env.room) c->env.room(c->env.context, 0);
     }
-    bool idle = !c->request_count && !c->copy_count && !c->response_count && !c->refresh_due;
-    if (c->timing.refresh && !idle) wake = min2(wake, c->next_refresh);
+    /* Unless idle, woken for the next refresh (looked at only when earlier). */
+    if (c->timing.refresh && c->next_refresh < wake &&
+        (c->request_count || c->copy_count || c->response_count || c->refresh_due))
+        wake = c->next_refresh;
     if (c->refresh_shown) wake = min2(wake, c->refresh_end);
     if (wake == SIMTX_NEVER) {
         c->sleeping = true;
