@@ -562,38 +562,45 @@ static void record_bus_burst(dram_controller *c, uint64_t data_start)
     show_bus(c);
 }
 
-__attribute__((always_inline)) /* into the cycle: once per command */
-static inline void issue(dram_controller *c, dram_command *command, uint64_t now)
+/* Shows the command to the listener and the timing checker. It takes a
+ * copy, so that without them the caller's command never needs memory. */
+__attribute__((noinline)) static void observe_command(dram_controller *c, dram_command command)
 {
-    command->cycle = now;
-    dram_timing_issue(&c->state, command);
-    c->plan.valid = false;
-    if (command->kind == DRAM_CMD_ACT || command->kind == DRAM_CMD_PRE || command->kind == DRAM_CMD_COPY_ACT) {
-        const dram_bank_timing *b = &c->state.banks[command->bank];
-        c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
-        summarise_bank(c, command->bank);
-    }
-    if (c->listener) c->listener(c->listener_context, command);
+    if (c->listener) c->listener(c->listener_context, &command);
     if (c->checker) {
         char message[256];
-        if (dram_timing_checker_observe(c->checker, command, message, sizeof message)) c->stats.checked_commands++;
+        if (dram_timing_checker_observe(c->checker, &command, message, sizeof message)) c->stats.checked_commands++;
         else {
             c->stats.timing_violations++;
             if (!c->failed) c->env.fail(c->env.context, message);
             c->failed = true;
         }
     }
-    c->stats.commands[command->kind]++;
-    if (command->kind == DRAM_CMD_RD || command->kind == DRAM_CMD_WR) {
-        uint64_t data_start = now + (command->kind == DRAM_CMD_RD ? c->timing.cl : c->timing.wl);
+}
+
+__attribute__((always_inline)) /* into the cycle: once per command */
+static inline void issue(dram_controller *c, dram_command command, uint64_t now)
+{
+    command.cycle = now;
+    dram_timing_issue(&c->state, &command);
+    c->plan.valid = false;
+    if (command.kind == DRAM_CMD_ACT || command.kind == DRAM_CMD_PRE || command.kind == DRAM_CMD_COPY_ACT) {
+        const dram_bank_timing *b = &c->state.banks[command.bank];
+        c->open_row[command.bank] = b->open ? b->row : NO_OPEN_ROW;
+        summarise_bank(c, command.bank);
+    }
+    if (c->listener || c->checker) observe_command(c, command);
+    c->stats.commands[command.kind]++;
+    if (command.kind == DRAM_CMD_RD || command.kind == DRAM_CMD_WR) {
+        uint64_t data_start = now + (command.kind == DRAM_CMD_RD ? c->timing.cl : c->timing.wl);
         if (c->env.probes_traced) record_bus_burst(c, data_start ? data_start : 1); /* 0: never started */
     }
     /* A RD or WR changes no bank's state or row. */
-    if (command->kind == DRAM_CMD_REF) {
+    if (command.kind == DRAM_CMD_REF) {
         for (unsigned b = 0; b < c->timing.banks; b++) show_bank(c, b, now);
-    } else if (command->kind != DRAM_CMD_RD && command->kind != DRAM_CMD_WR) {
-        show_bank(c, command->bank, now);
-        if (command->kind == DRAM_CMD_TRANSFER) show_bank(c, command->target_bank, now);
+    } else if (command.kind != DRAM_CMD_RD && command.kind != DRAM_CMD_WR) {
+        show_bank(c, command.bank, now);
+        if (command.kind == DRAM_CMD_TRANSFER) show_bank(c, command.target_bank, now);
     }
     c->issued_this_cycle = true;
 }
@@ -604,7 +611,7 @@ static bool try_issue(dram_controller *c, dram_command *command, uint64_t now, u
 {
     uint64_t earliest = dram_timing_earliest(&c->state, command);
     if (earliest <= now && !c->issued_this_cycle) {
-        issue(c, command, now);
+        issue(c, *command, now);
         return true;
     }
     *wake = min2(*wake, max2(earliest, now + 1));
@@ -1260,8 +1267,7 @@ static inline bool schedule_requests(dram_controller *c, uint64_t now, uint64_t 
     if (c->issued_this_cycle) { /* a copy or refresh took this cycle */
     } else if (choice.hit != NO_SLOT) {
         dram_request *r = &c->requests[choice.hit];
-        dram_command command = column_command(r);
-        issue(c, &command, now);
+        issue(c, column_command(r), now);
         if (choice.hit != c->queue[0].slot && r->bank == c->queue[0].bank) c->bypasses++;
         if (++r->bursts_issued == r->bursts) {
             complete_request(c, choice.hit, now);
@@ -1272,7 +1278,7 @@ static inline bool schedule_requests(dram_controller *c, uint64_t now, uint64_t 
         dram_request *r = &c->requests[choice.other];
         dram_command command = {.kind = c->open_row[r->bank] == NO_OPEN_ROW ? DRAM_CMD_ACT : DRAM_CMD_PRE,
                                 .bank = r->bank, .row = r->row};
-        issue(c, &command, now);
+        issue(c, command, now);
         if (command.kind == DRAM_CMD_PRE) r->precharged = true;
         else r->activated = true;
     }
