@@ -1268,7 +1268,7 @@ static inline bool schedule_requests(dram_controller *c, uint64_t now, uint64_t 
     } else if (choice.hit != NO_SLOT) {
         dram_request *r = &c->requests[choice.hit];
         issue(c, column_command(r), now);
-        if (choice.hit != c->queue[0].slot && r->bank == c->queue[0].bank) c->bypasses++;
+        if (c->params.starvation_cap && choice.hit != c->queue[0].slot && r->bank == c->queue[0].bank) c->bypasses++;
         if (++r->bursts_issued == r->bursts) {
             complete_request(c, choice.hit, now);
             /* A copy waiting for its bank may start at once. */
