@@ -79,7 +79,7 @@ typedef enum {
     STEP_WAIT_DONE
 } copy_step;
 
-/* A queued read or write, by slot (its message has the same slot). */
+/* A queued read or write, by slot. */
 typedef struct dram_request {
     uint64_t arrival, sequence, address;
     /* A lower bound on when its next command may issue, for the queue scan:
@@ -88,6 +88,7 @@ typedef struct dram_request {
     uint64_t not_before;
     uint32_t size;
     unsigned bank, row, column, bursts, bursts_issued;
+    unsigned message;         /* its message, which becomes its response */
     uint16_t younger_in_bank; /* the next request of its bank in arrival order (NO_SLOT: none) */
     bool is_write, activated, precharged;
 } dram_request;
@@ -162,7 +163,11 @@ struct dram_controller {
     bool copy_through_controller;
 
     dram_request *requests;
-    simtx_msg *request_messages; /* by slot, like requests */
+    /* The messages of requests and then of their responses, which are made
+     * in place: a request's message is not copied again. */
+    simtx_msg *messages;
+    unsigned *free_messages;
+    unsigned free_message_count;
     queued_request *queue;  /* occupied slots by position, oldest first */
     unsigned request_count;
     unsigned *free_slots;
@@ -170,7 +175,7 @@ struct dram_controller {
     bank_queue *bank_queues;
     /* Per kind of candidate, a bit per bank with one, so that the bank plan
      * looks at each bank for the kinds of command it waits for only. */
-    uint64_t *candidate_banks; /* CANDIDATE_KINDS sets of bank_words words */
+    uint64_t *candidate_banks; /* CANDIDATE_KINDS sets of bank_words words, interleaved */
     unsigned bank_words;
     unsigned hazards; /* queued requests whose hazard flag is set */
     request_plan plan;
@@ -186,21 +191,21 @@ struct dram_controller {
     unsigned copy_count;
     unsigned *copies_on_bank; /* started copies using each bank */
 
-    /* Responses sit in slots; they leave in the order they become ready,
-     * those ready at once in the order they were made. That order is kept
-     * by position in a ring, so that sending one moves no message and looks
-     * at no other response. */
-    simtx_msg *response_messages;        /* by slot */
-    unsigned *response_slots;            /* by ring position, first to leave first */
+    /* Responses leave in the order they become ready, those ready at once
+     * in the order they were made. That order is kept by position in a
+     * ring, so that sending one moves no message and looks at no other
+     * response. */
+    unsigned *response_messages;         /* by ring position, first to leave first */
     uint64_t *response_ready;            /* by ring position */
-    unsigned *free_response_slots;
     unsigned response_count, response_capacity, response_head; /* the ring's first position */
     uint64_t next_response_ready; /* the first's ready (SIMTX_NEVER: none) */
     bool port_blocked;
 
     uint64_t sequence;
     /* Requests are considered from the cycle after they arrive, whether the
-     * shim delivered them before or after running that cycle. */
+     * shim delivered them before or after running that cycle. The cycle is
+     * SIMTX_NEVER before the first arrival, so that equal to now it means
+     * arrivals then. */
     uint64_t last_arrival_cycle;
     unsigned arrivals_that_cycle;
     /* starvation_cap: column commands that went to the oldest request's bank
@@ -229,7 +234,7 @@ struct dram_controller {
 
     struct {
         uint64_t reads, writes, bytes_read, bytes_written, row_hits, row_misses, row_conflicts;
-        uint64_t activates, copy_activates, precharges, read_bursts, write_bursts, transfers, refreshes;
+        uint64_t commands[DRAM_CMD_COUNT]; /* by kind */
         uint64_t copies_fpm, copies_psm, copies_controller, copies_trivial;
         uint64_t address_errors, command_errors, timing_violations, checked_commands, wakeups;
         simtx_histogram read_latency, write_latency, copy_latency, copy_service_latency;
@@ -300,7 +305,8 @@ static void dram_controller_destroy(void *core)
     if (c->copies)
         for (unsigned i = 0; i < (unsigned)c->params.copy_queue_depth; i++) free(c->copies[i].buffer);
     free(c->requests);
-    free(c->request_messages);
+    free(c->messages);
+    free(c->free_messages);
     free(c->queue);
     free(c->conflicts);
     free(c->open_row);
@@ -311,9 +317,7 @@ static void dram_controller_destroy(void *core)
     free(c->copies);
     free(c->copies_on_bank);
     free(c->response_messages);
-    free(c->response_slots);
     free(c->response_ready);
-    free(c->free_response_slots);
     free(c->probes.bank_state);
     free(c->probes.bank_row);
     free(c->params.address_map);
@@ -331,13 +335,13 @@ static void register_observations(dram_controller *c)
     simtx_observe_counter(o, "row_hits", &c->stats.row_hits, "requests", "requests served from a row already open");
     simtx_observe_counter(o, "row_misses", &c->stats.row_misses, "requests", "requests that activated a closed bank");
     simtx_observe_counter(o, "row_conflicts", &c->stats.row_conflicts, "requests", "requests that closed another row first");
-    simtx_observe_counter(o, "activates", &c->stats.activates, "commands", "ACT commands (RowClone copy activates not included)");
-    simtx_observe_counter(o, "copy_activates", &c->stats.copy_activates, "commands", "RowClone FPM second activates");
-    simtx_observe_counter(o, "precharges", &c->stats.precharges, "commands", "PRE commands");
-    simtx_observe_counter(o, "read_bursts", &c->stats.read_bursts, "commands", "RD commands");
-    simtx_observe_counter(o, "write_bursts", &c->stats.write_bursts, "commands", "WR commands");
-    simtx_observe_counter(o, "transfers", &c->stats.transfers, "commands", "RowClone PSM TRANSFER commands");
-    simtx_observe_counter(o, "refreshes", &c->stats.refreshes, "commands", "REF commands");
+    simtx_observe_counter(o, "activates", &c->stats.commands[DRAM_CMD_ACT], "commands", "ACT commands (RowClone copy activates not included)");
+    simtx_observe_counter(o, "copy_activates", &c->stats.commands[DRAM_CMD_COPY_ACT], "commands", "RowClone FPM second activates");
+    simtx_observe_counter(o, "precharges", &c->stats.commands[DRAM_CMD_PRE], "commands", "PRE commands");
+    simtx_observe_counter(o, "read_bursts", &c->stats.commands[DRAM_CMD_RD], "commands", "RD commands");
+    simtx_observe_counter(o, "write_bursts", &c->stats.commands[DRAM_CMD_WR], "commands", "WR commands");
+    simtx_observe_counter(o, "transfers", &c->stats.commands[DRAM_CMD_TRANSFER], "commands", "RowClone PSM TRANSFER commands");
+    simtx_observe_counter(o, "refreshes", &c->stats.commands[DRAM_CMD_REF], "commands", "REF commands");
     simtx_observe_counter(o, "row_copies_fpm", &c->stats.copies_fpm, "copies", "ROW_COPY done with RowClone Fast Parallel Mode");
     simtx_observe_counter(o, "row_copies_psm", &c->stats.copies_psm, "copies", "ROW_COPY done with RowClone Pipelined Serial Mode");
     simtx_observe_counter(o, "row_copies_controller", &c->stats.copies_controller, "copies", "ROW_COPY read and written through the controller");
@@ -413,7 +417,9 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     bool ok = dram_timing_state_init(&c->state, &scheduler_timing);
     c->data = sparse_memory_create();
     c->requests = calloc(depth, sizeof *c->requests);
-    c->request_messages = calloc(depth, sizeof *c->request_messages);
+    unsigned messages = depth + c->response_capacity; /* every request and every response */
+    c->messages = calloc(messages, sizeof *c->messages);
+    c->free_messages = calloc(messages, sizeof *c->free_messages);
     c->queue = calloc(depth, sizeof *c->queue);
     c->conflicts = calloc(depth, sizeof *c->conflicts);
     c->open_row = malloc(t.banks * sizeof *c->open_row);
@@ -425,14 +431,12 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->copies = calloc(copies, sizeof *c->copies);
     c->copies_on_bank = calloc(t.banks, sizeof *c->copies_on_bank);
     c->response_messages = calloc(c->response_capacity, sizeof *c->response_messages);
-    c->response_slots = calloc(c->response_capacity, sizeof *c->response_slots);
     c->response_ready = calloc(c->response_capacity, sizeof *c->response_ready);
-    c->free_response_slots = calloc(c->response_capacity, sizeof *c->free_response_slots);
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
-    ok = ok && c->data && c->requests && c->request_messages && c->queue && c->conflicts && c->open_row &&
-         c->free_slots && c->bank_hit_scan && c->bank_queues && c->candidate_banks && c->copies && c->copies_on_bank && c->response_messages && c->response_slots &&
-         c->response_ready && c->free_response_slots && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
+    ok = ok && c->data && c->requests && c->messages && c->free_messages && c->queue && c->conflicts && c->open_row &&
+         c->free_slots && c->bank_hit_scan && c->bank_queues && c->candidate_banks && c->copies && c->copies_on_bank && c->response_messages &&
+         c->response_ready && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
     if (ok && p->check_timing) ok = (c->checker = dram_timing_checker_create(&t, map.geometry.rows)) != NULL;
@@ -442,12 +446,13 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
         return NULL;
     }
     for (unsigned i = 0; i < depth; i++) c->free_slots[c->free_count++] = depth - 1 - i;
-    for (unsigned i = 0; i < c->response_capacity; i++) c->free_response_slots[i] = c->response_capacity - 1 - i;
+    for (unsigned i = 0; i < messages; i++) c->free_messages[c->free_message_count++] = messages - 1 - i;
     for (unsigned b = 0; b < t.banks; b++) {
         c->open_row[b] = NO_OPEN_ROW;
         c->bank_queues[b] = (bank_queue){NO_SLOT, NO_SLOT, NO_SLOT, NO_SLOT};
     }
     c->next_refresh = t.refi;
+    c->last_arrival_cycle = SIMTX_NEVER;
     c->next_response_ready = SIMTX_NEVER;
     register_observations(c);
     return c;
@@ -500,38 +505,39 @@ static void age_bus_window(dram_controller *c, uint64_t now)
 
 /* ---- commands ---- */
 
-static void set_bank_bit(uint64_t *bits, unsigned bank, bool value)
+/* A bank's words of the candidate sets: the sets are interleaved word by
+ * word, so that a bank's four bits lie in adjacent words. */
+static uint64_t *bank_candidate_words(const dram_controller *c, unsigned bank)
 {
-    uint64_t bit = 1ull << (bank % 64);
-    if (value) bits[bank / 64] |= bit;
-    else bits[bank / 64] &= ~bit;
-}
-
-static uint64_t *kind_banks(const dram_controller *c, unsigned kind)
-{
-    return &c->candidate_banks[kind * c->bank_words];
+    return &c->candidate_banks[bank / 64 * CANDIDATE_KINDS];
 }
 
 /* Recomputes a bank's row hits and its bits in the candidate sets after a
  * request arrived or left (which keep its list) or the bank opened or
  * closed. Its requests' next commands may have changed too: they are looked
  * at again (not_before). */
-static void summarise_bank(dram_controller *c, unsigned bank)
+__attribute__((always_inline)) /* at its three callers: once or twice per command */
+static inline void summarise_bank(dram_controller *c, unsigned bank)
 {
     bank_queue *b = &c->bank_queues[bank];
-    b->read_hit = b->write_hit = NO_SLOT;
+    uint16_t read_hit = NO_SLOT, write_hit = NO_SLOT;
     uint32_t open_row = c->open_row[bank];
     for (unsigned slot = b->oldest; slot != NO_SLOT; slot = c->requests[slot].younger_in_bank) {
         dram_request *r = &c->requests[slot];
         r->not_before = 0;
-        uint16_t *hit = r->is_write ? &b->write_hit : &b->read_hit;
-        if (r->row == open_row && *hit == NO_SLOT) *hit = (uint16_t)slot;
+        if (r->row != open_row) continue;
+        if (r->is_write) write_hit = write_hit == NO_SLOT ? (uint16_t)slot : write_hit;
+        else read_hit = read_hit == NO_SLOT ? (uint16_t)slot : read_hit;
     }
-    bool waits = b->oldest != NO_SLOT && b->read_hit == NO_SLOT && b->write_hit == NO_SLOT;
-    set_bank_bit(kind_banks(c, CANDIDATE_READ), bank, b->read_hit != NO_SLOT);
-    set_bank_bit(kind_banks(c, CANDIDATE_WRITE), bank, b->write_hit != NO_SLOT);
-    set_bank_bit(kind_banks(c, CANDIDATE_ACTIVATE), bank, waits && open_row == NO_OPEN_ROW);
-    set_bank_bit(kind_banks(c, CANDIDATE_PRECHARGE), bank, waits && open_row != NO_OPEN_ROW);
+    b->read_hit = read_hit;
+    b->write_hit = write_hit;
+    /* Out of every set, then into its own. */
+    uint64_t *words = bank_candidate_words(c, bank), bit = 1ull << (bank % 64);
+    for (unsigned kind = 0; kind < CANDIDATE_KINDS; kind++) words[kind] &= ~bit;
+    if (read_hit != NO_SLOT) words[CANDIDATE_READ] |= bit;
+    if (write_hit != NO_SLOT) words[CANDIDATE_WRITE] |= bit;
+    if (read_hit == NO_SLOT && write_hit == NO_SLOT && b->oldest != NO_SLOT)
+        words[open_row == NO_OPEN_ROW ? CANDIDATE_ACTIVATE : CANDIDATE_PRECHARGE] |= bit;
 }
 
 static bool bank_has_hits(const dram_controller *c, unsigned bank)
@@ -556,46 +562,45 @@ static void record_bus_burst(dram_controller *c, uint64_t data_start)
     show_bus(c);
 }
 
-static void issue(dram_controller *c, dram_command *command, uint64_t now)
+/* Shows the command to the listener and the timing checker. It takes a
+ * copy, so that without them the caller's command never needs memory. */
+__attribute__((noinline)) static void observe_command(dram_controller *c, dram_command command)
 {
-    command->cycle = now;
-    dram_timing_issue(&c->state, command);
-    c->plan.valid = false;
-    if (command->kind == DRAM_CMD_ACT || command->kind == DRAM_CMD_PRE || command->kind == DRAM_CMD_COPY_ACT) {
-        const dram_bank_timing *b = &c->state.banks[command->bank];
-        c->open_row[command->bank] = b->open ? b->row : NO_OPEN_ROW;
-        summarise_bank(c, command->bank);
-    }
-    if (c->listener) c->listener(c->listener_context, command);
+    if (c->listener) c->listener(c->listener_context, &command);
     if (c->checker) {
         char message[256];
-        if (dram_timing_checker_observe(c->checker, command, message, sizeof message)) c->stats.checked_commands++;
+        if (dram_timing_checker_observe(c->checker, &command, message, sizeof message)) c->stats.checked_commands++;
         else {
             c->stats.timing_violations++;
             if (!c->failed) c->env.fail(c->env.context, message);
             c->failed = true;
         }
     }
-    switch (command->kind) {
-    case DRAM_CMD_ACT: c->stats.activates++; break;
-    case DRAM_CMD_COPY_ACT: c->stats.copy_activates++; break;
-    case DRAM_CMD_PRE: c->stats.precharges++; break;
-    case DRAM_CMD_RD: c->stats.read_bursts++; break;
-    case DRAM_CMD_WR: c->stats.write_bursts++; break;
-    case DRAM_CMD_TRANSFER: c->stats.transfers++; break;
-    case DRAM_CMD_REF: c->stats.refreshes++; break;
-    default: break;
+}
+
+__attribute__((always_inline)) /* into the cycle: once per command */
+static inline void issue(dram_controller *c, dram_command command, uint64_t now)
+{
+    command.cycle = now;
+    dram_timing_issue(&c->state, &command);
+    c->plan.valid = false;
+    if (command.kind == DRAM_CMD_ACT || command.kind == DRAM_CMD_PRE || command.kind == DRAM_CMD_COPY_ACT) {
+        const dram_bank_timing *b = &c->state.banks[command.bank];
+        c->open_row[command.bank] = b->open ? b->row : NO_OPEN_ROW;
+        summarise_bank(c, command.bank);
     }
-    if (command->kind == DRAM_CMD_RD || command->kind == DRAM_CMD_WR) {
-        uint64_t data_start = now + (command->kind == DRAM_CMD_RD ? c->timing.cl : c->timing.wl);
+    if (c->listener || c->checker) observe_command(c, command);
+    c->stats.commands[command.kind]++;
+    if (command.kind == DRAM_CMD_RD || command.kind == DRAM_CMD_WR) {
+        uint64_t data_start = now + (command.kind == DRAM_CMD_RD ? c->timing.cl : c->timing.wl);
         if (c->env.probes_traced) record_bus_burst(c, data_start ? data_start : 1); /* 0: never started */
     }
     /* A RD or WR changes no bank's state or row. */
-    if (command->kind == DRAM_CMD_REF) {
+    if (command.kind == DRAM_CMD_REF) {
         for (unsigned b = 0; b < c->timing.banks; b++) show_bank(c, b, now);
-    } else if (command->kind != DRAM_CMD_RD && command->kind != DRAM_CMD_WR) {
-        show_bank(c, command->bank, now);
-        if (command->kind == DRAM_CMD_TRANSFER) show_bank(c, command->target_bank, now);
+    } else if (command.kind != DRAM_CMD_RD && command.kind != DRAM_CMD_WR) {
+        show_bank(c, command.bank, now);
+        if (command.kind == DRAM_CMD_TRANSFER) show_bank(c, command.target_bank, now);
     }
     c->issued_this_cycle = true;
 }
@@ -606,7 +611,7 @@ static bool try_issue(dram_controller *c, dram_command *command, uint64_t now, u
 {
     uint64_t earliest = dram_timing_earliest(&c->state, command);
     if (earliest <= now && !c->issued_this_cycle) {
-        issue(c, command, now);
+        issue(c, *command, now);
         return true;
     }
     *wake = min2(*wake, max2(earliest, now + 1));
@@ -620,34 +625,43 @@ static unsigned response_position(const dram_controller *c, unsigned index)
     return position < c->response_capacity ? position : position - c->response_capacity;
 }
 
-static void push_response(dram_controller *c, const simtx_msg *msg, uint64_t ready)
+static unsigned take_message(dram_controller *c) { return c->free_messages[--c->free_message_count]; }
+
+/* Queues the response made in `message`. */
+__attribute__((always_inline)) /* once per request */
+static inline void push_response(dram_controller *c, unsigned message, uint64_t ready)
 {
-    unsigned slot = c->free_response_slots[c->response_capacity - 1 - c->response_count];
-    c->response_messages[slot] = *msg;
     /* After those ready no later: responses are made nearly in order of
      * readiness, so this moves few. */
     unsigned index = c->response_count++, position = response_position(c, index);
     for (; index; index--) {
         unsigned before = response_position(c, index - 1);
         if (c->response_ready[before] <= ready) break;
-        c->response_slots[position] = c->response_slots[before];
+        c->response_messages[position] = c->response_messages[before];
         c->response_ready[position] = c->response_ready[before];
         position = before;
     }
-    c->response_slots[position] = slot;
+    c->response_messages[position] = message;
     c->response_ready[position] = ready;
     c->next_response_ready = c->response_ready[c->response_head];
+}
+
+/* Queues a response to `msg` with `status`. */
+static void respond(dram_controller *c, const simtx_msg *msg, simtx_status status, uint64_t ready)
+{
+    unsigned message = take_message(c);
+    c->messages[message] = *msg;
+    simtx_msg_make_response(&c->messages[message], status);
+    push_response(c, message, ready);
 }
 
 /* ---- accepting ---- */
 
 static void reject(dram_controller *c, const simtx_msg *msg, simtx_status status, uint64_t now)
 {
-    simtx_msg response = *msg;
-    simtx_msg_make_response(&response, status);
     if (status == SIMTX_STATUS_ADDRESS_ERROR) c->stats.address_errors++;
     else c->stats.command_errors++;
-    push_response(c, &response, now + 1);
+    respond(c, msg, status, now + 1);
 }
 
 static bool row_aligned(const dram_controller *c, uint64_t address)
@@ -670,10 +684,8 @@ static void accept_copy(dram_controller *c, const simtx_msg *msg, uint64_t now)
     }
     dram_location s = dram_address_decode(&c->map, source), t = dram_address_decode(&c->map, target);
     if (s.bank == t.bank && s.row == t.row) {
-        simtx_msg response = *msg;
-        simtx_msg_make_response(&response, SIMTX_STATUS_OK);
         c->stats.copies_trivial++;
-        push_response(c, &response, now + 1);
+        respond(c, msg, SIMTX_STATUS_OK, now + 1);
         return;
     }
     dram_copy *copy = &c->copies[c->copy_count++];
@@ -722,9 +734,7 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
         else {
             /* Clean, flush and fence: nothing is cached here and an accepted
              * write is already ordered before later requests. */
-            simtx_msg response = *msg;
-            simtx_msg_make_response(&response, SIMTX_STATUS_OK);
-            push_response(c, &response, now + 1);
+            respond(c, msg, SIMTX_STATUS_OK, now + 1);
         }
     } else {
         uint64_t block = SIMTX_MSG_MAX_DATA;
@@ -737,9 +747,10 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
             dram_location l = dram_address_decode(&c->map, msg->address);
             unsigned first = (unsigned)(msg->address / c->burst_bytes);
             unsigned last = (unsigned)((msg->address + msg->size - 1) / c->burst_bytes);
-            c->request_messages[slot] = *msg;
+            unsigned message = take_message(c);
+            c->messages[message] = *msg;
             *r = (dram_request){.arrival = now, .sequence = c->sequence++, .address = msg->address, .size = msg->size,
-                                .bank = l.bank, .row = l.row, .column = l.column, .bursts = last - first + 1,
+                                .message = message, .bank = l.bank, .row = l.row, .column = l.column, .bursts = last - first + 1,
                                 .younger_in_bank = NO_SLOT, .is_write = msg->op == SIMTX_OP_WRITE};
             queued_request *q = &c->queue[c->request_count];
             *q = (queued_request){.row = l.row, .bank = (uint16_t)l.bank,
@@ -920,6 +931,7 @@ static void start_copy(dram_controller *c, dram_copy *copy, uint64_t now)
     show_bank(c, copy->target_bank, now);
 }
 
+__attribute__((noinline)) /* the rare path: keeps the cycle light */
 static void complete_copies(dram_controller *c, uint64_t now)
 {
     for (unsigned i = 0; i < c->copy_count;) {
@@ -928,9 +940,7 @@ static void complete_copies(dram_controller *c, uint64_t now)
             i++;
             continue;
         }
-        simtx_msg response = copy->msg;
-        simtx_msg_make_response(&response, SIMTX_STATUS_OK);
-        push_response(c, &response, copy->done);
+        respond(c, &copy->msg, SIMTX_STATUS_OK, copy->done);
         simtx_histogram_add(&c->stats.copy_latency, copy->done - copy->arrival);
         simtx_histogram_add(&c->stats.copy_service_latency, copy->done - copy->first_command);
         if (copy->mode == COPY_FPM) c->stats.copies_fpm++;
@@ -977,7 +987,7 @@ static void complete_request(dram_controller *c, unsigned slot, uint64_t now)
     dram_request *r = &c->requests[slot];
     unsigned bank = r->bank, position = 0;
     while (c->queue[position].slot != slot) position++;
-    simtx_msg *msg = &c->request_messages[slot];
+    simtx_msg *msg = &c->messages[r->message];
     uint64_t ready;
     if (r->is_write) {
         sparse_memory_write_masked(c->data, msg->address, msg->data, msg->size, msg->byte_enable);
@@ -996,7 +1006,7 @@ static void complete_request(dram_controller *c, unsigned slot, uint64_t now)
     else if (r->activated) c->stats.row_misses++;
     else c->stats.row_hits++;
     simtx_msg_make_response(msg, SIMTX_STATUS_OK);
-    push_response(c, msg, ready);
+    push_response(c, r->message, ready);
     memmove(&c->queue[position], &c->queue[position + 1], (c->request_count - position - 1) * sizeof *c->queue);
     c->request_count--;
     c->free_slots[c->free_count++] = slot;
@@ -1044,13 +1054,13 @@ static inline void plan_candidate(const dram_controller *c, unsigned slot, uint6
 }
 
 /* Counts a kind's candidates in the plan, given the kind's channel-wide
- * limit. */
+ * limit and the words of candidate bits. */
 __attribute__((always_inline)) /* compiled once per kind */
-static inline void plan_kind(const dram_controller *c, unsigned kind, uint64_t limit, request_plan *plan)
+static inline void plan_kind(const dram_controller *c, unsigned kind, uint64_t limit, unsigned bank_words,
+                             request_plan *plan)
 {
-    const uint64_t *words = kind_banks(c, kind);
-    for (unsigned word = 0; word < c->bank_words; word++)
-        for (uint64_t bits = words[word]; bits; bits &= bits - 1) {
+    for (unsigned word = 0; word < bank_words; word++)
+        for (uint64_t bits = c->candidate_banks[word * CANDIDATE_KINDS + kind]; bits; bits &= bits - 1) {
             unsigned bank = word * 64 + (unsigned)__builtin_ctzll(bits);
             const bank_queue *b = &c->bank_queues[bank];
             const dram_bank_timing *timing = &c->state.banks[bank];
@@ -1066,9 +1076,9 @@ static inline void plan_kind(const dram_controller *c, unsigned kind, uint64_t l
 /* Counts a kind's candidates in the plan unless none of them can go by
  * the plan's cycle, none going before the kind's channel-wide limit. */
 __attribute__((always_inline)) static inline void plan_kind_if_early(const dram_controller *c, unsigned kind, uint64_t limit,
-                                                                    request_plan *plan)
+                                                                    unsigned bank_words, request_plan *plan)
 {
-    if (limit <= plan->cycle) plan_kind(c, kind, limit, plan);
+    if (limit <= plan->cycle) plan_kind(c, kind, limit, bank_words, plan);
 }
 
 /* FR-FCFS when no request is held back, from the banks' summaries: the
@@ -1076,8 +1086,8 @@ __attribute__((always_inline)) static inline void plan_kind_if_early(const dram_
  * The kind with the earliest channel-wide limit is looked at first: its
  * candidates usually settle the plan's cycle, and then the other kinds
  * whose limit is later need no look. */
-__attribute__((noinline)) /* once per command: keeps choose_by_bank light */
-static void plan_by_bank(dram_controller *c, uint64_t now)
+__attribute__((always_inline)) /* compiled for one word of candidate bits and for any */
+static inline void plan_by_bank_words(dram_controller *c, uint64_t now, unsigned bank_words)
 {
     request_plan plan = {.cycle = SIMTX_NEVER, .hit_sequence = UINT64_MAX, .other_sequence = UINT64_MAX,
                          .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
@@ -1091,16 +1101,24 @@ static void plan_by_bank(dram_controller *c, uint64_t now)
         if (limits[kind] < limits[first]) first = kind;
     /* Each call names its kind, so that it is compiled for it. */
     switch (first) {
-    case CANDIDATE_READ: plan_kind(c, CANDIDATE_READ, limits[CANDIDATE_READ], &plan); break;
-    case CANDIDATE_WRITE: plan_kind(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], &plan); break;
-    case CANDIDATE_ACTIVATE: plan_kind(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], &plan); break;
-    default: plan_kind(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], &plan); break;
+    case CANDIDATE_READ: plan_kind(c, CANDIDATE_READ, limits[CANDIDATE_READ], bank_words, &plan); break;
+    case CANDIDATE_WRITE: plan_kind(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], bank_words, &plan); break;
+    case CANDIDATE_ACTIVATE: plan_kind(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], bank_words, &plan); break;
+    default: plan_kind(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], bank_words, &plan); break;
     }
-    if (first != CANDIDATE_READ) plan_kind_if_early(c, CANDIDATE_READ, limits[CANDIDATE_READ], &plan);
-    if (first != CANDIDATE_WRITE) plan_kind_if_early(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], &plan);
-    if (first != CANDIDATE_ACTIVATE) plan_kind_if_early(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], &plan);
-    if (first != CANDIDATE_PRECHARGE) plan_kind_if_early(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], &plan);
+    if (first != CANDIDATE_READ) plan_kind_if_early(c, CANDIDATE_READ, limits[CANDIDATE_READ], bank_words, &plan);
+    if (first != CANDIDATE_WRITE) plan_kind_if_early(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], bank_words, &plan);
+    if (first != CANDIDATE_ACTIVATE) plan_kind_if_early(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], bank_words, &plan);
+    if (first != CANDIDATE_PRECHARGE) plan_kind_if_early(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], bank_words, &plan);
     c->plan = plan;
+}
+
+/* Channels of up to 64 banks, the usual, need no loop over words. */
+__attribute__((noinline)) /* once per command: keeps choose_by_bank light */
+static void plan_by_bank(dram_controller *c, uint64_t now)
+{
+    if (c->bank_words == 1) plan_by_bank_words(c, now, 1);
+    else plan_by_bank_words(c, now, c->bank_words);
 }
 
 /* FR-FCFS when no request is held back. The plan made after the last
@@ -1203,7 +1221,7 @@ static request_choice choose_held_back(dram_controller *c, uint64_t now, uint64_
         if (c->bypasses >= (uint64_t)c->params.starvation_cap) capped_bank = c->queue[0].bank;
     }
     unsigned visible = c->request_count;
-    if (c->arrivals_that_cycle && c->last_arrival_cycle == now) {
+    if (c->last_arrival_cycle == now) {
         visible -= c->arrivals_that_cycle; /* the youngest, at the end of the queue */
         *wake = now + 1;
     }
@@ -1213,32 +1231,44 @@ static request_choice choose_held_back(dram_controller *c, uint64_t now, uint64_
     return choose_by_bank(c, now, wake);
 }
 
-static request_choice choose_request(dram_controller *c, uint64_t now, uint64_t *wake)
+/* Whether a request may be held back, or arrivals are not seen yet: then
+ * the careful path. (One test for the first three: they are rarely set.) */
+static bool requests_held_back(const dram_controller *c, uint64_t now)
 {
-    /* Whatever may hold a request back, or arrivals not seen yet, take the
-     * careful path. */
-    if (c->params.starvation_cap || c->copy_count || c->hazards || (c->arrivals_that_cycle && c->last_arrival_cycle == now) ||
-        c->response_count >= (unsigned)c->params.return_queue_depth)
-        return choose_held_back(c, now, wake);
+    return (c->params.starvation_cap | c->copy_count | c->hazards) || c->last_arrival_cycle == now ||
+           c->response_count >= (unsigned)c->params.return_queue_depth;
+}
+
+__attribute__((always_inline)) static inline request_choice choose_request(dram_controller *c, uint64_t now, bool held_back,
+                                                                           uint64_t *wake)
+{
+    if (held_back) {
+        uint64_t held_back_wake = *wake; /* the caller's wake stays in a register */
+        request_choice choice = choose_held_back(c, now, &held_back_wake);
+        *wake = held_back_wake;
+        return choice;
+    }
     return choose_by_bank(c, now, wake);
 }
 
 /* Issues the command FR-FCFS picks now, if any, and lowers *wake to the
- * first cycle another command may go. */
-static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
+ * first cycle another command may go. Returns refused_arrival_fits() as it
+ * stands then, which the cycle needs too: nothing after changes it. */
+__attribute__((always_inline)) /* into the cycle, with issue(): GCC would keep it apart */
+static inline bool schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
 {
     /* A due refresh stops all traffic so that its precharges are not pushed
      * back forever by row hits. */
-    if (c->refresh_due) return;
+    if (c->refresh_due) return refused_arrival_fits(c);
     uint64_t wake_before = *wake;
-    request_choice choice = choose_request(c, now, wake);
-    if (choice.hit == NO_SLOT && choice.other == NO_SLOT) return;
+    bool held_back = requests_held_back(c, now);
+    request_choice choice = choose_request(c, now, held_back, wake);
+    if (choice.hit == NO_SLOT && choice.other == NO_SLOT) return refused_arrival_fits(c);
     if (c->issued_this_cycle) { /* a copy or refresh took this cycle */
     } else if (choice.hit != NO_SLOT) {
         dram_request *r = &c->requests[choice.hit];
-        dram_command command = column_command(r);
-        issue(c, &command, now);
-        if (choice.hit != c->queue[0].slot && r->bank == c->queue[0].bank) c->bypasses++;
+        issue(c, column_command(r), now);
+        if (c->params.starvation_cap && choice.hit != c->queue[0].slot && r->bank == c->queue[0].bank) c->bypasses++;
         if (++r->bursts_issued == r->bursts) {
             complete_request(c, choice.hit, now);
             /* A copy waiting for its bank may start at once. */
@@ -1248,7 +1278,7 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
         dram_request *r = &c->requests[choice.other];
         dram_command command = {.kind = c->open_row[r->bank] == NO_OPEN_ROW ? DRAM_CMD_ACT : DRAM_CMD_PRE,
                                 .bank = r->bank, .row = r->row};
-        issue(c, &command, now);
+        issue(c, command, now);
         if (command.kind == DRAM_CMD_PRE) r->precharged = true;
         else r->activated = true;
     }
@@ -1258,10 +1288,14 @@ static void schedule_requests(dram_controller *c, uint64_t now, uint64_t *wake)
      * spoil that pass's plan. */
     if (refused_arrival_fits(c)) {
         *wake = now + 1;
-        return;
+        return true;
     }
     *wake = wake_before;
-    choose_request(c, now, wake);
+    /* Of what holds requests back, only the response the command may have
+     * made can have come about since. */
+    held_back = held_back ? requests_held_back(c, now) : c->response_count >= (unsigned)c->params.return_queue_depth;
+    choose_request(c, now, held_back, wake);
+    return false;
 }
 
 /* ---- refresh ---- */
@@ -1310,33 +1344,11 @@ static void catch_up_refresh(dram_controller *c, uint64_t now)
 
 /* ---- the cycle ---- */
 
-static uint64_t dram_controller_cycle(void *core, uint64_t now)
+/* A due refresh and the copies, which go before requests; returns the
+ * first cycle they need the controller again. */
+static uint64_t schedule_refresh_and_copies(dram_controller *c, uint64_t now)
 {
-    dram_controller *c = core;
     uint64_t wake = SIMTX_NEVER;
-    if (c->sleeping) catch_up_refresh(c, now);
-    c->sleeping = false;
-    c->issued_this_cycle = false;
-    c->stats.wakeups++;
-    if (c->refresh_shown && now >= c->refresh_end) {
-        c->refresh_shown = false;
-        for (unsigned b = 0; b < c->timing.banks; b++) show_bank(c, b, now);
-    }
-    complete_copies(c, now);
-    /* Responses leave in the order they became ready. */
-    while (!c->port_blocked && c->next_response_ready <= now) { /* SIMTX_NEVER: none */
-        unsigned slot = c->response_slots[c->response_head];
-        if (!c->env.send(c->env.context, 0, &c->response_messages[slot])) {
-            c->port_blocked = true;
-            break;
-        }
-        c->response_head = response_position(c, 1);
-        c->response_count--;
-        c->free_response_slots[c->response_capacity - 1 - c->response_count] = slot;
-        c->next_response_ready = c->response_count ? c->response_ready[c->response_head] : SIMTX_NEVER;
-        show_counts(c);
-    }
-    if (c->timing.refresh && now >= c->next_refresh) c->refresh_due = true;
     if (c->refresh_due) schedule_refresh(c, now, &wake);
     for (unsigned i = 0; i < c->copy_count; i++) {
         dram_copy *copy = &c->copies[i];
@@ -1349,18 +1361,50 @@ static uint64_t dram_controller_cycle(void *core, uint64_t now)
     }
     /* Copies and refresh compute no wake for their following command. */
     if (c->issued_this_cycle && (c->copy_count || c->refresh_due)) wake = now + 1;
-    schedule_requests(c, now, &wake);
+    return wake;
+}
+
+static uint64_t dram_controller_cycle(void *core, uint64_t now)
+{
+    dram_controller *c = core;
+    if (c->sleeping) catch_up_refresh(c, now);
+    c->sleeping = false;
+    c->issued_this_cycle = false;
+    c->stats.wakeups++;
+    if (c->refresh_shown && now >= c->refresh_end) {
+        c->refresh_shown = false;
+        for (unsigned b = 0; b < c->timing.banks; b++) show_bank(c, b, now);
+    }
+    if (c->copy_count) complete_copies(c, now);
+    /* Responses leave in the order they became ready. */
+    while (!c->port_blocked && c->next_response_ready <= now) { /* SIMTX_NEVER: none */
+        unsigned message = c->response_messages[c->response_head];
+        if (!c->env.send(c->env.context, 0, &c->messages[message])) {
+            c->port_blocked = true;
+            break;
+        }
+        c->response_head = response_position(c, 1);
+        c->response_count--;
+        c->free_messages[c->free_message_count++] = message;
+        c->next_response_ready = c->response_count ? c->response_ready[c->response_head] : SIMTX_NEVER;
+        show_counts(c);
+    }
+    if (c->timing.refresh && now >= c->next_refresh) c->refresh_due = true;
+    uint64_t wake = c->refresh_due || c->copy_count ? schedule_refresh_and_copies(c, now) : SIMTX_NEVER;
+    bool arrival_follows = schedule_requests(c, now, &wake);
     age_bus_window(c, now);
 
     if (!c->port_blocked)
         if (c->response_count) wake = min2(wake, max2(c->next_response_ready, now + 1));
-    if (refused_arrival_fits(c)) {
+    if (arrival_follows) {
         wake = now + 1;
         c->refused_waiting = false; /* the offer follows at once */
         if (c->env.room) c->env.room(c->env.context, 0);
     }
-    bool idle = !c->request_count && !c->copy_count && !c->response_count && !c->refresh_due;
-    if (c->timing.refresh && !idle) wake = min2(wake, c->next_refresh);
+    /* Unless idle, woken for the next refresh (looked at only when earlier). */
+    if (c->timing.refresh && c->next_refresh < wake &&
+        (c->request_count || c->copy_count || c->response_count || c->refresh_due))
+        wake = c->next_refresh;
     if (c->refresh_shown) wake = min2(wake, c->refresh_end);
     if (wake == SIMTX_NEVER) {
         c->sleeping = true;
@@ -1391,9 +1435,9 @@ static void dram_controller_finish(void *core, uint64_t now)
     dram_controller *c = core;
     if (c->sleeping) catch_up_refresh(c, now); /* the refreshes owed since it fell asleep */
     if (now) {
-        c->stats.activates_per_kilocycle = (double)c->stats.activates * 1000.0 / (double)now;
+        c->stats.activates_per_kilocycle = (double)c->stats.commands[DRAM_CMD_ACT] * 1000.0 / (double)now;
         c->stats.bus_utilisation =
-            (double)(c->stats.read_bursts + c->stats.write_bursts) * c->timing.burst / (double)now;
+            (double)(c->stats.commands[DRAM_CMD_RD] + c->stats.commands[DRAM_CMD_WR]) * c->timing.burst / (double)now;
     }
     uint64_t served = c->stats.row_hits + c->stats.row_misses + c->stats.row_conflicts;
     c->stats.row_hit_rate = served ? (double)c->stats.row_hits / (double)served : 0.0;

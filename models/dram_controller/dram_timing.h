@@ -85,7 +85,6 @@ typedef struct dram_timing_state {
 
 bool dram_timing_state_init(dram_timing_state *s, const dram_timing *t);
 void dram_timing_state_release(dram_timing_state *s);
-void dram_timing_issue(dram_timing_state *s, const dram_command *command);
 
 static inline unsigned dram_bank_group(const dram_timing *t, unsigned bank)
 {
@@ -180,6 +179,79 @@ static inline uint64_t dram_timing_earliest(const dram_timing_state *s, const dr
         return s->timing.copy_activates_limited ? dram_max2(earliest, dram_activate_limit(s)) : earliest;
     case DRAM_CMD_TRANSFER: return dram_max2(earliest, dram_max2(dram_column_limit(s, c->bank), dram_column_limit(s, c->target_bank)));
     default: return earliest;
+    }
+}
+
+static inline void dram_record_activate(dram_timing_state *s, uint64_t cycle)
+{
+    s->next_act = cycle + s->timing.rrd;
+    if (s->recent_act_count < 4) {
+        s->recent_acts[(s->recent_act_head + s->recent_act_count++) % 4] = cycle;
+    } else {
+        s->recent_acts[s->recent_act_head] = cycle;
+        s->recent_act_head = (s->recent_act_head + 1) % 4;
+    }
+}
+
+static inline void dram_record_column(dram_timing_state *s, unsigned bank, uint64_t cycle)
+{
+    s->next_column = dram_max2(s->next_column, cycle + s->timing.ccd_s);
+    uint64_t *group = &s->group_next_column[s->banks[bank].group];
+    *group = dram_max2(*group, cycle + s->timing.ccd_l);
+}
+
+/* Records a command in the scheduler's view. Inline: the controller calls
+ * it for every command, and its switch on the kind then joins the caller's. */
+static inline void dram_timing_issue(dram_timing_state *s, const dram_command *c)
+{
+    const dram_timing *t = &s->timing;
+    uint64_t now = c->cycle;
+    dram_bank_timing *b = &s->banks[c->bank];
+    s->next_command = now + 1;
+    switch (c->kind) {
+    case DRAM_CMD_ACT:
+        b->open = true;
+        b->row = c->row;
+        b->next_act = dram_max2(b->next_act, now + t->rc);
+        b->next_pre = dram_max2(b->next_pre, now + t->ras);
+        b->next_column = dram_max2(b->next_column, now + t->rcd);
+        b->next_copy_act = dram_max2(b->next_copy_act, now + t->ras);
+        dram_record_activate(s, now);
+        break;
+    case DRAM_CMD_COPY_ACT:
+        b->row = c->row;
+        b->next_pre = dram_max2(b->next_pre, now + t->ras);
+        b->next_copy_act = dram_max2(b->next_copy_act, now + t->ras);
+        if (t->copy_activates_limited) dram_record_activate(s, now);
+        break;
+    case DRAM_CMD_PRE:
+        b->open = false;
+        b->next_act = dram_max2(b->next_act, now + t->rp);
+        s->next_ref = dram_max2(s->next_ref, now + t->rp);
+        break;
+    case DRAM_CMD_RD:
+        dram_record_column(s, c->bank, now);
+        s->next_write = dram_max2(s->next_write, now + t->rtw);
+        b->next_pre = dram_max2(b->next_pre, now + t->rtp);
+        break;
+    case DRAM_CMD_WR:
+        dram_record_column(s, c->bank, now);
+        s->next_read = dram_max2(s->next_read, now + t->wl + t->burst + t->wtr);
+        b->next_pre = dram_max2(b->next_pre, now + t->wl + t->burst + t->wr);
+        break;
+    case DRAM_CMD_TRANSFER: {
+        dram_record_column(s, c->bank, now);
+        dram_record_column(s, c->target_bank, now);
+        b->next_pre = dram_max2(b->next_pre, now + t->rtp);
+        dram_bank_timing *target = &s->banks[c->target_bank];
+        target->next_pre = dram_max2(target->next_pre, now + t->wl + t->burst + t->wr);
+        break;
+    }
+    case DRAM_CMD_REF:
+        for (unsigned i = 0; i < t->banks; i++) s->banks[i].next_act = dram_max2(s->banks[i].next_act, now + t->rfc);
+        s->next_ref = now + t->rfc;
+        break;
+    default: break;
     }
 }
 
