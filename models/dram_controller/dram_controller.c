@@ -749,6 +749,10 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
             unsigned last = (unsigned)((msg->address + msg->size - 1) / c->burst_bytes);
             unsigned message = take_message(c);
             c->messages[message] = *msg;
+            /* The host fetches the request's place in the data store now and
+             * its bytes when its row opens (or its first burst goes): a random
+             * trace's data otherwise misses the host's caches when copied. */
+            sparse_memory_prefetch_entry(c->data, msg->address);
             *r = (dram_request){.arrival = now, .sequence = c->sequence++, .address = msg->address, .size = msg->size,
                                 .message = message, .bank = l.bank, .row = l.row, .column = l.column, .bursts = last - first + 1,
                                 .younger_in_bank = NO_SLOT, .is_write = msg->op == SIMTX_OP_WRITE};
@@ -1268,6 +1272,7 @@ static inline bool schedule_requests(dram_controller *c, uint64_t now, uint64_t 
     } else if (choice.hit != NO_SLOT) {
         dram_request *r = &c->requests[choice.hit];
         issue(c, column_command(r), now);
+        if (!r->bursts_issued && !r->activated) sparse_memory_prefetch_bytes(c->data, r->address, r->size);
         if (c->params.starvation_cap && choice.hit != c->queue[0].slot && r->bank == c->queue[0].bank) c->bypasses++;
         if (++r->bursts_issued == r->bursts) {
             complete_request(c, choice.hit, now);
@@ -1280,7 +1285,10 @@ static inline bool schedule_requests(dram_controller *c, uint64_t now, uint64_t 
                                 .bank = r->bank, .row = r->row};
         issue(c, command, now);
         if (command.kind == DRAM_CMD_PRE) r->precharged = true;
-        else r->activated = true;
+        else {
+            r->activated = true;
+            sparse_memory_prefetch_bytes(c->data, r->address, r->size); /* its bursts follow tRCD later */
+        }
     }
     /* Nothing else may go this cycle: a second pass finds exactly when the
      * next command may, so that the controller is not woken early for
