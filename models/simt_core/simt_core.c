@@ -218,6 +218,11 @@ typedef struct tm_queue {
     size_t head, length, capacity;
 } tm_queue;
 
+/* Registers first .. first + count - 1. */
+typedef struct register_run {
+    uint8_t first, count;
+} register_run;
+
 struct simt_core {
     simt_core_params params;
     simtx_env env;
@@ -231,7 +236,13 @@ struct simt_core {
     uint8_t *shared;
     uint32_t free_warps, free_ctas, free_registers, free_shared;
     uint32_t *last_issued;      /* per scheduler */
-    uint32_t launch_registers;  /* the launch kernel's registers (and x0): only these are cleared for a new warp */
+    /* The launch kernel's registers (and x0), the only ones cleared for a new
+     * warp, as runs of consecutive registers: one memset per run rather than
+     * per register. A run stays within 2 KB, above which glibc's memset
+     * switches to rep stosb (as fast natively, a count per byte under
+     * Valgrind, the measure of this loop's cost). */
+    register_run launch_register_runs[32];
+    uint32_t launch_register_run_count;
     uint64_t age_counter;
     uint64_t ldst_free_cycle;
     /* false: no CTA fits until one is released or a launch starts (other
@@ -598,7 +609,15 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
         return false;
     }
     c->launch = launch;
-    c->launch_registers = kernel_register_mask(launch->image) | 1u;
+    uint32_t run_limit = 2048 / (sizeof(uint32_t) * c->lanes); /* registers per run; at least 8 (lanes <= 64) */
+    c->launch_register_run_count = 0;
+    for (uint64_t left = kernel_register_mask(launch->image) | 1u; left;) {
+        uint32_t first = (uint32_t)__builtin_ctzll(left);
+        uint32_t count = (uint32_t)__builtin_ctzll(~(left >> first)); /* left has bits below 32 only: ~ has a one */
+        if (count > run_limit) count = run_limit;
+        c->launch_register_runs[c->launch_register_run_count++] = (register_run){(uint8_t)first, (uint8_t)count};
+        left &= ~(((UINT64_C(1) << count) - 1) << first);
+    }
     c->cta_may_fit = true;
     return true;
 }
@@ -685,7 +704,8 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         w->next_issue = now + 1;
         set_hot(c, w_index, 0, STALL_NONE);
         w->age = c->age_counter++;
-        for (uint32_t r = c->launch_registers; r; r &= r - 1) memset(reg(c, w, (unsigned)__builtin_ctz(r)), 0, sizeof(uint32_t) * c->lanes);
+        for (uint32_t run = 0; run < c->launch_register_run_count; run++)
+            memset(reg(c, w, c->launch_register_runs[run].first), 0, sizeof(uint32_t) * c->lanes * c->launch_register_runs[run].count);
         for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
         uint32_t first_thread = k * c->lanes;
         uint32_t active = threads - first_thread < c->lanes ? threads - first_thread : c->lanes;
