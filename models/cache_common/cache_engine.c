@@ -63,6 +63,7 @@ struct cache {
     uint8_t *data;
     mshr *mshrs;
     unsigned mshrs_used;
+    unsigned mshrs_noted;          /* the MSHR occupancy average's level */
     pending_entry *pending;
     unsigned *free_pending;
     unsigned free_pending_count;
@@ -747,12 +748,15 @@ static unsigned waiting_for_lookup(const cache *c, uint64_t now)
  * one level leaves them bit for bit the same. */
 static void note_mshr_occupancy(cache *c, uint64_t now)
 {
-    if ((double)c->mshrs_used != c->stats.mshr_occupancy.level)
-        simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
+    if (c->mshrs_noted == c->mshrs_used) return;
+    c->mshrs_noted = c->mshrs_used;
+    simtx_time_average_set(&c->stats.mshr_occupancy, (double)c->mshrs_used, now);
 }
 
+/* Only a waveform reads the probes: untraced, they are left stale. */
 static void update_probes(cache *c)
 {
+    if (!c->env.probes_traced) return;
     c->probes.mshr_occupancy = c->mshrs_used;
     c->probes.input_queue = c->input.length;
     c->probes.miss_queue = c->misses.length;
@@ -790,7 +794,7 @@ simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, 
     c->stats.accesses++;
     if (msg->op == SIMTX_OP_READ) c->stats.reads++;
     else if (msg->op == SIMTX_OP_WRITE) c->stats.writes++;
-    c->probes.input_queue = c->input.length; /* the only probe a request changes */
+    if (c->env.probes_traced) c->probes.input_queue = c->input.length; /* the only probe a request changes */
     return SIMTX_ACCEPTED;
 }
 

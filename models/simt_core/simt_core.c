@@ -2593,9 +2593,11 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     else if (c->free_warps < warp_count) reason = worst == STALL_IDLE ? STALL_MEMORY : worst;
     if (!issued) c->stats.stall_cycles[reason]++;
     c->last_stall = reason;
-    c->probes.issued = issued;
-    c->probes.stall_reason = reason;
-    c->probes.pending_memory = (uint64_t)c->params.max_pending_memory - c->free_pending_count;
+    if (c->env.probes_traced) { /* only a waveform reads them */
+        c->probes.issued = issued;
+        c->probes.stall_reason = reason;
+        c->probes.pending_memory = (uint64_t)c->params.max_pending_memory - c->free_pending_count;
+    }
     /* Sleep until something can change: an issue, a latency, a dispatch. */
     uint64_t next = wake < check_wake ? wake : check_wake;
     /* Room is free but warps still wait for it (the released one did not
