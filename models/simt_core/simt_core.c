@@ -2293,8 +2293,8 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
     rv_op op = (rv_op)k->insn.op;
     rv_class cls = (rv_class)k->op_class;
     unsigned rd_index = k->insn.rd;
-    uint32_t *rd = reg(c, w, rd_index);
-    const uint32_t *a = reg(c, w, k->insn.rs1), *b = reg(c, w, k->insn.rs2);
+    /* The operands' lanes are found in the cases using them: made here, they
+     * would live across the calls of the memory path (stack traffic). */
     uint64_t latency = (uint64_t)c->params.alu_latency;
     uint32_t next_pc = pc + 4;
     if (cls == RV_CLASS_LOAD && c->params.tm_tcd && w->tx && w->tx->phase == TX_RUNNING && need_block_queries(c, w, warp_index, k, mask))
@@ -2320,6 +2320,8 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         if (cls == RV_CLASS_DIV) latency = (uint64_t)c->params.div_latency;
         if (!rd_index) break;
         bool immediate = (k->insn.raw & 0x7f) == 0x13;
+        uint32_t *rd = reg(c, w, rd_index);
+        const uint32_t *a = reg(c, w, k->insn.rs1), *b = reg(c, w, k->insn.rs2);
         if (op == RV_LUI || op == RV_AUIPC) {
             uint32_t value = (uint32_t)k->insn.imm + (op == RV_AUIPC ? pc : 0);
             fill_lanes(c, rd, mask, value);
@@ -2335,7 +2337,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         break;
     }
     case RV_CLASS_CSR:
-        if (!read_csr(c, w, (unsigned)k->insn.imm, mask, rd_index ? rd : NULL)) {
+        if (!read_csr(c, w, (unsigned)k->insn.imm, mask, rd_index ? reg(c, w, rd_index) : NULL)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "read of unknown CSR 0x%x at %s", (unsigned)k->insn.imm, where);
             *failed = true;
@@ -2343,7 +2345,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         }
         break;
     case RV_CLASS_BRANCH: {
-        uint64_t taken = taken_lanes(op, a, b, mask, c->full_mask, c->lanes);
+        uint64_t taken = taken_lanes(op, reg(c, w, k->insn.rs1), reg(c, w, k->insn.rs2), mask, c->full_mask, c->lanes);
         w->next_issue = now + (uint64_t)c->params.branch_latency;
         if (taken == mask) next_pc = k->target;
         else if (taken) {
@@ -2362,7 +2364,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
     }
     case RV_CLASS_JUMP:
         w->next_issue = now + (uint64_t)c->params.branch_latency;
-        if (k->flow != KERNEL_FLOW_RETURN && rd_index) fill_lanes(c, rd, mask, pc + 4);
+        if (k->flow != KERNEL_FLOW_RETURN && rd_index) fill_lanes(c, reg(c, w, rd_index), mask, pc + 4);
         switch ((kernel_flow)k->flow) {
         case KERNEL_FLOW_JUMP: next_pc = k->target; break;
         case KERNEL_FLOW_CALL:
@@ -2411,7 +2413,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
                 for (uint64_t m = mask; m; m &= m - 1) {
                     uint32_t l = (uint32_t)__builtin_ctzll(m);
                     w->tx->lane[l].depth--;
-                    if (rd_index) rd[l] = 1;
+                    if (rd_index) reg(c, w, rd_index)[l] = 1;
                 }
                 break;
             }
