@@ -299,7 +299,9 @@ struct simt_core {
 /* A step of simt_core_cycle called once or twice there, inlined although
  * GCC finds it too big to: the call's saves and the results passed through
  * memory cost more than the code's growth (vector add: 3% fewer host
- * instructions for warp_ready and issue together). */
+ * instructions for warp_ready, issue and promote_due_warps together; not
+ * so for execute_memory, whose inlining costs BFS more than it saves, or
+ * set_hot, with callers everywhere). */
 #define CYCLE_STEP static inline __attribute__((always_inline))
 
 static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w->registers[r * c->lanes]; }
@@ -367,7 +369,7 @@ static void set_hot(simt_core *c, uint32_t i, uint64_t ready_at, stall_reason re
 
 /* Waiting warps whose cycle has come become due; earliest_waiting becomes
  * exact. */
-static void promote_due_warps(simt_core *c, uint64_t now)
+CYCLE_STEP void promote_due_warps(simt_core *c, uint64_t now)
 {
     uint64_t earliest = UINT64_MAX;
     for (uint32_t word = 0; word < c->warp_set_words; word++)
