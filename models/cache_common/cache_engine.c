@@ -310,12 +310,16 @@ static int choose_victim(const cache *c, uint64_t line_address, bool lru)
 {
     unsigned first = set_of(c, line_address) * c->config.associativity;
     int victim = -1;
+    uint64_t victim_use = 0;
     for (unsigned way = 0; way < c->config.associativity; way++) {
         const cache_line *line = &c->lines[first + way];
         if (!line_present(c, first + way)) return (int)(first + way);
         if (line->mshr >= 0) continue;
         if (!lru) return (int)(first + way);
-        if (victim < 0 || line->last_use < c->lines[victim].last_use) victim = (int)(first + way);
+        if (victim < 0 || line->last_use < victim_use) {
+            victim = (int)(first + way);
+            victim_use = line->last_use;
+        }
     }
     return victim;
 }
