@@ -2110,8 +2110,11 @@ static inline bool decode_may_register_waiter(const simt_core *c)
            (c->params.tm_warp_tokens && c->tm_tokens_used >= (uint32_t)c->params.tm_warp_tokens);
 }
 
-/* Whether a due warp's next instruction may issue now; sets why not. */
-CYCLE_STEP bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stall_reason *why, uint64_t *when)
+/* Whether a due warp's next instruction may issue now; sets why not. A
+ * ready warp's decoded instruction goes to *insn, for issue() (NULL: an
+ * abort is due, or the pc is outside the text). */
+CYCLE_STEP bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stall_reason *why, uint64_t *when,
+                           const kernel_insn **insn)
 {
     warp *w = &c->warps[warp_index];
     if (w->at_barrier) {
@@ -2134,6 +2137,7 @@ CYCLE_STEP bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stal
                 *why = STALL_MEMORY;
                 return false;
             }
+            *insn = NULL;
             return true;
         }
     }
@@ -2145,6 +2149,7 @@ CYCLE_STEP bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stal
     }
     const stack_entry *top = &w->stack[w->depth - 1];
     const kernel_insn *k = kernel_image_insn(c->launch->image, top->pc);
+    *insn = k;
     if (!k) return true; /* executing it reports the error */
     uint64_t need = w->register_ready[k->insn.rs1];
     if (w->register_ready[k->insn.rs2] > need) need = w->register_ready[k->insn.rs2];
@@ -2272,9 +2277,10 @@ static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint
     return taken;
 }
 
-/* Issues the warp's next instruction: executes it on every active lane and
- * updates the SIMT stack. Returns false on a structural stall. */
-CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
+/* Issues the warp's next instruction, k as warp_ready() decoded it:
+ * executes it on every active lane and updates the SIMT stack. Returns
+ * false on a structural stall. */
+CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, uint64_t now, bool *failed)
 {
     warp *w = &c->warps[warp_index];
     stack_entry *top = &w->stack[w->depth - 1];
@@ -2284,7 +2290,6 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *fai
         abort_attempt(c, w, warp_index, now);
         return true;
     }
-    const kernel_insn *k = kernel_image_insn(c->launch->image, pc);
     char where[320];
     if (!k && in_transaction(w)) { /* a doomed transaction jumped anywhere */
         w->tx->abort_requested = true;
@@ -2539,6 +2544,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
          * decoded. */
         const uint64_t *owned = &c->scheduler_warps[(size_t)s * c->warp_set_words];
         uint32_t chosen = NO_SLOT;
+        const kernel_insn *insn, *chosen_insn = NULL;
         uint32_t last = c->last_issued[s];
         bool owns_last = last % schedulers == s;
         stall_reason why;
@@ -2546,7 +2552,10 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
          * warp that can (by dispatch order: slots are reused, so slot order
          * is not age). LRR: the first due warp that can in slot order,
          * starting after the last issued one and wrapping around. */
-        if (!c->lrr && owns_last && warp_set_has(c->due_warps, last) && warp_ready(c, last, now, &why, &wake)) chosen = last;
+        if (!c->lrr && owns_last && warp_set_has(c->due_warps, last) && warp_ready(c, last, now, &why, &wake, &insn)) {
+            chosen = last;
+            chosen_insn = insn;
+        }
         /* (warp_ready changes no other warp's membership of the due set, so
          * its words are taken whole.) Once a ready warp is found, younger
          * ones cannot win and need no decode, as long as a decode could not
@@ -2560,10 +2569,11 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
                 for (uint64_t due = c->due_warps[word] & owned[word]; due; due &= due - 1) {
                     uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(due);
                     if (chosen != NO_SLOT && c->warps[i].age > c->warps[chosen].age && !decode_may_register_waiter(c)) continue;
-                    if (!warp_ready(c, i, now, &why, &wake)) {
+                    if (!warp_ready(c, i, now, &why, &wake, &insn)) {
                         if (why > worst) worst = why;
                     } else if (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age) {
                         chosen = i;
+                        chosen_insn = insn;
                     }
                 }
         uint32_t from = owns_last && last + 1 < warp_count ? last + 1 : 0;
@@ -2571,15 +2581,16 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
             uint32_t end = pass ? from : warp_count;
             for (uint32_t i = warp_set_next(c->due_warps, owned, pass ? 0 : from, end); i != NO_SLOT;
                  i = warp_set_next(c->due_warps, owned, i + 1, end)) {
-                if (warp_ready(c, i, now, &why, &wake)) {
+                if (warp_ready(c, i, now, &why, &wake, &insn)) {
                     chosen = i;
+                    chosen_insn = insn;
                     break;
                 }
                 if (why > worst) worst = why;
             }
         }
         if (chosen == NO_SLOT) continue;
-        if (!issue(c, chosen, now, &failed)) {
+        if (!issue(c, chosen, chosen_insn, now, &failed)) {
             worst = STALL_MEMORY;
             if (c->ldst_free_cycle > now && c->ldst_free_cycle < wake) wake = c->ldst_free_cycle;
             continue;
