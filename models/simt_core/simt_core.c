@@ -296,18 +296,18 @@ struct simt_core {
     } probes;
 };
 
-/* A step of simt_core_cycle called once or twice there, inlined although
- * GCC finds it too big to: the call's saves and the results passed through
- * memory cost more than the code's growth (vector add: 3% fewer host
- * instructions for warp_ready, issue and promote_due_warps together; not
- * so for execute_memory, whose inlining costs BFS more than it saves, or
- * set_hot, with callers everywhere). */
+/* Inlined although GCC finds it too big to (or calls an outlined clone):
+ * simt_core_cycle's steps warp_ready, issue and promote_due_warps (called
+ * once or twice there) and fill_lanes. The calls' saves and the results
+ * passed through memory cost more than the code's growth (vector add: 4%
+ * fewer host instructions). Not so for execute_memory (BFS: more than it
+ * saves), set_hot (callers everywhere) or send_queued_requests (no gain). */
 #define CYCLE_STEP static inline __attribute__((always_inline))
 
 static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w->registers[r * c->lanes]; }
 
 /* Writes value to the lanes of mask (a plain loop for a full warp). */
-static inline void fill_lanes(const simt_core *c, uint32_t *lanes, uint64_t mask, uint32_t value)
+CYCLE_STEP void fill_lanes(const simt_core *c, uint32_t *lanes, uint64_t mask, uint32_t value)
 {
     uint32_t count = c->lanes; /* a local: the stores cannot change it */
     if (mask == c->full_mask)
