@@ -2546,7 +2546,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         uint32_t chosen = NO_SLOT;
         const kernel_insn *insn, *chosen_insn = NULL;
         uint32_t last = c->last_issued[s];
-        bool owns_last = last % schedulers == s;
+        bool owns_last = warp_set_has(owned, last); /* last % schedulers == s, without dividing */
         stall_reason why;
         /* GTO: the last issued warp while it can issue, then the oldest due
          * warp that can (by dispatch order: slots are reused, so slot order
