@@ -412,20 +412,19 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     FOR_EACH_PORT(d, x->wanted_outputs, n) {
         crossbar_port *out = &x->ports[d];
         if (out->switch_out_free > now || packet_queue_full(&out->output)) continue;
-        int winner = -1;
-        unsigned winner_rank = 0, candidates[NETWORKS] = {0};
+        /* Round-robin from the pointer: the first ready input at or after it,
+         * else the first one (the set is visited in ascending order). */
+        int first_ready = -1, first_from_pointer = -1;
+        unsigned candidates[NETWORKS] = {0};
         FOR_EACH_PORT(s, heads_for(x, d), n) {
             const crossbar_port *in = &x->ports[s];
             if (packet_queue_front_ready(&in->input) > now || in->switch_in_free > now) continue;
-            unsigned rank = s >= out->next_source ? s - out->next_source : s + n - out->next_source;
-            if (winner < 0 || rank < winner_rank) {
-                winner = (int)s;
-                winner_rank = rank;
-            }
+            if (first_ready < 0) first_ready = (int)s;
+            if (first_from_pointer < 0 && s >= out->next_source) first_from_pointer = (int)s;
             candidates[head_route(in)->network]++;
         }
-        if (winner < 0) continue;
-        unsigned s = (unsigned)winner;
+        if (first_ready < 0) continue;
+        unsigned s = (unsigned)(first_from_pointer >= 0 ? first_from_pointer : first_ready);
         crossbar_port *in = &x->ports[s];
         const packet_route *route = head_route(in);
         candidates[route->network]--;
