@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msg_queue.h"
-
 #define PARAM(field) offsetof(crossbar_params, field)
 #define NO_ROUTE (-1)
 
@@ -45,9 +43,45 @@ typedef struct packet_route {
     uint8_t network;
 } packet_route;
 
+/* A bounded FIFO of packets, by their index in the crossbar's message
+ * store, each usable from its ready cycle on: crossing the switch moves an
+ * index, not the message. */
+typedef struct packet_queue {
+    uint32_t *packets;
+    uint64_t *ready_cycles;
+    uint32_t capacity, head, length;
+} packet_queue;
+
+static bool packet_queue_full(const packet_queue *q) { return q->length == q->capacity; }
+static bool packet_queue_empty(const packet_queue *q) { return !q->length; }
+static uint32_t packet_queue_front(const packet_queue *q) { return q->packets[q->head]; }
+static uint64_t packet_queue_front_ready(const packet_queue *q) { return q->ready_cycles[q->head]; }
+
+/* Storage slot of the entry `position` places behind the head: the ports
+ * keep per-slot data of their own in parallel arrays. */
+static uint32_t packet_queue_slot(const packet_queue *q, uint32_t position)
+{
+    uint32_t slot = q->head + position;
+    return slot >= q->capacity ? slot - q->capacity : slot;
+}
+
+static void packet_queue_push(packet_queue *q, uint32_t packet, uint64_t ready_cycle)
+{
+    uint32_t tail = packet_queue_slot(q, q->length);
+    q->packets[tail] = packet;
+    q->ready_cycles[tail] = ready_cycle;
+    q->length++;
+}
+
+static void packet_queue_pop(packet_queue *q)
+{
+    if (++q->head == q->capacity) q->head = 0;
+    q->length--;
+}
+
 /* A port's state, together so that a cycle touches few cache lines per port. */
 typedef struct crossbar_port {
-    msg_queue input, output;
+    packet_queue input, output;
     packet_route *input_routes;    /* per input queue slot */
     uint32_t *output_flits;        /* per output queue slot */
     uint64_t switch_in_free;       /* its switch input is free from then */
@@ -65,6 +99,12 @@ typedef struct crossbar {
     bool by_ranges;
     unsigned port_count;
     crossbar_port *ports;
+    /* The messages of the packets in the queues, one slot per queue slot of
+     * every port, so that a queue with room always finds a free one. */
+    simtx_msg *messages;
+    uint32_t *free_messages, free_message_count;
+    uint32_t *queue_packets;       /* every queue's slots, the queues point in */
+    uint64_t *queue_ready_cycles;
     packet_route *input_routes;    /* every port's, ports[i].input_routes point in */
     uint32_t *output_flits;        /* every port's, ports[i].output_flits point in */
     /* Bit sets of ports whose input / output queue holds packets: a cycle
@@ -128,7 +168,7 @@ static int destination(const crossbar *x, const simtx_msg *msg)
 /* The route of the packet at the head of a port's input. */
 static const packet_route *head_route(const crossbar_port *port)
 {
-    return &port->input_routes[msg_queue_head_slot(&port->input)];
+    return &port->input_routes[port->input.head];
 }
 
 /* The inputs whose head packet goes to output d. */
@@ -174,11 +214,11 @@ static uint64_t transfer_cycles(const crossbar *x, uint64_t flits)
 static void crossbar_destroy(void *core)
 {
     crossbar *x = core;
-    for (unsigned i = 0; x->ports && i < x->port_count; i++) {
-        msg_queue_release(&x->ports[i].input);
-        msg_queue_release(&x->ports[i].output);
-    }
     free(x->ports);
+    free(x->messages);
+    free(x->free_messages);
+    free(x->queue_packets);
+    free(x->queue_ready_cycles);
     free(x->input_routes);
     free(x->output_flits);
     free(x->busy_inputs);
@@ -228,26 +268,36 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->latency[REPLY_NETWORK] = (uint64_t)(p->reply_latency ? p->reply_latency : p->latency);
     x->port_count = (unsigned)(p->cores + p->partitions);
     unsigned n = x->port_count;
+    size_t slots = (size_t)n * ((size_t)p->input_queue_depth + (size_t)p->output_queue_depth);
     x->ports = calloc(n, sizeof *x->ports);
+    x->messages = calloc(slots, sizeof *x->messages);
+    x->free_messages = calloc(slots, sizeof *x->free_messages);
+    x->queue_packets = calloc(slots, sizeof *x->queue_packets);
+    x->queue_ready_cycles = calloc(slots, sizeof *x->queue_ready_cycles);
     x->input_routes = calloc((size_t)n * (size_t)p->input_queue_depth, sizeof *x->input_routes);
     x->output_flits = calloc((size_t)n * (size_t)p->output_queue_depth, sizeof *x->output_flits);
     x->busy_inputs = calloc(port_set_words(n), sizeof *x->busy_inputs);
     x->busy_outputs = calloc(port_set_words(n), sizeof *x->busy_outputs);
     x->heads_for = calloc((size_t)n * port_set_words(n), sizeof *x->heads_for);
     x->wanted_outputs = calloc(port_set_words(n), sizeof *x->wanted_outputs);
-    bool ok = x->params.mapping && x->ports && x->input_routes && x->output_flits && x->busy_inputs && x->busy_outputs &&
-              x->heads_for && x->wanted_outputs;
-    for (unsigned i = 0; ok && i < n; i++) {
-        crossbar_port *port = &x->ports[i];
-        port->input_routes = &x->input_routes[(size_t)i * (size_t)p->input_queue_depth];
-        port->output_flits = &x->output_flits[(size_t)i * (size_t)p->output_queue_depth];
-        ok = msg_queue_init(&port->input, (size_t)p->input_queue_depth) && msg_queue_init(&port->output, (size_t)p->output_queue_depth);
-    }
+    bool ok = x->params.mapping && x->ports && x->messages && x->free_messages && x->queue_packets && x->queue_ready_cycles &&
+              x->input_routes && x->output_flits && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs;
     if (!ok) {
         snprintf(error, error_size, "out of memory for %u ports", n);
         crossbar_destroy(x);
         return NULL;
     }
+    size_t first_slot = 0;
+    for (unsigned i = 0; i < n; i++) {
+        crossbar_port *port = &x->ports[i];
+        port->input_routes = &x->input_routes[(size_t)i * (size_t)p->input_queue_depth];
+        port->output_flits = &x->output_flits[(size_t)i * (size_t)p->output_queue_depth];
+        port->input = (packet_queue){&x->queue_packets[first_slot], &x->queue_ready_cycles[first_slot], (uint32_t)p->input_queue_depth, 0, 0};
+        first_slot += (size_t)p->input_queue_depth;
+        port->output = (packet_queue){&x->queue_packets[first_slot], &x->queue_ready_cycles[first_slot], (uint32_t)p->output_queue_depth, 0, 0};
+        first_slot += (size_t)p->output_queue_depth;
+    }
+    for (size_t i = 0; i < slots; i++) x->free_messages[x->free_message_count++] = (uint32_t)i;
     simtx_observer *o = env->observer;
     static const char *const network_names[NETWORKS] = {"request", "reply"};
     for (unsigned k = 0; k < NETWORKS; k++) {
@@ -278,9 +328,9 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
 {
     crossbar *x = core;
     crossbar_port *in = &x->ports[port];
-    msg_queue *queue = &in->input;
+    packet_queue *queue = &in->input;
     /* First: a refused sender offers its packet again every cycle. */
-    if (msg_queue_full(queue)) {
+    if (packet_queue_full(queue)) {
         in->refused = true;
         return SIMTX_BUSY;
     }
@@ -297,9 +347,10 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
         x->env.fail(x->env.context, "a request crossed more routing blocks than a message can record");
         return SIMTX_ACCEPTED;
     }
-    size_t slot = msg_queue_slot(queue, queue->length);
-    msg_queue_push(queue, msg, now);
-    simtx_msg *queued = msg_queue_back(queue);
+    uint32_t slot = packet_queue_slot(queue, queue->length), packet = x->free_messages[--x->free_message_count];
+    packet_queue_push(queue, packet, now);
+    simtx_msg *queued = &x->messages[packet];
+    *queued = *msg;
     if (!queued->is_response) {
         queued->route[queued->route_depth++] = (uint8_t)port;
         if (d == NO_ROUTE) { /* answered here, back through the reply network */
@@ -325,10 +376,11 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     /* Output links: one packet at a time, for its flits' worth of cycles. */
     FOR_EACH_PORT(d, x->busy_outputs, n) {
         crossbar_port *port = &x->ports[d];
-        msg_queue *queue = &port->output;
+        packet_queue *queue = &port->output;
         if (port->blocked) continue; /* port_free wakes us */
-        if (port->link_free <= now && msg_queue_front_ready(queue) <= now) {
-            simtx_msg *out = msg_queue_front(queue);
+        if (port->link_free <= now && packet_queue_front_ready(queue) <= now) {
+            uint32_t packet = packet_queue_front(queue);
+            simtx_msg *out = &x->messages[packet];
             if (out->is_response) out->route_depth--; /* this hop's entry, popped as the reply leaves */
             if (!x->env.send(x->env.context, d, out)) {
                 if (out->is_response) out->route_depth++;
@@ -336,18 +388,19 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
                 continue;
             }
             unsigned network = network_of(out);
-            uint32_t flits = port->output_flits[msg_queue_head_slot(queue)];
+            uint32_t flits = port->output_flits[queue->head];
             port->link_free = now + transfer_cycles(x, flits);
             x->stats[network].packets++;
             x->stats[network].flits += flits;
-            msg_queue_pop(queue);
+            packet_queue_pop(queue);
+            x->free_messages[x->free_message_count++] = packet;
             port->output_depth = queue->length;
-            if (msg_queue_empty(queue)) {
+            if (packet_queue_empty(queue)) {
                 port_set_remove(x->busy_outputs, d);
                 continue;
             }
         }
-        next = min_cycle(next, max_cycle(msg_queue_front_ready(queue), port->link_free));
+        next = min_cycle(next, max_cycle(packet_queue_front_ready(queue), port->link_free));
     }
     /* Switch: each output takes one ready input head per transfer, chosen
      * round-robin from its pointer; the other ready heads for it lose
@@ -358,40 +411,39 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
      * cycle (the switch input is busy), so the order does not matter. */
     FOR_EACH_PORT(d, x->wanted_outputs, n) {
         crossbar_port *out = &x->ports[d];
-        if (out->switch_out_free > now || msg_queue_full(&out->output)) continue;
-        int winner = -1;
-        unsigned winner_rank = 0, candidates[NETWORKS] = {0};
+        if (out->switch_out_free > now || packet_queue_full(&out->output)) continue;
+        /* Round-robin from the pointer: the first ready input at or after it,
+         * else the first one (the set is visited in ascending order). */
+        int first_ready = -1, first_from_pointer = -1;
+        unsigned candidates[NETWORKS] = {0};
         FOR_EACH_PORT(s, heads_for(x, d), n) {
             const crossbar_port *in = &x->ports[s];
-            if (msg_queue_front_ready(&in->input) > now || in->switch_in_free > now) continue;
-            unsigned rank = s >= out->next_source ? s - out->next_source : s + n - out->next_source;
-            if (winner < 0 || rank < winner_rank) {
-                winner = (int)s;
-                winner_rank = rank;
-            }
+            if (packet_queue_front_ready(&in->input) > now || in->switch_in_free > now) continue;
+            if (first_ready < 0) first_ready = (int)s;
+            if (first_from_pointer < 0 && s >= out->next_source) first_from_pointer = (int)s;
             candidates[head_route(in)->network]++;
         }
-        if (winner < 0) continue;
-        unsigned s = (unsigned)winner;
+        if (first_ready < 0) continue;
+        unsigned s = (unsigned)(first_from_pointer >= 0 ? first_from_pointer : first_ready);
         crossbar_port *in = &x->ports[s];
         const packet_route *route = head_route(in);
         candidates[route->network]--;
         for (unsigned k = 0; k < NETWORKS; k++) x->stats[k].arbitration_losses += candidates[k];
         uint64_t cycles = transfer_cycles(x, route->flits);
-        out->output_flits[msg_queue_slot(&out->output, out->output.length)] = route->flits;
+        out->output_flits[packet_queue_slot(&out->output, out->output.length)] = route->flits;
         /* The traversal counts from arrival: latency - 1 more cycles here. */
         uint64_t ready = now + x->latency[route->network] - 1;
         /* A new head for the output link (an older one was planned above). */
-        if (msg_queue_empty(&out->output) && !out->blocked) next = min_cycle(next, max_cycle(ready, out->link_free));
-        msg_queue_push(&out->output, msg_queue_front(&in->input), ready);
+        if (packet_queue_empty(&out->output) && !out->blocked) next = min_cycle(next, max_cycle(ready, out->link_free));
+        packet_queue_push(&out->output, packet_queue_front(&in->input), ready);
         in->switch_in_free = out->switch_out_free = now + cycles;
         leave_head(x, s);
-        msg_queue_pop(&in->input);
+        packet_queue_pop(&in->input);
         if (in->refused) { /* refused while full: the sender may come in now */
             in->refused = false;
             if (x->env.room) x->env.room(x->env.context, s);
         }
-        if (msg_queue_empty(&in->input)) port_set_remove(x->busy_inputs, s);
+        if (packet_queue_empty(&in->input)) port_set_remove(x->busy_inputs, s);
         else enter_head(x, s);
         port_set_add(x->busy_outputs, d);
         in->input_depth = in->input.length;
@@ -403,11 +455,11 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     if (next > now + 1) FOR_EACH_PORT(p, x->busy_inputs, n) {
         const crossbar_port *in = &x->ports[p];
         const crossbar_port *out = &x->ports[head_route(in)->destination];
-        uint64_t when = msg_queue_front_ready(&in->input);
+        uint64_t when = packet_queue_front_ready(&in->input);
         if (in->switch_in_free > when) when = in->switch_in_free;
         if (out->switch_out_free > when) when = out->switch_out_free;
         /* A full output queue frees when its link sends, planned above. */
-        if (msg_queue_full(&out->output) && when <= now) continue;
+        if (packet_queue_full(&out->output) && when <= now) continue;
         if (when < next) next = when;
     }
     if (next <= now) next = now + 1;

@@ -66,8 +66,9 @@ void kernel_image_destroy(kernel_image *image);
 
 static inline const kernel_insn *kernel_image_insn(const kernel_image *image, uint32_t pc)
 {
-    if (pc < image->text_start || pc >= image->text_end || (pc & 3)) return NULL;
-    return &image->insns[(pc - image->text_start) >> 2];
+    uint32_t offset = pc - image->text_start; /* below text_start wraps around: one comparison for both ends */
+    if (offset >= image->text_end - image->text_start || (pc & 3)) return NULL;
+    return &image->insns[offset >> 2];
 }
 const kernel_function *kernel_image_function_at(const kernel_image *image, uint32_t pc);
 const kernel_function *kernel_image_find_function(const kernel_image *image, const char *name);

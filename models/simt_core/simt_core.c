@@ -218,6 +218,11 @@ typedef struct tm_queue {
     size_t head, length, capacity;
 } tm_queue;
 
+/* Registers first .. first + count - 1. */
+typedef struct register_run {
+    uint8_t first, count;
+} register_run;
+
 struct simt_core {
     simt_core_params params;
     simtx_env env;
@@ -231,7 +236,13 @@ struct simt_core {
     uint8_t *shared;
     uint32_t free_warps, free_ctas, free_registers, free_shared;
     uint32_t *last_issued;      /* per scheduler */
-    uint32_t launch_registers;  /* the launch kernel's registers (and x0): only these are cleared for a new warp */
+    /* The launch kernel's registers (and x0), the only ones cleared for a new
+     * warp, as runs of consecutive registers: one memset per run rather than
+     * per register. A run stays within 2 KB, above which glibc's memset
+     * switches to rep stosb (as fast natively, a count per byte under
+     * Valgrind, the measure of this loop's cost). */
+    register_run launch_register_runs[32];
+    uint32_t launch_register_run_count;
     uint64_t age_counter;
     uint64_t ldst_free_cycle;
     /* false: no CTA fits until one is released or a launch starts (other
@@ -285,10 +296,18 @@ struct simt_core {
     } probes;
 };
 
+/* Inlined although GCC finds it too big to (or calls an outlined clone):
+ * simt_core_cycle's steps warp_ready, issue and promote_due_warps (called
+ * once or twice there) and fill_lanes. The calls' saves and the results
+ * passed through memory cost more than the code's growth (vector add: 4%
+ * fewer host instructions). Not so for execute_memory (BFS: more than it
+ * saves), set_hot (callers everywhere) or send_queued_requests (no gain). */
+#define CYCLE_STEP static inline __attribute__((always_inline))
+
 static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w->registers[r * c->lanes]; }
 
 /* Writes value to the lanes of mask (a plain loop for a full warp). */
-static inline void fill_lanes(const simt_core *c, uint32_t *lanes, uint64_t mask, uint32_t value)
+CYCLE_STEP void fill_lanes(const simt_core *c, uint32_t *lanes, uint64_t mask, uint32_t value)
 {
     uint32_t count = c->lanes; /* a local: the stores cannot change it */
     if (mask == c->full_mask)
@@ -350,7 +369,7 @@ static void set_hot(simt_core *c, uint32_t i, uint64_t ready_at, stall_reason re
 
 /* Waiting warps whose cycle has come become due; earliest_waiting becomes
  * exact. */
-static void promote_due_warps(simt_core *c, uint64_t now)
+CYCLE_STEP void promote_due_warps(simt_core *c, uint64_t now)
 {
     uint64_t earliest = UINT64_MAX;
     for (uint32_t word = 0; word < c->warp_set_words; word++)
@@ -598,7 +617,15 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
         return false;
     }
     c->launch = launch;
-    c->launch_registers = kernel_register_mask(launch->image) | 1u;
+    uint32_t run_limit = 2048 / (sizeof(uint32_t) * c->lanes); /* registers per run; at least 8 (lanes <= 64) */
+    c->launch_register_run_count = 0;
+    for (uint64_t left = kernel_register_mask(launch->image) | 1u; left;) {
+        uint32_t first = (uint32_t)__builtin_ctzll(left);
+        uint32_t count = (uint32_t)__builtin_ctzll(~(left >> first)); /* left has bits below 32 only: ~ has a one */
+        if (count > run_limit) count = run_limit;
+        c->launch_register_runs[c->launch_register_run_count++] = (register_run){(uint8_t)first, (uint8_t)count};
+        left &= ~(((UINT64_C(1) << count) - 1) << first);
+    }
     c->cta_may_fit = true;
     return true;
 }
@@ -685,7 +712,8 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         w->next_issue = now + 1;
         set_hot(c, w_index, 0, STALL_NONE);
         w->age = c->age_counter++;
-        for (uint32_t r = c->launch_registers; r; r &= r - 1) memset(reg(c, w, (unsigned)__builtin_ctz(r)), 0, sizeof(uint32_t) * c->lanes);
+        for (uint32_t run = 0; run < c->launch_register_run_count; run++)
+            memset(reg(c, w, c->launch_register_runs[run].first), 0, sizeof(uint32_t) * c->lanes * c->launch_register_runs[run].count);
         for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
         uint32_t first_thread = k * c->lanes;
         uint32_t active = threads - first_thread < c->lanes ? threads - first_thread : c->lanes;
@@ -2082,8 +2110,11 @@ static inline bool decode_may_register_waiter(const simt_core *c)
            (c->params.tm_warp_tokens && c->tm_tokens_used >= (uint32_t)c->params.tm_warp_tokens);
 }
 
-/* Whether a due warp's next instruction may issue now; sets why not. */
-static bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stall_reason *why, uint64_t *when)
+/* Whether a due warp's next instruction may issue now; sets why not. A
+ * ready warp's decoded instruction goes to *insn, for issue() (NULL: an
+ * abort is due, or the pc is outside the text). */
+CYCLE_STEP bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stall_reason *why, uint64_t *when,
+                           const kernel_insn **insn)
 {
     warp *w = &c->warps[warp_index];
     if (w->at_barrier) {
@@ -2106,6 +2137,7 @@ static bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stall_re
                 *why = STALL_MEMORY;
                 return false;
             }
+            *insn = NULL;
             return true;
         }
     }
@@ -2117,6 +2149,7 @@ static bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stall_re
     }
     const stack_entry *top = &w->stack[w->depth - 1];
     const kernel_insn *k = kernel_image_insn(c->launch->image, top->pc);
+    *insn = k;
     if (!k) return true; /* executing it reports the error */
     uint64_t need = w->register_ready[k->insn.rs1];
     if (w->register_ready[k->insn.rs2] > need) need = w->register_ready[k->insn.rs2];
@@ -2244,9 +2277,10 @@ static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint
     return taken;
 }
 
-/* Issues the warp's next instruction: executes it on every active lane and
- * updates the SIMT stack. Returns false on a structural stall. */
-static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
+/* Issues the warp's next instruction, k as warp_ready() decoded it:
+ * executes it on every active lane and updates the SIMT stack. Returns
+ * false on a structural stall. */
+CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, uint64_t now, bool *failed)
 {
     warp *w = &c->warps[warp_index];
     stack_entry *top = &w->stack[w->depth - 1];
@@ -2256,7 +2290,6 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         abort_attempt(c, w, warp_index, now);
         return true;
     }
-    const kernel_insn *k = kernel_image_insn(c->launch->image, pc);
     char where[320];
     if (!k && in_transaction(w)) { /* a doomed transaction jumped anywhere */
         w->tx->abort_requested = true;
@@ -2273,8 +2306,8 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
     rv_op op = (rv_op)k->insn.op;
     rv_class cls = (rv_class)k->op_class;
     unsigned rd_index = k->insn.rd;
-    uint32_t *rd = reg(c, w, rd_index);
-    const uint32_t *a = reg(c, w, k->insn.rs1), *b = reg(c, w, k->insn.rs2);
+    /* The operands' lanes are found in the cases using them: made here, they
+     * would live across the calls of the memory path (stack traffic). */
     uint64_t latency = (uint64_t)c->params.alu_latency;
     uint32_t next_pc = pc + 4;
     if (cls == RV_CLASS_LOAD && c->params.tm_tcd && w->tx && w->tx->phase == TX_RUNNING && need_block_queries(c, w, warp_index, k, mask))
@@ -2300,6 +2333,8 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         if (cls == RV_CLASS_DIV) latency = (uint64_t)c->params.div_latency;
         if (!rd_index) break;
         bool immediate = (k->insn.raw & 0x7f) == 0x13;
+        uint32_t *rd = reg(c, w, rd_index);
+        const uint32_t *a = reg(c, w, k->insn.rs1), *b = reg(c, w, k->insn.rs2);
         if (op == RV_LUI || op == RV_AUIPC) {
             uint32_t value = (uint32_t)k->insn.imm + (op == RV_AUIPC ? pc : 0);
             fill_lanes(c, rd, mask, value);
@@ -2315,7 +2350,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         break;
     }
     case RV_CLASS_CSR:
-        if (!read_csr(c, w, (unsigned)k->insn.imm, mask, rd_index ? rd : NULL)) {
+        if (!read_csr(c, w, (unsigned)k->insn.imm, mask, rd_index ? reg(c, w, rd_index) : NULL)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "read of unknown CSR 0x%x at %s", (unsigned)k->insn.imm, where);
             *failed = true;
@@ -2323,7 +2358,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
         }
         break;
     case RV_CLASS_BRANCH: {
-        uint64_t taken = taken_lanes(op, a, b, mask, c->full_mask, c->lanes);
+        uint64_t taken = taken_lanes(op, reg(c, w, k->insn.rs1), reg(c, w, k->insn.rs2), mask, c->full_mask, c->lanes);
         w->next_issue = now + (uint64_t)c->params.branch_latency;
         if (taken == mask) next_pc = k->target;
         else if (taken) {
@@ -2342,7 +2377,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
     }
     case RV_CLASS_JUMP:
         w->next_issue = now + (uint64_t)c->params.branch_latency;
-        if (k->flow != KERNEL_FLOW_RETURN && rd_index) fill_lanes(c, rd, mask, pc + 4);
+        if (k->flow != KERNEL_FLOW_RETURN && rd_index) fill_lanes(c, reg(c, w, rd_index), mask, pc + 4);
         switch ((kernel_flow)k->flow) {
         case KERNEL_FLOW_JUMP: next_pc = k->target; break;
         case KERNEL_FLOW_CALL:
@@ -2391,7 +2426,7 @@ static bool issue(simt_core *c, uint32_t warp_index, uint64_t now, bool *failed)
                 for (uint64_t m = mask; m; m &= m - 1) {
                     uint32_t l = (uint32_t)__builtin_ctzll(m);
                     w->tx->lane[l].depth--;
-                    if (rd_index) rd[l] = 1;
+                    if (rd_index) reg(c, w, rd_index)[l] = 1;
                 }
                 break;
             }
@@ -2509,14 +2544,18 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
          * decoded. */
         const uint64_t *owned = &c->scheduler_warps[(size_t)s * c->warp_set_words];
         uint32_t chosen = NO_SLOT;
+        const kernel_insn *insn, *chosen_insn = NULL;
         uint32_t last = c->last_issued[s];
-        bool owns_last = last % schedulers == s;
+        bool owns_last = warp_set_has(owned, last); /* last % schedulers == s, without dividing */
         stall_reason why;
         /* GTO: the last issued warp while it can issue, then the oldest due
          * warp that can (by dispatch order: slots are reused, so slot order
          * is not age). LRR: the first due warp that can in slot order,
          * starting after the last issued one and wrapping around. */
-        if (!c->lrr && owns_last && warp_set_has(c->due_warps, last) && warp_ready(c, last, now, &why, &wake)) chosen = last;
+        if (!c->lrr && owns_last && warp_set_has(c->due_warps, last) && warp_ready(c, last, now, &why, &wake, &insn)) {
+            chosen = last;
+            chosen_insn = insn;
+        }
         /* (warp_ready changes no other warp's membership of the due set, so
          * its words are taken whole.) Once a ready warp is found, younger
          * ones cannot win and need no decode, as long as a decode could not
@@ -2530,10 +2569,11 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
                 for (uint64_t due = c->due_warps[word] & owned[word]; due; due &= due - 1) {
                     uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(due);
                     if (chosen != NO_SLOT && c->warps[i].age > c->warps[chosen].age && !decode_may_register_waiter(c)) continue;
-                    if (!warp_ready(c, i, now, &why, &wake)) {
+                    if (!warp_ready(c, i, now, &why, &wake, &insn)) {
                         if (why > worst) worst = why;
                     } else if (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age) {
                         chosen = i;
+                        chosen_insn = insn;
                     }
                 }
         uint32_t from = owns_last && last + 1 < warp_count ? last + 1 : 0;
@@ -2541,15 +2581,16 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
             uint32_t end = pass ? from : warp_count;
             for (uint32_t i = warp_set_next(c->due_warps, owned, pass ? 0 : from, end); i != NO_SLOT;
                  i = warp_set_next(c->due_warps, owned, i + 1, end)) {
-                if (warp_ready(c, i, now, &why, &wake)) {
+                if (warp_ready(c, i, now, &why, &wake, &insn)) {
                     chosen = i;
+                    chosen_insn = insn;
                     break;
                 }
                 if (why > worst) worst = why;
             }
         }
         if (chosen == NO_SLOT) continue;
-        if (!issue(c, chosen, now, &failed)) {
+        if (!issue(c, chosen, chosen_insn, now, &failed)) {
             worst = STALL_MEMORY;
             if (c->ldst_free_cycle > now && c->ldst_free_cycle < wake) wake = c->ldst_free_cycle;
             continue;
@@ -2573,9 +2614,11 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     else if (c->free_warps < warp_count) reason = worst == STALL_IDLE ? STALL_MEMORY : worst;
     if (!issued) c->stats.stall_cycles[reason]++;
     c->last_stall = reason;
-    c->probes.issued = issued;
-    c->probes.stall_reason = reason;
-    c->probes.pending_memory = (uint64_t)c->params.max_pending_memory - c->free_pending_count;
+    if (c->env.probes_traced) { /* only a waveform reads them */
+        c->probes.issued = issued;
+        c->probes.stall_reason = reason;
+        c->probes.pending_memory = (uint64_t)c->params.max_pending_memory - c->free_pending_count;
+    }
     /* Sleep until something can change: an issue, a latency, a dispatch. */
     uint64_t next = wake < check_wake ? wake : check_wake;
     /* Room is free but warps still wait for it (the released one did not
