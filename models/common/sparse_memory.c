@@ -123,14 +123,19 @@ static void rehash(sparse_memory *m)
     m->last = NULL;
 }
 
+/* The slot holding page `number`, or the free slot where it would go. */
+static size_t slot_for(const sparse_memory *m, uint64_t number)
+{
+    size_t s = slot_of(number, m->capacity);
+    while (m->slots[s].chunks && m->slots[s].number != number) s = (s + 1) & (m->capacity - 1);
+    return s;
+}
+
 static page *find_page(sparse_memory *m, uint64_t number, bool create)
 {
     if (m->last && m->last->number == number) return m->last;
-    size_t s = slot_of(number, m->capacity);
-    while (m->slots[s].chunks) {
-        if (m->slots[s].number == number) return m->last = &m->slots[s];
-        s = (s + 1) & (m->capacity - 1);
-    }
+    size_t s = slot_for(m, number);
+    if (m->slots[s].chunks) return m->last = &m->slots[s];
     if (!create) return NULL;
     if ((m->count + 1) * 2 > m->capacity) { /* at most half full: short probes */
         rehash(m);
@@ -142,12 +147,18 @@ static page *find_page(sparse_memory *m, uint64_t number, bool create)
     return m->last = &m->slots[s];
 }
 
+/* The entry of address's chunk in its page's chunk table. */
+static uint8_t **chunk_entry(const page *p, uint64_t address)
+{
+    return &p->chunks[(address & (PAGE_SIZE - 1)) >> CHUNK_BITS];
+}
+
 /* The chunk holding address, or NULL (reads as zero) unless create. */
 static uint8_t *find_chunk(sparse_memory *m, uint64_t address, bool create)
 {
     page *p = find_page(m, address >> PAGE_BITS, create);
     if (!p) return NULL;
-    uint8_t **chunk = &p->chunks[(address & (PAGE_SIZE - 1)) >> CHUNK_BITS];
+    uint8_t **chunk = chunk_entry(p, address);
     if (!*chunk && create) *chunk = arena_take(m, CHUNK_SIZE);
     return *chunk;
 }
@@ -229,23 +240,21 @@ size_t sparse_memory_page_count(const sparse_memory *m)
  * of the last page found alone (a hint must not change the lookups). */
 static const page *peek_page(const sparse_memory *m, uint64_t address)
 {
-    uint64_t number = address >> PAGE_BITS;
-    for (size_t s = slot_of(number, m->capacity); m->slots[s].chunks; s = (s + 1) & (m->capacity - 1))
-        if (m->slots[s].number == number) return &m->slots[s];
-    return NULL;
+    const page *p = &m->slots[slot_for(m, address >> PAGE_BITS)];
+    return p->chunks ? p : NULL;
 }
 
 void sparse_memory_prefetch_entry(const sparse_memory *m, uint64_t address)
 {
     const page *p = peek_page(m, address);
-    if (p) __builtin_prefetch(&p->chunks[(address & (PAGE_SIZE - 1)) >> CHUNK_BITS]);
+    if (p) __builtin_prefetch(chunk_entry(p, address));
 }
 
 void sparse_memory_prefetch_bytes(const sparse_memory *m, uint64_t address, size_t size)
 {
     const page *p = peek_page(m, address);
     if (!p) return;
-    const uint8_t *chunk = p->chunks[(address & (PAGE_SIZE - 1)) >> CHUNK_BITS];
+    const uint8_t *chunk = *chunk_entry(p, address);
     if (!chunk) return;
     /* The bytes in this chunk, a cache line at a time (the rest, if any,
      * are in the next chunk: rare for aligned bursts). */
