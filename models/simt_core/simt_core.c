@@ -236,11 +236,15 @@ struct simt_core {
     uint8_t *shared;
     uint32_t free_warps, free_ctas, free_registers, free_shared;
     uint32_t *last_issued;      /* per scheduler */
-    /* The launch kernel's registers (and x0), the only ones cleared for a new
-     * warp, as runs of consecutive registers: one memset per run rather than
-     * per register. A run stays within 2 KB, above which glibc's memset
-     * switches to rep stosb (as fast natively, a count per byte under
-     * Valgrind, the measure of this loop's cost). */
+    /* Registers some launch's code on this core can write: the others are
+     * still zero (calloc) in every warp slot. */
+    uint32_t written_registers;
+    /* The registers a new warp must find zero: those the launch kernel names
+     * that some launch wrote (sp and a0 are set anyway), as runs of
+     * consecutive registers: one memset per run rather than per register. A
+     * run stays within 2 KB, above which glibc's memset switches to rep
+     * stosb (as fast natively, a count per byte under Valgrind, the measure
+     * of this loop's cost). */
     register_run launch_register_runs[32];
     uint32_t launch_register_run_count;
     uint64_t age_counter;
@@ -433,6 +437,45 @@ static uint32_t kernel_register_mask(const kernel_image *image)
     return used;
 }
 
+/* The registers the code reachable from entry_pc writes (x0 excepted: no
+ * write reaches it). Control flow is static (no indirect jumps), so a walk
+ * over the decoded flow finds every instruction a warp can execute. */
+static uint32_t kernel_written_registers(const kernel_image *image, uint32_t entry_pc, char *error, size_t error_size)
+{
+    size_t count = (image->text_end - image->text_start) / 4;
+    uint8_t *seen = calloc(count + 1, 1); /* + 1: never a zero-byte allocation */
+    uint32_t *work = malloc((count + 1) * sizeof *work);
+    if (!seen || !work) {
+        free(seen), free(work);
+        snprintf(error, error_size, "out of memory for the kernel's registers");
+        return UINT32_MAX;
+    }
+    size_t pending = 0;
+    uint32_t written = 0;
+    const kernel_insn *entry = kernel_image_insn(image, entry_pc);
+    if (entry) work[pending++] = (uint32_t)(entry - image->insns), seen[entry - image->insns] = 1;
+    while (pending) {
+        const kernel_insn *k = &image->insns[work[--pending]];
+        rv_class cls = (rv_class)k->op_class;
+        if (cls != RV_CLASS_BRANCH && cls != RV_CLASS_STORE) written |= 1u << k->insn.rd; /* their rd field is immediate bits */
+        uint32_t pc = image->text_start + 4 * (uint32_t)(k - image->insns);
+        /* Successors: the target of a branch, jump, call or tx_begin (its
+         * commit), and the next instruction unless control never falls
+         * through (after a call it is where the callee returns to). */
+        uint32_t successors[2] = {k->target, pc + 4};
+        bool falls_through = k->flow != KERNEL_FLOW_JUMP && k->flow != KERNEL_FLOW_TAIL_CALL && k->flow != KERNEL_FLOW_RETURN &&
+                             k->flow != KERNEL_FLOW_STOP;
+        for (unsigned s = 0; s < (falls_through ? 2u : 1u); s++) {
+            const kernel_insn *next = kernel_image_insn(image, successors[s]);
+            if (!next || seen[next - image->insns]) continue;
+            seen[next - image->insns] = 1;
+            work[pending++] = (uint32_t)(next - image->insns);
+        }
+    }
+    free(seen), free(work);
+    return written & ~1u;
+}
+
 uint32_t simt_kernel_registers(const kernel_image *image)
 {
     return (uint32_t)__builtin_popcount(kernel_register_mask(image) & ~1u); /* x0 needs no storage */
@@ -616,10 +659,14 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
                  c->params.registers, c->params.shared_memory);
         return false;
     }
+    uint32_t written = kernel_written_registers(launch->image, launch->entry_pc, error, error_size);
+    if (written == UINT32_MAX) return false;
     c->launch = launch;
+    c->written_registers |= written;
     uint32_t run_limit = 2048 / (sizeof(uint32_t) * c->lanes); /* registers per run; at least 8 (lanes <= 64) */
     c->launch_register_run_count = 0;
-    for (uint64_t left = kernel_register_mask(launch->image) | 1u; left;) {
+    uint32_t sp_and_a0 = 1u << 2 | 1u << 10;
+    for (uint64_t left = kernel_register_mask(launch->image) & c->written_registers & ~sp_and_a0; left;) {
         uint32_t first = (uint32_t)__builtin_ctzll(left);
         uint32_t count = (uint32_t)__builtin_ctzll(~(left >> first)); /* left has bits below 32 only: ~ has a one */
         if (count > run_limit) count = run_limit;
