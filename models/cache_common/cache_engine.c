@@ -18,7 +18,6 @@ enum { ID_FILL = 1, ID_EVICTION = 2, ID_FORWARD = 3 };
 /* A line's address (address / line_size) lives in the cache's tags array,
  * NO_LINE when the way is empty: a lookup reads one compact array. */
 typedef struct cache_line {
-    uint64_t last_use;     /* LRU stamp */
     uint32_t valid, dirty; /* sector masks */
     int mshr;              /* the MSHR filling this line, or -1 */
 } cache_line;
@@ -60,6 +59,10 @@ struct cache {
     bool sets_power_of_two;        /* index sets with a mask */
     cache_line *lines;
     uint64_t *tags;                /* per line: its line address, or NO_LINE */
+    /* Per line, its rank as a victim, smallest first: 0 empty, its LRU stamp
+     * (from 1), UINT64_MAX while it waits for a fill. A victim search reads
+     * this one compact array rather than every way's line state. */
+    uint64_t *victim_ranks;
     uint8_t *data;
     mshr *mshrs;
     unsigned mshrs_used;
@@ -178,7 +181,8 @@ static uint32_t fully_written_sectors(const cache *c, const simtx_msg *msg, unsi
     return mask;
 }
 
-static void touch(cache *c, cache_line *line) { line->last_use = ++c->use_clock; }
+/* A line not waiting for a fill was used: its LRU stamp. */
+static void touch(cache *c, unsigned line_index) { c->victim_ranks[line_index] = ++c->use_clock; }
 
 /* ---- queues and messages ---- */
 
@@ -263,6 +267,7 @@ static void push_writeback(cache *c, unsigned line_index, const simtx_msg *cause
 static void invalidate(cache *c, unsigned line_index)
 {
     c->tags[line_index] = NO_LINE;
+    c->victim_ranks[line_index] = 0;
     c->lines[line_index].valid = c->lines[line_index].dirty = 0;
 }
 
@@ -302,23 +307,21 @@ static bool can_forward(cache *c, unsigned extra_messages)
 
 /* ---- line allocation ---- */
 
-/* The way to replace in the set of line_address: an empty one, else the least
- * recently used line not waiting for a fill (with lru false: the first line
- * not waiting, enough to know that one can be replaced); -1 when every way
+/* The way to replace in the set of line_address: the first empty one, else
+ * the least recently used line not waiting for a fill; -1 when every way
  * waits. */
-static int choose_victim(const cache *c, uint64_t line_address, bool lru)
+static int choose_victim(const cache *c, uint64_t line_address)
 {
     unsigned first = set_of(c, line_address) * c->config.associativity;
+    const uint64_t *ranks = &c->victim_ranks[first];
     int victim = -1;
-    uint64_t victim_use = 0;
+    uint64_t victim_rank = UINT64_MAX;
     for (unsigned way = 0; way < c->config.associativity; way++) {
-        const cache_line *line = &c->lines[first + way];
-        if (!line_present(c, first + way)) return (int)(first + way);
-        if (line->mshr >= 0) continue;
-        if (!lru) return (int)(first + way);
-        if (victim < 0 || line->last_use < victim_use) {
+        uint64_t rank = ranks[way];
+        if (rank < victim_rank) {
+            if (!rank) return (int)(first + way); /* empty: nothing ranks lower */
             victim = (int)(first + way);
-            victim_use = line->last_use;
+            victim_rank = rank;
         }
     }
     return victim;
@@ -329,7 +332,7 @@ static int choose_victim(const cache *c, uint64_t line_address, bool lru)
 LOOKUP_STEP int allocate_line(cache *c, uint64_t line_address, const simtx_msg *cause, unsigned extra, uint64_t now)
 {
     bool queue_short = miss_room(c) < extra; /* a stall whichever line is replaced */
-    int victim = choose_victim(c, line_address, !queue_short);
+    int victim = choose_victim(c, line_address);
     if (victim < 0) {
         c->stats.reservation_fails_set++;
         return -1;
@@ -347,7 +350,7 @@ LOOKUP_STEP int allocate_line(cache *c, uint64_t line_address, const simtx_msg *
     c->tags[victim] = line_address;
     line->valid = line->dirty = 0;
     line->mshr = -1;
-    touch(c, line);
+    touch(c, (unsigned)victim);
     return victim;
 }
 
@@ -364,6 +367,7 @@ static int allocate_mshr(cache *c, unsigned line_index)
         m->status = SIMTX_STATUS_OK;
         m->target_count = 0;
         c->lines[line_index].mshr = (int)i;
+        c->victim_ranks[line_index] = UINT64_MAX;
         c->mshrs_used++;
         return (int)i;
     }
@@ -505,7 +509,7 @@ LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, uint64_t
             return false;
         }
         serve_from_line(c, (unsigned)index, msg, c->config.hit_latency, now);
-        touch(c, line);
+        touch(c, (unsigned)index);
         c->stats.hits++;
         return true;
     }
@@ -550,13 +554,12 @@ static bool handle_write_back(cache *c, const simtx_msg *msg, uint64_t now)
         if (!line) {
             index = allocate_line(c, line_of(c, msg->address), msg, 0, now);
             if (index < 0) return false;
-            line = &c->lines[index];
             c->stats.misses++;
         } else {
             c->stats.hits++;
         }
         apply_write(c, (unsigned)index, msg);
-        touch(c, line);
+        touch(c, (unsigned)index);
         push_response(c, msg, SIMTX_STATUS_OK, now + c->config.hit_latency);
         return true;
     }
@@ -706,7 +709,7 @@ static simtx_accept_result complete_fill(cache *c, unsigned mshr_index, const si
         }
     }
     line->mshr = -1;
-    touch(c, line);
+    touch(c, m->line_index);
     if (m->status != SIMTX_STATUS_OK) invalidate(c, m->line_index);
     m->in_use = false;
     c->mshrs_used--;
@@ -1000,11 +1003,12 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     size_t line_count = (size_t)c->sets * config->associativity;
     c->lines = calloc(line_count, sizeof *c->lines);
     c->tags = malloc(line_count * sizeof *c->tags);
+    c->victim_ranks = calloc(line_count, sizeof *c->victim_ranks);
     c->data = calloc(line_count, config->line_size);
     c->mshrs = calloc(config->mshr_entries, sizeof *c->mshrs);
     c->pending = calloc(config->pending_entries, sizeof *c->pending);
     c->free_pending = calloc(config->pending_entries, sizeof *c->free_pending);
-    bool ok = c->lines && c->tags && c->data && c->mshrs && c->pending && c->free_pending &&
+    bool ok = c->lines && c->tags && c->victim_ranks && c->data && c->mshrs && c->pending && c->free_pending &&
               msg_queue_init(&c->input, (size_t)config->input_queue_depth + config->access_latency) && msg_queue_init(&c->misses, config->miss_queue_depth) &&
               msg_queue_init(&c->responses, config->response_queue_depth);
     for (unsigned i = 0; ok && i < config->mshr_entries; i++) {
@@ -1066,6 +1070,7 @@ void cache_destroy(cache *c)
     free(c->mshrs);
     free(c->lines);
     free(c->tags);
+    free(c->victim_ranks);
     free(c->data);
     free(c->pending);
     free(c->free_pending);
