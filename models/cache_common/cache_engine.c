@@ -392,10 +392,14 @@ static void apply_write(cache *c, unsigned line_index, const simtx_msg *msg)
     cache_line *line = &c->lines[line_index];
     unsigned offset = offset_in_line(c, msg->address);
     uint32_t full = fully_written_sectors(c, msg, offset);
-    uint32_t writable = (line->valid | full) & sector_mask(c, offset, msg->size);
+    uint32_t touched = sector_mask(c, offset, msg->size);
+    uint32_t writable = (line->valid | full) & touched;
     uint8_t *data = line_data(c, line_index);
-    /* Sector by sector: a whole enabled span is one copy. */
-    for (uint32_t left = writable; left; left &= left - 1) {
+    /* Every byte enabled and every touched sector written: one copy. */
+    bool whole = writable == touched && bytes_enabled(msg, 0, msg->size);
+    if (whole) memcpy(data + offset, msg->data, msg->size);
+    /* Otherwise sector by sector: a whole enabled span is one copy. */
+    for (uint32_t left = whole ? 0 : writable; left; left &= left - 1) {
         unsigned sector = (unsigned)__builtin_ctz(left);
         unsigned start = sector * c->sector_size, end = start + c->sector_size;
         if (start < offset) start = offset;
@@ -681,10 +685,12 @@ static simtx_accept_result complete_fill(cache *c, unsigned mshr_index, const si
     unsigned sector_offset = offset_in_line(c, msg->address);
     uint32_t landed = sector_mask(c, sector_offset, msg->size) & m->requested & ~m->arrived;
     if (msg->status == SIMTX_STATUS_OK) {
-        for (unsigned s = 0; s < c->config.sectors; s++) {
-            if (!((landed >> s) & 1u)) continue;
-            unsigned start = s * c->sector_size;
-            memcpy(line_data(c, m->line_index) + start, msg->data + (start - sector_offset), c->sector_size);
+        /* One copy per run of consecutive sectors (usually the whole fill). */
+        for (uint32_t left = landed; left;) {
+            unsigned first = (unsigned)__builtin_ctz(left), count = (unsigned)__builtin_ctzll(~(uint64_t)(left >> first));
+            unsigned start = first * c->sector_size;
+            memcpy(line_data(c, m->line_index) + start, msg->data + (start - sector_offset), count * c->sector_size);
+            left &= ~sector_range(first, first + count - 1);
         }
     } else {
         m->status = msg->status;
