@@ -63,6 +63,13 @@ struct cache {
      * (from 1), UINT64_MAX while it waits for a fill. A victim search reads
      * this one compact array rather than every way's line state. */
     uint64_t *victim_ranks;
+    /* The last lookup's tag search (line address and way, or -1): a request
+     * stalled at the head of the input queue searches again on every retry
+     * (most of the L2's lookups on vector add). Tags change only in
+     * allocate_line and invalidate, which forget it. */
+    bool searched;
+    uint64_t searched_line;
+    int searched_index;
     uint8_t *data;
     mshr *mshrs;
     unsigned mshrs_used;
@@ -122,6 +129,16 @@ static int find_line(const cache *c, uint64_t line_address)
     for (unsigned way = 0; way < c->config.associativity; way++)
         if (tags[way] == line_address) return (int)(first + way);
     return -1;
+}
+
+/* find_line for a lookup, remembering its answer. */
+static int lookup_line(cache *c, uint64_t line_address)
+{
+    if (c->searched && c->searched_line == line_address) return c->searched_index;
+    c->searched = true;
+    c->searched_line = line_address;
+    c->searched_index = find_line(c, line_address);
+    return c->searched_index;
 }
 
 static bool line_present(const cache *c, unsigned line_index) { return c->tags[line_index] != NO_LINE; }
@@ -268,6 +285,7 @@ static void invalidate(cache *c, unsigned line_index)
 {
     c->tags[line_index] = NO_LINE;
     c->victim_ranks[line_index] = 0;
+    c->searched = false;
     c->lines[line_index].valid = c->lines[line_index].dirty = 0;
 }
 
@@ -348,6 +366,7 @@ LOOKUP_STEP int allocate_line(cache *c, uint64_t line_address, const simtx_msg *
         if (line->dirty) push_writeback(c, (unsigned)victim, cause, ID_EVICTION, 0, now);
     }
     c->tags[victim] = line_address;
+    c->searched = false;
     line->valid = line->dirty = 0;
     line->mshr = -1;
     touch(c, (unsigned)victim);
@@ -503,7 +522,7 @@ LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, uint64_t
         forward(c, msg, now);
         return true;
     }
-    int index = find_line(c, line_of(c, address));
+    int index = lookup_line(c, line_of(c, address));
     uint32_t wanted = sector_mask(c, offset_in_line(c, address), msg->size);
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (line && line->mshr >= 0) return merge(c, line, msg, wanted, 0, true, now);
@@ -525,7 +544,7 @@ LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, uint64_t
  * so that reads waiting behind the write see it. */
 static bool handle_write_through(cache *c, const simtx_msg *msg, uint64_t now)
 {
-    int index = find_line(c, line_of(c, msg->address));
+    int index = lookup_line(c, line_of(c, msg->address));
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (!can_forward(c, 0)) return false;
     if (line && line->mshr >= 0) {
@@ -547,7 +566,7 @@ static bool handle_write_back(cache *c, const simtx_msg *msg, uint64_t now)
     uint32_t touched = sector_mask(c, offset, msg->size);
     uint32_t full = fully_written_sectors(c, msg, offset);
     uint32_t partial = touched & ~full;
-    int index = find_line(c, line_of(c, msg->address));
+    int index = lookup_line(c, line_of(c, msg->address));
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (line && line->mshr >= 0) return merge(c, line, msg, partial, full, true, now);
     if (line ? !(partial & ~line->valid) : !partial) {
@@ -576,7 +595,7 @@ static bool handle_write_back(cache *c, const simtx_msg *msg, uint64_t now)
 static bool handle_clean(cache *c, const simtx_msg *msg, uint64_t now)
 {
     bool flush = msg->op == SIMTX_OP_FLUSH_LINE;
-    int index = find_line(c, line_of(c, msg->address));
+    int index = lookup_line(c, line_of(c, msg->address));
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (line && line->mshr >= 0) return false; /* wait for the fill to land first */
     if (!c->config.write_back) {
@@ -607,7 +626,7 @@ static bool handle_clean(cache *c, const simtx_msg *msg, uint64_t now)
  * request is forwarded. */
 static bool handle_other(cache *c, const simtx_msg *msg, uint64_t now)
 {
-    int index = find_line(c, line_of(c, msg->address));
+    int index = lookup_line(c, line_of(c, msg->address));
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (line && line->mshr >= 0) return false;
     bool dirty = line && line->dirty;
