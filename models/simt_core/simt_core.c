@@ -314,7 +314,9 @@ static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w
 CYCLE_STEP void fill_lanes(const simt_core *c, uint32_t *lanes, uint64_t mask, uint32_t value)
 {
     uint32_t count = c->lanes; /* a local: the stores cannot change it */
-    if (mask == c->full_mask)
+    if (mask == c->full_mask && count == 32) /* the usual warp: a loop of known count, unrolled */
+        for (uint32_t l = 0; l < 32; l++) lanes[l] = value;
+    else if (mask == c->full_mask)
         for (uint32_t l = 0; l < count; l++) lanes[l] = value;
     else
         for (uint64_t m = mask; m; m &= m - 1) lanes[__builtin_ctzll(m)] = value;
