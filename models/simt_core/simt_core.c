@@ -1789,13 +1789,17 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
          * addresses are made in the same pass. */
         uint32_t first = base[0] + (uint32_t)offset, last_of_run = first + 4 * (lanes - 1);
         uint32_t off_uniform_bits = 0, off_stride_bits = 0;
-        for (uint32_t lane = 0; lane < lanes; lane++) {
-            uint32_t address = base[lane] + (uint32_t)offset;
-            addresses[lane] = address;
-            address_bits |= address;
-            off_uniform_bits |= address ^ first;
-            off_stride_bits |= address ^ (first + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */
-        }
+#define FULL_WARP_ADDRESSES(COUNT)                                                                     \
+    for (uint32_t lane = 0; lane < (COUNT); lane++) {                                                  \
+        uint32_t address = base[lane] + (uint32_t)offset;                                              \
+        addresses[lane] = address;                                                                     \
+        address_bits |= address;                                                                       \
+        off_uniform_bits |= address ^ first;                                                           \
+        off_stride_bits |= address ^ (first + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */ \
+    }
+        if (lanes == 32) FULL_WARP_ADDRESSES(32) /* the usual warp: a loop of known count, unrolled */
+        else FULL_WARP_ADDRESSES(lanes)
+#undef FULL_WARP_ADDRESSES
         if (!off_uniform_bits) {
             lowest = highest = first;
         } else if (!off_stride_bits && last_of_run > first) { /* not wrapping around */
