@@ -114,6 +114,11 @@ typedef struct crossbar {
      * set of outputs some head goes to: the switch visits only those
      * outputs, and their inputs only when the output can take a packet. */
     uint64_t *heads_for, *wanted_outputs;
+    /* Per input with a head packet: the cycle it may cross the switch (its
+     * ready cycle or its switch input's, the later) and its network, in
+     * compact arrays, so that the switch's search reads no port state. */
+    uint64_t *head_ready;
+    uint8_t *head_network;
     struct {
         uint64_t packets, flits, arbitration_losses;
     } stats[NETWORKS];
@@ -177,9 +182,13 @@ static uint64_t *heads_for(const crossbar *x, unsigned d) { return &x->heads_for
 /* Input s has a new head packet: enter it in its output's set. */
 static void enter_head(crossbar *x, unsigned s)
 {
-    unsigned d = (unsigned)head_route(&x->ports[s])->destination;
+    const crossbar_port *in = &x->ports[s];
+    const packet_route *route = head_route(in);
+    unsigned d = (unsigned)route->destination;
     port_set_add(heads_for(x, d), s);
     port_set_add(x->wanted_outputs, d);
+    x->head_ready[s] = max_cycle(packet_queue_front_ready(&in->input), in->switch_in_free);
+    x->head_network[s] = route->network;
 }
 
 /* The head packet of input s crosses the switch: take it out of its output's set. */
@@ -225,6 +234,8 @@ static void crossbar_destroy(void *core)
     free(x->busy_outputs);
     free(x->heads_for);
     free(x->wanted_outputs);
+    free(x->head_ready);
+    free(x->head_network);
     free(x->params.mapping);
     free(x);
 }
@@ -280,8 +291,11 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->busy_outputs = calloc(port_set_words(n), sizeof *x->busy_outputs);
     x->heads_for = calloc((size_t)n * port_set_words(n), sizeof *x->heads_for);
     x->wanted_outputs = calloc(port_set_words(n), sizeof *x->wanted_outputs);
+    x->head_ready = calloc(n, sizeof *x->head_ready);
+    x->head_network = calloc(n, sizeof *x->head_network);
     bool ok = x->params.mapping && x->ports && x->messages && x->free_messages && x->queue_packets && x->queue_ready_cycles &&
-              x->input_routes && x->output_flits && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs;
+              x->input_routes && x->output_flits && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs &&
+              x->head_ready && x->head_network;
     if (!ok) {
         snprintf(error, error_size, "out of memory for %u ports", n);
         crossbar_destroy(x);
@@ -417,11 +431,10 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         int first_ready = -1, first_from_pointer = -1;
         unsigned candidates[NETWORKS] = {0};
         FOR_EACH_PORT(s, heads_for(x, d), n) {
-            const crossbar_port *in = &x->ports[s];
-            if (packet_queue_front_ready(&in->input) > now || in->switch_in_free > now) continue;
+            if (x->head_ready[s] > now) continue;
             if (first_ready < 0) first_ready = (int)s;
             if (first_from_pointer < 0 && s >= out->next_source) first_from_pointer = (int)s;
-            candidates[head_route(in)->network]++;
+            candidates[x->head_network[s]]++;
         }
         if (first_ready < 0) continue;
         unsigned s = (unsigned)(first_from_pointer >= 0 ? first_from_pointer : first_ready);
@@ -453,10 +466,8 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     /* Sleep until something can move: the next cycle at the soonest, so the
      * inputs need not be looked at when an output moves then. */
     if (next > now + 1) FOR_EACH_PORT(p, x->busy_inputs, n) {
-        const crossbar_port *in = &x->ports[p];
-        const crossbar_port *out = &x->ports[head_route(in)->destination];
-        uint64_t when = packet_queue_front_ready(&in->input);
-        if (in->switch_in_free > when) when = in->switch_in_free;
+        const crossbar_port *out = &x->ports[head_route(&x->ports[p])->destination];
+        uint64_t when = x->head_ready[p];
         if (out->switch_out_free > when) when = out->switch_out_free;
         /* A full output queue frees when its link sends, planned above. */
         if (packet_queue_full(&out->output) && when <= now) continue;
