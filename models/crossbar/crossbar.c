@@ -87,7 +87,6 @@ typedef struct crossbar_port {
     uint64_t switch_in_free;       /* its switch input is free from then */
     uint64_t switch_out_free;      /* its switch output is free from then */
     uint64_t link_free;            /* its outgoing link is free from then */
-    bool blocked;                  /* the socket refused; wait for port_free */
     bool refused;                  /* its input refused an arrival the shim may still hold */
     unsigned next_source;          /* round-robin pointer of its output */
     uint64_t input_depth, output_depth; /* probes */
@@ -119,6 +118,10 @@ typedef struct crossbar {
      * compact arrays, so that the switch's search reads no port state. */
     uint64_t *head_ready;
     uint8_t *head_network;
+    /* Per output with packets: the cycle its head may leave (its ready
+     * cycle or its link's, the later), UINT64_MAX while its socket refused
+     * (until port_free): the links' visits read no port state until then. */
+    uint64_t *output_due;
     struct {
         uint64_t packets, flits, arbitration_losses;
     } stats[NETWORKS];
@@ -236,6 +239,7 @@ static void crossbar_destroy(void *core)
     free(x->wanted_outputs);
     free(x->head_ready);
     free(x->head_network);
+    free(x->output_due);
     free(x->params.mapping);
     free(x);
 }
@@ -293,9 +297,10 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->wanted_outputs = calloc(port_set_words(n), sizeof *x->wanted_outputs);
     x->head_ready = calloc(n, sizeof *x->head_ready);
     x->head_network = calloc(n, sizeof *x->head_network);
+    x->output_due = calloc(n, sizeof *x->output_due);
     bool ok = x->params.mapping && x->ports && x->messages && x->free_messages && x->queue_packets && x->queue_ready_cycles &&
               x->input_routes && x->output_flits && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs &&
-              x->head_ready && x->head_network;
+              x->head_ready && x->head_network && x->output_due;
     if (!ok) {
         snprintf(error, error_size, "out of memory for %u ports", n);
         crossbar_destroy(x);
@@ -389,32 +394,34 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     uint64_t next = SIMTX_NEVER;
     /* Output links: one packet at a time, for its flits' worth of cycles. */
     FOR_EACH_PORT(d, x->busy_outputs, n) {
+        if (x->output_due[d] > now) { /* not yet, or refused: port_free wakes us */
+            next = min_cycle(next, x->output_due[d]);
+            continue;
+        }
         crossbar_port *port = &x->ports[d];
         packet_queue *queue = &port->output;
-        if (port->blocked) continue; /* port_free wakes us */
-        if (port->link_free <= now && packet_queue_front_ready(queue) <= now) {
-            uint32_t packet = packet_queue_front(queue);
-            simtx_msg *out = &x->messages[packet];
-            if (out->is_response) out->route_depth--; /* this hop's entry, popped as the reply leaves */
-            if (!x->env.send(x->env.context, d, out)) {
-                if (out->is_response) out->route_depth++;
-                port->blocked = true;
-                continue;
-            }
-            unsigned network = network_of(out);
-            uint32_t flits = port->output_flits[queue->head];
-            port->link_free = now + transfer_cycles(x, flits);
-            x->stats[network].packets++;
-            x->stats[network].flits += flits;
-            packet_queue_pop(queue);
-            x->free_messages[x->free_message_count++] = packet;
-            port->output_depth = queue->length;
-            if (packet_queue_empty(queue)) {
-                port_set_remove(x->busy_outputs, d);
-                continue;
-            }
+        uint32_t packet = packet_queue_front(queue);
+        simtx_msg *out = &x->messages[packet];
+        if (out->is_response) out->route_depth--; /* this hop's entry, popped as the reply leaves */
+        if (!x->env.send(x->env.context, d, out)) {
+            if (out->is_response) out->route_depth++;
+            x->output_due[d] = UINT64_MAX;
+            continue;
         }
-        next = min_cycle(next, max_cycle(packet_queue_front_ready(queue), port->link_free));
+        unsigned network = network_of(out);
+        uint32_t flits = port->output_flits[queue->head];
+        port->link_free = now + transfer_cycles(x, flits);
+        x->stats[network].packets++;
+        x->stats[network].flits += flits;
+        packet_queue_pop(queue);
+        x->free_messages[x->free_message_count++] = packet;
+        port->output_depth = queue->length;
+        if (packet_queue_empty(queue)) {
+            port_set_remove(x->busy_outputs, d);
+            continue;
+        }
+        x->output_due[d] = max_cycle(packet_queue_front_ready(queue), port->link_free);
+        next = min_cycle(next, x->output_due[d]);
     }
     /* Switch: each output takes one ready input head per transfer, chosen
      * round-robin from its pointer; the other ready heads for it lose
@@ -446,8 +453,12 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         out->output_flits[packet_queue_slot(&out->output, out->output.length)] = route->flits;
         /* The traversal counts from arrival: latency - 1 more cycles here. */
         uint64_t ready = now + x->latency[route->network] - 1;
-        /* A new head for the output link (an older one was planned above). */
-        if (packet_queue_empty(&out->output) && !out->blocked) next = min_cycle(next, max_cycle(ready, out->link_free));
+        /* A new head for the output link (an older one was planned above; a
+         * refused one is never the last to leave). */
+        if (packet_queue_empty(&out->output)) {
+            x->output_due[d] = max_cycle(ready, out->link_free);
+            next = min_cycle(next, x->output_due[d]);
+        }
         packet_queue_push(&out->output, packet_queue_front(&in->input), ready);
         in->switch_in_free = out->switch_out_free = now + cycles;
         leave_head(x, s);
@@ -479,7 +490,9 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
 
 static void crossbar_port_free(void *core, unsigned port)
 {
-    ((crossbar *)core)->ports[port].blocked = false;
+    crossbar *x = core;
+    const crossbar_port *p = &x->ports[port];
+    if (!packet_queue_empty(&p->output)) x->output_due[port] = max_cycle(packet_queue_front_ready(&p->output), p->link_free);
 }
 
 static size_t crossbar_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
