@@ -194,7 +194,7 @@ typedef struct cta_slot {
 typedef struct pending_access {
     bool in_use;
     uint32_t warp, pc;
-    uint8_t op, rd;
+    uint8_t op, op_class, rd;   /* op_class: rv_class_of(op), kept rather than looked up per response */
     uint32_t remaining;         /* responses still expected */
     uint64_t lanes;
     uint32_t addresses[MAX_LANES];
@@ -2077,6 +2077,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         entry->warp = warp_index;
         entry->pc = pc;
         entry->op = (uint8_t)op;
+        entry->op_class = (uint8_t)cls;
         entry->rd = k->insn.rd;
         entry->remaining = messages;
         entry->lanes = global_mask;
@@ -2715,7 +2716,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
         return SIMTX_ACCEPTED;
     }
     rv_op op = (rv_op)entry->op;
-    rv_class cls = rv_class_of(op);
+    rv_class cls = (rv_class)entry->op_class;
     if (cls != RV_CLASS_STORE && (entry->rd || op == RV_LR)) {
         uint32_t *rd = reg(c, w, entry->rd);
         uint64_t lanes = msg->lane_mask & entry->lanes;
