@@ -72,6 +72,7 @@ struct cache {
     int searched_index;
     uint8_t *data;
     mshr *mshrs;
+    uint64_t *free_mshrs;          /* bit i: MSHR i is free (the lowest is taken, found without visiting each) */
     unsigned mshrs_used;
     unsigned mshrs_noted;          /* the MSHR occupancy average's level */
     pending_entry *pending;
@@ -375,9 +376,11 @@ LOOKUP_STEP int allocate_line(cache *c, uint64_t line_address, const simtx_msg *
 
 static int allocate_mshr(cache *c, unsigned line_index)
 {
-    for (unsigned i = 0; i < c->config.mshr_entries; i++) {
+    for (unsigned word = 0; word * 64 < c->config.mshr_entries; word++) {
+        if (!c->free_mshrs[word]) continue;
+        unsigned i = word * 64 + (unsigned)__builtin_ctzll(c->free_mshrs[word]);
+        c->free_mshrs[word] &= c->free_mshrs[word] - 1;
         mshr *m = &c->mshrs[i];
-        if (m->in_use) continue;
         m->in_use = true;
         m->line_address = c->tags[line_index];
         m->line_index = line_index;
@@ -737,6 +740,7 @@ static simtx_accept_result complete_fill(cache *c, unsigned mshr_index, const si
     touch(c, m->line_index);
     if (m->status != SIMTX_STATUS_OK) invalidate(c, m->line_index);
     m->in_use = false;
+    c->free_mshrs[mshr_index / 64] |= UINT64_C(1) << (mshr_index % 64);
     c->mshrs_used--;
     return SIMTX_ACCEPTED;
 }
@@ -1031,9 +1035,10 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     c->victim_ranks = calloc(line_count, sizeof *c->victim_ranks);
     c->data = calloc(line_count, config->line_size);
     c->mshrs = calloc(config->mshr_entries, sizeof *c->mshrs);
+    c->free_mshrs = calloc((config->mshr_entries + 63) / 64, sizeof *c->free_mshrs);
     c->pending = calloc(config->pending_entries, sizeof *c->pending);
     c->free_pending = calloc(config->pending_entries, sizeof *c->free_pending);
-    bool ok = c->lines && c->tags && c->victim_ranks && c->data && c->mshrs && c->pending && c->free_pending &&
+    bool ok = c->lines && c->tags && c->victim_ranks && c->data && c->mshrs && c->free_mshrs && c->pending && c->free_pending &&
               msg_queue_init(&c->input, (size_t)config->input_queue_depth + config->access_latency) && msg_queue_init(&c->misses, config->miss_queue_depth) &&
               msg_queue_init(&c->responses, config->response_queue_depth);
     for (unsigned i = 0; ok && i < config->mshr_entries; i++) {
@@ -1049,6 +1054,7 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
         c->lines[i].mshr = -1;
         c->tags[i] = NO_LINE;
     }
+    for (unsigned i = 0; i < config->mshr_entries; i++) c->free_mshrs[i / 64] |= UINT64_C(1) << (i % 64);
     for (unsigned i = 0; i < config->pending_entries; i++) c->free_pending[i] = config->pending_entries - 1 - i;
     c->free_pending_count = config->pending_entries;
 
@@ -1093,6 +1099,7 @@ void cache_destroy(cache *c)
     if (c->mshrs)
         for (unsigned i = 0; i < c->config.mshr_entries; i++) free(c->mshrs[i].targets);
     free(c->mshrs);
+    free(c->free_mshrs);
     free(c->lines);
     free(c->tags);
     free(c->victim_ranks);
