@@ -18,7 +18,6 @@ enum { ID_FILL = 1, ID_EVICTION = 2, ID_FORWARD = 3 };
 /* A line's address (address / line_size) lives in the cache's tags array,
  * NO_LINE when the way is empty: a lookup reads one compact array. */
 typedef struct cache_line {
-    uint64_t last_use;     /* LRU stamp */
     uint32_t valid, dirty; /* sector masks */
     int mshr;              /* the MSHR filling this line, or -1 */
 } cache_line;
@@ -60,8 +59,20 @@ struct cache {
     bool sets_power_of_two;        /* index sets with a mask */
     cache_line *lines;
     uint64_t *tags;                /* per line: its line address, or NO_LINE */
+    /* Per line, its rank as a victim, smallest first: 0 empty, its LRU stamp
+     * (from 1), UINT64_MAX while it waits for a fill. A victim search reads
+     * this one compact array rather than every way's line state. */
+    uint64_t *victim_ranks;
+    /* The last lookup's tag search (line address and way, or -1): a request
+     * stalled at the head of the input queue searches again on every retry
+     * (most of the L2's lookups on vector add). Tags change only in
+     * allocate_line and invalidate, which forget it. */
+    bool searched;
+    uint64_t searched_line;
+    int searched_index;
     uint8_t *data;
     mshr *mshrs;
+    uint64_t *free_mshrs;          /* bit i: MSHR i is free (the lowest is taken, found without visiting each) */
     unsigned mshrs_used;
     unsigned mshrs_noted;          /* the MSHR occupancy average's level */
     pending_entry *pending;
@@ -121,6 +132,16 @@ static int find_line(const cache *c, uint64_t line_address)
     return -1;
 }
 
+/* find_line for a lookup, remembering its answer. */
+static int lookup_line(cache *c, uint64_t line_address)
+{
+    if (c->searched && c->searched_line == line_address) return c->searched_index;
+    c->searched = true;
+    c->searched_line = line_address;
+    c->searched_index = find_line(c, line_address);
+    return c->searched_index;
+}
+
 static bool line_present(const cache *c, unsigned line_index) { return c->tags[line_index] != NO_LINE; }
 
 static uint8_t *line_data(const cache *c, unsigned line_index)
@@ -178,7 +199,8 @@ static uint32_t fully_written_sectors(const cache *c, const simtx_msg *msg, unsi
     return mask;
 }
 
-static void touch(cache *c, cache_line *line) { line->last_use = ++c->use_clock; }
+/* A line not waiting for a fill was used: its LRU stamp. */
+static void touch(cache *c, unsigned line_index) { c->victim_ranks[line_index] = ++c->use_clock; }
 
 /* ---- queues and messages ---- */
 
@@ -263,6 +285,8 @@ static void push_writeback(cache *c, unsigned line_index, const simtx_msg *cause
 static void invalidate(cache *c, unsigned line_index)
 {
     c->tags[line_index] = NO_LINE;
+    c->victim_ranks[line_index] = 0;
+    c->searched = false;
     c->lines[line_index].valid = c->lines[line_index].dirty = 0;
 }
 
@@ -302,23 +326,21 @@ static bool can_forward(cache *c, unsigned extra_messages)
 
 /* ---- line allocation ---- */
 
-/* The way to replace in the set of line_address: an empty one, else the least
- * recently used line not waiting for a fill (with lru false: the first line
- * not waiting, enough to know that one can be replaced); -1 when every way
+/* The way to replace in the set of line_address: the first empty one, else
+ * the least recently used line not waiting for a fill; -1 when every way
  * waits. */
-static int choose_victim(const cache *c, uint64_t line_address, bool lru)
+static int choose_victim(const cache *c, uint64_t line_address)
 {
     unsigned first = set_of(c, line_address) * c->config.associativity;
+    const uint64_t *ranks = &c->victim_ranks[first];
     int victim = -1;
-    uint64_t victim_use = 0;
+    uint64_t victim_rank = UINT64_MAX;
     for (unsigned way = 0; way < c->config.associativity; way++) {
-        const cache_line *line = &c->lines[first + way];
-        if (!line_present(c, first + way)) return (int)(first + way);
-        if (line->mshr >= 0) continue;
-        if (!lru) return (int)(first + way);
-        if (victim < 0 || line->last_use < victim_use) {
+        uint64_t rank = ranks[way];
+        if (rank < victim_rank) {
+            if (!rank) return (int)(first + way); /* empty: nothing ranks lower */
             victim = (int)(first + way);
-            victim_use = line->last_use;
+            victim_rank = rank;
         }
     }
     return victim;
@@ -329,7 +351,7 @@ static int choose_victim(const cache *c, uint64_t line_address, bool lru)
 LOOKUP_STEP int allocate_line(cache *c, uint64_t line_address, const simtx_msg *cause, unsigned extra, uint64_t now)
 {
     bool queue_short = miss_room(c) < extra; /* a stall whichever line is replaced */
-    int victim = choose_victim(c, line_address, !queue_short);
+    int victim = choose_victim(c, line_address);
     if (victim < 0) {
         c->stats.reservation_fails_set++;
         return -1;
@@ -345,17 +367,20 @@ LOOKUP_STEP int allocate_line(cache *c, uint64_t line_address, const simtx_msg *
         if (line->dirty) push_writeback(c, (unsigned)victim, cause, ID_EVICTION, 0, now);
     }
     c->tags[victim] = line_address;
+    c->searched = false;
     line->valid = line->dirty = 0;
     line->mshr = -1;
-    touch(c, line);
+    touch(c, (unsigned)victim);
     return victim;
 }
 
 static int allocate_mshr(cache *c, unsigned line_index)
 {
-    for (unsigned i = 0; i < c->config.mshr_entries; i++) {
+    for (unsigned word = 0; word * 64 < c->config.mshr_entries; word++) {
+        if (!c->free_mshrs[word]) continue;
+        unsigned i = word * 64 + (unsigned)__builtin_ctzll(c->free_mshrs[word]);
+        c->free_mshrs[word] &= c->free_mshrs[word] - 1;
         mshr *m = &c->mshrs[i];
-        if (m->in_use) continue;
         m->in_use = true;
         m->line_address = c->tags[line_index];
         m->line_index = line_index;
@@ -364,6 +389,7 @@ static int allocate_mshr(cache *c, unsigned line_index)
         m->status = SIMTX_STATUS_OK;
         m->target_count = 0;
         c->lines[line_index].mshr = (int)i;
+        c->victim_ranks[line_index] = UINT64_MAX;
         c->mshrs_used++;
         return (int)i;
     }
@@ -388,10 +414,14 @@ static void apply_write(cache *c, unsigned line_index, const simtx_msg *msg)
     cache_line *line = &c->lines[line_index];
     unsigned offset = offset_in_line(c, msg->address);
     uint32_t full = fully_written_sectors(c, msg, offset);
-    uint32_t writable = (line->valid | full) & sector_mask(c, offset, msg->size);
+    uint32_t touched = sector_mask(c, offset, msg->size);
+    uint32_t writable = (line->valid | full) & touched;
     uint8_t *data = line_data(c, line_index);
-    /* Sector by sector: a whole enabled span is one copy. */
-    for (uint32_t left = writable; left; left &= left - 1) {
+    /* Every byte enabled and every touched sector written: one copy. */
+    bool whole = writable == touched && bytes_enabled(msg, 0, msg->size);
+    if (whole) memcpy(data + offset, msg->data, msg->size);
+    /* Otherwise sector by sector: a whole enabled span is one copy. */
+    for (uint32_t left = whole ? 0 : writable; left; left &= left - 1) {
         unsigned sector = (unsigned)__builtin_ctz(left);
         unsigned start = sector * c->sector_size, end = start + c->sector_size;
         if (start < offset) start = offset;
@@ -495,7 +525,7 @@ LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, uint64_t
         forward(c, msg, now);
         return true;
     }
-    int index = find_line(c, line_of(c, address));
+    int index = lookup_line(c, line_of(c, address));
     uint32_t wanted = sector_mask(c, offset_in_line(c, address), msg->size);
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (line && line->mshr >= 0) return merge(c, line, msg, wanted, 0, true, now);
@@ -505,7 +535,7 @@ LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, uint64_t
             return false;
         }
         serve_from_line(c, (unsigned)index, msg, c->config.hit_latency, now);
-        touch(c, line);
+        touch(c, (unsigned)index);
         c->stats.hits++;
         return true;
     }
@@ -517,7 +547,7 @@ LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, uint64_t
  * so that reads waiting behind the write see it. */
 static bool handle_write_through(cache *c, const simtx_msg *msg, uint64_t now)
 {
-    int index = find_line(c, line_of(c, msg->address));
+    int index = lookup_line(c, line_of(c, msg->address));
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (!can_forward(c, 0)) return false;
     if (line && line->mshr >= 0) {
@@ -539,7 +569,7 @@ static bool handle_write_back(cache *c, const simtx_msg *msg, uint64_t now)
     uint32_t touched = sector_mask(c, offset, msg->size);
     uint32_t full = fully_written_sectors(c, msg, offset);
     uint32_t partial = touched & ~full;
-    int index = find_line(c, line_of(c, msg->address));
+    int index = lookup_line(c, line_of(c, msg->address));
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (line && line->mshr >= 0) return merge(c, line, msg, partial, full, true, now);
     if (line ? !(partial & ~line->valid) : !partial) {
@@ -550,13 +580,12 @@ static bool handle_write_back(cache *c, const simtx_msg *msg, uint64_t now)
         if (!line) {
             index = allocate_line(c, line_of(c, msg->address), msg, 0, now);
             if (index < 0) return false;
-            line = &c->lines[index];
             c->stats.misses++;
         } else {
             c->stats.hits++;
         }
         apply_write(c, (unsigned)index, msg);
-        touch(c, line);
+        touch(c, (unsigned)index);
         push_response(c, msg, SIMTX_STATUS_OK, now + c->config.hit_latency);
         return true;
     }
@@ -569,7 +598,7 @@ static bool handle_write_back(cache *c, const simtx_msg *msg, uint64_t now)
 static bool handle_clean(cache *c, const simtx_msg *msg, uint64_t now)
 {
     bool flush = msg->op == SIMTX_OP_FLUSH_LINE;
-    int index = find_line(c, line_of(c, msg->address));
+    int index = lookup_line(c, line_of(c, msg->address));
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (line && line->mshr >= 0) return false; /* wait for the fill to land first */
     if (!c->config.write_back) {
@@ -600,7 +629,7 @@ static bool handle_clean(cache *c, const simtx_msg *msg, uint64_t now)
  * request is forwarded. */
 static bool handle_other(cache *c, const simtx_msg *msg, uint64_t now)
 {
-    int index = find_line(c, line_of(c, msg->address));
+    int index = lookup_line(c, line_of(c, msg->address));
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (line && line->mshr >= 0) return false;
     bool dirty = line && line->dirty;
@@ -678,10 +707,12 @@ static simtx_accept_result complete_fill(cache *c, unsigned mshr_index, const si
     unsigned sector_offset = offset_in_line(c, msg->address);
     uint32_t landed = sector_mask(c, sector_offset, msg->size) & m->requested & ~m->arrived;
     if (msg->status == SIMTX_STATUS_OK) {
-        for (unsigned s = 0; s < c->config.sectors; s++) {
-            if (!((landed >> s) & 1u)) continue;
-            unsigned start = s * c->sector_size;
-            memcpy(line_data(c, m->line_index) + start, msg->data + (start - sector_offset), c->sector_size);
+        /* One copy per run of consecutive sectors (usually the whole fill). */
+        for (uint32_t left = landed; left;) {
+            unsigned first = (unsigned)__builtin_ctz(left), count = (unsigned)__builtin_ctzll(~(uint64_t)(left >> first));
+            unsigned start = first * c->sector_size;
+            memcpy(line_data(c, m->line_index) + start, msg->data + (start - sector_offset), count * c->sector_size);
+            left &= ~sector_range(first, first + count - 1);
         }
     } else {
         m->status = msg->status;
@@ -706,9 +737,10 @@ static simtx_accept_result complete_fill(cache *c, unsigned mshr_index, const si
         }
     }
     line->mshr = -1;
-    touch(c, line);
+    touch(c, m->line_index);
     if (m->status != SIMTX_STATUS_OK) invalidate(c, m->line_index);
     m->in_use = false;
+    c->free_mshrs[mshr_index / 64] |= UINT64_C(1) << (mshr_index % 64);
     c->mshrs_used--;
     return SIMTX_ACCEPTED;
 }
@@ -1000,11 +1032,13 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     size_t line_count = (size_t)c->sets * config->associativity;
     c->lines = calloc(line_count, sizeof *c->lines);
     c->tags = malloc(line_count * sizeof *c->tags);
+    c->victim_ranks = calloc(line_count, sizeof *c->victim_ranks);
     c->data = calloc(line_count, config->line_size);
     c->mshrs = calloc(config->mshr_entries, sizeof *c->mshrs);
+    c->free_mshrs = calloc((config->mshr_entries + 63) / 64, sizeof *c->free_mshrs);
     c->pending = calloc(config->pending_entries, sizeof *c->pending);
     c->free_pending = calloc(config->pending_entries, sizeof *c->free_pending);
-    bool ok = c->lines && c->tags && c->data && c->mshrs && c->pending && c->free_pending &&
+    bool ok = c->lines && c->tags && c->victim_ranks && c->data && c->mshrs && c->free_mshrs && c->pending && c->free_pending &&
               msg_queue_init(&c->input, (size_t)config->input_queue_depth + config->access_latency) && msg_queue_init(&c->misses, config->miss_queue_depth) &&
               msg_queue_init(&c->responses, config->response_queue_depth);
     for (unsigned i = 0; ok && i < config->mshr_entries; i++) {
@@ -1020,6 +1054,7 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
         c->lines[i].mshr = -1;
         c->tags[i] = NO_LINE;
     }
+    for (unsigned i = 0; i < config->mshr_entries; i++) c->free_mshrs[i / 64] |= UINT64_C(1) << (i % 64);
     for (unsigned i = 0; i < config->pending_entries; i++) c->free_pending[i] = config->pending_entries - 1 - i;
     c->free_pending_count = config->pending_entries;
 
@@ -1064,8 +1099,10 @@ void cache_destroy(cache *c)
     if (c->mshrs)
         for (unsigned i = 0; i < c->config.mshr_entries; i++) free(c->mshrs[i].targets);
     free(c->mshrs);
+    free(c->free_mshrs);
     free(c->lines);
     free(c->tags);
+    free(c->victim_ranks);
     free(c->data);
     free(c->pending);
     free(c->free_pending);

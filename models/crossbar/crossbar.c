@@ -87,7 +87,6 @@ typedef struct crossbar_port {
     uint64_t switch_in_free;       /* its switch input is free from then */
     uint64_t switch_out_free;      /* its switch output is free from then */
     uint64_t link_free;            /* its outgoing link is free from then */
-    bool blocked;                  /* the socket refused; wait for port_free */
     bool refused;                  /* its input refused an arrival the shim may still hold */
     unsigned next_source;          /* round-robin pointer of its output */
     uint64_t input_depth, output_depth; /* probes */
@@ -114,6 +113,15 @@ typedef struct crossbar {
      * set of outputs some head goes to: the switch visits only those
      * outputs, and their inputs only when the output can take a packet. */
     uint64_t *heads_for, *wanted_outputs;
+    /* Per input with a head packet: the cycle it may cross the switch (its
+     * ready cycle or its switch input's, the later) and its network, in
+     * compact arrays, so that the switch's search reads no port state. */
+    uint64_t *head_ready;
+    uint8_t *head_network;
+    /* Per output with packets: the cycle its head may leave (its ready
+     * cycle or its link's, the later), UINT64_MAX while its socket refused
+     * (until port_free): the links' visits read no port state until then. */
+    uint64_t *output_due;
     struct {
         uint64_t packets, flits, arbitration_losses;
     } stats[NETWORKS];
@@ -177,9 +185,13 @@ static uint64_t *heads_for(const crossbar *x, unsigned d) { return &x->heads_for
 /* Input s has a new head packet: enter it in its output's set. */
 static void enter_head(crossbar *x, unsigned s)
 {
-    unsigned d = (unsigned)head_route(&x->ports[s])->destination;
+    const crossbar_port *in = &x->ports[s];
+    const packet_route *route = head_route(in);
+    unsigned d = (unsigned)route->destination;
     port_set_add(heads_for(x, d), s);
     port_set_add(x->wanted_outputs, d);
+    x->head_ready[s] = max_cycle(packet_queue_front_ready(&in->input), in->switch_in_free);
+    x->head_network[s] = route->network;
 }
 
 /* The head packet of input s crosses the switch: take it out of its output's set. */
@@ -225,6 +237,9 @@ static void crossbar_destroy(void *core)
     free(x->busy_outputs);
     free(x->heads_for);
     free(x->wanted_outputs);
+    free(x->head_ready);
+    free(x->head_network);
+    free(x->output_due);
     free(x->params.mapping);
     free(x);
 }
@@ -280,8 +295,12 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->busy_outputs = calloc(port_set_words(n), sizeof *x->busy_outputs);
     x->heads_for = calloc((size_t)n * port_set_words(n), sizeof *x->heads_for);
     x->wanted_outputs = calloc(port_set_words(n), sizeof *x->wanted_outputs);
+    x->head_ready = calloc(n, sizeof *x->head_ready);
+    x->head_network = calloc(n, sizeof *x->head_network);
+    x->output_due = calloc(n, sizeof *x->output_due);
     bool ok = x->params.mapping && x->ports && x->messages && x->free_messages && x->queue_packets && x->queue_ready_cycles &&
-              x->input_routes && x->output_flits && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs;
+              x->input_routes && x->output_flits && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs &&
+              x->head_ready && x->head_network && x->output_due;
     if (!ok) {
         snprintf(error, error_size, "out of memory for %u ports", n);
         crossbar_destroy(x);
@@ -375,32 +394,34 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     uint64_t next = SIMTX_NEVER;
     /* Output links: one packet at a time, for its flits' worth of cycles. */
     FOR_EACH_PORT(d, x->busy_outputs, n) {
+        if (x->output_due[d] > now) { /* not yet, or refused: port_free wakes us */
+            next = min_cycle(next, x->output_due[d]);
+            continue;
+        }
         crossbar_port *port = &x->ports[d];
         packet_queue *queue = &port->output;
-        if (port->blocked) continue; /* port_free wakes us */
-        if (port->link_free <= now && packet_queue_front_ready(queue) <= now) {
-            uint32_t packet = packet_queue_front(queue);
-            simtx_msg *out = &x->messages[packet];
-            if (out->is_response) out->route_depth--; /* this hop's entry, popped as the reply leaves */
-            if (!x->env.send(x->env.context, d, out)) {
-                if (out->is_response) out->route_depth++;
-                port->blocked = true;
-                continue;
-            }
-            unsigned network = network_of(out);
-            uint32_t flits = port->output_flits[queue->head];
-            port->link_free = now + transfer_cycles(x, flits);
-            x->stats[network].packets++;
-            x->stats[network].flits += flits;
-            packet_queue_pop(queue);
-            x->free_messages[x->free_message_count++] = packet;
-            port->output_depth = queue->length;
-            if (packet_queue_empty(queue)) {
-                port_set_remove(x->busy_outputs, d);
-                continue;
-            }
+        uint32_t packet = packet_queue_front(queue);
+        simtx_msg *out = &x->messages[packet];
+        if (out->is_response) out->route_depth--; /* this hop's entry, popped as the reply leaves */
+        if (!x->env.send(x->env.context, d, out)) {
+            if (out->is_response) out->route_depth++;
+            x->output_due[d] = UINT64_MAX;
+            continue;
         }
-        next = min_cycle(next, max_cycle(packet_queue_front_ready(queue), port->link_free));
+        unsigned network = network_of(out);
+        uint32_t flits = port->output_flits[queue->head];
+        port->link_free = now + transfer_cycles(x, flits);
+        x->stats[network].packets++;
+        x->stats[network].flits += flits;
+        packet_queue_pop(queue);
+        x->free_messages[x->free_message_count++] = packet;
+        port->output_depth = queue->length;
+        if (packet_queue_empty(queue)) {
+            port_set_remove(x->busy_outputs, d);
+            continue;
+        }
+        x->output_due[d] = max_cycle(packet_queue_front_ready(queue), port->link_free);
+        next = min_cycle(next, x->output_due[d]);
     }
     /* Switch: each output takes one ready input head per transfer, chosen
      * round-robin from its pointer; the other ready heads for it lose
@@ -417,11 +438,10 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         int first_ready = -1, first_from_pointer = -1;
         unsigned candidates[NETWORKS] = {0};
         FOR_EACH_PORT(s, heads_for(x, d), n) {
-            const crossbar_port *in = &x->ports[s];
-            if (packet_queue_front_ready(&in->input) > now || in->switch_in_free > now) continue;
+            if (x->head_ready[s] > now) continue;
             if (first_ready < 0) first_ready = (int)s;
             if (first_from_pointer < 0 && s >= out->next_source) first_from_pointer = (int)s;
-            candidates[head_route(in)->network]++;
+            candidates[x->head_network[s]]++;
         }
         if (first_ready < 0) continue;
         unsigned s = (unsigned)(first_from_pointer >= 0 ? first_from_pointer : first_ready);
@@ -433,8 +453,12 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         out->output_flits[packet_queue_slot(&out->output, out->output.length)] = route->flits;
         /* The traversal counts from arrival: latency - 1 more cycles here. */
         uint64_t ready = now + x->latency[route->network] - 1;
-        /* A new head for the output link (an older one was planned above). */
-        if (packet_queue_empty(&out->output) && !out->blocked) next = min_cycle(next, max_cycle(ready, out->link_free));
+        /* A new head for the output link (an older one was planned above; a
+         * refused one is never the last to leave). */
+        if (packet_queue_empty(&out->output)) {
+            x->output_due[d] = max_cycle(ready, out->link_free);
+            next = min_cycle(next, x->output_due[d]);
+        }
         packet_queue_push(&out->output, packet_queue_front(&in->input), ready);
         in->switch_in_free = out->switch_out_free = now + cycles;
         leave_head(x, s);
@@ -453,10 +477,8 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     /* Sleep until something can move: the next cycle at the soonest, so the
      * inputs need not be looked at when an output moves then. */
     if (next > now + 1) FOR_EACH_PORT(p, x->busy_inputs, n) {
-        const crossbar_port *in = &x->ports[p];
-        const crossbar_port *out = &x->ports[head_route(in)->destination];
-        uint64_t when = packet_queue_front_ready(&in->input);
-        if (in->switch_in_free > when) when = in->switch_in_free;
+        const crossbar_port *out = &x->ports[head_route(&x->ports[p])->destination];
+        uint64_t when = x->head_ready[p];
         if (out->switch_out_free > when) when = out->switch_out_free;
         /* A full output queue frees when its link sends, planned above. */
         if (packet_queue_full(&out->output) && when <= now) continue;
@@ -468,7 +490,9 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
 
 static void crossbar_port_free(void *core, unsigned port)
 {
-    ((crossbar *)core)->ports[port].blocked = false;
+    crossbar *x = core;
+    const crossbar_port *p = &x->ports[port];
+    if (!packet_queue_empty(&p->output)) x->output_due[port] = max_cycle(packet_queue_front_ready(&p->output), p->link_free);
 }
 
 static size_t crossbar_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)

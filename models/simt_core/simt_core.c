@@ -194,7 +194,7 @@ typedef struct cta_slot {
 typedef struct pending_access {
     bool in_use;
     uint32_t warp, pc;
-    uint8_t op, rd;
+    uint8_t op, op_class, rd;   /* op_class: rv_class_of(op), kept rather than looked up per response */
     uint32_t remaining;         /* responses still expected */
     uint64_t lanes;
     uint32_t addresses[MAX_LANES];
@@ -236,11 +236,15 @@ struct simt_core {
     uint8_t *shared;
     uint32_t free_warps, free_ctas, free_registers, free_shared;
     uint32_t *last_issued;      /* per scheduler */
-    /* The launch kernel's registers (and x0), the only ones cleared for a new
-     * warp, as runs of consecutive registers: one memset per run rather than
-     * per register. A run stays within 2 KB, above which glibc's memset
-     * switches to rep stosb (as fast natively, a count per byte under
-     * Valgrind, the measure of this loop's cost). */
+    /* Registers some launch's code on this core can write: the others are
+     * still zero (calloc) in every warp slot. */
+    uint32_t written_registers;
+    /* The registers a new warp must find zero: those the launch kernel names
+     * that some launch wrote (sp and a0 are set anyway), as runs of
+     * consecutive registers: one memset per run rather than per register. A
+     * run stays within 2 KB, above which glibc's memset switches to rep
+     * stosb (as fast natively, a count per byte under Valgrind, the measure
+     * of this loop's cost). */
     register_run launch_register_runs[32];
     uint32_t launch_register_run_count;
     uint64_t age_counter;
@@ -310,7 +314,9 @@ static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w
 CYCLE_STEP void fill_lanes(const simt_core *c, uint32_t *lanes, uint64_t mask, uint32_t value)
 {
     uint32_t count = c->lanes; /* a local: the stores cannot change it */
-    if (mask == c->full_mask)
+    if (mask == c->full_mask && count == 32) /* the usual warp: a loop of known count, unrolled */
+        for (uint32_t l = 0; l < 32; l++) lanes[l] = value;
+    else if (mask == c->full_mask)
         for (uint32_t l = 0; l < count; l++) lanes[l] = value;
     else
         for (uint64_t m = mask; m; m &= m - 1) lanes[__builtin_ctzll(m)] = value;
@@ -431,6 +437,45 @@ static uint32_t kernel_register_mask(const kernel_image *image)
         used |= 1u << insn->rd | 1u << insn->rs1 | 1u << insn->rs2;
     }
     return used;
+}
+
+/* The registers the code reachable from entry_pc writes (x0 excepted: no
+ * write reaches it). Control flow is static (no indirect jumps), so a walk
+ * over the decoded flow finds every instruction a warp can execute. */
+static uint32_t kernel_written_registers(const kernel_image *image, uint32_t entry_pc, char *error, size_t error_size)
+{
+    size_t count = (image->text_end - image->text_start) / 4;
+    uint8_t *seen = calloc(count + 1, 1); /* + 1: never a zero-byte allocation */
+    uint32_t *work = malloc((count + 1) * sizeof *work);
+    if (!seen || !work) {
+        free(seen), free(work);
+        snprintf(error, error_size, "out of memory for the kernel's registers");
+        return UINT32_MAX;
+    }
+    size_t pending = 0;
+    uint32_t written = 0;
+    const kernel_insn *entry = kernel_image_insn(image, entry_pc);
+    if (entry) work[pending++] = (uint32_t)(entry - image->insns), seen[entry - image->insns] = 1;
+    while (pending) {
+        const kernel_insn *k = &image->insns[work[--pending]];
+        rv_class cls = (rv_class)k->op_class;
+        if (cls != RV_CLASS_BRANCH && cls != RV_CLASS_STORE) written |= 1u << k->insn.rd; /* their rd field is immediate bits */
+        uint32_t pc = image->text_start + 4 * (uint32_t)(k - image->insns);
+        /* Successors: the target of a branch, jump, call or tx_begin (its
+         * commit), and the next instruction unless control never falls
+         * through (after a call it is where the callee returns to). */
+        uint32_t successors[2] = {k->target, pc + 4};
+        bool falls_through = k->flow != KERNEL_FLOW_JUMP && k->flow != KERNEL_FLOW_TAIL_CALL && k->flow != KERNEL_FLOW_RETURN &&
+                             k->flow != KERNEL_FLOW_STOP;
+        for (unsigned s = 0; s < (falls_through ? 2u : 1u); s++) {
+            const kernel_insn *next = kernel_image_insn(image, successors[s]);
+            if (!next || seen[next - image->insns]) continue;
+            seen[next - image->insns] = 1;
+            work[pending++] = (uint32_t)(next - image->insns);
+        }
+    }
+    free(seen), free(work);
+    return written & ~1u;
 }
 
 uint32_t simt_kernel_registers(const kernel_image *image)
@@ -616,10 +661,14 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
                  c->params.registers, c->params.shared_memory);
         return false;
     }
+    uint32_t written = kernel_written_registers(launch->image, launch->entry_pc, error, error_size);
+    if (written == UINT32_MAX) return false;
     c->launch = launch;
+    c->written_registers |= written;
     uint32_t run_limit = 2048 / (sizeof(uint32_t) * c->lanes); /* registers per run; at least 8 (lanes <= 64) */
     c->launch_register_run_count = 0;
-    for (uint64_t left = kernel_register_mask(launch->image) | 1u; left;) {
+    uint32_t sp_and_a0 = 1u << 2 | 1u << 10;
+    for (uint64_t left = kernel_register_mask(launch->image) & c->written_registers & ~sp_and_a0; left;) {
         uint32_t first = (uint32_t)__builtin_ctzll(left);
         uint32_t count = (uint32_t)__builtin_ctzll(~(left >> first)); /* left has bits below 32 only: ~ has a one */
         if (count > run_limit) count = run_limit;
@@ -1740,13 +1789,17 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
          * addresses are made in the same pass. */
         uint32_t first = base[0] + (uint32_t)offset, last_of_run = first + 4 * (lanes - 1);
         uint32_t off_uniform_bits = 0, off_stride_bits = 0;
-        for (uint32_t lane = 0; lane < lanes; lane++) {
-            uint32_t address = base[lane] + (uint32_t)offset;
-            addresses[lane] = address;
-            address_bits |= address;
-            off_uniform_bits |= address ^ first;
-            off_stride_bits |= address ^ (first + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */
-        }
+#define FULL_WARP_ADDRESSES(COUNT)                                                                     \
+    for (uint32_t lane = 0; lane < (COUNT); lane++) {                                                  \
+        uint32_t address = base[lane] + (uint32_t)offset;                                              \
+        addresses[lane] = address;                                                                     \
+        address_bits |= address;                                                                       \
+        off_uniform_bits |= address ^ first;                                                           \
+        off_stride_bits |= address ^ (first + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */ \
+    }
+        if (lanes == 32) FULL_WARP_ADDRESSES(32) /* the usual warp: a loop of known count, unrolled */
+        else FULL_WARP_ADDRESSES(lanes)
+#undef FULL_WARP_ADDRESSES
         if (!off_uniform_bits) {
             lowest = highest = first;
         } else if (!off_stride_bits && last_of_run > first) { /* not wrapping around */
@@ -2024,6 +2077,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         entry->warp = warp_index;
         entry->pc = pc;
         entry->op = (uint8_t)op;
+        entry->op_class = (uint8_t)cls;
         entry->rd = k->insn.rd;
         entry->remaining = messages;
         entry->lanes = global_mask;
@@ -2662,7 +2716,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
         return SIMTX_ACCEPTED;
     }
     rv_op op = (rv_op)entry->op;
-    rv_class cls = rv_class_of(op);
+    rv_class cls = (rv_class)entry->op_class;
     if (cls != RV_CLASS_STORE && (entry->rd || op == RV_LR)) {
         uint32_t *rd = reg(c, w, entry->rd);
         uint64_t lanes = msg->lane_mask & entry->lanes;
