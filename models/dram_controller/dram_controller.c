@@ -588,7 +588,12 @@ static inline void issue(dram_controller *c, dram_command command, uint64_t now)
         c->open_row[command.bank] = b->open ? b->row : NO_OPEN_ROW;
         summarise_bank(c, command.bank);
     }
-    if (c->listener || c->checker) observe_command(c, command);
+    /* A copy made field by field only here, so that the command itself
+     * never needs the stack (its stores and wider reloads stalled the host). */
+    if (c->listener || c->checker)
+        observe_command(c, (dram_command){.kind = command.kind, .cycle = now, .bank = command.bank, .row = command.row,
+                                          .column = command.column, .target_bank = command.target_bank,
+                                          .target_row = command.target_row});
     c->stats.commands[command.kind]++;
     if (command.kind == DRAM_CMD_RD || command.kind == DRAM_CMD_WR) {
         uint64_t data_start = now + (command.kind == DRAM_CMD_RD ? c->timing.cl : c->timing.wl);
