@@ -59,8 +59,8 @@ typedef struct dram_geometry {
 
 /* A run of adjacent address bits of one field: the value bits selected by
  * mask << value_shift are the address bits mask << address_shift. Fields
- * are decoded a run at a time rather than bit by bit (the default map has
- * seven runs for 32 bits). */
+ * are composed, and the decoding tables filled, a run at a time rather
+ * than bit by bit (the default map has seven runs for 32 bits). */
 typedef struct dram_bit_run {
     uint64_t mask;
     uint8_t field; /* dram_field */
