@@ -47,6 +47,38 @@ static bool check_geometry(const dram_geometry *g, char *error, size_t error_siz
     return true;
 }
 
+/* The fields' order in a packed decode, from bit 0 up. */
+static const dram_field packed_order[DRAM_FIELD_COUNT] = {DRAM_FIELD_BYTE, DRAM_FIELD_COLUMN, DRAM_FIELD_BANK,
+                                                          DRAM_FIELD_GROUP, DRAM_FIELD_ROW};
+
+/* Every field's value packed in one word, from the runs. */
+static uint64_t packed_fields(const dram_address_map *map, uint64_t address)
+{
+    uint64_t packed = 0;
+    for (unsigned i = 0; i < map->run_start[DRAM_FIELD_COUNT]; i++) {
+        const dram_bit_run *run = &map->runs[i];
+        packed |= ((address >> run->address_shift) & run->mask) << (run->value_shift + map->packed_shift[run->field]);
+    }
+    return packed;
+}
+
+/* The byte tables: the fields' widths add up to log2 of the device's bytes,
+ * at most 54 bits, so that they pack into one word. */
+static void fill_byte_fields(dram_address_map *map)
+{
+    unsigned shift = 0;
+    for (unsigned i = 0; i < DRAM_FIELD_COUNT; i++) {
+        dram_field field = packed_order[i];
+        map->packed_shift[field] = shift;
+        map->packed_mask[field] = (1ull << map->widths[field]) - 1;
+        shift += map->widths[field];
+    }
+    map->packed_bank_mask = (1ull << (map->widths[DRAM_FIELD_BANK] + map->widths[DRAM_FIELD_GROUP])) - 1;
+    for (unsigned byte = 0; byte < 8; byte++)
+        for (unsigned value = 0; value < 256; value++)
+            map->byte_fields[byte][value] = packed_fields(map, (uint64_t)value << (8 * byte));
+}
+
 bool dram_address_map_parse(const char *text, const dram_geometry *geometry, unsigned minimum_contiguous_bytes,
                             dram_address_map *map, char *error, size_t error_size)
 {
@@ -121,6 +153,7 @@ bool dram_address_map_parse(const char *text, const dram_geometry *geometry, uns
             return false;
         }
     }
+    fill_byte_fields(map);
     map->rows_per_subarray = geometry->rows / geometry->subarrays;
     map->partition_count = 1;
     map->partition_interleave = 1; /* unused with one partition */
@@ -185,21 +218,23 @@ static uint64_t scatter(const dram_address_map *map, dram_field field, unsigned 
     return address;
 }
 
+static unsigned packed_field(const dram_address_map *map, uint64_t packed, dram_field field, uint64_t mask)
+{
+    return (unsigned)((packed >> map->packed_shift[field]) & mask);
+}
+
 dram_location dram_address_decode(const dram_address_map *map, uint64_t address)
 {
     address = dram_partition_local_address(map, address);
-    /* One pass over all the runs, each adding to its field. */
-    uint64_t value[DRAM_FIELD_COUNT] = {0};
-    for (unsigned i = 0; i < map->run_start[DRAM_FIELD_COUNT]; i++) {
-        const dram_bit_run *run = &map->runs[i];
-        value[run->field] |= ((address >> run->address_shift) & run->mask) << run->value_shift;
-    }
+    uint64_t packed = 0;
+    for (unsigned byte = 0; byte < 8; byte++) packed |= map->byte_fields[byte][(address >> (8 * byte)) & 255];
+    const uint64_t *masks = map->packed_mask;
     dram_location l;
-    l.group = (unsigned)value[DRAM_FIELD_GROUP];
-    l.bank = l.group * (map->geometry.banks / map->geometry.bank_groups) + (unsigned)value[DRAM_FIELD_BANK];
-    l.row = (unsigned)value[DRAM_FIELD_ROW];
-    l.column = (unsigned)value[DRAM_FIELD_COLUMN];
-    l.byte = (unsigned)value[DRAM_FIELD_BYTE];
+    l.group = packed_field(map, packed, DRAM_FIELD_GROUP, masks[DRAM_FIELD_GROUP]);
+    l.bank = packed_field(map, packed, DRAM_FIELD_BANK, map->packed_bank_mask);
+    l.row = packed_field(map, packed, DRAM_FIELD_ROW, masks[DRAM_FIELD_ROW]);
+    l.column = packed_field(map, packed, DRAM_FIELD_COLUMN, masks[DRAM_FIELD_COLUMN]);
+    l.byte = packed_field(map, packed, DRAM_FIELD_BYTE, masks[DRAM_FIELD_BYTE]);
     return l;
 }
 

@@ -59,8 +59,8 @@ typedef struct dram_geometry {
 
 /* A run of adjacent address bits of one field: the value bits selected by
  * mask << value_shift are the address bits mask << address_shift. Fields
- * are decoded a run at a time rather than bit by bit (the default map has
- * seven runs for 32 bits). */
+ * are composed, and the decoding tables filled, a run at a time rather
+ * than bit by bit (the default map has seven runs for 32 bits). */
 typedef struct dram_bit_run {
     uint64_t mask;
     uint8_t field; /* dram_field */
@@ -74,6 +74,15 @@ typedef struct dram_address_map {
     dram_bit_run runs[64];
     unsigned run_start[DRAM_FIELD_COUNT + 1];
     unsigned widths[DRAM_FIELD_COUNT];
+    /* Decoding a byte of the address at a time (one lookup per byte instead
+     * of a shift and mask per run): byte i of the address with value v
+     * holds the fields' bits byte_fields[i][v] (all zero above the string),
+     * packed from bit 0 up as byte, column, bank, bank group and row, so
+     * that the bank and its group read together as the bank's number. */
+    uint64_t byte_fields[8][256];
+    unsigned packed_shift[DRAM_FIELD_COUNT];
+    uint64_t packed_mask[DRAM_FIELD_COUNT];
+    uint64_t packed_bank_mask; /* the bank's and its group's bits, shifted as the bank's */
     unsigned length;          /* address bits the string covers */
     uint64_t undecoded_mask;  /* X/0 bits inside the string */
     unsigned rows_per_subarray;

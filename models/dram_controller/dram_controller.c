@@ -130,7 +130,6 @@ typedef struct bank_queue {
  * command goes: nothing else changes the requests' timing. */
 typedef struct request_plan {
     uint64_t cycle;
-    uint64_t hit_sequence, other_sequence; /* their sequence numbers (UINT64_MAX: none) */
     uint16_t hit, other;
     bool valid;
 } request_plan;
@@ -589,7 +588,12 @@ static inline void issue(dram_controller *c, dram_command command, uint64_t now)
         c->open_row[command.bank] = b->open ? b->row : NO_OPEN_ROW;
         summarise_bank(c, command.bank);
     }
-    if (c->listener || c->checker) observe_command(c, command);
+    /* A copy made field by field only here, so that the command itself
+     * never needs the stack (its stores and wider reloads stalled the host). */
+    if (c->listener || c->checker)
+        observe_command(c, (dram_command){.kind = command.kind, .cycle = now, .bank = command.bank, .row = command.row,
+                                          .column = command.column, .target_bank = command.target_bank,
+                                          .target_row = command.target_row});
     c->stats.commands[command.kind]++;
     if (command.kind == DRAM_CMD_RD || command.kind == DRAM_CMD_WR) {
         uint64_t data_start = now + (command.kind == DRAM_CMD_RD ? c->timing.cl : c->timing.wl);
@@ -1039,29 +1043,46 @@ typedef struct request_choice {
     unsigned hit, other;
 } request_choice;
 
-/* Counts `slot` in the plan if its command may go at the plan's cycle, or
- * earlier (then the plan starts again from its cycle). */
-static inline void plan_candidate(const dram_controller *c, unsigned slot, uint64_t earliest, bool is_hit, request_plan *plan)
+/* A candidate's rank in the plan: the cycle its command may go, then its
+ * sequence number, so that the smallest rank is the earliest candidate and,
+ * of the earliest, the oldest. One comparison of ranks replaces the
+ * comparisons of cycles and then of ages, whose outcomes the host
+ * mispredicted about once per candidate. */
+typedef unsigned __int128 plan_rank;
+
+static inline uint64_t rank_cycle(plan_rank rank) { return (uint64_t)(rank >> 64); }
+
+/* The best row hit and the best other candidate found so far (rank all
+ * ones, slot NO_SLOT: none). */
+typedef struct plan_search {
+    plan_rank hit_rank, other_rank;
+    uint16_t hit, other;
+} plan_search;
+
+/* Keeps `slot` if it ranks before the best of its class: without a branch
+ * (selects), as which one wins is unpredictable. */
+static inline void plan_candidate(const dram_controller *c, unsigned slot, uint64_t earliest, bool is_hit,
+                                  plan_search *search)
 {
-    if (earliest > plan->cycle) return;
-    if (earliest < plan->cycle)
-        *plan = (request_plan){.cycle = earliest, .hit_sequence = UINT64_MAX, .other_sequence = UINT64_MAX,
-                               .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
-    uint64_t sequence = c->requests[slot].sequence;
-    if (is_hit && sequence < plan->hit_sequence) {
-        plan->hit = (uint16_t)slot;
-        plan->hit_sequence = sequence;
-    } else if (!is_hit && sequence < plan->other_sequence) {
-        plan->other = (uint16_t)slot;
-        plan->other_sequence = sequence;
-    }
+    plan_rank rank = (plan_rank)earliest << 64 | c->requests[slot].sequence;
+    plan_rank *best = is_hit ? &search->hit_rank : &search->other_rank;
+    uint16_t *best_slot = is_hit ? &search->hit : &search->other;
+    bool better = rank < *best;
+    *best = better ? rank : *best;
+    *best_slot = better ? (uint16_t)slot : *best_slot;
+}
+
+/* The cycle of the best candidate so far (SIMTX_NEVER: none). */
+static inline uint64_t search_cycle(const plan_search *search)
+{
+    return min2(rank_cycle(search->hit_rank), rank_cycle(search->other_rank));
 }
 
 /* Counts a kind's candidates in the plan, given the kind's channel-wide
  * limit and the words of candidate bits. */
 __attribute__((always_inline)) /* compiled once per kind */
 static inline void plan_kind(const dram_controller *c, unsigned kind, uint64_t limit, unsigned bank_words,
-                             request_plan *plan)
+                             plan_search *search)
 {
     for (unsigned word = 0; word < bank_words; word++)
         for (uint64_t bits = c->candidate_banks[word * CANDIDATE_KINDS + kind]; bits; bits &= bits - 1) {
@@ -1069,20 +1090,20 @@ static inline void plan_kind(const dram_controller *c, unsigned kind, uint64_t l
             const bank_queue *b = &c->bank_queues[bank];
             const dram_bank_timing *timing = &c->state.banks[bank];
             switch (kind) {
-            case CANDIDATE_READ: plan_candidate(c, b->read_hit, max2(limit, dram_bank_column_limit(&c->state, bank)), true, plan); break;
-            case CANDIDATE_WRITE: plan_candidate(c, b->write_hit, max2(limit, dram_bank_column_limit(&c->state, bank)), true, plan); break;
-            case CANDIDATE_ACTIVATE: plan_candidate(c, b->oldest, max2(limit, timing->next_act), false, plan); break;
-            default: plan_candidate(c, b->oldest, max2(limit, timing->next_pre), false, plan); break;
+            case CANDIDATE_READ: plan_candidate(c, b->read_hit, max2(limit, dram_bank_column_limit(&c->state, bank)), true, search); break;
+            case CANDIDATE_WRITE: plan_candidate(c, b->write_hit, max2(limit, dram_bank_column_limit(&c->state, bank)), true, search); break;
+            case CANDIDATE_ACTIVATE: plan_candidate(c, b->oldest, max2(limit, timing->next_act), false, search); break;
+            default: plan_candidate(c, b->oldest, max2(limit, timing->next_pre), false, search); break;
             }
         }
 }
 
 /* Counts a kind's candidates in the plan unless none of them can go by
- * the plan's cycle, none going before the kind's channel-wide limit. */
+ * the best cycle so far, none going before the kind's channel-wide limit. */
 __attribute__((always_inline)) static inline void plan_kind_if_early(const dram_controller *c, unsigned kind, uint64_t limit,
-                                                                    unsigned bank_words, request_plan *plan)
+                                                                    unsigned bank_words, plan_search *search)
 {
-    if (limit <= plan->cycle) plan_kind(c, kind, limit, bank_words, plan);
+    if (limit <= search_cycle(search)) plan_kind(c, kind, limit, bank_words, search);
 }
 
 /* FR-FCFS when no request is held back, from the banks' summaries: the
@@ -1093,8 +1114,7 @@ __attribute__((always_inline)) static inline void plan_kind_if_early(const dram_
 __attribute__((always_inline)) /* compiled for one word of candidate bits and for any */
 static inline void plan_by_bank_words(dram_controller *c, uint64_t now, unsigned bank_words)
 {
-    request_plan plan = {.cycle = SIMTX_NEVER, .hit_sequence = UINT64_MAX, .other_sequence = UINT64_MAX,
-                         .hit = NO_SLOT, .other = NO_SLOT, .valid = true};
+    plan_search search = {.hit_rank = ~(plan_rank)0, .other_rank = ~(plan_rank)0, .hit = NO_SLOT, .other = NO_SLOT};
     /* Nothing goes before now: raising the channel-wide limits to now once
      * raises every candidate's. */
     dram_channel_limits channel = dram_channel_limits_of(&c->state);
@@ -1105,16 +1125,18 @@ static inline void plan_by_bank_words(dram_controller *c, uint64_t now, unsigned
         if (limits[kind] < limits[first]) first = kind;
     /* Each call names its kind, so that it is compiled for it. */
     switch (first) {
-    case CANDIDATE_READ: plan_kind(c, CANDIDATE_READ, limits[CANDIDATE_READ], bank_words, &plan); break;
-    case CANDIDATE_WRITE: plan_kind(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], bank_words, &plan); break;
-    case CANDIDATE_ACTIVATE: plan_kind(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], bank_words, &plan); break;
-    default: plan_kind(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], bank_words, &plan); break;
+    case CANDIDATE_READ: plan_kind(c, CANDIDATE_READ, limits[CANDIDATE_READ], bank_words, &search); break;
+    case CANDIDATE_WRITE: plan_kind(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], bank_words, &search); break;
+    case CANDIDATE_ACTIVATE: plan_kind(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], bank_words, &search); break;
+    default: plan_kind(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], bank_words, &search); break;
     }
-    if (first != CANDIDATE_READ) plan_kind_if_early(c, CANDIDATE_READ, limits[CANDIDATE_READ], bank_words, &plan);
-    if (first != CANDIDATE_WRITE) plan_kind_if_early(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], bank_words, &plan);
-    if (first != CANDIDATE_ACTIVATE) plan_kind_if_early(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], bank_words, &plan);
-    if (first != CANDIDATE_PRECHARGE) plan_kind_if_early(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], bank_words, &plan);
-    c->plan = plan;
+    if (first != CANDIDATE_READ) plan_kind_if_early(c, CANDIDATE_READ, limits[CANDIDATE_READ], bank_words, &search);
+    if (first != CANDIDATE_WRITE) plan_kind_if_early(c, CANDIDATE_WRITE, limits[CANDIDATE_WRITE], bank_words, &search);
+    if (first != CANDIDATE_ACTIVATE) plan_kind_if_early(c, CANDIDATE_ACTIVATE, limits[CANDIDATE_ACTIVATE], bank_words, &search);
+    if (first != CANDIDATE_PRECHARGE) plan_kind_if_early(c, CANDIDATE_PRECHARGE, limits[CANDIDATE_PRECHARGE], bank_words, &search);
+    uint64_t cycle = search_cycle(&search);
+    c->plan = (request_plan){.cycle = cycle, .hit = rank_cycle(search.hit_rank) == cycle ? search.hit : NO_SLOT,
+                             .other = rank_cycle(search.other_rank) == cycle ? search.other : NO_SLOT, .valid = true};
 }
 
 /* Channels of up to 64 banks, the usual, need no loop over words. */
