@@ -63,12 +63,20 @@ static tlm::tlm_response_status response_status_of(const simtx_msg &msg)
     }
 }
 
-void message_to_payload(const simtx_msg &msg, tlm::tlm_generic_payload &payload, msg_extension &extension)
+// Puts the message and its response status on the payload: all that a simtx
+// block called directly reads (it ignores the generic attributes).
+static void carry_message(const simtx_msg &msg, tlm::tlm_generic_payload &payload, msg_extension &extension)
 {
     if (&extension.msg != &msg) extension.msg = msg;
-    simtx_msg &m = extension.msg;
     extension.payload = &payload;
-    m.handle = &extension;
+    extension.msg.handle = &extension;
+    payload.set_response_status(response_status_of(extension.msg));
+}
+
+void message_to_payload(const simtx_msg &msg, tlm::tlm_generic_payload &payload, msg_extension &extension)
+{
+    carry_message(msg, payload, extension);
+    simtx_msg &m = extension.msg;
     unsigned length = m.size < SIMTX_MSG_MAX_DATA ? m.size : SIMTX_MSG_MAX_DATA;
     payload.set_command(m.op == SIMTX_OP_READ    ? tlm::TLM_READ_COMMAND
                         : m.op == SIMTX_OP_WRITE ? tlm::TLM_WRITE_COMMAND
@@ -87,7 +95,6 @@ void message_to_payload(const simtx_msg &msg, tlm::tlm_generic_payload &payload,
         payload.set_byte_enable_ptr(extension.byte_enable);
         payload.set_byte_enable_length(length);
     }
-    payload.set_response_status(response_status_of(m));
 }
 
 static msg_extension &extension_of(tlm::tlm_generic_payload &payload)
@@ -505,6 +512,17 @@ void block_module::arrived_response(const simtx_msg &msg)
     if (extension->originator == this) extension->payload->release();
 }
 
+// A simtx block called directly reads only the message; a socket's module
+// (a checker, a plain TLM target or initiator) gets the generic attributes.
+inline void block_module::fill_payload(const port_state &state, const simtx_msg &msg, tlm::tlm_generic_payload &payload,
+                                       msg_extension &extension)
+{
+    if (state.peer)
+        carry_message(msg, payload, extension);
+    else
+        message_to_payload(msg, payload, extension);
+}
+
 bool block_module::send(unsigned port, const simtx_msg *msg)
 {
     port_state &state = ports_[port];
@@ -519,7 +537,7 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
             extension->originator = this;
         }
         tlm::tlm_generic_payload *payload = extension->payload;
-        message_to_payload(*msg, *payload, *extension);
+        fill_payload(state, *msg, *payload, *extension);
         phase = tlm::BEGIN_REQ;
         result = forward(state, *payload, phase, extension);
         if (result == tlm::TLM_ACCEPTED || (result == tlm::TLM_UPDATED && phase == tlm::END_REQ)) {
@@ -537,7 +555,7 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     }
     if (!extension) SC_REPORT_FATAL("simtx", "a response without its request's handle");
     tlm::tlm_generic_payload *payload = extension->payload;
-    message_to_payload(*msg, *payload, *extension);
+    fill_payload(state, *msg, *payload, *extension);
     phase = tlm::BEGIN_RESP;
     result = backward(state, *payload, phase, extension);
     if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;

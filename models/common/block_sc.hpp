@@ -137,6 +137,8 @@ class block_module : public sc_core::sc_module {
     simtx_msg &arrival(unsigned port, tlm::tlm_generic_payload &payload, msg_extension *extension);
     bool deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
     void arrived_response(const simtx_msg &msg);
+    static void fill_payload(const port_state &state, const simtx_msg &msg, tlm::tlm_generic_payload &payload,
+                             msg_extension &extension);
     bool send(unsigned port, const simtx_msg *msg);
     void fail(const char *message);
     unsigned transport_dbg(unsigned port, tlm::tlm_generic_payload &payload);
