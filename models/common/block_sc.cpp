@@ -212,16 +212,25 @@ class tick_scheduler {
         event_.notify(sc_core::sc_time::from_value(time_ps - sc_core::sc_time_stamp().value()));
     }
 
-    // Ticks the blocks of one clock due at `cycle`, in creation order.
-    void tick_due(domain &clock, uint64_t cycle)
+    // Moves the heap's blocks due at `cycle` onto its wheel slot.
+    __attribute__((noinline)) static void take_later(domain &clock, uint64_t cycle, unsigned slot)
     {
-        unsigned slot = static_cast<unsigned>(cycle % wheel_size);
         while (!clock.later.empty() && clock.later.front().first == cycle) {
             unsigned index = clock.later.front().second;
             clock.wheel[index / 64 * wheel_size + slot] |= uint64_t(1) << (index % 64);
             std::pop_heap(clock.later.begin(), clock.later.end(), std::greater<>());
             clock.later.pop_back();
         }
+    }
+
+    // Ticks the blocks of one clock due at its current cycle, in creation
+    // order, then finds the clock's next due cycle (later ticks of other
+    // clocks at this instant that schedule on this one keep it up to date).
+    void tick_due(domain &clock)
+    {
+        uint64_t cycle = clock.now_cycle;
+        unsigned slot = static_cast<unsigned>(cycle % wheel_size);
+        if (!clock.later.empty() && clock.later.front().first == cycle) take_later(clock, cycle, slot);
         clock.occupied &= ~(uint64_t(1) << slot);
         // Ticks only schedule later cycles, never this slot again: each word
         // is taken whole before its blocks tick.
@@ -235,6 +244,8 @@ class tick_scheduler {
                 if (block->scheduled_cycle_ == cycle) block->tick(cycle);
             }
         }
+        clock.next_cycle = next_due(clock, cycle);
+        clock.next_ps = clock.next_cycle == SIMTX_NEVER ? SIMTX_NEVER : clock.next_cycle * clock.period_ps;
     }
 
     // Sets the clock's current cycle to the last edge at or before now_ps;
@@ -280,14 +291,10 @@ class tick_scheduler {
             now_ps_ = now_ps;
             for (domain *clock = first; clock != last; clock++) advance_to(*clock, now_ps);
             for (domain *clock = first; clock != last; clock++)
-                if (clock->next_ps == now_ps) tick_due(*clock, clock->now_cycle);
+                if (clock->next_ps == now_ps) tick_due(*clock);
             running_ = false;
             next_ps = SIMTX_NEVER;
-            for (domain *clock = first; clock != last; clock++) {
-                clock->next_cycle = next_due(*clock, clock->now_cycle);
-                clock->next_ps = clock->next_cycle == SIMTX_NEVER ? SIMTX_NEVER : clock->next_cycle * clock->period_ps;
-                next_ps = std::min(next_ps, clock->next_ps);
-            }
+            for (domain *clock = first; clock != last; clock++) next_ps = std::min(next_ps, clock->next_ps);
             if (next_ps > run_ahead_limit_ps_ || !block_module::run_error().empty()) break;
             now_ps = next_ps;
         }
