@@ -116,6 +116,21 @@ static msg_extension &extension_of(tlm::tlm_generic_payload &payload)
 // cycle: nearly every wake-up is a few cycles ahead) and a heap for later
 // cycles. A block rescheduled earlier leaves its old bit behind; the bit is
 // skipped because the block's scheduled_cycle_ no longer matches.
+static constexpr unsigned wheel_size = 64;
+
+// The blocks of one clock period in the tick scheduler.
+struct clock_domain {
+    uint64_t period_ps = 0;
+    std::vector<block_module *> blocks; // bit i % 64 of word i / 64 of a wheel slot is blocks[i]
+    size_t words = 0;                   // words per wheel slot
+    std::vector<uint64_t> wheel;        // word w of slot s (cycle % wheel_size) at w * wheel_size + s
+    uint64_t occupied = 0;              // bit s: slot s has a block due
+    std::vector<std::pair<uint64_t, unsigned>> later; // min-heap (cycle, block) beyond the wheel
+    uint64_t next_cycle = SIMTX_NEVER;  // earliest cycle with a block due
+    uint64_t next_ps = SIMTX_NEVER;     // its time
+    uint64_t now_cycle = 0;             // the current cycle while running_
+};
+
 class tick_scheduler {
   public:
     static tick_scheduler &instance()
@@ -140,33 +155,46 @@ class tick_scheduler {
         return {d, static_cast<unsigned>(clock.blocks.size() - 1)};
     }
 
-    // The current cycle of clock d (cached while the scheduler ticks blocks).
-    uint64_t current_cycle(unsigned d) const
+    // Elaboration is over: the domains and their wheels keep their places,
+    // and the block keeps pointers to its own.
+    void locate(block_module &block)
     {
-        const domain &clock = domains_[d];
-        return running_ ? clock.now_cycle : sc_core::sc_time_stamp().value() / clock.period_ps;
+        domain &clock = domains_[block.clock_domain_];
+        block.clock_ = &clock;
+        block.wheel_row_ = &clock.wheel[block.clock_index_ / 64 * wheel_size];
+        block.wheel_bit_ = uint64_t(1) << (block.clock_index_ % 64);
+    }
+
+    // The current cycle of a block's clock (cached while the scheduler ticks
+    // blocks).
+    static uint64_t current_cycle(const block_module &block)
+    {
+        return running_ ? block.clock_->now_cycle : sc_core::sc_time_stamp().value() / block.period_ps_;
     }
 
     // Ticks a block at `cycle` of its clock (> the current cycle, or 0 at
     // elaboration). Inline for the common case: a tick planning one of the
     // next cycles while its instant is already the earliest due.
-    void schedule(unsigned d, unsigned index, uint64_t cycle)
+    void schedule(block_module &block, uint64_t cycle)
     {
-        domain &clock = domains_[d];
-        if (running_ && cycle - clock.now_cycle < wheel_size && cycle >= clock.next_cycle) {
-            unsigned slot = static_cast<unsigned>(cycle % wheel_size);
-            clock.wheel[index / 64 * wheel_size + slot] |= uint64_t(1) << (index % 64);
-            clock.occupied |= uint64_t(1) << slot;
-            return;
+        if (running_) {
+            domain &clock = *block.clock_;
+            if (cycle - clock.now_cycle < wheel_size && cycle >= clock.next_cycle) {
+                unsigned slot = static_cast<unsigned>(cycle % wheel_size);
+                block.wheel_row_[slot] |= block.wheel_bit_;
+                clock.occupied |= uint64_t(1) << slot;
+                return;
+            }
         }
-        schedule_elsewhere(d, index, cycle);
+        schedule_elsewhere(block.clock_domain_, block.clock_index_, cycle);
     }
 
   private:
     __attribute__((noinline)) void schedule_elsewhere(unsigned d, unsigned index, uint64_t cycle)
     {
         domain &clock = domains_[d];
-        if (cycle - current_cycle(d) < wheel_size) {
+        uint64_t now = running_ ? clock.now_cycle : sc_core::sc_time_stamp().value() / clock.period_ps;
+        if (cycle - now < wheel_size) {
             unsigned slot = static_cast<unsigned>(cycle % wheel_size);
             clock.wheel[index / 64 * wheel_size + slot] |= uint64_t(1) << (index % 64);
             clock.occupied |= uint64_t(1) << slot;
@@ -181,19 +209,7 @@ class tick_scheduler {
         }
     }
 
-    static constexpr unsigned wheel_size = 64;
-
-    struct domain {
-        uint64_t period_ps = 0;
-        std::vector<block_module *> blocks; // bit i % 64 of word i / 64 of a wheel slot is blocks[i]
-        size_t words = 0;                   // words per wheel slot
-        std::vector<uint64_t> wheel;        // word w of slot s (cycle % wheel_size) at w * wheel_size + s
-        uint64_t occupied = 0;              // bit s: slot s has a block due
-        std::vector<std::pair<uint64_t, unsigned>> later; // min-heap (cycle, block) beyond the wheel
-        uint64_t next_cycle = SIMTX_NEVER;  // earliest cycle with a block due
-        uint64_t next_ps = SIMTX_NEVER;     // its time
-        uint64_t now_cycle = 0;             // the current cycle while running_
-    };
+    using domain = clock_domain;
 
     tick_scheduler()
     {
@@ -314,8 +330,10 @@ class tick_scheduler {
     uint64_t notified_ps_ = SIMTX_NEVER;
     uint64_t run_ahead_limit_ps_ = 0; // 0: one instant per activation
     uint64_t now_ps_ = 0;             // the instant being run while running_
-    bool running_ = false;
+    static bool running_; // ticking blocks: each clock's now_cycle is current
 };
+
+bool tick_scheduler::running_ = false;
 
 void set_run_ahead_limit(const sc_core::sc_time &limit)
 {
@@ -392,14 +410,14 @@ unsigned block_module::port_of(size_t socket, unsigned index) const
 
 uint64_t block_module::current_cycle() const
 {
-    return scheduler_->current_cycle(clock_domain_);
+    return tick_scheduler::current_cycle(*this);
 }
 
 inline void block_module::schedule_cycle(uint64_t cycle)
 {
     if (cycle >= scheduled_cycle_) return;
     scheduled_cycle_ = cycle;
-    scheduler_->schedule(clock_domain_, clock_index_, cycle);
+    scheduler_->schedule(*this, cycle);
 }
 
 void block_module::tick(uint64_t now)
@@ -634,6 +652,7 @@ tlm::tlm_sync_enum block_module::backward(port_state &state, tlm::tlm_generic_pa
 // checker or any other TLM module in between is called through its socket).
 void block_module::end_of_elaboration()
 {
+    scheduler_->locate(*this);
     for (port_state &state : ports_) {
         sc_core::sc_interface *bound = state.initiator ? state.initiator->get_base_port().get_interface()
                                                        : state.target->get_base_port().get_interface();

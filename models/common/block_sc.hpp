@@ -17,6 +17,7 @@ namespace simtx {
 
 class block_module;
 class tick_scheduler;
+struct clock_domain;
 
 // The C message riding on a generic payload.
 struct msg_extension : tlm::tlm_extension<msg_extension> {
@@ -165,7 +166,9 @@ class block_module : public sc_core::sc_module {
     const simtx_block_info *info_;
     void *core_ = nullptr;
     tick_scheduler *scheduler_;
-    unsigned clock_domain_, clock_index_; // this block's place in the tick scheduler
+    clock_domain *clock_ = nullptr; // set once elaboration is over, as the two below
+    uint64_t *wheel_row_ = nullptr; // this block's word of the clock's wheel slot 0
+    uint64_t wheel_bit_ = 0;        // this block's bit in it
     unsigned held_count_ = 0;
     bool room_announced_ = false; // some bit of room_ports_ is set
     bool ticking_ = false;
@@ -179,6 +182,7 @@ class block_module : public sc_core::sc_module {
     std::vector<uint64_t> held_ports_; // bit per port holding a refused arrival: retries visit only those
     std::vector<uint64_t> room_ports_; // announces_room: bit per port announced since the last retry
     uint64_t period_ps_;
+    unsigned clock_domain_, clock_index_; // this block's place in the tick scheduler
 
     static std::string run_error_;
 };
