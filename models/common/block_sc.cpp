@@ -346,7 +346,7 @@ sc_core::sc_time simulated_time()
 }
 
 block_module::block_module(sc_core::sc_module_name module_name, const block_config &config)
-    : sc_module(module_name), info_(config.info), instance_name_(basename()), address_map_(config.address_map),
+    : sc_module(module_name), info_(config.info), announces_room_(config.info->announces_room), instance_name_(basename()), address_map_(config.address_map),
       period_ps_(config.clock_period.value())
 {
     for (size_t s = 0; s < info_->socket_count; s++) {
@@ -428,7 +428,7 @@ void block_module::tick(uint64_t now)
     ticking_ = false;
     // A block announcing room is offered its held arrivals only after an
     // announcement.
-    if (held_count_ && (room_announced_ || !info_->announces_room)) retry_held(now);
+    if (held_count_ && (room_announced_ || !announces_room_)) retry_held(now);
     if (room_announced_) { // nearly always one word: no memset call
         room_ports_[0] = 0;
         for (size_t word = 1; word < room_ports_.size(); word++) room_ports_[word] = 0;
@@ -443,27 +443,45 @@ void block_module::wake()
     schedule_cycle(current_cycle() + 1);
 }
 
-// Offers a held arrival to the core again; on acceptance ends its phase.
+// Offers the held arrivals to the core again, in port order (of the ports
+// announced to have room, for a block announcing room). An offer may hold or
+// announce others (through the transport calls it makes): each search for the
+// next port reads the current bits.
 void block_module::retry_held(uint64_t now)
 {
-    for (unsigned port = next_held_port(0); port < ports_.size(); port = next_held_port(port + 1)) {
-        tlm::tlm_generic_payload *payload = ports_[port].held;
-        simtx_msg &msg = *ports_[port].held_msg;
-        simtx_accept_result result = info_->accept(core_, port, &msg, now);
-        if (result == SIMTX_BUSY) continue;
-        if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1); // the core sees it from the next edge
-        if (ports_[port].held_refused) refused_wait_cycles_ += now - ports_[port].held_since;
-        ports_[port].held = nullptr;
-        held_ports_[port / 64] &= ~(uint64_t(1) << (port % 64));
-        held_count_--;
-        if (ports_[port].target) {
-            tlm::tlm_phase phase = tlm::END_REQ;
-            backward(ports_[port], *payload, phase);
-        } else {
-            tlm::tlm_phase phase = tlm::END_RESP;
-            forward(ports_[port], *payload, phase);
-            arrived_response(msg);
+    for (size_t word = 0, words = held_ports_.size(); word < words; word++) {
+        uint64_t above = ~uint64_t(0); // the ports of this word after the last one offered
+        for (;;) {
+            uint64_t bits = held_ports_[word] & above;
+            if (announces_room_) bits &= room_ports_[word];
+            if (!bits) break;
+            unsigned bit = static_cast<unsigned>(__builtin_ctzll(bits));
+            above = ~((uint64_t(2) << bit) - 1);
+            offer_held(static_cast<unsigned>(word * 64 + bit), now);
         }
+    }
+}
+
+// Offers a held arrival to the core again; on acceptance ends its phase.
+inline void block_module::offer_held(unsigned port, uint64_t now)
+{
+    port_state &state = ports_[port];
+    tlm::tlm_generic_payload *payload = state.held;
+    simtx_msg &msg = *state.held_msg;
+    simtx_accept_result result = info_->accept(core_, port, &msg, now);
+    if (result == SIMTX_BUSY) return;
+    if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1); // the core sees it from the next edge
+    if (state.held_refused) refused_wait_cycles_ += now - state.held_since;
+    state.held = nullptr;
+    held_ports_[port / 64] &= ~(uint64_t(1) << (port % 64));
+    held_count_--;
+    if (state.target) {
+        tlm::tlm_phase phase = tlm::END_REQ;
+        backward(state, *payload, phase);
+    } else {
+        tlm::tlm_phase phase = tlm::END_RESP;
+        forward(state, *payload, phase);
+        arrived_response(msg);
     }
 }
 
@@ -482,18 +500,6 @@ void block_module::announce_room(unsigned port)
 {
     room_ports_[port / 64] |= uint64_t(1) << (port % 64);
     room_announced_ = true;
-}
-
-// The first port >= from holding a refused arrival (that has room again,
-// for a block announcing room), or port_count().
-unsigned block_module::next_held_port(unsigned from) const
-{
-    for (unsigned word = from / 64; word < held_ports_.size(); word++) {
-        uint64_t bits = held_ports_[word] & (info_->announces_room ? room_ports_[word] : ~uint64_t(0));
-        if (word == from / 64) bits &= ~uint64_t(0) << (from % 64);
-        if (bits) return word * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
-    }
-    return port_count();
 }
 
 // The message an arrival on port carries, ready for the core.

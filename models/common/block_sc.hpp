@@ -133,7 +133,7 @@ class block_module : public sc_core::sc_module {
     void schedule_cycle(uint64_t cycle);
     void retry_held(uint64_t now);
     void hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
-    unsigned next_held_port(unsigned from) const;
+    void offer_held(unsigned port, uint64_t now);
     void announce_room(unsigned port);
     simtx_msg &arrival(unsigned port, tlm::tlm_generic_payload &payload, msg_extension *extension);
     bool deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
@@ -171,6 +171,7 @@ class block_module : public sc_core::sc_module {
     uint64_t wheel_bit_ = 0;        // this block's bit in it
     unsigned held_count_ = 0;
     bool room_announced_ = false; // some bit of room_ports_ is set
+    const bool announces_room_;   // the info's announces_room
     bool ticking_ = false;
 
     simtx_env env_{};
