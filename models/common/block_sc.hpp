@@ -180,6 +180,7 @@ class block_module : public sc_core::sc_module {
     std::vector<unsigned> socket_first_port_;
     std::vector<port_state> ports_;
     uint64_t refused_arrivals_ = 0, refused_wait_cycles_ = 0;
+    tlm::tlm_generic_payload debug_payload_; // debug_transport's
     std::vector<uint64_t> held_ports_; // bit per port holding a refused arrival: retries visit only those
     std::vector<uint64_t> room_ports_; // announces_room: bit per port announced since the last retry
     uint64_t period_ps_;
