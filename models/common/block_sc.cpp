@@ -357,7 +357,8 @@ block_module::block_module(sc_core::sc_module_name module_name, const block_conf
             unsigned port = static_cast<unsigned>(ports_.size());
             port_state state;
             state.transport = std::make_unique<port_transport>(this, port);
-            if (spec.role == SIMTX_SOCKET_INITIATOR) {
+            state.is_initiator = spec.role == SIMTX_SOCKET_INITIATOR;
+            if (state.is_initiator) {
                 state.initiator = std::make_unique<initiator_socket>(socket_name.c_str());
                 state.initiator->bind(*state.transport);
             } else {
@@ -475,7 +476,7 @@ inline void block_module::offer_held(unsigned port, uint64_t now)
     state.held = nullptr;
     held_ports_[port / 64] &= ~(uint64_t(1) << (port % 64));
     held_count_--;
-    if (state.target) {
+    if (!state.is_initiator) {
         tlm::tlm_phase phase = tlm::END_REQ;
         backward(state, *payload, phase);
     } else {
@@ -511,7 +512,7 @@ simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payloa
     extension.payload = &payload;
     simtx_msg &msg = extension.msg;
     msg.handle = &extension;
-    if (ports_[port].initiator && !msg.is_response) {
+    if (ports_[port].is_initiator && !msg.is_response) {
         // A plain TLM target answered through the generic payload only.
         msg.is_response = true;
         msg.status = payload.is_response_ok()                                          ? SIMTX_STATUS_OK
@@ -562,7 +563,7 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     tlm::tlm_sync_enum result;
     // A message's handle is the extension of the payload carrying it.
     msg_extension *extension = static_cast<msg_extension *>(msg->handle);
-    if (state.initiator) {
+    if (state.is_initiator) {
         if (!extension) {
             extension = &extension_of(*global_payload_pool().acquire());
             extension->originator = this;
@@ -639,7 +640,7 @@ tlm::tlm_sync_enum block_module::nb_transport_bw(unsigned port, tlm::tlm_generic
 tlm::tlm_sync_enum block_module::forward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                          msg_extension *extension)
 {
-    if (state.peer) return state.peer->block->nb_transport_fw(state.peer->port, payload, phase, extension);
+    if (state.peer) return state.peer->nb_transport_fw(state.peer_port, payload, phase, extension);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     return (*state.initiator)->nb_transport_fw(payload, phase, delay);
 }
@@ -647,7 +648,7 @@ tlm::tlm_sync_enum block_module::forward(port_state &state, tlm::tlm_generic_pay
 tlm::tlm_sync_enum block_module::backward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                           msg_extension *extension)
 {
-    if (state.peer) return state.peer->block->nb_transport_bw(state.peer->port, payload, phase, extension);
+    if (state.peer) return state.peer->nb_transport_bw(state.peer_port, payload, phase, extension);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     return (*state.target)->nb_transport_bw(payload, phase, delay);
 }
@@ -660,9 +661,12 @@ void block_module::end_of_elaboration()
 {
     scheduler_->locate(*this);
     for (port_state &state : ports_) {
-        sc_core::sc_interface *bound = state.initiator ? state.initiator->get_base_port().get_interface()
-                                                       : state.target->get_base_port().get_interface();
-        state.peer = dynamic_cast<port_transport *>(bound);
+        sc_core::sc_interface *bound = state.is_initiator ? state.initiator->get_base_port().get_interface()
+                                                          : state.target->get_base_port().get_interface();
+        if (port_transport *peer = dynamic_cast<port_transport *>(bound)) {
+            state.peer = peer->block;
+            state.peer_port = peer->port;
+        }
     }
 }
 
@@ -706,7 +710,7 @@ unsigned block_module::transport_dbg(unsigned port, tlm::tlm_generic_payload &pa
     size_t done = info_->debug_access(core_, is_write, payload.get_address(), payload.get_data_ptr(),
                                       payload.get_data_length(), &forward_port);
     if (done) return static_cast<unsigned>(done);
-    if (forward_port >= 0 && static_cast<unsigned>(forward_port) < ports_.size() && ports_[forward_port].initiator) {
+    if (forward_port >= 0 && static_cast<unsigned>(forward_port) < ports_.size() && ports_[forward_port].is_initiator) {
         unsigned served = (*ports_[forward_port].initiator)->transport_dbg(payload);
         if (served && info_->debug_forwarded)
             info_->debug_forwarded(core_, is_write, payload.get_address(), payload.get_data_ptr(), served);

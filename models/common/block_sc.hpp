@@ -92,7 +92,7 @@ class block_module : public sc_core::sc_module {
     unsigned port_count() const { return static_cast<unsigned>(ports_.size()); }
     // Port of element `index` of socket spec `socket`.
     unsigned port_of(size_t socket, unsigned index) const;
-    bool is_initiator(unsigned port) const { return ports_[port].initiator != nullptr; }
+    bool is_initiator(unsigned port) const { return ports_[port].is_initiator; }
     initiator_socket &initiator(unsigned port) { return *ports_[port].initiator; }
     target_socket &target(unsigned port) { return *ports_[port].target; }
 
@@ -113,16 +113,21 @@ class block_module : public sc_core::sc_module {
     static const std::string &run_error() { return run_error_; }
 
   private:
+    // A port's state; what a message's send, arrival and retry read comes
+    // first, and the bound simtx block is called without a load of its port
+    // object.
     struct port_state {
+        tlm::tlm_generic_payload *awaiting_end = nullptr; // our BEGIN_REQ/BEGIN_RESP not yet ended
+        block_module *peer = nullptr; // the bound port's block when it is a simtx block's: called directly
+        unsigned peer_port = 0;       // the bound port's number there
+        bool is_initiator = false;
+        bool held_refused = false;                // false: an immediate response, not a refusal
+        tlm::tlm_generic_payload *held = nullptr; // an arrival the core refused
+        simtx_msg *held_msg = nullptr;            // its message, offered again after each tick
+        uint64_t held_since = 0;                  // the cycle it was first refused
         std::unique_ptr<initiator_socket> initiator;
         std::unique_ptr<target_socket> target;
         std::unique_ptr<port_transport> transport; // this port's interface, bound to its socket
-        port_transport *peer = nullptr;            // the bound port when it is a simtx block's: called directly
-        tlm::tlm_generic_payload *awaiting_end = nullptr; // our BEGIN_REQ/BEGIN_RESP not yet ended
-        tlm::tlm_generic_payload *held = nullptr;         // an arrival the core refused
-        simtx_msg *held_msg = nullptr;                    // its message, offered again after each tick
-        uint64_t held_since = 0;                          // the cycle it was first refused
-        bool held_refused = false;                        // false: an immediate response, not a refusal
     };
 
     friend class tick_scheduler;
