@@ -126,6 +126,7 @@ struct clock_domain {
     std::vector<uint64_t> wheel;        // word w of slot s (cycle % wheel_size) at w * wheel_size + s
     uint64_t occupied = 0;              // bit s: slot s has a block due
     std::vector<std::pair<uint64_t, unsigned>> later; // min-heap (cycle, block) beyond the wheel
+    uint64_t later_first = SIMTX_NEVER; // its earliest cycle
     uint64_t next_cycle = SIMTX_NEVER;  // earliest cycle with a block due
     uint64_t next_ps = SIMTX_NEVER;     // its time
     uint64_t now_cycle = 0;             // the current cycle while running_
@@ -201,6 +202,7 @@ class tick_scheduler {
         } else {
             clock.later.push_back({cycle, index});
             std::push_heap(clock.later.begin(), clock.later.end(), std::greater<>());
+            clock.later_first = clock.later.front().first;
         }
         if (cycle < clock.next_cycle) {
             clock.next_cycle = cycle;
@@ -237,6 +239,7 @@ class tick_scheduler {
             std::pop_heap(clock.later.begin(), clock.later.end(), std::greater<>());
             clock.later.pop_back();
         }
+        clock.later_first = clock.later.empty() ? SIMTX_NEVER : clock.later.front().first;
     }
 
     // Ticks the blocks of one clock due at its current cycle, in creation
@@ -246,7 +249,7 @@ class tick_scheduler {
     {
         uint64_t cycle = clock.now_cycle;
         unsigned slot = static_cast<unsigned>(cycle % wheel_size);
-        if (!clock.later.empty() && clock.later.front().first == cycle) take_later(clock, cycle, slot);
+        if (clock.later_first == cycle) take_later(clock, cycle, slot);
         clock.occupied &= ~(uint64_t(1) << slot);
         // Ticks only schedule later cycles, never this slot again: each word
         // is taken whole before its blocks tick.
@@ -280,7 +283,7 @@ class tick_scheduler {
 
     static uint64_t next_due(const domain &clock, uint64_t now)
     {
-        uint64_t next = clock.later.empty() ? SIMTX_NEVER : clock.later.front().first;
+        uint64_t next = clock.later_first;
         if (clock.occupied) {
             unsigned start = static_cast<unsigned>((now + 1) % wheel_size);
             uint64_t rotated = start ? clock.occupied >> start | clock.occupied << (wheel_size - start) : clock.occupied;
@@ -302,18 +305,18 @@ class tick_scheduler {
         notified_ps_ = SIMTX_NEVER;
         // Domains are only added during elaboration.
         domain *const first = domains_.data(), *const last = first + domains_.size();
+        running_ = true;
         for (;;) {
-            running_ = true;
             now_ps_ = now_ps;
             for (domain *clock = first; clock != last; clock++) advance_to(*clock, now_ps);
             for (domain *clock = first; clock != last; clock++)
                 if (clock->next_ps == now_ps) tick_due(*clock);
-            running_ = false;
             next_ps = SIMTX_NEVER;
             for (domain *clock = first; clock != last; clock++) next_ps = std::min(next_ps, clock->next_ps);
             if (next_ps > run_ahead_limit_ps_ || !block_module::run_error().empty()) break;
             now_ps = next_ps;
         }
+        running_ = false;
         if (next_ps != SIMTX_NEVER)
             notify(next_ps);
         else if (now_ps > start_ps)
