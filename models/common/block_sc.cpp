@@ -442,9 +442,14 @@ void block_module::tick(uint64_t now)
 }
 
 // Something arrived or a port freed: tick at the next clock edge after now.
-void block_module::wake()
+inline void block_module::wake()
 {
     schedule_cycle(current_cycle() + 1);
+}
+
+void block_module::wake_up()
+{
+    wake();
 }
 
 // Offers the held arrivals to the core again, in port order (of the ports

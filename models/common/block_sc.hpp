@@ -104,7 +104,7 @@ class block_module : public sc_core::sc_module {
 
     // Ticks the core at the next clock edge: for a host that handed the core
     // new work between runs (e.g. a kernel launch).
-    void wake_up() { wake(); }
+    void wake_up();
 
     // Zero-time access entering this block (as if from its target port 0).
     unsigned debug_transport(bool is_write, uint64_t address, uint8_t *data, unsigned size);
