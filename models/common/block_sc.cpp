@@ -515,11 +515,15 @@ void block_module::announce_room(unsigned port)
 simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payload, msg_extension *known)
 {
     // The lookup reads the payload's extension array, a host cache miss on
-    // most arrivals: a simtx sender names the extension instead.
-    msg_extension &extension = known ? *known : extension_of(payload);
-    extension.payload = &payload;
-    simtx_msg &msg = extension.msg;
-    msg.handle = &extension;
+    // most arrivals: a simtx sender names the extension instead, having tied
+    // it to the payload and the message to it already.
+    msg_extension *extension = known;
+    if (!extension) {
+        extension = &extension_of(payload);
+        extension->payload = &payload;
+        extension->msg.handle = extension;
+    }
+    simtx_msg &msg = extension->msg;
     if (ports_[port].is_initiator && !msg.is_response) {
         // A plain TLM target answered through the generic payload only.
         msg.is_response = true;
