@@ -26,25 +26,27 @@ payload_pool::~payload_pool()
     for (auto &payload : all_) payload->free_all_extensions();
 }
 
-tlm::tlm_generic_payload *payload_pool::acquire()
+msg_extension *payload_pool::acquire_message()
 {
     if (free_list_.empty()) {
-        all_.push_back(std::make_unique<tlm::tlm_generic_payload>(this));
-        msg_extension *extension = new msg_extension;
-        extension->payload = all_.back().get();
-        all_.back()->set_extension(extension);
-        free_list_.push_back(all_.back().get());
+        all_.push_back(std::make_unique<pooled_payload>(this));
+        pooled_payload *payload = all_.back().get();
+        payload->message = new msg_extension;
+        payload->message->payload = payload;
+        payload->set_extension(payload->message);
+        free_list_.push_back(payload);
     }
-    tlm::tlm_generic_payload *payload = free_list_.back();
+    pooled_payload *payload = free_list_.back();
     free_list_.pop_back();
     payload->acquire();
-    return payload;
+    return payload->message;
 }
 
 void payload_pool::free(tlm::tlm_generic_payload *payload)
 {
-    // Keep the extension for the next use: only the pool's payloads carry it.
-    free_list_.push_back(payload);
+    // Keep the extension for the next use: only the pool's payloads carry it
+    // (and name this pool as their memory manager).
+    free_list_.push_back(static_cast<pooled_payload *>(payload));
 }
 
 payload_pool &global_payload_pool()
@@ -577,7 +579,7 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     msg_extension *extension = static_cast<msg_extension *>(msg->handle);
     if (state.is_initiator) {
         if (!extension) {
-            extension = &extension_of(*global_payload_pool().acquire());
+            extension = global_payload_pool().acquire_message();
             extension->originator = this;
         }
         tlm::tlm_generic_payload *payload = extension->payload;

@@ -33,12 +33,19 @@ struct msg_extension : tlm::tlm_extension<msg_extension> {
 class payload_pool : public tlm::tlm_mm_interface {
   public:
     ~payload_pool() override;
-    tlm::tlm_generic_payload *acquire();
+    tlm::tlm_generic_payload *acquire() { return acquire_message()->payload; }
+    // A payload's message extension, known without the payload's extension
+    // lookup (which missed the host's caches).
+    msg_extension *acquire_message();
     void free(tlm::tlm_generic_payload *payload) override;
 
   private:
-    std::vector<tlm::tlm_generic_payload *> free_list_;
-    std::vector<std::unique_ptr<tlm::tlm_generic_payload>> all_;
+    struct pooled_payload : tlm::tlm_generic_payload {
+        explicit pooled_payload(payload_pool *pool) : tlm_generic_payload(pool) {}
+        msg_extension *message = nullptr; // also set as its extension
+    };
+    std::vector<pooled_payload *> free_list_;
+    std::vector<std::unique_ptr<pooled_payload>> all_;
 };
 
 payload_pool &global_payload_pool();
