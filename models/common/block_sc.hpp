@@ -172,7 +172,7 @@ class block_module : public sc_core::sc_module {
     static void room_upcall(void *context, unsigned port);
     static bool can_send_upcall(void *context, unsigned port);
 
-    // What every tick and wake-up reads, first and together: one cache line
+    // What every tick and wake-up reads, first and together: 63 bytes
     // (a GPU platform's blocks do not all stay in the host's L1).
     uint64_t scheduled_cycle_ = SIMTX_NEVER;
     const simtx_block_info *info_;
