@@ -539,7 +539,7 @@ simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payloa
 // Offers an arrival to the core; a refused one is held and offered again
 // after the core's next tick (which the refusing core has planned: a refusal
 // does not wake it).
-bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg)
+inline bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg)
 {
     simtx_accept_result result = info_->accept(core_, port, &msg, current_cycle());
     if (result != SIMTX_BUSY) {
