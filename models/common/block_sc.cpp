@@ -651,7 +651,7 @@ tlm::tlm_sync_enum block_module::nb_transport_bw(unsigned port, tlm::tlm_generic
     return tlm::TLM_COMPLETED;
 }
 
-tlm::tlm_sync_enum block_module::forward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+inline tlm::tlm_sync_enum block_module::forward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                          msg_extension *extension)
 {
     if (state.peer) return state.peer->nb_transport_fw(state.peer_port, payload, phase, extension);
@@ -659,7 +659,7 @@ tlm::tlm_sync_enum block_module::forward(port_state &state, tlm::tlm_generic_pay
     return (*state.initiator)->nb_transport_fw(payload, phase, delay);
 }
 
-tlm::tlm_sync_enum block_module::backward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+inline tlm::tlm_sync_enum block_module::backward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                           msg_extension *extension)
 {
     if (state.peer) return state.peer->nb_transport_bw(state.peer_port, payload, phase, extension);
