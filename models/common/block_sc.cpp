@@ -608,7 +608,7 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     return true;
 }
 
-tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+inline tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                                  msg_extension *extension)
 {
     port_state &state = ports_[port];
@@ -629,7 +629,7 @@ tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_generic
     return tlm::TLM_COMPLETED;
 }
 
-tlm::tlm_sync_enum block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+inline tlm::tlm_sync_enum block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                                  msg_extension *extension)
 {
     port_state &state = ports_[port];
