@@ -351,8 +351,8 @@ sc_core::sc_time simulated_time()
 }
 
 block_module::block_module(sc_core::sc_module_name module_name, const block_config &config)
-    : sc_module(module_name), info_(config.info), announces_room_(config.info->announces_room), instance_name_(basename()), address_map_(config.address_map),
-      period_ps_(config.clock_period.value())
+    : sc_module(module_name), info_(config.info), announces_room_(config.info->announces_room),
+      instance_name_(basename()), address_map_(config.address_map), period_ps_(config.clock_period.value())
 {
     for (size_t s = 0; s < info_->socket_count; s++) {
         socket_first_port_.push_back(static_cast<unsigned>(ports_.size()));
@@ -608,8 +608,8 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     return true;
 }
 
-inline tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                                 msg_extension *extension)
+inline tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload,
+                                                        tlm::tlm_phase &phase, msg_extension *extension)
 {
     port_state &state = ports_[port];
     if (phase == tlm::BEGIN_REQ) {
@@ -629,8 +629,8 @@ inline tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_
     return tlm::TLM_COMPLETED;
 }
 
-inline tlm::tlm_sync_enum block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                                 msg_extension *extension)
+inline tlm::tlm_sync_enum block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload,
+                                                        tlm::tlm_phase &phase, msg_extension *extension)
 {
     port_state &state = ports_[port];
     if (state.awaiting_end == &payload) { // END_REQ, or BEGIN_RESP that implies it
@@ -651,16 +651,16 @@ inline tlm::tlm_sync_enum block_module::nb_transport_bw(unsigned port, tlm::tlm_
     return tlm::TLM_COMPLETED;
 }
 
-inline tlm::tlm_sync_enum block_module::forward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                         msg_extension *extension)
+inline tlm::tlm_sync_enum block_module::forward(port_state &state, tlm::tlm_generic_payload &payload,
+                                                tlm::tlm_phase &phase, msg_extension *extension)
 {
     if (state.peer) return state.peer->nb_transport_fw(state.peer_port, payload, phase, extension);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     return (*state.initiator)->nb_transport_fw(payload, phase, delay);
 }
 
-inline tlm::tlm_sync_enum block_module::backward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                          msg_extension *extension)
+inline tlm::tlm_sync_enum block_module::backward(port_state &state, tlm::tlm_generic_payload &payload,
+                                                 tlm::tlm_phase &phase, msg_extension *extension)
 {
     if (state.peer) return state.peer->nb_transport_bw(state.peer_port, payload, phase, extension);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
