@@ -629,8 +629,11 @@ inline tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_
     return tlm::TLM_COMPLETED;
 }
 
-inline tlm::tlm_sync_enum block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload,
-                                                        tlm::tlm_phase &phase, msg_extension *extension)
+// Forced inline also into send's response path, where GCC's size limits
+// left a call per response.
+__attribute__((always_inline)) inline tlm::tlm_sync_enum
+block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
+                              msg_extension *extension)
 {
     port_state &state = ports_[port];
     if (state.awaiting_end == &payload) { // END_REQ, or BEGIN_RESP that implies it
