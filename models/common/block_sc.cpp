@@ -26,20 +26,14 @@ payload_pool::~payload_pool()
     for (auto &payload : all_) payload->free_all_extensions();
 }
 
-msg_extension *payload_pool::acquire_message()
+void payload_pool::grow()
 {
-    if (free_list_.empty()) {
-        all_.push_back(std::make_unique<pooled_payload>(this));
-        pooled_payload *payload = all_.back().get();
-        payload->message = new msg_extension;
-        payload->message->payload = payload;
-        payload->set_extension(payload->message);
-        free_list_.push_back(payload);
-    }
-    pooled_payload *payload = free_list_.back();
-    free_list_.pop_back();
-    payload->acquire();
-    return payload->message;
+    all_.push_back(std::make_unique<pooled_payload>(this));
+    pooled_payload *payload = all_.back().get();
+    payload->message = new msg_extension;
+    payload->message->payload = payload;
+    payload->set_extension(payload->message);
+    free_list_.push_back(payload);
 }
 
 void payload_pool::free(tlm::tlm_generic_payload *payload)

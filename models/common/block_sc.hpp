@@ -35,11 +35,19 @@ class payload_pool : public tlm::tlm_mm_interface {
     ~payload_pool() override;
     tlm::tlm_generic_payload *acquire() { return acquire_message()->payload; }
     // A payload's message extension, known without the payload's extension
-    // lookup (which missed the host's caches).
-    msg_extension *acquire_message();
+    // lookup (which missed the host's caches). Inline: one per request.
+    msg_extension *acquire_message()
+    {
+        if (free_list_.empty()) grow();
+        pooled_payload *payload = free_list_.back();
+        free_list_.pop_back();
+        payload->acquire();
+        return payload->message;
+    }
     void free(tlm::tlm_generic_payload *payload) override;
 
   private:
+    void grow(); // a new payload with its extension onto the free list
     struct pooled_payload : tlm::tlm_generic_payload {
         explicit pooled_payload(payload_pool *pool) : tlm_generic_payload(pool) {}
         msg_extension *message = nullptr; // also set as its extension
