@@ -115,7 +115,7 @@ static msg_extension &extension_of(tlm::tlm_generic_payload &payload)
 static constexpr unsigned wheel_size = 64;
 
 // The blocks of one clock period in the tick scheduler.
-struct clock_domain {
+struct tick_clock {
     uint64_t period_ps = 0;
     std::vector<block_module *> blocks; // bit i % 64 of word i / 64 of a wheel slot is blocks[i]
     size_t words = 0;                   // words per wheel slot
@@ -207,7 +207,7 @@ class tick_scheduler {
         }
     }
 
-    using domain = clock_domain;
+    using domain = tick_clock;
 
     tick_scheduler()
     {

@@ -17,7 +17,7 @@ namespace simtx {
 
 class block_module;
 class tick_scheduler;
-struct clock_domain;
+struct tick_clock;
 
 // The C message riding on a generic payload.
 struct msg_extension : tlm::tlm_extension<msg_extension> {
@@ -186,7 +186,7 @@ class block_module : public sc_core::sc_module {
     const simtx_block_info *info_;
     void *core_ = nullptr;
     tick_scheduler *scheduler_;
-    clock_domain *clock_ = nullptr; // set once elaboration is over, as the two below
+    tick_clock *clock_ = nullptr; // set once elaboration is over, as the two below
     uint64_t *wheel_row_ = nullptr; // this block's word of the clock's wheel slot 0
     uint64_t wheel_bit_ = 0;        // this block's bit in it
     unsigned held_count_ = 0;
