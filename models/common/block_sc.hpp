@@ -17,6 +17,7 @@ namespace simtx {
 
 class block_module;
 class tick_scheduler;
+struct tick_clock;
 
 // The C message riding on a generic payload.
 struct msg_extension : tlm::tlm_extension<msg_extension> {
@@ -32,12 +33,27 @@ struct msg_extension : tlm::tlm_extension<msg_extension> {
 class payload_pool : public tlm::tlm_mm_interface {
   public:
     ~payload_pool() override;
-    tlm::tlm_generic_payload *acquire();
+    tlm::tlm_generic_payload *acquire() { return acquire_message()->payload; }
+    // A payload's message extension, known without the payload's extension
+    // lookup (which missed the host's caches). Inline: one per request.
+    msg_extension *acquire_message()
+    {
+        if (free_list_.empty()) grow();
+        pooled_payload *payload = free_list_.back();
+        free_list_.pop_back();
+        payload->acquire();
+        return payload->message;
+    }
     void free(tlm::tlm_generic_payload *payload) override;
 
   private:
-    std::vector<tlm::tlm_generic_payload *> free_list_;
-    std::vector<std::unique_ptr<tlm::tlm_generic_payload>> all_;
+    void grow(); // a new payload with its extension onto the free list
+    struct pooled_payload : tlm::tlm_generic_payload {
+        explicit pooled_payload(payload_pool *pool) : tlm_generic_payload(pool) {}
+        msg_extension *message = nullptr; // also set as its extension
+    };
+    std::vector<pooled_payload *> free_list_;
+    std::vector<std::unique_ptr<pooled_payload>> all_;
 };
 
 payload_pool &global_payload_pool();
@@ -91,7 +107,7 @@ class block_module : public sc_core::sc_module {
     unsigned port_count() const { return static_cast<unsigned>(ports_.size()); }
     // Port of element `index` of socket spec `socket`.
     unsigned port_of(size_t socket, unsigned index) const;
-    bool is_initiator(unsigned port) const { return ports_[port].initiator != nullptr; }
+    bool is_initiator(unsigned port) const { return ports_[port].is_initiator; }
     initiator_socket &initiator(unsigned port) { return *ports_[port].initiator; }
     target_socket &target(unsigned port) { return *ports_[port].target; }
 
@@ -103,7 +119,7 @@ class block_module : public sc_core::sc_module {
 
     // Ticks the core at the next clock edge: for a host that handed the core
     // new work between runs (e.g. a kernel launch).
-    void wake_up() { wake(); }
+    void wake_up();
 
     // Zero-time access entering this block (as if from its target port 0).
     unsigned debug_transport(bool is_write, uint64_t address, uint8_t *data, unsigned size);
@@ -112,16 +128,21 @@ class block_module : public sc_core::sc_module {
     static const std::string &run_error() { return run_error_; }
 
   private:
+    // A port's state; what a message's send, arrival and retry read comes
+    // first, and the bound simtx block is called without a load of its port
+    // object.
     struct port_state {
+        tlm::tlm_generic_payload *awaiting_end = nullptr; // our BEGIN_REQ/BEGIN_RESP not yet ended
+        block_module *peer = nullptr; // the bound port's block when it is a simtx block's: called directly
+        unsigned peer_port = 0;       // the bound port's number there
+        bool is_initiator = false;
+        bool held_refused = false;                // false: an immediate response, not a refusal
+        tlm::tlm_generic_payload *held = nullptr; // an arrival the core refused
+        simtx_msg *held_msg = nullptr;            // its message, offered again after each tick
+        uint64_t held_since = 0;                  // the cycle it was first refused
         std::unique_ptr<initiator_socket> initiator;
         std::unique_ptr<target_socket> target;
         std::unique_ptr<port_transport> transport; // this port's interface, bound to its socket
-        port_transport *peer = nullptr;            // the bound port when it is a simtx block's: called directly
-        tlm::tlm_generic_payload *awaiting_end = nullptr; // our BEGIN_REQ/BEGIN_RESP not yet ended
-        tlm::tlm_generic_payload *held = nullptr;         // an arrival the core refused
-        simtx_msg *held_msg = nullptr;                    // its message, offered again after each tick
-        uint64_t held_since = 0;                          // the cycle it was first refused
-        bool held_refused = false;                        // false: an immediate response, not a refusal
     };
 
     friend class tick_scheduler;
@@ -132,11 +153,13 @@ class block_module : public sc_core::sc_module {
     void schedule_cycle(uint64_t cycle);
     void retry_held(uint64_t now);
     void hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
-    unsigned next_held_port(unsigned from) const;
+    void offer_held(unsigned port, uint64_t now);
     void announce_room(unsigned port);
     simtx_msg &arrival(unsigned port, tlm::tlm_generic_payload &payload, msg_extension *extension);
     bool deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
     void arrived_response(const simtx_msg &msg);
+    static void fill_payload(const port_state &state, const simtx_msg &msg, tlm::tlm_generic_payload &payload,
+                             msg_extension &extension);
     bool send(unsigned port, const simtx_msg *msg);
     void fail(const char *message);
     unsigned transport_dbg(unsigned port, tlm::tlm_generic_payload &payload);
@@ -157,15 +180,18 @@ class block_module : public sc_core::sc_module {
     static void room_upcall(void *context, unsigned port);
     static bool can_send_upcall(void *context, unsigned port);
 
-    // What every tick and wake-up reads, first and together: one cache line
+    // What every tick and wake-up reads, first and together: 63 bytes
     // (a GPU platform's blocks do not all stay in the host's L1).
     uint64_t scheduled_cycle_ = SIMTX_NEVER;
     const simtx_block_info *info_;
     void *core_ = nullptr;
     tick_scheduler *scheduler_;
-    unsigned clock_domain_, clock_index_; // this block's place in the tick scheduler
+    tick_clock *clock_ = nullptr; // set once elaboration is over, as the two below
+    uint64_t *wheel_row_ = nullptr; // this block's word of the clock's wheel slot 0
+    uint64_t wheel_bit_ = 0;        // this block's bit in it
     unsigned held_count_ = 0;
     bool room_announced_ = false; // some bit of room_ports_ is set
+    const bool announces_room_;   // the info's announces_room
     bool ticking_ = false;
 
     simtx_env env_{};
@@ -174,9 +200,11 @@ class block_module : public sc_core::sc_module {
     std::vector<unsigned> socket_first_port_;
     std::vector<port_state> ports_;
     uint64_t refused_arrivals_ = 0, refused_wait_cycles_ = 0;
+    tlm::tlm_generic_payload debug_payload_; // debug_transport's
     std::vector<uint64_t> held_ports_; // bit per port holding a refused arrival: retries visit only those
     std::vector<uint64_t> room_ports_; // announces_room: bit per port announced since the last retry
     uint64_t period_ps_;
+    unsigned clock_domain_, clock_index_; // this block's place in the tick scheduler
 
     static std::string run_error_;
 };
