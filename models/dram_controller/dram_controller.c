@@ -712,8 +712,8 @@ static inline bool has_room_for(const dram_controller *c, uint8_t op)
 }
 
 /* The refused arrival the shim offers again right after this cycle will be
- * taken; the shim does not wake the controller for it, so it must ask for
- * the next cycle to see it. */
+ * taken; the controller asks for the next cycle to see it itself, so its
+ * wakes do not rest on the shim's retry scheduling one. */
 static inline bool refused_arrival_fits(const dram_controller *c)
 {
     return c->refused_waiting && has_room_for(c, c->refused_op);
