@@ -288,17 +288,10 @@ static uint64_t next_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* Loads the next request into t->next; false when there is none. */
-static bool advance(trace_player *t)
+/* Makes the next synthetic request. */
+__attribute__((noinline)) /* keeps advance, inline once per replayed request, small */
+static void advance_synthetic(trace_player *t)
 {
-    t->have_next = false;
-    if (t->issued >= t->total_requests) return false;
-    if (t->params.trace[0]) {
-        uint64_t i = t->issued;
-        t->next = (trace_request){.address = t->trace.addresses[i], .is_write = (t->trace.writes[i / 64] >> (i % 64)) & 1,
-                                  .cycle = t->trace.cycles ? t->trace.cycles[i] : 0};
-        return t->have_next = true;
-    }
     uint64_t size = (uint64_t)t->params.request_size;
     uint64_t lines = (uint64_t)t->params.address_range / size;
     if (!lines) lines = 1;
@@ -306,6 +299,20 @@ static bool advance(trace_player *t)
     t->next.address = (uint64_t)t->params.address_base + line * size;
     t->next.is_write = next_random(&t->random_state) % 100 >= (uint64_t)t->params.read_percent;
     t->next.cycle = 0;
+}
+
+/* Loads the next request into t->next; false when there is none. */
+static inline bool advance(trace_player *t)
+{
+    t->have_next = false;
+    if (t->issued >= t->total_requests) return false;
+    if (t->params.trace[0]) {
+        uint64_t i = t->issued;
+        t->next = (trace_request){.address = t->trace.addresses[i], .is_write = (t->trace.writes[i / 64] >> (i % 64)) & 1,
+                                  .cycle = t->trace.cycles ? t->trace.cycles[i] : 0};
+    } else {
+        advance_synthetic(t);
+    }
     return t->have_next = true;
 }
 
