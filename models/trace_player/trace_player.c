@@ -65,7 +65,9 @@ typedef struct trace_player {
     uint64_t total_requests;  /* in the trace, or synthetic_requests */
     uint64_t issued, completed;
     trace_request next;       /* the request to issue next */
-    simtx_msg outgoing;       /* its message once built: kept while the port refuses it */
+    /* Its message once built: kept while the port refuses it. Initialised
+     * once: a request changes only its op, address, data and id. */
+    simtx_msg outgoing;
     bool have_next, port_blocked, outgoing_built;
     uint64_t random_state, write_sequence;
     slot *slots;
@@ -411,6 +413,7 @@ static void *trace_player_create(const void *params, const simtx_env *env, char 
         t->total_requests = (uint64_t)p->synthetic_requests;
     }
     if (p->check_data) t->shadow = sparse_memory_create();
+    simtx_msg_init(&t->outgoing, SIMTX_OP_READ, 0, (uint32_t)p->request_size);
     simtx_observer *o = env->observer;
     simtx_observe_counter(o, "reads", &t->stats.reads, "requests", "read requests completed");
     simtx_observe_counter(o, "writes", &t->stats.writes, "requests", "write requests completed");
@@ -441,8 +444,8 @@ static bool issue(trace_player *t, uint64_t now)
 {
     simtx_msg *msg = &t->outgoing;
     if (!t->outgoing_built) {
-        simtx_msg_init(msg, t->next.is_write ? SIMTX_OP_WRITE : SIMTX_OP_READ, t->next.address,
-                       (uint32_t)t->params.request_size);
+        msg->op = t->next.is_write ? SIMTX_OP_WRITE : SIMTX_OP_READ;
+        msg->address = t->next.address;
         if (t->next.is_write) fill_write_data(t, msg);
         t->outgoing_built = true;
     }
