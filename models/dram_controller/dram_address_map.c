@@ -184,12 +184,6 @@ bool dram_address_map_set_partitions(dram_address_map *map, uint64_t count, uint
     return true;
 }
 
-uint64_t dram_partition_local_address(const dram_address_map *map, uint64_t address)
-{
-    if (map->partition_count == 1) return address;
-    return partition_local_address(address, map->partition_interleave, map->partition_count);
-}
-
 static uint64_t partition_of(const dram_address_map *map, uint64_t address)
 {
     return partition_of_address(address, map->partition_interleave, map->partition_count);
@@ -203,11 +197,6 @@ static uint64_t full_address(const dram_address_map *map, uint64_t local, uint64
                                   map->partition_count);
 }
 
-bool dram_address_in_range(const dram_address_map *map, uint64_t address)
-{
-    return map->length >= 64 || (dram_partition_local_address(map, address) >> map->length) == 0;
-}
-
 static uint64_t scatter(const dram_address_map *map, dram_field field, unsigned value)
 {
     uint64_t address = 0;
@@ -216,26 +205,6 @@ static uint64_t scatter(const dram_address_map *map, dram_field field, unsigned 
         address |= (((uint64_t)value >> run->value_shift) & run->mask) << run->address_shift;
     }
     return address;
-}
-
-static unsigned packed_field(const dram_address_map *map, uint64_t packed, dram_field field, uint64_t mask)
-{
-    return (unsigned)((packed >> map->packed_shift[field]) & mask);
-}
-
-dram_location dram_address_decode(const dram_address_map *map, uint64_t address)
-{
-    address = dram_partition_local_address(map, address);
-    uint64_t packed = 0;
-    for (unsigned byte = 0; byte < 8; byte++) packed |= map->byte_fields[byte][(address >> (8 * byte)) & 255];
-    const uint64_t *masks = map->packed_mask;
-    dram_location l;
-    l.group = packed_field(map, packed, DRAM_FIELD_GROUP, masks[DRAM_FIELD_GROUP]);
-    l.bank = packed_field(map, packed, DRAM_FIELD_BANK, map->packed_bank_mask);
-    l.row = packed_field(map, packed, DRAM_FIELD_ROW, masks[DRAM_FIELD_ROW]);
-    l.column = packed_field(map, packed, DRAM_FIELD_COLUMN, masks[DRAM_FIELD_COLUMN]);
-    l.byte = packed_field(map, packed, DRAM_FIELD_BYTE, masks[DRAM_FIELD_BYTE]);
-    return l;
 }
 
 uint64_t dram_address_compose(const dram_address_map *map, const dram_location *location, uint64_t template_address)

@@ -38,6 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "partition_interleave.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -112,12 +114,39 @@ bool dram_address_map_parse(const char *text, const dram_geometry *geometry, uns
 bool dram_address_map_set_partitions(dram_address_map *map, uint64_t count, uint64_t interleave,
                                      unsigned minimum_contiguous_bytes, char *error, size_t error_size);
 /* The address within its partition's own address space (the address itself
- * with one partition). */
-uint64_t dram_partition_local_address(const dram_address_map *map, uint64_t address);
+ * with one partition). Inline, as are the range test and decoding: they run
+ * at every request's arrival. */
+static inline uint64_t dram_partition_local_address(const dram_address_map *map, uint64_t address)
+{
+    if (map->partition_count == 1) return address;
+    return partition_local_address(address, map->partition_interleave, map->partition_count);
+}
 
 /* True when the (partition-local) address has no bits set above the string. */
-bool dram_address_in_range(const dram_address_map *map, uint64_t address);
-dram_location dram_address_decode(const dram_address_map *map, uint64_t address);
+static inline bool dram_address_in_range(const dram_address_map *map, uint64_t address)
+{
+    return map->length >= 64 || (dram_partition_local_address(map, address) >> map->length) == 0;
+}
+
+static inline unsigned dram_packed_field(const dram_address_map *map, uint64_t packed, dram_field field, uint64_t mask)
+{
+    return (unsigned)((packed >> map->packed_shift[field]) & mask);
+}
+
+static inline dram_location dram_address_decode(const dram_address_map *map, uint64_t address)
+{
+    address = dram_partition_local_address(map, address);
+    uint64_t packed = 0;
+    for (unsigned byte = 0; byte < 8; byte++) packed |= map->byte_fields[byte][(address >> (8 * byte)) & 255];
+    const uint64_t *masks = map->packed_mask;
+    dram_location l;
+    l.group = dram_packed_field(map, packed, DRAM_FIELD_GROUP, masks[DRAM_FIELD_GROUP]);
+    l.bank = dram_packed_field(map, packed, DRAM_FIELD_BANK, map->packed_bank_mask);
+    l.row = dram_packed_field(map, packed, DRAM_FIELD_ROW, masks[DRAM_FIELD_ROW]);
+    l.column = dram_packed_field(map, packed, DRAM_FIELD_COLUMN, masks[DRAM_FIELD_COLUMN]);
+    l.byte = dram_packed_field(map, packed, DRAM_FIELD_BYTE, masks[DRAM_FIELD_BYTE]);
+    return l;
+}
 /* The address of a location; undecoded (X) bits are taken from template_address. */
 uint64_t dram_address_compose(const dram_address_map *map, const dram_location *location, uint64_t template_address);
 

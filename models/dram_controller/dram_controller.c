@@ -712,22 +712,17 @@ static inline bool has_room_for(const dram_controller *c, uint8_t op)
 }
 
 /* The refused arrival the shim offers again right after this cycle will be
- * taken; the shim does not wake the controller for it, so it must ask for
- * the next cycle to see it. */
+ * taken; the controller asks for the next cycle to see it itself, so its
+ * wakes do not rest on the shim's retry scheduling one. */
 static inline bool refused_arrival_fits(const dram_controller *c)
 {
     return c->refused_waiting && has_room_for(c, c->refused_op);
 }
 
-static simtx_accept_result dram_controller_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
+/* Takes an arrival there is room for. */
+__attribute__((noinline)) /* keeps the refusal, half the offers of a saturated trace, free of its frame */
+static simtx_accept_result take_arrival(dram_controller *c, const simtx_msg *msg, uint64_t now)
 {
-    dram_controller *c = core;
-    (void)port;
-    c->refused_waiting = !has_room_for(c, msg->op);
-    if (c->refused_waiting) {
-        c->refused_op = msg->op;
-        return SIMTX_BUSY;
-    }
     bool is_access = msg->op == SIMTX_OP_READ || msg->op == SIMTX_OP_WRITE;
     simtx_average_add(&c->stats.queue_occupancy, (double)c->request_count);
     c->plan.valid = false;
@@ -783,6 +778,18 @@ static simtx_accept_result dram_controller_accept(void *core, unsigned port, con
     }
     show_counts(c);
     return SIMTX_ACCEPTED;
+}
+
+static simtx_accept_result dram_controller_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
+{
+    dram_controller *c = core;
+    (void)port;
+    c->refused_waiting = !has_room_for(c, msg->op);
+    if (c->refused_waiting) {
+        c->refused_op = msg->op;
+        return SIMTX_BUSY;
+    }
+    return take_arrival(c, msg, now);
 }
 
 /* ---- data movement ---- */

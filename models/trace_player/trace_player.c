@@ -65,7 +65,9 @@ typedef struct trace_player {
     uint64_t total_requests;  /* in the trace, or synthetic_requests */
     uint64_t issued, completed;
     trace_request next;       /* the request to issue next */
-    simtx_msg outgoing;       /* its message once built: kept while the port refuses it */
+    /* Its message once built: kept while the port refuses it. Initialised
+     * once: a request changes only its op, address, data and id. */
+    simtx_msg outgoing;
     bool have_next, port_blocked, outgoing_built;
     uint64_t random_state, write_sequence;
     slot *slots;
@@ -288,17 +290,10 @@ static uint64_t next_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* Loads the next request into t->next; false when there is none. */
-static bool advance(trace_player *t)
+/* Makes the next synthetic request. */
+__attribute__((noinline)) /* keeps advance, inline once per replayed request, small */
+static void advance_synthetic(trace_player *t)
 {
-    t->have_next = false;
-    if (t->issued >= t->total_requests) return false;
-    if (t->params.trace[0]) {
-        uint64_t i = t->issued;
-        t->next = (trace_request){.address = t->trace.addresses[i], .is_write = (t->trace.writes[i / 64] >> (i % 64)) & 1,
-                                  .cycle = t->trace.cycles ? t->trace.cycles[i] : 0};
-        return t->have_next = true;
-    }
     uint64_t size = (uint64_t)t->params.request_size;
     uint64_t lines = (uint64_t)t->params.address_range / size;
     if (!lines) lines = 1;
@@ -306,6 +301,20 @@ static bool advance(trace_player *t)
     t->next.address = (uint64_t)t->params.address_base + line * size;
     t->next.is_write = next_random(&t->random_state) % 100 >= (uint64_t)t->params.read_percent;
     t->next.cycle = 0;
+}
+
+/* Loads the next request into t->next; false when there is none. */
+static inline bool advance(trace_player *t)
+{
+    t->have_next = false;
+    if (t->issued >= t->total_requests) return false;
+    if (t->params.trace[0]) {
+        uint64_t i = t->issued;
+        t->next = (trace_request){.address = t->trace.addresses[i], .is_write = (t->trace.writes[i / 64] >> (i % 64)) & 1,
+                                  .cycle = t->trace.cycles ? t->trace.cycles[i] : 0};
+    } else {
+        advance_synthetic(t);
+    }
     return t->have_next = true;
 }
 
@@ -404,6 +413,7 @@ static void *trace_player_create(const void *params, const simtx_env *env, char 
         t->total_requests = (uint64_t)p->synthetic_requests;
     }
     if (p->check_data) t->shadow = sparse_memory_create();
+    simtx_msg_init(&t->outgoing, SIMTX_OP_READ, 0, (uint32_t)p->request_size);
     simtx_observer *o = env->observer;
     simtx_observe_counter(o, "reads", &t->stats.reads, "requests", "read requests completed");
     simtx_observe_counter(o, "writes", &t->stats.writes, "requests", "write requests completed");
@@ -434,8 +444,8 @@ static bool issue(trace_player *t, uint64_t now)
 {
     simtx_msg *msg = &t->outgoing;
     if (!t->outgoing_built) {
-        simtx_msg_init(msg, t->next.is_write ? SIMTX_OP_WRITE : SIMTX_OP_READ, t->next.address,
-                       (uint32_t)t->params.request_size);
+        msg->op = t->next.is_write ? SIMTX_OP_WRITE : SIMTX_OP_READ;
+        msg->address = t->next.address;
         if (t->next.is_write) fill_write_data(t, msg);
         t->outgoing_built = true;
     }

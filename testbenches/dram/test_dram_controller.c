@@ -500,8 +500,9 @@ static void test_starvation_cap(void)
  * freed port, as the shim does) and once at every cycle, with the same offers
  * and response-port stalls, and both must issue the same commands at the same
  * cycles and answer at the same cycles. As in the shim, a refused offer is
- * offered again right after each cycle the controller runs, and taking it
- * then wakes nothing: the controller must ask for the next cycle itself. */
+ * offered again right after each cycle the controller runs; taking it then
+ * wakes nothing here (the shim's retry schedules the next cycle), so the
+ * controller must ask for the next cycle itself. */
 typedef struct command_log {
     dram_command *commands;
     unsigned count, capacity;
