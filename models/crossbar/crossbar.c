@@ -182,6 +182,12 @@ static const packet_route *head_route(const crossbar_port *port)
 /* The inputs whose head packet goes to output d. */
 static uint64_t *heads_for(const crossbar *x, unsigned d) { return &x->heads_for[(size_t)d * port_set_words(x->port_count)]; }
 
+/* When the head of a port's (non-empty) output queue may leave. */
+static uint64_t output_head_due(const crossbar_port *port)
+{
+    return max_cycle(packet_queue_front_ready(&port->output), port->link_free);
+}
+
 /* Input s has a new head packet: enter it in its output's set. */
 static void enter_head(crossbar *x, unsigned s)
 {
@@ -420,7 +426,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
             port_set_remove(x->busy_outputs, d);
             continue;
         }
-        x->output_due[d] = max_cycle(packet_queue_front_ready(queue), port->link_free);
+        x->output_due[d] = output_head_due(port);
         next = min_cycle(next, x->output_due[d]);
     }
     /* Switch: each output takes one ready input head per transfer, chosen
@@ -492,7 +498,7 @@ static void crossbar_port_free(void *core, unsigned port)
 {
     crossbar *x = core;
     const crossbar_port *p = &x->ports[port];
-    if (!packet_queue_empty(&p->output)) x->output_due[port] = max_cycle(packet_queue_front_ready(&p->output), p->link_free);
+    if (!packet_queue_empty(&p->output)) x->output_due[port] = output_head_due(p);
 }
 
 static size_t crossbar_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
