@@ -160,6 +160,10 @@ typedef struct warp {
     uint32_t depth;
     uint32_t pending_memory;    /* memory instructions of this warp still in flight */
     uint32_t cta_slot, warp_in_cta;
+    /* Registers whose lanes all hold one value (bit r; a clear bit says
+     * nothing): a memory instruction with such a base register has one
+     * address, known without a pass over the lanes (the arguments' loads). */
+    uint32_t uniform_registers;
     stack_entry *stack;
     uint32_t *registers;        /* [32][lanes]: lane-contiguous for the SIMD loops */
     tx_warp *tx;                /* transactional state, allocated at the first tx_begin */
@@ -764,6 +768,7 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         for (uint32_t run = 0; run < c->launch_register_run_count; run++)
             memset(reg(c, w, c->launch_register_runs[run].first), 0, sizeof(uint32_t) * c->lanes * c->launch_register_runs[run].count);
         for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
+        w->uniform_registers = UINT32_MAX; /* zero, or sp and a0 below (registers the kernel does not name are never read) */
         uint32_t first_thread = k * c->lanes;
         uint32_t active = threads - first_thread < c->lanes ? threads - first_thread : c->lanes;
         fill_lanes(c, reg(c, w, 2), c->full_mask, RV_LOCAL_BASE + (uint32_t)c->params.local_memory); /* sp */
@@ -1039,6 +1044,7 @@ static void lane_rollback(simt_core *c, warp *w, uint32_t l)
     tx_warp *tx = w->tx;
     tx_lane *lane = &tx->lane[l];
     for (unsigned r = 0; r < 32; r++) w->registers[r * c->lanes + l] = tx->checkpoint[r * c->lanes + l];
+    w->uniform_registers = 1; /* x0 only */
     for (uint32_t u = lane->undo_count; u-- > 0;)
         memcpy(w->local + (size_t)l * (size_t)c->params.local_memory + lane->undo[u].offset, &lane->undo[u].old, lane->undo[u].size);
     lane_reset(lane);
@@ -1205,6 +1211,7 @@ static void finish_commit(simt_core *c, warp *w, uint32_t warp_index, uint64_t n
             if (lane->tcd) c->tm_stats.tm_tcd_commits++;
             if (c->tm_recording && (lane->cid || lane->tcd)) record_commit(c, lane, lane->tcd ? tx->start_time - 1 : lane->cid, lane->tcd);
             if (tx->commit_rd) w->registers[tx->commit_rd * c->lanes + l] = 1;
+            w->uniform_registers &= ~(1u << tx->commit_rd) | 1u;
             lane->depth = 0;
             lane_reset(lane);
         } else {
@@ -1782,7 +1789,12 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
     uint32_t lanes = c->lanes; /* a local: the stores below cannot change it */
     bool contiguous = false; /* every lane, a word each, lane l at addresses[0] + 4 l */
-    if (mask == c->full_mask) { /* every lane: plain loops */
+    bool uniform_base = (w->uniform_registers >> k->insn.rs1) & 1;
+    /* Loads write rd (set again below for an argument the whole warp reads). */
+    if (cls != RV_CLASS_STORE) w->uniform_registers &= ~(1u << k->insn.rd) | 1u;
+    if (uniform_base) { /* one address for the warp (the lanes' copies are made below, if needed) */
+        lowest = highest = address_bits = base[0] + (uint32_t)offset;
+    } else if (mask == c->full_mask) { /* every lane: plain loops */
         /* The two usual patterns first, which give the lowest and highest
          * address without comparing (SSE2 has no unsigned vector minimum):
          * one address for the warp, or lane l at addresses[0] + 4 l. The
@@ -1822,6 +1834,26 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         }
     }
     warp_access access = whole_warp_access(c, cls, size, lowest, highest, address_bits);
+    if (access == ACCESS_ARGUMENTS) {
+        /* Kernel parameters: read-only, served by the core like a constant
+         * cache (CUDA's parameter space); usually one address for the warp,
+         * read once. Nothing below applies to them. */
+        if (k->insn.rd && lowest == highest) {
+            fill_lanes(c, reg(c, w, k->insn.rd), mask, rv_extend_load(op, read_argument(c->launch, lowest, size)));
+            if (mask == c->full_mask) w->uniform_registers |= 1u << k->insn.rd;
+        } else if (k->insn.rd) {
+            uint32_t *rd = reg(c, w, k->insn.rd);
+            for (uint64_t m = mask; m; m &= m - 1) {
+                uint32_t lane = (uint32_t)__builtin_ctzll(m);
+                rd[lane] = rv_extend_load(op, read_argument(c->launch, addresses[lane], size));
+            }
+        }
+        c->stats.constant_loads++;
+        if (k->insn.rd) w->register_ready[k->insn.rd] = now + (uint64_t)c->params.constant_latency; /* at least 1 */
+        c->ldst_free_cycle = now + 1;
+        return true;
+    }
+    if (uniform_base) fill_lanes(c, addresses, c->full_mask, lowest);
     if (access == ACCESS_MEMORY) global_mask = mask;
     for (uint64_t m = access == ACCESS_LANE_BY_LANE ? mask : 0; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(m);
@@ -1955,19 +1987,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         uint32_t bank_words[MAX_LANES], word_banks[MAX_LANES];
         uint32_t distinct = 0, worst = 1;
         bool any_shared = false, any_local = false, any_code = false;
-        if (access == ACCESS_ARGUMENTS) {
-            /* Kernel parameters: usually one address for the whole warp, read once. */
-            if (k->insn.rd && lowest == highest) {
-                fill_lanes(c, rd, local_mask, rv_extend_load(op, read_argument(c->launch, lowest, size)));
-            } else if (k->insn.rd) {
-                for (uint64_t m = local_mask; m; m &= m - 1) {
-                    uint32_t lane = (uint32_t)__builtin_ctzll(m);
-                    rd[lane] = rv_extend_load(op, read_argument(c->launch, addresses[lane], size));
-                }
-            }
-            any_code = true;
-        }
-        for (uint64_t m = access == ACCESS_ARGUMENTS ? 0 : local_mask; m; m &= m - 1) {
+        for (uint64_t m = local_mask; m; m &= m - 1) {
             uint32_t lane = (uint32_t)__builtin_ctzll(m);
             uint32_t address = addresses[lane];
             rv_window window = rv_window_of(address);
@@ -2389,6 +2409,7 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
         bool immediate = (k->insn.raw & 0x7f) == 0x13;
         uint32_t *rd = reg(c, w, rd_index);
         const uint32_t *a = reg(c, w, k->insn.rs1), *b = reg(c, w, k->insn.rs2);
+        w->uniform_registers &= ~(1u << rd_index); /* not followed through ALU ops: each would pay for it */
         if (op == RV_LUI || op == RV_AUIPC) {
             uint32_t value = (uint32_t)k->insn.imm + (op == RV_AUIPC ? pc : 0);
             fill_lanes(c, rd, mask, value);
@@ -2404,6 +2425,7 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
         break;
     }
     case RV_CLASS_CSR:
+        w->uniform_registers &= ~(1u << rd_index) | 1u;
         if (!read_csr(c, w, (unsigned)k->insn.imm, mask, rd_index ? reg(c, w, rd_index) : NULL)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "read of unknown CSR 0x%x at %s", (unsigned)k->insn.imm, where);
@@ -2431,7 +2453,10 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
     }
     case RV_CLASS_JUMP:
         w->next_issue = now + (uint64_t)c->params.branch_latency;
-        if (k->flow != KERNEL_FLOW_RETURN && rd_index) fill_lanes(c, reg(c, w, rd_index), mask, pc + 4);
+        if (k->flow != KERNEL_FLOW_RETURN && rd_index) {
+            fill_lanes(c, reg(c, w, rd_index), mask, pc + 4);
+            w->uniform_registers &= ~(1u << rd_index);
+        }
         switch ((kernel_flow)k->flow) {
         case KERNEL_FLOW_JUMP: next_pc = k->target; break;
         case KERNEL_FLOW_CALL:
@@ -2482,6 +2507,7 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
                     w->tx->lane[l].depth--;
                     if (rd_index) reg(c, w, rd_index)[l] = 1;
                 }
+                w->uniform_registers &= ~(1u << rd_index) | 1u;
                 break;
             }
             start_commit(c, w, warp_index, rd_index, mask, now);
