@@ -239,7 +239,7 @@ struct simt_core {
     cta_slot *ctas;
     uint8_t *shared;
     uint32_t free_warps, free_ctas, free_registers, free_shared;
-    uint32_t *last_issued;      /* per scheduler */
+    uint32_t *last_issued;      /* per scheduler: a slot it owns, or NO_SLOT */
     /* Registers some launch's code on this core can write: the others are
      * still zero (calloc) in every warp slot. */
     uint32_t written_registers;
@@ -516,16 +516,26 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     c->hot = calloc((size_t)p->warps, sizeof *c->hot);
     c->ctas = calloc((size_t)p->ctas, sizeof *c->ctas);
     c->shared = calloc(1, (size_t)p->shared_memory + 1);
-    c->last_issued = calloc((size_t)p->schedulers, sizeof *c->last_issued);
+    /* The warp sets and the schedulers' last issued slots, which every
+     * cycle reads, in one allocation: one host cache line for 64 warps and
+     * two schedulers rather than five. */
     c->warp_set_words = ((uint32_t)p->warps + 63) / 64;
-    c->due_warps = calloc(c->warp_set_words, sizeof(uint64_t));
-    c->waiting_warps = calloc(c->warp_set_words, sizeof(uint64_t));
-    c->room_waiters = calloc(c->warp_set_words, sizeof(uint64_t));
-    c->scheduler_warps = calloc((size_t)c->warp_set_words * (size_t)p->schedulers, sizeof(uint64_t));
+    size_t set_words = (size_t)c->warp_set_words * (3 + (size_t)p->schedulers);
+    size_t set_bytes = (set_words + ((size_t)p->schedulers + 1) / 2) * sizeof(uint64_t);
+    set_bytes = (set_bytes + 63) / 64 * 64; /* aligned_alloc's size is a multiple of the alignment */
+    c->due_warps = aligned_alloc(64, set_bytes);
+    if (c->due_warps) {
+        memset(c->due_warps, 0, set_bytes);
+        c->waiting_warps = c->due_warps + c->warp_set_words;
+        c->room_waiters = c->waiting_warps + c->warp_set_words;
+        c->scheduler_warps = c->room_waiters + c->warp_set_words;
+        c->last_issued = (uint32_t *)(c->due_warps + set_words);
+        /* As if slot 0 had issued last: its scheduler starts there (LRR after it). */
+        for (int64_t s = 1; s < p->schedulers; s++) c->last_issued[s] = NO_SLOT;
+    }
     c->pending = calloc((size_t)p->max_pending_memory, sizeof *c->pending);
     c->free_pending = calloc((size_t)p->max_pending_memory, sizeof *c->free_pending);
-    if (!c->warps || !c->hot || !c->ctas || !c->shared || !c->last_issued || !c->pending || !c->free_pending ||
-        !c->due_warps || !c->waiting_warps || !c->room_waiters || !c->scheduler_warps ||
+    if (!c->warps || !c->hot || !c->ctas || !c->shared || !c->pending || !c->free_pending || !c->due_warps ||
         !msg_queue_init(&c->requests, (size_t)p->request_queue)) {
         snprintf(error, error_size, "out of memory");
         simt_core_destroy(c);
@@ -645,8 +655,8 @@ static void simt_core_destroy(void *core)
     for (int64_t i = 0; c->ctas && i < c->params.ctas; i++) free(c->ctas[i].warps);
     if (c->trace) fclose(c->trace);
     msg_queue_release(&c->requests);
-    free(c->warps), free(c->hot), free(c->ctas), free(c->shared), free(c->last_issued), free(c->pending), free(c->free_pending);
-    free(c->due_warps), free(c->waiting_warps), free(c->room_waiters), free(c->scheduler_warps);
+    free(c->warps), free(c->hot), free(c->ctas), free(c->shared), free(c->pending), free(c->free_pending);
+    free(c->due_warps); /* with the other warp sets and last_issued */
     free(c);
 }
 
@@ -2626,7 +2636,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         uint32_t chosen = NO_SLOT;
         const kernel_insn *insn, *chosen_insn = NULL;
         uint32_t last = c->last_issued[s];
-        bool owns_last = warp_set_has(owned, last); /* last % schedulers == s, without dividing */
+        bool owns_last = last != NO_SLOT;
         stall_reason why;
         /* GTO: the last issued warp while it can issue, then the oldest due
          * warp that can (by dispatch order: slots are reused, so slot order
