@@ -190,6 +190,7 @@ typedef struct cta_slot {
     bool resident;
     uint32_t id[3];
     uint32_t warp_count, warps_done, barrier_arrived;
+    uint32_t draining;          /* finished warps with memory accesses in flight */
     uint32_t shared_offset;     /* into the core's shared memory */
     uint32_t *warps;            /* warp slots */
 } cta_slot;
@@ -753,6 +754,7 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
     cta->warp_count = warps;
     cta->warps_done = 0;
     cta->barrier_arrived = 0;
+    cta->draining = 0;
     cta->shared_offset = offset;
     memset(c->shared + offset, 0, l->shared_bytes);
     if (c->free_warps == (uint32_t)c->params.warps) c->busy_since = now;
@@ -814,14 +816,13 @@ static void release_cta(simt_core *c, uint32_t slot, uint64_t now)
     c->probes.active_warps = (uint32_t)c->params.warps - c->free_warps;
 }
 
-/* A warp finished (stack empty) or a memory instruction of it completed:
- * complete the CTA when every warp is done and quiet. */
+/* A warp finished (stack empty) or the last memory instruction of a
+ * finished one completed: complete the CTA when every warp is done and
+ * quiet (counted rather than visiting the warps, whose lines are cold). */
 static void check_cta_done(simt_core *c, uint32_t slot, uint64_t now)
 {
     cta_slot *cta = &c->ctas[slot];
-    if (cta->warps_done < cta->warp_count) return;
-    for (uint32_t k = 0; k < cta->warp_count; k++)
-        if (c->warps[cta->warps[k]].pending_memory) return;
+    if (cta->warps_done < cta->warp_count || cta->draining) return;
     release_cta(c, slot, now);
 }
 
@@ -872,6 +873,7 @@ static void reconverge(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
     }
     cta_slot *cta = &c->ctas[w->cta_slot];
     cta->warps_done++;
+    if (w->pending_memory) cta->draining++;
     set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY); /* done; its stores may be in flight */
     check_barrier(c, w->cta_slot);
     check_cta_done(c, w->cta_slot, now);
@@ -2791,7 +2793,10 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
         c->free_pending[c->free_pending_count++] = (uint32_t)msg->id;
         release_room_waiter(c);
         w->pending_memory--;
-        if (!w->depth) check_cta_done(c, w->cta_slot, now);
+        if (!w->depth && !w->pending_memory) {
+            c->ctas[w->cta_slot].draining--;
+            check_cta_done(c, w->cta_slot, now);
+        }
     }
     return SIMTX_ACCEPTED;
 }
