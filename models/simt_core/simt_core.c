@@ -1807,26 +1807,24 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     if (uniform_base) { /* one address for the warp (the lanes' copies are made below, if needed) */
         lowest = highest = address_bits = base[0] + (uint32_t)offset;
     } else if (mask == c->full_mask) { /* every lane: plain loops */
-        /* The two usual patterns first, which give the lowest and highest
+        /* The usual pattern first, which gives the lowest and highest
          * address without comparing (SSE2 has no unsigned vector minimum):
-         * one address for the warp, or lane l at addresses[0] + 4 l. The
-         * addresses are made in the same pass. */
+         * lane l at addresses[0] + 4 l. The addresses are made in the same
+         * pass. (One address for the warp mostly comes from a register
+         * known to be uniform, above; the comparisons find the others.) */
         uint32_t first = base[0] + (uint32_t)offset, last_of_run = first + 4 * (lanes - 1);
-        uint32_t off_uniform_bits = 0, off_stride_bits = 0;
+        uint32_t off_stride_bits = 0;
 #define FULL_WARP_ADDRESSES(COUNT)                                                                     \
     for (uint32_t lane = 0; lane < (COUNT); lane++) {                                                  \
         uint32_t address = base[lane] + (uint32_t)offset;                                              \
         addresses[lane] = address;                                                                     \
         address_bits |= address;                                                                       \
-        off_uniform_bits |= address ^ first;                                                           \
         off_stride_bits |= address ^ (first + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */ \
     }
         if (lanes == 32) FULL_WARP_ADDRESSES(32) /* the usual warp: a loop of known count, unrolled */
         else FULL_WARP_ADDRESSES(lanes)
 #undef FULL_WARP_ADDRESSES
-        if (!off_uniform_bits) {
-            lowest = highest = first;
-        } else if (!off_stride_bits && last_of_run > first) { /* not wrapping around */
+        if (!off_stride_bits && last_of_run > first) { /* not wrapping around */
             lowest = first;
             highest = last_of_run;
             contiguous = size == 4;
