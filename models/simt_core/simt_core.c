@@ -1756,11 +1756,11 @@ typedef enum warp_access {
     ACCESS_IN_CORE,      /* every lane to shared, local or code memory */
 } warp_access;
 
-/* Decides from the lowest and highest address (and all addresses ORed,
- * for alignment) whether every lane's access passes the per-lane checks
- * and goes the same way. Windows are intervals, so when the lowest
- * address and the highest access's last byte share one, all accesses lie
- * in it. */
+/* Decides from the lowest and highest address (and address_bits, whose
+ * low bits are zero only if every address is aligned: the addresses ORed)
+ * whether every lane's access passes the per-lane checks and goes the same
+ * way. Windows are intervals, so when the lowest address and the highest
+ * access's last byte share one, all accesses lie in it. */
 static warp_access whole_warp_access(const simt_core *c, rv_class cls, unsigned size, uint32_t lowest, uint32_t highest,
                                      uint32_t address_bits)
 {
@@ -1818,13 +1818,13 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     for (uint32_t lane = 0; lane < (COUNT); lane++) {                                                  \
         uint32_t address = base[lane] + (uint32_t)offset;                                              \
         addresses[lane] = address;                                                                     \
-        address_bits |= address;                                                                       \
         off_stride_bits |= address ^ (first + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */ \
     }
         if (lanes == 32) FULL_WARP_ADDRESSES(32) /* the usual warp: a loop of known count, unrolled */
         else FULL_WARP_ADDRESSES(lanes)
 #undef FULL_WARP_ADDRESSES
         if (!off_stride_bits && last_of_run > first) { /* not wrapping around */
+            address_bits = first; /* as aligned as the others (4 l adds no low bits) */
             lowest = first;
             highest = last_of_run;
             contiguous = size == 4;
@@ -1832,6 +1832,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
             for (uint32_t lane = 0; lane < c->lanes; lane++) {
                 lowest = addresses[lane] < lowest ? addresses[lane] : lowest;
                 highest = addresses[lane] > highest ? addresses[lane] : highest;
+                address_bits |= addresses[lane];
             }
         }
     } else {
