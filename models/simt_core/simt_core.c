@@ -2362,10 +2362,13 @@ static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint
     return taken;
 }
 
+typedef enum issue_result { ISSUE_DONE, ISSUE_STALLED, ISSUE_FAILED } issue_result;
+
 /* Issues the warp's next instruction, k as warp_ready() decoded it:
- * executes it on every active lane and updates the SIMT stack. Returns
- * false on a structural stall. */
-CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, uint64_t now, bool *failed)
+ * executes it on every active lane and updates the SIMT stack, unless a
+ * structural stall or a failure (reported) stops it. A result rather than
+ * a flag by pointer: the cycle's flag then stays in a register. */
+CYCLE_STEP issue_result issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, uint64_t now)
 {
     warp *w = &c->warps[warp_index];
     stack_entry *top = &w->stack[w->depth - 1];
@@ -2373,20 +2376,19 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
     uint64_t mask = top->mask;
     if (w->tx && w->tx->phase == TX_RUNNING && w->tx->abort_requested) {
         abort_attempt(c, w, warp_index, now);
-        return true;
+        return ISSUE_DONE;
     }
     char where[320];
     if (!k && in_transaction(w)) { /* a doomed transaction jumped anywhere */
         w->tx->abort_requested = true;
         w->tx->abort_cause = ABORT_FAULT;
         w->tx->fault_pc = w->tx->begin_pc;
-        return true;
+        return ISSUE_DONE;
     }
     if (!k) {
         describe(c, w, pc, where, sizeof where);
         fail(c, "jumped outside the kernel's text: %s", where);
-        *failed = true;
-        return true;
+        return ISSUE_FAILED;
     }
     rv_op op = (rv_op)k->insn.op;
     rv_class cls = (rv_class)k->op_class;
@@ -2396,10 +2398,11 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
     uint64_t latency = (uint64_t)c->params.alu_latency;
     uint32_t next_pc = pc + 4;
     if (cls == RV_CLASS_LOAD && c->params.tm_tcd && w->tx && w->tx->phase == TX_RUNNING && need_block_queries(c, w, warp_index, k, mask))
-        return true; /* the load waits for its blocks' last-written times */
+        return ISSUE_DONE; /* the load waits for its blocks' last-written times */
     if (cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC) {
-        if (!execute_memory(c, w, warp_index, k, pc, mask, now, failed)) return false;
-        if (*failed) return true;
+        bool memory_failed = false;
+        if (!execute_memory(c, w, warp_index, k, pc, mask, now, &memory_failed)) return ISSUE_STALLED;
+        if (memory_failed) return ISSUE_FAILED;
         latency = 0; /* set by execute_memory */
     }
     if (c->trace) trace_instruction(c, w, warp_index, pc, mask, now);
@@ -2440,8 +2443,7 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
         if (!read_csr(c, w, (unsigned)k->insn.imm, mask, rd_index ? reg(c, w, rd_index) : NULL)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "read of unknown CSR 0x%x at %s", (unsigned)k->insn.imm, where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         break;
     case RV_CLASS_BRANCH: {
@@ -2454,11 +2456,10 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
             top->pc = k->reconverge;
             if (!push_entry(c, w, pc + 4, k->reconverge, not_taken, false) ||
                 !push_entry(c, w, k->target, k->reconverge, taken, false)) {
-                *failed = true;
-                return true;
+                return ISSUE_FAILED;
             }
             reconverge(c, w, warp_index, now);
-            return true;
+            return ISSUE_DONE;
         }
         break;
     }
@@ -2472,22 +2473,20 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
         case KERNEL_FLOW_JUMP: next_pc = k->target; break;
         case KERNEL_FLOW_CALL:
             top->pc = pc + 4;
-            if (!push_entry(c, w, k->target, KERNEL_EXIT_PC, mask, true)) *failed = true;
+            if (!push_entry(c, w, k->target, KERNEL_EXIT_PC, mask, true)) return ISSUE_FAILED;
             w->register_ready[rd_index] = now + latency;
-            return true;
+            return ISSUE_DONE;
         case KERNEL_FLOW_TAIL_CALL:
             top->pc = KERNEL_EXIT_PC;
-            if (!push_entry(c, w, k->target, KERNEL_EXIT_PC, mask, true)) *failed = true;
-            return true;
+            return push_entry(c, w, k->target, KERNEL_EXIT_PC, mask, true) ? ISSUE_DONE : ISSUE_FAILED;
         case KERNEL_FLOW_RETURN:
             top->pc = KERNEL_EXIT_PC;
             reconverge(c, w, warp_index, now);
-            return true;
+            return ISSUE_DONE;
         default:
             describe(c, w, pc, where, sizeof where);
             fail(c, "unresolved jump at %s", where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         break;
     case RV_CLASS_LOAD: case RV_CLASS_STORE: case RV_CLASS_ATOMIC: case RV_CLASS_FENCE:
@@ -2498,8 +2497,7 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
                 for (uint64_t m = mask; m; m &= m - 1) w->tx->lane[__builtin_ctzll(m)].depth++;
                 break;
             }
-            if (!begin_transaction(c, w, warp_index, k, pc, mask, now)) *failed = true;
-            return true;
+            return begin_transaction(c, w, warp_index, k, pc, mask, now) ? ISSUE_DONE : ISSUE_FAILED;
         } else {
             uint64_t outer = 0;
             if (in_transaction(w))
@@ -2509,8 +2507,7 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
                 describe(c, w, pc, where, sizeof where);
                 fail(c, "%s at %s", in_transaction(w) ? "tx_commit reached by only part of its transaction's lanes"
                                                       : "tx_commit outside a transaction", where);
-                *failed = true;
-                return true;
+                return ISSUE_FAILED;
             }
             if (!outer) { /* the end of a nested transaction */
                 for (uint64_t m = mask; m; m &= m - 1) {
@@ -2522,14 +2519,13 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
                 break;
             }
             start_commit(c, w, warp_index, rd_index, mask, now);
-            return true;
+            return ISSUE_DONE;
         }
     case RV_CLASS_BARRIER: {
         if (in_transaction(w)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "barrier inside a transaction at %s (it could wait for lanes that retry forever)", where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         cta_slot *cta = &c->ctas[w->cta_slot];
         top->pc = next_pc;
@@ -2543,24 +2539,22 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
         if (in_transaction(w)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "thread exit inside a transaction at %s", where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         /* The lanes leave every entry; the warp ends when no lane is left. */
         for (uint32_t e = 0; e < w->depth; e++) w->stack[e].mask &= ~mask;
         reconverge(c, w, warp_index, now);
-        return true;
+        return ISSUE_DONE;
     default:
         describe(c, w, pc, where, sizeof where);
         fail(c, "%s at %s", op == RV_ECALL ? "ecall (system calls are not supported)"
                             : op == RV_EBREAK ? "ebreak" : "illegal instruction", where);
-        *failed = true;
-        return true;
+        return ISSUE_FAILED;
     }
     if (rd_index && latency) w->register_ready[rd_index] = now + latency;
     top->pc = next_pc;
     if (top->pc == top->reconverge) reconverge(c, w, warp_index, now);
-    return true;
+    return ISSUE_DONE;
 }
 
 /* A pending entry or queue room freed: the oldest warp waiting for room
@@ -2681,7 +2675,9 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
             }
         }
         if (chosen == NO_SLOT) continue;
-        if (!issue(c, chosen, chosen_insn, now, &failed)) {
+        issue_result result = issue(c, chosen, chosen_insn, now);
+        failed = result == ISSUE_FAILED;
+        if (result == ISSUE_STALLED) {
             worst = STALL_MEMORY;
             if (c->ldst_free_cycle > now && c->ldst_free_cycle < wake) wake = c->ldst_free_cycle;
             continue;
