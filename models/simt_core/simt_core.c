@@ -2649,15 +2649,18 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
          * issues, and what a skipped decode records for a stalled warp
          * (set_hot) is only read in a cycle without an issue, in which no
          * warp is skipped; until then the warp stays due. */
+        uint64_t chosen_age = UINT64_MAX; /* none chosen: every warp is older */
         if (!c->lrr && chosen == NO_SLOT)
             for (uint32_t word = 0; word < c->warp_set_words; word++)
                 for (uint64_t due = c->due_warps[word] & owned[word]; due; due &= due - 1) {
                     uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(due);
-                    if (chosen != NO_SLOT && c->warps[i].age > c->warps[chosen].age && !decode_may_register_waiter(c)) continue;
+                    uint64_t age = c->warps[i].age;
+                    if (age > chosen_age && !decode_may_register_waiter(c)) continue;
                     if (!warp_ready(c, i, now, &why, &wake, &insn)) {
                         if (why > worst) worst = why;
-                    } else if (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age) {
+                    } else if (age < chosen_age) {
                         chosen = i;
+                        chosen_age = age;
                         chosen_insn = insn;
                     }
                 }
