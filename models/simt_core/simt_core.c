@@ -2624,7 +2624,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     uint64_t any_due = 0;
     for (uint32_t word = 0; word < c->warp_set_words; word++) any_due |= c->due_warps[word];
     if (!any_due) schedulers = 0;
-    for (uint32_t s = 0; s < schedulers && !failed; s++) {
+    for (uint32_t s = 0; s < schedulers; s++) {
         /* Scheduler s owns warps s, s + schedulers, ...; only due warps are
          * decoded. */
         const uint64_t *owned = &c->scheduler_warps[(size_t)s * c->warp_set_words];
@@ -2679,7 +2679,6 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         }
         if (chosen == NO_SLOT) continue;
         issue_result result = issue(c, chosen, chosen_insn, now);
-        failed = result == ISSUE_FAILED;
         if (result == ISSUE_STALLED) {
             worst = STALL_MEMORY;
             if (c->ldst_free_cycle > now && c->ldst_free_cycle < wake) wake = c->ldst_free_cycle;
@@ -2687,6 +2686,10 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         }
         c->last_issued[s] = chosen;
         issued++;
+        if (result == ISSUE_FAILED) {
+            failed = true;
+            break;
+        }
     }
     if (!issued) {
         /* The warps not due stall for their own reasons until their cycles. */
