@@ -2617,7 +2617,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     unsigned issued = 0;
     stall_reason reason = STALL_IDLE;
     stall_reason worst = STALL_IDLE;
-    uint32_t warp_count = (uint32_t)c->params.warps, schedulers = (uint32_t)c->params.schedulers;
+    uint32_t schedulers = (uint32_t)c->params.schedulers;
     bool failed = false;
     if (c->earliest_waiting <= now) promote_due_warps(c, now);
     /* No due warp (all wait for memory, say): no scheduler has a choice, skip them. */
@@ -2664,17 +2664,20 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
                         chosen_insn = insn;
                     }
                 }
-        uint32_t from = owns_last && last + 1 < warp_count ? last + 1 : 0;
-        for (uint32_t pass = 0; c->lrr && chosen == NO_SLOT && pass < 2; pass++) {
-            uint32_t end = pass ? from : warp_count;
-            for (uint32_t i = warp_set_next(c->due_warps, owned, pass ? 0 : from, end); i != NO_SLOT;
-                 i = warp_set_next(c->due_warps, owned, i + 1, end)) {
-                if (warp_ready(c, i, now, &why, &wake, &insn)) {
-                    chosen = i;
-                    chosen_insn = insn;
-                    break;
+        if (c->lrr) {
+            uint32_t warp_count = (uint32_t)c->params.warps;
+            uint32_t from = owns_last && last + 1 < warp_count ? last + 1 : 0;
+            for (uint32_t pass = 0; chosen == NO_SLOT && pass < 2; pass++) {
+                uint32_t end = pass ? from : warp_count;
+                for (uint32_t i = warp_set_next(c->due_warps, owned, pass ? 0 : from, end); i != NO_SLOT;
+                     i = warp_set_next(c->due_warps, owned, i + 1, end)) {
+                    if (warp_ready(c, i, now, &why, &wake, &insn)) {
+                        chosen = i;
+                        chosen_insn = insn;
+                        break;
+                    }
+                    if (why > worst) worst = why;
                 }
-                if (why > worst) worst = why;
             }
         }
         if (chosen == NO_SLOT) continue;
@@ -2704,7 +2707,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     if (failed) return SIMTX_NEVER;
     drain_requests(c, now);
     if (issued) reason = STALL_NONE;
-    else if (c->free_warps < warp_count) reason = worst == STALL_IDLE ? STALL_MEMORY : worst;
+    else if (c->free_warps < (uint32_t)c->params.warps) reason = worst == STALL_IDLE ? STALL_MEMORY : worst;
     if (!issued) c->stats.stall_cycles[reason]++;
     c->last_stall = reason;
     if (c->env.probes_traced) { /* only a waveform reads them */
