@@ -2611,14 +2611,13 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     c->last_tick = now;
     c->stats.ticks++;
     bool dispatched = dispatch_cta(c, now);
-    uint64_t check_wake = c->conflict_checks ? finish_conflict_checks(c, now) : SIMTX_NEVER;
+    /* The earliest cycle something can change (an issue, a latency, a
+     * conflict check's end): the cycle only lowers it. */
+    uint64_t wake = c->conflict_checks ? finish_conflict_checks(c, now) : SIMTX_NEVER;
     drain_requests(c, now);
-    uint64_t wake = SIMTX_NEVER;
     unsigned issued = 0;
-    stall_reason reason = STALL_IDLE;
     stall_reason worst = STALL_IDLE;
     uint32_t schedulers = (uint32_t)c->params.schedulers;
-    bool failed = false;
     if (c->earliest_waiting <= now) promote_due_warps(c, now);
     /* No due warp (all wait for memory, say): no scheduler has a choice, skip them. */
     uint64_t any_due = 0;
@@ -2689,10 +2688,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         }
         c->last_issued[s] = chosen;
         issued++;
-        if (result == ISSUE_FAILED) {
-            failed = true;
-            break;
-        }
+        if (result == ISSUE_FAILED) return SIMTX_NEVER;
     }
     if (!issued) {
         /* The warps not due stall for their own reasons until their cycles. */
@@ -2704,8 +2700,8 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
                 break;
             }
     }
-    if (failed) return SIMTX_NEVER;
     drain_requests(c, now);
+    stall_reason reason = STALL_IDLE;
     if (issued) reason = STALL_NONE;
     else if (c->free_warps < (uint32_t)c->params.warps) reason = worst == STALL_IDLE ? STALL_MEMORY : worst;
     if (!issued) c->stats.stall_cycles[reason]++;
@@ -2716,7 +2712,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         c->probes.pending_memory = (uint64_t)c->params.max_pending_memory - c->free_pending_count;
     }
     /* Sleep until something can change: an issue, a latency, a dispatch. */
-    uint64_t next = wake < check_wake ? wake : check_wake;
+    uint64_t next = wake;
     /* Room is free but warps still wait for it (the released one did not
      * need a request, e.g. a shared access): release the next one. */
     if (c->room_waiter_count && c->free_pending_count && c->requests.capacity - c->requests.length >= c->lanes) {
