@@ -1785,10 +1785,15 @@ static uint32_t read_argument(const simt_launch *l, uint32_t address, unsigned s
     return read_bytes(l->args + at, size <= l->args_size - at ? size : l->args_size - at);
 }
 
-/* Executes a load, store or atomic. Returns false if it cannot issue now
- * (structural stall) without changing any state. */
-static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc, uint64_t mask,
-                           uint64_t now, bool *failed)
+/* What issuing an instruction did: executed it, found a structural stall
+ * (nothing changed), or failed the run (reported). A result rather than a
+ * failure flag set through a pointer, which kept the callers' flags in
+ * memory. */
+typedef enum issue_result { ISSUE_DONE, ISSUE_STALLED, ISSUE_FAILED } issue_result;
+
+/* Executes a load, store or atomic (or stalls without changing any state). */
+static issue_result execute_memory(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc,
+                                   uint64_t mask, uint64_t now)
 {
     rv_op op = (rv_op)k->insn.op;
     rv_class cls = (rv_class)k->op_class;
@@ -1862,7 +1867,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         c->stats.constant_loads++;
         if (k->insn.rd) w->register_ready[k->insn.rd] = now + (uint64_t)c->params.constant_latency; /* at least 1 */
         c->ldst_free_cycle = now + 1;
-        return true;
+        return ISSUE_DONE;
     }
     if (uniform_base) fill_lanes(c, addresses, c->full_mask, lowest);
     if (access == ACCESS_MEMORY) global_mask = mask;
@@ -1879,21 +1884,19 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
             w->tx->abort_requested = true;
             w->tx->abort_cause = ABORT_FAULT;
             w->tx->fault_pc = pc;
-            return true;
+            return ISSUE_DONE;
         }
         if (window == RV_WINDOW_NONE || rv_window_of(address + size - 1) != window ||
             (window == RV_WINDOW_CODE && cls != RV_CLASS_LOAD)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "%s of %u bytes at 0x%08x (thread lane %u) lies outside every window it may use, at %s",
                  cls == RV_CLASS_LOAD ? "load" : cls == RV_CLASS_STORE ? "store" : "atomic", size, address, lane, where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         if (address & (size - 1)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "misaligned %u-byte access at 0x%08x (lane %u) at %s", size, address, lane, where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         if (address - c->launch->args_address < c->launch->args_size) {
             /* The argument block: read-only, served by the core like a
@@ -1902,8 +1905,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 describe(c, w, pc, where, sizeof where);
                 fail(c, "%s to the kernel's argument block at 0x%08x (lane %u; it is read-only) at %s",
                      cls == RV_CLASS_STORE ? "store" : "atomic", address, lane, where);
-                *failed = true;
-                return true;
+                return ISSUE_FAILED;
             }
             continue;
         }
@@ -1926,8 +1928,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         if (cls == RV_CLASS_ATOMIC) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "atomic inside a transaction at %s: not supported (use plain loads and stores)", where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         uint32_t *load_rd = reg(c, w, k->insn.rd);
         const uint32_t *store_data = reg(c, w, k->insn.rs2);
@@ -1948,16 +1949,14 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                         describe(c, w, pc, where, sizeof where);
                         fail(c, "%u-byte transactional store to 0x%08x (lane %u) to a word the transaction neither read nor wrote: not supported, at %s",
                              size, addresses[lane_index], lane_index, where);
-                        *failed = true;
-                        return true;
+                        return ISSUE_FAILED;
                     }
                     uint32_t byte_mask = (size == 1 ? 0xffu : 0xffffu) << shift;
                     value = (base_word->value & ~byte_mask) | ((value << shift) & byte_mask);
                 }
                 if (written) written->value = value;
                 else if (!log_append(c, &lane->writes, word, value)) {
-                    *failed = true;
-                    return true;
+                    return ISSUE_FAILED;
                 }
             }
             tx_served |= 1ull << lane_index;
@@ -1979,7 +1978,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     } else {
         messages = coalesce(c, addresses, global_mask, size, segments);
     }
-    if (messages && (!c->free_pending_count || c->requests.capacity - c->requests.length < messages)) return false;
+    if (messages && (!c->free_pending_count || c->requests.capacity - c->requests.length < messages)) return ISSUE_STALLED;
 
     uint32_t *rd = reg(c, w, k->insn.rd);
     const uint32_t *data = reg(c, w, k->insn.rs2);
@@ -2011,8 +2010,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                     describe(c, w, pc, where, sizeof where);
                     fail(c, "shared-memory access at 0x%08x (lane %u) beyond the CTA's %u bytes, at %s", address, lane,
                          c->launch->shared_bytes, where);
-                    *failed = true;
-                    return true;
+                    return ISSUE_FAILED;
                 }
                 bytes = c->shared + cta->shared_offset + shared_offset;
                 any_shared = true;
@@ -2032,15 +2030,13 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                     describe(c, w, pc, where, sizeof where);
                     fail(c, "local-memory access at 0x%08x (lane %u) beyond the thread's %" PRId64 " bytes (stack overflow?), at %s",
                          address, lane, c->params.local_memory, where);
-                    *failed = true;
-                    return true;
+                    return ISSUE_FAILED;
                 }
                 if (!w->local) {
                     w->local = calloc((size_t)c->lanes, (size_t)c->params.local_memory);
                     if (!w->local) {
                         fail(c, "out of memory for local memory");
-                        *failed = true;
-                        return true;
+                        return ISSUE_FAILED;
                     }
                 }
                 bytes = w->local + (size_t)lane * (size_t)c->params.local_memory + local_offset;
@@ -2055,8 +2051,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 if (!kernel_image_read_code(c->launch->image, address, &value, size)) {
                     describe(c, w, pc, where, sizeof where);
                     fail(c, "load at 0x%08x (lane %u) outside the kernel's image in the code window, at %s", address, lane, where);
-                    *failed = true;
-                    return true;
+                    return ISSUE_FAILED;
                 }
                 if (k->insn.rd) rd[lane] = rv_extend_load(op, value);
                 any_code = true;
@@ -2066,8 +2061,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
             memcpy(&old, bytes, size);
             /* The private stack is restored if the transaction aborts. */
             if (undo_offset != UINT32_MAX && !undo_append(c, &w->tx->lane[lane], undo_offset, old, size)) {
-                *failed = true;
-                return true;
+                return ISSUE_FAILED;
             }
             if (cls == RV_CLASS_LOAD) {
                 if (k->insn.rd) rd[lane] = rv_extend_load(op, old);
@@ -2183,7 +2177,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         w->reserved &= ~mask;
     }
     c->ldst_free_cycle = now + ldst_cycles;
-    return true;
+    return ISSUE_DONE;
 }
 
 /* Whether warp_ready() could register a warp as waiting for request room
@@ -2362,12 +2356,9 @@ static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint
     return taken;
 }
 
-typedef enum issue_result { ISSUE_DONE, ISSUE_STALLED, ISSUE_FAILED } issue_result;
-
 /* Issues the warp's next instruction, k as warp_ready() decoded it:
  * executes it on every active lane and updates the SIMT stack, unless a
- * structural stall or a failure (reported) stops it. A result rather than
- * a flag by pointer: the cycle's flag then stays in a register. */
+ * structural stall or a failure (reported) stops it. */
 CYCLE_STEP issue_result issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, uint64_t now)
 {
     warp *w = &c->warps[warp_index];
@@ -2400,9 +2391,8 @@ CYCLE_STEP issue_result issue(simt_core *c, uint32_t warp_index, const kernel_in
     if (cls == RV_CLASS_LOAD && c->params.tm_tcd && w->tx && w->tx->phase == TX_RUNNING && need_block_queries(c, w, warp_index, k, mask))
         return ISSUE_DONE; /* the load waits for its blocks' last-written times */
     if (cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC) {
-        bool memory_failed = false;
-        if (!execute_memory(c, w, warp_index, k, pc, mask, now, &memory_failed)) return ISSUE_STALLED;
-        if (memory_failed) return ISSUE_FAILED;
+        issue_result result = execute_memory(c, w, warp_index, k, pc, mask, now);
+        if (result != ISSUE_DONE) return result;
         latency = 0; /* set by execute_memory */
     }
     if (c->trace) trace_instruction(c, w, warp_index, pc, mask, now);
