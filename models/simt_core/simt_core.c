@@ -1223,7 +1223,7 @@ static void finish_commit(simt_core *c, warp *w, uint32_t warp_index, uint64_t n
             if (lane->tcd) c->tm_stats.tm_tcd_commits++;
             if (c->tm_recording && (lane->cid || lane->tcd)) record_commit(c, lane, lane->tcd ? tx->start_time - 1 : lane->cid, lane->tcd);
             if (tx->commit_rd) w->registers[tx->commit_rd * c->lanes + l] = 1;
-            w->uniform_registers &= ~(1u << tx->commit_rd) | 1u;
+            w->uniform_registers &= ~(1u << tx->commit_rd);
             lane->depth = 0;
             lane_reset(lane);
         } else {
@@ -1808,7 +1808,7 @@ static issue_result execute_memory(simt_core *c, warp *w, uint32_t warp_index, c
     bool contiguous = false; /* every lane, a word each, lane l at addresses[0] + 4 l */
     bool uniform_base = (w->uniform_registers >> k->insn.rs1) & 1;
     /* Loads write rd (set again below for an argument the whole warp reads). */
-    if (cls != RV_CLASS_STORE) w->uniform_registers &= ~(1u << k->insn.rd) | 1u;
+    if (cls != RV_CLASS_STORE) w->uniform_registers &= ~(1u << k->insn.rd);
     if (uniform_base) { /* one address for the warp (the lanes' copies are made below, if needed) */
         lowest = highest = address_bits = base[0] + (uint32_t)offset;
     } else if (mask == c->full_mask) { /* every lane: plain loops */
@@ -2429,7 +2429,7 @@ CYCLE_STEP issue_result issue(simt_core *c, uint32_t warp_index, const kernel_in
         break;
     }
     case RV_CLASS_CSR:
-        w->uniform_registers &= ~(1u << rd_index) | 1u;
+        w->uniform_registers &= ~(1u << rd_index);
         if (!read_csr(c, w, (unsigned)k->insn.imm, mask, rd_index ? reg(c, w, rd_index) : NULL)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "read of unknown CSR 0x%x at %s", (unsigned)k->insn.imm, where);
@@ -2505,7 +2505,7 @@ CYCLE_STEP issue_result issue(simt_core *c, uint32_t warp_index, const kernel_in
                     w->tx->lane[l].depth--;
                     if (rd_index) reg(c, w, rd_index)[l] = 1;
                 }
-                w->uniform_registers &= ~(1u << rd_index) | 1u;
+                w->uniform_registers &= ~(1u << rd_index);
                 break;
             }
             start_commit(c, w, warp_index, rd_index, mask, now);
