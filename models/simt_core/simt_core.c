@@ -2384,17 +2384,18 @@ CYCLE_STEP issue_result issue(simt_core *c, uint32_t warp_index, const kernel_in
     rv_op op = (rv_op)k->insn.op;
     rv_class cls = (rv_class)k->op_class;
     unsigned rd_index = k->insn.rd;
-    /* The operands' lanes are found in the cases using them: made here, they
-     * would live across the calls of the memory path (stack traffic). */
-    uint64_t latency = (uint64_t)c->params.alu_latency;
-    uint32_t next_pc = pc + 4;
+    /* The operands' lanes, the latency and the next pc are made after the
+     * calls of the memory path: made before, they would live across them
+     * (stack traffic). */
     if (cls == RV_CLASS_LOAD && c->params.tm_tcd && w->tx && w->tx->phase == TX_RUNNING && need_block_queries(c, w, warp_index, k, mask))
         return ISSUE_DONE; /* the load waits for its blocks' last-written times */
-    if (cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC) {
+    bool memory = cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC;
+    if (memory) {
         issue_result result = execute_memory(c, w, warp_index, k, pc, mask, now);
         if (result != ISSUE_DONE) return result;
-        latency = 0; /* set by execute_memory */
     }
+    uint64_t latency = memory ? 0 : (uint64_t)c->params.alu_latency; /* execute_memory sets its own */
+    uint32_t next_pc = pc + 4;
     if (c->trace) trace_instruction(c, w, warp_index, pc, mask, now);
     c->stats.warp_instructions++;
     /* A full warp needs no count (popcount is a library call on baseline x86-64). */
