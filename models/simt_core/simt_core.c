@@ -160,6 +160,10 @@ typedef struct warp {
     uint32_t depth;
     uint32_t pending_memory;    /* memory instructions of this warp still in flight */
     uint32_t cta_slot, warp_in_cta;
+    /* Registers whose lanes all hold one value (bit r; a clear bit says
+     * nothing): a memory instruction with such a base register has one
+     * address, known without a pass over the lanes (the arguments' loads). */
+    uint32_t uniform_registers;
     stack_entry *stack;
     uint32_t *registers;        /* [32][lanes]: lane-contiguous for the SIMD loops */
     tx_warp *tx;                /* transactional state, allocated at the first tx_begin */
@@ -186,6 +190,7 @@ typedef struct cta_slot {
     bool resident;
     uint32_t id[3];
     uint32_t warp_count, warps_done, barrier_arrived;
+    uint32_t draining;          /* finished warps with memory accesses in flight */
     uint32_t shared_offset;     /* into the core's shared memory */
     uint32_t *warps;            /* warp slots */
 } cta_slot;
@@ -235,7 +240,7 @@ struct simt_core {
     cta_slot *ctas;
     uint8_t *shared;
     uint32_t free_warps, free_ctas, free_registers, free_shared;
-    uint32_t *last_issued;      /* per scheduler */
+    uint32_t *last_issued;      /* per scheduler: a slot it owns, or NO_SLOT */
     /* Registers some launch's code on this core can write: the others are
      * still zero (calloc) in every warp slot. */
     uint32_t written_registers;
@@ -512,16 +517,26 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     c->hot = calloc((size_t)p->warps, sizeof *c->hot);
     c->ctas = calloc((size_t)p->ctas, sizeof *c->ctas);
     c->shared = calloc(1, (size_t)p->shared_memory + 1);
-    c->last_issued = calloc((size_t)p->schedulers, sizeof *c->last_issued);
+    /* The warp sets and the schedulers' last issued slots, which every
+     * cycle reads, in one allocation: one host cache line for 64 warps and
+     * two schedulers rather than five. */
     c->warp_set_words = ((uint32_t)p->warps + 63) / 64;
-    c->due_warps = calloc(c->warp_set_words, sizeof(uint64_t));
-    c->waiting_warps = calloc(c->warp_set_words, sizeof(uint64_t));
-    c->room_waiters = calloc(c->warp_set_words, sizeof(uint64_t));
-    c->scheduler_warps = calloc((size_t)c->warp_set_words * (size_t)p->schedulers, sizeof(uint64_t));
+    size_t set_words = (size_t)c->warp_set_words * (3 + (size_t)p->schedulers);
+    size_t set_bytes = (set_words + ((size_t)p->schedulers + 1) / 2) * sizeof(uint64_t);
+    set_bytes = (set_bytes + 63) / 64 * 64; /* aligned_alloc's size is a multiple of the alignment */
+    c->due_warps = aligned_alloc(64, set_bytes);
+    if (c->due_warps) {
+        memset(c->due_warps, 0, set_bytes);
+        c->waiting_warps = c->due_warps + c->warp_set_words;
+        c->room_waiters = c->waiting_warps + c->warp_set_words;
+        c->scheduler_warps = c->room_waiters + c->warp_set_words;
+        c->last_issued = (uint32_t *)(c->due_warps + set_words);
+        /* As if slot 0 had issued last: its scheduler starts there (LRR after it). */
+        for (int64_t s = 1; s < p->schedulers; s++) c->last_issued[s] = NO_SLOT;
+    }
     c->pending = calloc((size_t)p->max_pending_memory, sizeof *c->pending);
     c->free_pending = calloc((size_t)p->max_pending_memory, sizeof *c->free_pending);
-    if (!c->warps || !c->hot || !c->ctas || !c->shared || !c->last_issued || !c->pending || !c->free_pending ||
-        !c->due_warps || !c->waiting_warps || !c->room_waiters || !c->scheduler_warps ||
+    if (!c->warps || !c->hot || !c->ctas || !c->shared || !c->pending || !c->free_pending || !c->due_warps ||
         !msg_queue_init(&c->requests, (size_t)p->request_queue)) {
         snprintf(error, error_size, "out of memory");
         simt_core_destroy(c);
@@ -641,8 +656,8 @@ static void simt_core_destroy(void *core)
     for (int64_t i = 0; c->ctas && i < c->params.ctas; i++) free(c->ctas[i].warps);
     if (c->trace) fclose(c->trace);
     msg_queue_release(&c->requests);
-    free(c->warps), free(c->hot), free(c->ctas), free(c->shared), free(c->last_issued), free(c->pending), free(c->free_pending);
-    free(c->due_warps), free(c->waiting_warps), free(c->room_waiters), free(c->scheduler_warps);
+    free(c->warps), free(c->hot), free(c->ctas), free(c->shared), free(c->pending), free(c->free_pending);
+    free(c->due_warps); /* with the other warp sets and last_issued */
     free(c);
 }
 
@@ -739,6 +754,7 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
     cta->warp_count = warps;
     cta->warps_done = 0;
     cta->barrier_arrived = 0;
+    cta->draining = 0;
     cta->shared_offset = offset;
     memset(c->shared + offset, 0, l->shared_bytes);
     if (c->free_warps == (uint32_t)c->params.warps) c->busy_since = now;
@@ -764,6 +780,7 @@ static bool dispatch_cta(simt_core *c, uint64_t now)
         for (uint32_t run = 0; run < c->launch_register_run_count; run++)
             memset(reg(c, w, c->launch_register_runs[run].first), 0, sizeof(uint32_t) * c->lanes * c->launch_register_runs[run].count);
         for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
+        w->uniform_registers = UINT32_MAX; /* zero, or sp and a0 below (registers the kernel does not name are never read) */
         uint32_t first_thread = k * c->lanes;
         uint32_t active = threads - first_thread < c->lanes ? threads - first_thread : c->lanes;
         fill_lanes(c, reg(c, w, 2), c->full_mask, RV_LOCAL_BASE + (uint32_t)c->params.local_memory); /* sp */
@@ -799,14 +816,13 @@ static void release_cta(simt_core *c, uint32_t slot, uint64_t now)
     c->probes.active_warps = (uint32_t)c->params.warps - c->free_warps;
 }
 
-/* A warp finished (stack empty) or a memory instruction of it completed:
- * complete the CTA when every warp is done and quiet. */
+/* A warp finished (stack empty) or the last memory instruction of a
+ * finished one completed: complete the CTA when every warp is done and
+ * quiet (counted rather than visiting the warps, whose lines are cold). */
 static void check_cta_done(simt_core *c, uint32_t slot, uint64_t now)
 {
     cta_slot *cta = &c->ctas[slot];
-    if (cta->warps_done < cta->warp_count) return;
-    for (uint32_t k = 0; k < cta->warp_count; k++)
-        if (c->warps[cta->warps[k]].pending_memory) return;
+    if (cta->warps_done < cta->warp_count || cta->draining) return;
     release_cta(c, slot, now);
 }
 
@@ -857,6 +873,7 @@ static void reconverge(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
     }
     cta_slot *cta = &c->ctas[w->cta_slot];
     cta->warps_done++;
+    if (w->pending_memory) cta->draining++;
     set_hot(c, warp_index, UINT64_MAX, STALL_MEMORY); /* done; its stores may be in flight */
     check_barrier(c, w->cta_slot);
     check_cta_done(c, w->cta_slot, now);
@@ -1039,6 +1056,7 @@ static void lane_rollback(simt_core *c, warp *w, uint32_t l)
     tx_warp *tx = w->tx;
     tx_lane *lane = &tx->lane[l];
     for (unsigned r = 0; r < 32; r++) w->registers[r * c->lanes + l] = tx->checkpoint[r * c->lanes + l];
+    w->uniform_registers = 1; /* x0 only */
     for (uint32_t u = lane->undo_count; u-- > 0;)
         memcpy(w->local + (size_t)l * (size_t)c->params.local_memory + lane->undo[u].offset, &lane->undo[u].old, lane->undo[u].size);
     lane_reset(lane);
@@ -1205,6 +1223,7 @@ static void finish_commit(simt_core *c, warp *w, uint32_t warp_index, uint64_t n
             if (lane->tcd) c->tm_stats.tm_tcd_commits++;
             if (c->tm_recording && (lane->cid || lane->tcd)) record_commit(c, lane, lane->tcd ? tx->start_time - 1 : lane->cid, lane->tcd);
             if (tx->commit_rd) w->registers[tx->commit_rd * c->lanes + l] = 1;
+            w->uniform_registers &= ~(1u << tx->commit_rd);
             lane->depth = 0;
             lane_reset(lane);
         } else {
@@ -1737,11 +1756,11 @@ typedef enum warp_access {
     ACCESS_IN_CORE,      /* every lane to shared, local or code memory */
 } warp_access;
 
-/* Decides from the lowest and highest address (and all addresses ORed,
- * for alignment) whether every lane's access passes the per-lane checks
- * and goes the same way. Windows are intervals, so when the lowest
- * address and the highest access's last byte share one, all accesses lie
- * in it. */
+/* Decides from the lowest and highest address (and address_bits, whose
+ * low bits are zero only if every address is aligned: the addresses ORed)
+ * whether every lane's access passes the per-lane checks and goes the same
+ * way. Windows are intervals, so when the lowest address and the highest
+ * access's last byte share one, all accesses lie in it. */
 static warp_access whole_warp_access(const simt_core *c, rv_class cls, unsigned size, uint32_t lowest, uint32_t highest,
                                      uint32_t address_bits)
 {
@@ -1766,10 +1785,15 @@ static uint32_t read_argument(const simt_launch *l, uint32_t address, unsigned s
     return read_bytes(l->args + at, size <= l->args_size - at ? size : l->args_size - at);
 }
 
-/* Executes a load, store or atomic. Returns false if it cannot issue now
- * (structural stall) without changing any state. */
-static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc, uint64_t mask,
-                           uint64_t now, bool *failed)
+/* What issuing an instruction did: executed it, found a structural stall
+ * (nothing changed), or failed the run (reported). A result rather than a
+ * failure flag set through a pointer, which kept the callers' flags in
+ * memory. */
+typedef enum issue_result { ISSUE_DONE, ISSUE_STALLED, ISSUE_FAILED } issue_result;
+
+/* Executes a load, store or atomic (or stalls without changing any state). */
+static issue_result execute_memory(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc,
+                                   uint64_t mask, uint64_t now)
 {
     rv_op op = (rv_op)k->insn.op;
     rv_class cls = (rv_class)k->op_class;
@@ -1782,27 +1806,30 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
     uint32_t lanes = c->lanes; /* a local: the stores below cannot change it */
     bool contiguous = false; /* every lane, a word each, lane l at addresses[0] + 4 l */
-    if (mask == c->full_mask) { /* every lane: plain loops */
-        /* The two usual patterns first, which give the lowest and highest
+    bool uniform_base = (w->uniform_registers >> k->insn.rs1) & 1;
+    /* Loads write rd (set again below for an argument the whole warp reads). */
+    if (cls != RV_CLASS_STORE) w->uniform_registers &= ~(1u << k->insn.rd);
+    if (uniform_base) { /* one address for the warp (the lanes' copies are made below, if needed) */
+        lowest = highest = address_bits = base[0] + (uint32_t)offset;
+    } else if (mask == c->full_mask) { /* every lane: plain loops */
+        /* The usual pattern first, which gives the lowest and highest
          * address without comparing (SSE2 has no unsigned vector minimum):
-         * one address for the warp, or lane l at addresses[0] + 4 l. The
-         * addresses are made in the same pass. */
+         * lane l at addresses[0] + 4 l. The addresses are made in the same
+         * pass. (One address for the warp mostly comes from a register
+         * known to be uniform, above; the comparisons find the others.) */
         uint32_t first = base[0] + (uint32_t)offset, last_of_run = first + 4 * (lanes - 1);
-        uint32_t off_uniform_bits = 0, off_stride_bits = 0;
+        uint32_t off_stride_bits = 0;
 #define FULL_WARP_ADDRESSES(COUNT)                                                                     \
     for (uint32_t lane = 0; lane < (COUNT); lane++) {                                                  \
         uint32_t address = base[lane] + (uint32_t)offset;                                              \
         addresses[lane] = address;                                                                     \
-        address_bits |= address;                                                                       \
-        off_uniform_bits |= address ^ first;                                                           \
         off_stride_bits |= address ^ (first + (lane << 2)); /* a shift: SSE2 has no 32-bit multiply */ \
     }
         if (lanes == 32) FULL_WARP_ADDRESSES(32) /* the usual warp: a loop of known count, unrolled */
         else FULL_WARP_ADDRESSES(lanes)
 #undef FULL_WARP_ADDRESSES
-        if (!off_uniform_bits) {
-            lowest = highest = first;
-        } else if (!off_stride_bits && last_of_run > first) { /* not wrapping around */
+        if (!off_stride_bits && last_of_run > first) { /* not wrapping around */
+            address_bits = first; /* as aligned as the others (4 l adds no low bits) */
             lowest = first;
             highest = last_of_run;
             contiguous = size == 4;
@@ -1810,6 +1837,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
             for (uint32_t lane = 0; lane < c->lanes; lane++) {
                 lowest = addresses[lane] < lowest ? addresses[lane] : lowest;
                 highest = addresses[lane] > highest ? addresses[lane] : highest;
+                address_bits |= addresses[lane];
             }
         }
     } else {
@@ -1822,6 +1850,26 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         }
     }
     warp_access access = whole_warp_access(c, cls, size, lowest, highest, address_bits);
+    if (access == ACCESS_ARGUMENTS) {
+        /* Kernel parameters: read-only, served by the core like a constant
+         * cache (CUDA's parameter space); usually one address for the warp,
+         * read once. Nothing below applies to them. */
+        if (k->insn.rd && lowest == highest) {
+            fill_lanes(c, reg(c, w, k->insn.rd), mask, rv_extend_load(op, read_argument(c->launch, lowest, size)));
+            if (mask == c->full_mask) w->uniform_registers |= 1u << k->insn.rd;
+        } else if (k->insn.rd) {
+            uint32_t *rd = reg(c, w, k->insn.rd);
+            for (uint64_t m = mask; m; m &= m - 1) {
+                uint32_t lane = (uint32_t)__builtin_ctzll(m);
+                rd[lane] = rv_extend_load(op, read_argument(c->launch, addresses[lane], size));
+            }
+        }
+        c->stats.constant_loads++;
+        if (k->insn.rd) w->register_ready[k->insn.rd] = now + (uint64_t)c->params.constant_latency; /* at least 1 */
+        c->ldst_free_cycle = now + 1;
+        return ISSUE_DONE;
+    }
+    if (uniform_base) fill_lanes(c, addresses, c->full_mask, lowest);
     if (access == ACCESS_MEMORY) global_mask = mask;
     for (uint64_t m = access == ACCESS_LANE_BY_LANE ? mask : 0; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(m);
@@ -1836,21 +1884,19 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
             w->tx->abort_requested = true;
             w->tx->abort_cause = ABORT_FAULT;
             w->tx->fault_pc = pc;
-            return true;
+            return ISSUE_DONE;
         }
         if (window == RV_WINDOW_NONE || rv_window_of(address + size - 1) != window ||
             (window == RV_WINDOW_CODE && cls != RV_CLASS_LOAD)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "%s of %u bytes at 0x%08x (thread lane %u) lies outside every window it may use, at %s",
                  cls == RV_CLASS_LOAD ? "load" : cls == RV_CLASS_STORE ? "store" : "atomic", size, address, lane, where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         if (address & (size - 1)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "misaligned %u-byte access at 0x%08x (lane %u) at %s", size, address, lane, where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         if (address - c->launch->args_address < c->launch->args_size) {
             /* The argument block: read-only, served by the core like a
@@ -1859,8 +1905,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 describe(c, w, pc, where, sizeof where);
                 fail(c, "%s to the kernel's argument block at 0x%08x (lane %u; it is read-only) at %s",
                      cls == RV_CLASS_STORE ? "store" : "atomic", address, lane, where);
-                *failed = true;
-                return true;
+                return ISSUE_FAILED;
             }
             continue;
         }
@@ -1883,8 +1928,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         if (cls == RV_CLASS_ATOMIC) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "atomic inside a transaction at %s: not supported (use plain loads and stores)", where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         uint32_t *load_rd = reg(c, w, k->insn.rd);
         const uint32_t *store_data = reg(c, w, k->insn.rs2);
@@ -1905,16 +1949,14 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                         describe(c, w, pc, where, sizeof where);
                         fail(c, "%u-byte transactional store to 0x%08x (lane %u) to a word the transaction neither read nor wrote: not supported, at %s",
                              size, addresses[lane_index], lane_index, where);
-                        *failed = true;
-                        return true;
+                        return ISSUE_FAILED;
                     }
                     uint32_t byte_mask = (size == 1 ? 0xffu : 0xffffu) << shift;
                     value = (base_word->value & ~byte_mask) | ((value << shift) & byte_mask);
                 }
                 if (written) written->value = value;
                 else if (!log_append(c, &lane->writes, word, value)) {
-                    *failed = true;
-                    return true;
+                    return ISSUE_FAILED;
                 }
             }
             tx_served |= 1ull << lane_index;
@@ -1936,7 +1978,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
     } else {
         messages = coalesce(c, addresses, global_mask, size, segments);
     }
-    if (messages && (!c->free_pending_count || c->requests.capacity - c->requests.length < messages)) return false;
+    if (messages && (!c->free_pending_count || c->requests.capacity - c->requests.length < messages)) return ISSUE_STALLED;
 
     uint32_t *rd = reg(c, w, k->insn.rd);
     const uint32_t *data = reg(c, w, k->insn.rs2);
@@ -1955,19 +1997,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         uint32_t bank_words[MAX_LANES], word_banks[MAX_LANES];
         uint32_t distinct = 0, worst = 1;
         bool any_shared = false, any_local = false, any_code = false;
-        if (access == ACCESS_ARGUMENTS) {
-            /* Kernel parameters: usually one address for the whole warp, read once. */
-            if (k->insn.rd && lowest == highest) {
-                fill_lanes(c, rd, local_mask, rv_extend_load(op, read_argument(c->launch, lowest, size)));
-            } else if (k->insn.rd) {
-                for (uint64_t m = local_mask; m; m &= m - 1) {
-                    uint32_t lane = (uint32_t)__builtin_ctzll(m);
-                    rd[lane] = rv_extend_load(op, read_argument(c->launch, addresses[lane], size));
-                }
-            }
-            any_code = true;
-        }
-        for (uint64_t m = access == ACCESS_ARGUMENTS ? 0 : local_mask; m; m &= m - 1) {
+        for (uint64_t m = local_mask; m; m &= m - 1) {
             uint32_t lane = (uint32_t)__builtin_ctzll(m);
             uint32_t address = addresses[lane];
             rv_window window = rv_window_of(address);
@@ -1980,8 +2010,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                     describe(c, w, pc, where, sizeof where);
                     fail(c, "shared-memory access at 0x%08x (lane %u) beyond the CTA's %u bytes, at %s", address, lane,
                          c->launch->shared_bytes, where);
-                    *failed = true;
-                    return true;
+                    return ISSUE_FAILED;
                 }
                 bytes = c->shared + cta->shared_offset + shared_offset;
                 any_shared = true;
@@ -2001,15 +2030,13 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                     describe(c, w, pc, where, sizeof where);
                     fail(c, "local-memory access at 0x%08x (lane %u) beyond the thread's %" PRId64 " bytes (stack overflow?), at %s",
                          address, lane, c->params.local_memory, where);
-                    *failed = true;
-                    return true;
+                    return ISSUE_FAILED;
                 }
                 if (!w->local) {
                     w->local = calloc((size_t)c->lanes, (size_t)c->params.local_memory);
                     if (!w->local) {
                         fail(c, "out of memory for local memory");
-                        *failed = true;
-                        return true;
+                        return ISSUE_FAILED;
                     }
                 }
                 bytes = w->local + (size_t)lane * (size_t)c->params.local_memory + local_offset;
@@ -2024,8 +2051,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
                 if (!kernel_image_read_code(c->launch->image, address, &value, size)) {
                     describe(c, w, pc, where, sizeof where);
                     fail(c, "load at 0x%08x (lane %u) outside the kernel's image in the code window, at %s", address, lane, where);
-                    *failed = true;
-                    return true;
+                    return ISSUE_FAILED;
                 }
                 if (k->insn.rd) rd[lane] = rv_extend_load(op, value);
                 any_code = true;
@@ -2035,8 +2061,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
             memcpy(&old, bytes, size);
             /* The private stack is restored if the transaction aborts. */
             if (undo_offset != UINT32_MAX && !undo_append(c, &w->tx->lane[lane], undo_offset, old, size)) {
-                *failed = true;
-                return true;
+                return ISSUE_FAILED;
             }
             if (cls == RV_CLASS_LOAD) {
                 if (k->insn.rd) rd[lane] = rv_extend_load(op, old);
@@ -2152,7 +2177,7 @@ static bool execute_memory(simt_core *c, warp *w, uint32_t warp_index, const ker
         w->reserved &= ~mask;
     }
     c->ldst_free_cycle = now + ldst_cycles;
-    return true;
+    return ISSUE_DONE;
 }
 
 /* Whether warp_ready() could register a warp as waiting for request room
@@ -2332,9 +2357,9 @@ static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint
 }
 
 /* Issues the warp's next instruction, k as warp_ready() decoded it:
- * executes it on every active lane and updates the SIMT stack. Returns
- * false on a structural stall. */
-CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, uint64_t now, bool *failed)
+ * executes it on every active lane and updates the SIMT stack, unless a
+ * structural stall or a failure (reported) stops it. */
+CYCLE_STEP issue_result issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, uint64_t now)
 {
     warp *w = &c->warps[warp_index];
     stack_entry *top = &w->stack[w->depth - 1];
@@ -2342,35 +2367,35 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
     uint64_t mask = top->mask;
     if (w->tx && w->tx->phase == TX_RUNNING && w->tx->abort_requested) {
         abort_attempt(c, w, warp_index, now);
-        return true;
+        return ISSUE_DONE;
     }
     char where[320];
     if (!k && in_transaction(w)) { /* a doomed transaction jumped anywhere */
         w->tx->abort_requested = true;
         w->tx->abort_cause = ABORT_FAULT;
         w->tx->fault_pc = w->tx->begin_pc;
-        return true;
+        return ISSUE_DONE;
     }
     if (!k) {
         describe(c, w, pc, where, sizeof where);
         fail(c, "jumped outside the kernel's text: %s", where);
-        *failed = true;
-        return true;
+        return ISSUE_FAILED;
     }
     rv_op op = (rv_op)k->insn.op;
     rv_class cls = (rv_class)k->op_class;
     unsigned rd_index = k->insn.rd;
-    /* The operands' lanes are found in the cases using them: made here, they
-     * would live across the calls of the memory path (stack traffic). */
-    uint64_t latency = (uint64_t)c->params.alu_latency;
-    uint32_t next_pc = pc + 4;
+    /* The operands' lanes, the latency and the next pc are made after the
+     * calls of the memory path: made before, they would live across them
+     * (stack traffic). */
     if (cls == RV_CLASS_LOAD && c->params.tm_tcd && w->tx && w->tx->phase == TX_RUNNING && need_block_queries(c, w, warp_index, k, mask))
-        return true; /* the load waits for its blocks' last-written times */
-    if (cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC) {
-        if (!execute_memory(c, w, warp_index, k, pc, mask, now, failed)) return false;
-        if (*failed) return true;
-        latency = 0; /* set by execute_memory */
+        return ISSUE_DONE; /* the load waits for its blocks' last-written times */
+    bool memory = cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC;
+    if (memory) {
+        issue_result result = execute_memory(c, w, warp_index, k, pc, mask, now);
+        if (result != ISSUE_DONE) return result;
     }
+    uint64_t latency = memory ? 0 : (uint64_t)c->params.alu_latency; /* execute_memory sets its own */
+    uint32_t next_pc = pc + 4;
     if (c->trace) trace_instruction(c, w, warp_index, pc, mask, now);
     c->stats.warp_instructions++;
     /* A full warp needs no count (popcount is a library call on baseline x86-64). */
@@ -2389,6 +2414,7 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
         bool immediate = (k->insn.raw & 0x7f) == 0x13;
         uint32_t *rd = reg(c, w, rd_index);
         const uint32_t *a = reg(c, w, k->insn.rs1), *b = reg(c, w, k->insn.rs2);
+        w->uniform_registers &= ~(1u << rd_index); /* not followed through ALU ops: each would pay for it */
         if (op == RV_LUI || op == RV_AUIPC) {
             uint32_t value = (uint32_t)k->insn.imm + (op == RV_AUIPC ? pc : 0);
             fill_lanes(c, rd, mask, value);
@@ -2404,11 +2430,11 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
         break;
     }
     case RV_CLASS_CSR:
+        w->uniform_registers &= ~(1u << rd_index);
         if (!read_csr(c, w, (unsigned)k->insn.imm, mask, rd_index ? reg(c, w, rd_index) : NULL)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "read of unknown CSR 0x%x at %s", (unsigned)k->insn.imm, where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         break;
     case RV_CLASS_BRANCH: {
@@ -2421,37 +2447,37 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
             top->pc = k->reconverge;
             if (!push_entry(c, w, pc + 4, k->reconverge, not_taken, false) ||
                 !push_entry(c, w, k->target, k->reconverge, taken, false)) {
-                *failed = true;
-                return true;
+                return ISSUE_FAILED;
             }
             reconverge(c, w, warp_index, now);
-            return true;
+            return ISSUE_DONE;
         }
         break;
     }
     case RV_CLASS_JUMP:
         w->next_issue = now + (uint64_t)c->params.branch_latency;
-        if (k->flow != KERNEL_FLOW_RETURN && rd_index) fill_lanes(c, reg(c, w, rd_index), mask, pc + 4);
+        if (k->flow != KERNEL_FLOW_RETURN && rd_index) {
+            fill_lanes(c, reg(c, w, rd_index), mask, pc + 4);
+            w->uniform_registers &= ~(1u << rd_index);
+        }
         switch ((kernel_flow)k->flow) {
         case KERNEL_FLOW_JUMP: next_pc = k->target; break;
         case KERNEL_FLOW_CALL:
             top->pc = pc + 4;
-            if (!push_entry(c, w, k->target, KERNEL_EXIT_PC, mask, true)) *failed = true;
+            if (!push_entry(c, w, k->target, KERNEL_EXIT_PC, mask, true)) return ISSUE_FAILED;
             w->register_ready[rd_index] = now + latency;
-            return true;
+            return ISSUE_DONE;
         case KERNEL_FLOW_TAIL_CALL:
             top->pc = KERNEL_EXIT_PC;
-            if (!push_entry(c, w, k->target, KERNEL_EXIT_PC, mask, true)) *failed = true;
-            return true;
+            return push_entry(c, w, k->target, KERNEL_EXIT_PC, mask, true) ? ISSUE_DONE : ISSUE_FAILED;
         case KERNEL_FLOW_RETURN:
             top->pc = KERNEL_EXIT_PC;
             reconverge(c, w, warp_index, now);
-            return true;
+            return ISSUE_DONE;
         default:
             describe(c, w, pc, where, sizeof where);
             fail(c, "unresolved jump at %s", where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         break;
     case RV_CLASS_LOAD: case RV_CLASS_STORE: case RV_CLASS_ATOMIC: case RV_CLASS_FENCE:
@@ -2462,8 +2488,7 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
                 for (uint64_t m = mask; m; m &= m - 1) w->tx->lane[__builtin_ctzll(m)].depth++;
                 break;
             }
-            if (!begin_transaction(c, w, warp_index, k, pc, mask, now)) *failed = true;
-            return true;
+            return begin_transaction(c, w, warp_index, k, pc, mask, now) ? ISSUE_DONE : ISSUE_FAILED;
         } else {
             uint64_t outer = 0;
             if (in_transaction(w))
@@ -2473,8 +2498,7 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
                 describe(c, w, pc, where, sizeof where);
                 fail(c, "%s at %s", in_transaction(w) ? "tx_commit reached by only part of its transaction's lanes"
                                                       : "tx_commit outside a transaction", where);
-                *failed = true;
-                return true;
+                return ISSUE_FAILED;
             }
             if (!outer) { /* the end of a nested transaction */
                 for (uint64_t m = mask; m; m &= m - 1) {
@@ -2482,17 +2506,17 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
                     w->tx->lane[l].depth--;
                     if (rd_index) reg(c, w, rd_index)[l] = 1;
                 }
+                w->uniform_registers &= ~(1u << rd_index);
                 break;
             }
             start_commit(c, w, warp_index, rd_index, mask, now);
-            return true;
+            return ISSUE_DONE;
         }
     case RV_CLASS_BARRIER: {
         if (in_transaction(w)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "barrier inside a transaction at %s (it could wait for lanes that retry forever)", where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         cta_slot *cta = &c->ctas[w->cta_slot];
         top->pc = next_pc;
@@ -2506,24 +2530,22 @@ CYCLE_STEP bool issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, u
         if (in_transaction(w)) {
             describe(c, w, pc, where, sizeof where);
             fail(c, "thread exit inside a transaction at %s", where);
-            *failed = true;
-            return true;
+            return ISSUE_FAILED;
         }
         /* The lanes leave every entry; the warp ends when no lane is left. */
         for (uint32_t e = 0; e < w->depth; e++) w->stack[e].mask &= ~mask;
         reconverge(c, w, warp_index, now);
-        return true;
+        return ISSUE_DONE;
     default:
         describe(c, w, pc, where, sizeof where);
         fail(c, "%s at %s", op == RV_ECALL ? "ecall (system calls are not supported)"
                             : op == RV_EBREAK ? "ebreak" : "illegal instruction", where);
-        *failed = true;
-        return true;
+        return ISSUE_FAILED;
     }
     if (rd_index && latency) w->register_ready[rd_index] = now + latency;
     top->pc = next_pc;
     if (top->pc == top->reconverge) reconverge(c, w, warp_index, now);
-    return true;
+    return ISSUE_DONE;
 }
 
 /* A pending entry or queue room freed: the oldest warp waiting for room
@@ -2580,27 +2602,26 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
     c->last_tick = now;
     c->stats.ticks++;
     bool dispatched = dispatch_cta(c, now);
-    uint64_t check_wake = c->conflict_checks ? finish_conflict_checks(c, now) : SIMTX_NEVER;
+    /* The earliest cycle something can change (an issue, a latency, a
+     * conflict check's end): the cycle only lowers it. */
+    uint64_t wake = c->conflict_checks ? finish_conflict_checks(c, now) : SIMTX_NEVER;
     drain_requests(c, now);
-    uint64_t wake = SIMTX_NEVER;
     unsigned issued = 0;
-    stall_reason reason = STALL_IDLE;
     stall_reason worst = STALL_IDLE;
-    uint32_t warp_count = (uint32_t)c->params.warps, schedulers = (uint32_t)c->params.schedulers;
-    bool failed = false;
+    uint32_t schedulers = (uint32_t)c->params.schedulers;
     if (c->earliest_waiting <= now) promote_due_warps(c, now);
     /* No due warp (all wait for memory, say): no scheduler has a choice, skip them. */
     uint64_t any_due = 0;
     for (uint32_t word = 0; word < c->warp_set_words; word++) any_due |= c->due_warps[word];
     if (!any_due) schedulers = 0;
-    for (uint32_t s = 0; s < schedulers && !failed; s++) {
+    for (uint32_t s = 0; s < schedulers; s++) {
         /* Scheduler s owns warps s, s + schedulers, ...; only due warps are
          * decoded. */
         const uint64_t *owned = &c->scheduler_warps[(size_t)s * c->warp_set_words];
         uint32_t chosen = NO_SLOT;
         const kernel_insn *insn, *chosen_insn = NULL;
         uint32_t last = c->last_issued[s];
-        bool owns_last = warp_set_has(owned, last); /* last % schedulers == s, without dividing */
+        bool owns_last = last != NO_SLOT;
         stall_reason why;
         /* GTO: the last issued warp while it can issue, then the oldest due
          * warp that can (by dispatch order: slots are reused, so slot order
@@ -2618,39 +2639,47 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
          * issues, and what a skipped decode records for a stalled warp
          * (set_hot) is only read in a cycle without an issue, in which no
          * warp is skipped; until then the warp stays due. */
+        uint64_t chosen_age = UINT64_MAX; /* none chosen: every warp is older */
         if (!c->lrr && chosen == NO_SLOT)
             for (uint32_t word = 0; word < c->warp_set_words; word++)
                 for (uint64_t due = c->due_warps[word] & owned[word]; due; due &= due - 1) {
                     uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(due);
-                    if (chosen != NO_SLOT && c->warps[i].age > c->warps[chosen].age && !decode_may_register_waiter(c)) continue;
+                    uint64_t age = c->warps[i].age;
+                    if (age > chosen_age && !decode_may_register_waiter(c)) continue;
                     if (!warp_ready(c, i, now, &why, &wake, &insn)) {
                         if (why > worst) worst = why;
-                    } else if (chosen == NO_SLOT || c->warps[i].age < c->warps[chosen].age) {
+                    } else if (age < chosen_age) {
                         chosen = i;
+                        chosen_age = age;
                         chosen_insn = insn;
                     }
                 }
-        uint32_t from = owns_last && last + 1 < warp_count ? last + 1 : 0;
-        for (uint32_t pass = 0; c->lrr && chosen == NO_SLOT && pass < 2; pass++) {
-            uint32_t end = pass ? from : warp_count;
-            for (uint32_t i = warp_set_next(c->due_warps, owned, pass ? 0 : from, end); i != NO_SLOT;
-                 i = warp_set_next(c->due_warps, owned, i + 1, end)) {
-                if (warp_ready(c, i, now, &why, &wake, &insn)) {
-                    chosen = i;
-                    chosen_insn = insn;
-                    break;
+        if (c->lrr) {
+            uint32_t warp_count = (uint32_t)c->params.warps;
+            uint32_t from = owns_last && last + 1 < warp_count ? last + 1 : 0;
+            for (uint32_t pass = 0; chosen == NO_SLOT && pass < 2; pass++) {
+                uint32_t end = pass ? from : warp_count;
+                for (uint32_t i = warp_set_next(c->due_warps, owned, pass ? 0 : from, end); i != NO_SLOT;
+                     i = warp_set_next(c->due_warps, owned, i + 1, end)) {
+                    if (warp_ready(c, i, now, &why, &wake, &insn)) {
+                        chosen = i;
+                        chosen_insn = insn;
+                        break;
+                    }
+                    if (why > worst) worst = why;
                 }
-                if (why > worst) worst = why;
             }
         }
         if (chosen == NO_SLOT) continue;
-        if (!issue(c, chosen, chosen_insn, now, &failed)) {
+        issue_result result = issue(c, chosen, chosen_insn, now);
+        if (result == ISSUE_STALLED) {
             worst = STALL_MEMORY;
             if (c->ldst_free_cycle > now && c->ldst_free_cycle < wake) wake = c->ldst_free_cycle;
             continue;
         }
         c->last_issued[s] = chosen;
         issued++;
+        if (result == ISSUE_FAILED) return SIMTX_NEVER;
     }
     if (!issued) {
         /* The warps not due stall for their own reasons until their cycles. */
@@ -2662,10 +2691,10 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
                 break;
             }
     }
-    if (failed) return SIMTX_NEVER;
     drain_requests(c, now);
+    stall_reason reason = STALL_IDLE;
     if (issued) reason = STALL_NONE;
-    else if (c->free_warps < warp_count) reason = worst == STALL_IDLE ? STALL_MEMORY : worst;
+    else if (c->free_warps < (uint32_t)c->params.warps) reason = worst == STALL_IDLE ? STALL_MEMORY : worst;
     if (!issued) c->stats.stall_cycles[reason]++;
     c->last_stall = reason;
     if (c->env.probes_traced) { /* only a waveform reads them */
@@ -2674,7 +2703,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         c->probes.pending_memory = (uint64_t)c->params.max_pending_memory - c->free_pending_count;
     }
     /* Sleep until something can change: an issue, a latency, a dispatch. */
-    uint64_t next = wake < check_wake ? wake : check_wake;
+    uint64_t next = wake;
     /* Room is free but warps still wait for it (the released one did not
      * need a request, e.g. a shared access): release the next one. */
     if (c->room_waiter_count && c->free_pending_count && c->requests.capacity - c->requests.length >= c->lanes) {
@@ -2750,12 +2779,20 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
     }
     if (--entry->remaining == 0) {
         if (cls != RV_CLASS_STORE && entry->rd) w->register_ready[entry->rd] = now + 1;
-        if (w->depth && !w->at_barrier && !warp_set_has(c->room_waiters, entry->warp)) set_hot(c, entry->warp, 0, STALL_NONE);
+        if (w->depth && !w->at_barrier && !warp_set_has(c->room_waiters, entry->warp)) {
+            set_hot(c, entry->warp, 0, STALL_NONE);
+            /* Its next decode reads the stack's top entry, long untouched
+             * (perf: the core cycle's most sampled load): fetch it now. */
+            __builtin_prefetch(&w->stack[w->depth - 1]);
+        }
         entry->in_use = false;
         c->free_pending[c->free_pending_count++] = (uint32_t)msg->id;
         release_room_waiter(c);
         w->pending_memory--;
-        if (!w->depth) check_cta_done(c, w->cta_slot, now);
+        if (!w->depth && !w->pending_memory) {
+            c->ctas[w->cta_slot].draining--;
+            check_cta_done(c, w->cta_slot, now);
+        }
     }
     return SIMTX_ACCEPTED;
 }
