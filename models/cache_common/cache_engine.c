@@ -43,6 +43,8 @@ typedef struct mshr {
     unsigned fills_outstanding;
     uint8_t status;        /* worst status of the fills */
     unsigned target_count;
+    unsigned answers;      /* targets to respond to: the last fill needs room for them (counted
+                              here, as the targets' flags lie a message apart in memory) */
     mshr_target *targets;
 } mshr;
 
@@ -346,11 +348,28 @@ static int choose_victim(const cache *c, uint64_t line_address)
     return victim;
 }
 
+/* True when every way of line_address's set waits for a fill (no victim). */
+static bool set_all_filling(const cache *c, uint64_t line_address)
+{
+    unsigned first = set_of(c, line_address) * c->config.associativity;
+    const uint64_t *ranks = &c->victim_ranks[first];
+    for (unsigned way = 0; way < c->config.associativity; way++)
+        if (ranks[way] != UINT64_MAX) return false;
+    return true;
+}
+
 /* Makes room for a new line; returns its index or -1 (stall). The caller
  * needs `extra` more miss-queue slots after a possible writeback. */
 LOOKUP_STEP int allocate_line(cache *c, uint64_t line_address, const simtx_msg *cause, unsigned extra, uint64_t now)
 {
-    bool queue_short = miss_room(c) < extra; /* a stall whichever line is replaced */
+    /* Without the queue room any victim stalls: only whether there is one
+     * decides the stall's kind, which the first way not filling answers
+     * (most of the L2's stalled retries on vector add end here). */
+    if (miss_room(c) < extra) {
+        if (set_all_filling(c, line_address)) c->stats.reservation_fails_set++;
+        else c->stats.stalls_queue++;
+        return -1;
+    }
     int victim = choose_victim(c, line_address);
     if (victim < 0) {
         c->stats.reservation_fails_set++;
@@ -358,7 +377,7 @@ LOOKUP_STEP int allocate_line(cache *c, uint64_t line_address, const simtx_msg *
     }
     cache_line *line = &c->lines[victim];
     bool present = line_present(c, (unsigned)victim);
-    if (queue_short || miss_room(c) < extra + (present && line->dirty ? 1u : 0u)) {
+    if (miss_room(c) < extra + (present && line->dirty ? 1u : 0u)) {
         c->stats.stalls_queue++;
         return -1;
     }
@@ -387,7 +406,7 @@ static int allocate_mshr(cache *c, unsigned line_index)
         m->requested = m->arrived = m->full_written = 0;
         m->fills_outstanding = 0;
         m->status = SIMTX_STATUS_OK;
-        m->target_count = 0;
+        m->target_count = m->answers = 0;
         c->lines[line_index].mshr = (int)i;
         c->victim_ranks[line_index] = UINT64_MAX;
         c->mshrs_used++;
@@ -401,6 +420,7 @@ static void add_target(cache *c, mshr *m, const simtx_msg *msg, bool respond)
     mshr_target *t = &m->targets[m->target_count++];
     t->msg = *msg;
     t->respond = respond;
+    m->answers += respond;
     (void)c;
 }
 
@@ -698,12 +718,8 @@ static simtx_accept_result complete_fill(cache *c, unsigned mshr_index, const si
 {
     mshr *m = &c->mshrs[mshr_index];
     cache_line *line = &c->lines[m->line_index];
-    if (m->fills_outstanding == 1) {
-        /* The last fill replays every target: room for all their responses. */
-        unsigned answers = 0;
-        for (unsigned i = 0; i < m->target_count; i++) answers += m->targets[i].respond;
-        if (response_room(c) < answers) return SIMTX_BUSY;
-    }
+    /* The last fill replays every target: room for all their responses. */
+    if (m->fills_outstanding == 1 && response_room(c) < m->answers) return SIMTX_BUSY;
     unsigned sector_offset = offset_in_line(c, msg->address);
     uint32_t landed = sector_mask(c, sector_offset, msg->size) & m->requested & ~m->arrived;
     if (msg->status == SIMTX_STATUS_OK) {
