@@ -206,6 +206,16 @@ static void touch(cache *c, unsigned line_index) { c->victim_ranks[line_index] =
 
 /* ---- queues and messages ---- */
 
+/* Copies a request, or starts its response from it. A read request's data
+ * bytes mean nothing (its response's first `size` are filled in, and no
+ * block reads past a message's size), so only a read's header is copied:
+ * half the host cache lines of a whole message. */
+static void copy_request(simtx_msg *to, const simtx_msg *from)
+{
+    if (from->op == SIMTX_OP_READ) memcpy(to, from, offsetof(simtx_msg, data));
+    else *to = *from;
+}
+
 static unsigned miss_room(const cache *c) { return (unsigned)(c->misses.capacity - c->misses.length); }
 static unsigned response_room(const cache *c) { return (unsigned)(c->responses.capacity - c->responses.length); }
 static unsigned pending_in_use(const cache *c) { return c->config.pending_entries - c->free_pending_count; }
@@ -236,7 +246,7 @@ static simtx_msg *queue_tail(cache *c, msg_queue *q, uint64_t ready)
 LOOKUP_STEP simtx_msg *push_response(cache *c, const simtx_msg *request, simtx_status status, uint64_t ready)
 {
     simtx_msg *response = queue_tail(c, &c->responses, ready);
-    *response = *request;
+    copy_request(response, request);
     simtx_msg_make_response(response, status);
     if (status != SIMTX_STATUS_OK) c->stats.error_responses++;
     return response;
@@ -308,9 +318,9 @@ static void push_fill(cache *c, unsigned mshr_index, const simtx_msg *cause, uin
 static void forward(cache *c, const simtx_msg *request, uint64_t now)
 {
     unsigned index = c->free_pending[--c->free_pending_count];
-    c->pending[index].request = *request;
+    copy_request(&c->pending[index].request, request);
     simtx_msg *msg = push_downstream(c, now);
-    *msg = *request;
+    copy_request(msg, request);
     msg->id = ((uint64_t)ID_FORWARD << ID_KIND_SHIFT) | index;
     msg->handle = NULL;
     msg->route_depth = 0;
@@ -418,7 +428,7 @@ static int allocate_mshr(cache *c, unsigned line_index)
 static void add_target(cache *c, mshr *m, const simtx_msg *msg, bool respond)
 {
     mshr_target *t = &m->targets[m->target_count++];
-    t->msg = *msg;
+    copy_request(&t->msg, msg);
     t->respond = respond;
     m->answers += respond;
     (void)c;
@@ -849,7 +859,7 @@ simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, 
         c->refused[port] = true;
         return SIMTX_BUSY;
     }
-    msg_queue_push(&c->input, msg, now + c->config.access_latency);
+    copy_request(msg_queue_push_slot(&c->input, now + c->config.access_latency), msg);
     c->stats.accesses++;
     if (msg->op == SIMTX_OP_READ) c->stats.reads++;
     else if (msg->op == SIMTX_OP_WRITE) c->stats.writes++;
