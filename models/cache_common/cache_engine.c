@@ -53,8 +53,19 @@ typedef struct pending_entry {
 } pending_entry;
 
 struct cache {
-    cache_config config;
+    /* What every cycle reads first, together in the first host cache lines
+     * (a platform's caches do not all stay in the host's L1 between their
+     * cycles): the queues, the ports' state, the MSHR count, the upcalls. */
+    msg_queue input, misses, responses;
+    bool upstream_blocked, downstream_blocked;
+    /* Per port: an arrival was refused since the port's last room
+     * announcement, so the shim may hold one (announcing otherwise only
+     * costs the shim a search). */
+    bool refused[2];
+    unsigned mshrs_used;
+    unsigned mshrs_noted;          /* the MSHR occupancy average's level */
     simtx_env env;
+    cache_config config;
     unsigned sets, sector_size;
     unsigned line_shift;           /* log2(line_size) when a power of two, else 0 (divide) */
     uint64_t lines_per_chunk;      /* partition_interleave / line_size (partitioned L2 slices) */
@@ -75,23 +86,15 @@ struct cache {
     uint8_t *data;
     mshr *mshrs;
     uint64_t *free_mshrs;          /* bit i: MSHR i is free (the lowest is taken, found without visiting each) */
-    unsigned mshrs_used;
-    unsigned mshrs_noted;          /* the MSHR occupancy average's level */
     pending_entry *pending;
     unsigned *free_pending;
     unsigned free_pending_count;
-    msg_queue input, misses, responses;
-    simtx_msg overflow;            /* scratch for a message queued without room: see queue_tail */
-    bool upstream_blocked, downstream_blocked;
-    /* Per port: an arrival was refused since the port's last room
-     * announcement, so the shim may hold one (announcing otherwise only
-     * costs the shim a search). */
-    bool refused[2];
     uint64_t use_clock;
     cache_stats stats;
     struct {
         uint64_t mshr_occupancy, input_queue, miss_queue, response_queue, pending;
     } probes;
+    simtx_msg overflow;            /* scratch for a message queued without room: see queue_tail */
 };
 
 /* A step of a tag lookup or a fill, inlined although GCC finds it too big
