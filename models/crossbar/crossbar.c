@@ -106,8 +106,10 @@ typedef struct crossbar {
     uint64_t *queue_ready_cycles;
     packet_route *input_routes;    /* every port's, ports[i].input_routes point in */
     uint32_t *output_flits;        /* every port's, ports[i].output_flits point in */
-    /* Bit sets of ports whose input / output queue holds packets: a cycle
-     * visits only those, in port order. */
+    /* Bit sets of ports whose input queue holds packets, and of those whose
+     * output queue does and whose socket has not refused (such an output
+     * waits for port_free, which puts it back): a cycle visits only those,
+     * in port order. */
     uint64_t *busy_inputs, *busy_outputs;
     /* Per output, the set of inputs whose head packet goes there, and the
      * set of outputs some head goes to: the switch visits only those
@@ -118,9 +120,8 @@ typedef struct crossbar {
      * compact arrays, so that the switch's search reads no port state. */
     uint64_t *head_ready;
     uint8_t *head_network;
-    /* Per output with packets: the cycle its head may leave (its ready
-     * cycle or its link's, the later), UINT64_MAX while its socket refused
-     * (until port_free): the links' visits read no port state until then. */
+    /* Per busy output: the cycle its head may leave (its ready cycle or its
+     * link's, the later): the links' visits read no port state until then. */
     uint64_t *output_due;
     struct {
         uint64_t packets, flits, arbitration_losses;
@@ -406,7 +407,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     uint64_t next = SIMTX_NEVER;
     /* Output links: one packet at a time, for its flits' worth of cycles. */
     FOR_EACH_PORT(d, x->busy_outputs, n) {
-        if (x->output_due[d] > now) { /* not yet, or refused: port_free wakes us */
+        if (x->output_due[d] > now) {
             next = min_cycle(next, x->output_due[d]);
             continue;
         }
@@ -417,7 +418,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         if (out->is_response) out->route_depth--; /* this hop's entry, popped as the reply leaves */
         if (!x->env.send(x->env.context, d, out)) {
             if (out->is_response) out->route_depth++;
-            x->output_due[d] = UINT64_MAX;
+            port_set_remove(x->busy_outputs, d); /* port_free wakes us and puts it back */
             continue;
         }
         unsigned network = network_of(out);
@@ -470,6 +471,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         if (packet_queue_empty(&out->output)) {
             x->output_due[d] = max_cycle(ready, out->link_free);
             next = min_cycle(next, x->output_due[d]);
+            port_set_add(x->busy_outputs, d);
         }
         packet_queue_push(&out->output, packet_queue_front(&in->input), ready);
         in->switch_in_free = out->switch_out_free = now + cycles;
@@ -481,7 +483,6 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         }
         if (packet_queue_empty(&in->input)) port_set_remove(x->busy_inputs, s);
         else enter_head(x, s);
-        port_set_add(x->busy_outputs, d);
         in->input_depth = in->input.length;
         out->output_depth = out->output.length;
         out->next_source = s + 1 < n ? s + 1 : 0;
@@ -504,7 +505,9 @@ static void crossbar_port_free(void *core, unsigned port)
 {
     crossbar *x = core;
     const crossbar_port *p = &x->ports[port];
-    if (!packet_queue_empty(&p->output)) x->output_due[port] = output_head_due(p);
+    if (packet_queue_empty(&p->output)) return;
+    x->output_due[port] = output_head_due(p);
+    port_set_add(x->busy_outputs, port);
 }
 
 static size_t crossbar_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
