@@ -34,6 +34,7 @@ static const simtx_socket_spec crossbar_sockets[] = {
 };
 
 enum { REQUEST_NETWORK, REPLY_NETWORK, NETWORKS };
+enum { MAX_PORTS = 255, MAX_PORT_WORDS = (MAX_PORTS + 63) / 64 }; /* a route stack entry is a byte */
 
 /* What the switch needs of a queued packet, decided once on arrival rather
  * than read from the message on every cycle. */
@@ -115,6 +116,8 @@ typedef struct crossbar {
      * set of outputs some head goes to: the switch visits only those
      * outputs, and their inputs only when the output can take a packet. */
     uint64_t *heads_for, *wanted_outputs;
+    /* The outputs whose queue is full: the switch passes them over. */
+    uint64_t *full_outputs;
     /* Per input with a head packet: the cycle it may cross the switch (its
      * ready cycle or its switch input's, the later) and its network, in
      * compact arrays, so that the switch's search reads no port state. */
@@ -244,6 +247,7 @@ static void crossbar_destroy(void *core)
     free(x->busy_outputs);
     free(x->heads_for);
     free(x->wanted_outputs);
+    free(x->full_outputs);
     free(x->head_ready);
     free(x->head_network);
     free(x->output_due);
@@ -262,7 +266,7 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
                  : p->input_queue_depth <= 0 ? "input_queue_depth" : p->output_queue_depth <= 0 ? "output_queue_depth" : "interleave");
         return NULL;
     }
-    if (p->cores + p->partitions > 255) {
+    if (p->cores + p->partitions > MAX_PORTS) {
         snprintf(error, error_size, "parameters 'cores' + 'partitions' must not exceed 255 (the route stack holds a byte per hop)");
         return NULL;
     }
@@ -302,11 +306,12 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->busy_outputs = calloc(port_set_words(n), sizeof *x->busy_outputs);
     x->heads_for = calloc((size_t)n * port_set_words(n), sizeof *x->heads_for);
     x->wanted_outputs = calloc(port_set_words(n), sizeof *x->wanted_outputs);
+    x->full_outputs = calloc(port_set_words(n), sizeof *x->full_outputs);
     x->head_ready = calloc(n, sizeof *x->head_ready);
     x->head_network = calloc(n, sizeof *x->head_network);
     x->output_due = calloc(n, sizeof *x->output_due);
     bool ok = x->params.mapping && x->ports && x->messages && x->free_messages && x->queue_packets && x->queue_ready_cycles &&
-              x->input_routes && x->output_flits && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs &&
+              x->input_routes && x->output_flits && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs && x->full_outputs &&
               x->head_ready && x->head_network && x->output_due;
     if (!ok) {
         snprintf(error, error_size, "out of memory for %u ports", n);
@@ -427,6 +432,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         x->stats[network].packets++;
         x->stats[network].flits += flits;
         packet_queue_pop(queue);
+        port_set_remove(x->full_outputs, d);
         x->free_messages[x->free_message_count++] = packet;
         port->output_depth = queue->length;
         if (packet_queue_empty(queue)) {
@@ -442,10 +448,13 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
      * that some input's head goes to and that can take a packet are
      * visited. Outputs are decided one after another: a transfer changes
      * only its output and its input, whose next head cannot move in this
-     * cycle (the switch input is busy), so the order does not matter. */
-    FOR_EACH_PORT(d, x->wanted_outputs, n) {
+     * cycle (the switch input is busy), so the order does not matter, nor
+     * do outputs that such a head makes wanted. */
+    uint64_t open_outputs[MAX_PORT_WORDS];
+    for (unsigned word = 0; word < port_set_words(n); word++) open_outputs[word] = x->wanted_outputs[word] & ~x->full_outputs[word];
+    FOR_EACH_PORT(d, open_outputs, n) {
         crossbar_port *out = &x->ports[d];
-        if (out->switch_out_free > now || packet_queue_full(&out->output)) continue;
+        if (out->switch_out_free > now) continue;
         /* Round-robin from the pointer: the first ready input at or after it,
          * else the first one (the set is visited in ascending order). */
         int first_ready = -1, first_from_pointer = -1;
@@ -474,6 +483,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
             port_set_add(x->busy_outputs, d);
         }
         packet_queue_push(&out->output, packet_queue_front(&in->input), ready);
+        if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
         in->switch_in_free = out->switch_out_free = now + cycles;
         leave_head(x, s);
         packet_queue_pop(&in->input);
