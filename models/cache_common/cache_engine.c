@@ -550,7 +550,7 @@ LOOKUP_STEP bool start_miss(cache *c, int line_index, const simtx_msg *msg, uint
  * a miss allocates and fills like a read). Merged into a fill in flight it is
  * replayed in arrival order, so atomics to a line apply in the order they
  * arrived and each access sees exactly the ones before it. */
-LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, uint64_t now)
+LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, unsigned offset, uint64_t now)
 {
     uint64_t address = msg->address;
     if (c->config.bypass_size && address >= c->config.bypass_base && address - c->config.bypass_base < c->config.bypass_size) {
@@ -559,7 +559,7 @@ LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, uint64_t
         return true;
     }
     int index = lookup_line(c, line_of(c, address));
-    uint32_t wanted = sector_mask(c, offset_in_line(c, address), msg->size);
+    uint32_t wanted = sector_mask(c, offset, msg->size);
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (line && line->mshr >= 0) return merge(c, line, msg, wanted, 0, true, now);
     if (line && !(wanted & ~line->valid)) {
@@ -578,13 +578,12 @@ LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, uint64_t
 /* Write-through, no write-allocate: the write goes on to the next level; a
  * cached copy is dropped (write-evict), or patched when a fill is in flight
  * so that reads waiting behind the write see it. */
-static bool handle_write_through(cache *c, const simtx_msg *msg, uint64_t now)
+static bool handle_write_through(cache *c, const simtx_msg *msg, unsigned offset, uint64_t now)
 {
     int index = lookup_line(c, line_of(c, msg->address));
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (!can_forward(c, 0)) return false;
     if (line && line->mshr >= 0) {
-        unsigned offset = offset_in_line(c, msg->address);
         if (!merge(c, line, msg, 0, fully_written_sectors(c, msg, offset), false, now)) return false;
     } else if (line) {
         invalidate(c, (unsigned)index);
@@ -596,9 +595,8 @@ static bool handle_write_through(cache *c, const simtx_msg *msg, uint64_t now)
 
 /* Write-back, write-allocate: sectors the write covers only in part must be
  * fetched first; sectors it overwrites whole need no fetch. */
-static bool handle_write_back(cache *c, const simtx_msg *msg, uint64_t now)
+static bool handle_write_back(cache *c, const simtx_msg *msg, unsigned offset, uint64_t now)
 {
-    unsigned offset = offset_in_line(c, msg->address);
     uint32_t touched = sector_mask(c, offset, msg->size);
     uint32_t full = fully_written_sectors(c, msg, offset);
     uint32_t partial = touched & ~full;
@@ -689,8 +687,9 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
         return true;
     }
     switch (msg->op) {
-    case SIMTX_OP_READ: return handle_fetching_access(c, msg, now);
-    case SIMTX_OP_WRITE: return c->config.write_back ? handle_write_back(c, msg, now) : handle_write_through(c, msg, now);
+    case SIMTX_OP_READ: return handle_fetching_access(c, msg, offset, now);
+    case SIMTX_OP_WRITE:
+        return c->config.write_back ? handle_write_back(c, msg, offset, now) : handle_write_through(c, msg, offset, now);
     case SIMTX_OP_CLEAN_LINE:
     case SIMTX_OP_FLUSH_LINE: return handle_clean(c, msg, now);
     case SIMTX_OP_FENCE: {
@@ -714,7 +713,7 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
     }
     case SIMTX_OP_ATOMIC:
         if (!executed_atomic) return handle_other(c, msg, now);
-        if (atomic_op_supported(msg)) return handle_fetching_access(c, msg, now);
+        if (atomic_op_supported(msg)) return handle_fetching_access(c, msg, offset, now);
         if (!response_room(c)) {
             c->stats.stalls_queue++;
             return false;
