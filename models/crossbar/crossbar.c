@@ -38,9 +38,14 @@ enum { MAX_PORTS = 255, MAX_PORT_WORDS = (MAX_PORTS + 63) / 64 }; /* a route sta
 
 /* What the switch needs of a queued packet, decided once on arrival rather
  * than read from the message on every cycle. */
+typedef struct packet_size {
+    uint32_t flits;
+    uint32_t cycles; /* it holds a switch port and a link */
+} packet_size;
+
 typedef struct packet_route {
     int destination; /* output port */
-    uint32_t flits;
+    packet_size size;
     uint8_t network;
 } packet_route;
 
@@ -84,7 +89,7 @@ static void packet_queue_pop(packet_queue *q)
 typedef struct crossbar_port {
     packet_queue input, output;
     packet_route *input_routes;    /* per input queue slot */
-    uint32_t *output_flits;        /* per output queue slot */
+    packet_size *output_sizes;     /* per output queue slot */
     uint64_t switch_in_free;       /* its switch input is free from then */
     uint64_t switch_out_free;      /* its switch output is free from then */
     uint64_t link_free;            /* its outgoing link is free from then */
@@ -106,7 +111,7 @@ typedef struct crossbar {
     uint32_t *queue_packets;       /* every queue's slots, the queues point in */
     uint64_t *queue_ready_cycles;
     packet_route *input_routes;    /* every port's, ports[i].input_routes point in */
-    uint32_t *output_flits;        /* every port's, ports[i].output_flits point in */
+    packet_size *output_sizes;     /* every port's, ports[i].output_sizes point in */
     /* Bit sets of ports whose input queue holds packets, and of those whose
      * output queue does and whose socket has not refused (such an output
      * waits for port_free, which puts it back): a cycle visits only those,
@@ -242,7 +247,7 @@ static void crossbar_destroy(void *core)
     free(x->queue_packets);
     free(x->queue_ready_cycles);
     free(x->input_routes);
-    free(x->output_flits);
+    free(x->output_sizes);
     free(x->busy_inputs);
     free(x->busy_outputs);
     free(x->heads_for);
@@ -301,7 +306,7 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->queue_packets = calloc(slots, sizeof *x->queue_packets);
     x->queue_ready_cycles = calloc(slots, sizeof *x->queue_ready_cycles);
     x->input_routes = calloc((size_t)n * (size_t)p->input_queue_depth, sizeof *x->input_routes);
-    x->output_flits = calloc((size_t)n * (size_t)p->output_queue_depth, sizeof *x->output_flits);
+    x->output_sizes = calloc((size_t)n * (size_t)p->output_queue_depth, sizeof *x->output_sizes);
     x->busy_inputs = calloc(port_set_words(n), sizeof *x->busy_inputs);
     x->busy_outputs = calloc(port_set_words(n), sizeof *x->busy_outputs);
     x->heads_for = calloc((size_t)n * port_set_words(n), sizeof *x->heads_for);
@@ -311,7 +316,7 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->head_network = calloc(n, sizeof *x->head_network);
     x->output_due = calloc(n, sizeof *x->output_due);
     bool ok = x->params.mapping && x->ports && x->messages && x->free_messages && x->queue_packets && x->queue_ready_cycles &&
-              x->input_routes && x->output_flits && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs && x->full_outputs &&
+              x->input_routes && x->output_sizes && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs && x->full_outputs &&
               x->head_ready && x->head_network && x->output_due;
     if (!ok) {
         snprintf(error, error_size, "out of memory for %u ports", n);
@@ -322,7 +327,7 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     for (unsigned i = 0; i < n; i++) {
         crossbar_port *port = &x->ports[i];
         port->input_routes = &x->input_routes[(size_t)i * (size_t)p->input_queue_depth];
-        port->output_flits = &x->output_flits[(size_t)i * (size_t)p->output_queue_depth];
+        port->output_sizes = &x->output_sizes[(size_t)i * (size_t)p->output_queue_depth];
         port->input = (packet_queue){&x->queue_packets[first_slot], &x->queue_ready_cycles[first_slot], (uint32_t)p->input_queue_depth, 0, 0};
         first_slot += (size_t)p->input_queue_depth;
         port->output = (packet_queue){&x->queue_packets[first_slot], &x->queue_ready_cycles[first_slot], (uint32_t)p->output_queue_depth, 0, 0};
@@ -390,7 +395,8 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
             d = (int)port;
         }
     }
-    in->input_routes[slot] = (packet_route){d, (uint32_t)flit_count(x, queued), (uint8_t)network_of(queued)};
+    uint64_t flits = flit_count(x, queued);
+    in->input_routes[slot] = (packet_route){d, {(uint32_t)flits, (uint32_t)transfer_cycles(x, flits)}, (uint8_t)network_of(queued)};
     port_set_add(x->busy_inputs, port);
     in->input_depth = queue->length;
     if (queue->length > 1) {
@@ -427,8 +433,9 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
             continue;
         }
         unsigned network = network_of(out);
-        uint32_t flits = port->output_flits[queue->head];
-        port->link_free = now + transfer_cycles(x, flits);
+        packet_size size = port->output_sizes[queue->head];
+        uint32_t flits = size.flits;
+        port->link_free = now + size.cycles;
         x->stats[network].packets++;
         x->stats[network].flits += flits;
         packet_queue_pop(queue);
@@ -471,8 +478,8 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         const packet_route *route = head_route(in);
         candidates[route->network]--;
         for (unsigned k = 0; k < NETWORKS; k++) x->stats[k].arbitration_losses += candidates[k];
-        uint64_t cycles = transfer_cycles(x, route->flits);
-        out->output_flits[packet_queue_slot(&out->output, out->output.length)] = route->flits;
+        uint64_t cycles = route->size.cycles;
+        out->output_sizes[packet_queue_slot(&out->output, out->output.length)] = route->size;
         /* The traversal counts from arrival: latency - 1 more cycles here. */
         uint64_t ready = now + x->latency[route->network] - 1;
         /* A new head for the output link (an older one was planned above; a
