@@ -43,6 +43,8 @@ typedef struct mshr {
     unsigned fills_outstanding;
     uint8_t status;        /* worst status of the fills */
     unsigned target_count;
+    unsigned answers;      /* targets to respond to: the last fill needs room for them (counted
+                              here, as the targets' flags lie a message apart in memory) */
     mshr_target *targets;
 } mshr;
 
@@ -51,8 +53,19 @@ typedef struct pending_entry {
 } pending_entry;
 
 struct cache {
-    cache_config config;
+    /* What every cycle reads first, together in the first host cache lines
+     * (a platform's caches do not all stay in the host's L1 between their
+     * cycles): the queues, the ports' state, the MSHR count, the upcalls. */
+    msg_queue input, misses, responses;
+    bool upstream_blocked, downstream_blocked;
+    /* Per port: an arrival was refused since the port's last room
+     * announcement, so the shim may hold one (announcing otherwise only
+     * costs the shim a search). */
+    bool refused[2];
+    unsigned mshrs_used;
+    unsigned mshrs_noted;          /* the MSHR occupancy average's level */
     simtx_env env;
+    cache_config config;
     unsigned sets, sector_size;
     unsigned line_shift;           /* log2(line_size) when a power of two, else 0 (divide) */
     uint64_t lines_per_chunk;      /* partition_interleave / line_size (partitioned L2 slices) */
@@ -73,23 +86,15 @@ struct cache {
     uint8_t *data;
     mshr *mshrs;
     uint64_t *free_mshrs;          /* bit i: MSHR i is free (the lowest is taken, found without visiting each) */
-    unsigned mshrs_used;
-    unsigned mshrs_noted;          /* the MSHR occupancy average's level */
     pending_entry *pending;
     unsigned *free_pending;
     unsigned free_pending_count;
-    msg_queue input, misses, responses;
-    simtx_msg overflow;            /* scratch for a message queued without room: see queue_tail */
-    bool upstream_blocked, downstream_blocked;
-    /* Per port: an arrival was refused since the port's last room
-     * announcement, so the shim may hold one (announcing otherwise only
-     * costs the shim a search). */
-    bool refused[2];
     uint64_t use_clock;
     cache_stats stats;
     struct {
         uint64_t mshr_occupancy, input_queue, miss_queue, response_queue, pending;
     } probes;
+    simtx_msg overflow;            /* scratch for a message queued without room: see queue_tail */
 };
 
 /* A step of a tag lookup or a fill, inlined although GCC finds it too big
@@ -204,6 +209,16 @@ static void touch(cache *c, unsigned line_index) { c->victim_ranks[line_index] =
 
 /* ---- queues and messages ---- */
 
+/* Copies a request, or starts its response from it. A read request's data
+ * bytes mean nothing (its response's first `size` are filled in, and no
+ * block reads past a message's size), so only a read's header is copied:
+ * half the host cache lines of a whole message. */
+static void copy_request(simtx_msg *to, const simtx_msg *from)
+{
+    if (from->op == SIMTX_OP_READ) memcpy(to, from, offsetof(simtx_msg, data));
+    else *to = *from;
+}
+
 static unsigned miss_room(const cache *c) { return (unsigned)(c->misses.capacity - c->misses.length); }
 static unsigned response_room(const cache *c) { return (unsigned)(c->responses.capacity - c->responses.length); }
 static unsigned pending_in_use(const cache *c) { return c->config.pending_entries - c->free_pending_count; }
@@ -234,7 +249,7 @@ static simtx_msg *queue_tail(cache *c, msg_queue *q, uint64_t ready)
 LOOKUP_STEP simtx_msg *push_response(cache *c, const simtx_msg *request, simtx_status status, uint64_t ready)
 {
     simtx_msg *response = queue_tail(c, &c->responses, ready);
-    *response = *request;
+    copy_request(response, request);
     simtx_msg_make_response(response, status);
     if (status != SIMTX_STATUS_OK) c->stats.error_responses++;
     return response;
@@ -306,9 +321,9 @@ static void push_fill(cache *c, unsigned mshr_index, const simtx_msg *cause, uin
 static void forward(cache *c, const simtx_msg *request, uint64_t now)
 {
     unsigned index = c->free_pending[--c->free_pending_count];
-    c->pending[index].request = *request;
+    copy_request(&c->pending[index].request, request);
     simtx_msg *msg = push_downstream(c, now);
-    *msg = *request;
+    copy_request(msg, request);
     msg->id = ((uint64_t)ID_FORWARD << ID_KIND_SHIFT) | index;
     msg->handle = NULL;
     msg->route_depth = 0;
@@ -346,11 +361,28 @@ static int choose_victim(const cache *c, uint64_t line_address)
     return victim;
 }
 
+/* True when every way of line_address's set waits for a fill (no victim). */
+static bool set_all_filling(const cache *c, uint64_t line_address)
+{
+    unsigned first = set_of(c, line_address) * c->config.associativity;
+    const uint64_t *ranks = &c->victim_ranks[first];
+    for (unsigned way = 0; way < c->config.associativity; way++)
+        if (ranks[way] != UINT64_MAX) return false;
+    return true;
+}
+
 /* Makes room for a new line; returns its index or -1 (stall). The caller
  * needs `extra` more miss-queue slots after a possible writeback. */
 LOOKUP_STEP int allocate_line(cache *c, uint64_t line_address, const simtx_msg *cause, unsigned extra, uint64_t now)
 {
-    bool queue_short = miss_room(c) < extra; /* a stall whichever line is replaced */
+    /* Without the queue room any victim stalls: only whether there is one
+     * decides the stall's kind, which the first way not filling answers
+     * (most of the L2's stalled retries on vector add end here). */
+    if (miss_room(c) < extra) {
+        if (set_all_filling(c, line_address)) c->stats.reservation_fails_set++;
+        else c->stats.stalls_queue++;
+        return -1;
+    }
     int victim = choose_victim(c, line_address);
     if (victim < 0) {
         c->stats.reservation_fails_set++;
@@ -358,7 +390,7 @@ LOOKUP_STEP int allocate_line(cache *c, uint64_t line_address, const simtx_msg *
     }
     cache_line *line = &c->lines[victim];
     bool present = line_present(c, (unsigned)victim);
-    if (queue_short || miss_room(c) < extra + (present && line->dirty ? 1u : 0u)) {
+    if (miss_room(c) < extra + (present && line->dirty ? 1u : 0u)) {
         c->stats.stalls_queue++;
         return -1;
     }
@@ -387,7 +419,7 @@ static int allocate_mshr(cache *c, unsigned line_index)
         m->requested = m->arrived = m->full_written = 0;
         m->fills_outstanding = 0;
         m->status = SIMTX_STATUS_OK;
-        m->target_count = 0;
+        m->target_count = m->answers = 0;
         c->lines[line_index].mshr = (int)i;
         c->victim_ranks[line_index] = UINT64_MAX;
         c->mshrs_used++;
@@ -399,8 +431,9 @@ static int allocate_mshr(cache *c, unsigned line_index)
 static void add_target(cache *c, mshr *m, const simtx_msg *msg, bool respond)
 {
     mshr_target *t = &m->targets[m->target_count++];
-    t->msg = *msg;
+    copy_request(&t->msg, msg);
     t->respond = respond;
+    m->answers += respond;
     (void)c;
 }
 
@@ -517,7 +550,7 @@ LOOKUP_STEP bool start_miss(cache *c, int line_index, const simtx_msg *msg, uint
  * a miss allocates and fills like a read). Merged into a fill in flight it is
  * replayed in arrival order, so atomics to a line apply in the order they
  * arrived and each access sees exactly the ones before it. */
-LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, uint64_t now)
+LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, unsigned offset, uint64_t now)
 {
     uint64_t address = msg->address;
     if (c->config.bypass_size && address >= c->config.bypass_base && address - c->config.bypass_base < c->config.bypass_size) {
@@ -526,7 +559,7 @@ LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, uint64_t
         return true;
     }
     int index = lookup_line(c, line_of(c, address));
-    uint32_t wanted = sector_mask(c, offset_in_line(c, address), msg->size);
+    uint32_t wanted = sector_mask(c, offset, msg->size);
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (line && line->mshr >= 0) return merge(c, line, msg, wanted, 0, true, now);
     if (line && !(wanted & ~line->valid)) {
@@ -545,13 +578,12 @@ LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, uint64_t
 /* Write-through, no write-allocate: the write goes on to the next level; a
  * cached copy is dropped (write-evict), or patched when a fill is in flight
  * so that reads waiting behind the write see it. */
-static bool handle_write_through(cache *c, const simtx_msg *msg, uint64_t now)
+static bool handle_write_through(cache *c, const simtx_msg *msg, unsigned offset, uint64_t now)
 {
     int index = lookup_line(c, line_of(c, msg->address));
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (!can_forward(c, 0)) return false;
     if (line && line->mshr >= 0) {
-        unsigned offset = offset_in_line(c, msg->address);
         if (!merge(c, line, msg, 0, fully_written_sectors(c, msg, offset), false, now)) return false;
     } else if (line) {
         invalidate(c, (unsigned)index);
@@ -563,9 +595,8 @@ static bool handle_write_through(cache *c, const simtx_msg *msg, uint64_t now)
 
 /* Write-back, write-allocate: sectors the write covers only in part must be
  * fetched first; sectors it overwrites whole need no fetch. */
-static bool handle_write_back(cache *c, const simtx_msg *msg, uint64_t now)
+static bool handle_write_back(cache *c, const simtx_msg *msg, unsigned offset, uint64_t now)
 {
-    unsigned offset = offset_in_line(c, msg->address);
     uint32_t touched = sector_mask(c, offset, msg->size);
     uint32_t full = fully_written_sectors(c, msg, offset);
     uint32_t partial = touched & ~full;
@@ -656,8 +687,9 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
         return true;
     }
     switch (msg->op) {
-    case SIMTX_OP_READ: return handle_fetching_access(c, msg, now);
-    case SIMTX_OP_WRITE: return c->config.write_back ? handle_write_back(c, msg, now) : handle_write_through(c, msg, now);
+    case SIMTX_OP_READ: return handle_fetching_access(c, msg, offset, now);
+    case SIMTX_OP_WRITE:
+        return c->config.write_back ? handle_write_back(c, msg, offset, now) : handle_write_through(c, msg, offset, now);
     case SIMTX_OP_CLEAN_LINE:
     case SIMTX_OP_FLUSH_LINE: return handle_clean(c, msg, now);
     case SIMTX_OP_FENCE: {
@@ -681,7 +713,7 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
     }
     case SIMTX_OP_ATOMIC:
         if (!executed_atomic) return handle_other(c, msg, now);
-        if (atomic_op_supported(msg)) return handle_fetching_access(c, msg, now);
+        if (atomic_op_supported(msg)) return handle_fetching_access(c, msg, offset, now);
         if (!response_room(c)) {
             c->stats.stalls_queue++;
             return false;
@@ -698,12 +730,8 @@ static simtx_accept_result complete_fill(cache *c, unsigned mshr_index, const si
 {
     mshr *m = &c->mshrs[mshr_index];
     cache_line *line = &c->lines[m->line_index];
-    if (m->fills_outstanding == 1) {
-        /* The last fill replays every target: room for all their responses. */
-        unsigned answers = 0;
-        for (unsigned i = 0; i < m->target_count; i++) answers += m->targets[i].respond;
-        if (response_room(c) < answers) return SIMTX_BUSY;
-    }
+    /* The last fill replays every target: room for all their responses. */
+    if (m->fills_outstanding == 1 && response_room(c) < m->answers) return SIMTX_BUSY;
     unsigned sector_offset = offset_in_line(c, msg->address);
     uint32_t landed = sector_mask(c, sector_offset, msg->size) & m->requested & ~m->arrived;
     if (msg->status == SIMTX_STATUS_OK) {
@@ -833,7 +861,7 @@ simtx_accept_result cache_accept(cache *c, unsigned port, const simtx_msg *msg, 
         c->refused[port] = true;
         return SIMTX_BUSY;
     }
-    msg_queue_push(&c->input, msg, now + c->config.access_latency);
+    copy_request(msg_queue_push_slot(&c->input, now + c->config.access_latency), msg);
     c->stats.accesses++;
     if (msg->op == SIMTX_OP_READ) c->stats.reads++;
     else if (msg->op == SIMTX_OP_WRITE) c->stats.writes++;

@@ -34,12 +34,18 @@ static const simtx_socket_spec crossbar_sockets[] = {
 };
 
 enum { REQUEST_NETWORK, REPLY_NETWORK, NETWORKS };
+enum { MAX_PORTS = 255, MAX_PORT_WORDS = (MAX_PORTS + 63) / 64 }; /* a route stack entry is a byte */
 
 /* What the switch needs of a queued packet, decided once on arrival rather
  * than read from the message on every cycle. */
+typedef struct packet_size {
+    uint32_t flits;
+    uint32_t cycles; /* it holds a switch port and a link */
+} packet_size;
+
 typedef struct packet_route {
     int destination; /* output port */
-    uint32_t flits;
+    packet_size size;
     uint8_t network;
 } packet_route;
 
@@ -83,7 +89,7 @@ static void packet_queue_pop(packet_queue *q)
 typedef struct crossbar_port {
     packet_queue input, output;
     packet_route *input_routes;    /* per input queue slot */
-    uint32_t *output_flits;        /* per output queue slot */
+    packet_size *output_sizes;     /* per output queue slot */
     uint64_t switch_in_free;       /* its switch input is free from then */
     uint64_t switch_out_free;      /* its switch output is free from then */
     uint64_t link_free;            /* its outgoing link is free from then */
@@ -105,22 +111,25 @@ typedef struct crossbar {
     uint32_t *queue_packets;       /* every queue's slots, the queues point in */
     uint64_t *queue_ready_cycles;
     packet_route *input_routes;    /* every port's, ports[i].input_routes point in */
-    uint32_t *output_flits;        /* every port's, ports[i].output_flits point in */
-    /* Bit sets of ports whose input / output queue holds packets: a cycle
-     * visits only those, in port order. */
+    packet_size *output_sizes;     /* every port's, ports[i].output_sizes point in */
+    /* Bit sets of ports whose input queue holds packets, and of those whose
+     * output queue does and whose socket has not refused (such an output
+     * waits for port_free, which puts it back): a cycle visits only those,
+     * in port order. */
     uint64_t *busy_inputs, *busy_outputs;
     /* Per output, the set of inputs whose head packet goes there, and the
      * set of outputs some head goes to: the switch visits only those
      * outputs, and their inputs only when the output can take a packet. */
     uint64_t *heads_for, *wanted_outputs;
+    /* The outputs whose queue is full: the switch passes them over. */
+    uint64_t *full_outputs;
     /* Per input with a head packet: the cycle it may cross the switch (its
      * ready cycle or its switch input's, the later) and its network, in
      * compact arrays, so that the switch's search reads no port state. */
     uint64_t *head_ready;
     uint8_t *head_network;
-    /* Per output with packets: the cycle its head may leave (its ready
-     * cycle or its link's, the later), UINT64_MAX while its socket refused
-     * (until port_free): the links' visits read no port state until then. */
+    /* Per busy output: the cycle its head may leave (its ready cycle or its
+     * link's, the later): the links' visits read no port state until then. */
     uint64_t *output_due;
     struct {
         uint64_t packets, flits, arbitration_losses;
@@ -238,11 +247,12 @@ static void crossbar_destroy(void *core)
     free(x->queue_packets);
     free(x->queue_ready_cycles);
     free(x->input_routes);
-    free(x->output_flits);
+    free(x->output_sizes);
     free(x->busy_inputs);
     free(x->busy_outputs);
     free(x->heads_for);
     free(x->wanted_outputs);
+    free(x->full_outputs);
     free(x->head_ready);
     free(x->head_network);
     free(x->output_due);
@@ -261,7 +271,7 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
                  : p->input_queue_depth <= 0 ? "input_queue_depth" : p->output_queue_depth <= 0 ? "output_queue_depth" : "interleave");
         return NULL;
     }
-    if (p->cores + p->partitions > 255) {
+    if (p->cores + p->partitions > MAX_PORTS) {
         snprintf(error, error_size, "parameters 'cores' + 'partitions' must not exceed 255 (the route stack holds a byte per hop)");
         return NULL;
     }
@@ -296,16 +306,17 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->queue_packets = calloc(slots, sizeof *x->queue_packets);
     x->queue_ready_cycles = calloc(slots, sizeof *x->queue_ready_cycles);
     x->input_routes = calloc((size_t)n * (size_t)p->input_queue_depth, sizeof *x->input_routes);
-    x->output_flits = calloc((size_t)n * (size_t)p->output_queue_depth, sizeof *x->output_flits);
+    x->output_sizes = calloc((size_t)n * (size_t)p->output_queue_depth, sizeof *x->output_sizes);
     x->busy_inputs = calloc(port_set_words(n), sizeof *x->busy_inputs);
     x->busy_outputs = calloc(port_set_words(n), sizeof *x->busy_outputs);
     x->heads_for = calloc((size_t)n * port_set_words(n), sizeof *x->heads_for);
     x->wanted_outputs = calloc(port_set_words(n), sizeof *x->wanted_outputs);
+    x->full_outputs = calloc(port_set_words(n), sizeof *x->full_outputs);
     x->head_ready = calloc(n, sizeof *x->head_ready);
     x->head_network = calloc(n, sizeof *x->head_network);
     x->output_due = calloc(n, sizeof *x->output_due);
     bool ok = x->params.mapping && x->ports && x->messages && x->free_messages && x->queue_packets && x->queue_ready_cycles &&
-              x->input_routes && x->output_flits && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs &&
+              x->input_routes && x->output_sizes && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs && x->full_outputs &&
               x->head_ready && x->head_network && x->output_due;
     if (!ok) {
         snprintf(error, error_size, "out of memory for %u ports", n);
@@ -316,7 +327,7 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     for (unsigned i = 0; i < n; i++) {
         crossbar_port *port = &x->ports[i];
         port->input_routes = &x->input_routes[(size_t)i * (size_t)p->input_queue_depth];
-        port->output_flits = &x->output_flits[(size_t)i * (size_t)p->output_queue_depth];
+        port->output_sizes = &x->output_sizes[(size_t)i * (size_t)p->output_queue_depth];
         port->input = (packet_queue){&x->queue_packets[first_slot], &x->queue_ready_cycles[first_slot], (uint32_t)p->input_queue_depth, 0, 0};
         first_slot += (size_t)p->input_queue_depth;
         port->output = (packet_queue){&x->queue_packets[first_slot], &x->queue_ready_cycles[first_slot], (uint32_t)p->output_queue_depth, 0, 0};
@@ -384,7 +395,8 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
             d = (int)port;
         }
     }
-    in->input_routes[slot] = (packet_route){d, (uint32_t)flit_count(x, queued), (uint8_t)network_of(queued)};
+    uint64_t flits = flit_count(x, queued);
+    in->input_routes[slot] = (packet_route){d, {(uint32_t)flits, (uint32_t)transfer_cycles(x, flits)}, (uint8_t)network_of(queued)};
     if (queue->length == 1) enter_head(x, port);
     port_set_add(x->busy_inputs, port);
     in->input_depth = queue->length;
@@ -400,7 +412,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     uint64_t next = SIMTX_NEVER;
     /* Output links: one packet at a time, for its flits' worth of cycles. */
     FOR_EACH_PORT(d, x->busy_outputs, n) {
-        if (x->output_due[d] > now) { /* not yet, or refused: port_free wakes us */
+        if (x->output_due[d] > now) {
             next = min_cycle(next, x->output_due[d]);
             continue;
         }
@@ -411,15 +423,17 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         if (out->is_response) out->route_depth--; /* this hop's entry, popped as the reply leaves */
         if (!x->env.send(x->env.context, d, out)) {
             if (out->is_response) out->route_depth++;
-            x->output_due[d] = UINT64_MAX;
+            port_set_remove(x->busy_outputs, d); /* port_free wakes us and puts it back */
             continue;
         }
         unsigned network = network_of(out);
-        uint32_t flits = port->output_flits[queue->head];
-        port->link_free = now + transfer_cycles(x, flits);
+        packet_size size = port->output_sizes[queue->head];
+        uint32_t flits = size.flits;
+        port->link_free = now + size.cycles;
         x->stats[network].packets++;
         x->stats[network].flits += flits;
         packet_queue_pop(queue);
+        port_set_remove(x->full_outputs, d);
         x->free_messages[x->free_message_count++] = packet;
         port->output_depth = queue->length;
         if (packet_queue_empty(queue)) {
@@ -435,10 +449,13 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
      * that some input's head goes to and that can take a packet are
      * visited. Outputs are decided one after another: a transfer changes
      * only its output and its input, whose next head cannot move in this
-     * cycle (the switch input is busy), so the order does not matter. */
-    FOR_EACH_PORT(d, x->wanted_outputs, n) {
+     * cycle (the switch input is busy), so the order does not matter, nor
+     * do outputs that such a head makes wanted. */
+    uint64_t open_outputs[MAX_PORT_WORDS];
+    for (unsigned word = 0; word < port_set_words(n); word++) open_outputs[word] = x->wanted_outputs[word] & ~x->full_outputs[word];
+    FOR_EACH_PORT(d, open_outputs, n) {
         crossbar_port *out = &x->ports[d];
-        if (out->switch_out_free > now || packet_queue_full(&out->output)) continue;
+        if (out->switch_out_free > now) continue;
         /* Round-robin from the pointer: the first ready input at or after it,
          * else the first one (the set is visited in ascending order). */
         int first_ready = -1, first_from_pointer = -1;
@@ -455,8 +472,8 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         const packet_route *route = head_route(in);
         candidates[route->network]--;
         for (unsigned k = 0; k < NETWORKS; k++) x->stats[k].arbitration_losses += candidates[k];
-        uint64_t cycles = transfer_cycles(x, route->flits);
-        out->output_flits[packet_queue_slot(&out->output, out->output.length)] = route->flits;
+        uint64_t cycles = route->size.cycles;
+        out->output_sizes[packet_queue_slot(&out->output, out->output.length)] = route->size;
         /* The traversal counts from arrival: latency - 1 more cycles here. */
         uint64_t ready = now + x->latency[route->network] - 1;
         /* A new head for the output link (an older one was planned above; a
@@ -464,8 +481,10 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         if (packet_queue_empty(&out->output)) {
             x->output_due[d] = max_cycle(ready, out->link_free);
             next = min_cycle(next, x->output_due[d]);
+            port_set_add(x->busy_outputs, d);
         }
         packet_queue_push(&out->output, packet_queue_front(&in->input), ready);
+        if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
         in->switch_in_free = out->switch_out_free = now + cycles;
         leave_head(x, s);
         packet_queue_pop(&in->input);
@@ -475,7 +494,6 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         }
         if (packet_queue_empty(&in->input)) port_set_remove(x->busy_inputs, s);
         else enter_head(x, s);
-        port_set_add(x->busy_outputs, d);
         in->input_depth = in->input.length;
         out->output_depth = out->output.length;
         out->next_source = s + 1 < n ? s + 1 : 0;
@@ -498,7 +516,9 @@ static void crossbar_port_free(void *core, unsigned port)
 {
     crossbar *x = core;
     const crossbar_port *p = &x->ports[port];
-    if (!packet_queue_empty(&p->output)) x->output_due[port] = output_head_due(p);
+    if (packet_queue_empty(&p->output)) return;
+    x->output_due[port] = output_head_due(p);
+    port_set_add(x->busy_outputs, port);
 }
 
 static size_t crossbar_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
