@@ -491,10 +491,14 @@ inline void block_module::offer_held(unsigned port, uint64_t now)
 }
 
 // The core refused an arrival on port: keep it and offer it after each tick.
-void block_module::hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg)
+// A message handed over in its sender's storage is kept in its extension
+// (its handle), as the sender reuses that storage once send returns.
+void block_module::hold(unsigned port, tlm::tlm_generic_payload &payload, const simtx_msg &msg)
 {
+    msg_extension *extension = static_cast<msg_extension *>(msg.handle);
+    if (&extension->msg != &msg) extension->msg = msg;
     ports_[port].held = &payload;
-    ports_[port].held_msg = &msg;
+    ports_[port].held_msg = &extension->msg;
     ports_[port].held_since = current_cycle();
     ports_[port].held_refused = true;
     held_ports_[port / 64] |= uint64_t(1) << (port % 64);
@@ -533,7 +537,7 @@ simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payloa
 // Offers an arrival to the core; a refused one is held and offered again
 // after the core's next tick (which the refusing core has planned: a refusal
 // does not wake it).
-inline bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg)
+inline bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload, const simtx_msg &msg)
 {
     simtx_accept_result result = info_->accept(core_, port, &msg, current_cycle());
     if (result != SIMTX_BUSY) {
@@ -552,15 +556,22 @@ void block_module::arrived_response(const simtx_msg &msg)
     if (extension->originator == this) extension->payload->release();
 }
 
-// A simtx block called directly reads only the message; a socket's module
+// A simtx block called directly reads only the message: it gets the
+// sender's own, in place (returned), which it copies if it keeps it.
+// Copying every message into the payload's extension wrote four host cache
+// lines that the receiver's caches then missed. A request sent back on a
+// target port is the exception: its arrival turns it into a response in
+// the extension (null returned: the extension's message). A socket's module
 // (a checker, a plain TLM target or initiator) gets the generic attributes.
-inline void block_module::fill_payload(const port_state &state, const simtx_msg &msg, tlm::tlm_generic_payload &payload,
-                                       msg_extension &extension)
+inline const simtx_msg *block_module::fill_payload(const port_state &state, const simtx_msg &msg,
+                                                   tlm::tlm_generic_payload &payload, msg_extension &extension)
 {
+    if (state.peer && (msg.is_response || state.is_initiator)) return &msg;
     if (state.peer)
         carry_message(msg, payload, extension);
     else
         message_to_payload(msg, payload, extension);
+    return nullptr;
 }
 
 bool block_module::send(unsigned port, const simtx_msg *msg)
@@ -572,14 +583,17 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     // A message's handle is the extension of the payload carrying it.
     msg_extension *extension = static_cast<msg_extension *>(msg->handle);
     if (state.is_initiator) {
-        if (!extension) {
+        if (!extension) { // a new request: its message gets its handle in the extension
             extension = global_payload_pool().acquire_message();
             extension->originator = this;
+            extension->msg = *msg;
+            extension->msg.handle = extension;
+            msg = &extension->msg;
         }
         tlm::tlm_generic_payload *payload = extension->payload;
-        fill_payload(state, *msg, *payload, *extension);
+        const simtx_msg *arriving = fill_payload(state, *msg, *payload, *extension);
         phase = tlm::BEGIN_REQ;
-        result = forward(state, *payload, phase, extension);
+        result = forward(state, *payload, phase, extension, arriving);
         if (result == tlm::TLM_ACCEPTED || (result == tlm::TLM_UPDATED && phase == tlm::END_REQ)) {
             if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;
         } else {
@@ -595,19 +609,20 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     }
     if (!extension) SC_REPORT_FATAL("simtx", "a response without its request's handle");
     tlm::tlm_generic_payload *payload = extension->payload;
-    fill_payload(state, *msg, *payload, *extension);
+    const simtx_msg *arriving = fill_payload(state, *msg, *payload, *extension);
     phase = tlm::BEGIN_RESP;
-    result = backward(state, *payload, phase, extension);
+    result = backward(state, *payload, phase, extension, arriving);
     if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;
     return true;
 }
 
 inline tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload,
-                                                        tlm::tlm_phase &phase, msg_extension *extension)
+                                                        tlm::tlm_phase &phase, msg_extension *extension,
+                                                        const simtx_msg *msg)
 {
     port_state &state = ports_[port];
     if (phase == tlm::BEGIN_REQ) {
-        if (deliver(port, payload, arrival(port, payload, extension))) {
+        if (deliver(port, payload, msg ? *msg : arrival(port, payload, extension))) {
             phase = tlm::END_REQ;
             return tlm::TLM_UPDATED;
         }
@@ -627,7 +642,7 @@ inline tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_
 // left a call per response.
 __attribute__((always_inline)) inline tlm::tlm_sync_enum
 block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                              msg_extension *extension)
+                              msg_extension *extension, const simtx_msg *arriving)
 {
     port_state &state = ports_[port];
     if (state.awaiting_end == &payload) { // END_REQ, or BEGIN_RESP that implies it
@@ -637,7 +652,7 @@ block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, 
     }
     if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
     if (phase == tlm::BEGIN_RESP) {
-        simtx_msg &msg = arrival(port, payload, extension);
+        const simtx_msg &msg = arriving ? *arriving : arrival(port, payload, extension);
         if (deliver(port, payload, msg)) {
             arrived_response(msg);
             return tlm::TLM_COMPLETED;
@@ -649,17 +664,19 @@ block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, 
 }
 
 inline tlm::tlm_sync_enum block_module::forward(port_state &state, tlm::tlm_generic_payload &payload,
-                                                tlm::tlm_phase &phase, msg_extension *extension)
+                                                tlm::tlm_phase &phase, msg_extension *extension,
+                                                const simtx_msg *msg)
 {
-    if (state.peer) return state.peer->nb_transport_fw(state.peer_port, payload, phase, extension);
+    if (state.peer) return state.peer->nb_transport_fw(state.peer_port, payload, phase, extension, msg);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     return (*state.initiator)->nb_transport_fw(payload, phase, delay);
 }
 
 inline tlm::tlm_sync_enum block_module::backward(port_state &state, tlm::tlm_generic_payload &payload,
-                                                 tlm::tlm_phase &phase, msg_extension *extension)
+                                                 tlm::tlm_phase &phase, msg_extension *extension,
+                                                 const simtx_msg *msg)
 {
-    if (state.peer) return state.peer->nb_transport_bw(state.peer_port, payload, phase, extension);
+    if (state.peer) return state.peer->nb_transport_bw(state.peer_port, payload, phase, extension, msg);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     return (*state.target)->nb_transport_bw(payload, phase, delay);
 }
@@ -684,13 +701,13 @@ void block_module::end_of_elaboration()
 tlm::tlm_sync_enum port_transport::nb_transport_fw(tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                                    sc_core::sc_time &)
 {
-    return block->nb_transport_fw(port, payload, phase, nullptr);
+    return block->nb_transport_fw(port, payload, phase, nullptr, nullptr);
 }
 
 tlm::tlm_sync_enum port_transport::nb_transport_bw(tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                                    sc_core::sc_time &)
 {
-    return block->nb_transport_bw(port, payload, phase, nullptr);
+    return block->nb_transport_bw(port, payload, phase, nullptr, nullptr);
 }
 
 void port_transport::b_transport(tlm::tlm_generic_payload &payload, sc_core::sc_time &)

@@ -152,28 +152,30 @@ class block_module : public sc_core::sc_module {
     void wake();
     void schedule_cycle(uint64_t cycle);
     void retry_held(uint64_t now);
-    void hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
+    void hold(unsigned port, tlm::tlm_generic_payload &payload, const simtx_msg &msg);
     void offer_held(unsigned port, uint64_t now);
     void announce_room(unsigned port);
     simtx_msg &arrival(unsigned port, tlm::tlm_generic_payload &payload, msg_extension *extension);
-    bool deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
+    bool deliver(unsigned port, tlm::tlm_generic_payload &payload, const simtx_msg &msg);
     void arrived_response(const simtx_msg &msg);
-    static void fill_payload(const port_state &state, const simtx_msg &msg, tlm::tlm_generic_payload &payload,
-                             msg_extension &extension);
+    static const simtx_msg *fill_payload(const port_state &state, const simtx_msg &msg,
+                                         tlm::tlm_generic_payload &payload, msg_extension &extension);
     bool send(unsigned port, const simtx_msg *msg);
     void fail(const char *message);
     unsigned transport_dbg(unsigned port, tlm::tlm_generic_payload &payload);
     // extension: the payload's message extension when the caller knows it
     // (a simtx block calling directly), else null: looked up on arrival.
+    // msg: the message arriving, when a simtx block calling directly hands
+    // over its own (see fill_payload), else null: the extension's.
     tlm::tlm_sync_enum nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                       msg_extension *extension);
+                                       msg_extension *extension, const simtx_msg *msg);
     tlm::tlm_sync_enum nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                       msg_extension *extension);
+                                       msg_extension *extension, const simtx_msg *msg);
     // Calls the bound port's interface: directly when it is a simtx block's.
     tlm::tlm_sync_enum forward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                               msg_extension *extension = nullptr);
+                               msg_extension *extension = nullptr, const simtx_msg *msg = nullptr);
     tlm::tlm_sync_enum backward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                msg_extension *extension = nullptr);
+                                msg_extension *extension = nullptr, const simtx_msg *msg = nullptr);
 
     static bool send_upcall(void *context, unsigned port, const simtx_msg *msg);
     static void fail_upcall(void *context, const char *message);
