@@ -93,11 +93,15 @@ void message_to_payload(const simtx_msg &msg, tlm::tlm_generic_payload &payload,
     }
 }
 
-static msg_extension &extension_of(tlm::tlm_generic_payload &payload)
+// The extension of a payload arriving through a socket, tied to it. A
+// simtx block calling directly names the extension instead: the lookup
+// reads the payload's extension array, a host cache miss on most arrivals.
+msg_extension &block_module::extension_on(tlm::tlm_generic_payload &payload)
 {
     msg_extension *extension = payload.get_extension<msg_extension>();
     if (!extension)
         SC_REPORT_FATAL("simtx", "a transaction without the simtx message extension reached a simtx block");
+    extension->payload = &payload;
     return *extension;
 }
 
@@ -471,9 +475,8 @@ void block_module::retry_held(uint64_t now)
 inline void block_module::offer_held(unsigned port, uint64_t now)
 {
     port_state &state = ports_[port];
-    tlm::tlm_generic_payload *payload = state.held;
-    simtx_msg &msg = *state.held_msg;
-    simtx_accept_result result = info_->accept(core_, port, &msg, now);
+    msg_extension &held = *state.held;
+    simtx_accept_result result = info_->accept(core_, port, &held.msg, now);
     if (result == SIMTX_BUSY) return;
     if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1); // the core sees it from the next edge
     if (state.held_refused) refused_wait_cycles_ += now - state.held_since;
@@ -482,23 +485,22 @@ inline void block_module::offer_held(unsigned port, uint64_t now)
     held_count_--;
     if (!state.is_initiator) {
         tlm::tlm_phase phase = tlm::END_REQ;
-        backward(state, *payload, phase);
+        backward(state, held, phase);
     } else {
         tlm::tlm_phase phase = tlm::END_RESP;
-        forward(state, *payload, phase);
-        arrived_response(msg);
+        forward(state, held, phase);
+        arrived_response(held.msg);
     }
 }
 
 // The core refused an arrival on port: keep it and offer it after each tick.
 // A message handed over in its sender's storage is kept in its extension
 // (its handle), as the sender reuses that storage once send returns.
-void block_module::hold(unsigned port, tlm::tlm_generic_payload &payload, const simtx_msg &msg)
+void block_module::hold(unsigned port, const simtx_msg &msg)
 {
     msg_extension *extension = static_cast<msg_extension *>(msg.handle);
     if (&extension->msg != &msg) extension->msg = msg;
-    ports_[port].held = &payload;
-    ports_[port].held_msg = &extension->msg;
+    ports_[port].held = extension;
     ports_[port].held_since = current_cycle();
     ports_[port].held_refused = true;
     held_ports_[port / 64] |= uint64_t(1) << (port % 64);
@@ -511,21 +513,14 @@ void block_module::announce_room(unsigned port)
     room_announced_ = true;
 }
 
-// The message an arrival on port carries, ready for the core.
-simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payload, msg_extension *known)
+// The message an arrival on port carries in its extension, ready for the core.
+simtx_msg &block_module::arrival(unsigned port, msg_extension &extension)
 {
-    // The lookup reads the payload's extension array, a host cache miss on
-    // most arrivals: a simtx sender names the extension instead, having tied
-    // it to the payload and the message to it already.
-    msg_extension *extension = known;
-    if (!extension) {
-        extension = &extension_of(payload);
-        extension->payload = &payload;
-        extension->msg.handle = extension;
-    }
-    simtx_msg &msg = extension->msg;
+    simtx_msg &msg = extension.msg;
+    msg.handle = &extension;
     if (ports_[port].is_initiator && !msg.is_response) {
         // A plain TLM target answered through the generic payload only.
+        const tlm::tlm_generic_payload &payload = *extension.payload;
         msg.is_response = true;
         msg.status = payload.is_response_ok()                                          ? SIMTX_STATUS_OK
                      : payload.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE ? SIMTX_STATUS_ADDRESS_ERROR
@@ -537,21 +532,24 @@ simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payloa
 // Offers an arrival to the core; a refused one is held and offered again
 // after the core's next tick (which the refusing core has planned: a refusal
 // does not wake it).
-inline bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload, const simtx_msg &msg)
+inline bool block_module::deliver(unsigned port, const simtx_msg &msg)
 {
     simtx_accept_result result = info_->accept(core_, port, &msg, current_cycle());
     if (result != SIMTX_BUSY) {
         if (result == SIMTX_ACCEPTED) wake();
         return true;
     }
-    hold(port, payload, msg);
+    hold(port, msg);
     refused_arrivals_++;
     return false;
 }
 
 // The core took a response: the initiator that made the payload frees it.
+// A block that never made one (a crossbar) does not look at the extension,
+// which its sender no longer brought into the host's caches.
 void block_module::arrived_response(const simtx_msg &msg)
 {
+    if (!originated_) return;
     msg_extension *extension = static_cast<msg_extension *>(msg.handle);
     if (extension->originator == this) extension->payload->release();
 }
@@ -564,13 +562,13 @@ void block_module::arrived_response(const simtx_msg &msg)
 // the extension (null returned: the extension's message). A socket's module
 // (a checker, a plain TLM target or initiator) gets the generic attributes.
 inline const simtx_msg *block_module::fill_payload(const port_state &state, const simtx_msg &msg,
-                                                   tlm::tlm_generic_payload &payload, msg_extension &extension)
+                                                   msg_extension &extension)
 {
     if (state.peer && (msg.is_response || state.is_initiator)) return &msg;
     if (state.peer)
-        carry_message(msg, payload, extension);
+        carry_message(msg, *extension.payload, extension);
     else
-        message_to_payload(msg, payload, extension);
+        message_to_payload(msg, *extension.payload, extension);
     return nullptr;
 }
 
@@ -586,21 +584,21 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
         if (!extension) { // a new request: its message gets its handle in the extension
             extension = global_payload_pool().acquire_message();
             extension->originator = this;
+            originated_ = true;
             extension->msg = *msg;
             extension->msg.handle = extension;
             msg = &extension->msg;
         }
-        tlm::tlm_generic_payload *payload = extension->payload;
-        const simtx_msg *arriving = fill_payload(state, *msg, *payload, *extension);
+        const simtx_msg *arriving = fill_payload(state, *msg, *extension);
         phase = tlm::BEGIN_REQ;
-        result = forward(state, *payload, phase, extension, arriving);
+        result = forward(state, *extension, phase, arriving);
         if (result == tlm::TLM_ACCEPTED || (result == tlm::TLM_UPDATED && phase == tlm::END_REQ)) {
-            if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;
+            if (result == tlm::TLM_ACCEPTED) state.awaiting_end = extension;
         } else {
             // The target answered at once (TLM_COMPLETED or BEGIN_RESP): hand the
             // response to the core after this cycle, as if it had been refused.
             if (state.held) SC_REPORT_FATAL("simtx", "two immediate responses on one port");
-            hold(port, *payload, arrival(port, *payload, extension));
+            hold(port, arrival(port, *extension));
             ports_[port].held_refused = false; // handed over after this cycle, not refused
             announce_room(port);
             wake();
@@ -608,27 +606,25 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
         return true;
     }
     if (!extension) SC_REPORT_FATAL("simtx", "a response without its request's handle");
-    tlm::tlm_generic_payload *payload = extension->payload;
-    const simtx_msg *arriving = fill_payload(state, *msg, *payload, *extension);
+    const simtx_msg *arriving = fill_payload(state, *msg, *extension);
     phase = tlm::BEGIN_RESP;
-    result = backward(state, *payload, phase, extension, arriving);
-    if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;
+    result = backward(state, *extension, phase, arriving);
+    if (result == tlm::TLM_ACCEPTED) state.awaiting_end = extension;
     return true;
 }
 
-inline tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload,
-                                                        tlm::tlm_phase &phase, msg_extension *extension,
-                                                        const simtx_msg *msg)
+inline tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, msg_extension &extension,
+                                                        tlm::tlm_phase &phase, const simtx_msg *msg)
 {
     port_state &state = ports_[port];
     if (phase == tlm::BEGIN_REQ) {
-        if (deliver(port, payload, msg ? *msg : arrival(port, payload, extension))) {
+        if (deliver(port, msg ? *msg : arrival(port, extension))) {
             phase = tlm::END_REQ;
             return tlm::TLM_UPDATED;
         }
         return tlm::TLM_ACCEPTED;
     }
-    if (phase == tlm::END_RESP && state.awaiting_end == &payload) {
+    if (phase == tlm::END_RESP && state.awaiting_end == &extension) {
         state.awaiting_end = nullptr;
         if (info_->port_free) info_->port_free(core_, port);
         wake();
@@ -641,19 +637,19 @@ inline tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_
 // Forced inline also into send's response path, where GCC's size limits
 // left a call per response.
 __attribute__((always_inline)) inline tlm::tlm_sync_enum
-block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                              msg_extension *extension, const simtx_msg *arriving)
+block_module::nb_transport_bw(unsigned port, msg_extension &extension, tlm::tlm_phase &phase,
+                              const simtx_msg *arriving)
 {
     port_state &state = ports_[port];
-    if (state.awaiting_end == &payload) { // END_REQ, or BEGIN_RESP that implies it
+    if (state.awaiting_end == &extension) { // END_REQ, or BEGIN_RESP that implies it
         state.awaiting_end = nullptr;
         if (info_->port_free) info_->port_free(core_, port);
         wake();
     }
     if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
     if (phase == tlm::BEGIN_RESP) {
-        const simtx_msg &msg = arriving ? *arriving : arrival(port, payload, extension);
-        if (deliver(port, payload, msg)) {
+        const simtx_msg &msg = arriving ? *arriving : arrival(port, extension);
+        if (deliver(port, msg)) {
             arrived_response(msg);
             return tlm::TLM_COMPLETED;
         }
@@ -663,22 +659,20 @@ block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, 
     return tlm::TLM_COMPLETED;
 }
 
-inline tlm::tlm_sync_enum block_module::forward(port_state &state, tlm::tlm_generic_payload &payload,
-                                                tlm::tlm_phase &phase, msg_extension *extension,
+inline tlm::tlm_sync_enum block_module::forward(port_state &state, msg_extension &extension, tlm::tlm_phase &phase,
                                                 const simtx_msg *msg)
 {
-    if (state.peer) return state.peer->nb_transport_fw(state.peer_port, payload, phase, extension, msg);
+    if (state.peer) return state.peer->nb_transport_fw(state.peer_port, extension, phase, msg);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    return (*state.initiator)->nb_transport_fw(payload, phase, delay);
+    return (*state.initiator)->nb_transport_fw(*extension.payload, phase, delay);
 }
 
-inline tlm::tlm_sync_enum block_module::backward(port_state &state, tlm::tlm_generic_payload &payload,
-                                                 tlm::tlm_phase &phase, msg_extension *extension,
+inline tlm::tlm_sync_enum block_module::backward(port_state &state, msg_extension &extension, tlm::tlm_phase &phase,
                                                  const simtx_msg *msg)
 {
-    if (state.peer) return state.peer->nb_transport_bw(state.peer_port, payload, phase, extension, msg);
+    if (state.peer) return state.peer->nb_transport_bw(state.peer_port, extension, phase, msg);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    return (*state.target)->nb_transport_bw(payload, phase, delay);
+    return (*state.target)->nb_transport_bw(*extension.payload, phase, delay);
 }
 
 // Bindings are complete: a port bound straight to another simtx block's
@@ -701,13 +695,13 @@ void block_module::end_of_elaboration()
 tlm::tlm_sync_enum port_transport::nb_transport_fw(tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                                    sc_core::sc_time &)
 {
-    return block->nb_transport_fw(port, payload, phase, nullptr, nullptr);
+    return block->nb_transport_fw(port, block_module::extension_on(payload), phase, nullptr);
 }
 
 tlm::tlm_sync_enum port_transport::nb_transport_bw(tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                                    sc_core::sc_time &)
 {
-    return block->nb_transport_bw(port, payload, phase, nullptr, nullptr);
+    return block->nb_transport_bw(port, block_module::extension_on(payload), phase, nullptr);
 }
 
 void port_transport::b_transport(tlm::tlm_generic_payload &payload, sc_core::sc_time &)
