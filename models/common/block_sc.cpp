@@ -33,14 +33,14 @@ void payload_pool::grow()
     payload->message = new msg_extension;
     payload->message->payload = payload;
     payload->set_extension(payload->message);
-    free_list_.push_back(payload);
+    free_list_.push_back(payload->message);
 }
 
 void payload_pool::free(tlm::tlm_generic_payload *payload)
 {
     // Keep the extension for the next use: only the pool's payloads carry it
     // (and name this pool as their memory manager).
-    free_list_.push_back(static_cast<pooled_payload *>(payload));
+    free_list_.push_back(static_cast<pooled_payload *>(payload)->message);
 }
 
 payload_pool &global_payload_pool()
@@ -551,7 +551,11 @@ void block_module::arrived_response(const simtx_msg &msg)
 {
     if (!originated_) return;
     msg_extension *extension = static_cast<msg_extension *>(msg.handle);
-    if (extension->originator == this) extension->payload->release();
+    if (extension->originator != this) return;
+    if (extension->acquired)
+        extension->payload->release(); // a socket's module may hold it still
+    else
+        global_payload_pool().return_message(extension);
 }
 
 // A simtx block called directly reads only the message: it gets the
@@ -565,10 +569,15 @@ inline const simtx_msg *block_module::fill_payload(const port_state &state, cons
                                                    msg_extension &extension)
 {
     if (state.peer && (msg.is_response || state.is_initiator)) return &msg;
-    if (state.peer)
+    if (state.peer) {
         carry_message(msg, *extension.payload, extension);
-    else
+    } else {
+        if (extension.originator && !extension.acquired) { // its originator releases it
+            extension.payload->acquire();
+            extension.acquired = true;
+        }
         message_to_payload(msg, *extension.payload, extension);
+    }
     return nullptr;
 }
 

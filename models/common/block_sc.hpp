@@ -24,26 +24,41 @@ struct msg_extension : tlm::tlm_extension<msg_extension> {
     simtx_msg msg{};
     block_module *originator = nullptr; // releases the payload when its response is consumed
     tlm::tlm_generic_payload *payload = nullptr; // the payload carrying it (a message's handle is its extension)
+    bool acquired = false; // the payload's reference count holds it (see payload_pool)
     unsigned char byte_enable[SIMTX_MSG_MAX_DATA];
     tlm::tlm_extension_base *clone() const override;
     void copy_from(const tlm::tlm_extension_base &other) override;
 };
 
-// Recycles payloads (each with its extension) for the whole platform.
+// Recycles payloads (each with its extension) for the whole platform. A
+// payload that only simtx blocks called directly see is not counted: it
+// returns through return_message, and its payload is never read (its
+// reference count missed the host's caches at every response). One handed
+// to a socket's module, which may keep it, is acquired then (block_module's
+// fill_payload) and returns through release() and free().
 class payload_pool : public tlm::tlm_mm_interface {
   public:
     ~payload_pool() override;
-    tlm::tlm_generic_payload *acquire() { return acquire_message()->payload; }
-    // A payload's message extension, known without the payload's extension
-    // lookup (which missed the host's caches). Inline: one per request.
+    // For a module of its own, which releases it.
+    tlm::tlm_generic_payload *acquire()
+    {
+        msg_extension *message = acquire_message();
+        message->payload->acquire();
+        message->acquired = true;
+        return message->payload;
+    }
+    // A payload's message extension, not acquired, known without the
+    // payload's extension lookup (which missed the host's caches). Inline:
+    // one per request.
     msg_extension *acquire_message()
     {
         if (free_list_.empty()) grow();
-        pooled_payload *payload = free_list_.back();
+        msg_extension *message = free_list_.back();
         free_list_.pop_back();
-        payload->acquire();
-        return payload->message;
+        message->acquired = false;
+        return message;
     }
+    void return_message(msg_extension *message) { free_list_.push_back(message); }
     void free(tlm::tlm_generic_payload *payload) override;
 
   private:
@@ -52,7 +67,7 @@ class payload_pool : public tlm::tlm_mm_interface {
         explicit pooled_payload(payload_pool *pool) : tlm_generic_payload(pool) {}
         msg_extension *message = nullptr; // also set as its extension
     };
-    std::vector<pooled_payload *> free_list_;
+    std::vector<msg_extension *> free_list_;
     std::vector<std::unique_ptr<pooled_payload>> all_;
 };
 
