@@ -43,10 +43,13 @@ void payload_pool::free(tlm::tlm_generic_payload *payload)
     free_list_.push_back(static_cast<pooled_payload *>(payload)->message);
 }
 
+// Not a function's static: its guard was tested at every request and
+// response. No object built before main uses it.
+static payload_pool shared_payload_pool;
+
 payload_pool &global_payload_pool()
 {
-    static payload_pool pool;
-    return pool;
+    return shared_payload_pool;
 }
 
 static tlm::tlm_response_status response_status_of(const simtx_msg &msg)
