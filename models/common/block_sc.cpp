@@ -496,15 +496,16 @@ inline void block_module::offer_held(unsigned port, uint64_t now)
     }
 }
 
-// The core refused an arrival on port: keep it and offer it after each tick.
-// A message handed over in its sender's storage is kept in its extension
-// (its handle), as the sender reuses that storage once send returns.
-void block_module::hold(unsigned port, const simtx_msg &msg)
+// The core refused an arrival on port at cycle now: keep it and offer it
+// after each tick. A message handed over in its sender's storage is kept in
+// its extension (its handle), as the sender reuses that storage once send
+// returns.
+void block_module::hold(unsigned port, const simtx_msg &msg, uint64_t now)
 {
     msg_extension *extension = static_cast<msg_extension *>(msg.handle);
     if (&extension->msg != &msg) extension->msg = msg;
     ports_[port].held = extension;
-    ports_[port].held_since = current_cycle();
+    ports_[port].held_since = now;
     ports_[port].held_refused = true;
     held_ports_[port / 64] |= uint64_t(1) << (port % 64);
     held_count_++;
@@ -537,12 +538,13 @@ simtx_msg &block_module::arrival(unsigned port, msg_extension &extension)
 // does not wake it).
 inline bool block_module::deliver(unsigned port, const simtx_msg &msg)
 {
-    simtx_accept_result result = info_->accept(core_, port, &msg, current_cycle());
+    uint64_t now = current_cycle(); // read once: the core's accept does not move it
+    simtx_accept_result result = info_->accept(core_, port, &msg, now);
     if (result != SIMTX_BUSY) {
-        if (result == SIMTX_ACCEPTED) wake();
+        if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1); // wake()
         return true;
     }
-    hold(port, msg);
+    hold(port, msg, now);
     refused_arrivals_++;
     return false;
 }
@@ -610,7 +612,7 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
             // The target answered at once (TLM_COMPLETED or BEGIN_RESP): hand the
             // response to the core after this cycle, as if it had been refused.
             if (state.held) SC_REPORT_FATAL("simtx", "two immediate responses on one port");
-            hold(port, arrival(port, *extension));
+            hold(port, arrival(port, *extension), current_cycle());
             ports_[port].held_refused = false; // handed over after this cycle, not refused
             announce_room(port);
             wake();

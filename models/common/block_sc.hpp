@@ -166,7 +166,7 @@ class block_module : public sc_core::sc_module {
     void wake();
     void schedule_cycle(uint64_t cycle);
     void retry_held(uint64_t now);
-    void hold(unsigned port, const simtx_msg &msg);
+    void hold(unsigned port, const simtx_msg &msg, uint64_t now);
     void offer_held(unsigned port, uint64_t now);
     void announce_room(unsigned port);
     static msg_extension &extension_on(tlm::tlm_generic_payload &payload);
