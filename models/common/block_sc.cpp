@@ -176,12 +176,17 @@ class tick_scheduler {
         return running_ ? block.clock_->now_cycle : sc_core::sc_time_stamp().value() / block.period_ps_;
     }
 
+    // Whether the scheduler is ticking blocks (each clock's now_cycle is
+    // current).
+    static bool running() { return running_; }
+
     // Ticks a block at `cycle` of its clock (> the current cycle, or 0 at
-    // elaboration). Inline for the common case: a tick planning one of the
-    // next cycles while its instant is already the earliest due.
-    void schedule(block_module &block, uint64_t cycle)
+    // elaboration); running: running() (a tick knows it is, without the
+    // test). Inline for the common case: a tick planning one of the next
+    // cycles while its instant is already the earliest due.
+    void schedule(block_module &block, uint64_t cycle, bool running)
     {
-        if (running_) {
+        if (running) {
             domain &clock = *block.clock_;
             if (cycle - clock.now_cycle < wheel_size && cycle >= clock.next_cycle) {
                 unsigned slot = static_cast<unsigned>(cycle % wheel_size);
@@ -402,7 +407,7 @@ block_module::block_module(sc_core::sc_module_name module_name, const block_conf
 
     scheduler_ = &tick_scheduler::instance();
     std::tie(clock_domain_, clock_index_) = scheduler_->register_block(this, period_ps_);
-    schedule_cycle(0); // every core gets cycle 0
+    schedule_cycle(0, tick_scheduler::running()); // every core gets cycle 0
 }
 
 block_module::~block_module()
@@ -420,11 +425,11 @@ uint64_t block_module::current_cycle() const
     return tick_scheduler::current_cycle(*this);
 }
 
-inline void block_module::schedule_cycle(uint64_t cycle)
+inline void block_module::schedule_cycle(uint64_t cycle, bool running)
 {
     if (cycle >= scheduled_cycle_) return;
     scheduled_cycle_ = cycle;
-    scheduler_->schedule(*this, cycle);
+    scheduler_->schedule(*this, cycle, running);
 }
 
 void block_module::tick(uint64_t now)
@@ -441,13 +446,13 @@ void block_module::tick(uint64_t now)
         for (size_t word = 1; word < room_ports_.size(); word++) room_ports_[word] = 0;
         room_announced_ = false;
     }
-    if (next != SIMTX_NEVER) schedule_cycle(next <= now ? now + 1 : next);
+    if (next != SIMTX_NEVER) schedule_cycle(next <= now ? now + 1 : next, true);
 }
 
 // Something arrived or a port freed: tick at the next clock edge after now.
 inline void block_module::wake()
 {
-    schedule_cycle(current_cycle() + 1);
+    schedule_cycle(current_cycle() + 1, tick_scheduler::running());
 }
 
 void block_module::wake_up()
@@ -481,7 +486,7 @@ inline void block_module::offer_held(unsigned port, uint64_t now)
     msg_extension &held = *state.held;
     simtx_accept_result result = info_->accept(core_, port, &held.msg, now);
     if (result == SIMTX_BUSY) return;
-    if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1); // the core sees it from the next edge
+    if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1, true); // the core sees it from the next edge (in a tick)
     if (state.held_refused) refused_wait_cycles_ += now - state.held_since;
     state.held = nullptr;
     held_ports_[port / 64] &= ~(uint64_t(1) << (port % 64));
@@ -541,7 +546,7 @@ inline bool block_module::deliver(unsigned port, const simtx_msg &msg)
     uint64_t now = current_cycle(); // read once: the core's accept does not move it
     simtx_accept_result result = info_->accept(core_, port, &msg, now);
     if (result != SIMTX_BUSY) {
-        if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1); // wake()
+        if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1, tick_scheduler::running()); // wake()
         return true;
     }
     hold(port, msg, now);

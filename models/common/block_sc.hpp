@@ -164,7 +164,7 @@ class block_module : public sc_core::sc_module {
     void end_of_elaboration() override;
     void tick(uint64_t now);
     void wake();
-    void schedule_cycle(uint64_t cycle);
+    void schedule_cycle(uint64_t cycle, bool running); // running: tick_scheduler::running()
     void retry_held(uint64_t now);
     void hold(unsigned port, const simtx_msg &msg, uint64_t now);
     void offer_held(unsigned port, uint64_t now);
