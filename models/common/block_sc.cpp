@@ -261,11 +261,13 @@ class tick_scheduler {
         clock.occupied &= ~(uint64_t(1) << slot);
         // Ticks only schedule later cycles, never this slot again: each word
         // is taken whole before its blocks tick.
-        uint64_t *words = &clock.wheel[slot];
+        // The words' end is read before the ticks, which the compiler would
+        // otherwise assume may change it.
+        uint64_t *entry = &clock.wheel[slot], *const end = entry + clock.words * wheel_size;
         block_module *const *blocks = clock.blocks.data();
-        for (size_t w = 0; w < clock.words; w++, blocks += 64) {
-            uint64_t word = words[w * wheel_size];
-            words[w * wheel_size] = 0;
+        for (; entry != end; entry += wheel_size, blocks += 64) {
+            uint64_t word = *entry;
+            *entry = 0;
             for (; word; word &= word - 1) {
                 block_module *block = blocks[__builtin_ctzll(word)];
                 if (block->scheduled_cycle_ == cycle) block->tick(cycle);
