@@ -33,20 +33,23 @@ void payload_pool::grow()
     payload->message = new msg_extension;
     payload->message->payload = payload;
     payload->set_extension(payload->message);
-    free_list_.push_back(payload);
+    free_list_.push_back(payload->message);
 }
 
 void payload_pool::free(tlm::tlm_generic_payload *payload)
 {
     // Keep the extension for the next use: only the pool's payloads carry it
     // (and name this pool as their memory manager).
-    free_list_.push_back(static_cast<pooled_payload *>(payload));
+    free_list_.push_back(static_cast<pooled_payload *>(payload)->message);
 }
+
+// Not a function's static: its guard was tested at every request and
+// response. No object built before main uses it.
+static payload_pool shared_payload_pool;
 
 payload_pool &global_payload_pool()
 {
-    static payload_pool pool;
-    return pool;
+    return shared_payload_pool;
 }
 
 static tlm::tlm_response_status response_status_of(const simtx_msg &msg)
@@ -93,11 +96,15 @@ void message_to_payload(const simtx_msg &msg, tlm::tlm_generic_payload &payload,
     }
 }
 
-static msg_extension &extension_of(tlm::tlm_generic_payload &payload)
+// The extension of a payload arriving through a socket, tied to it. A
+// simtx block calling directly names the extension instead: the lookup
+// reads the payload's extension array, a host cache miss on most arrivals.
+msg_extension &block_module::extension_on(tlm::tlm_generic_payload &payload)
 {
     msg_extension *extension = payload.get_extension<msg_extension>();
     if (!extension)
         SC_REPORT_FATAL("simtx", "a transaction without the simtx message extension reached a simtx block");
+    extension->payload = &payload;
     return *extension;
 }
 
@@ -169,12 +176,17 @@ class tick_scheduler {
         return running_ ? block.clock_->now_cycle : sc_core::sc_time_stamp().value() / block.period_ps_;
     }
 
+    // Whether the scheduler is ticking blocks (each clock's now_cycle is
+    // current).
+    static bool running() { return running_; }
+
     // Ticks a block at `cycle` of its clock (> the current cycle, or 0 at
-    // elaboration). Inline for the common case: a tick planning one of the
-    // next cycles while its instant is already the earliest due.
-    void schedule(block_module &block, uint64_t cycle)
+    // elaboration); running: running() (a tick knows it is, without the
+    // test). Inline for the common case: a tick planning one of the next
+    // cycles while its instant is already the earliest due.
+    void schedule(block_module &block, uint64_t cycle, bool running)
     {
-        if (running_) {
+        if (running) {
             domain &clock = *block.clock_;
             if (cycle - clock.now_cycle < wheel_size && cycle >= clock.next_cycle) {
                 unsigned slot = static_cast<unsigned>(cycle % wheel_size);
@@ -249,11 +261,13 @@ class tick_scheduler {
         clock.occupied &= ~(uint64_t(1) << slot);
         // Ticks only schedule later cycles, never this slot again: each word
         // is taken whole before its blocks tick.
-        uint64_t *words = &clock.wheel[slot];
+        // The words' end is read before the ticks, which the compiler would
+        // otherwise assume may change it.
+        uint64_t *entry = &clock.wheel[slot], *const end = entry + clock.words * wheel_size;
         block_module *const *blocks = clock.blocks.data();
-        for (size_t w = 0; w < clock.words; w++, blocks += 64) {
-            uint64_t word = words[w * wheel_size];
-            words[w * wheel_size] = 0;
+        for (; entry != end; entry += wheel_size, blocks += 64) {
+            uint64_t word = *entry;
+            *entry = 0;
             for (; word; word &= word - 1) {
                 block_module *block = blocks[__builtin_ctzll(word)];
                 if (block->scheduled_cycle_ == cycle) block->tick(cycle);
@@ -395,7 +409,7 @@ block_module::block_module(sc_core::sc_module_name module_name, const block_conf
 
     scheduler_ = &tick_scheduler::instance();
     std::tie(clock_domain_, clock_index_) = scheduler_->register_block(this, period_ps_);
-    schedule_cycle(0); // every core gets cycle 0
+    schedule_cycle(0, tick_scheduler::running()); // every core gets cycle 0
 }
 
 block_module::~block_module()
@@ -413,11 +427,11 @@ uint64_t block_module::current_cycle() const
     return tick_scheduler::current_cycle(*this);
 }
 
-inline void block_module::schedule_cycle(uint64_t cycle)
+inline void block_module::schedule_cycle(uint64_t cycle, bool running)
 {
     if (cycle >= scheduled_cycle_) return;
     scheduled_cycle_ = cycle;
-    scheduler_->schedule(*this, cycle);
+    scheduler_->schedule(*this, cycle, running);
 }
 
 void block_module::tick(uint64_t now)
@@ -434,13 +448,13 @@ void block_module::tick(uint64_t now)
         for (size_t word = 1; word < room_ports_.size(); word++) room_ports_[word] = 0;
         room_announced_ = false;
     }
-    if (next != SIMTX_NEVER) schedule_cycle(next <= now ? now + 1 : next);
+    if (next != SIMTX_NEVER) schedule_cycle(next <= now ? now + 1 : next, true);
 }
 
 // Something arrived or a port freed: tick at the next clock edge after now.
 inline void block_module::wake()
 {
-    schedule_cycle(current_cycle() + 1);
+    schedule_cycle(current_cycle() + 1, tick_scheduler::running());
 }
 
 void block_module::wake_up()
@@ -471,31 +485,34 @@ void block_module::retry_held(uint64_t now)
 inline void block_module::offer_held(unsigned port, uint64_t now)
 {
     port_state &state = ports_[port];
-    tlm::tlm_generic_payload *payload = state.held;
-    simtx_msg &msg = *state.held_msg;
-    simtx_accept_result result = info_->accept(core_, port, &msg, now);
+    msg_extension &held = *state.held;
+    simtx_accept_result result = info_->accept(core_, port, &held.msg, now);
     if (result == SIMTX_BUSY) return;
-    if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1); // the core sees it from the next edge
+    if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1, true); // the core sees it from the next edge (in a tick)
     if (state.held_refused) refused_wait_cycles_ += now - state.held_since;
     state.held = nullptr;
     held_ports_[port / 64] &= ~(uint64_t(1) << (port % 64));
     held_count_--;
     if (!state.is_initiator) {
         tlm::tlm_phase phase = tlm::END_REQ;
-        backward(state, *payload, phase);
+        backward(state, held, phase);
     } else {
         tlm::tlm_phase phase = tlm::END_RESP;
-        forward(state, *payload, phase);
-        arrived_response(msg);
+        forward(state, held, phase);
+        arrived_response(held.msg);
     }
 }
 
-// The core refused an arrival on port: keep it and offer it after each tick.
-void block_module::hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg)
+// The core refused an arrival on port at cycle now: keep it and offer it
+// after each tick. A message handed over in its sender's storage is kept in
+// its extension (its handle), as the sender reuses that storage once send
+// returns.
+void block_module::hold(unsigned port, const simtx_msg &msg, uint64_t now)
 {
-    ports_[port].held = &payload;
-    ports_[port].held_msg = &msg;
-    ports_[port].held_since = current_cycle();
+    msg_extension *extension = static_cast<msg_extension *>(msg.handle);
+    if (&extension->msg != &msg) extension->msg = msg;
+    ports_[port].held = extension;
+    ports_[port].held_since = now;
     ports_[port].held_refused = true;
     held_ports_[port / 64] |= uint64_t(1) << (port % 64);
     held_count_++;
@@ -507,21 +524,14 @@ void block_module::announce_room(unsigned port)
     room_announced_ = true;
 }
 
-// The message an arrival on port carries, ready for the core.
-simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payload, msg_extension *known)
+// The message an arrival on port carries in its extension, ready for the core.
+simtx_msg &block_module::arrival(unsigned port, msg_extension &extension)
 {
-    // The lookup reads the payload's extension array, a host cache miss on
-    // most arrivals: a simtx sender names the extension instead, having tied
-    // it to the payload and the message to it already.
-    msg_extension *extension = known;
-    if (!extension) {
-        extension = &extension_of(payload);
-        extension->payload = &payload;
-        extension->msg.handle = extension;
-    }
-    simtx_msg &msg = extension->msg;
+    simtx_msg &msg = extension.msg;
+    msg.handle = &extension;
     if (ports_[port].is_initiator && !msg.is_response) {
         // A plain TLM target answered through the generic payload only.
+        const tlm::tlm_generic_payload &payload = *extension.payload;
         msg.is_response = true;
         msg.status = payload.is_response_ok()                                          ? SIMTX_STATUS_OK
                      : payload.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE ? SIMTX_STATUS_ADDRESS_ERROR
@@ -533,34 +543,54 @@ simtx_msg &block_module::arrival(unsigned port, tlm::tlm_generic_payload &payloa
 // Offers an arrival to the core; a refused one is held and offered again
 // after the core's next tick (which the refusing core has planned: a refusal
 // does not wake it).
-inline bool block_module::deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg)
+inline bool block_module::deliver(unsigned port, const simtx_msg &msg)
 {
-    simtx_accept_result result = info_->accept(core_, port, &msg, current_cycle());
+    uint64_t now = current_cycle(); // read once: the core's accept does not move it
+    simtx_accept_result result = info_->accept(core_, port, &msg, now);
     if (result != SIMTX_BUSY) {
-        if (result == SIMTX_ACCEPTED) wake();
+        if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1, tick_scheduler::running()); // wake()
         return true;
     }
-    hold(port, payload, msg);
+    hold(port, msg, now);
     refused_arrivals_++;
     return false;
 }
 
 // The core took a response: the initiator that made the payload frees it.
+// A block that never made one (a crossbar) does not look at the extension,
+// which its sender no longer brought into the host's caches.
 void block_module::arrived_response(const simtx_msg &msg)
 {
+    if (!originated_) return;
     msg_extension *extension = static_cast<msg_extension *>(msg.handle);
-    if (extension->originator == this) extension->payload->release();
+    if (extension->originator != this) return;
+    if (extension->acquired)
+        extension->payload->release(); // a socket's module may hold it still
+    else
+        global_payload_pool().return_message(extension);
 }
 
-// A simtx block called directly reads only the message; a socket's module
+// A simtx block called directly reads only the message: it gets the
+// sender's own, in place (returned), which it copies if it keeps it.
+// Copying every message into the payload's extension wrote four host cache
+// lines that the receiver's caches then missed. A request sent back on a
+// target port is the exception: its arrival turns it into a response in
+// the extension (null returned: the extension's message). A socket's module
 // (a checker, a plain TLM target or initiator) gets the generic attributes.
-inline void block_module::fill_payload(const port_state &state, const simtx_msg &msg, tlm::tlm_generic_payload &payload,
-                                       msg_extension &extension)
+inline const simtx_msg *block_module::fill_payload(const port_state &state, const simtx_msg &msg,
+                                                   msg_extension &extension)
 {
-    if (state.peer)
-        carry_message(msg, payload, extension);
-    else
-        message_to_payload(msg, payload, extension);
+    if (state.peer && (msg.is_response || state.is_initiator)) return &msg;
+    if (state.peer) {
+        carry_message(msg, *extension.payload, extension);
+    } else {
+        if (extension.originator && !extension.acquired) { // its originator releases it
+            extension.payload->acquire();
+            extension.acquired = true;
+        }
+        message_to_payload(msg, *extension.payload, extension);
+    }
+    return nullptr;
 }
 
 bool block_module::send(unsigned port, const simtx_msg *msg)
@@ -572,21 +602,24 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     // A message's handle is the extension of the payload carrying it.
     msg_extension *extension = static_cast<msg_extension *>(msg->handle);
     if (state.is_initiator) {
-        if (!extension) {
+        if (!extension) { // a new request: its message gets its handle in the extension
             extension = global_payload_pool().acquire_message();
             extension->originator = this;
+            originated_ = true;
+            extension->msg = *msg;
+            extension->msg.handle = extension;
+            msg = &extension->msg;
         }
-        tlm::tlm_generic_payload *payload = extension->payload;
-        fill_payload(state, *msg, *payload, *extension);
+        const simtx_msg *arriving = fill_payload(state, *msg, *extension);
         phase = tlm::BEGIN_REQ;
-        result = forward(state, *payload, phase, extension);
+        result = forward(state, *extension, phase, arriving);
         if (result == tlm::TLM_ACCEPTED || (result == tlm::TLM_UPDATED && phase == tlm::END_REQ)) {
-            if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;
+            if (result == tlm::TLM_ACCEPTED) state.awaiting_end = extension;
         } else {
             // The target answered at once (TLM_COMPLETED or BEGIN_RESP): hand the
             // response to the core after this cycle, as if it had been refused.
             if (state.held) SC_REPORT_FATAL("simtx", "two immediate responses on one port");
-            hold(port, *payload, arrival(port, *payload, extension));
+            hold(port, arrival(port, *extension), current_cycle());
             ports_[port].held_refused = false; // handed over after this cycle, not refused
             announce_room(port);
             wake();
@@ -594,26 +627,25 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
         return true;
     }
     if (!extension) SC_REPORT_FATAL("simtx", "a response without its request's handle");
-    tlm::tlm_generic_payload *payload = extension->payload;
-    fill_payload(state, *msg, *payload, *extension);
+    const simtx_msg *arriving = fill_payload(state, *msg, *extension);
     phase = tlm::BEGIN_RESP;
-    result = backward(state, *payload, phase, extension);
-    if (result == tlm::TLM_ACCEPTED) state.awaiting_end = payload;
+    result = backward(state, *extension, phase, arriving);
+    if (result == tlm::TLM_ACCEPTED) state.awaiting_end = extension;
     return true;
 }
 
-inline tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload,
-                                                        tlm::tlm_phase &phase, msg_extension *extension)
+inline tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, msg_extension &extension,
+                                                        tlm::tlm_phase &phase, const simtx_msg *msg)
 {
     port_state &state = ports_[port];
     if (phase == tlm::BEGIN_REQ) {
-        if (deliver(port, payload, arrival(port, payload, extension))) {
+        if (deliver(port, msg ? *msg : arrival(port, extension))) {
             phase = tlm::END_REQ;
             return tlm::TLM_UPDATED;
         }
         return tlm::TLM_ACCEPTED;
     }
-    if (phase == tlm::END_RESP && state.awaiting_end == &payload) {
+    if (phase == tlm::END_RESP && state.awaiting_end == &extension) {
         state.awaiting_end = nullptr;
         if (info_->port_free) info_->port_free(core_, port);
         wake();
@@ -626,19 +658,19 @@ inline tlm::tlm_sync_enum block_module::nb_transport_fw(unsigned port, tlm::tlm_
 // Forced inline also into send's response path, where GCC's size limits
 // left a call per response.
 __attribute__((always_inline)) inline tlm::tlm_sync_enum
-block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                              msg_extension *extension)
+block_module::nb_transport_bw(unsigned port, msg_extension &extension, tlm::tlm_phase &phase,
+                              const simtx_msg *arriving)
 {
     port_state &state = ports_[port];
-    if (state.awaiting_end == &payload) { // END_REQ, or BEGIN_RESP that implies it
+    if (state.awaiting_end == &extension) { // END_REQ, or BEGIN_RESP that implies it
         state.awaiting_end = nullptr;
         if (info_->port_free) info_->port_free(core_, port);
         wake();
     }
     if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
     if (phase == tlm::BEGIN_RESP) {
-        simtx_msg &msg = arrival(port, payload, extension);
-        if (deliver(port, payload, msg)) {
+        const simtx_msg &msg = arriving ? *arriving : arrival(port, extension);
+        if (deliver(port, msg)) {
             arrived_response(msg);
             return tlm::TLM_COMPLETED;
         }
@@ -648,20 +680,20 @@ block_module::nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, 
     return tlm::TLM_COMPLETED;
 }
 
-inline tlm::tlm_sync_enum block_module::forward(port_state &state, tlm::tlm_generic_payload &payload,
-                                                tlm::tlm_phase &phase, msg_extension *extension)
+inline tlm::tlm_sync_enum block_module::forward(port_state &state, msg_extension &extension, tlm::tlm_phase &phase,
+                                                const simtx_msg *msg)
 {
-    if (state.peer) return state.peer->nb_transport_fw(state.peer_port, payload, phase, extension);
+    if (state.peer) return state.peer->nb_transport_fw(state.peer_port, extension, phase, msg);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    return (*state.initiator)->nb_transport_fw(payload, phase, delay);
+    return (*state.initiator)->nb_transport_fw(*extension.payload, phase, delay);
 }
 
-inline tlm::tlm_sync_enum block_module::backward(port_state &state, tlm::tlm_generic_payload &payload,
-                                                 tlm::tlm_phase &phase, msg_extension *extension)
+inline tlm::tlm_sync_enum block_module::backward(port_state &state, msg_extension &extension, tlm::tlm_phase &phase,
+                                                 const simtx_msg *msg)
 {
-    if (state.peer) return state.peer->nb_transport_bw(state.peer_port, payload, phase, extension);
+    if (state.peer) return state.peer->nb_transport_bw(state.peer_port, extension, phase, msg);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    return (*state.target)->nb_transport_bw(payload, phase, delay);
+    return (*state.target)->nb_transport_bw(*extension.payload, phase, delay);
 }
 
 // Bindings are complete: a port bound straight to another simtx block's
@@ -684,13 +716,13 @@ void block_module::end_of_elaboration()
 tlm::tlm_sync_enum port_transport::nb_transport_fw(tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                                    sc_core::sc_time &)
 {
-    return block->nb_transport_fw(port, payload, phase, nullptr);
+    return block->nb_transport_fw(port, block_module::extension_on(payload), phase, nullptr);
 }
 
 tlm::tlm_sync_enum port_transport::nb_transport_bw(tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
                                                    sc_core::sc_time &)
 {
-    return block->nb_transport_bw(port, payload, phase, nullptr);
+    return block->nb_transport_bw(port, block_module::extension_on(payload), phase, nullptr);
 }
 
 void port_transport::b_transport(tlm::tlm_generic_payload &payload, sc_core::sc_time &)

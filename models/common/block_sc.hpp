@@ -24,26 +24,41 @@ struct msg_extension : tlm::tlm_extension<msg_extension> {
     simtx_msg msg{};
     block_module *originator = nullptr; // releases the payload when its response is consumed
     tlm::tlm_generic_payload *payload = nullptr; // the payload carrying it (a message's handle is its extension)
+    bool acquired = false; // the payload's reference count holds it (see payload_pool)
     unsigned char byte_enable[SIMTX_MSG_MAX_DATA];
     tlm::tlm_extension_base *clone() const override;
     void copy_from(const tlm::tlm_extension_base &other) override;
 };
 
-// Recycles payloads (each with its extension) for the whole platform.
+// Recycles payloads (each with its extension) for the whole platform. A
+// payload that only simtx blocks called directly see is not counted: it
+// returns through return_message, and its payload is never read (its
+// reference count missed the host's caches at every response). One handed
+// to a socket's module, which may keep it, is acquired then (block_module's
+// fill_payload) and returns through release() and free().
 class payload_pool : public tlm::tlm_mm_interface {
   public:
     ~payload_pool() override;
-    tlm::tlm_generic_payload *acquire() { return acquire_message()->payload; }
-    // A payload's message extension, known without the payload's extension
-    // lookup (which missed the host's caches). Inline: one per request.
+    // For a module of its own, which releases it.
+    tlm::tlm_generic_payload *acquire()
+    {
+        msg_extension *message = acquire_message();
+        message->payload->acquire();
+        message->acquired = true;
+        return message->payload;
+    }
+    // A payload's message extension, not acquired, known without the
+    // payload's extension lookup (which missed the host's caches). Inline:
+    // one per request.
     msg_extension *acquire_message()
     {
         if (free_list_.empty()) grow();
-        pooled_payload *payload = free_list_.back();
+        msg_extension *message = free_list_.back();
         free_list_.pop_back();
-        payload->acquire();
-        return payload->message;
+        message->acquired = false;
+        return message;
     }
+    void return_message(msg_extension *message) { free_list_.push_back(message); }
     void free(tlm::tlm_generic_payload *payload) override;
 
   private:
@@ -52,7 +67,7 @@ class payload_pool : public tlm::tlm_mm_interface {
         explicit pooled_payload(payload_pool *pool) : tlm_generic_payload(pool) {}
         msg_extension *message = nullptr; // also set as its extension
     };
-    std::vector<pooled_payload *> free_list_;
+    std::vector<msg_extension *> free_list_;
     std::vector<std::unique_ptr<pooled_payload>> all_;
 };
 
@@ -132,13 +147,12 @@ class block_module : public sc_core::sc_module {
     // first, and the bound simtx block is called without a load of its port
     // object.
     struct port_state {
-        tlm::tlm_generic_payload *awaiting_end = nullptr; // our BEGIN_REQ/BEGIN_RESP not yet ended
+        msg_extension *awaiting_end = nullptr; // our BEGIN_REQ/BEGIN_RESP not yet ended (its payload's)
         block_module *peer = nullptr; // the bound port's block when it is a simtx block's: called directly
         unsigned peer_port = 0;       // the bound port's number there
         bool is_initiator = false;
         bool held_refused = false;                // false: an immediate response, not a refusal
-        tlm::tlm_generic_payload *held = nullptr; // an arrival the core refused
-        simtx_msg *held_msg = nullptr;            // its message, offered again after each tick
+        msg_extension *held = nullptr;            // an arrival the core refused, offered again after each tick
         uint64_t held_since = 0;                  // the cycle it was first refused
         std::unique_ptr<initiator_socket> initiator;
         std::unique_ptr<target_socket> target;
@@ -150,37 +164,40 @@ class block_module : public sc_core::sc_module {
     void end_of_elaboration() override;
     void tick(uint64_t now);
     void wake();
-    void schedule_cycle(uint64_t cycle);
+    void schedule_cycle(uint64_t cycle, bool running); // running: tick_scheduler::running()
     void retry_held(uint64_t now);
-    void hold(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
+    void hold(unsigned port, const simtx_msg &msg, uint64_t now);
     void offer_held(unsigned port, uint64_t now);
     void announce_room(unsigned port);
-    simtx_msg &arrival(unsigned port, tlm::tlm_generic_payload &payload, msg_extension *extension);
-    bool deliver(unsigned port, tlm::tlm_generic_payload &payload, simtx_msg &msg);
+    static msg_extension &extension_on(tlm::tlm_generic_payload &payload);
+    simtx_msg &arrival(unsigned port, msg_extension &extension);
+    bool deliver(unsigned port, const simtx_msg &msg);
     void arrived_response(const simtx_msg &msg);
-    static void fill_payload(const port_state &state, const simtx_msg &msg, tlm::tlm_generic_payload &payload,
-                             msg_extension &extension);
+    static const simtx_msg *fill_payload(const port_state &state, const simtx_msg &msg, msg_extension &extension);
     bool send(unsigned port, const simtx_msg *msg);
     void fail(const char *message);
     unsigned transport_dbg(unsigned port, tlm::tlm_generic_payload &payload);
-    // extension: the payload's message extension when the caller knows it
-    // (a simtx block calling directly), else null: looked up on arrival.
-    tlm::tlm_sync_enum nb_transport_fw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                       msg_extension *extension);
-    tlm::tlm_sync_enum nb_transport_bw(unsigned port, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                       msg_extension *extension);
+    // A transaction is named by its payload's message extension: a simtx
+    // block calling directly does not read the payload, which stays out of
+    // the host's caches. msg: the message arriving, when a simtx block
+    // calling directly hands over its own (see fill_payload), else null:
+    // the extension's.
+    tlm::tlm_sync_enum nb_transport_fw(unsigned port, msg_extension &extension, tlm::tlm_phase &phase,
+                                       const simtx_msg *msg);
+    tlm::tlm_sync_enum nb_transport_bw(unsigned port, msg_extension &extension, tlm::tlm_phase &phase,
+                                       const simtx_msg *msg);
     // Calls the bound port's interface: directly when it is a simtx block's.
-    tlm::tlm_sync_enum forward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                               msg_extension *extension = nullptr);
-    tlm::tlm_sync_enum backward(port_state &state, tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase,
-                                msg_extension *extension = nullptr);
+    tlm::tlm_sync_enum forward(port_state &state, msg_extension &extension, tlm::tlm_phase &phase,
+                               const simtx_msg *msg = nullptr);
+    tlm::tlm_sync_enum backward(port_state &state, msg_extension &extension, tlm::tlm_phase &phase,
+                                const simtx_msg *msg = nullptr);
 
     static bool send_upcall(void *context, unsigned port, const simtx_msg *msg);
     static void fail_upcall(void *context, const char *message);
     static void room_upcall(void *context, unsigned port);
     static bool can_send_upcall(void *context, unsigned port);
 
-    // What every tick and wake-up reads, first and together: 63 bytes
+    // What every tick and wake-up reads, first and together: 64 bytes
     // (a GPU platform's blocks do not all stay in the host's L1).
     uint64_t scheduled_cycle_ = SIMTX_NEVER;
     const simtx_block_info *info_;
@@ -193,6 +210,7 @@ class block_module : public sc_core::sc_module {
     bool room_announced_ = false; // some bit of room_ports_ is set
     const bool announces_room_;   // the info's announces_room
     bool ticking_ = false;
+    bool originated_ = false; // some payload was taken from the pool for a request of this block
 
     simtx_env env_{};
     std::string instance_name_;

@@ -92,7 +92,9 @@ typedef struct simtx_block_info {
     /* A message arrives on a port at cycle now. SIMTX_BUSY refuses it: the
      * shim holds it and offers it again after each later tick of this core.
      * A core that refuses must be ticked again: it has work pending (cycle()
-     * not NEVER), or it waits for a port_free() that will wake it. */
+     * not NEVER), or it waits for a port_free() that will wake it. msg is
+     * valid during the call only (it may be the sender's own storage): a
+     * core copies what it keeps. */
     simtx_accept_result (*accept)(void *core, unsigned port, const simtx_msg *msg, uint64_t now);
     /* Does the work of cycle now; returns the next cycle it needs (> now) or
      * SIMTX_NEVER. It may be called at other cycles too; now only grows. */
