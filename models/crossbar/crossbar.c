@@ -397,9 +397,15 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
     }
     uint64_t flits = flit_count(x, queued);
     in->input_routes[slot] = (packet_route){d, {(uint32_t)flits, (uint32_t)transfer_cycles(x, flits)}, (uint8_t)network_of(queued)};
-    if (queue->length == 1) enter_head(x, port);
     port_set_add(x->busy_inputs, port);
     in->input_depth = queue->length;
+    if (queue->length > 1) {
+        /* Behind another packet it moves only after that one crossed the
+         * switch, in a cycle already planned for that head (the crossbar
+         * counts no ticks): no wake-up for it. */
+        return SIMTX_ACCEPTED_NO_TICK;
+    }
+    enter_head(x, port);
     return SIMTX_ACCEPTED;
 }
 
