@@ -197,8 +197,10 @@ static uint64_t output_head_due(const crossbar_port *port)
     return max_cycle(packet_queue_front_ready(&port->output), port->link_free);
 }
 
-/* Input s has a new head packet: enter it in its output's set. */
-static void enter_head(crossbar *x, unsigned s)
+/* Input s has a new head packet: enter it in its output's set. Inlined
+ * although GCC finds it too big to: the switch gives most inputs a new head
+ * at once, and the call's saves cost more than the code's growth. */
+static inline __attribute__((always_inline)) void enter_head(crossbar *x, unsigned s)
 {
     const crossbar_port *in = &x->ports[s];
     const packet_route *route = head_route(in);
@@ -397,9 +399,15 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
     }
     uint64_t flits = flit_count(x, queued);
     in->input_routes[slot] = (packet_route){d, {(uint32_t)flits, (uint32_t)transfer_cycles(x, flits)}, (uint8_t)network_of(queued)};
-    if (queue->length == 1) enter_head(x, port);
     port_set_add(x->busy_inputs, port);
     in->input_depth = queue->length;
+    if (queue->length > 1) {
+        /* Behind another packet it moves only after that one crossed the
+         * switch, in a cycle already planned for that head (the crossbar
+         * counts no ticks): no wake-up for it. */
+        return SIMTX_ACCEPTED_NO_TICK;
+    }
+    enter_head(x, port);
     return SIMTX_ACCEPTED;
 }
 

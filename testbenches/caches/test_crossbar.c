@@ -44,6 +44,13 @@ static void recorder_init(recorder *r)
     r->env.fail = record_fail;
 }
 
+/* An arrival behind another in its input queue is taken without a wake-up
+ * (SIMTX_ACCEPTED_NO_TICK): either answer means taken. */
+static bool taken(simtx_accept_result result)
+{
+    return result == SIMTX_ACCEPTED || result == SIMTX_ACCEPTED_NO_TICK;
+}
+
 static void params_with(crossbar_params *p, const char *mapping)
 {
     char error[128];
@@ -105,12 +112,12 @@ static void test_order_serialization_and_route(void)
         simtx_msg write;
         simtx_msg_init(&write, SIMTX_OP_WRITE, 0x100 + 0x200 * i, 128); /* odd chunks: partition 1 */
         write.id = i;
-        CHECK_EQUAL(crossbar_block_info.accept(x, 0, &write, 0), SIMTX_ACCEPTED);
+        CHECK(taken(crossbar_block_info.accept(x, 0, &write, 0)));
     }
     simtx_msg read;
     simtx_msg_init(&read, SIMTX_OP_READ, 0x0, 32);
     read.id = 9;
-    CHECK_EQUAL(crossbar_block_info.accept(x, 1, &read, 0), SIMTX_ACCEPTED);
+    CHECK(taken(crossbar_block_info.accept(x, 1, &read, 0)));
     for (r.now = 1; r.now < 60; r.now++) crossbar_block_info.cycle(x, r.now);
     CHECK_EQUAL(r.count, 5);
     uint64_t last = 0;
@@ -133,7 +140,7 @@ static void test_order_serialization_and_route(void)
     /* The reply of the first write goes back to core 0 with its route popped. */
     simtx_msg reply = r.sent[0].op == SIMTX_OP_WRITE ? r.sent[0] : r.sent[1];
     simtx_msg_make_response(&reply, SIMTX_STATUS_OK);
-    CHECK_EQUAL(crossbar_block_info.accept(x, 3, &reply, r.now), SIMTX_ACCEPTED);
+    CHECK(taken(crossbar_block_info.accept(x, 3, &reply, r.now)));
     size_t before = r.count;
     for (uint64_t end = r.now + 20; r.now < end; r.now++) crossbar_block_info.cycle(x, r.now);
     CHECK_EQUAL(r.count, before + 1);
@@ -160,16 +167,16 @@ static void test_reply_network_parameters(void)
     if (!x) return;
     simtx_msg read;
     simtx_msg_init(&read, SIMTX_OP_READ, 0x0, 32);
-    CHECK_EQUAL(crossbar_block_info.accept(x, 0, &read, 0), SIMTX_ACCEPTED);
+    CHECK(taken(crossbar_block_info.accept(x, 0, &read, 0)));
     for (r.now = 1; r.now < 10 && !r.count; r.now++) crossbar_block_info.cycle(x, r.now);
     CHECK_EQUAL(r.count, 1);
     CHECK_EQUAL(r.cycle[0], 2); /* request network: 2 cycles */
     simtx_msg reply = r.sent[0];
     simtx_msg_make_response(&reply, SIMTX_STATUS_OK);
     uint64_t arrival = r.now;
-    CHECK_EQUAL(crossbar_block_info.accept(x, 1, &reply, arrival), SIMTX_ACCEPTED);
+    CHECK(taken(crossbar_block_info.accept(x, 1, &reply, arrival)));
     simtx_msg second = reply; /* a second reply: (8 + 32) / 8 = 5 flits behind the first */
-    CHECK_EQUAL(crossbar_block_info.accept(x, 1, &second, arrival), SIMTX_ACCEPTED);
+    CHECK(taken(crossbar_block_info.accept(x, 1, &second, arrival)));
     for (r.now = arrival + 1; r.now < arrival + 40; r.now++) crossbar_block_info.cycle(x, r.now);
     CHECK_EQUAL(r.count, 3);
     CHECK_EQUAL(r.cycle[1], arrival + 10);
