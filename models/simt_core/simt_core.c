@@ -235,6 +235,7 @@ struct simt_core {
     uint64_t full_mask;
     bool lrr;
     simt_launch *launch;
+    const kernel_image *image;  /* the launch's, for every decode without going through launch */
     warp *warps;
     warp_hot *hot;
     cta_slot *ctas;
@@ -297,7 +298,12 @@ struct simt_core {
         uint64_t stall_cycles[STALL_REASONS];
         uint64_t divergent_branches, global_loads, global_stores, global_atomics, memory_requests;
         uint64_t shared_accesses, shared_bank_conflict_cycles, local_accesses, constant_loads, barriers;
+        /* Made at finish, like ipc: its count and sum are warp_instructions
+         * and thread_instructions, its buckets and bounds come from
+         * issues_by_active_lanes (an add per issue rather than the
+         * histogram's comparisons). */
         simtx_histogram active_lanes;
+        uint64_t issues_by_active_lanes[MAX_LANES + 1];
         double ipc, simd_efficiency; /* derived at finish */
     } stats;
     struct {
@@ -679,6 +685,7 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
     uint32_t written = kernel_written_registers(launch->image, launch->entry_pc, error, error_size);
     if (written == UINT32_MAX) return false;
     c->launch = launch;
+    c->image = launch->image;
     c->written_registers |= written;
     uint32_t run_limit = 2048 / (sizeof(uint32_t) * c->lanes); /* registers per run; at least 8 (lanes <= 64) */
     c->launch_register_run_count = 0;
@@ -709,11 +716,11 @@ void simt_core_end_launch(simt_core *c)
     c->launch = NULL;
 }
 
-/* Takes the next CTA of the launch if this core has room for it. */
+/* Takes the next CTA of the launch if this core has room for it (the
+ * caller checks cta_may_fit first). */
 static bool dispatch_cta(simt_core *c, uint64_t now)
 {
     simt_launch *l = c->launch;
-    if (!c->cta_may_fit) return false;
     if (!cta_fits(c)) {
         c->cta_may_fit = false;
         return false;
@@ -2227,7 +2234,7 @@ CYCLE_STEP bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stal
         return false;
     }
     const stack_entry *top = &w->stack[w->depth - 1];
-    const kernel_insn *k = kernel_image_insn(c->launch->image, top->pc);
+    const kernel_insn *k = kernel_image_insn(c->image, top->pc);
     *insn = k;
     if (!k) return true; /* executing it reports the error */
     uint64_t need = w->register_ready[k->insn.rs1];
@@ -2401,7 +2408,7 @@ CYCLE_STEP issue_result issue(simt_core *c, uint32_t warp_index, const kernel_in
     /* A full warp needs no count (popcount is a library call on baseline x86-64). */
     unsigned active = mask == c->full_mask ? c->lanes : (unsigned)__builtin_popcountll(mask);
     c->stats.thread_instructions += active;
-    simtx_histogram_add(&c->stats.active_lanes, active);
+    c->stats.issues_by_active_lanes[active]++;
     if (in_transaction(w)) w->tx->attempt_instructions += active;
     w->next_issue = now + 1;
     switch (cls) {
@@ -2601,7 +2608,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         c->stats.stall_cycles[c->last_stall] += now - c->last_tick - 1;
     c->last_tick = now;
     c->stats.ticks++;
-    bool dispatched = dispatch_cta(c, now);
+    bool dispatched = c->cta_may_fit && dispatch_cta(c, now);
     /* The earliest cycle something can change (an issue, a latency, a
      * conflict check's end): the cycle only lowers it. */
     uint64_t wake = c->conflict_checks ? finish_conflict_checks(c, now) : SIMTX_NEVER;
@@ -2836,6 +2843,19 @@ static void simt_core_finish(void *core, uint64_t now)
     c->stats.simd_efficiency = c->stats.warp_instructions ? (double)c->stats.thread_instructions /
                                                                  ((double)c->stats.warp_instructions * c->lanes)
                                                            : 0.0;
+    /* The active_lanes histogram, made again from the whole tally (so
+     * finishing twice changes nothing). */
+    simtx_histogram *h = &c->stats.active_lanes;
+    *h = (simtx_histogram){.count = c->stats.warp_instructions, .sum = c->stats.thread_instructions};
+    bool any = false;
+    for (uint32_t lanes = 0; lanes <= MAX_LANES; lanes++) {
+        uint64_t issues = c->stats.issues_by_active_lanes[lanes];
+        if (!issues) continue;
+        h->buckets[simtx_histogram_bucket(lanes)] += issues;
+        if (!any) h->minimum = lanes;
+        h->maximum = lanes;
+        any = true;
+    }
 }
 
 static double simt_core_progress(void *core)
