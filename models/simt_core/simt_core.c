@@ -205,7 +205,7 @@ typedef struct pending_access {
     uint32_t addresses[MAX_LANES];
     uint32_t expected[MAX_LANES]; /* sc: the value the CAS compares against */
     bool transactional;         /* a load inside a transaction: log what it reads */
-    bool contiguous;            /* a word load, lane l at addresses[0] + 4 l: a response's lanes are one run */
+    bool contiguous;            /* a word load, lane l at addresses[0] + 4 l (only addresses[0] is kept): a response's lanes are one run */
 } pending_access;
 
 /* Committed transactions, for the serializability oracle. */
@@ -2115,7 +2115,12 @@ static issue_result execute_memory(simt_core *c, warp *w, uint32_t warp_index, c
         entry->lanes = global_mask;
         entry->transactional = cls == RV_CLASS_LOAD && transactional;
         entry->contiguous = contiguous && op == RV_LW;
-        memcpy(entry->addresses, addresses, sizeof addresses);
+        /* Only a response that writes registers reads the addresses (a
+         * store's does not), and a contiguous load's follow from its first. */
+        if (cls != RV_CLASS_STORE && (k->insn.rd || op == RV_LR)) {
+            if (entry->contiguous && !entry->transactional) entry->addresses[0] = addresses[0];
+            else memcpy(entry->addresses, addresses, sizeof addresses);
+        }
         w->pending_memory++;
         if (cls == RV_CLASS_LOAD) c->stats.global_loads++;
         else if (cls == RV_CLASS_STORE) c->stats.global_stores++;
@@ -2759,7 +2764,8 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
         if (entry->contiguous && !entry->transactional) { /* the lanes' words are consecutive: one copy */
             if (lanes) {
                 uint32_t lane = (uint32_t)__builtin_ctzll(lanes);
-                memcpy(&rd[lane], msg->data + (entry->addresses[lane] - (uint32_t)msg->address), lane_run(lanes) * 4);
+                uint32_t address = entry->addresses[0] + 4 * lane;
+                memcpy(&rd[lane], msg->data + (address - (uint32_t)msg->address), lane_run(lanes) * 4);
             }
         } else if (op == RV_LW && !entry->transactional) { /* the common case: a word per lane */
             for (uint64_t m = lanes; m; m &= m - 1) {
