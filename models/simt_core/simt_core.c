@@ -313,7 +313,8 @@ struct simt_core {
 
 /* Inlined although GCC finds it too big to (or calls an outlined clone):
  * simt_core_cycle's steps warp_ready, issue and promote_due_warps (called
- * once or twice there) and fill_lanes. The calls' saves and the results
+ * once or twice there), fill_lanes, and issue's whole-warp argument load
+ * (whole_warp_access, load_arguments). The calls' saves and the results
  * passed through memory cost more than the code's growth (vector add: 4%
  * fewer host instructions). Not so for execute_memory (BFS: more than it
  * saves), set_hot (callers everywhere) or send_queued_requests (no gain). */
@@ -1768,8 +1769,8 @@ typedef enum warp_access {
  * whether every lane's access passes the per-lane checks and goes the same
  * way. Windows are intervals, so when the lowest address and the highest
  * access's last byte share one, all accesses lie in it. */
-static warp_access whole_warp_access(const simt_core *c, rv_class cls, unsigned size, uint32_t lowest, uint32_t highest,
-                                     uint32_t address_bits)
+CYCLE_STEP warp_access whole_warp_access(const simt_core *c, rv_class cls, unsigned size, uint32_t lowest, uint32_t highest,
+                                         uint32_t address_bits)
 {
     uint32_t last_byte = highest + size - 1;
     rv_window window = rv_window_of(lowest);
@@ -1790,6 +1791,29 @@ static uint32_t read_argument(const simt_launch *l, uint32_t address, unsigned s
 {
     uint32_t at = address - l->args_address;
     return read_bytes(l->args + at, size <= l->args_size - at ? size : l->args_size - at);
+}
+
+/* Executes a load of the whole warp from the argument block (its rd's
+ * uniform bit already clear); addresses: the lanes', read only when
+ * lowest != highest. */
+CYCLE_STEP void load_arguments(simt_core *c, warp *w, const kernel_insn *k, uint64_t mask, const uint32_t *addresses,
+                               uint32_t lowest, uint32_t highest, uint64_t now)
+{
+    rv_op op = (rv_op)k->insn.op;
+    unsigned size = rv_access_size(op);
+    if (k->insn.rd && lowest == highest) {
+        fill_lanes(c, reg(c, w, k->insn.rd), mask, rv_extend_load(op, read_argument(c->launch, lowest, size)));
+        if (mask == c->full_mask) w->uniform_registers |= 1u << k->insn.rd;
+    } else if (k->insn.rd) {
+        uint32_t *rd = reg(c, w, k->insn.rd);
+        for (uint64_t m = mask; m; m &= m - 1) {
+            uint32_t lane = (uint32_t)__builtin_ctzll(m);
+            rd[lane] = rv_extend_load(op, read_argument(c->launch, addresses[lane], size));
+        }
+    }
+    c->stats.constant_loads++;
+    if (k->insn.rd) w->register_ready[k->insn.rd] = now + (uint64_t)c->params.constant_latency; /* at least 1 */
+    c->ldst_free_cycle = now + 1;
 }
 
 /* What issuing an instruction did: executed it, found a structural stall
@@ -1861,19 +1885,7 @@ static issue_result execute_memory(simt_core *c, warp *w, uint32_t warp_index, c
         /* Kernel parameters: read-only, served by the core like a constant
          * cache (CUDA's parameter space); usually one address for the warp,
          * read once. Nothing below applies to them. */
-        if (k->insn.rd && lowest == highest) {
-            fill_lanes(c, reg(c, w, k->insn.rd), mask, rv_extend_load(op, read_argument(c->launch, lowest, size)));
-            if (mask == c->full_mask) w->uniform_registers |= 1u << k->insn.rd;
-        } else if (k->insn.rd) {
-            uint32_t *rd = reg(c, w, k->insn.rd);
-            for (uint64_t m = mask; m; m &= m - 1) {
-                uint32_t lane = (uint32_t)__builtin_ctzll(m);
-                rd[lane] = rv_extend_load(op, read_argument(c->launch, addresses[lane], size));
-            }
-        }
-        c->stats.constant_loads++;
-        if (k->insn.rd) w->register_ready[k->insn.rd] = now + (uint64_t)c->params.constant_latency; /* at least 1 */
-        c->ldst_free_cycle = now + 1;
+        load_arguments(c, w, k, mask, addresses, lowest, highest, now);
         return ISSUE_DONE;
     }
     if (uniform_base) fill_lanes(c, addresses, c->full_mask, lowest);
@@ -2403,8 +2415,18 @@ CYCLE_STEP issue_result issue(simt_core *c, uint32_t warp_index, const kernel_in
         return ISSUE_DONE; /* the load waits for its blocks' last-written times */
     bool memory = cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC;
     if (memory) {
-        issue_result result = execute_memory(c, w, warp_index, k, pc, mask, now);
-        if (result != ISSUE_DONE) return result;
+        /* An argument the whole warp loads from one address (a uniform base
+         * register: 57% of vector add's memory instructions) is served here,
+         * without the memory path's call. */
+        uint32_t uniform_address = reg(c, w, k->insn.rs1)[0] + (uint32_t)k->insn.imm;
+        if (cls == RV_CLASS_LOAD && ((w->uniform_registers >> k->insn.rs1) & 1) &&
+            whole_warp_access(c, cls, rv_access_size(op), uniform_address, uniform_address, uniform_address) == ACCESS_ARGUMENTS) {
+            w->uniform_registers &= ~(1u << rd_index);
+            load_arguments(c, w, k, mask, NULL, uniform_address, uniform_address, now);
+        } else {
+            issue_result result = execute_memory(c, w, warp_index, k, pc, mask, now);
+            if (result != ISSUE_DONE) return result;
+        }
     }
     uint64_t latency = memory ? 0 : (uint64_t)c->params.alu_latency; /* execute_memory sets its own */
     uint32_t next_pc = pc + 4;
