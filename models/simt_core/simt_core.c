@@ -2583,10 +2583,10 @@ CYCLE_STEP issue_result issue(simt_core *c, uint32_t warp_index, const kernel_in
 }
 
 /* A pending entry or queue room freed: the oldest warp waiting for room
- * may try again (what GTO would pick; LRR sees the same order). */
+ * may try again (what GTO would pick; LRR sees the same order). Callers
+ * check that one waits (mostly none does: no call). */
 static void release_room_waiter(simt_core *c)
 {
-    if (!c->room_waiter_count) return;
     uint32_t chosen = NO_SLOT;
     for (uint32_t word = 0; word < c->warp_set_words; word++)
         for (uint64_t bits = c->room_waiters[word]; bits; bits &= bits - 1) {
@@ -2616,7 +2616,7 @@ static void send_queued_requests(simt_core *c, uint64_t now)
             return;
         }
         msg_queue_pop(&c->requests);
-        release_room_waiter(c);
+        if (c->room_waiter_count) release_room_waiter(c);
     }
 }
 
@@ -2822,7 +2822,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
         }
         entry->in_use = false;
         c->free_pending[c->free_pending_count++] = (uint32_t)msg->id;
-        release_room_waiter(c);
+        if (c->room_waiter_count) release_room_waiter(c);
         w->pending_memory--;
         if (!w->depth && !w->pending_memory) {
             c->ctas[w->cta_slot].draining--;
