@@ -104,13 +104,18 @@ static inline void simtx_time_average_close(simtx_time_average *t, uint64_t now)
 {
     simtx_time_average_set(t, t->level, now);
 }
-/* Inline: blocks add a sample per instruction or request. */
-static inline void simtx_histogram_add(simtx_histogram *h, uint64_t value)
+/* The bucket a value falls in (for a block that tallies its values and
+ * fills the buckets from the tally at finish). */
+static inline unsigned simtx_histogram_bucket(uint64_t value)
 {
     unsigned bucket = 0;
     if (value) bucket = 64u - (unsigned)__builtin_clzll(value);
-    if (bucket >= SIMTX_HISTOGRAM_BUCKETS) bucket = SIMTX_HISTOGRAM_BUCKETS - 1;
-    h->buckets[bucket]++;
+    return bucket < SIMTX_HISTOGRAM_BUCKETS ? bucket : SIMTX_HISTOGRAM_BUCKETS - 1;
+}
+/* Inline: blocks add a sample per instruction or request. */
+static inline void simtx_histogram_add(simtx_histogram *h, uint64_t value)
+{
+    h->buckets[simtx_histogram_bucket(value)]++;
     if (h->count == 0 || value < h->minimum) h->minimum = value;
     if (value > h->maximum) h->maximum = value;
     h->count++;

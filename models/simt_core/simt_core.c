@@ -205,7 +205,7 @@ typedef struct pending_access {
     uint32_t addresses[MAX_LANES];
     uint32_t expected[MAX_LANES]; /* sc: the value the CAS compares against */
     bool transactional;         /* a load inside a transaction: log what it reads */
-    bool contiguous;            /* a word load, lane l at addresses[0] + 4 l: a response's lanes are one run */
+    bool contiguous;            /* a word load, lane l at addresses[0] + 4 l (only addresses[0] is kept): a response's lanes are one run */
 } pending_access;
 
 /* Committed transactions, for the serializability oracle. */
@@ -235,6 +235,7 @@ struct simt_core {
     uint64_t full_mask;
     bool lrr;
     simt_launch *launch;
+    const kernel_image *image;  /* the launch's, for every decode without going through launch */
     warp *warps;
     warp_hot *hot;
     cta_slot *ctas;
@@ -297,7 +298,12 @@ struct simt_core {
         uint64_t stall_cycles[STALL_REASONS];
         uint64_t divergent_branches, global_loads, global_stores, global_atomics, memory_requests;
         uint64_t shared_accesses, shared_bank_conflict_cycles, local_accesses, constant_loads, barriers;
+        /* Made at finish, like ipc: its count and sum are warp_instructions
+         * and thread_instructions, its buckets and bounds come from
+         * issues_by_active_lanes (an add per issue rather than the
+         * histogram's comparisons). */
         simtx_histogram active_lanes;
+        uint64_t issues_by_active_lanes[MAX_LANES + 1];
         double ipc, simd_efficiency; /* derived at finish */
     } stats;
     struct {
@@ -307,7 +313,8 @@ struct simt_core {
 
 /* Inlined although GCC finds it too big to (or calls an outlined clone):
  * simt_core_cycle's steps warp_ready, issue and promote_due_warps (called
- * once or twice there) and fill_lanes. The calls' saves and the results
+ * once or twice there), fill_lanes, and issue's whole-warp argument load
+ * (whole_warp_access, load_arguments). The calls' saves and the results
  * passed through memory cost more than the code's growth (vector add: 4%
  * fewer host instructions). Not so for execute_memory (BFS: more than it
  * saves), set_hot (callers everywhere) or send_queued_requests (no gain). */
@@ -679,6 +686,7 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
     uint32_t written = kernel_written_registers(launch->image, launch->entry_pc, error, error_size);
     if (written == UINT32_MAX) return false;
     c->launch = launch;
+    c->image = launch->image;
     c->written_registers |= written;
     uint32_t run_limit = 2048 / (sizeof(uint32_t) * c->lanes); /* registers per run; at least 8 (lanes <= 64) */
     c->launch_register_run_count = 0;
@@ -709,11 +717,11 @@ void simt_core_end_launch(simt_core *c)
     c->launch = NULL;
 }
 
-/* Takes the next CTA of the launch if this core has room for it. */
+/* Takes the next CTA of the launch if this core has room for it (the
+ * caller checks cta_may_fit first). */
 static bool dispatch_cta(simt_core *c, uint64_t now)
 {
     simt_launch *l = c->launch;
-    if (!c->cta_may_fit) return false;
     if (!cta_fits(c)) {
         c->cta_may_fit = false;
         return false;
@@ -1761,8 +1769,8 @@ typedef enum warp_access {
  * whether every lane's access passes the per-lane checks and goes the same
  * way. Windows are intervals, so when the lowest address and the highest
  * access's last byte share one, all accesses lie in it. */
-static warp_access whole_warp_access(const simt_core *c, rv_class cls, unsigned size, uint32_t lowest, uint32_t highest,
-                                     uint32_t address_bits)
+CYCLE_STEP warp_access whole_warp_access(const simt_core *c, rv_class cls, unsigned size, uint32_t lowest, uint32_t highest,
+                                         uint32_t address_bits)
 {
     uint32_t last_byte = highest + size - 1;
     rv_window window = rv_window_of(lowest);
@@ -1783,6 +1791,29 @@ static uint32_t read_argument(const simt_launch *l, uint32_t address, unsigned s
 {
     uint32_t at = address - l->args_address;
     return read_bytes(l->args + at, size <= l->args_size - at ? size : l->args_size - at);
+}
+
+/* Executes a load of the whole warp from the argument block (its rd's
+ * uniform bit already clear); addresses: the lanes', read only when
+ * lowest != highest. */
+CYCLE_STEP void load_arguments(simt_core *c, warp *w, const kernel_insn *k, uint64_t mask, const uint32_t *addresses,
+                               uint32_t lowest, uint32_t highest, uint64_t now)
+{
+    rv_op op = (rv_op)k->insn.op;
+    unsigned size = rv_access_size(op);
+    if (k->insn.rd && lowest == highest) {
+        fill_lanes(c, reg(c, w, k->insn.rd), mask, rv_extend_load(op, read_argument(c->launch, lowest, size)));
+        if (mask == c->full_mask) w->uniform_registers |= 1u << k->insn.rd;
+    } else if (k->insn.rd) {
+        uint32_t *rd = reg(c, w, k->insn.rd);
+        for (uint64_t m = mask; m; m &= m - 1) {
+            uint32_t lane = (uint32_t)__builtin_ctzll(m);
+            rd[lane] = rv_extend_load(op, read_argument(c->launch, addresses[lane], size));
+        }
+    }
+    c->stats.constant_loads++;
+    if (k->insn.rd) w->register_ready[k->insn.rd] = now + (uint64_t)c->params.constant_latency; /* at least 1 */
+    c->ldst_free_cycle = now + 1;
 }
 
 /* What issuing an instruction did: executed it, found a structural stall
@@ -1854,19 +1885,7 @@ static issue_result execute_memory(simt_core *c, warp *w, uint32_t warp_index, c
         /* Kernel parameters: read-only, served by the core like a constant
          * cache (CUDA's parameter space); usually one address for the warp,
          * read once. Nothing below applies to them. */
-        if (k->insn.rd && lowest == highest) {
-            fill_lanes(c, reg(c, w, k->insn.rd), mask, rv_extend_load(op, read_argument(c->launch, lowest, size)));
-            if (mask == c->full_mask) w->uniform_registers |= 1u << k->insn.rd;
-        } else if (k->insn.rd) {
-            uint32_t *rd = reg(c, w, k->insn.rd);
-            for (uint64_t m = mask; m; m &= m - 1) {
-                uint32_t lane = (uint32_t)__builtin_ctzll(m);
-                rd[lane] = rv_extend_load(op, read_argument(c->launch, addresses[lane], size));
-            }
-        }
-        c->stats.constant_loads++;
-        if (k->insn.rd) w->register_ready[k->insn.rd] = now + (uint64_t)c->params.constant_latency; /* at least 1 */
-        c->ldst_free_cycle = now + 1;
+        load_arguments(c, w, k, mask, addresses, lowest, highest, now);
         return ISSUE_DONE;
     }
     if (uniform_base) fill_lanes(c, addresses, c->full_mask, lowest);
@@ -2108,7 +2127,12 @@ static issue_result execute_memory(simt_core *c, warp *w, uint32_t warp_index, c
         entry->lanes = global_mask;
         entry->transactional = cls == RV_CLASS_LOAD && transactional;
         entry->contiguous = contiguous && op == RV_LW;
-        memcpy(entry->addresses, addresses, sizeof addresses);
+        /* Only a response that writes registers reads the addresses (a
+         * store's does not), and a contiguous load's follow from its first. */
+        if (cls != RV_CLASS_STORE && (k->insn.rd || op == RV_LR)) {
+            if (entry->contiguous && !entry->transactional) entry->addresses[0] = addresses[0];
+            else memcpy(entry->addresses, addresses, sizeof addresses);
+        }
         w->pending_memory++;
         if (cls == RV_CLASS_LOAD) c->stats.global_loads++;
         else if (cls == RV_CLASS_STORE) c->stats.global_stores++;
@@ -2227,7 +2251,7 @@ CYCLE_STEP bool warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stal
         return false;
     }
     const stack_entry *top = &w->stack[w->depth - 1];
-    const kernel_insn *k = kernel_image_insn(c->launch->image, top->pc);
+    const kernel_insn *k = kernel_image_insn(c->image, top->pc);
     *insn = k;
     if (!k) return true; /* executing it reports the error */
     uint64_t need = w->register_ready[k->insn.rs1];
@@ -2391,8 +2415,18 @@ CYCLE_STEP issue_result issue(simt_core *c, uint32_t warp_index, const kernel_in
         return ISSUE_DONE; /* the load waits for its blocks' last-written times */
     bool memory = cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC;
     if (memory) {
-        issue_result result = execute_memory(c, w, warp_index, k, pc, mask, now);
-        if (result != ISSUE_DONE) return result;
+        /* An argument the whole warp loads from one address (a uniform base
+         * register: 57% of vector add's memory instructions) is served here,
+         * without the memory path's call. */
+        uint32_t uniform_address = reg(c, w, k->insn.rs1)[0] + (uint32_t)k->insn.imm;
+        if (cls == RV_CLASS_LOAD && ((w->uniform_registers >> k->insn.rs1) & 1) &&
+            whole_warp_access(c, cls, rv_access_size(op), uniform_address, uniform_address, uniform_address) == ACCESS_ARGUMENTS) {
+            w->uniform_registers &= ~(1u << rd_index);
+            load_arguments(c, w, k, mask, NULL, uniform_address, uniform_address, now);
+        } else {
+            issue_result result = execute_memory(c, w, warp_index, k, pc, mask, now);
+            if (result != ISSUE_DONE) return result;
+        }
     }
     uint64_t latency = memory ? 0 : (uint64_t)c->params.alu_latency; /* execute_memory sets its own */
     uint32_t next_pc = pc + 4;
@@ -2401,7 +2435,7 @@ CYCLE_STEP issue_result issue(simt_core *c, uint32_t warp_index, const kernel_in
     /* A full warp needs no count (popcount is a library call on baseline x86-64). */
     unsigned active = mask == c->full_mask ? c->lanes : (unsigned)__builtin_popcountll(mask);
     c->stats.thread_instructions += active;
-    simtx_histogram_add(&c->stats.active_lanes, active);
+    c->stats.issues_by_active_lanes[active]++;
     if (in_transaction(w)) w->tx->attempt_instructions += active;
     w->next_issue = now + 1;
     switch (cls) {
@@ -2549,10 +2583,10 @@ CYCLE_STEP issue_result issue(simt_core *c, uint32_t warp_index, const kernel_in
 }
 
 /* A pending entry or queue room freed: the oldest warp waiting for room
- * may try again (what GTO would pick; LRR sees the same order). */
+ * may try again (what GTO would pick; LRR sees the same order). Callers
+ * check that one waits (mostly none does: no call). */
 static void release_room_waiter(simt_core *c)
 {
-    if (!c->room_waiter_count) return;
     uint32_t chosen = NO_SLOT;
     for (uint32_t word = 0; word < c->warp_set_words; word++)
         for (uint64_t bits = c->room_waiters[word]; bits; bits &= bits - 1) {
@@ -2582,7 +2616,7 @@ static void send_queued_requests(simt_core *c, uint64_t now)
             return;
         }
         msg_queue_pop(&c->requests);
-        release_room_waiter(c);
+        if (c->room_waiter_count) release_room_waiter(c);
     }
 }
 
@@ -2601,7 +2635,7 @@ static uint64_t simt_core_cycle(void *core, uint64_t now)
         c->stats.stall_cycles[c->last_stall] += now - c->last_tick - 1;
     c->last_tick = now;
     c->stats.ticks++;
-    bool dispatched = dispatch_cta(c, now);
+    bool dispatched = c->cta_may_fit && dispatch_cta(c, now);
     /* The earliest cycle something can change (an issue, a latency, a
      * conflict check's end): the cycle only lowers it. */
     uint64_t wake = c->conflict_checks ? finish_conflict_checks(c, now) : SIMTX_NEVER;
@@ -2752,7 +2786,8 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
         if (entry->contiguous && !entry->transactional) { /* the lanes' words are consecutive: one copy */
             if (lanes) {
                 uint32_t lane = (uint32_t)__builtin_ctzll(lanes);
-                memcpy(&rd[lane], msg->data + (entry->addresses[lane] - (uint32_t)msg->address), lane_run(lanes) * 4);
+                uint32_t address = entry->addresses[0] + 4 * lane;
+                memcpy(&rd[lane], msg->data + (address - (uint32_t)msg->address), lane_run(lanes) * 4);
             }
         } else if (op == RV_LW && !entry->transactional) { /* the common case: a word per lane */
             for (uint64_t m = lanes; m; m &= m - 1) {
@@ -2787,7 +2822,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
         }
         entry->in_use = false;
         c->free_pending[c->free_pending_count++] = (uint32_t)msg->id;
-        release_room_waiter(c);
+        if (c->room_waiter_count) release_room_waiter(c);
         w->pending_memory--;
         if (!w->depth && !w->pending_memory) {
             c->ctas[w->cta_slot].draining--;
@@ -2836,6 +2871,19 @@ static void simt_core_finish(void *core, uint64_t now)
     c->stats.simd_efficiency = c->stats.warp_instructions ? (double)c->stats.thread_instructions /
                                                                  ((double)c->stats.warp_instructions * c->lanes)
                                                            : 0.0;
+    /* The active_lanes histogram, made again from the whole tally (so
+     * finishing twice changes nothing). */
+    simtx_histogram *h = &c->stats.active_lanes;
+    *h = (simtx_histogram){.count = c->stats.warp_instructions, .sum = c->stats.thread_instructions};
+    bool any = false;
+    for (uint32_t lanes = 0; lanes <= MAX_LANES; lanes++) {
+        uint64_t issues = c->stats.issues_by_active_lanes[lanes];
+        if (!issues) continue;
+        h->buckets[simtx_histogram_bucket(lanes)] += issues;
+        if (!any) h->minimum = lanes;
+        h->maximum = lanes;
+        any = true;
+    }
 }
 
 static double simt_core_progress(void *core)
