@@ -181,6 +181,7 @@ bool dram_address_map_set_partitions(dram_address_map *map, uint64_t count, uint
     }
     map->partition_count = count;
     map->partition_interleave = interleave;
+    map->partition_interleave_shift = log2_exact(interleave);
     return true;
 }
 

@@ -159,6 +159,7 @@ struct dram_controller {
     dram_timing_checker *checker;
     sparse_memory *data;
     unsigned burst_bytes, bursts_per_row;
+    unsigned burst_shift; /* log2 of burst_bytes (a power of two): an arrival counts its bursts without dividing */
     bool copy_through_controller;
 
     dram_request *requests;
@@ -408,6 +409,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->timing = t;
     c->burst_bytes = map.geometry.burst_bytes;
     c->bursts_per_row = map.geometry.row_bytes / map.geometry.burst_bytes;
+    c->burst_shift = map.widths[DRAM_FIELD_BYTE];
     c->copy_through_controller = !strcmp(p->row_copy_mode, "controller");
     unsigned depth = (unsigned)p->queue_depth, copies = (unsigned)p->copy_queue_depth;
     c->response_capacity = (unsigned)p->return_queue_depth + copies;
@@ -737,15 +739,17 @@ static simtx_accept_result take_arrival(dram_controller *c, const simtx_msg *msg
         }
     } else {
         uint64_t block = SIMTX_MSG_MAX_DATA;
-        if (msg->size == 0 || msg->size > SIMTX_MSG_MAX_DATA || !dram_address_in_range(&c->map, msg->address) ||
+        /* Made once for the range test and decoding: with partitions it takes a division. */
+        uint64_t local = dram_partition_local_address(&c->map, msg->address);
+        if (msg->size == 0 || msg->size > SIMTX_MSG_MAX_DATA || !dram_local_address_in_range(&c->map, local) ||
             msg->address / block != (msg->address + msg->size - 1) / block) {
             reject(c, msg, SIMTX_STATUS_ADDRESS_ERROR, now);
         } else {
             unsigned slot = c->free_slots[--c->free_count];
             dram_request *r = &c->requests[slot];
-            dram_location l = dram_address_decode(&c->map, msg->address);
-            unsigned first = (unsigned)(msg->address / c->burst_bytes);
-            unsigned last = (unsigned)((msg->address + msg->size - 1) / c->burst_bytes);
+            dram_location l = dram_local_address_decode(&c->map, local);
+            unsigned first = (unsigned)(msg->address >> c->burst_shift);
+            unsigned last = (unsigned)((msg->address + msg->size - 1) >> c->burst_shift);
             unsigned message = take_message(c);
             c->messages[message] = *msg;
             /* The host fetches the request's place in the data store now and
