@@ -79,17 +79,21 @@ typedef enum {
     STEP_WAIT_DONE
 } copy_step;
 
-/* A queued read or write, by slot. */
-typedef struct dram_request {
+/* A queued read or write, by slot: one host cache line each (the array is
+ * aligned), as the plan and the bank summaries read a few requests' fields
+ * at every command. */
+typedef struct __attribute__((aligned(64))) dram_request {
     uint64_t arrival, sequence, address;
     /* A lower bound on when its next command may issue, for the queue scan:
      * issuing commands only pushes timing limits later. Reset to 0 (look
      * again) whenever its bank's summary is redone (summarise_bank). */
     uint64_t not_before;
     uint32_t size;
-    unsigned bank, row, column, bursts, bursts_issued;
+    unsigned row, column;
     unsigned message;         /* its message, which becomes its response */
+    uint16_t bank;            /* banks are at most 1024 */
     uint16_t younger_in_bank; /* the next request of its bank in arrival order (NO_SLOT: none) */
+    uint8_t bursts, bursts_issued; /* a request is at most 128 bytes */
     bool is_write, activated, precharged;
 } dram_request;
 
@@ -417,7 +421,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     if (p->inject_timing_error) scheduler_timing.rcd--; /* a deliberately broken scheduler */
     bool ok = dram_timing_state_init(&c->state, &scheduler_timing);
     c->data = sparse_memory_create();
-    c->requests = calloc(depth, sizeof *c->requests);
+    c->requests = aligned_alloc(_Alignof(dram_request), depth * sizeof *c->requests);
     unsigned messages = depth + c->response_capacity; /* every request and every response */
     c->messages = calloc(messages, sizeof *c->messages);
     c->free_messages = calloc(messages, sizeof *c->free_messages);
