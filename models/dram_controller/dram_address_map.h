@@ -80,6 +80,10 @@ typedef struct dram_address_map {
      * packed from bit 0 up as byte, column, bank, bank group and row, so
      * that the bank and its group read together as the bank's number. */
     uint64_t byte_fields[8][256];
+    /* The bytes holding bits of the string (a 32-bit string's 4): the
+     * others' entries are all zero, so decoding looks them up for nothing,
+     * each lookup a host cache line of its own. */
+    unsigned decoded_bytes;
     unsigned packed_shift[DRAM_FIELD_COUNT];
     uint64_t packed_mask[DRAM_FIELD_COUNT];
     uint64_t packed_bank_mask; /* the bank's and its group's bits, shifted as the bank's */
@@ -146,7 +150,17 @@ static inline unsigned dram_packed_field(const dram_address_map *map, uint64_t p
 static inline dram_location dram_local_address_decode(const dram_address_map *map, uint64_t local)
 {
     uint64_t packed = 0;
-    for (unsigned byte = 0; byte < 8; byte++) packed |= map->byte_fields[byte][(local >> (8 * byte)) & 255];
+    /* From the highest decoded byte down, without a loop's count and test. */
+    switch (map->decoded_bytes) {
+    case 8: packed |= map->byte_fields[7][local >> 56]; __attribute__((fallthrough));
+    case 7: packed |= map->byte_fields[6][(local >> 48) & 255]; __attribute__((fallthrough));
+    case 6: packed |= map->byte_fields[5][(local >> 40) & 255]; __attribute__((fallthrough));
+    case 5: packed |= map->byte_fields[4][(local >> 32) & 255]; __attribute__((fallthrough));
+    case 4: packed |= map->byte_fields[3][(local >> 24) & 255]; __attribute__((fallthrough));
+    case 3: packed |= map->byte_fields[2][(local >> 16) & 255]; __attribute__((fallthrough));
+    case 2: packed |= map->byte_fields[1][(local >> 8) & 255]; __attribute__((fallthrough));
+    default: packed |= map->byte_fields[0][local & 255]; /* a string has at least one bit */
+    }
     const uint64_t *masks = map->packed_mask;
     dram_location l;
     l.group = dram_packed_field(map, packed, DRAM_FIELD_GROUP, masks[DRAM_FIELD_GROUP]);
