@@ -81,9 +81,9 @@ typedef enum {
 
 /* A queued read or write, by slot: one host cache line each (the array is
  * aligned), as the plan and the bank summaries read a few requests' fields
- * at every command. */
+ * at every command. Its sequence number is in the controller's sequences. */
 typedef struct __attribute__((aligned(64))) dram_request {
-    uint64_t arrival, sequence, address;
+    uint64_t arrival, address;
     /* A lower bound on when its next command may issue, for the queue scan:
      * issuing commands only pushes timing limits later. Reset to 0 (look
      * again) whenever its bank's summary is redone (summarise_bank). */
@@ -167,6 +167,10 @@ struct dram_controller {
     bool copy_through_controller;
 
     dram_request *requests;
+    /* The requests' sequence numbers by slot, apart: the plan ranks its
+     * candidates by them, and from this array of a few host cache lines
+     * rather than from a line of each candidate's request. */
+    uint64_t *sequences;
     /* The messages of requests and then of their responses, which are made
      * in place: a request's message is not copied again. */
     simtx_msg *messages;
@@ -309,6 +313,7 @@ static void dram_controller_destroy(void *core)
     if (c->copies)
         for (unsigned i = 0; i < (unsigned)c->params.copy_queue_depth; i++) free(c->copies[i].buffer);
     free(c->requests);
+    free(c->sequences);
     free(c->messages);
     free(c->free_messages);
     free(c->queue);
@@ -422,6 +427,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     bool ok = dram_timing_state_init(&c->state, &scheduler_timing);
     c->data = sparse_memory_create();
     c->requests = aligned_alloc(_Alignof(dram_request), depth * sizeof *c->requests);
+    c->sequences = calloc(depth, sizeof *c->sequences);
     unsigned messages = depth + c->response_capacity; /* every request and every response */
     c->messages = calloc(messages, sizeof *c->messages);
     c->free_messages = calloc(messages, sizeof *c->free_messages);
@@ -439,7 +445,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->response_ready = calloc(c->response_capacity, sizeof *c->response_ready);
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
-    ok = ok && c->data && c->requests && c->messages && c->free_messages && c->queue && c->conflicts && c->open_row &&
+    ok = ok && c->data && c->requests && c->sequences && c->messages && c->free_messages && c->queue && c->conflicts && c->open_row &&
          c->free_slots && c->bank_hit_scan && c->bank_queues && c->candidate_banks && c->copies && c->copies_on_bank && c->response_messages &&
          c->response_ready && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
@@ -760,7 +766,8 @@ static simtx_accept_result take_arrival(dram_controller *c, const simtx_msg *msg
              * its bytes when its row opens (or its first burst goes): a random
              * trace's data otherwise misses the host's caches when copied. */
             sparse_memory_prefetch_entry(c->data, msg->address);
-            *r = (dram_request){.arrival = now, .sequence = c->sequence++, .address = msg->address, .size = msg->size,
+            c->sequences[slot] = c->sequence++;
+            *r = (dram_request){.arrival = now, .address = msg->address, .size = msg->size,
                                 .message = message, .bank = l.bank, .row = l.row, .column = l.column, .bursts = last - first + 1,
                                 .younger_in_bank = NO_SLOT, .is_write = msg->op == SIMTX_OP_WRITE};
             queued_request *q = &c->queue[c->request_count];
@@ -837,8 +844,8 @@ static bool copy_may_start(const dram_controller *c, unsigned index)
         if (copy_uses_bank(&c->copies[i], copy->source_bank) || copy_uses_bank(&c->copies[i], copy->target_bank))
             return false;
     for (unsigned i = 0; i < c->request_count; i++) {
-        const dram_request *r = &c->requests[c->queue[i].slot];
-        if (r->sequence < copy->sequence && copy_uses_bank(copy, r->bank)) return false;
+        unsigned slot = c->queue[i].slot;
+        if (c->sequences[slot] < copy->sequence && copy_uses_bank(copy, c->requests[slot].bank)) return false;
     }
     return true;
 }
@@ -990,7 +997,7 @@ static bool blocked_slow(dram_controller *c, unsigned position)
     queued_request *q = &c->queue[position];
     const dram_request *r = &c->requests[q->slot];
     for (unsigned i = 0; i < c->copy_count; i++)
-        if (c->copies[i].sequence < r->sequence && copy_uses_bank(&c->copies[i], r->bank)) return true;
+        if (c->copies[i].sequence < c->sequences[q->slot] && copy_uses_bank(&c->copies[i], r->bank)) return true;
     if (!q->hazard) return false;
     /* An older request touching the same bytes goes first when either writes. */
     for (unsigned i = 0; i < position; i++) {
@@ -1079,7 +1086,7 @@ typedef struct plan_search {
 static inline void plan_candidate(const dram_controller *c, unsigned slot, uint64_t earliest, bool is_hit,
                                   plan_search *search)
 {
-    plan_rank rank = (plan_rank)earliest << 64 | c->requests[slot].sequence;
+    plan_rank rank = (plan_rank)earliest << 64 | c->sequences[slot];
     plan_rank *best = is_hit ? &search->hit_rank : &search->other_rank;
     uint16_t *best_slot = is_hit ? &search->hit : &search->other;
     bool better = rank < *best;
@@ -1254,7 +1261,7 @@ static request_choice choose_held_back(dram_controller *c, uint64_t now, uint64_
      * there any more) and it is served. */
     int capped_bank = -1;
     if (c->params.starvation_cap && c->request_count) {
-        uint64_t oldest = c->requests[c->queue[0].slot].sequence;
+        uint64_t oldest = c->sequences[c->queue[0].slot];
         if (oldest != c->oldest_sequence) {
             c->oldest_sequence = oldest;
             c->bypasses = 0;
