@@ -154,17 +154,38 @@ enum { BANK_IDLE, BANK_ACTIVE, BANK_REFRESHING, BANK_COPYING };
 #define BUS_WINDOW 64 /* cycles over which the bus_utilisation probe is computed */
 #define BUS_CANDIDATES 128 /* more than BUS_WINDOW: see record_bus_burst */
 
+/* The fields every cycle and command use come first, so that a cycle finds
+ * them in a few host cache lines: between two of a controller's cycles the
+ * other blocks' run evicts them from the host's first-level cache. */
 struct dram_controller {
-    dram_controller_params params;
-    simtx_env env;
-    dram_address_map map;
-    dram_timing timing;
-    dram_timing_state state;
-    dram_timing_checker *checker;
-    sparse_memory *data;
-    unsigned burst_bytes, bursts_per_row;
-    unsigned burst_shift; /* log2 of burst_bytes (a power of two): an arrival counts its bursts without dividing */
-    bool copy_through_controller;
+    bool sleeping; /* the last cycle() returned SIMTX_NEVER */
+    bool issued_this_cycle, refresh_due, refresh_shown, port_blocked, failed;
+    /* The last arrival offered was refused (the port holds one at a time):
+     * the shim offers it again right after each cycle. */
+    bool refused_waiting;
+    uint8_t refused_op;
+    /* The parameters the cycle reads, beside its state rather than in params. */
+    unsigned queue_depth, return_queue_depth, starvation_cap;
+    unsigned request_count, copy_count;
+    unsigned hazards; /* queued requests whose hazard flag is set */
+    unsigned bank_words;
+    request_plan plan;
+    uint64_t next_refresh, refresh_end;
+    /* Requests are considered from the cycle after they arrive, whether the
+     * shim delivered them before or after running that cycle. The cycle is
+     * SIMTX_NEVER before the first arrival, so that equal to now it means
+     * arrivals then. */
+    uint64_t last_arrival_cycle;
+    unsigned arrivals_that_cycle;
+
+    /* Responses leave in the order they become ready, those ready at once
+     * in the order they were made. That order is kept by position in a
+     * ring, so that sending one moves no message and looks at no other
+     * response. */
+    unsigned response_count, response_capacity, response_head; /* the ring's first position */
+    uint64_t next_response_ready; /* the first's ready (SIMTX_NEVER: none) */
+    unsigned *response_messages;         /* by ring position, first to leave first */
+    uint64_t *response_ready;            /* by ring position */
 
     dram_request *requests;
     /* The requests' sequence numbers by slot, apart: the plan ranks its
@@ -176,56 +197,53 @@ struct dram_controller {
     simtx_msg *messages;
     unsigned *free_messages;
     unsigned free_message_count;
-    queued_request *queue;  /* occupied slots by position, oldest first */
-    unsigned request_count;
-    unsigned *free_slots;
     unsigned free_count;
+    unsigned *free_slots;
+    queued_request *queue;  /* occupied slots by position, oldest first */
     bank_queue *bank_queues;
     /* Per kind of candidate, a bit per bank with one, so that the bank plan
      * looks at each bank for the kinds of command it waits for only. */
     uint64_t *candidate_banks; /* CANDIDATE_KINDS sets of bank_words words, interleaved */
-    unsigned bank_words;
-    unsigned hazards; /* queued requests whose hazard flag is set */
-    request_plan plan;
+    uint32_t *open_row;     /* per bank: the open row, or NO_OPEN_ROW (mirrors state.banks for the scan) */
+    sparse_memory *data;
+    dram_timing_checker *checker;
+    void (*listener)(void *context, const dram_command *command);
+    void *listener_context;
+    uint64_t sequence;
+    unsigned burst_bytes, bursts_per_row;
+    unsigned burst_shift; /* log2 of burst_bytes (a power of two): an arrival counts its bursts without dividing */
+    simtx_env env;
+    dram_timing timing;
+    dram_timing_state state;
+
+    struct {
+        /* Those counted at every cycle or command first. */
+        uint64_t wakeups;
+        uint64_t commands[DRAM_CMD_COUNT]; /* by kind */
+        uint64_t reads, writes, bytes_read, bytes_written, row_hits, row_misses, row_conflicts;
+        uint64_t copies_fpm, copies_psm, copies_controller, copies_trivial;
+        uint64_t address_errors, command_errors, timing_violations, checked_commands;
+        simtx_histogram read_latency, write_latency, copy_latency, copy_service_latency;
+        simtx_average queue_occupancy;
+        double activates_per_kilocycle, bus_utilisation, row_hit_rate;
+    } stats;
+
+    dram_controller_params params;
+    dram_address_map map;
+    bool copy_through_controller;
     /* FR-FCFS does not close a row while an unblocked request for it waits;
      * when copies or the starvation cap block requests, each pass marks the
      * banks where it saw one. */
     uint64_t *bank_hit_scan;
     uint64_t scans; /* scheduler passes so far */
     unsigned *conflicts;    /* scratch: queue positions whose bank holds another row */
-    uint32_t *open_row;     /* per bank: the open row, or NO_OPEN_ROW (mirrors state.banks for the scan) */
 
     dram_copy *copies;      /* oldest first */
-    unsigned copy_count;
     unsigned *copies_on_bank; /* started copies using each bank */
 
-    /* Responses leave in the order they become ready, those ready at once
-     * in the order they were made. That order is kept by position in a
-     * ring, so that sending one moves no message and looks at no other
-     * response. */
-    unsigned *response_messages;         /* by ring position, first to leave first */
-    uint64_t *response_ready;            /* by ring position */
-    unsigned response_count, response_capacity, response_head; /* the ring's first position */
-    uint64_t next_response_ready; /* the first's ready (SIMTX_NEVER: none) */
-    bool port_blocked;
-
-    uint64_t sequence;
-    /* Requests are considered from the cycle after they arrive, whether the
-     * shim delivered them before or after running that cycle. The cycle is
-     * SIMTX_NEVER before the first arrival, so that equal to now it means
-     * arrivals then. */
-    uint64_t last_arrival_cycle;
-    unsigned arrivals_that_cycle;
     /* starvation_cap: column commands that went to the oldest request's bank
      * for younger requests since it became the oldest. */
     uint64_t oldest_sequence, bypasses;
-    uint64_t next_refresh, refresh_end;
-    bool refresh_due, refresh_shown, failed, issued_this_cycle;
-    bool sleeping; /* the last cycle() returned SIMTX_NEVER */
-    /* The last arrival offered was refused (the port holds one at a time):
-     * the shim offers it again right after each cycle. */
-    bool refused_waiting;
-    uint8_t refused_op;
     /* The bus_utilisation probe counts the bursts issued after the newest one
      * whose data started BUS_WINDOW cycles ago or more (at most BUS_WINDOW).
      * Only a burst starting before every later one can be that newest old
@@ -237,18 +255,6 @@ struct dram_controller {
         uint64_t issued, newest_old; /* bursts so far; number of the newest old one (0: none) */
     } bus;
     uint64_t last_copy_first_command, last_copy_done;
-    void (*listener)(void *context, const dram_command *command);
-    void *listener_context;
-
-    struct {
-        uint64_t reads, writes, bytes_read, bytes_written, row_hits, row_misses, row_conflicts;
-        uint64_t commands[DRAM_CMD_COUNT]; /* by kind */
-        uint64_t copies_fpm, copies_psm, copies_controller, copies_trivial;
-        uint64_t address_errors, command_errors, timing_violations, checked_commands, wakeups;
-        simtx_histogram read_latency, write_latency, copy_latency, copy_service_latency;
-        simtx_average queue_occupancy;
-        double activates_per_kilocycle, bus_utilisation, row_hit_rate;
-    } stats;
     struct {
         uint64_t *bank_state, *bank_row;
         uint64_t queue_depth, return_queue_depth, copy_queue_depth, row_hits, row_misses, bus_utilisation;
@@ -422,6 +428,9 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->copy_through_controller = !strcmp(p->row_copy_mode, "controller");
     unsigned depth = (unsigned)p->queue_depth, copies = (unsigned)p->copy_queue_depth;
     c->response_capacity = (unsigned)p->return_queue_depth + copies;
+    c->queue_depth = depth;
+    c->return_queue_depth = (unsigned)p->return_queue_depth;
+    c->starvation_cap = (unsigned)p->starvation_cap;
     dram_timing scheduler_timing = t;
     if (p->inject_timing_error) scheduler_timing.rcd--; /* a deliberately broken scheduler */
     bool ok = dram_timing_state_init(&c->state, &scheduler_timing);
@@ -718,8 +727,8 @@ static void accept_copy(dram_controller *c, const simtx_msg *msg, uint64_t now)
 static inline bool has_room_for(const dram_controller *c, uint8_t op)
 {
     /* Responses made at arrival need a return-queue slot too. */
-    if (c->response_count >= (unsigned)c->params.return_queue_depth) return false;
-    if (op == SIMTX_OP_READ || op == SIMTX_OP_WRITE) return c->request_count < (unsigned)c->params.queue_depth;
+    if (c->response_count >= c->return_queue_depth) return false;
+    if (op == SIMTX_OP_READ || op == SIMTX_OP_WRITE) return c->request_count < c->queue_depth;
     return op != SIMTX_OP_ROW_COPY || c->copy_count < (unsigned)c->params.copy_queue_depth;
 }
 
@@ -1260,20 +1269,20 @@ static request_choice choose_held_back(dram_controller *c, uint64_t now, uint64_
      * the oldest one's bank: its row is then closed for it (no hits wait
      * there any more) and it is served. */
     int capped_bank = -1;
-    if (c->params.starvation_cap && c->request_count) {
+    if (c->starvation_cap && c->request_count) {
         uint64_t oldest = c->sequences[c->queue[0].slot];
         if (oldest != c->oldest_sequence) {
             c->oldest_sequence = oldest;
             c->bypasses = 0;
         }
-        if (c->bypasses >= (uint64_t)c->params.starvation_cap) capped_bank = c->queue[0].bank;
+        if (c->bypasses >= c->starvation_cap) capped_bank = c->queue[0].bank;
     }
     unsigned visible = c->request_count;
     if (c->last_arrival_cycle == now) {
         visible -= c->arrivals_that_cycle; /* the youngest, at the end of the queue */
         *wake = now + 1;
     }
-    bool return_full = c->response_count >= (unsigned)c->params.return_queue_depth;
+    bool return_full = c->response_count >= c->return_queue_depth;
     if (c->copy_count || c->hazards || capped_bank >= 0 || visible < c->request_count || return_full)
         return choose_by_scan(c, now, capped_bank, visible, return_full, wake);
     return choose_by_bank(c, now, wake);
@@ -1283,8 +1292,8 @@ static request_choice choose_held_back(dram_controller *c, uint64_t now, uint64_
  * the careful path. (One test for the first three: they are rarely set.) */
 static bool requests_held_back(const dram_controller *c, uint64_t now)
 {
-    return (c->params.starvation_cap | c->copy_count | c->hazards) || c->last_arrival_cycle == now ||
-           c->response_count >= (unsigned)c->params.return_queue_depth;
+    return (c->starvation_cap | c->copy_count | c->hazards) || c->last_arrival_cycle == now ||
+           c->response_count >= c->return_queue_depth;
 }
 
 __attribute__((always_inline)) static inline request_choice choose_request(dram_controller *c, uint64_t now, bool held_back,
@@ -1317,7 +1326,7 @@ static inline bool schedule_requests(dram_controller *c, uint64_t now, uint64_t 
         dram_request *r = &c->requests[choice.hit];
         issue(c, column_command(r), now);
         if (!r->bursts_issued && !r->activated) sparse_memory_prefetch_bytes(c->data, r->address, r->size);
-        if (c->params.starvation_cap && choice.hit != c->queue[0].slot && r->bank == c->queue[0].bank) c->bypasses++;
+        if (c->starvation_cap && choice.hit != c->queue[0].slot && r->bank == c->queue[0].bank) c->bypasses++;
         if (++r->bursts_issued == r->bursts) {
             complete_request(c, choice.hit, now);
             /* A copy waiting for its bank may start at once. */
@@ -1345,7 +1354,7 @@ static inline bool schedule_requests(dram_controller *c, uint64_t now, uint64_t 
     *wake = wake_before;
     /* Of what holds requests back, only the response the command may have
      * made can have come about since. */
-    held_back = held_back ? requests_held_back(c, now) : c->response_count >= (unsigned)c->params.return_queue_depth;
+    held_back = held_back ? requests_held_back(c, now) : c->response_count >= c->return_queue_depth;
     choose_request(c, now, held_back, wake);
     return false;
 }
