@@ -107,6 +107,7 @@ bool dram_address_map_parse(const char *text, const dram_geometry *geometry, uns
         return false;
     }
     map->length = length;
+    map->decoded_bytes = (length + 7) / 8;
     uint8_t positions[DRAM_FIELD_COUNT][64]; /* each field's address bits, most significant first */
     for (unsigned i = 0; i < length; i++) {
         unsigned position = length - 1 - i; /* leftmost character is the highest bit */
@@ -181,6 +182,7 @@ bool dram_address_map_set_partitions(dram_address_map *map, uint64_t count, uint
     }
     map->partition_count = count;
     map->partition_interleave = interleave;
+    map->partition_interleave_shift = log2_exact(interleave);
     return true;
 }
 

@@ -38,8 +38,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "partition_interleave.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -82,6 +80,10 @@ typedef struct dram_address_map {
      * packed from bit 0 up as byte, column, bank, bank group and row, so
      * that the bank and its group read together as the bank's number. */
     uint64_t byte_fields[8][256];
+    /* The bytes holding bits of the string (a 32-bit string's 4): the
+     * others' entries are all zero, so decoding looks them up for nothing,
+     * each lookup a host cache line of its own. */
+    unsigned decoded_bytes;
     unsigned packed_shift[DRAM_FIELD_COUNT];
     uint64_t packed_mask[DRAM_FIELD_COUNT];
     uint64_t packed_bank_mask; /* the bank's and its group's bits, shifted as the bank's */
@@ -90,6 +92,7 @@ typedef struct dram_address_map {
     unsigned rows_per_subarray;
     uint64_t partition_count;      /* 1: no compaction */
     uint64_t partition_interleave; /* bytes per partition chunk, a power of two */
+    unsigned partition_interleave_shift; /* its log2 */
 } dram_address_map;
 
 typedef struct dram_location {
@@ -115,17 +118,26 @@ bool dram_address_map_set_partitions(dram_address_map *map, uint64_t count, uint
                                      unsigned minimum_contiguous_bytes, char *error, size_t error_size);
 /* The address within its partition's own address space (the address itself
  * with one partition). Inline, as are the range test and decoding: they run
- * at every request's arrival. */
+ * at every request's arrival. The interleave being a power of two, only the
+ * chunk number is divided (by the count): partition_local_address's two
+ * divisions by numbers unknown at compile time are one. */
 static inline uint64_t dram_partition_local_address(const dram_address_map *map, uint64_t address)
 {
     if (map->partition_count == 1) return address;
-    return partition_local_address(address, map->partition_interleave, map->partition_count);
+    unsigned shift = map->partition_interleave_shift;
+    return (address >> shift) / map->partition_count << shift | (address & (map->partition_interleave - 1));
+}
+
+/* True when a partition-local address has no bits set above the string. */
+static inline bool dram_local_address_in_range(const dram_address_map *map, uint64_t local)
+{
+    return map->length >= 64 || (local >> map->length) == 0;
 }
 
 /* True when the (partition-local) address has no bits set above the string. */
 static inline bool dram_address_in_range(const dram_address_map *map, uint64_t address)
 {
-    return map->length >= 64 || (dram_partition_local_address(map, address) >> map->length) == 0;
+    return dram_local_address_in_range(map, dram_partition_local_address(map, address));
 }
 
 static inline unsigned dram_packed_field(const dram_address_map *map, uint64_t packed, dram_field field, uint64_t mask)
@@ -133,11 +145,22 @@ static inline unsigned dram_packed_field(const dram_address_map *map, uint64_t p
     return (unsigned)((packed >> map->packed_shift[field]) & mask);
 }
 
-static inline dram_location dram_address_decode(const dram_address_map *map, uint64_t address)
+/* Decodes a partition-local address (a caller testing its range too makes
+ * it once). */
+static inline dram_location dram_local_address_decode(const dram_address_map *map, uint64_t local)
 {
-    address = dram_partition_local_address(map, address);
     uint64_t packed = 0;
-    for (unsigned byte = 0; byte < 8; byte++) packed |= map->byte_fields[byte][(address >> (8 * byte)) & 255];
+    /* From the highest decoded byte down, without a loop's count and test. */
+    switch (map->decoded_bytes) {
+    case 8: packed |= map->byte_fields[7][local >> 56]; __attribute__((fallthrough));
+    case 7: packed |= map->byte_fields[6][(local >> 48) & 255]; __attribute__((fallthrough));
+    case 6: packed |= map->byte_fields[5][(local >> 40) & 255]; __attribute__((fallthrough));
+    case 5: packed |= map->byte_fields[4][(local >> 32) & 255]; __attribute__((fallthrough));
+    case 4: packed |= map->byte_fields[3][(local >> 24) & 255]; __attribute__((fallthrough));
+    case 3: packed |= map->byte_fields[2][(local >> 16) & 255]; __attribute__((fallthrough));
+    case 2: packed |= map->byte_fields[1][(local >> 8) & 255]; __attribute__((fallthrough));
+    default: packed |= map->byte_fields[0][local & 255]; /* a string has at least one bit */
+    }
     const uint64_t *masks = map->packed_mask;
     dram_location l;
     l.group = dram_packed_field(map, packed, DRAM_FIELD_GROUP, masks[DRAM_FIELD_GROUP]);
@@ -146,6 +169,11 @@ static inline dram_location dram_address_decode(const dram_address_map *map, uin
     l.column = dram_packed_field(map, packed, DRAM_FIELD_COLUMN, masks[DRAM_FIELD_COLUMN]);
     l.byte = dram_packed_field(map, packed, DRAM_FIELD_BYTE, masks[DRAM_FIELD_BYTE]);
     return l;
+}
+
+static inline dram_location dram_address_decode(const dram_address_map *map, uint64_t address)
+{
+    return dram_local_address_decode(map, dram_partition_local_address(map, address));
 }
 /* The address of a location; undecoded (X) bits are taken from template_address. */
 uint64_t dram_address_compose(const dram_address_map *map, const dram_location *location, uint64_t template_address);

@@ -79,17 +79,21 @@ typedef enum {
     STEP_WAIT_DONE
 } copy_step;
 
-/* A queued read or write, by slot. */
-typedef struct dram_request {
-    uint64_t arrival, sequence, address;
+/* A queued read or write, by slot: one host cache line each (the array is
+ * aligned), as the plan and the bank summaries read a few requests' fields
+ * at every command. Its sequence number is in the controller's sequences. */
+typedef struct __attribute__((aligned(64))) dram_request {
+    uint64_t arrival, address;
     /* A lower bound on when its next command may issue, for the queue scan:
      * issuing commands only pushes timing limits later. Reset to 0 (look
      * again) whenever its bank's summary is redone (summarise_bank). */
     uint64_t not_before;
     uint32_t size;
-    unsigned bank, row, column, bursts, bursts_issued;
+    unsigned row, column;
     unsigned message;         /* its message, which becomes its response */
+    uint16_t bank;            /* banks are at most 1024 */
     uint16_t younger_in_bank; /* the next request of its bank in arrival order (NO_SLOT: none) */
+    uint8_t bursts, bursts_issued; /* a request is at most 128 bytes */
     bool is_write, activated, precharged;
 } dram_request;
 
@@ -150,73 +154,96 @@ enum { BANK_IDLE, BANK_ACTIVE, BANK_REFRESHING, BANK_COPYING };
 #define BUS_WINDOW 64 /* cycles over which the bus_utilisation probe is computed */
 #define BUS_CANDIDATES 128 /* more than BUS_WINDOW: see record_bus_burst */
 
+/* The fields every cycle and command use come first, so that a cycle finds
+ * them in a few host cache lines: between two of a controller's cycles the
+ * other blocks' run evicts them from the host's first-level cache. */
 struct dram_controller {
-    dram_controller_params params;
-    simtx_env env;
-    dram_address_map map;
-    dram_timing timing;
-    dram_timing_state state;
-    dram_timing_checker *checker;
-    sparse_memory *data;
-    unsigned burst_bytes, bursts_per_row;
-    bool copy_through_controller;
-
-    dram_request *requests;
-    /* The messages of requests and then of their responses, which are made
-     * in place: a request's message is not copied again. */
-    simtx_msg *messages;
-    unsigned *free_messages;
-    unsigned free_message_count;
-    queued_request *queue;  /* occupied slots by position, oldest first */
-    unsigned request_count;
-    unsigned *free_slots;
-    unsigned free_count;
-    bank_queue *bank_queues;
-    /* Per kind of candidate, a bit per bank with one, so that the bank plan
-     * looks at each bank for the kinds of command it waits for only. */
-    uint64_t *candidate_banks; /* CANDIDATE_KINDS sets of bank_words words, interleaved */
-    unsigned bank_words;
+    bool sleeping; /* the last cycle() returned SIMTX_NEVER */
+    bool issued_this_cycle, refresh_due, refresh_shown, port_blocked, failed;
+    /* The last arrival offered was refused (the port holds one at a time):
+     * the shim offers it again right after each cycle. */
+    bool refused_waiting;
+    uint8_t refused_op;
+    /* The parameters the cycle reads, beside its state rather than in params. */
+    unsigned queue_depth, return_queue_depth, starvation_cap;
+    unsigned request_count, copy_count;
     unsigned hazards; /* queued requests whose hazard flag is set */
+    unsigned bank_words;
     request_plan plan;
-    /* FR-FCFS does not close a row while an unblocked request for it waits;
-     * when copies or the starvation cap block requests, each pass marks the
-     * banks where it saw one. */
-    uint64_t *bank_hit_scan;
-    uint64_t scans; /* scheduler passes so far */
-    unsigned *conflicts;    /* scratch: queue positions whose bank holds another row */
-    uint32_t *open_row;     /* per bank: the open row, or NO_OPEN_ROW (mirrors state.banks for the scan) */
-
-    dram_copy *copies;      /* oldest first */
-    unsigned copy_count;
-    unsigned *copies_on_bank; /* started copies using each bank */
-
-    /* Responses leave in the order they become ready, those ready at once
-     * in the order they were made. That order is kept by position in a
-     * ring, so that sending one moves no message and looks at no other
-     * response. */
-    unsigned *response_messages;         /* by ring position, first to leave first */
-    uint64_t *response_ready;            /* by ring position */
-    unsigned response_count, response_capacity, response_head; /* the ring's first position */
-    uint64_t next_response_ready; /* the first's ready (SIMTX_NEVER: none) */
-    bool port_blocked;
-
-    uint64_t sequence;
+    uint64_t next_refresh, refresh_end;
     /* Requests are considered from the cycle after they arrive, whether the
      * shim delivered them before or after running that cycle. The cycle is
      * SIMTX_NEVER before the first arrival, so that equal to now it means
      * arrivals then. */
     uint64_t last_arrival_cycle;
     unsigned arrivals_that_cycle;
+
+    /* Responses leave in the order they become ready, those ready at once
+     * in the order they were made. That order is kept by position in a
+     * ring, so that sending one moves no message and looks at no other
+     * response. */
+    unsigned response_count, response_capacity, response_head; /* the ring's first position */
+    uint64_t next_response_ready; /* the first's ready (SIMTX_NEVER: none) */
+    unsigned *response_messages;         /* by ring position, first to leave first */
+    uint64_t *response_ready;            /* by ring position */
+
+    dram_request *requests;
+    /* The requests' sequence numbers by slot, apart: the plan ranks its
+     * candidates by them, and from this array of a few host cache lines
+     * rather than from a line of each candidate's request. */
+    uint64_t *sequences;
+    /* The messages of requests and then of their responses, which are made
+     * in place: a request's message is not copied again. */
+    simtx_msg *messages;
+    unsigned *free_messages;
+    unsigned free_message_count;
+    unsigned free_count;
+    unsigned *free_slots;
+    queued_request *queue;  /* occupied slots by position, oldest first */
+    bank_queue *bank_queues;
+    /* Per kind of candidate, a bit per bank with one, so that the bank plan
+     * looks at each bank for the kinds of command it waits for only. */
+    uint64_t *candidate_banks; /* CANDIDATE_KINDS sets of bank_words words, interleaved */
+    uint32_t *open_row;     /* per bank: the open row, or NO_OPEN_ROW (mirrors state.banks for the scan) */
+    sparse_memory *data;
+    dram_timing_checker *checker;
+    void (*listener)(void *context, const dram_command *command);
+    void *listener_context;
+    uint64_t sequence;
+    unsigned burst_bytes, bursts_per_row;
+    unsigned burst_shift; /* log2 of burst_bytes (a power of two): an arrival counts its bursts without dividing */
+    simtx_env env;
+    dram_timing timing;
+    dram_timing_state state;
+
+    struct {
+        /* Those counted at every cycle or command first. */
+        uint64_t wakeups;
+        uint64_t commands[DRAM_CMD_COUNT]; /* by kind */
+        uint64_t reads, writes, bytes_read, bytes_written, row_hits, row_misses, row_conflicts;
+        uint64_t copies_fpm, copies_psm, copies_controller, copies_trivial;
+        uint64_t address_errors, command_errors, timing_violations, checked_commands;
+        simtx_histogram read_latency, write_latency, copy_latency, copy_service_latency;
+        simtx_average queue_occupancy;
+        double activates_per_kilocycle, bus_utilisation, row_hit_rate;
+    } stats;
+
+    dram_controller_params params;
+    dram_address_map map;
+    bool copy_through_controller;
+    /* FR-FCFS does not close a row while an unblocked request for it waits;
+     * when copies or the starvation cap block requests, each pass marks the
+     * banks where it saw one. */
+    uint64_t *bank_hit_scan;
+    uint64_t scans; /* scheduler passes so far */
+    unsigned *conflicts;    /* scratch: queue positions whose bank holds another row */
+
+    dram_copy *copies;      /* oldest first */
+    unsigned *copies_on_bank; /* started copies using each bank */
+
     /* starvation_cap: column commands that went to the oldest request's bank
      * for younger requests since it became the oldest. */
     uint64_t oldest_sequence, bypasses;
-    uint64_t next_refresh, refresh_end;
-    bool refresh_due, refresh_shown, failed, issued_this_cycle;
-    bool sleeping; /* the last cycle() returned SIMTX_NEVER */
-    /* The last arrival offered was refused (the port holds one at a time):
-     * the shim offers it again right after each cycle. */
-    bool refused_waiting;
-    uint8_t refused_op;
     /* The bus_utilisation probe counts the bursts issued after the newest one
      * whose data started BUS_WINDOW cycles ago or more (at most BUS_WINDOW).
      * Only a burst starting before every later one can be that newest old
@@ -228,18 +255,6 @@ struct dram_controller {
         uint64_t issued, newest_old; /* bursts so far; number of the newest old one (0: none) */
     } bus;
     uint64_t last_copy_first_command, last_copy_done;
-    void (*listener)(void *context, const dram_command *command);
-    void *listener_context;
-
-    struct {
-        uint64_t reads, writes, bytes_read, bytes_written, row_hits, row_misses, row_conflicts;
-        uint64_t commands[DRAM_CMD_COUNT]; /* by kind */
-        uint64_t copies_fpm, copies_psm, copies_controller, copies_trivial;
-        uint64_t address_errors, command_errors, timing_violations, checked_commands, wakeups;
-        simtx_histogram read_latency, write_latency, copy_latency, copy_service_latency;
-        simtx_average queue_occupancy;
-        double activates_per_kilocycle, bus_utilisation, row_hit_rate;
-    } stats;
     struct {
         uint64_t *bank_state, *bank_row;
         uint64_t queue_depth, return_queue_depth, copy_queue_depth, row_hits, row_misses, bus_utilisation;
@@ -304,6 +319,7 @@ static void dram_controller_destroy(void *core)
     if (c->copies)
         for (unsigned i = 0; i < (unsigned)c->params.copy_queue_depth; i++) free(c->copies[i].buffer);
     free(c->requests);
+    free(c->sequences);
     free(c->messages);
     free(c->free_messages);
     free(c->queue);
@@ -408,14 +424,19 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->timing = t;
     c->burst_bytes = map.geometry.burst_bytes;
     c->bursts_per_row = map.geometry.row_bytes / map.geometry.burst_bytes;
+    c->burst_shift = map.widths[DRAM_FIELD_BYTE];
     c->copy_through_controller = !strcmp(p->row_copy_mode, "controller");
     unsigned depth = (unsigned)p->queue_depth, copies = (unsigned)p->copy_queue_depth;
     c->response_capacity = (unsigned)p->return_queue_depth + copies;
+    c->queue_depth = depth;
+    c->return_queue_depth = (unsigned)p->return_queue_depth;
+    c->starvation_cap = (unsigned)p->starvation_cap;
     dram_timing scheduler_timing = t;
     if (p->inject_timing_error) scheduler_timing.rcd--; /* a deliberately broken scheduler */
     bool ok = dram_timing_state_init(&c->state, &scheduler_timing);
     c->data = sparse_memory_create();
-    c->requests = calloc(depth, sizeof *c->requests);
+    c->requests = aligned_alloc(_Alignof(dram_request), depth * sizeof *c->requests);
+    c->sequences = calloc(depth, sizeof *c->sequences);
     unsigned messages = depth + c->response_capacity; /* every request and every response */
     c->messages = calloc(messages, sizeof *c->messages);
     c->free_messages = calloc(messages, sizeof *c->free_messages);
@@ -433,7 +454,7 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->response_ready = calloc(c->response_capacity, sizeof *c->response_ready);
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
-    ok = ok && c->data && c->requests && c->messages && c->free_messages && c->queue && c->conflicts && c->open_row &&
+    ok = ok && c->data && c->requests && c->sequences && c->messages && c->free_messages && c->queue && c->conflicts && c->open_row &&
          c->free_slots && c->bank_hit_scan && c->bank_queues && c->candidate_banks && c->copies && c->copies_on_bank && c->response_messages &&
          c->response_ready && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
          c->params.row_copy_mode;
@@ -706,8 +727,8 @@ static void accept_copy(dram_controller *c, const simtx_msg *msg, uint64_t now)
 static inline bool has_room_for(const dram_controller *c, uint8_t op)
 {
     /* Responses made at arrival need a return-queue slot too. */
-    if (c->response_count >= (unsigned)c->params.return_queue_depth) return false;
-    if (op == SIMTX_OP_READ || op == SIMTX_OP_WRITE) return c->request_count < (unsigned)c->params.queue_depth;
+    if (c->response_count >= c->return_queue_depth) return false;
+    if (op == SIMTX_OP_READ || op == SIMTX_OP_WRITE) return c->request_count < c->queue_depth;
     return op != SIMTX_OP_ROW_COPY || c->copy_count < (unsigned)c->params.copy_queue_depth;
 }
 
@@ -737,22 +758,25 @@ static simtx_accept_result take_arrival(dram_controller *c, const simtx_msg *msg
         }
     } else {
         uint64_t block = SIMTX_MSG_MAX_DATA;
-        if (msg->size == 0 || msg->size > SIMTX_MSG_MAX_DATA || !dram_address_in_range(&c->map, msg->address) ||
+        /* Made once for the range test and decoding: with partitions it takes a division. */
+        uint64_t local = dram_partition_local_address(&c->map, msg->address);
+        if (msg->size == 0 || msg->size > SIMTX_MSG_MAX_DATA || !dram_local_address_in_range(&c->map, local) ||
             msg->address / block != (msg->address + msg->size - 1) / block) {
             reject(c, msg, SIMTX_STATUS_ADDRESS_ERROR, now);
         } else {
             unsigned slot = c->free_slots[--c->free_count];
             dram_request *r = &c->requests[slot];
-            dram_location l = dram_address_decode(&c->map, msg->address);
-            unsigned first = (unsigned)(msg->address / c->burst_bytes);
-            unsigned last = (unsigned)((msg->address + msg->size - 1) / c->burst_bytes);
+            dram_location l = dram_local_address_decode(&c->map, local);
+            unsigned first = (unsigned)(msg->address >> c->burst_shift);
+            unsigned last = (unsigned)((msg->address + msg->size - 1) >> c->burst_shift);
             unsigned message = take_message(c);
             c->messages[message] = *msg;
             /* The host fetches the request's place in the data store now and
              * its bytes when its row opens (or its first burst goes): a random
              * trace's data otherwise misses the host's caches when copied. */
             sparse_memory_prefetch_entry(c->data, msg->address);
-            *r = (dram_request){.arrival = now, .sequence = c->sequence++, .address = msg->address, .size = msg->size,
+            c->sequences[slot] = c->sequence++;
+            *r = (dram_request){.arrival = now, .address = msg->address, .size = msg->size,
                                 .message = message, .bank = l.bank, .row = l.row, .column = l.column, .bursts = last - first + 1,
                                 .younger_in_bank = NO_SLOT, .is_write = msg->op == SIMTX_OP_WRITE};
             queued_request *q = &c->queue[c->request_count];
@@ -829,8 +853,8 @@ static bool copy_may_start(const dram_controller *c, unsigned index)
         if (copy_uses_bank(&c->copies[i], copy->source_bank) || copy_uses_bank(&c->copies[i], copy->target_bank))
             return false;
     for (unsigned i = 0; i < c->request_count; i++) {
-        const dram_request *r = &c->requests[c->queue[i].slot];
-        if (r->sequence < copy->sequence && copy_uses_bank(copy, r->bank)) return false;
+        unsigned slot = c->queue[i].slot;
+        if (c->sequences[slot] < copy->sequence && copy_uses_bank(copy, c->requests[slot].bank)) return false;
     }
     return true;
 }
@@ -982,7 +1006,7 @@ static bool blocked_slow(dram_controller *c, unsigned position)
     queued_request *q = &c->queue[position];
     const dram_request *r = &c->requests[q->slot];
     for (unsigned i = 0; i < c->copy_count; i++)
-        if (c->copies[i].sequence < r->sequence && copy_uses_bank(&c->copies[i], r->bank)) return true;
+        if (c->copies[i].sequence < c->sequences[q->slot] && copy_uses_bank(&c->copies[i], r->bank)) return true;
     if (!q->hazard) return false;
     /* An older request touching the same bytes goes first when either writes. */
     for (unsigned i = 0; i < position; i++) {
@@ -1071,7 +1095,7 @@ typedef struct plan_search {
 static inline void plan_candidate(const dram_controller *c, unsigned slot, uint64_t earliest, bool is_hit,
                                   plan_search *search)
 {
-    plan_rank rank = (plan_rank)earliest << 64 | c->requests[slot].sequence;
+    plan_rank rank = (plan_rank)earliest << 64 | c->sequences[slot];
     plan_rank *best = is_hit ? &search->hit_rank : &search->other_rank;
     uint16_t *best_slot = is_hit ? &search->hit : &search->other;
     bool better = rank < *best;
@@ -1245,20 +1269,20 @@ static request_choice choose_held_back(dram_controller *c, uint64_t now, uint64_
      * the oldest one's bank: its row is then closed for it (no hits wait
      * there any more) and it is served. */
     int capped_bank = -1;
-    if (c->params.starvation_cap && c->request_count) {
-        uint64_t oldest = c->requests[c->queue[0].slot].sequence;
+    if (c->starvation_cap && c->request_count) {
+        uint64_t oldest = c->sequences[c->queue[0].slot];
         if (oldest != c->oldest_sequence) {
             c->oldest_sequence = oldest;
             c->bypasses = 0;
         }
-        if (c->bypasses >= (uint64_t)c->params.starvation_cap) capped_bank = c->queue[0].bank;
+        if (c->bypasses >= c->starvation_cap) capped_bank = c->queue[0].bank;
     }
     unsigned visible = c->request_count;
     if (c->last_arrival_cycle == now) {
         visible -= c->arrivals_that_cycle; /* the youngest, at the end of the queue */
         *wake = now + 1;
     }
-    bool return_full = c->response_count >= (unsigned)c->params.return_queue_depth;
+    bool return_full = c->response_count >= c->return_queue_depth;
     if (c->copy_count || c->hazards || capped_bank >= 0 || visible < c->request_count || return_full)
         return choose_by_scan(c, now, capped_bank, visible, return_full, wake);
     return choose_by_bank(c, now, wake);
@@ -1268,8 +1292,8 @@ static request_choice choose_held_back(dram_controller *c, uint64_t now, uint64_
  * the careful path. (One test for the first three: they are rarely set.) */
 static bool requests_held_back(const dram_controller *c, uint64_t now)
 {
-    return (c->params.starvation_cap | c->copy_count | c->hazards) || c->last_arrival_cycle == now ||
-           c->response_count >= (unsigned)c->params.return_queue_depth;
+    return (c->starvation_cap | c->copy_count | c->hazards) || c->last_arrival_cycle == now ||
+           c->response_count >= c->return_queue_depth;
 }
 
 __attribute__((always_inline)) static inline request_choice choose_request(dram_controller *c, uint64_t now, bool held_back,
@@ -1302,7 +1326,7 @@ static inline bool schedule_requests(dram_controller *c, uint64_t now, uint64_t 
         dram_request *r = &c->requests[choice.hit];
         issue(c, column_command(r), now);
         if (!r->bursts_issued && !r->activated) sparse_memory_prefetch_bytes(c->data, r->address, r->size);
-        if (c->params.starvation_cap && choice.hit != c->queue[0].slot && r->bank == c->queue[0].bank) c->bypasses++;
+        if (c->starvation_cap && choice.hit != c->queue[0].slot && r->bank == c->queue[0].bank) c->bypasses++;
         if (++r->bursts_issued == r->bursts) {
             complete_request(c, choice.hit, now);
             /* A copy waiting for its bank may start at once. */
@@ -1330,7 +1354,7 @@ static inline bool schedule_requests(dram_controller *c, uint64_t now, uint64_t 
     *wake = wake_before;
     /* Of what holds requests back, only the response the command may have
      * made can have come about since. */
-    held_back = held_back ? requests_held_back(c, now) : c->response_count >= (unsigned)c->params.return_queue_depth;
+    held_back = held_back ? requests_held_back(c, now) : c->response_count >= c->return_queue_depth;
     choose_request(c, now, held_back, wake);
     return false;
 }
