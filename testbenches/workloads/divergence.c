@@ -73,6 +73,14 @@ int divergence_main(gpu_device *device, workload_context *context)
                                simt_instructions, (unsigned long long)total_steps);
         goto done;
     }
+    /* Read between kernels, the active-lanes histogram (its sum) is current. */
+    double active_lanes = 0;
+    HOST_CHECK(gpu_statistic(device, "active_lanes", &active_lanes));
+    if (active_lanes != simt_instructions) {
+        status = workload_fail(context, "divergence: the active-lanes histogram sums to %.0f lanes, not the %.0f thread instructions",
+                               active_lanes, simt_instructions);
+        goto done;
+    }
     if (context->log)
         fprintf(context->log, "divergence: %u threads match the scalar reference (%llu reference instructions)\n", n,
                 (unsigned long long)total_steps);

@@ -53,6 +53,10 @@ bool backend_run(void *context, char *error, size_t error_size)
 bool backend_statistic(void *context, const char *name, double *value)
 {
     auto *state = static_cast<backend_state *>(context);
+    // The cores derive some statistics (ipc, the active_lanes histogram) at
+    // finish, which only makes them again from their counters: make them
+    // current for a host reading between kernels.
+    for (block_module *core : state->cores) core->finish();
     const simtx_observer *observer = state->owner->observer();
     size_t length = std::strlen(name);
     bool found = false;
