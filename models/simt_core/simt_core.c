@@ -1822,6 +1822,13 @@ CYCLE_STEP void load_arguments(simt_core *c, warp *w, const kernel_insn *k, uint
  * memory. */
 typedef enum issue_result { ISSUE_DONE, ISSUE_STALLED, ISSUE_FAILED } issue_result;
 
+/* Whether a global access's responses write registers (or the reservation),
+ * so read the lanes' addresses that its pending entry keeps. */
+static bool response_reads_lanes(rv_class cls, rv_op op, unsigned rd)
+{
+    return cls != RV_CLASS_STORE && (rd || op == RV_LR);
+}
+
 /* Executes a load, store or atomic (or stalls without changing any state). */
 static issue_result execute_memory(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc,
                                    uint64_t mask, uint64_t now)
@@ -2129,7 +2136,7 @@ static issue_result execute_memory(simt_core *c, warp *w, uint32_t warp_index, c
         entry->contiguous = contiguous && op == RV_LW;
         /* Only a response that writes registers reads the addresses (a
          * store's does not), and a contiguous load's follow from its first. */
-        if (cls != RV_CLASS_STORE && (k->insn.rd || op == RV_LR)) {
+        if (response_reads_lanes(cls, op, k->insn.rd)) {
             if (entry->contiguous && !entry->transactional) entry->addresses[0] = addresses[0];
             else memcpy(entry->addresses, addresses, sizeof addresses);
         }
@@ -2780,7 +2787,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
     }
     rv_op op = (rv_op)entry->op;
     rv_class cls = (rv_class)entry->op_class;
-    if (cls != RV_CLASS_STORE && (entry->rd || op == RV_LR)) {
+    if (response_reads_lanes(cls, op, entry->rd)) {
         uint32_t *rd = reg(c, w, entry->rd);
         uint64_t lanes = msg->lane_mask & entry->lanes;
         if (entry->contiguous && !entry->transactional) { /* the lanes' words are consecutive: one copy */
