@@ -4,7 +4,7 @@
 -- clock domain (700 MHz in the papers: SI-TM Table 2), which the includer
 -- declares. The unit of partition 0 also hands out commit IDs (the
 -- allocator, at address 0). See models/commit_unit/README.md and
--- models/commit_unit/tm_protocol.h.
+-- models/protocols/tm_lazy.h.
 --
 --   clock("commit", { frequency_mhz = 700 })
 --   local tm_memory = include("tm_memory.lua")
@@ -20,7 +20,7 @@
 -- parameters for every unit, e.g. { lwh_entries = 1024 }). The returned
 -- table has before_l2, names.cu(p), and l1_params: the L1 settings TM needs
 -- (global data not cached; pending_entries for the TM requests a core keeps
--- outstanding, see "held requests" in tm_protocol.h).
+-- outstanding, see "held requests" in tm_lazy.h).
 
 return function(options)
     options = options or {}

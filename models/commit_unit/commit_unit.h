@@ -1,6 +1,6 @@
 /* commit_unit: the KILO TM / Warp TM commit unit of one memory partition,
  * between the crossbar and the L2 slice. It serves the TM protocol of
- * tm_protocol.h (commit IDs, log transfer, in-order hazard detection with a
+ * tm_lazy.h (commit IDs, log transfer, in-order hazard detection with a
  * finite last-writer history, value-based validation through the L2,
  * in-order write-back, temporal conflict detection for read-only
  * transactions) and passes every other request through to the L2 unchanged. */
@@ -8,7 +8,7 @@
 #define SIMTX_COMMIT_UNIT_H
 
 #include "simtx_block.h"
-#include "tm_protocol.h"
+#include "tm_lazy.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -24,7 +24,7 @@ typedef enum simtx_op {
     SIMTX_OP_FENCE,      /* completes when earlier writes of the source are durable/visible */
     SIMTX_OP_ROW_COPY,   /* in-DRAM bulk copy: address = source, aux = destination */
     /* Transactional memory (KILO TM / Warp TM) between cores and commit units;
-     * the protocol is specified in models/commit_unit/tm_protocol.h. */
+     * the protocol is specified in models/protocols/tm_lazy.h. */
     SIMTX_OP_TM_CID_REQUEST, /* commit IDs from the allocator; response aux = first CID */
     SIMTX_OP_TM_READ_LOG,    /* read-log entries of one or more transactions */
     SIMTX_OP_TM_WRITE_LOG,   /* write-log entries of one or more transactions */

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-/* Address windows (keep in sync with kernel/kernel.ld and kernel/gpu.h). */
+/* Address windows (keep in sync with runtime/kernel/kernel.ld and runtime/kernel/gpu.h). */
 #define RV_CODE_BASE 0x00000000u
 #define RV_CODE_END 0x10000000u
 #define RV_GLOBAL_BASE 0x10000000u
@@ -34,7 +34,7 @@ static inline rv_window rv_window_of(uint32_t address)
     return RV_WINDOW_NONE;
 }
 
-/* Custom read-only CSRs (kernel/gpu.h). */
+/* Custom read-only CSRs (runtime/kernel/gpu.h). */
 enum {
     RV_CSR_TID_X = 0xcc0, RV_CSR_TID_Y, RV_CSR_TID_Z,
     RV_CSR_NTID_X, RV_CSR_NTID_Y, RV_CSR_NTID_Z,

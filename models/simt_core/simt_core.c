@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "msg_queue.h"
-#include "tm_protocol.h"
+#include "tm_lazy.h"
 
 #define PARAM(field) offsetof(simt_core_params, field)
 #define MAX_LANES 64
@@ -946,7 +946,7 @@ static simtx_atomic_op atomic_code(rv_op op)
 }
 
 /* ---- Transactions (KILO TM): logs, checkpoints, Retry/Transaction entries,
- * the log walker and the commit protocol of tm_protocol.h. ---- */
+ * the log walker and the commit protocol of tm_lazy.h. ---- */
 
 #define TM_ID_TAG (UINT64_C(1) << 62)
 enum { TM_KIND_CID = 1, TM_KIND_ACK, TM_KIND_OUTCOME, TM_KIND_DECISION, TM_KIND_WARP_OUTCOME, TM_KIND_WARP_DECISION, TM_KIND_START,

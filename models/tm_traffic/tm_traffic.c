@@ -7,7 +7,7 @@
 
 #include "sparse_memory.h"
 #include "tm_oracle.h"
-#include "tm_protocol.h"
+#include "tm_lazy.h"
 
 #define PARAM(field) offsetof(tm_traffic_params, field)
 #define MAX_SET 16

@@ -2,7 +2,7 @@
  * SIMT cores' transactions (as trace_player does for plain accesses). Its
  * agents run transactions on a pool of words: they load their read set
  * through the memory system, think, then commit through the commit units
- * with the protocol of models/commit_unit/tm_protocol.h (KILO TM
+ * with the protocol of models/protocols/tm_lazy.h (KILO TM
  * per-transaction messages), retrying on abort.
  * At the end it reads the pool back and checks the whole history with the
  * serializability oracle; a violation fails the run. */

@@ -1,6 +1,6 @@
 /* Randomized multi-partition test of the commit units, all in C: agents
  * playing SIMT-core transactions (read words, compute, write) commit
- * through 2-6 commit units over the protocol of tm_protocol.h (commit-ID
+ * through 2-6 commit units over the protocol of tm_lazy.h (commit-ID
  * request, logs or skips to every partition, outcomes, decision,
  * acknowledgements), retrying on abort. The serializability oracle replays
  * the committed transactions in commit-ID order against the final memory.

@@ -141,8 +141,8 @@
  *   hazard detection one entry per cycle, and validation reads plus
  *   write-backs share one word per cycle towards the L2.
  */
-#ifndef SIMTX_TM_PROTOCOL_H
-#define SIMTX_TM_PROTOCOL_H
+#ifndef SIMTX_TM_LAZY_H
+#define SIMTX_TM_LAZY_H
 
 #include <stdint.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 find_program(SIMTX_KERNEL_CC NAMES clang clang-14 REQUIRED)
 find_program(SIMTX_KERNEL_LD NAMES ld.lld ld.lld-14 REQUIRED)
 # Cache variables: the function is called from other directories too.
-get_filename_component(runtime_dir ${CMAKE_CURRENT_LIST_DIR}/../kernel ABSOLUTE)
+get_filename_component(runtime_dir ${CMAKE_CURRENT_LIST_DIR}/kernel ABSOLUTE)
 set(SIMTX_KERNEL_RUNTIME_DIR ${runtime_dir} CACHE INTERNAL "")
 set(SIMTX_KERNEL_OUTPUT_DIR ${PROJECT_BINARY_DIR}/kernels CACHE INTERNAL "")
 set(SIMTX_KERNEL_FLAGS --target=riscv32-unknown-elf -march=rv32ima -mabi=ilp32 -ffreestanding -nostdlib
