@@ -3,7 +3,7 @@
 -- through gtx480_memory.lua's before_l2 hook. Commit units run on their own
 -- clock domain (700 MHz in the papers: SI-TM Table 2), which the includer
 -- declares. The unit of partition 0 also hands out commit IDs (the
--- allocator, at address 0). See models/commit_unit/README.md and
+-- allocator, at address 0). See models/tm/commit_unit/README.md and
 -- models/protocols/tm_lazy.h.
 --
 --   clock("commit", { frequency_mhz = 700 })

@@ -64,7 +64,7 @@
  *      must reach the L2 through the commit unit after the first answer
  *      (global data not cached in the L1, as in the TM configurations). The
  *      oracle places such a transaction just before ID T in the commit order
- *      (models/tm_traffic does all of this; see its README).
+ *      (models/traffic/tm_traffic does all of this; see its README).
  *
  * FIELDS
  *

@@ -16,7 +16,7 @@
 
 #define GPU_INLINE static inline __attribute__((always_inline))
 
-/* CSR numbers: keep in sync with models/simt_core/rv32.h. */
+/* CSR numbers: keep in sync with models/core/simt_core/rv32.h. */
 #define GPU_CSR_TID_X 0xcc0
 #define GPU_CSR_TID_Y 0xcc1
 #define GPU_CSR_TID_Z 0xcc2
@@ -103,7 +103,7 @@ GPU_AMO(gpu_atomic_min_unsigned, "amominu.w")
 GPU_AMO(gpu_atomic_max_unsigned, "amomaxu.w")
 #undef GPU_AMO
 
-/* Address windows (see kernel.ld and models/simt_core/README.md). */
+/* Address windows (see kernel.ld and models/core/simt_core/README.md). */
 #define GPU_SHARED_BASE 0x80000000u
 #define GPU_SHARED(type, name) __attribute__((section(".shared"))) type name
 

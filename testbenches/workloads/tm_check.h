@@ -1,4 +1,4 @@
-/* The serializability oracle for transactional workloads (models/commit_unit/
+/* The serializability oracle for transactional workloads (models/tm/commit_unit/
  * tm_oracle.h) fed from the cores' commit records: every committed
  * transaction's reads and writes replayed in commit-ID order on a shadow of
  * the memory regions the transactions use; each read must see the replayed
