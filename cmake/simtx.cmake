@@ -26,3 +26,12 @@ function(simtx_add_block_testbench)
   set_tests_properties(${ARG_NAME} PROPERTIES ENVIRONMENT SC_COPYRIGHT_MESSAGE=DISABLE)
 endfunction()
 
+
+# simtx_expect(<test> EXPECT <expect.py options> RUN <simtx arguments>)
+# Runs build/simtx from the repository and checks its exit status and output
+# with testbenches/support/expect.py.
+function(simtx_expect NAME)
+  cmake_parse_arguments(ARG "" "" "EXPECT;RUN" ${ARGN})
+  add_test(NAME ${NAME} COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/testbenches/support/expect.py ${ARG_EXPECT}
+           -- $<TARGET_FILE:simtx> ${ARG_RUN} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endfunction()

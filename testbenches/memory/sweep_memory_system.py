@@ -2,7 +2,7 @@
 """Load sweep of the GTX480 memory system: trace players (random 64-byte
 traffic, 70% reads, 1 MiB each) on 1..15 cores. Prints achieved bandwidth,
 read latency and hit rates per core count.
-usage: testbenches/caches/sweep_memory_system.py [build/simtx] [extra simtx args...]"""
+usage: testbenches/memory/sweep_memory_system.py [build/simtx] [extra simtx args...]"""
 import json
 import subprocess
 import sys
