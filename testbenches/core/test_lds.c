@@ -14,23 +14,28 @@
 
 typedef struct bench {
     fake_env fake;
+    lds_params params; /* owns its strings until bench_close */
     void *lds;
     size_t seen; /* responses already returned by collect() */
 } bench;
 
-static void bench_open(bench *b, const char *const *settings)
+/* observer may be NULL. */
+static void bench_open(bench *b, simtx_observer *observer, const char *const *settings)
 {
-    static lds_params params;
     char error[256] = "";
-    fake_env_init(&b->fake, NULL);
-    fake_params(&lds_block_info, &params, settings);
-    b->lds = lds_block_info.create(&params, &b->fake.env, error, sizeof error);
+    fake_env_init(&b->fake, observer);
+    fake_params(&lds_block_info, &b->params, settings);
+    b->lds = lds_block_info.create(&b->params, &b->fake.env, error, sizeof error);
     b->seen = 0;
     if (!b->lds) fprintf(stderr, "create: %s\n", error);
     CHECK(b->lds != NULL);
 }
 
-static void bench_close(bench *b) { lds_block_info.destroy(b->lds); }
+static void bench_close(bench *b)
+{
+    lds_block_info.destroy(b->lds);
+    simtx_params_release(lds_block_info.params, &b->params);
+}
 
 /* One request's fields; the lanes' slots are given apart. */
 typedef struct request {
@@ -110,17 +115,40 @@ static void test_conflict_degree(void)
     CHECK_EQUAL(lds_banks_conflict_degree(offsets, ALL32, 32, 4), 2);
 }
 
+/* The degree against a plain count over a per-bank table of distinct
+ * words, for random offsets, lane masks, bank counts and widths. */
+static void test_conflict_degree_random(void)
+{
+    uint64_t state = 0x9e3779b97f4a7c15u;
+#define NEXT() (state ^= state << 13, state ^= state >> 7, state ^= state << 17, state)
+    for (unsigned trial = 0; trial < 2000; trial++) {
+        unsigned banks = 1 + (unsigned)(NEXT() % 40), width = 1u << (NEXT() % 4);
+        uint32_t span = 4 + (uint32_t)(NEXT() % 2048), offsets[64];
+        uint64_t lanes = NEXT() & NEXT(); /* about a quarter of the lanes */
+        for (unsigned i = 0; i < 64; i++) offsets[i] = (uint32_t)(NEXT() % span);
+        unsigned per_bank[40] = {0}, worst = 0;
+        uint32_t seen[64];
+        unsigned distinct = 0;
+        for (unsigned i = 0; i < 64; i++) {
+            if (!(lanes >> i & 1)) continue;
+            uint32_t word = offsets[i] / width;
+            unsigned k = 0;
+            while (k < distinct && seen[k] != word) k++;
+            if (k < distinct) continue;
+            seen[distinct++] = word;
+            if (++per_bank[word % banks] > worst) worst = per_bank[word % banks];
+        }
+        if (!CHECK_EQUAL(lds_banks_conflict_degree(offsets, lanes, banks, width), worst)) break;
+    }
+#undef NEXT
+}
+
 /* A 32-lane load's response time for three patterns, through the block. */
 static void test_conflict_timing(void)
 {
     simtx_observer *o = simtx_observer_create();
     bench b;
-    fake_env_init(&b.fake, o);
-    static lds_params params;
-    char error[128];
-    fake_params(&lds_block_info, &params, (const char *const[]){"latency=24", NULL});
-    b.lds = lds_block_info.create(&params, &b.fake.env, error, sizeof error);
-    b.seen = 0;
+    bench_open(&b, o, (const char *const[]){"latency=24", NULL});
     uint32_t addresses[64];
     request load = {SIMTX_OP_READ, 0, LDST_KIND_PLAIN, 4, 5, 0, 4096, ALL32, 1};
 
@@ -171,7 +199,7 @@ static void test_conflict_timing(void)
 static void test_waits_for_banks(void)
 {
     bench b;
-    bench_open(&b, (const char *const[]){"latency=10", NULL});
+    bench_open(&b, NULL, (const char *const[]){"latency=10", NULL});
     uint32_t conflicted[32], free_lanes[32];
     for (unsigned i = 0; i < 32; i++) conflicted[i] = 128 * i, free_lanes[i] = 4 * i;
     request load = {SIMTX_OP_READ, 0, LDST_KIND_PLAIN, 4, 5, 0, 4096, ALL32, 1};
@@ -188,7 +216,7 @@ static void test_waits_for_banks(void)
 static void test_stores_then_loads(void)
 {
     bench b;
-    bench_open(&b, NULL);
+    bench_open(&b, NULL, NULL);
     uint32_t addresses[32], data[32];
     for (unsigned i = 0; i < 32; i++) addresses[i] = 4 * i, data[i] = 0xa0000000u + i;
     request store = {SIMTX_OP_WRITE, 0, LDST_KIND_PLAIN, 4, 0, 256, 1024, ALL32, 1};
@@ -253,7 +281,7 @@ static void test_atomics(void)
         {SIMTX_ATOMIC_MAXU, 0xfffffffeu, 3, 0xfffffffeu},
     };
     bench b;
-    bench_open(&b, NULL);
+    bench_open(&b, NULL, NULL);
     uint64_t now = 1;
     for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         uint32_t addresses[32] = {8}, data[32] = {cases[c].old};
@@ -313,12 +341,7 @@ static void test_lr_sc(void)
 {
     simtx_observer *o = simtx_observer_create();
     bench b;
-    fake_env_init(&b.fake, o);
-    static lds_params params;
-    char error[128];
-    fake_params(&lds_block_info, &params, NULL);
-    b.lds = lds_block_info.create(&params, &b.fake.env, error, sizeof error);
-    b.seen = 0;
+    bench_open(&b, o, NULL);
     uint32_t addresses[32] = {0, 4}, data[32] = {41, 42};
     request store = {SIMTX_OP_WRITE, 0, LDST_KIND_PLAIN, 4, 0, 0, 64, 3, 1};
     send(&b, &store, addresses, data, NULL, 1);
@@ -356,7 +379,7 @@ static void test_lr_sc(void)
 static void test_clear(void)
 {
     bench b;
-    bench_open(&b, (const char *const[]){"size=1KiB", NULL});
+    bench_open(&b, NULL, (const char *const[]){"size=1KiB", NULL});
     uint8_t ones[1024];
     memset(ones, 0xff, sizeof ones);
     int forward;
@@ -389,12 +412,7 @@ static void test_errors(void)
 {
     simtx_observer *o = simtx_observer_create();
     bench b;
-    fake_env_init(&b.fake, o);
-    static lds_params params;
-    char error[128];
-    fake_params(&lds_block_info, &params, (const char *const[]){"size=4KiB", NULL});
-    b.lds = lds_block_info.create(&params, &b.fake.env, error, sizeof error);
-    b.seen = 0;
+    bench_open(&b, o, (const char *const[]){"size=4KiB", NULL});
     uint32_t addresses[32], data[32];
     for (unsigned i = 0; i < 32; i++) addresses[i] = 4 * i, data[i] = 0x5a5a5a5a;
     addresses[5] = 128; /* the window is 128 bytes: lane 5's word is past it */
@@ -456,7 +474,7 @@ static void test_errors(void)
 static void test_wide_warp(void)
 {
     bench b;
-    bench_open(&b, NULL);
+    bench_open(&b, NULL, NULL);
     uint32_t addresses[64], data[64];
     for (unsigned i = 0; i < 64; i++) addresses[i] = 4 * i, data[i] = 1000 + i;
     request store = {SIMTX_OP_WRITE, 0, LDST_KIND_PLAIN, 4, 0, 0, 256, UINT64_MAX, 1};
@@ -479,7 +497,7 @@ static void test_wide_warp(void)
 static void test_backpressure(void)
 {
     bench b;
-    bench_open(&b, (const char *const[]){"queue_depth=2", "latency=5", NULL});
+    bench_open(&b, NULL, (const char *const[]){"queue_depth=2", "latency=5", NULL});
     uint32_t addresses[32] = {0}, data[32] = {1};
     request store = {SIMTX_OP_WRITE, 0, LDST_KIND_PLAIN, 4, 0, 0, 64, 1, 1};
     CHECK(send(&b, &store, addresses, data, NULL, 1) != SIMTX_BUSY);
@@ -503,16 +521,18 @@ static void test_bad_parameters(void)
 {
     fake_env fake;
     fake_env_init(&fake, NULL);
-    static lds_params params;
+    lds_params params;
     char error[256] = "";
     fake_params(&lds_block_info, &params, (const char *const[]){"bank_width=6", NULL});
     CHECK(lds_block_info.create(&params, &fake.env, error, sizeof error) == NULL);
     CHECK_CONTAINS(error, "bank_width");
+    simtx_params_release(lds_block_info.params, &params);
 }
 
 int main(void)
 {
     test_conflict_degree();
+    test_conflict_degree_random();
     test_conflict_timing();
     test_waits_for_banks();
     test_stores_then_loads();

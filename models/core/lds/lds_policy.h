@@ -5,18 +5,18 @@
  *   plain    (lds_plain.c) shared memory as the SIMT core had it: distinct
  *            words per bank serialise, loads/stores/atomics/lr/sc in place.
  *
- * GPU-LocalTM (shared/papers/gpu-localtm.txt, section 3) adds its transactional mode here as a second
- * policy, a file of its own: per-bank, per-work-item Bloom filters (8 bits,
- * address % 8) for fast conflict detection, per-bank shadow memory of
- * <owner, value> pairs inside the CTA's region for eager version
+ * GPU-LocalTM (shared/papers/gpu-localtm.txt, section 3) is the next
+ * policy, in a file of its own: per-bank, per-work-item Bloom filters
+ * (8 bits, address % 8) for fast conflict detection, per-bank shadow memory
+ * of <owner, value> pairs inside the CTA's region for eager version
  * management, the transaction conflict mask (TCM) of the lanes that met a
  * conflict, and per-lane serialisation of transactional accesses (one
- * work-item per bank at a time, so `bank_cycles` counts lanes rather than
- * distinct words). Its state lives behind `state`; `clear` drops a CTA's
- * filters and shadow entries at dispatch; requests carrying the message
- * layer's transactional flag take the transactional path, others the plain
- * one. The TCM travels back to the core with the response (to be defined in
- * ldst.h with that design). */
+ * work-item per bank at a time, so its `bank_cycles` counts lanes rather
+ * than distinct words). Its state lives behind `state`; `clear` drops a
+ * CTA's filters and shadow entries at dispatch; requests carrying the
+ * message layer's transactional flag take the transactional path, others
+ * the plain one. The TCM goes back to the core in the response (its field
+ * is to be defined in ldst.h with that design). */
 #ifndef SIMTX_LDS_POLICY_H
 #define SIMTX_LDS_POLICY_H
 
