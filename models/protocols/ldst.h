@@ -25,6 +25,7 @@
  *      So a 32-lane load is one beat, a 64-lane store four. Slots of
  *      inactive lanes are ignored. The final beat of the request sets
  *      LDST_LAST. An op without lanes (fence, clear) is one beat of size 0.
+ *      ldst_make_beats (below) writes the beats of a request.
  *   2. Reassembly. The core sends the beats of one request back to back and
  *      never interleaves two requests on one socket, so a unit reassembles
  *      in one staging area per socket: every beat repeats the request's
@@ -121,11 +122,13 @@
  *   A unit may refuse (SIMTX_BUSY) only the FIRST beat of a request, when it
  *   has no room for another request; having taken it, it takes the rest at
  *   once, so a refused request never leaves half a request inside.
- *   A unit performs requests in the order their last beats arrived, so a
- *   warp's later access sees its earlier stores (the lds serves every
- *   request of its socket in that order, whatever the warp; a core need not
- *   wait for a shared store's completion before a barrier, since any access
- *   sent after it sees it).
+ *   Order: a unit keeps each warp's requests in program order (the order
+ *   their last beats arrived) for the words they share, so a warp's later
+ *   access sees its earlier stores; requests of different warps are ordered
+ *   only by fences and barriers. The lds performs every request of its
+ *   socket in arrival order, whatever the warp, so a core need not wait for
+ *   a shared store's completion before a barrier: any access sent after it
+ *   sees it.
  *   Responses of different requests may come back in any order (the ldst_unit
  *   answers L1 hits before misses); those of one request come in beat order.
  *   The lds answers in request order.

@@ -491,6 +491,43 @@ static void test_wide_warp(void)
     CHECK(r && r->id == 2 && ldst_group(r) == 1 && ldst_is_last(r) && r->size == LDST_BEAT_BYTES);
     if (r) CHECK_EQUAL(lane_value(r, 32), 1000 + 31), CHECK_EQUAL(lane_value(r, 63), 1000 + 0);
     CHECK(next_response(&b) == NULL);
+    /* sc over 64 lanes: six beats (addresses, data, expected per group);
+     * odd lanes expect a stale value. */
+    uint32_t expected[64];
+    for (unsigned i = 0; i < 64; i++) addresses[i] = 4 * i, expected[i] = 1000 + i + (i & 1), data[i] = 7 * i;
+    request sc = {SIMTX_OP_ATOMIC, SIMTX_ATOMIC_CAS, LDST_KIND_SC, 4, 2, 0, 256, UINT64_MAX, 3};
+    send(&b, &sc, addresses, data, expected, 200);
+    run(&b, 200, 300);
+    for (unsigned beat = 0; beat < 6; beat++) {
+        r = next_response(&b);
+        CHECK(r && r->id == 3 && ldst_is_last(r) == (beat == 5));
+        if (r && ldst_beat_of(r) == LDST_BEAT_ADDRESSES)
+            for (unsigned i = 0; i < 32; i++) CHECK_EQUAL(lane_value(r, i), i & 1);
+    }
+    uint32_t words[64];
+    int forward;
+    lds_block_info.debug_access(b.lds, false, 0, (uint8_t *)words, sizeof words, &forward);
+    for (unsigned i = 0; i < 64; i++) CHECK_EQUAL(words[i], i & 1 ? 1000 + i : 7 * i);
+    bench_close(&b);
+}
+
+/* A fence completes after the requests before it, a 32-way load included. */
+static void test_fence(void)
+{
+    bench b;
+    bench_open(&b, NULL, (const char *const[]){"latency=10", NULL});
+    uint32_t one_bank[32];
+    for (unsigned i = 0; i < 32; i++) one_bank[i] = 128 * i;
+    request load = {SIMTX_OP_READ, 0, LDST_KIND_PLAIN, 4, 5, 0, 4096, ALL32, 1};
+    send(&b, &load, one_bank, NULL, NULL, 5);
+    request fence = {SIMTX_OP_FENCE, 0, LDST_KIND_PLAIN, 0, 0, 0, 0, 0, 2};
+    send(&b, &fence, NULL, NULL, NULL, 6);
+    CHECK_EQUAL(run(&b, 6, 100), 5 + 10 + 31);
+    CHECK_EQUAL(b.fake.sent_count, 2);
+    const simtx_msg *r = next_response(&b);
+    CHECK(r && r->id == 1);
+    r = next_response(&b);
+    CHECK(r && r->id == 2 && ldst_is_last(r) && r->size == 0 && r->status == SIMTX_STATUS_OK);
     bench_close(&b);
 }
 
@@ -541,6 +578,7 @@ int main(void)
     test_clear();
     test_errors();
     test_wide_warp();
+    test_fence();
     test_backpressure();
     test_bad_parameters();
     return simtx_test_summary();
