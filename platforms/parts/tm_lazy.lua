@@ -52,6 +52,8 @@ return function(options)
         local params = {
             clock = clock_name, partition = partition, partitions = partitions, interleave = interleave,
             cid_allocator = partition == 0, ideal = mode == "ideal", skip_validation_check = broken,
+            words_per_cycle = spec.tm.commit_words_per_cycle,
+            lwt_entries = spec.tm.lwt_entries, lwt_subarrays = spec.tm.lwt_subarrays,
         }
         for k, v in pairs(options.params or {}) do params[k] = v end
         block(name(partition), "commit_unit", params)
@@ -67,7 +69,7 @@ return function(options)
             core = {
                 tm_warp_tokens = options.tokens or define("tokens", spec.tm.warp_tokens),
                 tm_partitions = partitions, tm_interleave = interleave,
-                tm_mode = mode == "warp" and "warp" or "kilo", tm_tcd = tcd,
+                tm_mode = mode == "warp" and "warp" or "kilo", tm_tcd = tcd, tm_conflict_table = spec.tm.conflict_table,
             },
             -- Global data is not cached in L1 (the L1s are not coherent);
             -- pending_entries holds the TM requests a core keeps outstanding

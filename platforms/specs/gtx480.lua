@@ -20,12 +20,15 @@
 --   * tm.l2_size 256 KB x 6 is SI-TM's ("Warp TM-specific", to match SI-TM's
 --     storage); EA/PG's Warp TM runs with l2.size, 128 KB x 6.
 --   * clocks.l2 700 MHz: the tables give core/interconnect/memory only.
--- Every other value below matches both tables.
+-- Every other value below matches both tables. Not parameters here: the
+-- tables' "2-Phase Parallel Conflict Resolution" (Warp TM's mechanism, in the
+-- core) and "DRAM Scheduler Out-of-order, FR-FCFS" (the dram_controller's).
 return {
     name = "gtx480",
 
     -- MHz. Tables: "Core/Interconnect/Memory clock 1400/1400/924 MHz",
-    -- "Commit Unit Clock 700 MHz"; L2: GPGPU-Sim's GTX480 clock domains.
+    -- "Commit Unit Clock 700 MHz"; L2: not in the tables, half the core clock
+    -- as in the earlier platforms.
     clocks = { core = 1400, icnt = 1400, l2 = 700, commit = 700, memory = 924 },
 
     -- Tables: "SIMT Cores 15".
@@ -90,5 +93,9 @@ return {
         warp_tokens = 2,         -- tables: "2 Warps per core (960 concurrent Txns)"
         l2_size = 256 * 1024,    -- SI-TM: "256KB x 6 partition = 1536KB" for Warp TM/KILO TM
         l1_pending_entries = 512, -- TM requests a core keeps outstanding (tm_lazy.h, "held requests")
+        commit_words_per_cycle = 1, -- tables: "Validation/Commit BW 1 Word per cycle per CU"
+        conflict_table = 4 * 1024, -- tables: "Intra-Warp CD Resources 4KB Shared memory per warp" (Warp TM)
+        lwt_entries = 2048,      -- EA/PG: "TCD Last Written Time Table 16KB (2048 entries in 4 sub arrays)",
+        lwt_subarrays = 4,       -- of 128-byte blocks ("TCD Detection Granularity 128 Byte")
     },
 }
