@@ -465,10 +465,13 @@ int lua_include(lua_State *L)
         std::string path = lua_tostring(L, 1);
         if (path[0] != '/') {
             size_t slash = at.file.rfind('/');
-            path = lexically_normal((slash == std::string::npos ? "" : at.file.substr(0, slash + 1)) + path);
+            path = (slash == std::string::npos ? "" : at.file.substr(0, slash + 1)) + path;
         }
-        struct stat info;
+        struct stat info, normal_info;
         if (stat(path.c_str(), &info) != 0) fail_at(at, "cannot include '" + path + "': " + std::strerror(errno));
+        // The shorter name, unless a symbolic link makes it another file.
+        std::string normal = lexically_normal(path);
+        if (stat(normal.c_str(), &normal_info) == 0 && normal_info.st_dev == info.st_dev && normal_info.st_ino == info.st_ino) path = normal;
         if (!S_ISREG(info.st_mode)) fail_at(at, "cannot include '" + path + "': not a netlist file (a folder?)");
         check_include_loop(L, path, at);
 
