@@ -1,3 +1,7 @@
--- GTX480 with KILO TM: per-transaction log messages, no intra-warp conflict detection (SI-TM Table 2 parameters; see gtx480_tm.lua).
+-- GTX480 with KILO TM: per-transaction log messages, no intra-warp conflict
+-- detection (parts/tm_lazy.lua on parts/gpu.lua, SI-TM Table 2 parameters:
+-- specs/gtx480.lua, with its 6 x 256 KB L2 for TM).
 --   simtx run platforms/gtx480_kilotm.lua --workload ht --set workload.n=2048
-include("gtx480_tm.lua")({ mode = "kilo" })
+-- Defines: cores, lanes, scheduler, dram (parts/gpu.lua); tokens, tcd,
+-- broken (parts/tm_lazy.lua).
+include("parts/gpu.lua")(include("parts/tm_lazy.lua")({ mode = "kilo" }).gpu)

@@ -1,4 +1,5 @@
--- The GTX480 memory system driven by trace players, one per core:
+-- The GTX480 memory system (parts/gpu_memory.lua, specs/gtx480.lua) driven
+-- by trace players, one per core:
 --   player_i -> l1_i -> crossbar -> 6 x (l2 slice -> memory).
 -- Each player makes synthetic traffic in its own address window (L1s are not
 -- coherent, so players must not share data) and, with check_data, checks
@@ -15,8 +16,7 @@ clock("memory", { frequency_mhz = 924 })
 
 local cores = define("cores", 4)
 local window = define("window", 0x100000) -- 1 MiB per player: > the L2s' 768 KB in total
-local gtx480_memory = include("gtx480_memory.lua")
-local mem = gtx480_memory({
+local mem = include("parts/gpu_memory.lua")({
     cores = cores,
     l1 = { cache_global = define("cache_global", true) },
     dram_block = define("dram", "memory"),

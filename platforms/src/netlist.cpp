@@ -1,10 +1,15 @@
 #include "netlist.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fnmatch.h>
 #include <lua.hpp>
+#include <set>
+#include <sys/stat.h>
 
 #include "registry.h"
 
@@ -39,6 +44,8 @@ struct loader {
     std::string directory; // of the netlist file, for relative paths
     std::map<std::string, size_t> instance_index;
     std::map<std::string, source_location> bound; // "inst.socket[i]" -> first binding
+    std::set<std::string> read_defines;           // every name a define() call asked for
+    std::vector<std::pair<std::string, source_location>> given_defines; // by include(file, { NAME = value })
 };
 
 loader *loader_of(lua_State *L)
@@ -109,7 +116,11 @@ std::string value_text(lua_State *L, int index)
     switch (lua_type(L, index)) {
     case LUA_TSTRING: return std::string("\"") + lua_tostring(L, index) + "\"";
     case LUA_TNUMBER:
-    case LUA_TBOOLEAN: return luaL_tolstring(L, index, nullptr) + (lua_pop(L, 1), std::string());
+    case LUA_TBOOLEAN: {
+        std::string text = luaL_tolstring(L, index, nullptr);
+        lua_pop(L, 1);
+        return text;
+    }
     default: return std::string("a ") + lua_typename(L, lua_type(L, index));
     }
 }
@@ -310,15 +321,54 @@ int lua_connect(lua_State *L)
     });
 }
 
+// Defines reach a file through its define() function: each included file
+// runs with an environment of its own whose define and include carry its
+// scope (upvalue 2), a table { values = { NAME = value }, parent = scope,
+// site = "file:line" } made by include(file, values), or false at the top.
+// Being lexical, a scope also reaches the functions a part returns, whenever
+// they are called. The command line overrides every scope, and an outer scope
+// an inner one: the user's choice wins over a part's.
+bool scope_value(lua_State *L, const std::string &name, std::string &site)
+{
+    lua_pushnil(L);
+    int result = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(2));
+    while (lua_istable(L, -1)) {
+        lua_getfield(L, -1, "values");
+        if (lua_getfield(L, -1, name.c_str()) != LUA_TNIL) {
+            lua_replace(L, result); // walking outwards: the outermost value stays
+            lua_getfield(L, -2, "site");
+            site = lua_tostring(L, -1);
+            lua_pop(L, 1);
+        } else {
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        lua_getfield(L, -1, "parent");
+        lua_remove(L, -2);
+    }
+    lua_pop(L, 1);
+    if (!site.empty()) return true; // the value is on top
+    lua_pop(L, 1);
+    return false;
+}
+
 int lua_define(lua_State *L)
 {
     return guarded(L, [&] {
         loader &state = *loader_of(L);
         source_location at = where(L);
         std::string name = string_argument(L, 1, "a definition name", at);
+        state.read_defines.insert(name);
+        lua_settop(L, 2);
         auto found = state.options->defines.find(name);
         if (found == state.options->defines.end()) {
-            lua_settop(L, 2);
+            std::string site;
+            if (!scope_value(L, name, site)) return 1;
+            if (!lua_isnil(L, 2) && lua_type(L, -1) != lua_type(L, 2)) {
+                std::string given = value_text(L, lua_gettop(L)), fallback = value_text(L, 2);
+                fail_at(at, "define '" + name + "': the include at " + site + " gives " + given + ", but its default is " + fallback);
+            }
             return 1;
         }
         const std::string &text = found->second;
@@ -337,33 +387,248 @@ int lua_define(lua_State *L)
     });
 }
 
-// include("file.lua"): runs another netlist file, relative to this one, so
-// platforms can share parts (a memory system, a core cluster).
+int lua_include(lua_State *L);
+
+std::string frame_file(const lua_Debug &ar)
+{
+    return ar.source[0] == '@' || ar.source[0] == '=' ? ar.source + 1 : ar.short_src;
+}
+
+bool is_include(lua_State *L, lua_Debug &ar)
+{
+    lua_getinfo(L, "f", &ar);
+    bool result = lua_tocfunction(L, -1) == lua_include;
+    lua_pop(L, 1);
+    return result;
+}
+
+std::string real_path(const std::string &path)
+{
+    char resolved[PATH_MAX];
+    return realpath(path.c_str(), resolved) ? resolved : path;
+}
+
+// "a/b/../c.lua" as "a/c.lua", so messages name files as a reader would.
+std::string lexically_normal(const std::string &path)
+{
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (start <= path.size()) {
+        size_t slash = path.find('/', start);
+        if (slash == std::string::npos) slash = path.size();
+        std::string part = path.substr(start, slash - start);
+        if (part == "..") {
+            if (!parts.empty() && parts.back() != ".." && !parts.back().empty()) parts.pop_back();
+            else parts.push_back(part);
+        } else if (part != "." && !(part.empty() && !parts.empty())) {
+            parts.push_back(part);
+        }
+        start = slash + 1;
+    }
+    std::string result;
+    for (size_t i = 0; i < parts.size(); i++) result += (i ? "/" : "") + parts[i];
+    return result;
+}
+
+// An include of a file whose top level is still running never ends: the
+// error names every include line from the top file to this one.
+void check_include_loop(lua_State *L, const std::string &path, const source_location &at)
+{
+    std::string target = real_path(path);
+    bool loop = false;
+    std::vector<std::string> sites;
+    lua_Debug ar;
+    bool callee_is_include = false;
+    for (int level = 1; lua_getstack(L, level, &ar); level++) {
+        lua_getinfo(L, "Sl", &ar);
+        if (callee_is_include && ar.currentline > 0) sites.push_back(frame_file(ar) + ":" + std::to_string(ar.currentline));
+        if (std::strcmp(ar.what, "main") == 0 && ar.source[0] == '@' && real_path(ar.source + 1) == target) loop = true;
+        callee_is_include = is_include(L, ar);
+    }
+    if (!loop) return;
+    std::string chain;
+    for (auto site = sites.rbegin(); site != sites.rend(); ++site) chain += *site + " -> ";
+    fail_at(at, "include loop: " + chain + at.text() + " -> " + path);
+}
+
+// include("file.lua" [, { NAME = value, ... }]): runs another netlist file,
+// relative to this one, in an environment of its own (its globals stay its
+// own; it shares values by returning them), giving its define() calls the
+// values of the table. Returns what the file returns.
 int lua_include(lua_State *L)
 {
-    char message[1024] = "";
-    {
+    int base = lua_gettop(L);
+    guarded(L, [&] {
+        loader &state = *loader_of(L);
         source_location at = where(L);
-        if (lua_type(L, 1) != LUA_TSTRING) {
-            std::snprintf(message, sizeof message, "%s: include needs a file name", at.text().c_str());
+        if (lua_type(L, 1) != LUA_TSTRING) fail_at(at, "include needs a file name");
+        std::string path = lua_tostring(L, 1);
+        if (path[0] != '/') {
+            size_t slash = at.file.rfind('/');
+            path = (slash == std::string::npos ? "" : at.file.substr(0, slash + 1)) + path;
+        }
+        struct stat info, normal_info;
+        if (stat(path.c_str(), &info) != 0) fail_at(at, "cannot include '" + path + "': " + std::strerror(errno));
+        // The shorter name, unless a symbolic link makes it another file.
+        std::string normal = lexically_normal(path);
+        if (stat(normal.c_str(), &normal_info) == 0 && normal_info.st_dev == info.st_dev && normal_info.st_ino == info.st_ino) path = normal;
+        if (!S_ISREG(info.st_mode)) fail_at(at, "cannot include '" + path + "': not a netlist file (a folder?)");
+        check_include_loop(L, path, at);
+
+        // The scope of the included file.
+        if (lua_isnoneornil(L, 2)) {
+            lua_pushvalue(L, lua_upvalueindex(2));
         } else {
-            std::string path = lua_tostring(L, 1);
-            if (path[0] != '/') {
-                size_t slash = at.file.rfind('/');
-                path = (slash == std::string::npos ? "" : at.file.substr(0, slash + 1)) + path;
+            if (!lua_istable(L, 2)) fail_at(at, "include('" + path + "', defines): defines must be a table like { cores = 4 }");
+            lua_createtable(L, 0, 3);
+            lua_createtable(L, 0, 4);
+            lua_pushnil(L);
+            while (lua_next(L, 2)) {
+                if (lua_type(L, -2) != LUA_TSTRING) fail_at(at, "include('" + path + "', defines): define names must be strings");
+                state.given_defines.emplace_back(lua_tostring(L, -2), at);
+                lua_pushvalue(L, -2);
+                lua_insert(L, -2);
+                lua_settable(L, -4);
             }
-            FILE *probe = std::fopen(path.c_str(), "r");
-            if (!probe) std::snprintf(message, sizeof message, "%s: cannot include '%s': %s", at.text().c_str(), path.c_str(), std::strerror(errno));
-            else std::fclose(probe);
-            if (!message[0] && luaL_loadfilex(L, path.c_str(), "t") != LUA_OK) std::snprintf(message, sizeof message, "%s", lua_tostring(L, -1));
+            lua_setfield(L, -2, "values");
+            lua_pushvalue(L, lua_upvalueindex(2));
+            lua_setfield(L, -2, "parent");
+            lua_pushstring(L, at.text().c_str());
+            lua_setfield(L, -2, "site");
+        }
+        int scope = lua_gettop(L);
+
+        if (luaL_loadfilex(L, path.c_str(), "t") != LUA_OK) throw input_error(lua_tostring(L, -1));
+        lua_createtable(L, 0, 2); // the file's environment: define and include of its scope, the rest from _G
+        for (const auto &[name, function] : {std::pair<const char *, lua_CFunction>{"define", lua_define}, {"include", lua_include}}) {
+            lua_pushvalue(L, lua_upvalueindex(1));
+            lua_pushvalue(L, scope);
+            lua_pushcclosure(L, function, 2);
+            lua_setfield(L, -2, name);
+        }
+        lua_createtable(L, 0, 1);
+        lua_pushglobaltable(L);
+        lua_setfield(L, -2, "__index");
+        lua_setmetatable(L, -2);
+        lua_setupvalue(L, -2, 1); // a main chunk's first upvalue is its _ENV
+        lua_remove(L, scope);
+        return 0;
+    });
+    lua_call(L, 0, LUA_MULTRET);
+    return lua_gettop(L) - base;
+}
+
+// address_map{ partitions = N, interleave = BYTES }: the platform's one
+// declaration of how addresses spread over the memory partitions.
+int lua_address_map(lua_State *L)
+{
+    return guarded(L, [&] {
+        loader &state = *loader_of(L);
+        source_location at = where(L);
+        if (!lua_istable(L, 1)) fail_at(at, "address_map needs a table like { partitions = 6, interleave = 256 }");
+        address_map map;
+        map.declared = true;
+        map.where = at;
+        lua_pushnil(L);
+        while (lua_next(L, 1)) {
+            std::string key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+            if (key != "partitions" && key != "interleave") fail_at(at, "address_map: unknown field '" + key + "' (partitions, interleave)");
+            if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1) fail_at(at, "address_map: " + key + " must be a positive integer");
+            (key == "partitions" ? map.partitions : map.interleave) = lua_tointeger(L, -1);
+            lua_pop(L, 1);
+        }
+        if (!map.partitions || !map.interleave) fail_at(at, "address_map needs both partitions and interleave");
+        const address_map &first = state.result.address_map;
+        if (first.declared && (first.partitions != map.partitions || first.interleave != map.interleave))
+            fail_at(at, "address_map{ partitions = " + std::to_string(map.partitions) + ", interleave = " + std::to_string(map.interleave) +
+                            " } disagrees with the one declared at " + first.where.text() + " (partitions = " + std::to_string(first.partitions) +
+                            ", interleave = " + std::to_string(first.interleave) + ")");
+        if (!first.declared) state.result.address_map = map;
+        return 0;
+    });
+}
+
+// The message handler of the top-level run: appends to an error the chain
+// of netlist lines that led to it, innermost first: each line that called a
+// part's function ("called from") or included a file ("included from").
+int add_include_chain(lua_State *L)
+{
+    if (lua_type(L, 1) != LUA_TSTRING) {
+        lua_pushfstring(L, "a Lua error raised with a %s instead of a message", luaL_typename(L, 1));
+        lua_replace(L, 1);
+    }
+    std::string message = lua_tostring(L, 1);
+    struct frame {
+        std::string location, short_location;
+        bool include_site;
+    };
+    std::vector<frame> frames;
+    lua_Debug ar;
+    bool callee_is_include = false;
+    for (int level = 1; lua_getstack(L, level, &ar); level++) {
+        lua_getinfo(L, "Sl", &ar);
+        if (ar.currentline > 0) {
+            std::string line = ":" + std::to_string(ar.currentline);
+            frames.push_back({frame_file(ar) + line, ar.short_src + line, callee_is_include});
+        }
+        callee_is_include = is_include(L, ar);
+    }
+    // The message names its own line: the chain starts above that frame.
+    size_t first = 0;
+    for (size_t i = 0; i < frames.size(); i++)
+        if (message.rfind(frames[i].location + ":", 0) == 0 || message.rfind(frames[i].short_location + ":", 0) == 0) {
+            first = i + 1;
+            break;
+        }
+    if (first == 0 && !frames.empty() && !frames[0].include_site) {
+        message = frames[0].location + ": " + message; // a message without a location (assert)
+        first = 1;
+    }
+    for (size_t i = first; i < frames.size(); i++)
+        message += std::string("\n    ") + (frames[i].include_site ? "included from " : "called from ") + frames[i].location;
+    lua_pushstring(L, message.c_str());
+    return 1;
+}
+
+size_t edit_distance(const std::string &a, const std::string &b)
+{
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); j++) row[j] = j;
+    for (size_t i = 1; i <= a.size(); i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); j++) {
+            size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = above;
         }
     }
-    if (message[0]) {
-        lua_pushstring(L, message);
-        return lua_error(L);
+    return row[b.size()];
+}
+
+std::string did_you_mean(const std::string &name, const std::set<std::string> &known)
+{
+    const std::string *best = nullptr;
+    size_t best_distance = std::max<size_t>(2, name.size() / 3) + 1;
+    for (const std::string &candidate : known) {
+        size_t distance = edit_distance(name, candidate);
+        if (distance < best_distance) best = &candidate, best_distance = distance;
     }
-    lua_call(L, 0, LUA_MULTRET);
-    return lua_gettop(L) - 1;
+    return best ? " (did you mean '" + *best + "'?)" : "";
+}
+
+// After the netlist ran: every define given was read by some define() call.
+// (A define read only on a path the run did not take counts as unread.)
+void check_defines_read(const loader &state)
+{
+    for (const auto &[name, value] : state.options->defines)
+        if (!state.read_defines.count(name))
+            throw input_error("--define " + name + "=" + value + ": the netlist has no define('" + name + "', ...) on this run" +
+                              did_you_mean(name, state.read_defines));
+    for (const auto &[name, site] : state.given_defines)
+        if (!state.read_defines.count(name))
+            fail_at(site, "include gives the define '" + name + "', which no define() of the included files reads" +
+                              did_you_mean(name, state.read_defines));
 }
 
 void apply_set(netlist &net, const std::string &option)
@@ -475,23 +740,27 @@ netlist load_netlist(const std::string &file, const netlist_options &options)
         lua_pushnil(L);
         lua_setglobal(L, unsafe);
     }
-    const std::pair<const char *, lua_CFunction> api[] = {
-        {"clock", lua_clock}, {"block", lua_block}, {"connect", lua_connect}, {"define", lua_define}, {"include", lua_include}};
+    const std::pair<const char *, lua_CFunction> api[] = {{"clock", lua_clock}, {"block", lua_block}, {"connect", lua_connect},
+                                                          {"address_map", lua_address_map}, {"define", lua_define}, {"include", lua_include}};
     for (const auto &[name, function] : api) {
         lua_pushlightuserdata(L, &state);
-        lua_pushcclosure(L, function, 1);
+        lua_pushboolean(L, false); // define and include: the top file's scope (none)
+        lua_pushcclosure(L, function, 2);
         lua_setglobal(L, name);
     }
     std::string error;
-    if (luaL_loadfilex(L, file.c_str(), "t") != LUA_OK || lua_pcall(L, 0, 0, 0) != LUA_OK) {
+    lua_pushcfunction(L, add_include_chain);
+    if (luaL_loadfilex(L, file.c_str(), "t") != LUA_OK || lua_pcall(L, 0, 0, 1) != LUA_OK) {
         const char *message = lua_tostring(L, -1);
         error = message ? message : "unknown Lua error";
     }
     lua_close(L);
     if (!error.empty()) throw input_error(error);
+    check_defines_read(state);
 
     for (const std::string &set : options.sets) apply_set(state.result, set);
     finalize(state.result);
+    check_address_map(state.result);
     return std::move(state.result);
 }
 

@@ -75,8 +75,18 @@ struct netlist_options {
     std::map<std::string, std::string> defines;     // define(name, default) overrides
 };
 
+// The platform's address map (address_map{ partitions = 6, interleave = 256 }):
+// the partition count and chunk size every block that splits addresses over
+// the memory partitions must agree with (checked by check_address_map).
+struct address_map {
+    bool declared = false;
+    int64_t partitions = 0, interleave = 0;
+    source_location where;
+};
+
 struct netlist {
     std::string file;
+    struct address_map address_map;
     std::vector<clock_domain> clocks;
     std::vector<instance> instances;
     std::vector<binding> bindings;
@@ -86,6 +96,10 @@ struct netlist {
 
 // Reads, overrides and validates a netlist; throws input_error.
 netlist load_netlist(const std::string &file, const netlist_options &options);
+
+// Every block's copy of the partition count and interleave equals the
+// declared address map (nothing to check without one); throws input_error.
+void check_address_map(const netlist &net);
 
 } // namespace simtx
 

@@ -1,4 +1,4 @@
--- Exercises the attachment points of platforms/gtx480_memory.lua: a
+-- Exercises the attachment points of platforms/parts/gpu_memory.lua: a
 -- pass-through router (standing in for a commit unit, an AGPM buffer, a
 -- write-pending queue...) is inserted after every L1, before every L2 and
 -- before every memory, without editing the fragment; data must still check.
@@ -20,8 +20,7 @@ local function stand_in(name, clock)
 end
 
 local cores = 3
-local gtx480_memory = include("../../../platforms/gtx480_memory.lua")
-local mem = gtx480_memory({
+local mem = include("../../../platforms/parts/gpu_memory.lua")({
     cores = cores,
     after_l1 = stand_in("l1_buffer", "core"),
     before_l2 = stand_in("commit_unit", "icnt"),

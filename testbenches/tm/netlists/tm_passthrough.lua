@@ -1,5 +1,5 @@
 -- The GTX480 memory system with a commit unit in front of every L2 slice
--- (platforms/tm_memory.lua), driven by trace players checking every read
+-- (platforms/parts/tm_lazy.lua), driven by trace players checking every read
 -- against the last write: ordinary traffic must pass the commit units
 -- unchanged. Defines: cores, requests, ideal.
 clock("core", { frequency_mhz = 1400 })
@@ -9,11 +9,11 @@ clock("commit", { frequency_mhz = 700 })
 clock("memory", { frequency_mhz = 924 })
 
 local cores = define("cores", 4)
-local tm = include("../../../platforms/tm_memory.lua")({ ideal = define("ideal", false) })
-local mem = include("../../../platforms/gtx480_memory.lua")({
-    cores = cores, l1 = tm.l1_params, before_l2 = tm.before_l2,
+local tm = include("../../../platforms/parts/tm_lazy.lua")({ mode = define("ideal", false) and "ideal" or "kilo" })
+local mem = include("../../../platforms/parts/gpu_memory.lua")({
+    cores = cores, l1 = tm.gpu.l1, before_l2 = tm.before_l2,
 })
-assert(tm.partitions == mem.partitions, "tm_memory and gtx480_memory agree on the partitions")
+assert(tm.partitions == mem.partitions, "tm_lazy and gpu_memory agree on the partitions")
 
 for i = 0, cores - 1 do
     block("player" .. i, "trace_player", {

@@ -1,5 +1,5 @@
 -- TM traffic on the GTX480 memory system with a commit unit per partition
--- (platforms/tm_memory.lua): one tm_traffic block per core, each with its
+-- (platforms/parts/tm_lazy.lua): one tm_traffic block per core, each with its
 -- own pool of words (so its serializability oracle sees its whole history),
 -- all sharing the commit units, the global commit-ID order and the L2s.
 --   simtx run testbenches/tm/netlists/tm_traffic.lua --check-protocol
@@ -13,12 +13,12 @@ clock("commit", { frequency_mhz = 700 })
 clock("memory", { frequency_mhz = 924 })
 
 local cores = define("cores", 4)
-local tm = include("../../../platforms/tm_memory.lua")({
-    ideal = define("ideal", false),
+local tm = include("../../../platforms/parts/tm_lazy.lua")({
+    mode = define("ideal", false) and "ideal" or "kilo",
     params = { skip_validation_check = define("broken", false), lwh_entries = define("lwh_entries", 4096) },
 })
-local mem = include("../../../platforms/gtx480_memory.lua")({
-    cores = cores, l1 = tm.l1_params, before_l2 = tm.before_l2,
+local mem = include("../../../platforms/parts/gpu_memory.lua")({
+    cores = cores, l1 = tm.gpu.l1, before_l2 = tm.before_l2,
 })
 
 for i = 0, cores - 1 do

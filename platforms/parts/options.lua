@@ -1,0 +1,17 @@
+-- Options of a netlist part. A part is a function of one options table;
+-- check(part, options, known) returns the table (an empty one for nil) and
+-- stops the run at the line that called the part when an option's name is
+-- not one of known's keys (a misspelt option would otherwise be ignored).
+return function(part, options, known)
+    options = options or {}
+    if type(options) ~= "table" then error(part .. ": options must be a table", 3) end
+    for name in pairs(options) do
+        if not known[name] then
+            local names = {}
+            for k in pairs(known) do names[#names + 1] = k end
+            table.sort(names)
+            error(string.format("%s: unknown option '%s' (options: %s)", part, tostring(name), table.concat(names, ", ")), 3)
+        end
+    end
+    return options
+end

@@ -1,0 +1,85 @@
+-- Lazy transactional memory (KILO TM, Warp TM, and the ideal TM upper bound)
+-- as a netlist part: one `commit_unit` per memory partition between the
+-- crossbar and the L2 slice (through the before_l2 hook), on its own clock
+-- domain, and the TM settings of the cores, L1s, L2s and crossbar. The unit
+-- of partition 0 also hands out commit IDs (the allocator, at address 0).
+-- See models/tm/commit_unit/README.md and models/protocols/tm_lazy.h.
+--
+--   local tm = include("parts/tm_lazy.lua")({ mode = "warp" })
+--   include("parts/gpu.lua")(tm.gpu)
+--
+-- Options (an unknown one is an error):
+--   mode        kilo (per-transaction log messages, no intra-warp conflict
+--               detection), warp (Warp TM), ideal (commit units validate
+--               without log-transfer or L2 cost, exact conflict detection)
+--   spec        the parameter set (default specs/gtx480.lua; its
+--               address_map, clocks.commit and tm table)
+--   tokens, tcd, broken   the define() of the same name when not given:
+--               transactional warps per core (spec.tm.warp_tokens), temporal
+--               conflict detection for read-only transactions (true), and
+--               TEST ONLY: the commit units skip one validation check, so the
+--               serializability oracle must fail (false)
+--   params      more commit_unit parameters for every unit ({ lwh_entries = 1024 })
+--   clock       the commit units' clock domain ("commit")
+--   prefix      of the units' instance names (prefix .. "cu" .. p)
+--
+-- Returns { gpu = the options of parts/gpu.lua (core, l1, l2, crossbar,
+-- before_l2, clocks: add more before passing it), before_l2, names = { cu },
+-- partitions }.
+
+local check = include("options.lua")
+
+return function(options)
+    options = check("tm_lazy", options, {
+        mode = true, spec = true, tokens = true, tcd = true, broken = true, params = true, clock = true, prefix = true,
+    })
+    local mode = options.mode
+    if mode ~= "kilo" and mode ~= "warp" and mode ~= "ideal" then
+        error("tm_lazy: mode must be kilo, warp or ideal, got " .. tostring(mode), 2)
+    end
+    local spec = options.spec or include("../specs/gtx480.lua")
+    local partitions = spec.address_map.partitions
+    local interleave = spec.address_map.interleave
+    local clock_name = options.clock or "commit"
+    local prefix = options.prefix or ""
+    local broken = options.broken
+    if broken == nil then broken = define("broken", false) end
+    local tcd = options.tcd
+    if tcd == nil then tcd = define("tcd", true) end
+    local function name(p) return prefix .. "cu" .. p end
+
+    local function before_l2(partition, socket)
+        local params = {
+            clock = clock_name, partition = partition, partitions = partitions, interleave = interleave,
+            cid_allocator = partition == 0, ideal = mode == "ideal", skip_validation_check = broken,
+            words_per_cycle = spec.tm.commit_words_per_cycle,
+            lwt_entries = spec.tm.lwt_entries, lwt_subarrays = spec.tm.lwt_subarrays,
+        }
+        for k, v in pairs(options.params or {}) do params[k] = v end
+        block(name(partition), "commit_unit", params)
+        connect(socket, name(partition) .. ".upstream")
+        return name(partition) .. ".downstream"
+    end
+
+    return {
+        names = { cu = name }, partitions = partitions, before_l2 = before_l2,
+        gpu = {
+            spec = spec,
+            clocks = { [clock_name] = spec.clocks.commit },
+            core = {
+                tm_warp_tokens = options.tokens or define("tokens", spec.tm.warp_tokens),
+                tm_partitions = partitions, tm_interleave = interleave,
+                tm_mode = mode == "warp" and "warp" or "kilo", tm_tcd = tcd, tm_conflict_table = spec.tm.conflict_table,
+            },
+            -- Global data is not cached in L1 (the L1s are not coherent);
+            -- pending_entries holds the TM requests a core keeps outstanding
+            -- (see "held requests" in tm_lazy.h).
+            l1 = { cache_global = false, pending_entries = spec.tm.l1_pending_entries },
+            l2 = { size = spec.tm.l2_size },
+            -- Log entries cost interconnect flits, except with ideal TM (free log transfer).
+            crossbar = { tm_log_data = mode ~= "ideal" },
+            before_l2 = before_l2,
+            memory_first = true,
+        },
+    }
+end

@@ -1,0 +1,2 @@
+-- Includes the file that included it: an include loop.
+include("../include_loop.lua")

@@ -1,0 +1,2 @@
+-- Including a folder names this line.
+include("include")

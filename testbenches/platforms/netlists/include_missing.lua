@@ -1,0 +1,2 @@
+-- Including a missing file names this line.
+include("include/nowhere.lua")
