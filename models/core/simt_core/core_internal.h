@@ -1,0 +1,198 @@
+/* core_internal: the core's shared state (warps, CTA slots, pending accesses, the core struct) and the helpers every module of the core uses; like Lua's lstate.h. */
+#ifndef SIMTX_CORE_INTERNAL_H
+#define SIMTX_CORE_INTERNAL_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "msg_queue.h"
+#include "simt_core.h"
+#include "simt_stack.h"
+#include "tm_core.h"
+#include "warp_sched.h"
+
+#define MAX_LANES 64
+
+enum { MEMORY_PORT = 0 };
+
+/* Inlined although GCC finds it too big to (or calls an outlined clone):
+ * the cycle's steps exec_warp_ready, exec_issue and warp_sched_promote_due
+ * (called once or twice there), fill_lanes, and issue's whole-warp argument
+ * load (ldst_whole_warp_access, const_load_arguments). The calls' saves
+ * and the results passed through memory cost more than the code's growth.
+ * Not so for ldst_execute (BFS: more than it saves), warp_sched_set_hot
+ * (callers everywhere) or ldst_send_queued (no gain). Without link-time
+ * optimisation a step shared by two files is defined in a header. */
+#define CYCLE_STEP static inline __attribute__((always_inline))
+
+typedef struct warp {
+    /* What issue and exec_warp_ready() read, first (one or two cache lines). */
+    bool resident;
+    bool at_barrier;
+    bool waiting_token;
+    uint32_t pending_memory;    /* memory instructions of this warp still in flight */
+    uint32_t cta_slot, warp_in_cta;
+    /* Registers whose lanes all hold one value (bit r; a clear bit says
+     * nothing): a memory instruction with such a base register has one
+     * address, known without a pass over the lanes (the arguments' loads). */
+    uint32_t uniform_registers;
+    simt_stack stack;
+    uint32_t *registers;        /* [32][lanes]: lane-contiguous for the SIMD loops */
+    tx_warp *tx;                /* transactional state, allocated at the first tx_begin */
+    uint64_t next_issue;
+    uint64_t age;               /* dispatch order, for GTO */
+    uint64_t register_ready[32];/* scoreboard: cycle a register can be read; UINT64_MAX: load in flight */
+    uint8_t *local;             /* lanes * local_memory bytes, allocated on first use */
+    /* lr/sc: a reservation per lane (address and the value lr read); sc
+     * becomes a compare-and-swap against that value (ABA-blind, like a CAS). */
+    uint64_t reserved;
+    uint32_t reserved_address[MAX_LANES], reserved_value[MAX_LANES];
+} warp;
+
+typedef struct cta_slot {
+    bool resident;
+    uint32_t id[3];
+    uint32_t warp_count, warps_done, barrier_arrived;
+    uint32_t draining;          /* finished warps with memory accesses in flight */
+    uint32_t shared_offset;     /* into the core's shared memory */
+    uint32_t *warps;            /* warp slots */
+} cta_slot;
+
+/* Registers first .. first + count - 1. */
+typedef struct register_run {
+    uint8_t first, count;
+} register_run;
+
+/* A global memory instruction in flight (the LD/ST path's pending table). */
+typedef struct pending_access {
+    bool in_use;
+    uint32_t warp, pc;
+    uint8_t op, op_class, rd;   /* op_class: rv_class_of(op), kept rather than looked up per response */
+    uint32_t remaining;         /* responses still expected */
+    uint64_t lanes;
+    uint32_t addresses[MAX_LANES];
+    uint32_t expected[MAX_LANES]; /* sc: the value the CAS compares against */
+    bool transactional;         /* a load inside a transaction: log what it reads */
+    bool contiguous;            /* a word load, lane l at addresses[0] + 4 l (only addresses[0] is kept): a response's lanes are one run */
+} pending_access;
+
+/* What issuing an instruction did: executed it, found a structural stall
+ * (nothing changed), or failed the run (reported). A result rather than a
+ * failure flag set through a pointer, which kept the callers' flags in
+ * memory. */
+typedef enum issue_result { ISSUE_DONE, ISSUE_STALLED, ISSUE_FAILED } issue_result;
+
+struct simt_core {
+    simt_core_params params;
+    simtx_env env;
+    uint32_t lanes;
+    uint64_t full_mask;
+    simt_launch *launch;
+    const kernel_image *image;  /* the launch's, for every decode without going through launch */
+    warp *warps;
+    cta_slot *ctas;
+    uint8_t *shared;
+    uint32_t free_warps, free_ctas, free_registers, free_shared;
+    /* Registers some launch's code on this core can write: the others are
+     * still zero (calloc) in every warp slot. */
+    uint32_t written_registers;
+    /* The registers a new warp must find zero: those the launch kernel names
+     * that some launch wrote (sp and a0 are set anyway), as runs of
+     * consecutive registers: one memset per run rather than per register. A
+     * run stays within 2 KB, above which glibc's memset switches to rep
+     * stosb (as fast natively, a count per byte under Valgrind, the measure
+     * of this loop's cost). */
+    register_run launch_register_runs[32];
+    uint32_t launch_register_run_count;
+    uint64_t age_counter;
+    uint64_t ldst_free_cycle;
+    /* false: no CTA fits until one is released or a launch starts (other
+     * cores taking CTAs only make it fit less), so a cycle need not check */
+    bool cta_may_fit;
+    warp_sched sched;
+    pending_access *pending;
+    uint32_t *free_pending;
+    uint32_t free_pending_count;
+    msg_queue requests;
+    bool port_blocked;
+    uint64_t last_tick;
+    stall_reason last_stall;
+    uint64_t busy_since;        /* first cycle with a resident CTA, while some are */
+    FILE *trace;
+    uint32_t tm_tokens_used, token_waiters;
+    /* The TM policy slots (tm_core_init) and the hook a transactional load
+     * calls first (NULL: none). */
+    const tm_commit_policy *tm_commit;
+    const tm_precommit *tm_precommit[2];
+    uint32_t tm_precommit_count;
+    bool (*tm_before_load)(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint64_t mask);
+    uint32_t conflict_checks;   /* warps in a pre-commit check that ends by time (TX_CONFLICT_CHECK) */
+    uint32_t *ownership;        /* Warp TM's ownership table (one warp checks at a time in the model) */
+    tm_queue tm_out;
+    tx_history history;
+    bool tm_recording;
+    struct {
+        uint64_t tm_n_commits, tm_n_aborts, tm_aborts_validation, tm_aborts_timeout, tm_aborts_fault, tm_aborts_intra_warp;
+        uint64_t tm_wasted_cycles, tm_wasted_instructions, tm_core_cycles, tm_commit_cycles, tm_log_bytes, tm_messages;
+        uint64_t tm_token_stalls, tm_tcd_commits;
+        simtx_histogram tm_read_set, tm_write_set, tm_aborts_per_tx, tm_core_duration, tm_commit_duration;
+    } tm_stats;
+    struct {
+        uint64_t tx_warps, committing_warps;
+    } tm_probes;
+    struct {
+        uint64_t warp_instructions, thread_instructions, ctas_completed, busy_cycles, ticks;
+        uint64_t stall_cycles[STALL_REASONS];
+        uint64_t divergent_branches, global_loads, global_stores, global_atomics, memory_requests;
+        uint64_t shared_accesses, shared_bank_conflict_cycles, local_accesses, constant_loads, barriers;
+        /* Made at finish, like ipc: its count and sum are warp_instructions
+         * and thread_instructions, its buckets and bounds come from
+         * issues_by_active_lanes (an add per issue rather than the
+         * histogram's comparisons). */
+        simtx_histogram active_lanes;
+        uint64_t issues_by_active_lanes[MAX_LANES + 1];
+        double ipc, simd_efficiency; /* derived at finish */
+    } stats;
+    struct {
+        uint64_t active_warps, issued, stall_reason, pending_memory;
+    } probes;
+};
+
+static inline uint32_t *reg(const simt_core *c, warp *w, unsigned r) { return &w->registers[r * c->lanes]; }
+
+/* Writes value to the lanes of mask (a plain loop for a full warp). */
+CYCLE_STEP void fill_lanes(const simt_core *c, uint32_t *lanes, uint64_t mask, uint32_t value)
+{
+    uint32_t count = c->lanes; /* a local: the stores cannot change it */
+    if (mask == c->full_mask && count == 32) /* the usual warp: a loop of known count, unrolled */
+        for (uint32_t l = 0; l < 32; l++) lanes[l] = value;
+    else if (mask == c->full_mask)
+        for (uint32_t l = 0; l < count; l++) lanes[l] = value;
+    else
+        for (uint64_t m = mask; m; m &= m - 1) lanes[__builtin_ctzll(m)] = value;
+}
+
+/* The little-endian value of `size` (1..4) bytes: fixed-size copies for
+ * the per-lane load paths. */
+static inline uint32_t read_bytes(const uint8_t *bytes, unsigned size)
+{
+    uint32_t value = 0;
+    switch (size) {
+    case 4: memcpy(&value, bytes, 4); break;
+    case 2: memcpy(&value, bytes, 2); break;
+    case 1: value = bytes[0]; break;
+    default: memcpy(&value, bytes, size); break;
+    }
+    return value;
+}
+
+/* Fails the run with a message (simt_core.c). */
+void core_fail(simt_core *c, const char *format, ...) __attribute__((format(printf, 2, 3)));
+/* "0x1010 <kernel+0x10>: lw a0, 0(a1) (core 0, CTA (2,0,0), warp 3 of the CTA)" for error messages. */
+void core_describe(const simt_core *c, const warp *w, uint32_t pc, char *out, size_t size);
+/* Room for `needed` items in a growable array (capacity doubling from
+ * `first_capacity`): the array, possibly moved, or NULL when out of memory,
+ * leaving the array and *capacity as they were. */
+void *core_reserve(void *items, size_t *capacity, size_t needed, size_t item_size, size_t first_capacity);
+
+#endif

@@ -1,0 +1,582 @@
+/* execute: the issue stage of the core: the cycle's orchestration, warp readiness and issue (ALU, CSR, branch, jump, TX and barrier instructions). Kept in one file so that the cycle's steps inline (no link-time optimisation). */
+#include "execute.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "const_path.h"
+#include "cta.h"
+#include "ldst.h"
+
+void exec_report_stack(simt_core *c, simt_stack_status status, uint32_t pc)
+{
+    if (status == SIMT_STACK_TOO_DEEP)
+        core_fail(c, "SIMT stack deeper than %u entries (runaway recursion?) at pc 0x%x", SIMT_STACK_MAX_DEPTH, pc);
+    else if (status == SIMT_STACK_NO_MEMORY)
+        core_fail(c, "out of memory for a SIMT stack");
+}
+
+bool exec_push(simt_core *c, warp *w, uint32_t pc, uint32_t reconverge, uint64_t mask, bool is_call)
+{
+    simt_stack_status status = simt_stack_push(&w->stack, pc, reconverge, mask, is_call);
+    if (status == SIMT_STACK_OK) return true;
+    exec_report_stack(c, status, pc);
+    return false;
+}
+
+/* Reads CSR csr into rd (NULL: x0) for the lanes of mask; false if the CSR
+ * is unknown. One decision per warp, not per lane; thread ids step through
+ * the block instead of dividing per lane. */
+static bool exec_read_csr(const simt_core *c, const warp *w, unsigned csr, uint64_t mask, uint32_t *rd)
+{
+    const simt_launch *l = c->launch;
+    const cta_slot *cta = &c->ctas[w->cta_slot];
+    uint32_t uniform;
+    switch (csr) {
+    case RV_CSR_TID_X: case RV_CSR_TID_Y: case RV_CSR_TID_Z: {
+        uint32_t first = w->warp_in_cta * c->lanes;
+        uint32_t x = first % l->block[0], y = first / l->block[0] % l->block[1], z = first / (l->block[0] * l->block[1]);
+        if (rd && x + c->lanes <= l->block[0]) { /* the warp lies in one row of the block: y and z are uniform */
+            if (csr != RV_CSR_TID_X) fill_lanes(c, rd, mask, csr == RV_CSR_TID_Y ? y : z);
+            else if (mask == c->full_mask)
+                for (uint32_t lane = 0, lanes = c->lanes; lane < lanes; lane++) rd[lane] = x + lane; /* lanes: a local the stores cannot change */
+            else
+                for (uint64_t m = mask; m; m &= m - 1) rd[__builtin_ctzll(m)] = x + (uint32_t)__builtin_ctzll(m);
+            return true;
+        }
+        for (uint32_t lane = 0; rd && lane < c->lanes; lane++) {
+            if ((mask >> lane) & 1) rd[lane] = csr == RV_CSR_TID_X ? x : csr == RV_CSR_TID_Y ? y : z;
+            if (++x == l->block[0]) {
+                x = 0;
+                if (++y == l->block[1]) y = 0, z++;
+            }
+        }
+        return true;
+    }
+    case RV_CSR_LANE_ID:
+        for (uint64_t m = mask; rd && m; m &= m - 1) rd[__builtin_ctzll(m)] = (uint32_t)__builtin_ctzll(m);
+        return true;
+    case RV_CSR_NTID_X: case RV_CSR_NTID_Y: case RV_CSR_NTID_Z: uniform = l->block[csr - RV_CSR_NTID_X]; break;
+    case RV_CSR_CTAID_X: case RV_CSR_CTAID_Y: case RV_CSR_CTAID_Z: uniform = cta->id[csr - RV_CSR_CTAID_X]; break;
+    case RV_CSR_NCTAID_X: case RV_CSR_NCTAID_Y: case RV_CSR_NCTAID_Z: uniform = l->grid[csr - RV_CSR_NCTAID_X]; break;
+    case RV_CSR_WARP_ID: uniform = w->warp_in_cta; break;
+    case RV_CSR_WARP_SIZE: uniform = c->lanes; break;
+    default: return false;
+    }
+    if (rd) fill_lanes(c, rd, mask, uniform);
+    return true;
+}
+
+/* Whether exec_warp_ready() could register a warp as waiting for request room
+ * or a transaction token (the only state it leaves for later cycles that a
+ * warp_sched_set_hot of the warp does not). */
+static inline bool exec_decode_may_register_waiter(const simt_core *c)
+{
+    return !ldst_has_room(c) ||
+           (c->params.tm_warp_tokens && c->tm_tokens_used >= (uint32_t)c->params.tm_warp_tokens);
+}
+
+/* Whether a due warp's next instruction may issue now; sets why not. A
+ * ready warp's decoded instruction goes to *insn, for exec_issue() (NULL: an
+ * abort is due, or the pc is outside the text). */
+CYCLE_STEP bool exec_warp_ready(simt_core *c, uint32_t warp_index, uint64_t now, stall_reason *why, uint64_t *when,
+                           const kernel_insn **insn)
+{
+    warp *w = &c->warps[warp_index];
+    if (w->at_barrier) {
+        *why = STALL_BARRIER;
+        return false;
+    }
+    if (w->tx && w->tx->phase != TX_IDLE) {
+        tx_warp *tx = w->tx;
+        if (tx->phase != TX_RUNNING) { /* the commit units answer */
+            *why = STALL_MEMORY;
+            warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY);
+            return false;
+        }
+        if (!tx->abort_requested && tx->timeout && now - tx->attempt_start > tx->timeout) {
+            tx->abort_requested = true;
+            tx->abort_cause = ABORT_TIMEOUT;
+        }
+        if (tx->abort_requested) { /* roll back once no access of the attempt is in flight */
+            if (w->pending_memory) {
+                *why = STALL_MEMORY;
+                return false;
+            }
+            *insn = NULL;
+            return true;
+        }
+    }
+    if (w->next_issue > now) {
+        *why = STALL_PIPELINE;
+        if (w->next_issue < *when) *when = w->next_issue;
+        warp_sched_set_hot(&c->sched, warp_index, w->next_issue, STALL_PIPELINE);
+        return false;
+    }
+    const stack_entry *top = &w->stack.entries[w->stack.depth - 1];
+    const kernel_insn *k = kernel_image_insn(c->image, top->pc);
+    *insn = k;
+    if (!k) return true; /* executing it reports the error */
+    uint64_t need = w->register_ready[k->insn.rs1];
+    if (w->register_ready[k->insn.rs2] > need) need = w->register_ready[k->insn.rs2];
+    if (w->register_ready[k->insn.rd] > need) need = w->register_ready[k->insn.rd];
+    if (need > now) {
+        *why = STALL_SCOREBOARD;
+        if (need < *when) *when = need;
+        warp_sched_set_hot(&c->sched, warp_index, need, STALL_SCOREBOARD); /* a returning load resets it */
+        return false;
+    }
+    rv_class cls = (rv_class)k->op_class;
+    /* Only these classes wait for anything more (tx_begin and sc included). */
+    const uint32_t gated = 1u << RV_CLASS_LOAD | 1u << RV_CLASS_STORE | 1u << RV_CLASS_ATOMIC | 1u << RV_CLASS_BARRIER |
+                           1u << RV_CLASS_FENCE | 1u << RV_CLASS_TX;
+    if (!((gated >> cls) & 1)) return true;
+    if (k->insn.op == RV_TX_BEGIN && !tm_core_active(w->tx) && c->params.tm_warp_tokens &&
+        c->tm_tokens_used >= (uint32_t)c->params.tm_warp_tokens) {
+        /* No transactional-warp token: sleep until a transaction ends. */
+        *why = STALL_MEMORY;
+        warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY);
+        if (!w->waiting_token) {
+            w->waiting_token = true;
+            c->token_waiters++;
+            c->tm_stats.tm_token_stalls++;
+        }
+        return false;
+    }
+    if (cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC) {
+        /* Room for the worst case (one request per lane): otherwise sleep
+         * until a response or the socket frees room. */
+        if (!ldst_has_room(c)) {
+            /* Sleep until room frees: warp_sched_release_room_waiter() wakes one
+             * waiter per freed entry, so stalled warps are not re-decoded
+             * every cycle. */
+            *why = STALL_MEMORY;
+            warp_sched_wait_for_room(&c->sched, warp_index);
+            return false;
+        }
+        if (c->ldst_free_cycle > now) {
+            *why = STALL_MEMORY;
+            if (c->ldst_free_cycle < *when) *when = c->ldst_free_cycle;
+            return false;
+        }
+    }
+    if (cls == RV_CLASS_BARRIER || cls == RV_CLASS_FENCE || cls == RV_CLASS_TX || k->insn.op == RV_SC) {
+        /* Barriers and fences order the warp's memory accesses; sc needs the
+         * value its lr read; tx_begin checkpoints registers that loads in
+         * flight would still change, tx_commit sends logs those loads fill. */
+        if (w->pending_memory) {
+            *why = STALL_MEMORY;
+            return false;
+        }
+    }
+    return true;
+}
+
+static void trace_instruction(simt_core *c, const warp *w, uint32_t warp_index, uint32_t pc, uint64_t mask, uint64_t now)
+{
+    if (c->params.trace_warp >= 0 && (uint32_t)c->params.trace_warp != warp_index) return;
+    char where[200];
+    kernel_image_describe_pc(c->launch->image, pc, where, sizeof where);
+    fprintf(c->trace, "%" PRIu64 " core %" PRId64 " warp %u cta %u mask %016" PRIx64 " %s\n", now, c->params.core_id, warp_index,
+            w->cta_slot, mask, where);
+}
+
+/* rd = op(a, b) on every lane of a full warp, b a register. The common
+ * ops get a loop each, in which rv_compute's switch folds away (the loop
+ * vectorises); lane by lane, rd may be a or b. */
+#define FULL_WARP_LOOP(OP, B) for (uint32_t l = 0; l < lanes; l++) rd[l] = rv_compute(OP, a[l], B)
+static void compute_full_warp(rv_op op, const uint32_t *a, const uint32_t *b, uint32_t *rd, uint32_t lanes)
+{
+#define LANES_OF(OP) case OP: FULL_WARP_LOOP(OP, b[l]); break;
+    switch (op) {
+    LANES_OF(RV_ADD) LANES_OF(RV_SUB) LANES_OF(RV_MUL) LANES_OF(RV_SLL) LANES_OF(RV_SRL) LANES_OF(RV_SRA)
+    LANES_OF(RV_AND) LANES_OF(RV_OR) LANES_OF(RV_XOR) LANES_OF(RV_SLT) LANES_OF(RV_SLTU)
+    default: FULL_WARP_LOOP(op, b[l]);
+    }
+#undef LANES_OF
+}
+
+/* The same with an immediate: one b for every lane, so that shifts by it
+ * vectorise too (SSE2 has no per-lane shift count). */
+static void compute_full_warp_immediate(rv_op op, const uint32_t *a, uint32_t b, uint32_t *rd, uint32_t lanes)
+{
+#define LANES_OF(OP) case OP: FULL_WARP_LOOP(OP, b); break;
+    switch (op) {
+    LANES_OF(RV_ADDI) LANES_OF(RV_SLLI) LANES_OF(RV_SRLI) LANES_OF(RV_SRAI) LANES_OF(RV_ANDI) LANES_OF(RV_ORI)
+    LANES_OF(RV_XORI) LANES_OF(RV_SLTI) LANES_OF(RV_SLTIU)
+    default: FULL_WARP_LOOP(op, b);
+    }
+#undef LANES_OF
+}
+#undef FULL_WARP_LOOP
+
+/* The lanes of mask that take a conditional branch: a loop per op, so the
+ * comparison is not decoded again for every lane. A full warp first takes
+ * a plain (vectorised) loop that finds whether its lanes agree, as they
+ * mostly do; only a divergent one is gathered lane by lane. */
+static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint64_t mask, uint64_t full_mask, uint32_t lanes)
+{
+    uint64_t taken = 0;
+#define TAKEN_LANES(OP)                                                              \
+    case OP:                                                                          \
+        if (mask == full_mask) {                                                      \
+            uint32_t any = 0, all = 1;                                                \
+            for (uint32_t l = 0; l < lanes; l++) {                                    \
+                uint32_t lane_taken = rv_branch_taken(OP, a[l], b[l]);                \
+                any |= lane_taken;                                                    \
+                all &= lane_taken;                                                    \
+            }                                                                         \
+            if (!any || all) return all ? mask : 0;                                   \
+        }                                                                             \
+        for (uint64_t m = mask; m; m &= m - 1) {                                      \
+            uint32_t l = (uint32_t)__builtin_ctzll(m);                                \
+            taken |= (uint64_t)rv_branch_taken(OP, a[l], b[l]) << l;                  \
+        }                                                                             \
+        break;
+    switch (op) {
+    TAKEN_LANES(RV_BEQ) TAKEN_LANES(RV_BNE) TAKEN_LANES(RV_BLT) TAKEN_LANES(RV_BGE) TAKEN_LANES(RV_BLTU) TAKEN_LANES(RV_BGEU)
+    default: break; /* not a branch: never taken */
+    }
+#undef TAKEN_LANES
+    return taken;
+}
+
+/* Issues the warp's next instruction, k as exec_warp_ready() decoded it:
+ * executes it on every active lane and updates the SIMT stack, unless a
+ * structural stall or a failure (reported) stops it. */
+CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kernel_insn *k, uint64_t now)
+{
+    warp *w = &c->warps[warp_index];
+    stack_entry *top = &w->stack.entries[w->stack.depth - 1];
+    uint32_t pc = top->pc;
+    uint64_t mask = top->mask;
+    if (w->tx && w->tx->phase == TX_RUNNING && w->tx->abort_requested) {
+        tm_core_abort_attempt(c, w, warp_index, now);
+        return ISSUE_DONE;
+    }
+    char where[320];
+    if (!k && tm_core_active(w->tx)) { /* a doomed transaction jumped anywhere */
+        tm_core_request_abort(w->tx, ABORT_FAULT, w->tx->begin_pc);
+        return ISSUE_DONE;
+    }
+    if (!k) {
+        core_describe(c, w, pc, where, sizeof where);
+        core_fail(c, "jumped outside the kernel's text: %s", where);
+        return ISSUE_FAILED;
+    }
+    rv_op op = (rv_op)k->insn.op;
+    rv_class cls = (rv_class)k->op_class;
+    unsigned rd_index = k->insn.rd;
+    /* The operands' lanes, the latency and the next pc are made after the
+     * calls of the memory path: made before, they would live across them
+     * (stack traffic). */
+    if (cls == RV_CLASS_LOAD && c->tm_before_load && w->tx && w->tx->phase == TX_RUNNING && c->tm_before_load(c, w, warp_index, k, mask))
+        return ISSUE_DONE; /* the load waits for its blocks' last-written times */
+    bool memory = cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC;
+    if (memory) {
+        /* An argument the whole warp loads from one address (a uniform base
+         * register: 57% of vector add's memory instructions) is served here,
+         * without the memory path's call. */
+        uint32_t uniform_address = reg(c, w, k->insn.rs1)[0] + (uint32_t)k->insn.imm;
+        if (cls == RV_CLASS_LOAD && ((w->uniform_registers >> k->insn.rs1) & 1) &&
+            ldst_whole_warp_access(c, cls, rv_access_size(op), uniform_address, uniform_address, uniform_address) == ACCESS_ARGUMENTS) {
+            w->uniform_registers &= ~(1u << rd_index);
+            const_load_arguments(c, w, k, mask, NULL, uniform_address, uniform_address, now);
+        } else {
+            issue_result result = ldst_execute(c, w, warp_index, k, pc, mask, now);
+            if (result != ISSUE_DONE) return result;
+        }
+    }
+    uint64_t latency = memory ? 0 : (uint64_t)c->params.alu_latency; /* ldst_execute sets its own */
+    uint32_t next_pc = pc + 4;
+    if (c->trace) trace_instruction(c, w, warp_index, pc, mask, now);
+    c->stats.warp_instructions++;
+    /* A full warp needs no count (popcount is a library call on baseline x86-64). */
+    unsigned active = mask == c->full_mask ? c->lanes : (unsigned)__builtin_popcountll(mask);
+    c->stats.thread_instructions += active;
+    c->stats.issues_by_active_lanes[active]++;
+    if (tm_core_active(w->tx)) w->tx->attempt_instructions += active;
+    w->next_issue = now + 1;
+    switch (cls) {
+    case RV_CLASS_ALU:
+    case RV_CLASS_MUL:
+    case RV_CLASS_DIV: {
+        if (cls == RV_CLASS_MUL) latency = (uint64_t)c->params.mul_latency;
+        if (cls == RV_CLASS_DIV) latency = (uint64_t)c->params.div_latency;
+        if (!rd_index) break;
+        bool immediate = (k->insn.raw & 0x7f) == 0x13;
+        uint32_t *rd = reg(c, w, rd_index);
+        const uint32_t *a = reg(c, w, k->insn.rs1), *b = reg(c, w, k->insn.rs2);
+        w->uniform_registers &= ~(1u << rd_index); /* not followed through ALU ops: each would pay for it */
+        if (op == RV_LUI || op == RV_AUIPC) {
+            uint32_t value = (uint32_t)k->insn.imm + (op == RV_AUIPC ? pc : 0);
+            fill_lanes(c, rd, mask, value);
+        } else if (mask == c->full_mask) {
+            if (immediate) compute_full_warp_immediate(op, a, (uint32_t)k->insn.imm, rd, c->lanes);
+            else compute_full_warp(op, a, b, rd, c->lanes);
+        } else {
+            for (uint64_t m = mask; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(m);
+                rd[l] = rv_compute(op, a[l], immediate ? (uint32_t)k->insn.imm : b[l]);
+            }
+        }
+        break;
+    }
+    case RV_CLASS_CSR:
+        w->uniform_registers &= ~(1u << rd_index);
+        if (!exec_read_csr(c, w, (unsigned)k->insn.imm, mask, rd_index ? reg(c, w, rd_index) : NULL)) {
+            core_describe(c, w, pc, where, sizeof where);
+            core_fail(c, "read of unknown CSR 0x%x at %s", (unsigned)k->insn.imm, where);
+            return ISSUE_FAILED;
+        }
+        break;
+    case RV_CLASS_BRANCH: {
+        uint64_t taken = taken_lanes(op, reg(c, w, k->insn.rs1), reg(c, w, k->insn.rs2), mask, c->full_mask, c->lanes);
+        w->next_issue = now + (uint64_t)c->params.branch_latency;
+        if (taken == mask) next_pc = k->target;
+        else if (taken) {
+            uint64_t not_taken = mask & ~taken;
+            c->stats.divergent_branches++;
+            top->pc = k->reconverge;
+            if (!exec_push(c, w, pc + 4, k->reconverge, not_taken, false) ||
+                !exec_push(c, w, k->target, k->reconverge, taken, false)) {
+                return ISSUE_FAILED;
+            }
+            cta_reconverge_warp(c, w, warp_index, now);
+            return ISSUE_DONE;
+        }
+        break;
+    }
+    case RV_CLASS_JUMP:
+        w->next_issue = now + (uint64_t)c->params.branch_latency;
+        if (k->flow != KERNEL_FLOW_RETURN && rd_index) {
+            fill_lanes(c, reg(c, w, rd_index), mask, pc + 4);
+            w->uniform_registers &= ~(1u << rd_index);
+        }
+        switch ((kernel_flow)k->flow) {
+        case KERNEL_FLOW_JUMP: next_pc = k->target; break;
+        case KERNEL_FLOW_CALL:
+            top->pc = pc + 4;
+            if (!exec_push(c, w, k->target, KERNEL_EXIT_PC, mask, true)) return ISSUE_FAILED;
+            w->register_ready[rd_index] = now + latency;
+            return ISSUE_DONE;
+        case KERNEL_FLOW_TAIL_CALL:
+            top->pc = KERNEL_EXIT_PC;
+            return exec_push(c, w, k->target, KERNEL_EXIT_PC, mask, true) ? ISSUE_DONE : ISSUE_FAILED;
+        case KERNEL_FLOW_RETURN:
+            top->pc = KERNEL_EXIT_PC;
+            cta_reconverge_warp(c, w, warp_index, now);
+            return ISSUE_DONE;
+        default:
+            core_describe(c, w, pc, where, sizeof where);
+            core_fail(c, "unresolved jump at %s", where);
+            return ISSUE_FAILED;
+        }
+        break;
+    case RV_CLASS_LOAD: case RV_CLASS_STORE: case RV_CLASS_ATOMIC: case RV_CLASS_FENCE:
+        break;
+    case RV_CLASS_TX:
+        if (op == RV_TX_BEGIN) {
+            if (tm_core_active(w->tx)) { /* nested: flattened */
+                for (uint64_t m = mask; m; m &= m - 1) w->tx->lane[__builtin_ctzll(m)].depth++;
+                break;
+            }
+            return tm_core_begin(c, w, warp_index, k, pc, mask, now) ? ISSUE_DONE : ISSUE_FAILED;
+        } else {
+            uint64_t outer = 0;
+            if (tm_core_active(w->tx))
+                for (uint64_t m = mask; m; m &= m - 1)
+                    if (w->tx->lane[__builtin_ctzll(m)].depth == 1) outer |= 1ull << __builtin_ctzll(m);
+            if (!tm_core_active(w->tx) || (outer && (outer != mask || top->kind != ENTRY_TRANSACTION || top->mask != mask))) {
+                core_describe(c, w, pc, where, sizeof where);
+                core_fail(c, "%s at %s", tm_core_active(w->tx) ? "tx_commit reached by only part of its transaction's lanes"
+                                                      : "tx_commit outside a transaction", where);
+                return ISSUE_FAILED;
+            }
+            if (!outer) { /* the end of a nested transaction */
+                for (uint64_t m = mask; m; m &= m - 1) {
+                    uint32_t l = (uint32_t)__builtin_ctzll(m);
+                    w->tx->lane[l].depth--;
+                    if (rd_index) reg(c, w, rd_index)[l] = 1;
+                }
+                w->uniform_registers &= ~(1u << rd_index);
+                break;
+            }
+            tm_core_start_commit(c, w, warp_index, rd_index, mask, now);
+            return ISSUE_DONE;
+        }
+    case RV_CLASS_BARRIER: {
+        if (tm_core_active(w->tx)) {
+            core_describe(c, w, pc, where, sizeof where);
+            core_fail(c, "barrier inside a transaction at %s (it could wait for lanes that retry forever)", where);
+            return ISSUE_FAILED;
+        }
+        cta_slot *cta = &c->ctas[w->cta_slot];
+        top->pc = next_pc;
+        w->at_barrier = true;
+        warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_BARRIER);
+        cta->barrier_arrived++;
+        cta_check_barrier(c, w->cta_slot);
+        break;
+    }
+    case RV_CLASS_EXIT:
+        if (tm_core_active(w->tx)) {
+            core_describe(c, w, pc, where, sizeof where);
+            core_fail(c, "thread exit inside a transaction at %s", where);
+            return ISSUE_FAILED;
+        }
+        /* The lanes leave every entry; the warp ends when no lane is left. */
+        for (uint32_t e = 0; e < w->stack.depth; e++) w->stack.entries[e].mask &= ~mask;
+        cta_reconverge_warp(c, w, warp_index, now);
+        return ISSUE_DONE;
+    default:
+        core_describe(c, w, pc, where, sizeof where);
+        core_fail(c, "%s at %s", op == RV_ECALL ? "ecall (system calls are not supported)"
+                            : op == RV_EBREAK ? "ebreak" : "illegal instruction", where);
+        return ISSUE_FAILED;
+    }
+    if (rd_index && latency) w->register_ready[rd_index] = now + latency;
+    top->pc = next_pc;
+    if (top->pc == top->reconverge) cta_reconverge_warp(c, w, warp_index, now);
+    return ISSUE_DONE;
+}
+
+
+
+/* The usual case inline: nothing queued (most cycles), or the port blocked. */
+static inline void exec_drain(simt_core *c, uint64_t now)
+{
+    if (!c->port_blocked && (c->tm_out.length || !msg_queue_empty(&c->requests))) ldst_send_queued(c, now);
+}
+
+uint64_t exec_cycle(void *core, uint64_t now)
+{
+    simt_core *c = core;
+    if (!c->launch) return SIMTX_NEVER;
+    /* Account the cycles slept since the last tick to the reason it slept. */
+    if (now > c->last_tick + 1 && c->last_stall != STALL_NONE && c->free_warps < (uint32_t)c->params.warps)
+        c->stats.stall_cycles[c->last_stall] += now - c->last_tick - 1;
+    c->last_tick = now;
+    c->stats.ticks++;
+    bool dispatched = c->cta_may_fit && cta_dispatch(c, now);
+    /* The earliest cycle something can change (an issue, a latency, a
+     * conflict check's end): the cycle only lowers it. */
+    uint64_t wake = c->conflict_checks ? tm_core_cycle(c, now) : SIMTX_NEVER;
+    exec_drain(c, now);
+    unsigned issued = 0;
+    stall_reason worst = STALL_IDLE;
+    uint32_t schedulers = (uint32_t)c->params.schedulers;
+    if (c->sched.earliest_waiting <= now) warp_sched_promote_due(&c->sched, now);
+    /* No due warp (all wait for memory, say): no scheduler has a choice, skip them. */
+    uint64_t any_due = 0;
+    for (uint32_t word = 0; word < c->sched.warp_set_words; word++) any_due |= c->sched.due_warps[word];
+    if (!any_due) schedulers = 0;
+    for (uint32_t s = 0; s < schedulers; s++) {
+        /* Scheduler s owns warps s, s + schedulers, ...; only due warps are
+         * decoded. */
+        const uint64_t *owned = &c->sched.scheduler_warps[(size_t)s * c->sched.warp_set_words];
+        uint32_t chosen = NO_SLOT;
+        const kernel_insn *insn, *chosen_insn = NULL;
+        uint32_t last = c->sched.last_issued[s];
+        bool owns_last = last != NO_SLOT;
+        stall_reason why;
+        /* GTO: the last issued warp while it can issue, then the oldest due
+         * warp that can (by dispatch order: slots are reused, so slot order
+         * is not age). LRR: the first due warp that can in slot order,
+         * starting after the last issued one and wrapping around. */
+        if (!c->sched.lrr && owns_last && warp_set_has(c->sched.due_warps, last) && exec_warp_ready(c, last, now, &why, &wake, &insn)) {
+            chosen = last;
+            chosen_insn = insn;
+        }
+        /* (warp_ready changes no other warp's membership of the due set, so
+         * its words are taken whole.) Once a ready warp is found, younger
+         * ones cannot win and need no decode, as long as a decode could not
+         * make a warp wait for request room or a transaction token (state
+         * that later cycles see): with that room the chosen warp always
+         * issues, and what a skipped decode records for a stalled warp
+         * (warp_sched_set_hot) is only read in a cycle without an issue, in which no
+         * warp is skipped; until then the warp stays due. */
+        uint64_t chosen_age = UINT64_MAX; /* none chosen: every warp is older */
+        if (!c->sched.lrr && chosen == NO_SLOT)
+            for (uint32_t word = 0; word < c->sched.warp_set_words; word++)
+                for (uint64_t due = c->sched.due_warps[word] & owned[word]; due; due &= due - 1) {
+                    uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(due);
+                    uint64_t age = c->warps[i].age;
+                    if (age > chosen_age && !exec_decode_may_register_waiter(c)) continue;
+                    if (!exec_warp_ready(c, i, now, &why, &wake, &insn)) {
+                        if (why > worst) worst = why;
+                    } else if (age < chosen_age) {
+                        chosen = i;
+                        chosen_age = age;
+                        chosen_insn = insn;
+                    }
+                }
+        if (c->sched.lrr) {
+            uint32_t warp_count = (uint32_t)c->params.warps;
+            uint32_t from = owns_last && last + 1 < warp_count ? last + 1 : 0;
+            for (uint32_t pass = 0; chosen == NO_SLOT && pass < 2; pass++) {
+                uint32_t end = pass ? from : warp_count;
+                for (uint32_t i = warp_set_next(c->sched.due_warps, owned, pass ? 0 : from, end); i != NO_SLOT;
+                     i = warp_set_next(c->sched.due_warps, owned, i + 1, end)) {
+                    if (exec_warp_ready(c, i, now, &why, &wake, &insn)) {
+                        chosen = i;
+                        chosen_insn = insn;
+                        break;
+                    }
+                    if (why > worst) worst = why;
+                }
+            }
+        }
+        if (chosen == NO_SLOT) continue;
+        issue_result result = exec_issue(c, chosen, chosen_insn, now);
+        if (result == ISSUE_STALLED) {
+            worst = STALL_MEMORY;
+            if (c->ldst_free_cycle > now && c->ldst_free_cycle < wake) wake = c->ldst_free_cycle;
+            continue;
+        }
+        c->sched.last_issued[s] = chosen;
+        issued++;
+        if (result == ISSUE_FAILED) return SIMTX_NEVER;
+    }
+    if (!issued) {
+        /* The warps not due stall for their own reasons until their cycles. */
+        warp_sched_promote_due(&c->sched, now);
+        if (c->sched.earliest_waiting < wake) wake = c->sched.earliest_waiting;
+        for (int r = STALL_REASONS - 1; r > (int)worst; r--)
+            if (c->sched.not_due_reasons[r]) {
+                worst = (stall_reason)r;
+                break;
+            }
+    }
+    exec_drain(c, now);
+    stall_reason reason = STALL_IDLE;
+    if (issued) reason = STALL_NONE;
+    else if (c->free_warps < (uint32_t)c->params.warps) reason = worst == STALL_IDLE ? STALL_MEMORY : worst;
+    if (!issued) c->stats.stall_cycles[reason]++;
+    c->last_stall = reason;
+    if (c->env.probes_traced) { /* only a waveform reads them */
+        c->probes.issued = issued;
+        c->probes.stall_reason = reason;
+        c->probes.pending_memory = (uint64_t)c->params.max_pending_memory - c->free_pending_count;
+    }
+    /* Sleep until something can change: an issue, a latency, a dispatch. */
+    uint64_t next = wake;
+    /* Room is free but warps still wait for it (the released one did not
+     * need a request, e.g. a shared access): release the next one. */
+    if (c->sched.room_waiter_count && ldst_has_room(c)) {
+        warp_sched_release_room_waiter(&c->sched, c->warps);
+        next = now + 1;
+    }
+    /* A CTA that did not fit is retried when one completes (a response or
+     * an issue wakes the core then). */
+    if (issued || (dispatched && cta_fits(c))) next = now + 1;
+    if (!c->port_blocked && c->tm_out.length) next = now + 1;
+    if (!c->port_blocked && !msg_queue_empty(&c->requests)) {
+        uint64_t ready = msg_queue_front_ready(&c->requests);
+        if (ready < next) next = ready;
+    }
+    if (next <= now) next = now + 1;
+    return next;
+}

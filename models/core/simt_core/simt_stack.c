@@ -1,0 +1,86 @@
+/* simt_stack: the IPDOM stack's operations (no dependency on the core, so a test drives it alone). */
+#include "simt_stack.h"
+
+#include <stdlib.h>
+
+bool simt_stack_init(simt_stack *s, uint32_t capacity)
+{
+    s->entries = calloc(capacity, sizeof *s->entries);
+    s->depth = 0;
+    s->capacity = s->entries ? capacity : 0;
+    return s->entries != NULL;
+}
+
+void simt_stack_release(simt_stack *s)
+{
+    free(s->entries);
+    s->entries = NULL;
+    s->depth = s->capacity = 0;
+}
+
+void simt_stack_start(simt_stack *s, uint32_t entry_pc, uint32_t exit_pc, uint64_t mask)
+{
+    s->depth = 1;
+    s->entries[0] = (stack_entry){entry_pc, exit_pc, mask, true, ENTRY_NORMAL, 0};
+}
+
+simt_stack_status simt_stack_push(simt_stack *s, uint32_t pc, uint32_t reconverge, uint64_t mask, bool is_call)
+{
+    if (s->depth == SIMT_STACK_MAX_DEPTH) return SIMT_STACK_TOO_DEEP;
+    if (s->depth == s->capacity) {
+        uint32_t grown = s->capacity ? s->capacity * 2 : 16;
+        stack_entry *entries = realloc(s->entries, grown * sizeof *entries);
+        if (!entries) return SIMT_STACK_NO_MEMORY;
+        s->entries = entries;
+        s->capacity = grown;
+    }
+    s->entries[s->depth++] = (stack_entry){pc, reconverge, mask, is_call, ENTRY_NORMAL, 0};
+    return SIMT_STACK_OK;
+}
+
+simt_stack_state simt_stack_reconverge(simt_stack *s, uint32_t exit_pc)
+{
+    while (s->depth) {
+        const stack_entry *top = &s->entries[s->depth - 1];
+        if (top->mask && top->pc != top->reconverge) {
+            return top->pc == exit_pc ? SIMT_STACK_BROKEN : SIMT_STACK_RUNNING;
+        }
+        s->depth--;
+    }
+    return SIMT_STACK_FINISHED;
+}
+
+simt_stack_status simt_stack_open_transaction(simt_stack *s, uint32_t begin_pc, uint32_t commit_pc, uint64_t mask,
+                                              uint32_t *retry_index)
+{
+    s->entries[s->depth - 1].pc = commit_pc + 4;
+    *retry_index = s->depth;
+    simt_stack_status status = simt_stack_push(s, begin_pc + 4, TX_NO_RECONVERGE, 0, false);
+    if (status != SIMT_STACK_OK) return status;
+    s->entries[s->depth - 1].kind = ENTRY_RETRY;
+    status = simt_stack_push(s, begin_pc + 4, TX_NO_RECONVERGE, mask, false);
+    if (status != SIMT_STACK_OK) return status;
+    s->entries[s->depth - 1].kind = ENTRY_TRANSACTION;
+    return SIMT_STACK_OK;
+}
+
+simt_stack_status simt_stack_settle_transaction(simt_stack *s, uint32_t retry_index, uint32_t begin_pc, bool *rerun)
+{
+    s->depth = retry_index + 1; /* drop the (empty) Transaction entry and anything above */
+    stack_entry *retry = &s->entries[retry_index];
+    *rerun = retry->mask != 0;
+    if (!*rerun) {
+        s->depth = retry_index; /* pop the Retry entry: the parent is at tx_commit + 4 */
+        return SIMT_STACK_OK;
+    }
+    uint64_t again = retry->mask;
+    retry->mask = 0;
+    simt_stack_status status = simt_stack_push(s, begin_pc + 4, TX_NO_RECONVERGE, again, false);
+    if (status == SIMT_STACK_OK) s->entries[s->depth - 1].kind = ENTRY_TRANSACTION;
+    return status;
+}
+
+void simt_stack_remove_lanes(simt_stack *s, uint64_t mask)
+{
+    for (uint32_t e = 0; e < s->depth; e++) s->entries[e].mask &= ~mask;
+}

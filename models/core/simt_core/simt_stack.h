@@ -1,0 +1,85 @@
+/* simt_stack: a warp's IPDOM reconvergence stack, with the Retry and Transaction entries of a transaction. */
+#ifndef SIMTX_SIMT_STACK_H
+#define SIMTX_SIMT_STACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Entry kinds. A transaction (KILO TM) keeps two entries above its parent:
+ * Retry collects the lanes that failed to commit, Transaction runs the
+ * attempt. Paused is reserved for Pause-and-Go (an attempt stopped and
+ * resumed from its log at log_index); nothing creates it yet. */
+typedef enum simt_stack_kind { ENTRY_NORMAL, ENTRY_RETRY, ENTRY_TRANSACTION, ENTRY_PAUSED } simt_stack_kind;
+
+typedef struct stack_entry {
+    uint32_t pc, reconverge;
+    uint64_t mask;
+    bool is_call;
+    uint8_t kind;       /* simt_stack_kind */
+    uint32_t log_index; /* ENTRY_PAUSED: where the attempt's log resumes; 0 otherwise */
+} stack_entry;
+
+/* Reconvergence pc of Retry/Transaction entries: never an instruction
+ * address, so only the commit pops them. */
+#define TX_NO_RECONVERGE 0xfffffffeu
+
+/* Deepest stack a warp may build (runaway recursion fails the run). */
+#define SIMT_STACK_MAX_DEPTH 4096
+
+typedef struct simt_stack {
+    stack_entry *entries;
+    uint32_t depth;
+    uint32_t capacity;
+} simt_stack;
+
+typedef enum simt_stack_status {
+    SIMT_STACK_OK,
+    SIMT_STACK_TOO_DEEP,  /* SIMT_STACK_MAX_DEPTH entries already */
+    SIMT_STACK_NO_MEMORY,
+} simt_stack_status;
+
+/* What reconvergence left: the warp runs on, finished (no entry left), or
+ * finished because a return reached the exit pc inside a region (an
+ * internal error the caller reports). */
+typedef enum simt_stack_state { SIMT_STACK_RUNNING, SIMT_STACK_FINISHED, SIMT_STACK_BROKEN } simt_stack_state;
+
+/* An empty stack with room for `capacity` entries; false when out of memory. */
+bool simt_stack_init(simt_stack *s, uint32_t capacity);
+void simt_stack_release(simt_stack *s);
+
+/* Starts a warp: one entry at entry_pc for the lanes of mask, reconverging at exit_pc. */
+void simt_stack_start(simt_stack *s, uint32_t entry_pc, uint32_t exit_pc, uint64_t mask);
+
+static inline stack_entry *simt_stack_top(simt_stack *s) { return &s->entries[s->depth - 1]; }
+
+simt_stack_status simt_stack_push(simt_stack *s, uint32_t pc, uint32_t reconverge, uint64_t mask, bool is_call);
+
+/* Pops reconverged and emptied entries. exit_pc: where a kernel's top
+ * entry ends; a return there inside a region is BROKEN, the entry left on
+ * top for the caller's report. */
+simt_stack_state simt_stack_reconverge(simt_stack *s, uint32_t exit_pc);
+
+/* tx_begin at begin_pc for the lanes of mask, its tx_commit at commit_pc:
+ * the parent entry continues after tx_commit once every lane committed,
+ * a Retry entry (empty) and a Transaction entry (mask) run from
+ * begin_pc + 4. *retry_index: the Retry entry's index. */
+simt_stack_status simt_stack_open_transaction(simt_stack *s, uint32_t begin_pc, uint32_t commit_pc, uint64_t mask,
+                                              uint32_t *retry_index);
+
+/* The lanes of `lanes` failed their attempt: they wait in the Retry entry. */
+static inline void simt_stack_retry_lanes(simt_stack *s, uint32_t retry_index, uint64_t lanes) { s->entries[retry_index].mask |= lanes; }
+
+/* The running attempt's lanes (the Transaction entry above Retry). */
+static inline uint64_t simt_stack_attempt_lanes(const simt_stack *s, uint32_t retry_index) { return s->entries[retry_index + 1].mask; }
+
+/* After a commit or an abort emptied the Transaction entry: the Retry
+ * entry's lanes re-run from begin_pc + 4 under a fresh Transaction entry
+ * (*rerun true), or, with none left, the Retry entry pops and the parent
+ * continues after tx_commit (*rerun false). */
+simt_stack_status simt_stack_settle_transaction(simt_stack *s, uint32_t retry_index, uint32_t begin_pc, bool *rerun);
+
+/* The lanes of mask leave every entry (thread exit). */
+void simt_stack_remove_lanes(simt_stack *s, uint64_t mask);
+
+#endif
