@@ -33,7 +33,7 @@ return function(options)
     local function before_l2(partition, socket)
         local params = {
             clock = clock_name, partition = partition, partitions = partitions, interleave = interleave,
-            cid_allocator = partition == 0, ideal = options.ideal or false,
+            cid_allocator = partition == 0, validation = options.ideal and "ideal" or "values",
         }
         for k, v in pairs(options.params or {}) do params[k] = v end
         block(name(partition), "commit_unit", params)
