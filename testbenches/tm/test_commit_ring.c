@@ -1,9 +1,9 @@
 /* Unit tests of the commit-ID window (models/tm/commit_unit/commit_ring.h)
  * on its own: the window bounds, opening slots (and refusing an ID whose
  * slot another live ID holds), completeness of a slot's logs, groups,
- * held requests beyond the initial capacity, and retirement in ID order
- * that stops at the first live ID and wakes the IDs waiting for a retired
- * one. */
+ * held requests beyond the initial capacity, the work queues, and
+ * retirement in ID order that stops at the first live ID and wakes the IDs
+ * waiting for a retired one. */
 #include "commit_ring.h"
 #include "test_support.h"
 
@@ -109,8 +109,11 @@ static void retirement(void)
     CHECK(!s2->has_decision && !s2->validation_failed);
     CHECK_EQUAL(s2->first_waiter, 0);
     CHECK_EQUAL(r.validate_length, 2);
-    CHECK_EQUAL(r.validate_queue[r.validate_head], 5);
-    CHECK_EQUAL(r.validate_queue[(r.validate_head + 1) % r.window], 6);
+    CHECK_EQUAL(commit_ring_next_validation(&r), 5);
+    commit_ring_pop_validation(&r);
+    CHECK_EQUAL(commit_ring_next_validation(&r), 6);
+    commit_ring_pop_validation(&r);
+    CHECK_EQUAL(r.validate_length, 0);
     CHECK(commit_ring_in_window(&r, 10)); /* the window moved on */
     CHECK_EQUAL(commit_ring_retire(&r), 0); /* 3 is live */
     s3->state = COMMIT_SLOT_DONE;
@@ -120,8 +123,28 @@ static void retirement(void)
     commit_ring_release(&r);
 }
 
+/* The completion queue holds 2 x window IDs, oldest first, and wraps. */
+static void completion_queue(void)
+{
+    commit_ring r;
+    CHECK(commit_ring_init(&r, 2));
+    for (uint32_t round = 0; round < 3; round++) {
+        for (uint32_t i = 1; i <= 4; i++) commit_ring_queue_completion(&r, 10 * round + i);
+        CHECK_EQUAL(r.complete_length, 4);
+        for (uint32_t i = 1; i <= 3; i++) {
+            CHECK_EQUAL(commit_ring_next_completion(&r), 10 * round + i);
+            commit_ring_pop_completion(&r);
+        }
+        CHECK_EQUAL(commit_ring_next_completion(&r), 10 * round + 4);
+        commit_ring_pop_completion(&r);
+        CHECK_EQUAL(r.complete_length, 0);
+    }
+    commit_ring_release(&r);
+}
+
 int main(void)
 {
+    completion_queue();
     window_and_slots();
     groups_and_held();
     retirement();

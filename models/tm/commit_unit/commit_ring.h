@@ -121,6 +121,29 @@ static inline void commit_ring_queue_completion(commit_ring *ring, uint32_t cid)
     ring->complete_queue[(ring->complete_head + ring->complete_length++) % (2 * (size_t)ring->window)] = cid;
 }
 
+/* The oldest queued ID (the queue must not be empty), and its removal. */
+static inline uint32_t commit_ring_next_validation(const commit_ring *ring)
+{
+    return ring->validate_queue[ring->validate_head];
+}
+
+static inline void commit_ring_pop_validation(commit_ring *ring)
+{
+    ring->validate_head = (ring->validate_head + 1) % ring->window;
+    ring->validate_length--;
+}
+
+static inline uint32_t commit_ring_next_completion(const commit_ring *ring)
+{
+    return ring->complete_queue[ring->complete_head];
+}
+
+static inline void commit_ring_pop_completion(commit_ring *ring)
+{
+    ring->complete_head = (ring->complete_head + 1) % (2 * (size_t)ring->window);
+    ring->complete_length--;
+}
+
 /* Retires, in ID order, the written-back IDs that are skipped or done:
  * their slots become free and the IDs waiting for them are queued for
  * validation. Returns how many retired. */

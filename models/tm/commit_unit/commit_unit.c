@@ -675,7 +675,7 @@ static void issue_stage(commit_unit *u, uint64_t now)
     }
 
     while (budget && u->ring.validate_length) {
-        uint32_t cid = u->ring.validate_queue[u->ring.validate_head];
+        uint32_t cid = commit_ring_next_validation(&u->ring);
         commit_slot *s = commit_ring_slot(&u->ring, cid);
         if (s->state == COMMIT_SLOT_CHECKED) {
             if (s->hazard) u->stats.hazard_stall_cycles += now - s->checked_cycle;
@@ -685,8 +685,7 @@ static void issue_stage(commit_unit *u, uint64_t now)
         }
         if (!u->validation->validate(u->validation_state, s, &budget, now)) return; /* continues next cycle */
         if (s->validation_returned == s->reads.count) commit_ring_queue_completion(&u->ring, cid); /* nothing to wait for */
-        u->ring.validate_head = (u->ring.validate_head + 1) % u->ring.window;
-        u->ring.validate_length--;
+        commit_ring_pop_validation(&u->ring);
     }
 }
 
@@ -695,7 +694,7 @@ static void issue_stage(commit_unit *u, uint64_t now)
 static void complete_stage(commit_unit *u, uint64_t now)
 {
     while (u->ring.complete_length) {
-        uint32_t cid = u->ring.complete_queue[u->ring.complete_head];
+        uint32_t cid = commit_ring_next_completion(&u->ring);
         commit_slot *s = commit_ring_slot(&u->ring, cid);
         if (s->cid == cid && s->state == COMMIT_SLOT_VALIDATING && s->validation_returned == s->reads.count) {
             commit_group *g = &u->ring.groups[s->done_group];
@@ -717,8 +716,7 @@ static void complete_stage(commit_unit *u, uint64_t now)
             s->state = COMMIT_SLOT_DONE;
         }
         u->activity++;
-        u->ring.complete_head = (u->ring.complete_head + 1) % (2 * (size_t)u->ring.window);
-        u->ring.complete_length--;
+        commit_ring_pop_completion(&u->ring);
     }
     u->activity += commit_ring_retire(&u->ring);
     for (size_t i = 0; i < u->ring.held_length;) {
