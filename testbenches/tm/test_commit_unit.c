@@ -444,10 +444,12 @@ static void protocol_errors(void)
     char error[256] = "";
     CHECK(commit_unit_block_info.create(&p, &fake.env, error, sizeof error) == NULL);
     CHECK_CONTAINS(error, "partition");
+    simtx_params_release(commit_unit_block_info.params, &p);
     const char *const bad_lwh[] = {"lwh_entries=2", "lwh_ways=4", NULL};
     fake_params(&commit_unit_block_info, &p, bad_lwh);
     CHECK(commit_unit_block_info.create(&p, &fake.env, error, sizeof error) == NULL);
     CHECK_CONTAINS(error, "lwh_entries");
+    simtx_params_release(commit_unit_block_info.params, &p);
 }
 
 /* The test-only broken validation lets a stale read pass. */
