@@ -28,19 +28,20 @@ static void skip(const tm_walker *walker, unsigned p, uint32_t first_cid, uint32
 static uint32_t send_log(const tm_walker *walker, simtx_op op, const tm_walk_tx *tx, uint32_t i, const tm_entry *entries,
                          uint32_t count, unsigned p)
 {
-    simtx_msg msg;
+    simtx_msg msg; /* started at the first entry here: most partitions have none */
     uint32_t sent = 0;
-    tm_log_init(&msg, op, tx->cid, -1, -1);
     for (uint32_t e = 0; e < count; e++) {
         if (partition_of(walker, entries[e].address) != p) continue;
-        if (tm_entry_count(&msg) == TM_MAX_ENTRIES_PER_MSG) {
+        if (!sent) {
+            tm_log_init(&msg, op, tx->cid, -1, -1);
+        } else if (tm_entry_count(&msg) == TM_MAX_ENTRIES_PER_MSG) {
             emit(walker, &msg, TM_WALK_LOG, p, i, UINT64_C(1) << i);
             tm_log_init(&msg, op, tx->cid, -1, -1);
         }
         tm_log_append(&msg, tx->cid, entries[e].address, entries[e].value);
         sent++;
     }
-    if (msg.size) emit(walker, &msg, TM_WALK_LOG, p, i, UINT64_C(1) << i);
+    if (sent) emit(walker, &msg, TM_WALK_LOG, p, i, UINT64_C(1) << i);
     return sent;
 }
 
@@ -89,9 +90,9 @@ uint64_t tm_walk_logs_coalesced(const tm_walker *walker, const tm_walk_tx *txs, 
             uint32_t total = 0;
             for (int kind = 0; kind < 2; kind++) {
                 simtx_op op = kind ? SIMTX_OP_TM_WRITE_LOG : SIMTX_OP_TM_READ_LOG;
-                simtx_msg msg;
+                simtx_msg msg; /* started at the first entry here */
                 uint64_t carried = 0;
-                tm_log_init(&msg, op, base, -1, -1);
+                bool started = false;
                 for (uint32_t r = 0; r < ids; r++) {
                     uint32_t i = window + r;
                     const tm_entry *entries = kind ? txs[i].writes : txs[i].reads;
@@ -99,6 +100,10 @@ uint64_t tm_walk_logs_coalesced(const tm_walker *walker, const tm_walk_tx *txs, 
                     counts[r][kind] = 0;
                     for (uint32_t e = 0; e < n; e++) {
                         if (partition_of(walker, entries[e].address) != p) continue;
+                        if (!started) {
+                            tm_log_init(&msg, op, base, -1, -1);
+                            started = true;
+                        }
                         if (!tm_log_append(&msg, txs[i].cid, entries[e].address, entries[e].value)) {
                             emit(walker, &msg, TM_WALK_LOG, p, window, carried);
                             tm_log_init(&msg, op, base, -1, -1);
@@ -111,7 +116,7 @@ uint64_t tm_walk_logs_coalesced(const tm_walker *walker, const tm_walk_tx *txs, 
                         total++;
                     }
                 }
-                if (msg.size) emit(walker, &msg, TM_WALK_LOG, p, window, carried);
+                if (started) emit(walker, &msg, TM_WALK_LOG, p, window, carried);
             }
             if (!total) {
                 skip(walker, p, base, ids, window);
