@@ -51,7 +51,7 @@ return function(options)
     local function before_l2(partition, socket)
         local params = {
             clock = clock_name, partition = partition, partitions = partitions, interleave = interleave,
-            cid_allocator = partition == 0, ideal = mode == "ideal", skip_validation_check = broken,
+            cid_allocator = partition == 0, validation = mode == "ideal" and "ideal" or "values", skip_validation_check = broken,
             words_per_cycle = spec.tm.commit_words_per_cycle,
             lwt_entries = spec.tm.lwt_entries, lwt_subarrays = spec.tm.lwt_subarrays,
         }

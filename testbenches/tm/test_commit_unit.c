@@ -211,14 +211,14 @@ static void lwh_overflow(void)
     const char *const small[] = {"lwh_entries=4", "lwh_ways=4", NULL};
     no_hazard_validates_early(small, false);
     /* Ideal mode grows the history instead. */
-    const char *const ideal[] = {"lwh_entries=4", "lwh_ways=4", "ideal=true", NULL};
+    const char *const ideal[] = {"lwh_entries=4", "lwh_ways=4", "validation=ideal", NULL};
     no_hazard_validates_early(ideal, true);
 }
 
 /* 8 writes leave one word per cycle; ideal mode issues them all at once. */
 static void writeback_bandwidth(bool ideal)
 {
-    const char *const settings[] = {ideal ? "ideal=true" : "ideal=false", NULL};
+    const char *const settings[] = {ideal ? "validation=ideal" : "validation=values", NULL};
     tm_system sys;
     tm_system_init(&sys, 1, 5, settings);
     tm_entry w[8];
@@ -444,10 +444,12 @@ static void protocol_errors(void)
     char error[256] = "";
     CHECK(commit_unit_block_info.create(&p, &fake.env, error, sizeof error) == NULL);
     CHECK_CONTAINS(error, "partition");
+    simtx_params_release(commit_unit_block_info.params, &p);
     const char *const bad_lwh[] = {"lwh_entries=2", "lwh_ways=4", NULL};
     fake_params(&commit_unit_block_info, &p, bad_lwh);
     CHECK(commit_unit_block_info.create(&p, &fake.env, error, sizeof error) == NULL);
     CHECK_CONTAINS(error, "lwh_entries");
+    simtx_params_release(commit_unit_block_info.params, &p);
 }
 
 /* The test-only broken validation lets a stale read pass. */
@@ -470,7 +472,7 @@ static void broken_validation_passes_stale_read(void)
 /* Ideal mode validates without L2 reads, against the values it wrote back. */
 static void ideal_validation(void)
 {
-    const char *const ideal[] = {"ideal=true", NULL};
+    const char *const ideal[] = {"validation=ideal", NULL};
     tm_system sys;
     tm_system_init(&sys, 1, 30, ideal);
     tm_system_write_word(&sys, 0x100, 7); /* written by the host, not by a transaction */

@@ -274,7 +274,7 @@ static void run(const scenario *s, run_result *result)
 static void correct_units_are_serializable(void)
 {
     static const char *const small_lwh[] = {"lwh_entries=8", "lwh_ways=2", NULL};
-    static const char *const ideal[] = {"ideal=true", NULL};
+    static const char *const ideal[] = {"validation=ideal", NULL};
     static const char *const tight[] = {"input_queue_depth=2", "output_queue_depth=2", "window=64", NULL};
     static const char *const wide[] = {"words_per_cycle=4", "hazard_words_per_cycle=4", NULL};
     const scenario scenarios[] = {
@@ -304,7 +304,7 @@ static void correct_units_are_serializable(void)
 static void broken_validation_is_caught(void)
 {
     static const char *const broken[] = {"skip_validation_check=true", NULL};
-    static const char *const broken_ideal[] = {"skip_validation_check=true", "ideal=true", NULL};
+    static const char *const broken_ideal[] = {"skip_validation_check=true", "validation=ideal", NULL};
     const scenario scenarios[] = {
         {"broken validation", 3, 24, 20, 12, broken, 8},
         {"broken ideal validation", 6, 24, 20, 12, broken_ideal, 9},
@@ -492,7 +492,7 @@ static void run_warps(const scenario *s, unsigned lanes, run_result *result)
 
 static void warps_are_serializable(void)
 {
-    static const char *const ideal[] = {"ideal=true", NULL};
+    static const char *const ideal[] = {"validation=ideal", NULL};
     static const char *const broken[] = {"skip_validation_check=true", NULL};
     const scenario scenarios[] = {
         {"warptm 8 warps x 8 lanes", 6, 8, 6, 48, NULL, 11},

@@ -66,6 +66,7 @@ void tm_system_release(tm_system *sys)
 {
     for (unsigned p = 0; p < sys->partitions; p++) {
         commit_unit_block_info.destroy(sys->nodes[p].unit);
+        simtx_params_release(commit_unit_block_info.params, &sys->nodes[p].params);
         free(sys->nodes[p].inbound.items);
         free(sys->nodes[p].l2_responses.items);
     }

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assoc_table.h"
+#include "commit_ring.h"
+#include "commit_validation.h"
 #include "msg_queue.h"
 
 #define PARAM(field) offsetof(commit_unit_params, field)
@@ -24,7 +27,7 @@ static const simtx_param_spec commit_unit_param_specs[] = {
     {"lwh_ways", SIMTX_PARAM_INT, "4", "ways", 1, 64, NULL, "last-writer history associativity; an eviction makes later misses conservative", PARAM(lwh_ways)},
     {"lwt_entries", SIMTX_PARAM_INT, "2048", "entries", 1, 1 << 24, NULL, "last-written-time table entries, 128-byte blocks (temporal conflict detection)", PARAM(lwt_entries)},
     {"lwt_subarrays", SIMTX_PARAM_INT, "4", "ways", 1, 64, NULL, "last-written-time table subarrays (ways)", PARAM(lwt_subarrays)},
-    {"ideal", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "ideal TM: validation without L2 reads or bandwidth limits, exact unbounded histories", PARAM(ideal)},
+    {"validation", SIMTX_PARAM_ENUM, "values", "", 0, 0, "values|ideal", "values: KILO TM's value-based validation reading the L2; ideal: validation without L2 reads or bandwidth limits, exact unbounded histories", PARAM(validation)},
     {"skip_validation_check", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "TEST ONLY: validation ignores changed values (a deliberately broken commit unit)", PARAM(skip_validation_check)},
 };
 
@@ -37,99 +40,28 @@ static const simtx_socket_spec commit_unit_sockets[] = {
     {"downstream", SIMTX_SOCKET_INITIATOR, NULL, "to the L2 slice: validation reads, write-backs and pass-through accesses"},
 };
 
-/* Commit-ID states at this unit (after KILO TM's commit entry states). */
-enum {
-    SLOT_FREE,       /* nothing heard of this ID yet */
-    SLOT_FILL,       /* log entries arriving */
-    SLOT_SKIP,       /* no entries here */
-    SLOT_CHECKED,    /* hazard detection done, validation may start */
-    SLOT_VALIDATING, /* validation reads issued */
-    SLOT_VALIDATED,  /* outcome sent, waiting for the decision */
-    SLOT_COMMITTING, /* writing back */
-    SLOT_DONE,       /* committed and acknowledged, or aborted */
-};
-
 /* Own requests to the L2: tag | kind | ID | entry index. */
 enum { OWN_VALIDATION = 1, OWN_WRITEBACK = 2 };
 #define OWN_ID(kind, cid, index) \
     ((TM_COMMIT_UNIT_ID_TAG << 56) | ((uint64_t)(kind) << 52) | ((uint64_t)(cid) << 16) | (uint64_t)(index))
 #define IS_OWN_ID(id) (((id) >> 56) == TM_COMMIT_UNIT_ID_TAG)
 
-typedef struct tm_log {
-    tm_entry *entries;
-    uint32_t count, capacity;
-} tm_log;
-
-typedef struct cu_slot {
-    uint32_t cid;
-    uint8_t state;
-    bool done_received, has_decision, commit, hazard;
-    uint32_t expected_reads, expected_writes;
-    tm_log reads, writes;
-    int32_t done_group, decision_group; /* the held requests answering this ID (groups) */
-    uint8_t done_bit;                   /* this ID's bit in its TM_LOG_DONE's outcome mask */
-    uint32_t first_waiter, next_waiter; /* IDs whose validation waits for this one to retire (0: none) */
-    int32_t core, warp;                 /* who sent its TM_LOG_DONE (-1: unknown) */
-    uint32_t hazard_progress; /* entries through hazard detection, reads first */
-    uint32_t wait_for_cid;    /* validation waits until this ID retired (0: none) */
-    uint32_t validation_issued, validation_returned;
-    bool validation_failed;
-    uint32_t writeback_issued, writeback_acked;
-    uint64_t done_cycle, checked_cycle, decision_cycle;
-} cu_slot;
-
-/* A held request answered once for several IDs: a TM_LOG_DONE (response:
- * the mask of IDs that passed) or a TM_DECISION (response: the write-back
- * acknowledgement). The single-ID forms are groups of one. */
-typedef struct cu_group {
-    simtx_msg request;
-    uint32_t pending; /* IDs still to validate / to write back */
-    uint64_t mask;    /* outcome bits so far */
-} cu_group;
-
-/* A set-associative address -> ID table (the last-writer history and the
- * last-written-time table). Values below `stale_below` count as free; a
- * full set evicts its smallest value into `floor`, which later misses
- * return: the conservative answer. Ideal mode grows instead of evicting. */
-typedef struct cu_table {
-    uint64_t *keys;
-    uint32_t *values; /* 0: empty */
-    uint64_t sets, ways;
-    uint32_t floor;
-    bool grow;
-} cu_table;
-
-/* Ideal mode: the value of every word this unit wrote back, so validation
- * compares at once instead of reading the L2 (exact, unbounded). */
-typedef struct word_map {
-    uint64_t *keys; /* word address + 1; 0: empty */
-    uint32_t *values;
-    size_t capacity, count;
-} word_map;
-
 struct commit_unit {
     commit_unit_params params;
     simtx_env env;
-    cu_slot *slots;
-    uint32_t window;
-    uint32_t next_cid, hazard_cid, writeback_cid, retire_cid;
+    commit_ring ring;       /* the live IDs, their groups and held requests */
+    uint32_t next_cid;      /* the allocator's next ID */
     simtx_msg *input;
     size_t input_length;
-    simtx_msg *held;
-    size_t held_length, held_capacity; /* grows: refusing a query could block the decisions it waits for */
     msg_queue out[2];
     bool port_blocked[2];
-    cu_table lwh, lwt;
-    cu_group *groups; /* window of them: each holds at least one live ID */
-    int32_t *free_groups;
-    uint32_t free_group_count;
-    word_map committed_values; /* ideal mode only */
-    /* Work tracking, so that a cycle scans the live IDs only when something
-     * may have changed and an idle unit sleeps. */
-    uint64_t activity;      /* bumped by every state change */
-    uint32_t *validate_queue; /* IDs that may validate, oldest first (window of them) */
-    uint32_t *complete_queue; /* IDs that finished validating or writing back (2 x window) */
-    size_t validate_head, validate_length, complete_head, complete_length;
+    assoc_table lwh, lwt;   /* last-writer history (word -> ID), last-written-time table (block -> ID) */
+    const commit_validation *validation; /* the policy slot */
+    void *validation_state;
+    /* Per-cycle limits of the stages (UINT64_MAX: none). */
+    uint64_t input_budget, hazard_budget, issue_budget;
+    /* Bumped by every state change, so that an idle unit sleeps. */
+    uint64_t activity;
     char error[256];
     struct {
         uint64_t n_commits, n_aborts, n_skips, n_pass, n_fail, read_entries, write_entries, log_messages,
@@ -144,130 +76,19 @@ struct commit_unit {
     } probes;
 };
 
-/* ---- tables ---- */
-
-static bool table_init(cu_table *t, uint64_t entries, uint64_t ways, bool grow)
-{
-    t->ways = ways;
-    t->sets = entries / ways ? entries / ways : 1;
-    t->keys = calloc(t->sets * ways, sizeof *t->keys);
-    t->values = calloc(t->sets * ways, sizeof *t->values);
-    t->floor = 0;
-    t->grow = grow;
-    return t->keys && t->values;
-}
-
-static void table_release(cu_table *t)
-{
-    free(t->keys);
-    free(t->values);
-}
-
-/* The value stored for key (>= stale_below), or 0 when absent. */
-static uint32_t table_find(const cu_table *t, uint64_t key, uint32_t stale_below)
-{
-    uint64_t base = (key % t->sets) * t->ways;
-    for (uint64_t w = 0; w < t->ways; w++)
-        if (t->values[base + w] && t->values[base + w] >= stale_below && t->keys[base + w] == key)
-            return t->values[base + w];
-    return 0;
-}
-
-static bool table_store(cu_table *t, uint64_t key, uint32_t value, uint32_t stale_below, bool *evicted);
-
-static bool table_double(cu_table *t, uint32_t stale_below)
-{
-    cu_table bigger;
-    if (!table_init(&bigger, t->sets * t->ways * 2, t->ways, true)) return false;
-    for (uint64_t i = 0; i < t->sets * t->ways; i++) {
-        bool evicted = false;
-        if (t->values[i] && t->values[i] >= stale_below &&
-            !table_store(&bigger, t->keys[i], t->values[i], stale_below, &evicted)) {
-            table_release(&bigger);
-            return false;
-        }
-    }
-    bigger.floor = t->floor;
-    table_release(t);
-    *t = bigger;
-    return true;
-}
-
-/* Records key -> max(old, value). *evicted tells whether another key lost
- * its entry (then `floor` covers it). Returns false only out of memory. */
-static bool table_store(cu_table *t, uint64_t key, uint32_t value, uint32_t stale_below, bool *evicted)
-{
-    for (;;) {
-        uint64_t base = (key % t->sets) * t->ways;
-        uint64_t free_way = UINT64_MAX, victim = 0;
-        for (uint64_t w = 0; w < t->ways; w++) {
-            uint32_t v = t->values[base + w];
-            bool live = v && v >= stale_below;
-            if (live && t->keys[base + w] == key) {
-                if (value > v) t->values[base + w] = value;
-                return true;
-            }
-            if (!live && free_way == UINT64_MAX) free_way = w;
-            if (t->values[base + w] < t->values[base + victim]) victim = w;
-        }
-        if (free_way != UINT64_MAX) {
-            t->keys[base + free_way] = key;
-            t->values[base + free_way] = value;
-            return true;
-        }
-        if (t->grow) {
-            if (!table_double(t, stale_below)) return false;
-            continue;
-        }
-        if (t->values[base + victim] > t->floor) t->floor = t->values[base + victim];
-        t->keys[base + victim] = key;
-        t->values[base + victim] = value;
-        *evicted = true;
-        return true;
-    }
-}
-
-static bool word_map_store(word_map *m, uint64_t word, uint32_t value)
-{
-    if (2 * (m->count + 1) > m->capacity) {
-        word_map bigger = {0};
-        bigger.capacity = m->capacity ? m->capacity * 2 : 1024;
-        bigger.keys = calloc(bigger.capacity, sizeof *bigger.keys);
-        bigger.values = calloc(bigger.capacity, sizeof *bigger.values);
-        if (!bigger.keys || !bigger.values) {
-            free(bigger.keys);
-            free(bigger.values);
-            return false;
-        }
-        for (size_t i = 0; i < m->capacity; i++)
-            if (m->keys[i]) word_map_store(&bigger, m->keys[i] - 1, m->values[i]);
-        free(m->keys);
-        free(m->values);
-        *m = bigger;
-    }
-    size_t i = (size_t)((word * UINT64_C(0x9E3779B97F4A7C15)) >> 20) % m->capacity;
-    while (m->keys[i] && m->keys[i] != word + 1) i = (i + 1) % m->capacity;
-    if (!m->keys[i]) m->count++;
-    m->keys[i] = word + 1;
-    m->values[i] = value;
-    return true;
-}
-
-static bool word_map_find(const word_map *m, uint64_t word, uint32_t *value)
-{
-    if (!m->capacity) return false;
-    size_t i = (size_t)((word * UINT64_C(0x9E3779B97F4A7C15)) >> 20) % m->capacity;
-    while (m->keys[i]) {
-        if (m->keys[i] == word + 1) {
-            *value = m->values[i];
-            return true;
-        }
-        i = (i + 1) % m->capacity;
-    }
-    return false;
-}
-
 /* ---- creation ---- */
+
+/* The validation policies, by their `validation` parameter value. */
+static const commit_validation *const validations[] = {&commit_validation_values, &commit_validation_ideal};
+
+static const commit_validation *validation_named(const char *name)
+{
+    for (size_t i = 0; i < sizeof validations / sizeof validations[0]; i++)
+        if (!strcmp(validations[i]->name, name)) return validations[i];
+    return validations[0]; /* not reached: the parameter table admits only these names */
+}
+
+static bool issue_validation_read(void *unit, uint32_t cid, uint32_t index, const tm_entry *entry, uint64_t now);
 
 static void *commit_unit_create(const void *params, const simtx_env *env, char *error, size_t error_size)
 {
@@ -295,22 +116,21 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
     if (!u) return NULL;
     u->params = *p;
     u->env = *env;
-    u->window = (uint32_t)p->window;
-    u->next_cid = u->hazard_cid = u->writeback_cid = u->retire_cid = 1;
-    u->slots = calloc(u->window, sizeof *u->slots);
+    u->next_cid = 1;
+    u->validation = validation_named(p->validation);
+    u->input_budget = u->validation->unbounded ? UINT64_MAX : 1;
+    u->hazard_budget = u->validation->unbounded ? UINT64_MAX : (uint64_t)p->hazard_words_per_cycle;
+    u->issue_budget = u->validation->unbounded ? UINT64_MAX : (uint64_t)p->words_per_cycle;
+    commit_validation_env validation_env = {u, issue_validation_read, &u->stats.validations,
+                                            &u->stats.validation_mismatches, p->skip_validation_check};
+    u->validation_state = u->validation->create(&validation_env);
     u->input = calloc((size_t)p->input_queue_depth, sizeof *u->input);
-    u->held_capacity = 64;
-    u->held = calloc(u->held_capacity, sizeof *u->held);
-    u->groups = calloc(u->window * 2, sizeof *u->groups);
-    u->validate_queue = calloc(u->window, sizeof *u->validate_queue);
-    u->complete_queue = calloc(u->window * 2, sizeof *u->complete_queue);
-    u->free_groups = calloc(u->window * 2, sizeof *u->free_groups);
-    if (u->free_groups)
-        for (uint32_t i = 0; i < u->window * 2; i++) u->free_groups[u->free_group_count++] = (int32_t)(u->window * 2 - 1 - i);
-    if (!u->slots || !u->input || !u->held || !u->groups || !u->free_groups || !u->validate_queue || !u->complete_queue || !msg_queue_init(&u->out[0], (size_t)p->output_queue_depth) ||
+    bool grow = u->validation->unbounded;
+    if (!commit_ring_init(&u->ring, (uint32_t)p->window) || !u->input || !u->validation_state ||
+        !msg_queue_init(&u->out[0], (size_t)p->output_queue_depth) ||
         !msg_queue_init(&u->out[1], (size_t)p->output_queue_depth) ||
-        !table_init(&u->lwh, (uint64_t)p->lwh_entries, (uint64_t)p->lwh_ways, p->ideal) ||
-        !table_init(&u->lwt, (uint64_t)p->lwt_entries, (uint64_t)p->lwt_subarrays, p->ideal)) {
+        !assoc_table_init(&u->lwh, (uint64_t)p->lwh_entries, (uint64_t)p->lwh_ways, grow) ||
+        !assoc_table_init(&u->lwt, (uint64_t)p->lwt_entries, (uint64_t)p->lwt_subarrays, grow)) {
         snprintf(error, error_size, "out of memory for window %lld", (long long)p->window);
         commit_unit_block_info.destroy(u);
         return NULL;
@@ -360,28 +180,17 @@ static void commit_unit_destroy(void *core)
 {
     commit_unit *u = core;
     if (!u) return;
-    if (u->slots)
-        for (uint32_t i = 0; i < u->window; i++) {
-            free(u->slots[i].reads.entries);
-            free(u->slots[i].writes.entries);
-        }
-    free(u->slots);
+    commit_ring_release(&u->ring);
     free(u->input);
-    free(u->held);
-    free(u->groups);
-    free(u->free_groups);
-    free(u->validate_queue);
-    free(u->complete_queue);
     msg_queue_release(&u->out[0]);
     msg_queue_release(&u->out[1]);
-    table_release(&u->lwh);
-    table_release(&u->lwt);
-    free(u->committed_values.keys);
-    free(u->committed_values.values);
+    assoc_table_release(&u->lwh);
+    assoc_table_release(&u->lwt);
+    if (u->validation_state) u->validation->destroy(u->validation_state);
     free(u);
 }
 
-uint32_t commit_unit_retire_cid(const commit_unit *unit) { return unit->retire_cid; }
+uint32_t commit_unit_retire_cid(const commit_unit *unit) { return unit->ring.retire_cid; }
 
 /* ---- helpers ---- */
 
@@ -394,26 +203,6 @@ __attribute__((format(printf, 2, 3))) static void fail(commit_unit *u, const cha
     va_end(args);
     snprintf(u->error, sizeof u->error, "%s", text); /* the shim names the instance */
     u->env.fail(u->env.context, u->error);
-}
-
-static bool in_window(const commit_unit *u, uint32_t cid)
-{
-    return cid >= u->retire_cid && cid - u->retire_cid < u->window;
-}
-
-static cu_slot *slot_of(commit_unit *u, uint32_t cid) { return &u->slots[cid % u->window]; }
-
-static bool log_append(tm_log *log, tm_entry entry)
-{
-    if (log->count == log->capacity) {
-        uint32_t capacity = log->capacity ? log->capacity * 2 : 16;
-        tm_entry *grown = realloc(log->entries, capacity * sizeof *grown);
-        if (!grown) return false;
-        log->entries = grown;
-        log->capacity = capacity;
-    }
-    log->entries[log->count++] = entry;
-    return true;
 }
 
 static bool owned(const commit_unit *u, uint64_t address)
@@ -436,42 +225,23 @@ static void respond(commit_unit *u, const simtx_msg *request, uint64_t aux, uint
     msg_queue_push(&u->out[COMMIT_UNIT_UPSTREAM], &response, now);
 }
 
-/* A slot ready for cid (state FREE turned into FILL). NULL: the protocol
- * was broken (reported). */
-static cu_slot *open_slot(commit_unit *u, uint32_t cid)
+/* The slot of cid, ready for log entries; NULL: the protocol was broken
+ * (reported). */
+static commit_slot *open_slot(commit_unit *u, uint32_t cid)
 {
-    cu_slot *s = slot_of(u, cid);
-    if (s->state == SLOT_FREE) {
-        s->cid = cid;
-        s->state = SLOT_FILL;
-    }
-    if (s->cid != cid || s->state != SLOT_FILL) {
+    commit_slot *s = commit_ring_open(&u->ring, cid);
+    if (!s) {
+        const commit_slot *taken = commit_ring_slot(&u->ring, cid);
         fail(u, "log message for commit ID %u after its TM_LOG_DONE was complete or a TM_SKIP (state %u)",
-             (unsigned)cid, (unsigned)s->state);
-        return NULL;
+             (unsigned)cid, (unsigned)taken->state);
     }
     return s;
 }
 
-static bool slot_complete(const cu_slot *s)
-{
-    return s->state == SLOT_FILL && s->done_received && s->reads.count == s->expected_reads &&
-           s->writes.count == s->expected_writes;
-}
-
-static int32_t group_open(commit_unit *u, const simtx_msg *request)
-{
-    int32_t g = u->free_groups[--u->free_group_count];
-    u->groups[g].request = *request;
-    u->groups[g].pending = 0;
-    u->groups[g].mask = 0;
-    return g;
-}
-
 static void group_close(commit_unit *u, int32_t g, uint64_t now)
 {
-    respond(u, &u->groups[g].request, u->groups[g].mask, 0, now);
-    u->free_groups[u->free_group_count++] = g;
+    respond(u, &u->ring.groups[g].request, u->ring.groups[g].mask, 0, now);
+    commit_ring_group_free(&u->ring, g);
 }
 
 /* The ID range of a coalesced TM_LOG_DONE / TM_DECISION; false if malformed
@@ -494,22 +264,12 @@ static bool group_range(commit_unit *u, const simtx_msg *msg, uint32_t *count)
             return false;
         }
     }
-    if (msg->transaction_id < u->retire_cid && msg->op == SIMTX_OP_TM_LOG_DONE) {
+    if (msg->transaction_id < u->ring.retire_cid && msg->op == SIMTX_OP_TM_LOG_DONE) {
         fail(u, "TM_LOG_DONE for commit ID %u, already retired (oldest live %u)", (unsigned)msg->transaction_id,
-             (unsigned)u->retire_cid);
+             (unsigned)u->ring.retire_cid);
         return false;
     }
     return true;
-}
-
-static void queue_validation(commit_unit *u, uint32_t cid)
-{
-    u->validate_queue[(u->validate_head + u->validate_length++) % u->window] = cid;
-}
-
-static void queue_completion(commit_unit *u, uint32_t cid)
-{
-    u->complete_queue[(u->complete_head + u->complete_length++) % (2 * (size_t)u->window)] = cid;
 }
 
 /* ---- taking messages in ---- */
@@ -539,10 +299,10 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
             return true;
         }
         for (unsigned k = 0; k < count; k++)
-            if (!in_window(u, tm_entry_cid(msg, k))) {
-                if (tm_entry_cid(msg, k) < u->retire_cid) {
+            if (!commit_ring_in_window(&u->ring, tm_entry_cid(msg, k))) {
+                if (tm_entry_cid(msg, k) < u->ring.retire_cid) {
                     fail(u, "log entry for commit ID %u, already retired (oldest live %u)",
-                         (unsigned)tm_entry_cid(msg, k), (unsigned)u->retire_cid);
+                         (unsigned)tm_entry_cid(msg, k), (unsigned)u->ring.retire_cid);
                     return true;
                 }
                 return false;
@@ -555,13 +315,13 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
                      (unsigned)u->params.partition);
                 return true;
             }
-            cu_slot *s = open_slot(u, tm_entry_cid(msg, k));
+            commit_slot *s = open_slot(u, tm_entry_cid(msg, k));
             if (!s) return true;
-            if (!log_append(msg->op == SIMTX_OP_TM_READ_LOG ? &s->reads : &s->writes, e)) {
+            if (!commit_log_append(msg->op == SIMTX_OP_TM_READ_LOG ? &s->reads : &s->writes, e)) {
                 fail(u, "out of memory for the log of commit ID %u", (unsigned)s->cid);
                 return true;
             }
-            if (slot_complete(s)) s->done_cycle = now;
+            if (commit_ring_slot_complete(s)) s->done_cycle = now;
         }
         if (msg->op == SIMTX_OP_TM_READ_LOG) u->stats.read_entries += count;
         else u->stats.write_entries += count;
@@ -573,32 +333,32 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
     case SIMTX_OP_TM_LOG_DONE: {
         uint32_t first = msg->transaction_id, count;
         if (!group_range(u, msg, &count)) return true;
-        if (!in_window(u, first + count - 1) || !u->free_group_count || !output_room(u, COMMIT_UNIT_UPSTREAM, 1))
+        if (!commit_ring_in_window(&u->ring, first + count - 1) || !u->ring.free_group_count || !output_room(u, COMMIT_UNIT_UPSTREAM, 1))
             return false;
-        int32_t g = group_open(u, msg);
+        int32_t g = commit_ring_group_open(&u->ring, msg);
         for (uint32_t i = 0; i < count; i++) {
             uint32_t cid = first + i, reads, writes;
             if (msg->size) {
                 memcpy(&reads, msg->data + 8 * i, 4);
                 memcpy(&writes, msg->data + 8 * i + 4, 4);
                 if (!reads && !writes) { /* a coalesced skip */
-                    cu_slot *s = slot_of(u, cid);
-                    if (s->state != SLOT_FREE) {
+                    commit_slot *s = commit_ring_slot(&u->ring, cid);
+                    if (s->state != COMMIT_SLOT_FREE) {
                         fail(u, "TM_LOG_DONE record without entries for commit ID %u, which has entries (state %u)",
                              (unsigned)cid, (unsigned)s->state);
                         return true;
                     }
                     s->cid = cid;
-                    s->state = SLOT_SKIP;
+                    s->state = COMMIT_SLOT_SKIP;
                     u->stats.n_skips++;
-                    u->groups[g].mask |= UINT64_C(1) << i;
+                    u->ring.groups[g].mask |= UINT64_C(1) << i;
                     continue;
                 }
             } else {
                 reads = (uint32_t)msg->aux;
                 writes = (uint32_t)(msg->aux >> 32);
             }
-            cu_slot *s = open_slot(u, cid);
+            commit_slot *s = open_slot(u, cid);
             if (!s) return true;
             if (s->done_received) {
                 fail(u, "two TM_LOG_DONE for commit ID %u", (unsigned)cid);
@@ -611,31 +371,31 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
             s->done_bit = (uint8_t)i;
             s->core = msg->core;
             s->warp = msg->warp;
-            u->groups[g].pending++;
-            if (slot_complete(s)) s->done_cycle = now;
+            u->ring.groups[g].pending++;
+            if (commit_ring_slot_complete(s)) s->done_cycle = now;
         }
-        if (!u->groups[g].pending) group_close(u, g, now);
+        if (!u->ring.groups[g].pending) group_close(u, g, now);
         return true;
     }
     case SIMTX_OP_TM_SKIP: {
         uint32_t first = msg->transaction_id, count = (uint32_t)msg->aux;
-        if (count == 0 || count > u->window) {
-            fail(u, "TM_SKIP of %u IDs: must be 1 to window (%u)", (unsigned)count, (unsigned)u->window);
+        if (count == 0 || count > u->ring.window) {
+            fail(u, "TM_SKIP of %u IDs: must be 1 to window (%u)", (unsigned)count, (unsigned)u->ring.window);
             return true;
         }
-        if (first < u->retire_cid) {
-            fail(u, "TM_SKIP for commit ID %u, already retired (oldest live %u)", (unsigned)first, (unsigned)u->retire_cid);
+        if (first < u->ring.retire_cid) {
+            fail(u, "TM_SKIP for commit ID %u, already retired (oldest live %u)", (unsigned)first, (unsigned)u->ring.retire_cid);
             return true;
         }
-        if (!in_window(u, first + count - 1) || !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) return false;
+        if (!commit_ring_in_window(&u->ring, first + count - 1) || !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) return false;
         for (uint32_t c = first; c < first + count; c++) {
-            cu_slot *s = slot_of(u, c);
-            if (s->state != SLOT_FREE) {
+            commit_slot *s = commit_ring_slot(&u->ring, c);
+            if (s->state != COMMIT_SLOT_FREE) {
                 fail(u, "TM_SKIP for commit ID %u, which has entries or was skipped (state %u)", (unsigned)c, (unsigned)s->state);
                 return true;
             }
             s->cid = c;
-            s->state = SLOT_SKIP;
+            s->state = COMMIT_SLOT_SKIP;
         }
         u->stats.n_skips += count;
         respond(u, msg, 0, 0, now);
@@ -644,17 +404,17 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
     case SIMTX_OP_TM_DECISION: {
         uint32_t first = msg->transaction_id, count;
         if (!group_range(u, msg, &count)) return true;
-        if (!u->free_group_count || !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) return false;
+        if (!u->ring.free_group_count || !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) return false;
         /* Check the whole range first, so that an error changes nothing. */
         for (uint32_t i = 0; i < count; i++) {
             uint32_t cid = first + i;
-            cu_slot *s = slot_of(u, cid);
+            commit_slot *s = commit_ring_slot(&u->ring, cid);
             bool commit = msg->size ? (msg->aux >> i) & 1 : msg->aux == TM_DECISION_COMMIT;
-            if (msg->size && (cid < u->retire_cid || (in_window(u, cid) && s->cid == cid && s->state == SLOT_SKIP)))
+            if (msg->size && (cid < u->ring.retire_cid || (commit_ring_in_window(&u->ring, cid) && s->cid == cid && s->state == COMMIT_SLOT_SKIP)))
                 continue; /* an ID without entries here needs no decision */
-            if (!in_window(u, cid) || s->cid != cid || s->state != SLOT_VALIDATED || s->has_decision) {
+            if (!commit_ring_in_window(&u->ring, cid) || s->cid != cid || s->state != COMMIT_SLOT_VALIDATED || s->has_decision) {
                 fail(u, "TM_DECISION for commit ID %u before its outcome was sent, or twice (state %u)", (unsigned)cid,
-                     in_window(u, cid) && s->cid == cid ? (unsigned)s->state : 0u);
+                     commit_ring_in_window(&u->ring, cid) && s->cid == cid ? (unsigned)s->state : 0u);
                 return true;
             }
             if (commit && s->validation_failed) {
@@ -662,32 +422,32 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
                 return true;
             }
         }
-        int32_t g = group_open(u, msg);
+        int32_t g = commit_ring_group_open(&u->ring, msg);
         for (uint32_t i = 0; i < count; i++) {
             uint32_t cid = first + i;
-            cu_slot *s = slot_of(u, cid);
-            if (!in_window(u, cid) || s->cid != cid || s->state != SLOT_VALIDATED) continue;
+            commit_slot *s = commit_ring_slot(&u->ring, cid);
+            if (!commit_ring_in_window(&u->ring, cid) || s->cid != cid || s->state != COMMIT_SLOT_VALIDATED) continue;
             bool commit = msg->size ? (msg->aux >> i) & 1 : msg->aux == TM_DECISION_COMMIT;
             s->has_decision = true;
             s->commit = commit;
             s->decision_cycle = now;
             if (commit) {
                 s->decision_group = g;
-                u->groups[g].pending++;
+                u->ring.groups[g].pending++;
             } else {
-                s->state = SLOT_DONE;
+                s->state = COMMIT_SLOT_DONE;
                 u->stats.n_aborts++;
                 simtx_histogram_add(&u->stats.commit_latency, 0);
             }
         }
-        if (!u->groups[g].pending) group_close(u, g, now);
+        if (!u->ring.groups[g].pending) group_close(u, g, now);
         return true;
     }
     case SIMTX_OP_TM_LWT_QUERY: {
-        if (u->retire_cid >= msg->aux) {
+        if (u->ring.retire_cid >= msg->aux) {
             if (!output_room(u, COMMIT_UNIT_UPSTREAM, 1)) return false;
             uint64_t block = msg->address / TM_LWT_BLOCK_BYTES;
-            uint32_t time = table_find(&u->lwt, block, 0);
+            uint32_t time = assoc_table_find(&u->lwt, block, 0);
             if (!time) {
                 time = u->lwt.floor;
                 u->stats.lwt_misses++;
@@ -696,17 +456,11 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
             u->stats.lwt_queries++;
             return true;
         }
-        if (u->held_length == u->held_capacity) {
-            simtx_msg *grown = realloc(u->held, 2 * u->held_capacity * sizeof *grown);
-            if (!grown) {
-                fail(u, "out of memory holding %zu temporal-conflict-detection queries", u->held_length);
-                return true;
-            }
-            u->held = grown;
-            u->held_capacity *= 2;
+        if (!commit_ring_hold(&u->ring, msg)) {
+            fail(u, "out of memory holding %zu temporal-conflict-detection queries", u->ring.held_length);
+            return true;
         }
-        u->held[u->held_length++] = *msg;
-        if (u->held_length > u->stats.held_queries_max) u->stats.held_queries_max = u->held_length;
+        if (u->ring.held_length > u->stats.held_queries_max) u->stats.held_queries_max = u->ring.held_length;
         return true;
     }
     default:
@@ -723,7 +477,7 @@ static void own_response(commit_unit *u, const simtx_msg *msg)
     unsigned kind = (unsigned)((msg->id >> 52) & 15);
     uint32_t cid = (uint32_t)(msg->id >> 16);
     uint32_t index = (uint32_t)(msg->id & 0xFFFF);
-    cu_slot *s = slot_of(u, cid);
+    commit_slot *s = commit_ring_slot(&u->ring, cid);
     if (msg->status != SIMTX_STATUS_OK) {
         fail(u, "the L2 refused a commit-unit access at 0x%" PRIx64 " (status %u)", msg->address, (unsigned)msg->status);
         return;
@@ -735,13 +489,10 @@ static void own_response(commit_unit *u, const simtx_msg *msg)
     if (kind == OWN_VALIDATION) {
         uint32_t seen;
         memcpy(&seen, msg->data, 4);
-        if (index < s->reads.count && seen != s->reads.entries[index].value) {
-            u->stats.validation_mismatches++;
-            if (!u->params.skip_validation_check) s->validation_failed = true;
-        }
-        if (++s->validation_returned == s->reads.count) queue_completion(u, cid);
+        u->validation->read_returned(u->validation_state, s, index, seen);
+        if (++s->validation_returned == s->reads.count) commit_ring_queue_completion(&u->ring, cid);
     } else {
-        if (++s->writeback_acked == s->writes.count && s->writeback_issued == s->writes.count) queue_completion(u, cid);
+        if (++s->writeback_acked == s->writes.count && s->writeback_issued == s->writes.count) commit_ring_queue_completion(&u->ring, cid);
     }
 }
 
@@ -776,7 +527,7 @@ static simtx_accept_result commit_unit_accept(void *core, unsigned port, const s
  * the decisions that retire older ones). */
 static void input_stage(commit_unit *u, uint64_t now)
 {
-    unsigned budget = u->params.ideal ? UINT32_MAX : 1;
+    uint64_t budget = u->input_budget;
     size_t i = 0;
     while (budget && i < u->input_length) {
         if (take_in(u, &u->input[i], now)) {
@@ -788,7 +539,7 @@ static void input_stage(commit_unit *u, uint64_t now)
             i++;
         }
     }
-    if (budget && u->input_length && !u->params.ideal) u->stats.window_stalls++;
+    if (budget && u->input_length && u->input_budget != UINT64_MAX) u->stats.window_stalls++;
 }
 
 /* Hazard detection, in ID order: each read looks up the last writer of its
@@ -796,27 +547,27 @@ static void input_stage(commit_unit *u, uint64_t now)
  * the ID's writes become the last writers of their words. */
 static void hazard_stage(commit_unit *u, uint64_t now)
 {
-    uint64_t budget = u->params.ideal ? UINT64_MAX : (uint64_t)u->params.hazard_words_per_cycle;
-    while (budget && in_window(u, u->hazard_cid)) {
-        cu_slot *s = slot_of(u, u->hazard_cid);
-        if (s->cid != u->hazard_cid) break;
-        if (s->state == SLOT_SKIP) {
-            u->hazard_cid++;
+    uint64_t budget = u->hazard_budget;
+    while (budget && commit_ring_in_window(&u->ring, u->ring.hazard_cid)) {
+        commit_slot *s = commit_ring_slot(&u->ring, u->ring.hazard_cid);
+        if (s->cid != u->ring.hazard_cid) break;
+        if (s->state == COMMIT_SLOT_SKIP) {
+            u->ring.hazard_cid++;
             budget--;
             u->activity++;
             continue;
         }
-        if (!slot_complete(s)) break;
+        if (!commit_ring_slot_complete(s)) break;
         while (budget && s->hazard_progress < s->reads.count + s->writes.count) {
             if (s->hazard_progress < s->reads.count) {
                 uint64_t word = s->reads.entries[s->hazard_progress].address / 4;
-                uint32_t writer = table_find(&u->lwh, word, u->retire_cid);
-                if (!writer && u->lwh.floor >= u->retire_cid) writer = u->lwh.floor; /* evicted: maybe */
-                const cu_slot *w = writer ? slot_of(u, writer) : NULL;
+                uint32_t writer = assoc_table_find(&u->lwh, word, u->ring.retire_cid);
+                if (!writer && u->lwh.floor >= u->ring.retire_cid) writer = u->lwh.floor; /* evicted: maybe */
+                const commit_slot *w = writer ? commit_ring_slot(&u->ring, writer) : NULL;
                 bool same_warp = w && w->cid == writer && s->core >= 0 && s->warp >= 0 && w->core == s->core &&
                                  w->warp == s->warp && !w->has_decision;
                 if (writer && writer < s->cid &&
-                    (same_warp || writer >= u->groups[s->done_group].request.transaction_id)) {
+                    (same_warp || writer >= u->ring.groups[s->done_group].request.transaction_id)) {
                     /* An older, undecided ID of the same warp (or of the same
                      * coalesced TM_LOG_DONE): its decision may wait for our
                      * own outcome, so waiting for it to retire could deadlock;
@@ -830,7 +581,7 @@ static void hazard_stage(commit_unit *u, uint64_t now)
             } else {
                 uint64_t word = s->writes.entries[s->hazard_progress - s->reads.count].address / 4;
                 bool evicted = false;
-                if (!table_store(&u->lwh, word, s->cid, u->retire_cid, &evicted)) {
+                if (!assoc_table_store(&u->lwh, word, s->cid, u->ring.retire_cid, &evicted)) {
                     fail(u, "out of memory growing the last-writer history (%" PRIu64 " sets)", u->lwh.sets);
                     return;
                 }
@@ -841,20 +592,20 @@ static void hazard_stage(commit_unit *u, uint64_t now)
             u->activity++;
         }
         if (s->hazard_progress < s->reads.count + s->writes.count) break;
-        s->state = SLOT_CHECKED;
+        s->state = COMMIT_SLOT_CHECKED;
         s->checked_cycle = now;
-        if (s->wait_for_cid >= u->retire_cid) { /* wait for that ID to retire */
-            cu_slot *writer = slot_of(u, s->wait_for_cid);
+        if (s->wait_for_cid >= u->ring.retire_cid) { /* wait for that ID to retire */
+            commit_slot *writer = commit_ring_slot(&u->ring, s->wait_for_cid);
             s->next_waiter = writer->first_waiter;
             writer->first_waiter = s->cid;
         } else {
-            queue_validation(u, s->cid);
+            commit_ring_queue_validation(&u->ring, s->cid);
         }
         u->activity++;
         s->hazard = s->wait_for_cid != 0;
         if (s->hazard) u->stats.hazards++;
         simtx_histogram_add(&u->stats.hazard_latency, now - s->done_cycle);
-        u->hazard_cid++;
+        u->ring.hazard_cid++;
         if (budget) budget--;
     }
 }
@@ -874,24 +625,30 @@ static bool issue_downstream(commit_unit *u, simtx_op op, uint64_t id, const tm_
     return true;
 }
 
-/* Write-back in ID order, then validation reads: together `words_per_cycle`. */
+static bool issue_validation_read(void *unit, uint32_t cid, uint32_t index, const tm_entry *entry, uint64_t now)
+{
+    return issue_downstream(unit, SIMTX_OP_READ, OWN_ID(OWN_VALIDATION, cid, index), entry, now);
+}
+
+/* Write-back in ID order, then validation (the policy's): together
+ * `words_per_cycle` of L2 bandwidth. */
 static void issue_stage(commit_unit *u, uint64_t now)
 {
-    uint64_t budget = u->params.ideal ? UINT64_MAX : (uint64_t)u->params.words_per_cycle;
+    uint64_t budget = u->issue_budget;
 
-    while (budget && u->writeback_cid < u->hazard_cid) {
-        cu_slot *s = slot_of(u, u->writeback_cid);
-        if (s->state == SLOT_SKIP || (s->state == SLOT_DONE && !s->commit)) {
-            u->writeback_cid++;
+    while (budget && u->ring.writeback_cid < u->ring.hazard_cid) {
+        commit_slot *s = commit_ring_slot(&u->ring, u->ring.writeback_cid);
+        if (s->state == COMMIT_SLOT_SKIP || (s->state == COMMIT_SLOT_DONE && !s->commit)) {
+            u->ring.writeback_cid++;
             u->activity++;
             continue;
         }
-        if (s->state == SLOT_VALIDATED && s->has_decision && s->commit) {
-            s->state = SLOT_COMMITTING;
-            if (!s->writes.count) queue_completion(u, s->cid); /* no writes here: acknowledged at once */
+        if (s->state == COMMIT_SLOT_VALIDATED && s->has_decision && s->commit) {
+            s->state = COMMIT_SLOT_COMMITTING;
+            if (!s->writes.count) commit_ring_queue_completion(&u->ring, s->cid); /* no writes here: acknowledged at once */
             u->activity++;
         }
-        if (s->state != SLOT_COMMITTING) break;
+        if (s->state != COMMIT_SLOT_COMMITTING) break;
         while (budget && s->writeback_issued < s->writes.count) {
             const tm_entry *e = &s->writes.entries[s->writeback_issued];
             if (!issue_downstream(u, SIMTX_OP_WRITE, OWN_ID(OWN_WRITEBACK, s->cid, s->writeback_issued), e, now))
@@ -899,13 +656,13 @@ static void issue_stage(commit_unit *u, uint64_t now)
             /* The block's last-written time rises before the write is
              * visible: conservative for temporal conflict detection. */
             bool evicted = false;
-            if (!table_store(&u->lwt, e->address / TM_LWT_BLOCK_BYTES, s->cid, 0, &evicted)) {
+            if (!assoc_table_store(&u->lwt, e->address / TM_LWT_BLOCK_BYTES, s->cid, 0, &evicted)) {
                 fail(u, "out of memory growing the last-written-time table");
                 return;
             }
             if (evicted) u->stats.lwt_evictions++;
-            if (u->params.ideal && !word_map_store(&u->committed_values, e->address / 4, e->value)) {
-                fail(u, "out of memory for the committed values of ideal mode");
+            if (!u->validation->written_back(u->validation_state, e)) {
+                fail(u, "out of memory for the committed values of %s validation", u->validation->name);
                 return;
             }
             s->writeback_issued++;
@@ -913,44 +670,22 @@ static void issue_stage(commit_unit *u, uint64_t now)
             budget--;
         }
         if (s->writeback_issued < s->writes.count) return;
-        u->writeback_cid++;
+        u->ring.writeback_cid++;
         u->activity++;
     }
 
-    while (budget && u->validate_length) {
-        uint32_t cid = u->validate_queue[u->validate_head];
-        cu_slot *s = slot_of(u, cid);
-        if (s->state == SLOT_CHECKED) {
+    while (budget && u->ring.validate_length) {
+        uint32_t cid = commit_ring_next_validation(&u->ring);
+        commit_slot *s = commit_ring_slot(&u->ring, cid);
+        if (s->state == COMMIT_SLOT_CHECKED) {
             if (s->hazard) u->stats.hazard_stall_cycles += now - s->checked_cycle;
-            s->state = SLOT_VALIDATING;
+            s->state = COMMIT_SLOT_VALIDATING;
             if (s->validation_failed) s->validation_issued = s->validation_returned = s->reads.count; /* decided */
             u->activity++;
         }
-        if (u->params.ideal) {
-            /* Every older writer of these words has retired and no younger
-             * one has written back yet, so the last value written back here
-             * (or, for a word never written by a transaction, the value the
-             * transaction read) is what the L2 holds. */
-            for (; s->validation_issued < s->reads.count; s->validation_issued++, s->validation_returned++) {
-                const tm_entry *e = &s->reads.entries[s->validation_issued];
-                uint32_t current;
-                if (word_map_find(&u->committed_values, e->address / 4, &current) && current != e->value) {
-                    u->stats.validation_mismatches++;
-                    if (!u->params.skip_validation_check) s->validation_failed = true;
-                }
-            }
-        }
-        while (budget && s->validation_issued < s->reads.count) {
-            const tm_entry *e = &s->reads.entries[s->validation_issued];
-            if (!issue_downstream(u, SIMTX_OP_READ, OWN_ID(OWN_VALIDATION, cid, s->validation_issued), e, now)) return;
-            s->validation_issued++;
-            u->stats.validations++;
-            budget--;
-        }
-        if (s->validation_issued < s->reads.count) return; /* continues next cycle */
-        if (s->validation_returned == s->reads.count) queue_completion(u, cid); /* nothing to wait for */
-        u->validate_head = (u->validate_head + 1) % u->window;
-        u->validate_length--;
+        if (!u->validation->validate(u->validation_state, s, &budget, now)) return; /* continues next cycle */
+        if (s->validation_returned == s->reads.count) commit_ring_queue_completion(&u->ring, cid); /* nothing to wait for */
+        commit_ring_pop_validation(&u->ring);
     }
 }
 
@@ -958,11 +693,11 @@ static void issue_stage(commit_unit *u, uint64_t now)
  * in ID order, and held TCD queries whose IDs have all retired. */
 static void complete_stage(commit_unit *u, uint64_t now)
 {
-    while (u->complete_length) {
-        uint32_t cid = u->complete_queue[u->complete_head];
-        cu_slot *s = slot_of(u, cid);
-        if (s->cid == cid && s->state == SLOT_VALIDATING && s->validation_returned == s->reads.count) {
-            cu_group *g = &u->groups[s->done_group];
+    while (u->ring.complete_length) {
+        uint32_t cid = commit_ring_next_completion(&u->ring);
+        commit_slot *s = commit_ring_slot(&u->ring, cid);
+        if (s->cid == cid && s->state == COMMIT_SLOT_VALIDATING && s->validation_returned == s->reads.count) {
+            commit_group *g = &u->ring.groups[s->done_group];
             if (g->pending == 1 && !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) break;
             bool pass = !s->validation_failed;
             if (pass) g->mask |= UINT64_C(1) << s->done_bit;
@@ -970,38 +705,23 @@ static void complete_stage(commit_unit *u, uint64_t now)
             if (pass) u->stats.n_pass++;
             else u->stats.n_fail++;
             simtx_histogram_add(&u->stats.validation_latency, now - s->done_cycle);
-            s->state = SLOT_VALIDATED;
-        } else if (s->cid == cid && s->state == SLOT_COMMITTING && s->writeback_issued == s->writes.count &&
+            s->state = COMMIT_SLOT_VALIDATED;
+        } else if (s->cid == cid && s->state == COMMIT_SLOT_COMMITTING && s->writeback_issued == s->writes.count &&
                    s->writeback_acked == s->writes.count) {
-            cu_group *g = &u->groups[s->decision_group];
+            commit_group *g = &u->ring.groups[s->decision_group];
             if (g->pending == 1 && !output_room(u, COMMIT_UNIT_UPSTREAM, 1)) break;
             if (--g->pending == 0) group_close(u, s->decision_group, now);
             simtx_histogram_add(&u->stats.commit_latency, now - s->decision_cycle);
             u->stats.n_commits++;
-            s->state = SLOT_DONE;
+            s->state = COMMIT_SLOT_DONE;
         }
         u->activity++;
-        u->complete_head = (u->complete_head + 1) % (2 * (size_t)u->window);
-        u->complete_length--;
+        commit_ring_pop_completion(&u->ring);
     }
-    while (u->retire_cid < u->writeback_cid) {
-        cu_slot *s = slot_of(u, u->retire_cid);
-        if (s->state != SLOT_SKIP && s->state != SLOT_DONE) break;
-        s->reads.count = s->writes.count = 0;
-        s->state = SLOT_FREE;
-        s->done_received = s->has_decision = s->commit = s->hazard = s->validation_failed = false;
-        s->expected_reads = s->expected_writes = s->hazard_progress = s->wait_for_cid = 0;
-        s->validation_issued = s->validation_returned = s->writeback_issued = s->writeback_acked = 0;
-        for (uint32_t waiter = s->first_waiter; waiter; waiter = slot_of(u, waiter)->next_waiter)
-            queue_validation(u, waiter); /* their hazard is gone */
-        s->first_waiter = 0;
-        u->retire_cid++;
-        u->activity++;
-    }
-    for (size_t i = 0; i < u->held_length;) {
-        if (u->held[i].aux <= u->retire_cid && take_in(u, &u->held[i], now)) {
-            memmove(&u->held[i], &u->held[i + 1], (u->held_length - i - 1) * sizeof *u->held);
-            u->held_length--;
+    u->activity += commit_ring_retire(&u->ring);
+    for (size_t i = 0; i < u->ring.held_length;) {
+        if (u->ring.held[i].aux <= u->ring.retire_cid && take_in(u, &u->ring.held[i], now)) {
+            commit_ring_unhold(&u->ring, i);
             u->activity++;
         } else {
             i++;
@@ -1042,14 +762,14 @@ static uint64_t commit_unit_cycle(void *core, uint64_t now)
     issue_stage(u, now);
     complete_stage(u, now);
     drain_outputs(u, now);
-    if (u->hazard_cid > u->retire_cid) simtx_average_add(&u->stats.active_cids, (double)(u->hazard_cid - u->retire_cid));
+    if (u->ring.hazard_cid > u->ring.retire_cid) simtx_average_add(&u->stats.active_cids, (double)(u->ring.hazard_cid - u->ring.retire_cid));
     u->probes.queue_depth = u->input_length;
-    u->probes.retire_cid = u->retire_cid;
-    u->probes.hazard_cid = u->hazard_cid;
-    u->probes.writeback_cid = u->writeback_cid;
-    u->probes.head_state = slot_of(u, u->retire_cid)->cid == u->retire_cid ? slot_of(u, u->retire_cid)->state : SLOT_FREE;
-    u->probes.active_cids = u->hazard_cid - u->retire_cid;
-    u->probes.held_queries = u->held_length;
+    u->probes.retire_cid = u->ring.retire_cid;
+    u->probes.hazard_cid = u->ring.hazard_cid;
+    u->probes.writeback_cid = u->ring.writeback_cid;
+    u->probes.head_state = commit_ring_slot(&u->ring, u->ring.retire_cid)->cid == u->ring.retire_cid ? commit_ring_slot(&u->ring, u->ring.retire_cid)->state : COMMIT_SLOT_FREE;
+    u->probes.active_cids = u->ring.hazard_cid - u->ring.retire_cid;
+    u->probes.held_queries = u->ring.held_length;
     return has_work(u, activity_before) ? now + 1 : SIMTX_NEVER;
 }
 

@@ -28,7 +28,7 @@ typedef struct commit_unit_params {
     int64_t lwh_ways;            /* its associativity */
     int64_t lwt_entries;         /* last-written-time table entries (TCD) */
     int64_t lwt_subarrays;       /* its subarrays (ways) */
-    bool ideal;                  /* no bandwidth limits, unbounded exact history */
+    char *validation;            /* the validation policy: values | ideal (commit_validation.h) */
     bool skip_validation_check;  /* TEST ONLY: ignore value mismatches (a broken validation) */
 } commit_unit_params;
 

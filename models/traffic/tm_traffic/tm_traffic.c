@@ -8,6 +8,7 @@
 #include "sparse_memory.h"
 #include "tm_oracle.h"
 #include "tm_lazy.h"
+#include "tm_lazy_walker.h"
 
 #define PARAM(field) offsetof(tm_traffic_params, field)
 #define MAX_SET 16
@@ -276,49 +277,44 @@ static void plan_writes(tm_traffic *t, agent *a, uint64_t now)
     a->state = AGENT_THINKING;
 }
 
-static unsigned partition_of(const tm_traffic *t, uint32_t address)
+/* The walker's messages of one agent (KILO TM) or one warp (Warp TM),
+ * tagged with the agent (or the warp's first agent) and queued. */
+typedef struct walk_context {
+    tm_traffic *t;
+    unsigned agent; /* make_id's index */
+    int warp;       /* msg.warp */
+    bool coalesced;
+} walk_context;
+
+static void walk_emit(void *context, simtx_msg *msg, const tm_walk_event *event)
 {
-    return tm_partition_of(address, (uint64_t)t->params.interleave, (unsigned)t->params.partitions);
+    walk_context *w = context;
+    unsigned kind = KIND_ACK;
+    if (event->kind == TM_WALK_DONE) kind = w->coalesced ? KIND_WARP_OUTCOME : KIND_OUTCOME;
+    else if (event->kind == TM_WALK_DECISION) kind = w->coalesced ? KIND_WARP_DECISION : KIND_DECISION;
+    msg->id = make_id(w->agent, kind, event->partition);
+    msg->warp = w->warp;
+    push(w->t, msg);
+    if (event->kind == TM_WALK_LOG) w->t->stats.log_messages++;
+}
+
+static tm_walker walker_of(tm_traffic *t, walk_context *context)
+{
+    return (tm_walker){(unsigned)t->params.partitions, (uint64_t)t->params.interleave, walk_emit, context};
+}
+
+static tm_walk_tx walk_tx_of(const agent *a)
+{
+    return (tm_walk_tx){a->reads, a->writes, a->n_reads, a->n_writes, a->cid};
 }
 
 static void send_logs(tm_traffic *t, unsigned index)
 {
     agent *a = &t->agents[index];
-    a->involved = 0;
-    for (unsigned p = 0; p < (unsigned)t->params.partitions; p++) {
-        simtx_msg logs[2];
-        unsigned counts[2] = {0, 0};
-        tm_log_init(&logs[0], SIMTX_OP_TM_READ_LOG, a->cid, (int)t->params.core_id, (int)index);
-        tm_log_init(&logs[1], SIMTX_OP_TM_WRITE_LOG, a->cid, (int)t->params.core_id, (int)index);
-        for (unsigned i = 0; i < a->n_reads; i++)
-            if (partition_of(t, a->reads[i].address) == p)
-                counts[0] += (unsigned)tm_log_append(&logs[0], a->cid, a->reads[i].address, a->reads[i].value);
-        for (unsigned i = 0; i < a->n_writes; i++)
-            if (partition_of(t, a->writes[i].address) == p)
-                counts[1] += (unsigned)tm_log_append(&logs[1], a->cid, a->writes[i].address, a->writes[i].value);
-        uint64_t here = tm_partition_address(p, (uint64_t)t->params.interleave);
-        simtx_msg msg;
-        if (!counts[0] && !counts[1]) {
-            simtx_msg_init(&msg, SIMTX_OP_TM_SKIP, here, 0);
-            msg.transaction_id = a->cid;
-            msg.aux = 1;
-            msg.id = make_id(index, KIND_ACK, p);
-            push(t, &msg);
-            continue;
-        }
-        a->involved |= UINT64_C(1) << p;
-        for (unsigned k = 0; k < 2; k++)
-            if (counts[k]) {
-                logs[k].id = make_id(index, KIND_ACK, p);
-                push(t, &logs[k]);
-                t->stats.log_messages++;
-            }
-        simtx_msg_init(&msg, SIMTX_OP_TM_LOG_DONE, here, 0);
-        msg.transaction_id = a->cid;
-        msg.aux = counts[0] | (uint64_t)counts[1] << 32;
-        msg.id = make_id(index, KIND_OUTCOME, p);
-        push(t, &msg);
-    }
+    walk_context context = {t, index, (int)index, false};
+    tm_walker walker = walker_of(t, &context);
+    tm_walk_tx tx = walk_tx_of(a);
+    tm_walk_logs_per_tx(&walker, &tx, 1, &a->involved);
     a->outcomes_pending = (unsigned)__builtin_popcountll(a->involved);
     a->all_pass = true;
     a->state = AGENT_WAIT_OUTCOMES;
@@ -449,16 +445,11 @@ static void response(tm_traffic *t, const simtx_msg *msg, uint64_t now)
     case KIND_OUTCOME:
         a->all_pass &= msg->aux == TM_OUTCOME_PASS;
         if (--a->outcomes_pending) break;
-        for (unsigned p = 0; p < (unsigned)t->params.partitions; p++)
-            if ((a->involved >> p) & 1) {
-                simtx_msg d;
-                simtx_msg_init(&d, SIMTX_OP_TM_DECISION,
-                               tm_partition_address(p, (uint64_t)t->params.interleave), 0);
-                d.transaction_id = a->cid;
-                d.aux = a->all_pass ? TM_DECISION_COMMIT : TM_DECISION_ABORT;
-                d.id = make_id(index, KIND_DECISION, p);
-                push(t, &d);
-            }
+        {
+            walk_context context = {t, index, (int)index, false};
+            tm_walker walker = walker_of(t, &context);
+            tm_walk_decision(&walker, 0, a->cid, a->all_pass, a->involved);
+        }
         a->acks_pending = (unsigned)__builtin_popcountll(a->involved);
         a->state = AGENT_WAIT_ACKS;
         break;
@@ -495,55 +486,22 @@ static void warp_start(tm_traffic *t, unsigned w)
     ws->state = WARP_EXECUTING;
 }
 
-/* Coalesced logs and one coalesced TM_LOG_DONE per partition (records of 0
- * and 0 for lanes without entries there). */
+/* Warp TM's coalesced log transfer (tm_lazy_walker.h): per partition the
+ * lanes' entries share messages, then one coalesced TM_LOG_DONE (records of
+ * 0 and 0 for lanes without entries there), or one TM_SKIP when no lane
+ * has entries there. */
 static void warp_send_logs(tm_traffic *t, unsigned w)
 {
     warp_state *ws = &t->warps[w];
     unsigned lanes = (unsigned)t->params.warp_lanes, first = w * lanes;
-    ws->involved = 0;
-    for (unsigned p = 0; p < (unsigned)t->params.partitions; p++) {
-        simtx_msg done;
-        tm_done_init(&done, tm_partition_address(p, (uint64_t)t->params.interleave), ws->first_cid);
-        done.id = make_id(first, KIND_WARP_OUTCOME, p);
-        done.warp = (int)w;
-        for (unsigned op = 0; op < 2; op++) {
-            simtx_msg log;
-            tm_log_init(&log, op ? SIMTX_OP_TM_WRITE_LOG : SIMTX_OP_TM_READ_LOG, ws->first_cid, (int)t->params.core_id, (int)w);
-            for (unsigned k = 0; k < lanes; k++) {
-                if (!((ws->active >> k) & 1)) continue;
-                agent *a = &t->agents[first + k];
-                const tm_entry *entries = op ? a->writes : a->reads;
-                unsigned n = op ? a->n_writes : a->n_reads;
-                for (unsigned i = 0; i < n; i++) {
-                    if (partition_of(t, entries[i].address) != p) continue;
-                    if (!tm_log_append(&log, a->cid, entries[i].address, entries[i].value)) {
-                        log.id = make_id(first, KIND_ACK, p);
-                        push(t, &log);
-                        t->stats.log_messages++;
-                        tm_log_init(&log, (simtx_op)log.op, ws->first_cid, (int)t->params.core_id, (int)w);
-                        tm_log_append(&log, a->cid, entries[i].address, entries[i].value);
-                    }
-                }
-            }
-            if (log.size) {
-                log.id = make_id(first, KIND_ACK, p);
-                push(t, &log);
-                t->stats.log_messages++;
-            }
-        }
-        for (unsigned k = 0; k < lanes; k++) {
-            if (!((ws->active >> k) & 1)) continue;
-            agent *a = &t->agents[first + k];
-            unsigned reads = 0, writes = 0;
-            for (unsigned i = 0; i < a->n_reads; i++) reads += partition_of(t, a->reads[i].address) == p;
-            for (unsigned i = 0; i < a->n_writes; i++) writes += partition_of(t, a->writes[i].address) == p;
-            tm_done_append(&done, reads, writes);
-            if (reads || writes) ws->involved |= UINT64_C(1) << p;
-        }
-        push(t, &done);
-    }
-    ws->outcomes_pending = (unsigned)t->params.partitions;
+    tm_walk_tx txs[TM_MAX_ENTRIES_PER_MSG];
+    uint32_t count = 0;
+    for (unsigned k = 0; k < lanes; k++)
+        if ((ws->active >> k) & 1) txs[count++] = walk_tx_of(&t->agents[first + k]);
+    walk_context context = {t, first, (int)w, true};
+    tm_walker walker = walker_of(t, &context);
+    ws->involved = tm_walk_logs_coalesced(&walker, txs, count, NULL);
+    ws->outcomes_pending = (unsigned)__builtin_popcountll(ws->involved);
     ws->pass_mask = UINT64_MAX;
 }
 
@@ -564,16 +522,10 @@ static void warp_response(tm_traffic *t, unsigned kind, unsigned first, const si
         ws->pass_mask &= msg->aux;
         if (--ws->outcomes_pending) return;
         ws->pass_mask &= count == 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1;
-        ws->acks_pending = 0;
-        for (unsigned p = 0; p < (unsigned)t->params.partitions; p++)
-            if ((ws->involved >> p) & 1) {
-                simtx_msg d;
-                tm_decision_init(&d, tm_partition_address(p, (uint64_t)t->params.interleave), ws->first_cid, count,
-                                 ws->pass_mask);
-                d.id = make_id(first, KIND_WARP_DECISION, p);
-                push(t, &d);
-                ws->acks_pending++;
-            }
+        walk_context context = {t, first, (int)w, true};
+        tm_walker walker = walker_of(t, &context);
+        tm_walk_decisions_coalesced(&walker, ws->first_cid, count, ws->pass_mask, ws->involved);
+        ws->acks_pending = (unsigned)__builtin_popcountll(ws->involved);
         if (ws->acks_pending) return;
     } else if (--ws->acks_pending) {
         return;
