@@ -1,0 +1,123 @@
+/* The transaction contract between a SIMT core and the transactional-memory
+ * unit beside it: the only TM the core knows. KILO TM, Warp TM and the
+ * designs that follow them (Early-Abort / Pause-and-Go, SI-TM, GPU-LocalTM)
+ * differ behind it, in the tm_unit's policy slots and in the memory side.
+ *
+ * STATUS. This header is the specification the tm_unit extraction follows
+ * (issue 14, step 3 of docs/architecture.md's plan). Today the core side of
+ * KILO/Warp TM still runs inside simt_core (models/core/simt_core/tm_*.c),
+ * where each call of tm_core.h's "interface of the shared paths" is one
+ * event below; no block sends these messages yet, and their ops join the
+ * op table (simtx_msg.h) with the block that speaks them.
+ *
+ * PARTIES
+ *
+ *   core     owns the SIMT stack (Retry, Transaction and Paused entries),
+ *            the registers and their checkpoint at tx_begin, the private
+ *            stack (local memory) and its undo log, the transactional-warp
+ *            tokens, and the attempt's timeout. It decides nothing about
+ *            conflicts.
+ *   tm_unit  owns the lanes' read and write logs, conflict detection before
+ *            the commit (policy slots: none, intra-warp, temporal), the
+ *            access filters (Early-Abort's conflict address table, Pause-
+ *            and-Go, SI-TM's snapshot reads), the commit protocol with the
+ *            memory side (protocols/tm_lazy.h for KILO/Warp TM) and the
+ *            commit records of the serializability oracle.
+ *
+ * ORDER OF EVENTS (one warp's transaction; lanes = a lane mask)
+ *
+ *   1. TX_BEGIN (core -> tm_unit, on the core's tx socket). At the outer
+ *      tx_begin of `lanes`, after the core checkpointed their registers
+ *      and opened its Retry and Transaction entries (nesting is flattened
+ *      by the core and never reaches the tm_unit). aux = the attempt number
+ *      of the warp (0 for the first). The response says the attempt may run:
+ *      at once, or once the unit has what its first access needs (KILO TM's
+ *      temporal conflict detection fetches the start time first). The warp
+ *      issues nothing of the attempt before the response.
+ *   2. Transactional accesses. Global loads and stores of lanes inside a
+ *      transaction go to the tm_unit as protocols/ldst.h requests with
+ *      SIMTX_FLAG_TRANSACTIONAL; other accesses never reach it. A store
+ *      goes to the write log; a load of a logged word is answered from the
+ *      logs; other loads go on to the memory side and their values are
+ *      logged on the way back. A response may carry, besides the values:
+ *        - lanes to pause (Pause-and-Go, a conflict address table hit):
+ *          SIMTX_FLAG_TX_PAUSE, aux = the paused lanes, transaction_id =
+ *          the log index to resume from. The core parks them in a Paused
+ *          entry that keeps the log index; their values are not written.
+ *        - lanes to abort (Early-Abort): a TX_ABORT (6) follows.
+ *      Atomics inside a transaction are refused (a command error naming
+ *      the lane), as today.
+ *   3. TX_COMMIT (core -> tm_unit) at the outer tx_commit of `lanes`, once
+ *      none of the warp's accesses is in flight. The unit runs its pre-
+ *      commit checks and the commit protocol; the response comes when every
+ *      lane is resolved, with data = a tx_outcome: `committed` lanes leave
+ *      with tx_commit's result 1; `retry` lanes roll back (the core restores
+ *      their registers from the checkpoint and undoes their private-stack
+ *      stores) and re-run under a new Transaction entry, which starts with
+ *      TX_BEGIN again; `serialize` asks the core to run the retry
+ *      serialised (GPU-LocalTM: per wavefront or work-group).
+ *   4. TX_ROLLBACK (core -> tm_unit): the core abandons the running attempt
+ *      of `lanes` (a timeout, or a fault of a doomed attempt that read
+ *      inconsistent data); the unit drops their logs. Response: an
+ *      acknowledgement. The lanes re-run as in 3.
+ *   5. TX_RESUME (core -> tm_unit): paused `lanes` run again from the log
+ *      index in transaction_id (the unit truncates their logs there).
+ *   6. TX_ABORT (tm_unit -> core, unsolicited, on the core's tx_events
+ *      socket): `lanes` must abort (aux = the cause: early abort, SI-TM
+ *      writer conflict, LocalTM conflict mask). The unit has dropped their
+ *      logs; the core rolls them back at the warp's next issue, once none
+ *      of its accesses is in flight, and answers nothing but the TLM
+ *      response.
+ *
+ * FIELDS
+ *
+ *   op         SIMTX_OP_TX_BEGIN, _COMMIT, _ROLLBACK, _RESUME, _ABORT
+ *   lane_mask  the lanes the event is about
+ *   warp, cta, core   the warp (the unit keeps its state per warp slot)
+ *   aux        BEGIN: attempt number; ABORT: cause
+ *   transaction_id    RESUME and a pause: the log index
+ *   data       COMMIT's response: struct tx_outcome
+ *
+ * COSTS
+ *
+ *   One message and its response per event on the core <-> tm_unit link.
+ *   TX_COMMIT's latency is the commit protocol's (tm_lazy.h for KILO/Warp
+ *   TM); the core measures a transaction's time in the core from TX_BEGIN's
+ *   response to TX_COMMIT and its time with the commit side from TX_COMMIT
+ *   to its response.
+ *
+ * DEADLOCK RULES
+ *
+ *   The core accepts every response and every TX_ABORT at once (they free
+ *   its warps); the tm_unit may refuse a request only while it has work
+ *   that will free room without the core's help. A warp sends TX_COMMIT only
+ *   with no access in flight, so no log is still being filled when the
+ *   commit starts. Tokens (transactional warps per core) are the core's: a
+ *   warp without one waits before TX_BEGIN, never inside a transaction.
+ */
+#ifndef SIMTX_TX_H
+#define SIMTX_TX_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* TX_COMMIT's response data. */
+typedef struct tx_outcome {
+    uint64_t committed; /* lanes that leave the transaction with result 1 */
+    uint64_t retry;     /* lanes that roll back and run again */
+    uint8_t serialize;  /* TX_SERIALIZE_*: how the retry runs */
+} tx_outcome;
+
+enum { TX_SERIALIZE_NONE, TX_SERIALIZE_WAVEFRONT, TX_SERIALIZE_WORK_GROUP };
+
+/* TX_ABORT's causes. */
+enum { TX_ABORT_EARLY, TX_ABORT_WRITER_CONFLICT, TX_ABORT_LOCAL_CONFLICT };
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
