@@ -58,11 +58,6 @@ typedef struct cta_slot {
     uint32_t *warps;            /* warp slots */
 } cta_slot;
 
-/* Registers first .. first + count - 1. */
-typedef struct register_run {
-    uint8_t first, count;
-} register_run;
-
 /* A global memory instruction in flight (the LD/ST path's pending table). */
 typedef struct pending_access {
     bool in_use;
@@ -97,13 +92,8 @@ struct simt_core {
      * still zero (calloc) in every warp slot. */
     uint32_t written_registers;
     /* The registers a new warp must find zero: those the launch kernel names
-     * that some launch wrote (sp and a0 are set anyway), as runs of
-     * consecutive registers: one memset per run rather than per register. A
-     * run stays within 2 KB, above which glibc's memset switches to rep
-     * stosb (as fast natively, a count per byte under Valgrind, the measure
-     * of this loop's cost). */
-    register_run launch_register_runs[32];
-    uint32_t launch_register_run_count;
+     * that some launch wrote (sp and a0 are set anyway). */
+    uint32_t launch_cleared_registers;
     uint64_t age_counter;
     uint64_t ldst_free_cycle;
     /* false: no CTA fits until one is released or a launch starts (other

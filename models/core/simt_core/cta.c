@@ -85,16 +85,8 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
     c->launch = launch;
     c->image = launch->image;
     c->written_registers |= written;
-    uint32_t run_limit = 2048 / (sizeof(uint32_t) * c->lanes); /* registers per run; at least 8 (lanes <= 64) */
-    c->launch_register_run_count = 0;
     uint32_t sp_and_a0 = 1u << 2 | 1u << 10;
-    for (uint64_t left = kernel_register_mask(launch->image) & c->written_registers & ~sp_and_a0; left;) {
-        uint32_t first = (uint32_t)__builtin_ctzll(left);
-        uint32_t count = (uint32_t)__builtin_ctzll(~(left >> first)); /* left has bits below 32 only: ~ has a one */
-        if (count > run_limit) count = run_limit;
-        c->launch_register_runs[c->launch_register_run_count++] = (register_run){(uint8_t)first, (uint8_t)count};
-        left &= ~(((UINT64_C(1) << count) - 1) << first);
-    }
+    c->launch_cleared_registers = kernel_register_mask(launch->image) & c->written_registers & ~sp_and_a0;
     c->cta_may_fit = true;
     return true;
 }
@@ -178,8 +170,8 @@ bool cta_dispatch(simt_core *c, uint64_t now)
         w->next_issue = now + 1;
         warp_sched_set_hot(&c->sched, w_index, 0, STALL_NONE);
         w->age = c->age_counter++;
-        for (uint32_t run = 0; run < c->launch_register_run_count; run++)
-            memset(reg(c, w, c->launch_register_runs[run].first), 0, sizeof(uint32_t) * c->lanes * c->launch_register_runs[run].count);
+        for (uint32_t left = c->launch_cleared_registers; left; left &= left - 1)
+            memset(reg(c, w, (unsigned)__builtin_ctz(left)), 0, sizeof(uint32_t) * c->lanes);
         for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
         w->uniform_registers = UINT32_MAX; /* zero, or sp and a0 below (registers the kernel does not name are never read) */
         uint32_t first_thread = k * c->lanes;

@@ -71,7 +71,9 @@ static bool exec_read_csr(const simt_core *c, const warp *w, unsigned csr, uint6
 
 /* Whether exec_warp_ready() could register a warp as waiting for request room
  * or a transaction token (the only state it leaves for later cycles that a
- * warp_sched_set_hot of the warp does not). */
+ * warp_sched_set_hot of the warp does not). Speed only: when it cannot, GTO
+ * skips decoding warps younger than the one it chose, which saves more
+ * than 1% of host instructions on vector add (docs/performance.md). */
 static inline bool exec_decode_may_register_waiter(const simt_core *c)
 {
     return !ldst_has_room(c) ||
@@ -243,6 +245,23 @@ static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint
     return taken;
 }
 
+/* Serves a load of the argument block that the whole warp makes from one
+ * address (a uniform base register) without the LD/ST path's call; false:
+ * not such a load. Speed only (ldst_execute decides the same): most of
+ * vector add's memory instructions are such loads, and the call saved pays
+ * more than 1% of host instructions there (docs/performance.md). */
+CYCLE_STEP bool exec_uniform_argument_load(simt_core *c, warp *w, const kernel_insn *k, uint64_t mask, uint64_t now)
+{
+    uint32_t uniform_address = reg(c, w, k->insn.rs1)[0] + (uint32_t)k->insn.imm;
+    if (k->op_class != RV_CLASS_LOAD || !((w->uniform_registers >> k->insn.rs1) & 1) ||
+        ldst_whole_warp_access(c, RV_CLASS_LOAD, rv_access_size((rv_op)k->insn.op), uniform_address, uniform_address,
+                               uniform_address) != ACCESS_ARGUMENTS)
+        return false;
+    w->uniform_registers &= ~(1u << k->insn.rd);
+    const_load_arguments(c, w, k, mask, NULL, uniform_address, uniform_address, now);
+    return true;
+}
+
 /* Issues the warp's next instruction, k as exec_warp_ready() decoded it:
  * executes it on every active lane and updates the SIMT stack, unless a
  * structural stall or a failure (reported) stops it. */
@@ -275,19 +294,9 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
     if (cls == RV_CLASS_LOAD && c->tm_before_load && w->tx && w->tx->phase == TX_RUNNING && c->tm_before_load(c, w, warp_index, k, mask))
         return ISSUE_DONE; /* the load waits for its blocks' last-written times */
     bool memory = cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC;
-    if (memory) {
-        /* An argument the whole warp loads from one address (a uniform base
-         * register: 57% of vector add's memory instructions) is served here,
-         * without the memory path's call. */
-        uint32_t uniform_address = reg(c, w, k->insn.rs1)[0] + (uint32_t)k->insn.imm;
-        if (cls == RV_CLASS_LOAD && ((w->uniform_registers >> k->insn.rs1) & 1) &&
-            ldst_whole_warp_access(c, cls, rv_access_size(op), uniform_address, uniform_address, uniform_address) == ACCESS_ARGUMENTS) {
-            w->uniform_registers &= ~(1u << rd_index);
-            const_load_arguments(c, w, k, mask, NULL, uniform_address, uniform_address, now);
-        } else {
-            issue_result result = ldst_execute(c, w, warp_index, k, pc, mask, now);
-            if (result != ISSUE_DONE) return result;
-        }
+    if (memory && !exec_uniform_argument_load(c, w, k, mask, now)) {
+        issue_result result = ldst_execute(c, w, warp_index, k, pc, mask, now);
+        if (result != ISSUE_DONE) return result;
     }
     uint64_t latency = memory ? 0 : (uint64_t)c->params.alu_latency; /* ldst_execute sets its own */
     uint32_t next_pc = pc + 4;

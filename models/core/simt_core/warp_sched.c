@@ -2,7 +2,6 @@
 #include "warp_sched.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "core_internal.h"
 
@@ -19,20 +18,13 @@ bool warp_sched_init(warp_sched *s, uint32_t warps, uint32_t schedulers, bool lr
 {
     s->lrr = lrr;
     s->hot = calloc(warps, sizeof *s->hot);
-    /* The warp sets and the schedulers' last issued slots, which every
-     * cycle reads, in one allocation: one host cache line for 64 warps and
-     * two schedulers rather than five. */
     s->warp_set_words = (warps + 63) / 64;
-    size_t set_words = (size_t)s->warp_set_words * (3 + (size_t)schedulers);
-    size_t set_bytes = (set_words + ((size_t)schedulers + 1) / 2) * sizeof(uint64_t);
-    set_bytes = (set_bytes + 63) / 64 * 64; /* aligned_alloc's size is a multiple of the alignment */
-    s->due_warps = aligned_alloc(64, set_bytes);
-    if (!s->hot || !s->due_warps) return false;
-    memset(s->due_warps, 0, set_bytes);
-    s->waiting_warps = s->due_warps + s->warp_set_words;
-    s->room_waiters = s->waiting_warps + s->warp_set_words;
-    s->scheduler_warps = s->room_waiters + s->warp_set_words;
-    s->last_issued = (uint32_t *)(s->due_warps + set_words);
+    s->due_warps = calloc(s->warp_set_words, sizeof *s->due_warps);
+    s->waiting_warps = calloc(s->warp_set_words, sizeof *s->waiting_warps);
+    s->room_waiters = calloc(s->warp_set_words, sizeof *s->room_waiters);
+    s->scheduler_warps = calloc((size_t)s->warp_set_words * schedulers, sizeof *s->scheduler_warps);
+    s->last_issued = calloc(schedulers, sizeof *s->last_issued);
+    if (!s->hot || !s->due_warps || !s->waiting_warps || !s->room_waiters || !s->scheduler_warps || !s->last_issued) return false;
     /* As if slot 0 had issued last: its scheduler starts there (LRR after it). */
     for (uint32_t k = 1; k < schedulers; k++) s->last_issued[k] = NO_SLOT;
     for (uint32_t i = 0; i < warps; i++) {
@@ -47,7 +39,7 @@ bool warp_sched_init(warp_sched *s, uint32_t warps, uint32_t schedulers, bool lr
 void warp_sched_release(warp_sched *s)
 {
     free(s->hot);
-    free(s->due_warps); /* with the other warp sets and last_issued */
+    free(s->due_warps), free(s->waiting_warps), free(s->room_waiters), free(s->scheduler_warps), free(s->last_issued);
 }
 
 /* A future ready_at is always after the current cycle (set from a
