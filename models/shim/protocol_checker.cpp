@@ -1,6 +1,6 @@
 #include "protocol_checker.hpp"
 
-#include "block_sc.hpp"
+#include "tick_scheduler.hpp"
 
 namespace simtx {
 

@@ -1,100 +1,11 @@
-// The tick scheduler is a process spawned at elaboration.
-#define SC_INCLUDE_DYNAMIC_PROCESSES
-#include "block_sc.hpp"
-
-#include <algorithm>
-#include <cstring>
-#include <functional>
-#include <tuple>
+// The block module: construction from a core's info, its ticks, the
+// transport of its messages (direct calls between blocks, sockets otherwise)
+// and its held arrivals; the invariants are in block_module.hpp.
+#include "block_module.hpp"
 
 namespace simtx {
 
 std::string block_module::run_error_;
-
-tlm::tlm_extension_base *msg_extension::clone() const
-{
-    return new msg_extension(*this);
-}
-
-void msg_extension::copy_from(const tlm::tlm_extension_base &other)
-{
-    *this = static_cast<const msg_extension &>(other);
-}
-
-payload_pool::~payload_pool()
-{
-    for (auto &payload : all_) payload->free_all_extensions();
-}
-
-void payload_pool::grow()
-{
-    all_.push_back(std::make_unique<pooled_payload>(this));
-    pooled_payload *payload = all_.back().get();
-    payload->message = new msg_extension;
-    payload->message->payload = payload;
-    payload->set_extension(payload->message);
-    free_list_.push_back(payload->message);
-}
-
-void payload_pool::free(tlm::tlm_generic_payload *payload)
-{
-    // Keep the extension for the next use: only the pool's payloads carry it
-    // (and name this pool as their memory manager).
-    free_list_.push_back(static_cast<pooled_payload *>(payload)->message);
-}
-
-// Not a function's static: its guard was tested at every request and
-// response. No object built before main uses it.
-static payload_pool shared_payload_pool;
-
-payload_pool &global_payload_pool()
-{
-    return shared_payload_pool;
-}
-
-static tlm::tlm_response_status response_status_of(const simtx_msg &msg)
-{
-    if (!msg.is_response) return tlm::TLM_INCOMPLETE_RESPONSE;
-    switch (msg.status) {
-    case SIMTX_STATUS_OK: return tlm::TLM_OK_RESPONSE;
-    case SIMTX_STATUS_ADDRESS_ERROR: return tlm::TLM_ADDRESS_ERROR_RESPONSE;
-    default: return tlm::TLM_COMMAND_ERROR_RESPONSE;
-    }
-}
-
-// Puts the message and its response status on the payload: all that a simtx
-// block called directly reads (it ignores the generic attributes).
-static void carry_message(const simtx_msg &msg, tlm::tlm_generic_payload &payload, msg_extension &extension)
-{
-    if (&extension.msg != &msg) extension.msg = msg;
-    extension.payload = &payload;
-    extension.msg.handle = &extension;
-    payload.set_response_status(response_status_of(extension.msg));
-}
-
-void message_to_payload(const simtx_msg &msg, tlm::tlm_generic_payload &payload, msg_extension &extension)
-{
-    carry_message(msg, payload, extension);
-    simtx_msg &m = extension.msg;
-    unsigned length = m.size < SIMTX_MSG_MAX_DATA ? m.size : SIMTX_MSG_MAX_DATA;
-    payload.set_command(m.op == SIMTX_OP_READ    ? tlm::TLM_READ_COMMAND
-                        : m.op == SIMTX_OP_WRITE ? tlm::TLM_WRITE_COMMAND
-                                                 : tlm::TLM_IGNORE_COMMAND);
-    payload.set_address(m.address);
-    payload.set_data_ptr(m.data);
-    payload.set_data_length(length);
-    payload.set_streaming_width(length);
-    payload.set_dmi_allowed(false);
-    if (m.byte_enable[0] == UINT64_MAX && m.byte_enable[1] == UINT64_MAX) {
-        payload.set_byte_enable_ptr(nullptr);
-        payload.set_byte_enable_length(0);
-    } else {
-        for (unsigned i = 0; i < length; i++)
-            extension.byte_enable[i] = simtx_msg_byte_enabled(&m, i) ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
-        payload.set_byte_enable_ptr(extension.byte_enable);
-        payload.set_byte_enable_length(length);
-    }
-}
 
 // The extension of a payload arriving through a socket, tied to it. A
 // simtx block calling directly names the extension instead: the lookup
@@ -108,259 +19,9 @@ msg_extension &block_module::extension_on(tlm::tlm_generic_payload &payload)
     return *extension;
 }
 
-// Ticks every block of the simulation from one SystemC method process. Blocks
-// are grouped by clock period; at each instant the due blocks of each period
-// are ticked in their creation order. One timed notification per instant
-// instead of one event per block wake-up keeps the SystemC kernel off the hot
-// path, and the order of blocks due at the same instant no longer depends on
-// the kernel's process order.
-//
-// Each period keeps a wheel of the next 64 cycles (a bit per block per
-// cycle: nearly every wake-up is a few cycles ahead) and a heap for later
-// cycles. A block rescheduled earlier leaves its old bit behind; the bit is
-// skipped because the block's scheduled_cycle_ no longer matches.
-static constexpr unsigned wheel_size = 64;
-
-// The blocks of one clock period in the tick scheduler.
-struct tick_clock {
-    uint64_t period_ps = 0;
-    std::vector<block_module *> blocks; // bit i % 64 of word i / 64 of a wheel slot is blocks[i]
-    size_t words = 0;                   // words per wheel slot
-    std::vector<uint64_t> wheel;        // word w of slot s (cycle % wheel_size) at w * wheel_size + s
-    uint64_t occupied = 0;              // bit s: slot s has a block due
-    std::vector<std::pair<uint64_t, unsigned>> later; // min-heap (cycle, block) beyond the wheel
-    uint64_t later_first = SIMTX_NEVER; // its earliest cycle
-    uint64_t next_cycle = SIMTX_NEVER;  // earliest cycle with a block due
-    uint64_t next_ps = SIMTX_NEVER;     // its time
-    uint64_t now_cycle = 0;             // the current cycle while running_
-};
-
-class tick_scheduler {
-  public:
-    static tick_scheduler &instance()
-    {
-        static tick_scheduler scheduler;
-        return scheduler;
-    }
-
-    // Returns the block's place: its clock period's index and its bit there.
-    std::pair<unsigned, unsigned> register_block(block_module *block, uint64_t period_ps)
-    {
-        unsigned d = 0;
-        while (d < domains_.size() && domains_[d].period_ps != period_ps) d++;
-        if (d == domains_.size()) {
-            domains_.emplace_back();
-            domains_.back().period_ps = period_ps;
-        }
-        domain &clock = domains_[d];
-        clock.blocks.push_back(block);
-        clock.words = (clock.blocks.size() + 63) / 64;
-        clock.wheel.resize(clock.words * wheel_size, 0);
-        return {d, static_cast<unsigned>(clock.blocks.size() - 1)};
-    }
-
-    // Elaboration is over: the domains and their wheels keep their places,
-    // and the block keeps pointers to its own.
-    void locate(block_module &block)
-    {
-        domain &clock = domains_[block.clock_domain_];
-        block.clock_ = &clock;
-        block.wheel_row_ = &clock.wheel[block.clock_index_ / 64 * wheel_size];
-        block.wheel_bit_ = uint64_t(1) << (block.clock_index_ % 64);
-    }
-
-    // The current cycle of a block's clock (cached while the scheduler ticks
-    // blocks).
-    static uint64_t current_cycle(const block_module &block)
-    {
-        return running_ ? block.clock_->now_cycle : sc_core::sc_time_stamp().value() / block.period_ps_;
-    }
-
-    // Whether the scheduler is ticking blocks (each clock's now_cycle is
-    // current).
-    static bool running() { return running_; }
-
-    // Ticks a block at `cycle` of its clock (> the current cycle, or 0 at
-    // elaboration); running: running() (a tick knows it is, without the
-    // test). Inline for the common case: a tick planning one of the next
-    // cycles while its instant is already the earliest due.
-    void schedule(block_module &block, uint64_t cycle, bool running)
-    {
-        if (running) {
-            domain &clock = *block.clock_;
-            if (cycle - clock.now_cycle < wheel_size && cycle >= clock.next_cycle) {
-                unsigned slot = static_cast<unsigned>(cycle % wheel_size);
-                block.wheel_row_[slot] |= block.wheel_bit_;
-                clock.occupied |= uint64_t(1) << slot;
-                return;
-            }
-        }
-        schedule_elsewhere(block.clock_domain_, block.clock_index_, cycle);
-    }
-
-  private:
-    __attribute__((noinline)) void schedule_elsewhere(unsigned d, unsigned index, uint64_t cycle)
-    {
-        domain &clock = domains_[d];
-        uint64_t now = running_ ? clock.now_cycle : sc_core::sc_time_stamp().value() / clock.period_ps;
-        if (cycle - now < wheel_size) {
-            unsigned slot = static_cast<unsigned>(cycle % wheel_size);
-            clock.wheel[index / 64 * wheel_size + slot] |= uint64_t(1) << (index % 64);
-            clock.occupied |= uint64_t(1) << slot;
-        } else {
-            clock.later.push_back({cycle, index});
-            std::push_heap(clock.later.begin(), clock.later.end(), std::greater<>());
-            clock.later_first = clock.later.front().first;
-        }
-        if (cycle < clock.next_cycle) {
-            clock.next_cycle = cycle;
-            clock.next_ps = cycle * clock.period_ps;
-            if (clock.next_ps < notified_ps_ && !running_) notify(clock.next_ps);
-        }
-    }
-
-    using domain = tick_clock;
-
-    tick_scheduler()
-    {
-        // Spawned during elaboration (from the first block's constructor) and
-        // run once at initialisation, which ticks the cycle-0 entries.
-        sc_core::sc_spawn_options options;
-        options.spawn_method();
-        options.set_sensitivity(&event_);
-        sc_core::sc_spawn([this] { run(); }, "simtx_tick_scheduler", &options);
-    }
-
-    void notify(uint64_t time_ps)
-    {
-        notified_ps_ = time_ps;
-        if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) return; // the initial run covers it
-        event_.notify(sc_core::sc_time::from_value(time_ps - sc_core::sc_time_stamp().value()));
-    }
-
-    // Moves the heap's blocks due at `cycle` onto its wheel slot.
-    __attribute__((noinline)) static void take_later(domain &clock, uint64_t cycle, unsigned slot)
-    {
-        while (!clock.later.empty() && clock.later.front().first == cycle) {
-            unsigned index = clock.later.front().second;
-            clock.wheel[index / 64 * wheel_size + slot] |= uint64_t(1) << (index % 64);
-            std::pop_heap(clock.later.begin(), clock.later.end(), std::greater<>());
-            clock.later.pop_back();
-        }
-        clock.later_first = clock.later.empty() ? SIMTX_NEVER : clock.later.front().first;
-    }
-
-    // Ticks the blocks of one clock due at its current cycle, in creation
-    // order, then finds the clock's next due cycle (later ticks of other
-    // clocks at this instant that schedule on this one keep it up to date).
-    void tick_due(domain &clock)
-    {
-        uint64_t cycle = clock.now_cycle;
-        unsigned slot = static_cast<unsigned>(cycle % wheel_size);
-        if (clock.later_first == cycle) take_later(clock, cycle, slot);
-        clock.occupied &= ~(uint64_t(1) << slot);
-        // Ticks only schedule later cycles, never this slot again: each word
-        // is taken whole before its blocks tick.
-        // The words' end is read before the ticks, which the compiler would
-        // otherwise assume may change it.
-        uint64_t *entry = &clock.wheel[slot], *const end = entry + clock.words * wheel_size;
-        block_module *const *blocks = clock.blocks.data();
-        for (; entry != end; entry += wheel_size, blocks += 64) {
-            uint64_t word = *entry;
-            *entry = 0;
-            for (; word; word &= word - 1) {
-                block_module *block = blocks[__builtin_ctzll(word)];
-                if (block->scheduled_cycle_ == cycle) block->tick(cycle);
-            }
-        }
-        clock.next_cycle = next_due(clock, cycle);
-        clock.next_ps = clock.next_cycle == SIMTX_NEVER ? SIMTX_NEVER : clock.next_cycle * clock.period_ps;
-    }
-
-    // Sets the clock's current cycle to the last edge at or before now_ps;
-    // time only grows, and most instants are this clock's next edge or the
-    // one after its current cycle, which need no division.
-    static void advance_to(domain &clock, uint64_t now_ps)
-    {
-        if (clock.next_ps == now_ps) {
-            clock.now_cycle = clock.next_cycle;
-            return;
-        }
-        uint64_t edge_ps = (clock.now_cycle + 1) * clock.period_ps;
-        if (now_ps < edge_ps) return;
-        clock.now_cycle = now_ps - edge_ps < clock.period_ps ? clock.now_cycle + 1 : now_ps / clock.period_ps;
-    }
-
-    static uint64_t next_due(const domain &clock, uint64_t now)
-    {
-        uint64_t next = clock.later_first;
-        if (clock.occupied) {
-            unsigned start = static_cast<unsigned>((now + 1) % wheel_size);
-            uint64_t rotated = start ? clock.occupied >> start | clock.occupied << (wheel_size - start) : clock.occupied;
-            uint64_t wheel_next = now + 1 + static_cast<unsigned>(__builtin_ctzll(rotated));
-            if (wheel_next < next) next = wheel_next;
-        }
-        return next;
-    }
-
-    // Ticks the blocks due at now_ps; then, while the next instant is within
-    // the run-ahead limit, the next instants too without returning to the
-    // kernel. SystemC time lags behind meanwhile (simulated_time() does not),
-    // so the last instant run is notified for SystemC time to catch up to it
-    // if nothing else is due.
-    void run()
-    {
-        uint64_t start_ps = sc_core::sc_time_stamp().value();
-        uint64_t now_ps = start_ps, next_ps;
-        notified_ps_ = SIMTX_NEVER;
-        // Domains are only added during elaboration.
-        domain *const first = domains_.data(), *const last = first + domains_.size();
-        running_ = true;
-        for (;;) {
-            now_ps_ = now_ps;
-            for (domain *clock = first; clock != last; clock++) advance_to(*clock, now_ps);
-            for (domain *clock = first; clock != last; clock++)
-                if (clock->next_ps == now_ps) tick_due(*clock);
-            next_ps = SIMTX_NEVER;
-            for (domain *clock = first; clock != last; clock++) next_ps = std::min(next_ps, clock->next_ps);
-            if (next_ps > run_ahead_limit_ps_ || !block_module::run_error().empty()) break;
-            now_ps = next_ps;
-        }
-        running_ = false;
-        if (next_ps != SIMTX_NEVER)
-            notify(next_ps);
-        else if (now_ps > start_ps)
-            notify(now_ps);
-    }
-
-  public:
-    void set_run_ahead_limit(uint64_t limit_ps) { run_ahead_limit_ps_ = limit_ps; }
-    uint64_t simulated_time_ps() const { return running_ ? now_ps_ : sc_core::sc_time_stamp().value(); }
-
-  private:
-    std::vector<domain> domains_;
-    sc_core::sc_event event_;
-    uint64_t notified_ps_ = SIMTX_NEVER;
-    uint64_t run_ahead_limit_ps_ = 0; // 0: one instant per activation
-    uint64_t now_ps_ = 0;             // the instant being run while running_
-    static bool running_; // ticking blocks: each clock's now_cycle is current
-};
-
-bool tick_scheduler::running_ = false;
-
-void set_run_ahead_limit(const sc_core::sc_time &limit)
-{
-    tick_scheduler::instance().set_run_ahead_limit(limit.value());
-}
-
-sc_core::sc_time simulated_time()
-{
-    return sc_core::sc_time::from_value(tick_scheduler::instance().simulated_time_ps());
-}
-
 block_module::block_module(sc_core::sc_module_name module_name, const block_config &config)
     : sc_module(module_name), info_(config.info), announces_room_(config.info->announces_room),
-      instance_name_(basename()), address_map_(config.address_map), period_ps_(config.clock_period.value())
+      instance_name_(basename()), address_map_(config.address_map)
 {
     for (size_t s = 0; s < info_->socket_count; s++) {
         socket_first_port_.push_back(static_cast<unsigned>(ports_.size()));
@@ -408,7 +69,7 @@ block_module::block_module(sc_core::sc_module_name module_name, const block_conf
     if (!core_) throw creation_error(error);
 
     scheduler_ = &tick_scheduler::instance();
-    std::tie(clock_domain_, clock_index_) = scheduler_->register_block(this, period_ps_);
+    registration_ = scheduler_->register_block(this, config.clock_period.value());
     schedule_cycle(0, tick_scheduler::running()); // every core gets cycle 0
 }
 
@@ -424,14 +85,14 @@ unsigned block_module::port_of(size_t socket, unsigned index) const
 
 uint64_t block_module::current_cycle() const
 {
-    return tick_scheduler::current_cycle(*this);
+    return tick_scheduler::current_cycle(place_, registration_);
 }
 
 inline void block_module::schedule_cycle(uint64_t cycle, bool running)
 {
     if (cycle >= scheduled_cycle_) return;
     scheduled_cycle_ = cycle;
-    scheduler_->schedule(*this, cycle, running);
+    scheduler_->schedule(place_, registration_, cycle, running);
 }
 
 void block_module::tick(uint64_t now)
@@ -702,7 +363,7 @@ inline tlm::tlm_sync_enum block_module::backward(port_state &state, msg_extensio
 // checker or any other TLM module in between is called through its socket).
 void block_module::end_of_elaboration()
 {
-    scheduler_->locate(*this);
+    place_ = scheduler_->locate(registration_);
     for (port_state &state : ports_) {
         sc_core::sc_interface *bound = state.is_initiator ? state.initiator->get_base_port().get_interface()
                                                           : state.target->get_base_port().get_interface();
