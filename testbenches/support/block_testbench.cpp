@@ -118,7 +118,12 @@ tlm::tlm_sync_enum test_target::nb_transport_fw(tlm::tlm_generic_payload &payloa
         wake_.notify(sc_core::SC_ZERO_TIME);
         return tlm::TLM_COMPLETED;
     }
-    requests_.push_back({payload.get_extension<msg_extension>()->msg, sc_core::sc_time_stamp()});
+    const simtx_msg &msg = payload.get_extension<msg_extension>()->msg;
+    requests_.push_back({msg, sc_core::sc_time_stamp()});
+    if (!simtx_op_info_of(msg.op)->answered) { // posted (a monitor event): taken, never answered
+        phase = tlm::END_REQ;
+        return tlm::TLM_UPDATED;
+    }
     if (queue_.size() >= capacity) {
         refused_ = &payload;
         return tlm::TLM_ACCEPTED;
