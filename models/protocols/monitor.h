@@ -7,19 +7,23 @@
  * PARTIES AND ORDER OF EVENTS
  *
  *   The cache sends each event when it happens, in the cycle of its tag
- *   lookup, in this order within one lookup:
- *     EVICT      a valid line leaves to make room (before the miss that
- *                needed the room; aux says whether it was dirty);
- *     WRITEBACK  dirty data of a line goes to the next level (after its
- *                EVICT, or for a clean, flush or pass-through that acts on
- *                a dirty line);
+ *   lookup:
+ *     EVICT      a valid line leaves. Replaced to make room: before the
+ *                WRITEBACK of its dirty data and the MISS that needed the
+ *                room, with MONITOR_DIRTY when it was dirty. Dropped by a
+ *                write-through write (write-evict), a flush, a forwarded op
+ *                acting on the line or a fence dropping every line: after
+ *                the WRITEBACK of a dirty one (then no longer dirty);
+ *     WRITEBACK  dirty data of a line goes to the next level (eviction,
+ *                clean, flush, or a forwarded op acting on the line);
  *     HIT        the lookup found every sector it needs valid (served now);
  *     MISS       it did not: a new miss, a sector miss, or an access merged
  *                into a fill already in flight.
  *   A lookup that stalls (no MSHR, no queue room) makes no event; it makes
  *   its events when it is retried and proceeds. Reads, writes and executed
- *   atomics make HIT or MISS; a write-through cache's write makes neither
- *   (it does not look for data), nor do fences and forwarded ops.
+ *   atomics make HIT or MISS, except a write-through cache's write, which
+ *   does not look for data (it may EVICT); fences and forwarded ops make
+ *   neither.
  *
  * FIELDS
  *

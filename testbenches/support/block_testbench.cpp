@@ -41,12 +41,17 @@ void test_initiator::run()
         message_to_payload(schedule_.front().msg, *payload, *extension);
         schedule_.pop_front();
         in_flight_++;
+        bool posted = !simtx_op_info_of(extension->msg.op)->answered; // done once taken: no response comes
         tlm::tlm_phase phase = tlm::BEGIN_REQ;
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
         tlm::tlm_sync_enum result = socket->nb_transport_fw(*payload, phase, delay);
         if (result == tlm::TLM_ACCEPTED) {
             awaiting_end_request_ = payload;
             wait(end_request_event_);
+        }
+        if (posted && result != tlm::TLM_COMPLETED) {
+            in_flight_--;
+            payload->release();
         } else if (result == tlm::TLM_COMPLETED) {
             responses_.push_back({extension->msg, sc_core::sc_time_stamp()});
             in_flight_--;

@@ -339,6 +339,14 @@ static void invalidate(cache *c, unsigned line_index)
     c->lines[line_index].valid = c->lines[line_index].dirty = 0;
 }
 
+/* A present line leaves the cache other than by replacement (write-evict,
+ * flush, a pass-through acting on it, a fence dropping all lines). */
+static void drop_line(cache *c, unsigned line_index, const simtx_msg *cause)
+{
+    monitor(c, SIMTX_OP_MONITOR_EVICT, line_index, cause, c->lines[line_index].dirty ? MONITOR_DIRTY : 0);
+    invalidate(c, line_index);
+}
+
 /* Queues a read of the span covering the wanted sectors for an MSHR. */
 static void push_fill(cache *c, unsigned mshr_index, const simtx_msg *cause, uint32_t sectors, uint64_t now)
 {
@@ -624,7 +632,7 @@ static bool handle_write_through(cache *c, const simtx_msg *msg, unsigned offset
     if (line && line->mshr >= 0) {
         if (!merge(c, line, msg, 0, fully_written_sectors(c, msg, offset), false, now)) return false;
     } else if (line) {
-        invalidate(c, (unsigned)index);
+        drop_line(c, (unsigned)index, msg);
         c->stats.write_evictions++;
     }
     forward(c, msg, now);
@@ -674,20 +682,20 @@ static bool handle_clean(cache *c, const simtx_msg *msg, uint64_t now)
     if (line && line->mshr >= 0) return false; /* wait for the fill to land first */
     if (!c->config.write_back) {
         if (!can_forward(c, 0)) return false;
-        if (line && flush) invalidate(c, (unsigned)index);
+        if (line && flush) drop_line(c, (unsigned)index, msg);
         forward(c, msg, now);
     } else if (line && line->dirty) {
         if (!can_forward(c, 0)) return false;
         unsigned entry = c->free_pending[--c->free_pending_count];
         c->pending[entry].request = *msg;
         push_writeback(c, (unsigned)index, msg, ID_FORWARD, entry, now);
-        if (flush) invalidate(c, (unsigned)index);
+        if (flush) drop_line(c, (unsigned)index, msg);
     } else {
         if (!response_room(c)) {
             c->stats.stalls_queue++;
             return false;
         }
-        if (line && flush) invalidate(c, (unsigned)index);
+        if (line && flush) drop_line(c, (unsigned)index, msg);
         push_response(c, msg, SIMTX_STATUS_OK, now + c->config.hit_latency);
     }
     if (flush) c->stats.flushes++;
@@ -713,7 +721,7 @@ static bool pass_through(cache *c, const simtx_msg *msg, uint64_t now)
     if (!can_forward(c, dirty ? 1 : 0)) return false;
     if (line) {
         if (dirty) push_writeback(c, (unsigned)index, msg, ID_EVICTION, 0, now);
-        invalidate(c, (unsigned)index);
+        drop_line(c, (unsigned)index, msg);
     }
     forward(c, msg, now);
     return true;
@@ -749,7 +757,7 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
             size_t line_count = (size_t)c->sets * c->config.associativity;
             for (size_t i = 0; i < line_count; i++)
                 if (line_present(c, (unsigned)i)) {
-                    invalidate(c, (unsigned)i);
+                    drop_line(c, (unsigned)i, msg);
                     c->stats.invalidations++;
                 }
         }
