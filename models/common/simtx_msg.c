@@ -6,7 +6,7 @@
  * response for reads and atomics. Lazy-TM responses are charged their size
  * as data (an acknowledgement echoes its request's size): what the crossbar
  * has always counted for them. */
-const simtx_op_info simtx_op_infos[SIMTX_OP_COUNT + 1] = {
+const simtx_op_info simtx_op_infos[256] = {
     /*                            name              family                 req    resp   log    line   answered */
     [SIMTX_OP_READ]            = {"read",           SIMTX_FAMILY_ACCESS,   false, true,  false, true,  true},
     [SIMTX_OP_WRITE]           = {"write",          SIMTX_FAMILY_ACCESS,   true,  false, false, true,  true},
@@ -27,7 +27,7 @@ const simtx_op_info simtx_op_infos[SIMTX_OP_COUNT + 1] = {
     [SIMTX_OP_MONITOR_MISS]    = {"monitor_miss",   SIMTX_FAMILY_MONITOR,  false, false, false, false, false},
     [SIMTX_OP_MONITOR_EVICT]   = {"monitor_evict",  SIMTX_FAMILY_MONITOR,  false, false, false, false, false},
     [SIMTX_OP_MONITOR_WRITEBACK] = {"monitor_writeback", SIMTX_FAMILY_MONITOR, false, false, false, false, false},
-    [SIMTX_OP_COUNT]           = {"unknown",        SIMTX_FAMILY_COUNT,    false, false, false, false, true},
+    [SIMTX_OP_COUNT ... 255]   = {"unknown",        SIMTX_FAMILY_COUNT,    false, false, false, false, true},
 };
 
 static const char *family_name(unsigned family)

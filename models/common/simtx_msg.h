@@ -71,14 +71,13 @@ typedef struct simtx_op_info {
                               take it; forwarders clear msg->handle) */
 } simtx_op_info;
 
-extern const simtx_op_info simtx_op_infos[SIMTX_OP_COUNT + 1]; /* the last entry: an unknown op */
+/* One entry per value of msg->op's byte, so that a lookup needs no bounds
+ * check: values past SIMTX_OP_COUNT are named "unknown", of no family any
+ * block serves. */
+extern const simtx_op_info simtx_op_infos[256];
 
-/* The properties of an op; an op value past the table gets an entry named
- * "unknown" of no family any block serves. */
-static inline const simtx_op_info *simtx_op_info_of(unsigned op)
-{
-    return &simtx_op_infos[op < (unsigned)SIMTX_OP_COUNT ? op : (unsigned)SIMTX_OP_COUNT];
-}
+/* The properties of an op (a msg->op byte). */
+static inline const simtx_op_info *simtx_op_info_of(unsigned op) { return &simtx_op_infos[op & 0xFFu]; }
 
 /* Codes of SIMTX_OP_ATOMIC (msg.atomic_op): a 32-bit read-modify-write at
  * the memory side. data[0..3] carries the operand in the request and the old

@@ -79,7 +79,8 @@
  *                  once durable;
  *   NON_TEMPORAL   no reuse expected: a cache need not allocate a line;
  *   SNAPSHOT       a read of a snapshot version (SI-TM), not the latest;
- *   BROADCAST      core-mapped networks only (notify.h).
+ *   BROADCAST      core-mapped networks only (notify.h); address-mapped
+ *                  routing blocks ignore it.
  *
  * BACKPRESSURE
  *

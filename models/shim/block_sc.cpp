@@ -558,8 +558,8 @@ inline bool block_module::deliver(unsigned port, const simtx_msg &msg)
 }
 
 // A payload's last use: back to the pool, or released by the socket's
-// module that acquired it.
-void block_module::release_request(msg_extension &extension)
+// module that acquired it. Inline: every response's arrival ends here.
+inline void block_module::release_request(msg_extension &extension)
 {
     if (extension.acquired)
         extension.payload->release(); // a socket's module may hold it still
@@ -610,7 +610,9 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     // A message's handle is the extension of the payload carrying it.
     msg_extension *extension = static_cast<msg_extension *>(msg->handle);
     if (state.is_initiator) {
-        bool posted = !simtx_op_info_of(msg->op)->answered;
+        // A posted request is always a new one (a block forwarding it clears
+        // its handle), so a forwarded request need not look its op up.
+        bool posted = !extension && !simtx_op_info_of(msg->op)->answered;
         if (!extension) { // a new request: its message gets its handle in the extension
             extension = global_payload_pool().acquire_message();
             extension->originator = this;
@@ -623,8 +625,12 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
         phase = tlm::BEGIN_REQ;
         result = forward(state, *extension, phase, arriving);
         if (result == tlm::TLM_ACCEPTED || (result == tlm::TLM_UPDATED && phase == tlm::END_REQ)) {
-            if (result == tlm::TLM_ACCEPTED) state.awaiting_end = extension;
-            else if (posted) release_request(*extension); // taken: no response will return it
+            if (result == tlm::TLM_ACCEPTED) {
+                state.awaiting_end = extension;
+                state.awaiting_posted = posted;
+            } else if (posted) {
+                release_request(*extension); // taken: no response will return it
+            }
         } else {
             // The target answered at once (TLM_COMPLETED or BEGIN_RESP): hand the
             // response to the core after this cycle, as if it had been refused.
@@ -677,7 +683,10 @@ block_module::nb_transport_bw(unsigned port, msg_extension &extension, tlm::tlm_
         if (info_->port_free) info_->port_free(core_, port);
         wake();
         // A posted request held by its receiver: taken now, and no response will return it.
-        if (phase == tlm::END_REQ && !simtx_op_info_of(extension.msg.op)->answered) release_request(extension);
+        if (state.awaiting_posted) {
+            state.awaiting_posted = false;
+            release_request(extension);
+        }
     }
     if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
     if (phase == tlm::BEGIN_RESP) {

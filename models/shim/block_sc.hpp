@@ -154,6 +154,7 @@ class block_module : public sc_core::sc_module {
         unsigned peer_port = 0;       // the bound port's number there
         bool is_initiator = false;
         bool is_monitor = false; // a SIMTX_SOCKET_MONITOR socket's port: may stay unbound
+        bool awaiting_posted = false; // awaiting_end is a posted request's: its END_REQ frees it
         bool held_refused = false;                // false: an immediate response, not a refusal
         msg_extension *held = nullptr;            // an arrival the core refused, offered again after each tick
         uint64_t held_since = 0;                  // the cycle it was first refused

@@ -315,6 +315,11 @@ static void test_core_mapping_broadcast(void)
     notify_init(&note, NOTIFY_KIND_TEST, -1, true);
     crossbar_block_info.accept(x, 0, &note, 0);
     CHECK_CONTAINS(r.failure, "'mapping' is not core");
+    /* Nor does it carry posted ops at all. */
+    r.failure[0] = '\0';
+    notify_init(&note, NOTIFY_KIND_TEST, 0, false);
+    crossbar_block_info.accept(x, 0, &note, 0);
+    CHECK_CONTAINS(r.failure, "'mapping' is not core");
     crossbar_block_info.destroy(x);
     simtx_params_release(crossbar_block_info.params, &p);
 }

@@ -703,17 +703,11 @@ static bool handle_clean(cache *c, const simtx_msg *msg, uint64_t now)
     return true;
 }
 
-/* Atomics (unless executed here), row copies and the ops of the families
- * this cache passes through act at the next level. One that acts on the
- * line at msg->address (op property) finds it written back if dirty and
- * dropped first; then the request is forwarded. */
-static bool pass_through(cache *c, const simtx_msg *msg, uint64_t now)
+/* Atomics (unless executed here) and row copies act at the next level on
+ * the line at msg->address: the line is written back if dirty and dropped
+ * first, then the request is forwarded. */
+static bool forward_acting_on_line(cache *c, const simtx_msg *msg, uint64_t now)
 {
-    if (!simtx_op_info_of(msg->op)->acts_on_line) {
-        if (!can_forward(c, 0)) return false;
-        forward(c, msg, now);
-        return true;
-    }
     int index = lookup_line(c, line_of(c, msg->address));
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (line && line->mshr >= 0) return false;
@@ -724,6 +718,26 @@ static bool pass_through(cache *c, const simtx_msg *msg, uint64_t now)
         drop_line(c, (unsigned)index, msg);
     }
     forward(c, msg, now);
+    return true;
+}
+
+/* Row copies and the ops of the families this cache passes through are
+ * forwarded, after the line at their address is written back and dropped
+ * when they act on it (op property); any other op fails the run. Out of
+ * line: the lookup of reads and writes does not carry its code. */
+__attribute__((noinline)) static bool handle_other_family(cache *c, const simtx_msg *msg, uint64_t now)
+{
+    const simtx_op_info *op = simtx_op_info_of(msg->op);
+    unsigned family = op->family;
+    if (family == SIMTX_FAMILY_ROW_COPY || (family < SIMTX_FAMILY_COUNT && (c->config.pass_through_families >> family) & 1u)) {
+        if (op->acts_on_line) return forward_acting_on_line(c, msg, now);
+        if (!can_forward(c, 0)) return false;
+        forward(c, msg, now);
+        return true;
+    }
+    char error[160];
+    simtx_op_unserved(error, sizeof error, c->env.instance_name ? c->env.instance_name : "a cache", msg->op);
+    c->env.fail(c->env.context, error);
     return true;
 }
 
@@ -766,7 +780,7 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
         return true;
     }
     case SIMTX_OP_ATOMIC:
-        if (!executed_atomic) return pass_through(c, msg, now);
+        if (!executed_atomic) return forward_acting_on_line(c, msg, now);
         if (atomic_op_supported(msg)) return handle_fetching_access(c, msg, offset, now);
         if (!response_room(c)) {
             c->stats.stalls_queue++;
@@ -774,15 +788,7 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
         }
         push_response(c, msg, SIMTX_STATUS_COMMAND_ERROR, now + 1); /* as the memory block answers it */
         return true;
-    case SIMTX_OP_ROW_COPY: return pass_through(c, msg, now);
-    default: {
-        unsigned family = simtx_op_info_of(msg->op)->family;
-        if (family < SIMTX_FAMILY_COUNT && (c->config.pass_through_families >> family) & 1u) return pass_through(c, msg, now);
-        char error[160];
-        simtx_op_unserved(error, sizeof error, c->env.instance_name ? c->env.instance_name : "a cache", msg->op);
-        c->env.fail(c->env.context, error);
-        return true;
-    }
+    default: return handle_other_family(c, msg, now);
     }
 }
 

@@ -219,8 +219,10 @@ static inline __attribute__((always_inline)) void enter_head(crossbar *x, unsign
     x->head_network[s] = route->network;
 }
 
-/* The head packet of input s crosses the switch: take it out of its output's set. */
-static void leave_head(crossbar *x, unsigned s)
+/* The head packet of input s crosses the switch: take it out of its output's
+ * set. Inlined into the switch, as it was before a broadcast's copies also
+ * called it. */
+static inline __attribute__((always_inline)) void leave_head(crossbar *x, unsigned s)
 {
     unsigned d = (unsigned)head_route(&x->ports[s])->destination;
     uint64_t *inputs = heads_for(x, d);
@@ -368,17 +370,17 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     return x;
 }
 
-/* A posted message (no response to carry an error) that no output takes. */
+/* A posted message (no response to carry an error) that no output takes,
+ * or on an address-mapped crossbar. */
 static simtx_accept_result fail_posted(crossbar *x, const simtx_msg *msg)
 {
     char error[200];
-    if (msg->flags & SIMTX_FLAG_BROADCAST)
-        snprintf(error, sizeof error, "a broadcast %s, but parameter 'mapping' is not core", simtx_op_name((simtx_op)msg->op));
-    else if (x->mapping == MAP_CORE)
+    if (x->mapping == MAP_CORE)
         snprintf(error, sizeof error, "a %s for core %d, but the crossbar has %" PRId64 " outputs (parameter 'partitions')",
                  simtx_op_name((simtx_op)msg->op), (int)msg->core, x->params.partitions);
     else
-        snprintf(error, sizeof error, "a %s to 0x%" PRIx64 ", which no partition owns", simtx_op_name((simtx_op)msg->op), msg->address);
+        snprintf(error, sizeof error, "a %s (posted, unanswered), but parameter 'mapping' is not core: posted ops ride notify networks",
+                 simtx_op_name((simtx_op)msg->op));
     x->env.fail(x->env.context, error);
     return SIMTX_ACCEPTED;
 }
@@ -403,14 +405,19 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
         return SIMTX_ACCEPTED;
     }
     const simtx_op_info *op = simtx_op_info_of(msg->op);
-    if (!op->answered && (d == NO_ROUTE || ((msg->flags & SIMTX_FLAG_BROADCAST) && x->mapping != MAP_CORE)))
-        return fail_posted(x, msg);
-    if ((msg->flags & SIMTX_FLAG_BROADCAST) && x->mapping == MAP_CORE && op->answered) {
-        char error[160];
-        snprintf(error, sizeof error, "a broadcast %s: only posted ops (notifications) may be broadcast, as no one response could answer it",
-                 op->name);
-        x->env.fail(x->env.context, error);
-        return SIMTX_ACCEPTED;
+    bool broadcast = false;
+    if (__builtin_expect(x->mapping == MAP_CORE, 0)) {
+        broadcast = (msg->flags & SIMTX_FLAG_BROADCAST) != 0;
+        if (!op->answered && d == NO_ROUTE) return fail_posted(x, msg);
+        if (broadcast && op->answered) {
+            char error[160];
+            snprintf(error, sizeof error, "a broadcast %s: only posted ops (notifications) may be broadcast, as no one response could answer it",
+                     op->name);
+            x->env.fail(x->env.context, error);
+            return SIMTX_ACCEPTED;
+        }
+    } else if (__builtin_expect(!op->answered, 0)) {
+        return fail_posted(x, msg); /* posted ops ride core-mapped networks only */
     }
     if (!msg->is_response && msg->route_depth == SIMTX_MSG_MAX_ROUTE) {
         x->env.fail(x->env.context, "a request crossed more routing blocks than a message can record");
@@ -431,8 +438,7 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
         }
     }
     uint64_t flits = flit_count(x, queued, op);
-    in->input_routes[slot] = (packet_route){d, {(uint32_t)flits, (uint32_t)transfer_cycles(x, flits)}, (uint8_t)network_of(queued),
-                                            (queued->flags & SIMTX_FLAG_BROADCAST) && x->mapping == MAP_CORE};
+    in->input_routes[slot] = (packet_route){d, {(uint32_t)flits, (uint32_t)transfer_cycles(x, flits)}, (uint8_t)network_of(queued), broadcast};
     port_set_add(x->busy_inputs, port);
     in->input_depth = queue->length;
     if (queue->length > 1) {
@@ -445,13 +451,24 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
     return SIMTX_ACCEPTED;
 }
 
-/* A copy of a broadcast packet's message in a free slot: the output queue
- * slot it goes to is one a message may occupy, so there is always one. */
-static uint32_t copy_packet(crossbar *x, uint32_t packet)
+/* The head of input s, a broadcast, crosses to output d (not the last) as
+ * a copy in a free message slot (the output queue slot it takes is one a
+ * message may occupy, so there is always one); the packet stays at the
+ * head, now for output d + 1. */
+__attribute__((noinline)) static void cross_broadcast_copy(crossbar *x, unsigned s, unsigned d, uint64_t ready, uint64_t switch_free)
 {
+    crossbar_port *in = &x->ports[s], *out = &x->ports[d];
     uint32_t copy = x->free_messages[--x->free_message_count];
-    x->messages[copy] = x->messages[packet];
-    return copy;
+    x->messages[copy] = x->messages[packet_queue_front(&in->input)];
+    packet_queue_push(&out->output, copy, ready);
+    if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
+    in->switch_in_free = out->switch_out_free = switch_free;
+    leave_head(x, s);
+    in->input_routes[in->input.head].destination = (int)d + 1;
+    enter_head(x, s);
+    in->input_depth = in->input.length;
+    out->output_depth = out->output.length;
+    out->next_source = s + 1 < x->port_count ? s + 1 : 0;
 }
 
 static uint64_t crossbar_cycle(void *core, uint64_t now)
@@ -534,21 +551,14 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
             next = min_cycle(next, x->output_due[d]);
             port_set_add(x->busy_outputs, d);
         }
-        in->switch_in_free = out->switch_out_free = now + cycles;
-        leave_head(x, s);
-        if (route->broadcast && d + 1 < n) {
-            /* A copy for this output; the packet stays at the head for the next. */
-            packet_queue_push(&out->output, copy_packet(x, packet_queue_front(&in->input)), ready);
-            if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
-            in->input_routes[in->input.head].destination = (int)d + 1;
-            enter_head(x, s);
-            in->input_depth = in->input.length;
-            out->output_depth = out->output.length;
-            out->next_source = s + 1 < n ? s + 1 : 0;
+        if (__builtin_expect(route->broadcast, 0) && d + 1 < n) {
+            cross_broadcast_copy(x, s, d, ready, now + cycles);
             continue;
         }
         packet_queue_push(&out->output, packet_queue_front(&in->input), ready);
         if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
+        in->switch_in_free = out->switch_out_free = now + cycles;
+        leave_head(x, s);
         packet_queue_pop(&in->input);
         if (in->refused) { /* refused while full: the sender may come in now */
             in->refused = false;
