@@ -942,8 +942,44 @@ static void test_unserved_and_passed_through_ops(void)
     harness_release(&h);
 }
 
+/* Monitor events: none before cache_monitor_bound, the same statistics
+ * either way; once bound, one per hit and miss here; a refused event fails
+ * the run naming the event. */
+static void test_monitor_binding(void)
+{
+    cache_stats unbound_stats = {0};
+    for (int bound = 0; bound < 2; bound++) {
+        harness h;
+        char error[256];
+        cache_config config = harness_config(true);
+        CHECK(harness_init(&h, &config, error, sizeof error));
+        if (bound) cache_monitor_bound(h.cache);
+        for (unsigned i = 0; i < 4; i++) {
+            harness_request(&h, SIMTX_OP_READ, 0x100 + 32 * (i % 2), 32, i, NULL);
+            harness_settle(&h, 100);
+        }
+        const cache_stats *stats = cache_get_stats(h.cache);
+        if (!bound) {
+            unbound_stats = *stats;
+            CHECK_EQUAL(h.event_count, 0);
+        } else {
+            CHECK_EQUAL(stats->hits, unbound_stats.hits);
+            CHECK_EQUAL(stats->misses + stats->sector_misses, unbound_stats.misses + unbound_stats.sector_misses);
+            CHECK_EQUAL(h.event_count, stats->hits + stats->misses + stats->sector_misses);
+            CHECK_EQUAL(h.events[0].op, SIMTX_OP_MONITOR_MISS);
+            CHECK_EQUAL(h.events[h.event_count - 1].op, SIMTX_OP_MONITOR_HIT);
+            h.refuse_events = true;
+            harness_request(&h, SIMTX_OP_READ, 0x100, 32, 9, NULL);
+            harness_settle(&h, 100);
+            CHECK_CONTAINS(h.failure, "refused a monitor_hit event");
+        }
+        harness_release(&h);
+    }
+}
+
 int main(void)
 {
+    test_monitor_binding();
     test_unserved_and_passed_through_ops();
     test_bad_configurations();
     test_read_miss_hit_and_sectors();
