@@ -24,7 +24,14 @@ extern "C" {
  * arrives or one of its output ports frees up. */
 #define SIMTX_NEVER UINT64_MAX
 
-typedef enum { SIMTX_SOCKET_INITIATOR, SIMTX_SOCKET_TARGET } simtx_socket_role;
+/* SIMTX_SOCKET_MONITOR: an initiator socket for posted observation events
+ * (models/protocols/monitor.h) that may stay unbound; its receiver must take
+ * every event (a refusal fails the run at the sender). The block learns
+ * that it is bound through block_info.monitor_bound, before the run. */
+typedef enum { SIMTX_SOCKET_INITIATOR, SIMTX_SOCKET_TARGET, SIMTX_SOCKET_MONITOR } simtx_socket_role;
+
+/* Whether a socket of this role sends requests (binds as an initiator). */
+static inline bool simtx_socket_is_initiator(simtx_socket_role role) { return role != SIMTX_SOCKET_TARGET; }
 
 /* One socket, or an array of sockets whose length is an int parameter. */
 typedef struct simtx_socket_spec {
@@ -116,6 +123,10 @@ typedef struct simtx_block_info {
      * *forward_port) was served downstream for `size` bytes; a read may now
      * overlay the newer data the block holds (dirty lines). */
     void (*debug_forwarded)(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size);
+    /* Optional, for blocks with a SIMTX_SOCKET_MONITOR socket: called once
+     * before the run for each such port that is bound. An unbound one gets
+     * no call, and the block makes no events for it. */
+    void (*monitor_bound)(void *core, unsigned port);
     /* The core calls env->room whenever a port that may have refused an
      * arrival can take one again (set only when it never misses one). */
     bool announces_room;

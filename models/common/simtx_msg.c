@@ -1,10 +1,45 @@
 #include "simtx_msg.h"
 
-const char *simtx_op_name(simtx_op op)
+#include <stdio.h>
+
+/* A request carries data for writes, atomics, logs and notifications; a
+ * response for reads and atomics. Lazy-TM responses are charged their size
+ * as data (an acknowledgement echoes its request's size): what the crossbar
+ * has always counted for them. */
+const simtx_op_info simtx_op_infos[256] = {
+    /*                            name              family                 req    resp   log    line   answered */
+    [SIMTX_OP_READ]            = {"read",           SIMTX_FAMILY_ACCESS,   false, true,  false, true,  true},
+    [SIMTX_OP_WRITE]           = {"write",          SIMTX_FAMILY_ACCESS,   true,  false, false, true,  true},
+    [SIMTX_OP_ATOMIC]          = {"atomic",         SIMTX_FAMILY_ATOMIC,   true,  true,  false, true,  true},
+    [SIMTX_OP_CLEAN_LINE]      = {"clean_line",     SIMTX_FAMILY_LINE,     false, false, false, true,  true},
+    [SIMTX_OP_FLUSH_LINE]      = {"flush_line",     SIMTX_FAMILY_LINE,     false, false, false, true,  true},
+    [SIMTX_OP_FENCE]           = {"fence",          SIMTX_FAMILY_FENCE,    false, false, false, false, true},
+    [SIMTX_OP_ROW_COPY]        = {"row_copy",       SIMTX_FAMILY_ROW_COPY, false, false, false, true,  true},
+    [SIMTX_OP_TM_CID_REQUEST]  = {"tm_cid_request", SIMTX_FAMILY_TM_LAZY,  false, true,  false, false, true},
+    [SIMTX_OP_TM_READ_LOG]     = {"tm_read_log",    SIMTX_FAMILY_TM_LAZY,  true,  true,  true,  false, true},
+    [SIMTX_OP_TM_WRITE_LOG]    = {"tm_write_log",   SIMTX_FAMILY_TM_LAZY,  true,  true,  true,  false, true},
+    [SIMTX_OP_TM_LOG_DONE]     = {"tm_log_done",    SIMTX_FAMILY_TM_LAZY,  true,  true,  true,  false, true},
+    [SIMTX_OP_TM_SKIP]         = {"tm_skip",        SIMTX_FAMILY_TM_LAZY,  false, true,  false, false, true},
+    [SIMTX_OP_TM_DECISION]     = {"tm_decision",    SIMTX_FAMILY_TM_LAZY,  true,  true,  true,  false, true},
+    [SIMTX_OP_TM_LWT_QUERY]    = {"tm_lwt_query",   SIMTX_FAMILY_TM_LAZY,  false, true,  false, false, true},
+    [SIMTX_OP_NOTIFY]          = {"notify",         SIMTX_FAMILY_NOTIFY,   true,  false, false, false, false},
+    [SIMTX_OP_MONITOR_HIT]     = {"monitor_hit",    SIMTX_FAMILY_MONITOR,  false, false, false, false, false},
+    [SIMTX_OP_MONITOR_MISS]    = {"monitor_miss",   SIMTX_FAMILY_MONITOR,  false, false, false, false, false},
+    [SIMTX_OP_MONITOR_EVICT]   = {"monitor_evict",  SIMTX_FAMILY_MONITOR,  false, false, false, false, false},
+    [SIMTX_OP_MONITOR_WRITEBACK] = {"monitor_writeback", SIMTX_FAMILY_MONITOR, false, false, false, false, false},
+    [SIMTX_OP_COUNT ... 255]   = {"unknown",        SIMTX_FAMILY_COUNT,    false, false, false, false, true},
+};
+
+static const char *family_name(unsigned family)
 {
-    static const char *const names[SIMTX_OP_COUNT] = {
-        "read", "write", "atomic", "clean_line", "flush_line", "fence", "row_copy",
-        "tm_cid_request", "tm_read_log", "tm_write_log", "tm_log_done", "tm_skip", "tm_decision", "tm_lwt_query",
+    static const char *const names[SIMTX_FAMILY_COUNT] = {
+        "memory access", "atomic", "line maintenance", "fence", "row copy", "lazy-TM protocol", "notification", "monitor event",
     };
-    return (unsigned)op < SIMTX_OP_COUNT ? names[op] : "unknown";
+    return family < SIMTX_FAMILY_COUNT ? names[family] : "no family";
+}
+
+void simtx_op_unserved(char *text, size_t size, const char *block, unsigned op)
+{
+    const simtx_op_info *info = simtx_op_info_of(op);
+    snprintf(text, size, "%s does not serve op %s (%u, %s)", block, info->name, op, family_name(info->family));
 }

@@ -32,8 +32,52 @@ typedef enum simtx_op {
     SIMTX_OP_TM_SKIP,        /* CIDs with no entries at this partition */
     SIMTX_OP_TM_DECISION,    /* final commit/abort; response = write-back acknowledgement */
     SIMTX_OP_TM_LWT_QUERY,   /* temporal conflict detection: last-written time of a block */
+    /* Partition -> core notifications over a notify network, unanswered
+     * (models/protocols/notify.h). */
+    SIMTX_OP_NOTIFY,
+    /* Cache monitor events, unanswered (models/protocols/monitor.h). */
+    SIMTX_OP_MONITOR_HIT,
+    SIMTX_OP_MONITOR_MISS,
+    SIMTX_OP_MONITOR_EVICT,
+    SIMTX_OP_MONITOR_WRITEBACK,
     SIMTX_OP_COUNT
 } simtx_op;
+
+/* What a generic block (crossbar, cache, commit unit) needs to know of an op
+ * without naming it. A block serves some families, passes some through and
+ * fails the run, naming itself and the op, on any other. */
+typedef enum simtx_op_family {
+    SIMTX_FAMILY_ACCESS,   /* read, write (models/protocols/mem.h) */
+    SIMTX_FAMILY_ATOMIC,   /* read-modify-write at the memory side */
+    SIMTX_FAMILY_LINE,     /* line maintenance: clean, flush */
+    SIMTX_FAMILY_FENCE,
+    SIMTX_FAMILY_ROW_COPY, /* in-DRAM bulk copy */
+    SIMTX_FAMILY_TM_LAZY,  /* KILO TM / Warp TM commit protocol (tm_lazy.h) */
+    SIMTX_FAMILY_NOTIFY,   /* partition -> core notifications (notify.h) */
+    SIMTX_FAMILY_MONITOR,  /* cache monitor events (monitor.h) */
+    SIMTX_FAMILY_COUNT
+} simtx_op_family;
+
+typedef struct simtx_op_info {
+    const char *name;
+    uint8_t family;        /* simtx_op_family */
+    bool request_data;     /* the request carries `size` bytes of data */
+    bool response_data;    /* the response carries `size` bytes of data */
+    bool request_is_log;   /* the request's data is a transaction log, which an ideal TM
+                              network may move as a header only (crossbar tm_log_data) */
+    bool acts_on_line;     /* it reads or changes the memory line at msg->address, so a
+                              cache must not keep a stale or dirty copy across it */
+    bool answered;         /* false: posted, no response ever comes (the receiver must
+                              take it; forwarders clear msg->handle) */
+} simtx_op_info;
+
+/* One entry per value of msg->op's byte, so that a lookup needs no bounds
+ * check: values past SIMTX_OP_COUNT are named "unknown", of no family any
+ * block serves. */
+extern const simtx_op_info simtx_op_infos[256];
+
+/* The properties of an op (a msg->op byte). */
+static inline const simtx_op_info *simtx_op_info_of(unsigned op) { return &simtx_op_infos[op & 0xFFu]; }
 
 /* Codes of SIMTX_OP_ATOMIC (msg.atomic_op): a 32-bit read-modify-write at
  * the memory side. data[0..3] carries the operand in the request and the old
@@ -71,6 +115,17 @@ typedef enum simtx_status {
     SIMTX_STATUS_COUNT
 } simtx_status;
 
+/* Attributes orthogonal to the op (in the manner of VCML's tlm_sbi), set by
+ * the initiator; blocks that do not care pass them on untouched. Their
+ * meaning per protocol is in models/protocols/mem.h and notify.h. */
+typedef enum simtx_msg_flag {
+    SIMTX_FLAG_TRANSACTIONAL = 1u << 0, /* issued inside a transaction */
+    SIMTX_FLAG_PERSISTENT = 1u << 1,    /* targets persistent memory: done when durable */
+    SIMTX_FLAG_NON_TEMPORAL = 1u << 2,  /* no reuse expected: caches need not allocate */
+    SIMTX_FLAG_SNAPSHOT = 1u << 3,      /* reads a snapshot version (SI-TM), not the latest */
+    SIMTX_FLAG_BROADCAST = 1u << 4,     /* to every destination of a core-mapped network */
+} simtx_msg_flag;
+
 typedef struct simtx_msg {
     uint8_t op;           /* simtx_op */
     uint8_t atomic_op;    /* block-defined, for SIMTX_OP_ATOMIC */
@@ -87,6 +142,9 @@ typedef struct simtx_msg {
      * the response back. */
     uint8_t route[SIMTX_MSG_MAX_ROUTE];
     uint8_t route_depth;
+    /* simtx_msg_flag bits: orthogonal attributes of a request, copied into
+     * its response. Sits in what was padding: the message keeps its size. */
+    uint8_t flags;
     uint64_t byte_enable[2]; /* bit i: data[i] is written; all ones when unused */
     /* Opaque to cores: the shim's handle on the TLM transaction carrying this
      * message. Copy it from a request into its response. */
@@ -128,7 +186,11 @@ static inline void simtx_msg_enable_bytes(simtx_msg *msg, unsigned first, unsign
     }
 }
 
-const char *simtx_op_name(simtx_op op);
+static inline const char *simtx_op_name(simtx_op op) { return simtx_op_info_of(op)->name; }
+
+/* The run-time error text for an op a block does not serve:
+ * "<block> does not serve op <name> (<family>)". */
+void simtx_op_unserved(char *text, size_t size, const char *block, unsigned op);
 
 #ifdef __cplusplus
 }

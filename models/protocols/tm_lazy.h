@@ -1,5 +1,7 @@
 /* The transactional-memory protocol between SIMT cores (their log walkers)
  * and the commit units of the memory partitions (KILO TM, Warp TM).
+ * Its ops form the lazy-TM family of the op property table
+ * (simtx_op_info_of in simtx_msg.h; docs/protocols.md lists every protocol).
  *
  * Every message is a simtx_msg request from the core side, answered by a
  * response (simtx_msg_make_response, same handle) from a commit unit, so the

@@ -31,7 +31,8 @@ block_module::block_module(sc_core::sc_module_name module_name, const block_conf
             unsigned port = static_cast<unsigned>(ports_.size());
             port_state state;
             state.transport = std::make_unique<port_transport>(this, port);
-            state.is_initiator = spec.role == SIMTX_SOCKET_INITIATOR;
+            state.is_initiator = simtx_socket_is_initiator(spec.role);
+            state.is_monitor = spec.role == SIMTX_SOCKET_MONITOR;
             if (state.is_initiator) {
                 state.initiator = std::make_unique<initiator_socket>(socket_name.c_str());
                 state.initiator->bind(*state.transport);
@@ -217,6 +218,16 @@ inline bool block_module::deliver(unsigned port, const simtx_msg &msg)
     return false;
 }
 
+// A payload's last use: back to the pool, or released by the socket's
+// module that acquired it. Inline: every response's arrival ends here.
+inline void block_module::release_request(msg_extension &extension)
+{
+    if (extension.acquired)
+        extension.payload->release(); // a socket's module may hold it still
+    else
+        global_payload_pool().return_message(&extension);
+}
+
 // The core took a response: the initiator that made the payload frees it.
 // A block that never made one (a crossbar) does not look at the extension,
 // which its sender no longer brought into the host's caches.
@@ -225,10 +236,7 @@ void block_module::arrived_response(const simtx_msg &msg)
     if (!originated_) return;
     msg_extension *extension = static_cast<msg_extension *>(msg.handle);
     if (extension->originator != this) return;
-    if (extension->acquired)
-        extension->payload->release(); // a socket's module may hold it still
-    else
-        global_payload_pool().return_message(extension);
+    release_request(*extension);
 }
 
 // A simtx block called directly reads only the message: it gets the
@@ -263,6 +271,9 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     // A message's handle is the extension of the payload carrying it.
     msg_extension *extension = static_cast<msg_extension *>(msg->handle);
     if (state.is_initiator) {
+        // A posted request is always a new one (a block forwarding it clears
+        // its handle), so a forwarded request need not look its op up.
+        bool posted = !extension && !simtx_op_info_of(msg->op)->answered;
         if (!extension) { // a new request: its message gets its handle in the extension
             extension = global_payload_pool().acquire_message();
             extension->originator = this;
@@ -275,7 +286,12 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
         phase = tlm::BEGIN_REQ;
         result = forward(state, *extension, phase, arriving);
         if (result == tlm::TLM_ACCEPTED || (result == tlm::TLM_UPDATED && phase == tlm::END_REQ)) {
-            if (result == tlm::TLM_ACCEPTED) state.awaiting_end = extension;
+            if (result == tlm::TLM_ACCEPTED) {
+                state.awaiting_end = extension;
+                state.awaiting_posted = posted;
+            } else if (posted) {
+                release_request(*extension); // taken: no response will return it
+            }
         } else {
             // The target answered at once (TLM_COMPLETED or BEGIN_RESP): hand the
             // response to the core after this cycle, as if it had been refused.
@@ -327,6 +343,11 @@ block_module::nb_transport_bw(unsigned port, msg_extension &extension, tlm::tlm_
         state.awaiting_end = nullptr;
         if (info_->port_free) info_->port_free(core_, port);
         wake();
+        // A posted request held by its receiver: taken now, and no response will return it.
+        if (state.awaiting_posted) {
+            state.awaiting_posted = false;
+            release_request(extension);
+        }
     }
     if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;
     if (phase == tlm::BEGIN_RESP) {
@@ -371,6 +392,10 @@ void block_module::end_of_elaboration()
             state.peer = peer->block;
             state.peer_port = peer->port;
         }
+    }
+    for (unsigned port = 0; port < ports_.size(); port++) {
+        const port_state &state = ports_[port];
+        if (state.is_monitor && state.initiator->size() > 0 && info_->monitor_bound) info_->monitor_bound(core_, port);
     }
 }
 

@@ -80,7 +80,9 @@ class port_transport final : public tlm::tlm_fw_transport_if<>, public tlm::tlm_
 
 class block_module : public sc_core::sc_module {
   public:
-    using initiator_socket = tlm::tlm_initiator_socket<>;
+    // Zero or more bindings: a monitor socket may stay unbound (the netlist
+    // checks that every other socket is bound).
+    using initiator_socket = tlm::tlm_initiator_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
     using target_socket = tlm::tlm_target_socket<>;
 
     block_module(sc_core::sc_module_name module_name, const block_config &config);
@@ -120,6 +122,8 @@ class block_module : public sc_core::sc_module {
         block_module *peer = nullptr; // the bound port's block when it is a simtx block's: called directly
         unsigned peer_port = 0;       // the bound port's number there
         bool is_initiator = false;
+        bool is_monitor = false; // a SIMTX_SOCKET_MONITOR socket's port: may stay unbound
+        bool awaiting_posted = false; // awaiting_end is a posted request's: its END_REQ frees it
         bool held_refused = false;                // false: an immediate response, not a refusal
         msg_extension *held = nullptr;            // an arrival the core refused, offered again after each tick
         uint64_t held_since = 0;                  // the cycle it was first refused
@@ -142,6 +146,7 @@ class block_module : public sc_core::sc_module {
     simtx_msg &arrival(unsigned port, msg_extension &extension);
     bool deliver(unsigned port, const simtx_msg &msg);
     void arrived_response(const simtx_msg &msg);
+    static void release_request(msg_extension &extension);
     static const simtx_msg *fill_payload(const port_state &state, const simtx_msg &msg, msg_extension &extension);
     bool send(unsigned port, const simtx_msg *msg);
     void fail(const char *message);

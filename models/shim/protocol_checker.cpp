@@ -1,5 +1,6 @@
 #include "protocol_checker.hpp"
 
+#include "payload_pool.hpp"
 #include "tick_scheduler.hpp"
 
 namespace simtx {
@@ -53,6 +54,9 @@ void protocol_checker::backward_phase(tlm::tlm_generic_payload &payload, const t
         if (found->second != stage::request) violation("END_REQ twice");
         found->second = stage::request_ended;
         open_request_ = nullptr;
+        // A posted request (a notification, a monitor event) ends here: no response follows.
+        const msg_extension *extension = payload.get_extension<msg_extension>();
+        if (extension && !simtx_op_info_of(extension->msg.op)->answered) state_.erase(&payload);
     } else if (phase == tlm::BEGIN_RESP) {
         if (found->second == stage::response) violation("BEGIN_RESP twice");
         if (open_response_) violation("BEGIN_RESP before END_RESP of the previous response (response exclusion)");

@@ -69,7 +69,7 @@ void describe_block(const simtx_block_info *info, FILE *out)
         const simtx_socket_spec &spec = info->sockets[i];
         std::string shape = spec.count_parameter ? std::string("[") + spec.count_parameter + "]" : "";
         std::fprintf(out, "  %-20s %-9s %s\n", (std::string(spec.name) + shape).c_str(),
-                     spec.role == SIMTX_SOCKET_INITIATOR ? "initiator" : "target", spec.doc);
+                     spec.role == SIMTX_SOCKET_INITIATOR ? "initiator" : spec.role == SIMTX_SOCKET_MONITOR ? "monitor (optional)" : "target", spec.doc);
     }
     default_core core(info);
     std::fprintf(out, "\nstatistics\n");
@@ -93,7 +93,7 @@ void describe_block_markdown(const simtx_block_info *info, FILE *out)
     std::fprintf(out, "| socket | role | count | description |\n| --- | --- | --- | --- |\n");
     for (size_t i = 0; i < info->socket_count; i++) {
         const simtx_socket_spec &spec = info->sockets[i];
-        std::fprintf(out, "| `%s` | %s | %s | %s |\n", spec.name, spec.role == SIMTX_SOCKET_INITIATOR ? "initiator" : "target",
+        std::fprintf(out, "| `%s` | %s | %s | %s |\n", spec.name, spec.role == SIMTX_SOCKET_INITIATOR ? "initiator" : spec.role == SIMTX_SOCKET_MONITOR ? "monitor (optional)" : "target",
                      spec.count_parameter ? (std::string("`") + spec.count_parameter + "`").c_str() : "1", spec.doc);
     }
     default_core core(info);

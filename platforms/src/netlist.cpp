@@ -298,7 +298,7 @@ int lua_connect(lua_State *L)
         b.initiator = parse_socket(state, string_argument(L, 1, "an initiator socket", at), at);
         b.target = parse_socket(state, string_argument(L, 2, "a target socket", at), at);
         const auto &inits = state.result.instances;
-        if (inits[b.initiator.instance].info->sockets[b.initiator.socket].role != SIMTX_SOCKET_INITIATOR)
+        if (!simtx_socket_is_initiator(inits[b.initiator.instance].info->sockets[b.initiator.socket].role))
             fail_at(at, "'" + b.initiator.text + "' is a target socket; connect(initiator, target) takes the initiator first");
         if (inits[b.target.instance].info->sockets[b.target.socket].role != SIMTX_SOCKET_TARGET)
             fail_at(at, "'" + b.target.text + "' is an initiator socket; connect(initiator, target) takes a target second");
@@ -699,7 +699,7 @@ void finalize(netlist &net)
         for (size_t s = 0; s < inst.info->socket_count; s++)
             for (unsigned i = 0; i < inst.socket_counts[s]; i++) {
                 const simtx_socket_spec &spec = inst.info->sockets[s];
-                if (bound.count(inst.name + "." + spec.name + "[" + std::to_string(i) + "]")) continue;
+                if (spec.role == SIMTX_SOCKET_MONITOR || bound.count(inst.name + "." + spec.name + "[" + std::to_string(i) + "]")) continue;
                 std::string socket = inst.name + "." + spec.name + (spec.count_parameter ? "[" + std::to_string(i) + "]" : "");
                 fail_at(inst.where, "socket '" + socket + "' of " + describe_instance(inst) + " is not bound");
             }

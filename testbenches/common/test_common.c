@@ -1,9 +1,10 @@
 /* Unit tests of the shared C pieces: parameter tables, statistics, message
- * queues and the sparse backing store. */
+ * queues, the sparse backing store and the op property table. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "msg_queue.h"
+#include "simtx_msg.h"
 #include "simtx_params.h"
 #include "simtx_stats.h"
 #include "sparse_memory.h"
@@ -222,8 +223,39 @@ static void test_sparse_memory(void)
     sparse_memory_destroy(m);
 }
 
+/* Every op has a distinct name and a family; posted ops get no response
+ * and so carry no response data; an op past the table is "unknown" of no
+ * family; the flags fit in the message without growing it. */
+static void test_op_properties(void)
+{
+    for (unsigned op = 0; op < SIMTX_OP_COUNT; op++) {
+        const simtx_op_info *info = simtx_op_info_of(op);
+        CHECK(info->name != NULL && strcmp(info->name, "unknown") != 0);
+        CHECK(info->family < SIMTX_FAMILY_COUNT);
+        if (!info->answered) CHECK(!info->response_data);
+        if (info->request_is_log) CHECK(info->request_data);
+        for (unsigned other = 0; other < op; other++) CHECK(strcmp(info->name, simtx_op_info_of(other)->name) != 0);
+    }
+    CHECK_EQUAL(simtx_op_info_of(SIMTX_OP_TM_DECISION)->family, SIMTX_FAMILY_TM_LAZY);
+    CHECK(!simtx_op_info_of(SIMTX_OP_MONITOR_EVICT)->answered);
+    CHECK(simtx_op_info_of(SIMTX_OP_WRITE)->request_data && !simtx_op_info_of(SIMTX_OP_WRITE)->response_data);
+    CHECK_EQUAL(strcmp(simtx_op_name((simtx_op)200), "unknown"), 0);
+    CHECK_EQUAL(simtx_op_info_of(200)->family, SIMTX_FAMILY_COUNT);
+    char text[128];
+    simtx_op_unserved(text, sizeof text, "l2", SIMTX_OP_NOTIFY);
+    CHECK_CONTAINS(text, "l2 does not serve op notify");
+    CHECK_CONTAINS(text, "notification");
+    /* flags sits in what was padding: the message is copied on hot paths. */
+    CHECK_EQUAL(sizeof(simtx_msg), 224);
+    simtx_msg msg;
+    memset(&msg, 0xFF, sizeof msg);
+    simtx_msg_init(&msg, SIMTX_OP_READ, 0, 4);
+    CHECK_EQUAL(msg.flags, 0);
+}
+
 int main(void)
 {
+    test_op_properties();
     test_params();
     test_stats();
     test_msg_queue();

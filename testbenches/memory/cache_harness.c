@@ -14,6 +14,12 @@ static bool harness_send(void *context, unsigned port, const simtx_msg *msg)
         h->up[h->up_count++] = *msg;
         return true;
     }
+    if (port == CACHE_MONITOR_PORT) {
+        if (h->refuse_events) return false;
+        if (h->event_count == HARNESS_MAX_EVENTS) abort();
+        h->events[h->event_count++] = *msg;
+        return true;
+    }
     if (h->refuse_down) return false;
     if (h->down_count == HARNESS_MAX) abort();
     h->down[h->down_count++] = *msg;

@@ -8,6 +8,7 @@
 #include "sparse_memory.h"
 
 #define HARNESS_MAX 4096
+#define HARNESS_MAX_EVENTS 256
 
 typedef struct harness {
     simtx_env env;
@@ -18,7 +19,9 @@ typedef struct harness {
     size_t up_count;
     simtx_msg down[HARNESS_MAX]; /* every request sent to the next level */
     size_t down_count, down_served; /* requests [down_served, down_count) await an answer */
-    bool refuse_up, refuse_down;
+    simtx_msg events[HARNESS_MAX_EVENTS]; /* monitor events (after cache_monitor_bound) */
+    size_t event_count;
+    bool refuse_up, refuse_down, refuse_events;
     char failure[512];
     sparse_memory *memory;       /* the next level's data */
 } harness;

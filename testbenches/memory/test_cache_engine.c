@@ -899,8 +899,88 @@ static void test_partition_indexing(void)
     harness_release(&h);
 }
 
+/* Ops of a family the cache neither serves nor passes through fail the run,
+ * naming the cache and the op; a passed-through family is forwarded
+ * unchanged and leaves the line at its address alone (it does not act on
+ * it); a row copy, which does, finds the line written back and dropped. */
+static void test_unserved_and_passed_through_ops(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    harness_request(&h, SIMTX_OP_TM_LOG_DONE, 0x100, 0, 1, NULL);
+    harness_run(&h, 2);
+    CHECK_CONTAINS(h.failure, "does not serve op tm_log_done");
+    CHECK_CONTAINS(h.failure, "lazy-TM protocol");
+    CHECK_EQUAL(h.down_count, 0);
+    harness_release(&h);
+
+    config.pass_through_families = 1u << SIMTX_FAMILY_TM_LAZY;
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint8_t data[128];
+    memset(data, 7, sizeof data);
+    harness_request(&h, SIMTX_OP_WRITE, 0x100, 128, 1, data); /* a whole dirty line, no fetch */
+    harness_settle(&h, 50);
+    size_t before = h.down_count;
+    harness_request(&h, SIMTX_OP_TM_LWT_QUERY, 0x100, 0, 2, NULL);
+    harness_settle(&h, 50);
+    CHECK(h.failure[0] == '\0');
+    CHECK_EQUAL(h.down_count, before + 1);
+    CHECK_EQUAL(h.down[before].op, SIMTX_OP_TM_LWT_QUERY);
+    uint32_t valid = 0, dirty = 0;
+    CHECK(cache_line_state(h.cache, 0x100, &valid, &dirty));
+    CHECK(dirty != 0);
+    CHECK(harness_response(&h, 2) != NULL);
+    before = h.down_count;
+    harness_request(&h, SIMTX_OP_ROW_COPY, 0x100, 128, 3, NULL);
+    harness_settle(&h, 50);
+    CHECK_EQUAL(h.down_count, before + 2);
+    CHECK_EQUAL(h.down[before].op, SIMTX_OP_WRITE); /* the dirty line first */
+    CHECK_EQUAL(h.down[before + 1].op, SIMTX_OP_ROW_COPY);
+    CHECK(!cache_line_state(h.cache, 0x100, &valid, &dirty));
+    harness_release(&h);
+}
+
+/* Monitor events: none before cache_monitor_bound, the same statistics
+ * either way; once bound, one per hit and miss here; a refused event fails
+ * the run naming the event. */
+static void test_monitor_binding(void)
+{
+    cache_stats unbound_stats = {0};
+    for (int bound = 0; bound < 2; bound++) {
+        harness h;
+        char error[256];
+        cache_config config = harness_config(true);
+        CHECK(harness_init(&h, &config, error, sizeof error));
+        if (bound) cache_monitor_bound(h.cache);
+        for (unsigned i = 0; i < 4; i++) {
+            harness_request(&h, SIMTX_OP_READ, 0x100 + 32 * (i % 2), 32, i, NULL);
+            harness_settle(&h, 100);
+        }
+        const cache_stats *stats = cache_get_stats(h.cache);
+        if (!bound) {
+            unbound_stats = *stats;
+            CHECK_EQUAL(h.event_count, 0);
+        } else {
+            CHECK_EQUAL(stats->hits, unbound_stats.hits);
+            CHECK_EQUAL(stats->misses + stats->sector_misses, unbound_stats.misses + unbound_stats.sector_misses);
+            CHECK_EQUAL(h.event_count, stats->hits + stats->misses + stats->sector_misses);
+            CHECK_EQUAL(h.events[0].op, SIMTX_OP_MONITOR_MISS);
+            CHECK_EQUAL(h.events[h.event_count - 1].op, SIMTX_OP_MONITOR_HIT);
+            h.refuse_events = true;
+            harness_request(&h, SIMTX_OP_READ, 0x100, 32, 9, NULL);
+            harness_settle(&h, 100);
+            CHECK_CONTAINS(h.failure, "refused a monitor_hit event");
+        }
+        harness_release(&h);
+    }
+}
+
 int main(void)
 {
+    test_monitor_binding();
+    test_unserved_and_passed_through_ops();
     test_bad_configurations();
     test_read_miss_hit_and_sectors();
     test_mshr_merge();

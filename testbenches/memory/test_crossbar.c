@@ -1,10 +1,12 @@
 /* Unit tests of the crossbar core without SystemC: configurations it must
- * refuse, per-pair ordering, port serialization in flits and the route
- * stack a reply retraces. */
+ * refuse, per-pair ordering, port serialization in flits, the route stack a
+ * reply retraces, and the core mapping of a notify network (unicast by
+ * msg.core, broadcast, errors). */
 #include <stdio.h>
 #include <string.h>
 
 #include "crossbar.h"
+#include "notify.h"
 #include "test_support.h"
 
 #define MAX_SENT 256
@@ -185,8 +187,147 @@ static void test_reply_network_parameters(void)
     simtx_params_release(crossbar_block_info.params, &p);
 }
 
+/* A notify network: 2 inputs (partitions) and 4 outputs (cores), 32-byte
+ * flits, latency 3. */
+static void *core_mapped(recorder *r, crossbar_params *p)
+{
+    recorder_init(r);
+    params_with(p, "core");
+    p->cores = 2;
+    p->partitions = 4;
+    p->latency = 3;
+    char error[256] = "";
+    void *x = crossbar_block_info.create(p, &r->env, error, sizeof error);
+    CHECK(x != NULL);
+    return x;
+}
+
+static void run_until(recorder *r, void *x, uint64_t end)
+{
+    for (r->now++; r->now < end; r->now++) crossbar_block_info.cycle(x, r->now);
+}
+
+/* mapping = core: a notification goes to output msg.core with no route
+ * and no handle; an answered request too, and its reply retraces its route;
+ * an answered request for a missing core is answered with an address
+ * error, a notification for one fails the run. */
+static void test_core_mapping_unicast(void)
+{
+    recorder r;
+    crossbar_params p;
+    void *x = core_mapped(&r, &p);
+    if (!x) return;
+    simtx_msg note;
+    notify_init(&note, NOTIFY_KIND_TEST, 2, false);
+    note.handle = &r; /* the sender's transaction: not carried on */
+    CHECK(taken(crossbar_block_info.accept(x, 1, &note, 0)));
+    simtx_msg read;
+    simtx_msg_init(&read, SIMTX_OP_READ, 0x40, 32);
+    read.core = 3;
+    read.id = 7;
+    CHECK(taken(crossbar_block_info.accept(x, 0, &read, 0)));
+    run_until(&r, x, 20);
+    CHECK_EQUAL(r.count, 2);
+    for (size_t i = 0; i < r.count; i++) {
+        if (r.sent[i].op == SIMTX_OP_NOTIFY) {
+            CHECK_EQUAL(r.port[i], 2 + 2); /* output of core 2 */
+            CHECK_EQUAL(r.sent[i].route_depth, 0);
+            CHECK(r.sent[i].handle == NULL);
+        } else {
+            CHECK_EQUAL(r.port[i], 2 + 3);
+            CHECK_EQUAL(r.sent[i].route_depth, 1);
+        }
+    }
+    simtx_msg reply = r.sent[r.sent[0].op == SIMTX_OP_READ ? 0 : 1];
+    simtx_msg_make_response(&reply, SIMTX_STATUS_OK);
+    CHECK(taken(crossbar_block_info.accept(x, 5, &reply, r.now)));
+    run_until(&r, x, r.now + 20);
+    CHECK_EQUAL(r.count, 3);
+    CHECK_EQUAL(r.port[2], 0);
+    CHECK_EQUAL(r.sent[2].id, 7);
+    simtx_msg lost = read;
+    lost.core = 4; /* outputs are 0..3 */
+    CHECK(taken(crossbar_block_info.accept(x, 0, &lost, r.now)));
+    run_until(&r, x, r.now + 20);
+    CHECK_EQUAL(r.count, 4);
+    CHECK_EQUAL(r.port[3], 0);
+    CHECK(r.sent[3].is_response);
+    CHECK_EQUAL(r.sent[3].status, SIMTX_STATUS_ADDRESS_ERROR);
+    CHECK(r.failure[0] == '\0');
+    notify_init(&note, NOTIFY_KIND_TEST, 4, false);
+    crossbar_block_info.accept(x, 1, &note, r.now);
+    CHECK_CONTAINS(r.failure, "core 4");
+    CHECK_CONTAINS(r.failure, "'partitions'");
+    crossbar_block_info.destroy(x);
+    simtx_params_release(crossbar_block_info.params, &p);
+}
+
+/* A broadcast notification of 64 bytes (8 + 64 = 72: 3 flits) reaches
+ * every output once, one switch transfer of 3 cycles after another; a
+ * second one follows on each output link 3 cycles behind the first. */
+static void test_core_mapping_broadcast(void)
+{
+    recorder r;
+    crossbar_params p;
+    void *x = core_mapped(&r, &p);
+    if (!x) return;
+    simtx_msg note;
+    notify_init(&note, NOTIFY_KIND_TEST, -1, true);
+    note.size = 64;
+    memset(note.data, 0xA5, 64);
+    note.aux = 11;
+    CHECK(taken(crossbar_block_info.accept(x, 0, &note, 0)));
+    note.aux = 12;
+    CHECK(taken(crossbar_block_info.accept(x, 0, &note, 0)));
+    run_until(&r, x, 80);
+    CHECK_EQUAL(r.count, 8);
+    uint64_t first_at[4] = {0}, second_at[4] = {0};
+    unsigned firsts = 0, seconds = 0;
+    for (size_t i = 0; i < r.count; i++) {
+        CHECK(r.port[i] >= 2 && r.port[i] < 6);
+        CHECK_EQUAL(r.sent[i].op, SIMTX_OP_NOTIFY);
+        CHECK_EQUAL(r.sent[i].data[63], 0xA5);
+        unsigned core = r.port[i] - 2;
+        if (r.sent[i].aux == 11) first_at[core] = r.cycle[i], firsts |= 1u << core;
+        else second_at[core] = r.cycle[i], seconds |= 1u << core;
+    }
+    CHECK_EQUAL(firsts, 15);
+    CHECK_EQUAL(seconds, 15);
+    for (unsigned core = 1; core < 4; core++) CHECK_EQUAL(first_at[core] - first_at[core - 1], 3);
+    CHECK_EQUAL(first_at[0], 3);
+    for (unsigned core = 0; core < 4; core++) CHECK(second_at[core] >= first_at[core] + 3);
+    CHECK(r.failure[0] == '\0');
+    /* Only posted ops may be broadcast: no one response could answer it. */
+    simtx_msg read;
+    simtx_msg_init(&read, SIMTX_OP_READ, 0x40, 32);
+    read.flags = SIMTX_FLAG_BROADCAST;
+    crossbar_block_info.accept(x, 0, &read, r.now);
+    CHECK_CONTAINS(r.failure, "broadcast read");
+    crossbar_block_info.destroy(x);
+    simtx_params_release(crossbar_block_info.params, &p);
+    /* An address-mapped crossbar has no broadcast. */
+    recorder_init(&r);
+    params_with(&p, NULL);
+    char error[256];
+    x = crossbar_block_info.create(&p, &r.env, error, sizeof error);
+    CHECK(x != NULL);
+    if (!x) return;
+    notify_init(&note, NOTIFY_KIND_TEST, -1, true);
+    crossbar_block_info.accept(x, 0, &note, 0);
+    CHECK_CONTAINS(r.failure, "'mapping' is not core");
+    /* Nor does it carry posted ops at all. */
+    r.failure[0] = '\0';
+    notify_init(&note, NOTIFY_KIND_TEST, 0, false);
+    crossbar_block_info.accept(x, 0, &note, 0);
+    CHECK_CONTAINS(r.failure, "'mapping' is not core");
+    crossbar_block_info.destroy(x);
+    simtx_params_release(crossbar_block_info.params, &p);
+}
+
 int main(void)
 {
+    test_core_mapping_unicast();
+    test_core_mapping_broadcast();
     test_reply_network_parameters();
     test_bad_configurations();
     test_order_serialization_and_route();

@@ -41,12 +41,17 @@ void test_initiator::run()
         message_to_payload(schedule_.front().msg, *payload, *extension);
         schedule_.pop_front();
         in_flight_++;
+        bool posted = !simtx_op_info_of(extension->msg.op)->answered; // done once taken: no response comes
         tlm::tlm_phase phase = tlm::BEGIN_REQ;
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
         tlm::tlm_sync_enum result = socket->nb_transport_fw(*payload, phase, delay);
         if (result == tlm::TLM_ACCEPTED) {
             awaiting_end_request_ = payload;
             wait(end_request_event_);
+        }
+        if (posted && result != tlm::TLM_COMPLETED) {
+            in_flight_--;
+            payload->release();
         } else if (result == tlm::TLM_COMPLETED) {
             responses_.push_back({extension->msg, sc_core::sc_time_stamp()});
             in_flight_--;
@@ -118,7 +123,12 @@ tlm::tlm_sync_enum test_target::nb_transport_fw(tlm::tlm_generic_payload &payloa
         wake_.notify(sc_core::SC_ZERO_TIME);
         return tlm::TLM_COMPLETED;
     }
-    requests_.push_back({payload.get_extension<msg_extension>()->msg, sc_core::sc_time_stamp()});
+    const simtx_msg &msg = payload.get_extension<msg_extension>()->msg;
+    requests_.push_back({msg, sc_core::sc_time_stamp()});
+    if (!simtx_op_info_of(msg.op)->answered) { // posted (a monitor event): taken, never answered
+        phase = tlm::END_REQ;
+        return tlm::TLM_UPDATED;
+    }
     if (queue_.size() >= capacity) {
         refused_ = &payload;
         return tlm::TLM_ACCEPTED;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "atomic_op.h"
+#include "monitor.h"
 #include "msg_queue.h"
 #include "partition_interleave.h"
 
@@ -62,6 +63,7 @@ struct cache {
      * announcement, so the shim may hold one (announcing otherwise only
      * costs the shim a search). */
     bool refused[2];
+    bool monitored;                /* the monitor port is bound: emit monitor.h events */
     unsigned mshrs_used;
     unsigned mshrs_noted;          /* the MSHR occupancy average's level */
     simtx_env env;
@@ -153,6 +155,37 @@ static uint8_t *line_data(const cache *c, unsigned line_index)
 {
     return c->data + (size_t)line_index * c->config.line_size;
 }
+
+/* ---- monitor events (models/protocols/monitor.h) ---- */
+
+/* Sends one event for the line at line_index (its tag still the line's).
+ * Out of line: only a bound monitor port pays for it. */
+__attribute__((noinline, cold)) static void emit_event(cache *c, simtx_op op, unsigned line_index, const simtx_msg *cause, uint64_t bits)
+{
+    simtx_msg event;
+    simtx_msg_init(&event, op, c->tags[line_index] * c->config.line_size, c->config.line_size);
+    if (cause) {
+        event.core = cause->core;
+        event.warp = cause->warp;
+        event.cta = cause->cta;
+    }
+    unsigned set = line_index / c->config.associativity;
+    event.aux = monitor_location(set, line_index - set * c->config.associativity) | bits;
+    if (!c->env.send(c->env.context, CACHE_MONITOR_PORT, &event)) {
+        char error[160];
+        snprintf(error, sizeof error, "the monitor receiver refused a %s event (monitor events must always be taken)",
+                 simtx_op_name(op));
+        c->env.fail(c->env.context, error);
+    }
+}
+
+/* An event, when a monitor is bound: the only cost otherwise is this test. */
+static inline void monitor(cache *c, simtx_op op, unsigned line_index, const simtx_msg *cause, uint64_t bits)
+{
+    if (__builtin_expect(c->monitored, 0)) emit_event(c, op, line_index, cause, bits);
+}
+
+static uint64_t access_bits(const simtx_msg *msg) { return msg->op == SIMTX_OP_WRITE ? MONITOR_WRITE : 0; }
 
 /* Sectors first..last (inclusive, last < 32) as a mask. */
 static uint32_t sector_range(unsigned first, unsigned last)
@@ -289,6 +322,7 @@ static void push_writeback(cache *c, unsigned line_index, const simtx_msg *cause
     unsigned offset = first * c->sector_size, size = (last - first + 1) * c->sector_size;
     simtx_msg *msg = own_request(c, cause, SIMTX_OP_WRITE, c->tags[line_index] * c->config.line_size + offset, size, kind, index, now);
     memcpy(msg->data, line_data(c, line_index) + offset, size);
+    monitor(c, SIMTX_OP_MONITOR_WRITEBACK, line_index, cause, 0);
     msg->byte_enable[0] = msg->byte_enable[1] = 0;
     for (uint32_t dirty = line->dirty; dirty; dirty &= dirty - 1)
         simtx_msg_enable_bytes(msg, ((unsigned)__builtin_ctz(dirty) - first) * c->sector_size, c->sector_size);
@@ -303,6 +337,14 @@ static void invalidate(cache *c, unsigned line_index)
     c->victim_ranks[line_index] = 0;
     c->searched = false;
     c->lines[line_index].valid = c->lines[line_index].dirty = 0;
+}
+
+/* A present line leaves the cache other than by replacement (write-evict,
+ * flush, a pass-through acting on it, a fence dropping all lines). */
+static void drop_line(cache *c, unsigned line_index, const simtx_msg *cause)
+{
+    monitor(c, SIMTX_OP_MONITOR_EVICT, line_index, cause, c->lines[line_index].dirty ? MONITOR_DIRTY : 0);
+    invalidate(c, line_index);
 }
 
 /* Queues a read of the span covering the wanted sectors for an MSHR. */
@@ -396,6 +438,7 @@ LOOKUP_STEP int allocate_line(cache *c, uint64_t line_address, const simtx_msg *
     }
     if (present) {
         c->stats.evictions++;
+        monitor(c, SIMTX_OP_MONITOR_EVICT, (unsigned)victim, cause, line->dirty ? MONITOR_DIRTY : 0);
         if (line->dirty) push_writeback(c, (unsigned)victim, cause, ID_EVICTION, 0, now);
     }
     c->tags[victim] = line_address;
@@ -518,6 +561,7 @@ static bool merge(cache *c, cache_line *line, const simtx_msg *msg, uint32_t wan
     m->full_written |= full;
     add_target(c, m, msg, respond);
     c->stats.hit_reserved++;
+    if (respond) monitor(c, SIMTX_OP_MONITOR_MISS, (unsigned)(line - c->lines), msg, access_bits(msg));
     return true;
 }
 
@@ -539,6 +583,7 @@ LOOKUP_STEP bool start_miss(cache *c, int line_index, const simtx_msg *msg, uint
         }
         c->stats.sector_misses++;
     }
+    monitor(c, SIMTX_OP_MONITOR_MISS, (unsigned)line_index, msg, access_bits(msg));
     int m = allocate_mshr(c, (unsigned)line_index);
     push_fill(c, (unsigned)m, msg, missing, now);
     c->mshrs[m].full_written = full;
@@ -570,6 +615,7 @@ LOOKUP_STEP bool handle_fetching_access(cache *c, const simtx_msg *msg, unsigned
         serve_from_line(c, (unsigned)index, msg, c->config.hit_latency, now);
         touch(c, (unsigned)index);
         c->stats.hits++;
+        monitor(c, SIMTX_OP_MONITOR_HIT, (unsigned)index, msg, 0);
         return true;
     }
     return start_miss(c, index, msg, wanted & ~(line ? line->valid : 0u), 0, now);
@@ -586,7 +632,7 @@ static bool handle_write_through(cache *c, const simtx_msg *msg, unsigned offset
     if (line && line->mshr >= 0) {
         if (!merge(c, line, msg, 0, fully_written_sectors(c, msg, offset), false, now)) return false;
     } else if (line) {
-        invalidate(c, (unsigned)index);
+        drop_line(c, (unsigned)index, msg);
         c->stats.write_evictions++;
     }
     forward(c, msg, now);
@@ -612,8 +658,10 @@ static bool handle_write_back(cache *c, const simtx_msg *msg, unsigned offset, u
             index = allocate_line(c, line_of(c, msg->address), msg, 0, now);
             if (index < 0) return false;
             c->stats.misses++;
+            monitor(c, SIMTX_OP_MONITOR_MISS, (unsigned)index, msg, MONITOR_WRITE);
         } else {
             c->stats.hits++;
+            monitor(c, SIMTX_OP_MONITOR_HIT, (unsigned)index, msg, MONITOR_WRITE);
         }
         apply_write(c, (unsigned)index, msg);
         touch(c, (unsigned)index);
@@ -634,20 +682,20 @@ static bool handle_clean(cache *c, const simtx_msg *msg, uint64_t now)
     if (line && line->mshr >= 0) return false; /* wait for the fill to land first */
     if (!c->config.write_back) {
         if (!can_forward(c, 0)) return false;
-        if (line && flush) invalidate(c, (unsigned)index);
+        if (line && flush) drop_line(c, (unsigned)index, msg);
         forward(c, msg, now);
     } else if (line && line->dirty) {
         if (!can_forward(c, 0)) return false;
         unsigned entry = c->free_pending[--c->free_pending_count];
         c->pending[entry].request = *msg;
         push_writeback(c, (unsigned)index, msg, ID_FORWARD, entry, now);
-        if (flush) invalidate(c, (unsigned)index);
+        if (flush) drop_line(c, (unsigned)index, msg);
     } else {
         if (!response_room(c)) {
             c->stats.stalls_queue++;
             return false;
         }
-        if (line && flush) invalidate(c, (unsigned)index);
+        if (line && flush) drop_line(c, (unsigned)index, msg);
         push_response(c, msg, SIMTX_STATUS_OK, now + c->config.hit_latency);
     }
     if (flush) c->stats.flushes++;
@@ -655,10 +703,10 @@ static bool handle_clean(cache *c, const simtx_msg *msg, uint64_t now)
     return true;
 }
 
-/* Atomics (unless executed here), row copies and other operations act at the
- * next level: the line is written back if dirty and dropped first, then the
- * request is forwarded. */
-static bool handle_other(cache *c, const simtx_msg *msg, uint64_t now)
+/* Atomics (unless executed here) and row copies act at the next level on
+ * the line at msg->address: the line is written back if dirty and dropped
+ * first, then the request is forwarded. */
+static bool forward_acting_on_line(cache *c, const simtx_msg *msg, uint64_t now)
 {
     int index = lookup_line(c, line_of(c, msg->address));
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
@@ -667,9 +715,29 @@ static bool handle_other(cache *c, const simtx_msg *msg, uint64_t now)
     if (!can_forward(c, dirty ? 1 : 0)) return false;
     if (line) {
         if (dirty) push_writeback(c, (unsigned)index, msg, ID_EVICTION, 0, now);
-        invalidate(c, (unsigned)index);
+        drop_line(c, (unsigned)index, msg);
     }
     forward(c, msg, now);
+    return true;
+}
+
+/* Row copies and the ops of the families this cache passes through are
+ * forwarded, after the line at their address is written back and dropped
+ * when they act on it (op property); any other op fails the run. Out of
+ * line: the lookup of reads and writes does not carry its code. */
+__attribute__((noinline)) static bool handle_other_family(cache *c, const simtx_msg *msg, uint64_t now)
+{
+    const simtx_op_info *op = simtx_op_info_of(msg->op);
+    unsigned family = op->family;
+    if (family == SIMTX_FAMILY_ROW_COPY || (family < SIMTX_FAMILY_COUNT && (c->config.pass_through_families >> family) & 1u)) {
+        if (op->acts_on_line) return forward_acting_on_line(c, msg, now);
+        if (!can_forward(c, 0)) return false;
+        forward(c, msg, now);
+        return true;
+    }
+    char error[160];
+    simtx_op_unserved(error, sizeof error, c->env.instance_name ? c->env.instance_name : "a cache", msg->op);
+    c->env.fail(c->env.context, error);
     return true;
 }
 
@@ -703,7 +771,7 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
             size_t line_count = (size_t)c->sets * c->config.associativity;
             for (size_t i = 0; i < line_count; i++)
                 if (line_present(c, (unsigned)i)) {
-                    invalidate(c, (unsigned)i);
+                    drop_line(c, (unsigned)i, msg);
                     c->stats.invalidations++;
                 }
         }
@@ -712,7 +780,7 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
         return true;
     }
     case SIMTX_OP_ATOMIC:
-        if (!executed_atomic) return handle_other(c, msg, now);
+        if (!executed_atomic) return forward_acting_on_line(c, msg, now);
         if (atomic_op_supported(msg)) return handle_fetching_access(c, msg, offset, now);
         if (!response_room(c)) {
             c->stats.stalls_queue++;
@@ -720,7 +788,7 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
         }
         push_response(c, msg, SIMTX_STATUS_COMMAND_ERROR, now + 1); /* as the memory block answers it */
         return true;
-    default: return handle_other(c, msg, now);
+    default: return handle_other_family(c, msg, now);
     }
 }
 
@@ -787,8 +855,7 @@ static simtx_accept_result downstream_response(cache *c, const simtx_msg *msg, u
     if (kind == ID_FORWARD && index < c->config.pending_entries) {
         if (!response_room(c)) return SIMTX_BUSY;
         simtx_msg *response = push_response(c, &c->pending[index].request, (simtx_status)msg->status, now + 1);
-        if (response->op != SIMTX_OP_WRITE && response->op != SIMTX_OP_CLEAN_LINE && response->op != SIMTX_OP_FLUSH_LINE &&
-            msg->size == response->size)
+        if (simtx_op_info_of(response->op)->response_data && msg->size == response->size)
             memcpy(response->data, msg->data, msg->size);
         response->aux = msg->aux;
         c->free_pending[c->free_pending_count++] = (unsigned)index;
@@ -992,6 +1059,8 @@ void cache_finish(cache *c, uint64_t now)
     uint64_t lookups = c->stats.hits + c->stats.misses + c->stats.sector_misses + c->stats.hit_reserved;
     c->stats.hit_rate = lookups ? (double)c->stats.hits / (double)lookups : 0.0;
 }
+
+void cache_monitor_bound(cache *c) { c->monitored = true; }
 
 const cache_stats *cache_get_stats(const cache *c) { return &c->stats; }
 

@@ -7,10 +7,13 @@
  *  - write-through, no-allocate, evict-on-write-hit (GPGPU-Sim's L1 for
  *    global data), which never holds dirty data.
  * Port 0 faces the requesters (a target socket), port 1 the next level (an
- * initiator socket). The blocks wrap it with their own parameter tables. */
+ * initiator socket), port 2 an optional observer (a monitor socket,
+ * models/protocols/monitor.h). The blocks wrap it with their own parameter
+ * tables. */
 #ifndef SIMTX_CACHE_ENGINE_H
 #define SIMTX_CACHE_ENGINE_H
 
+#include "mem.h"
 #include "simtx_block.h"
 
 #ifdef __cplusplus
@@ -19,10 +22,11 @@ extern "C" {
 
 #define CACHE_UPSTREAM_PORT 0u
 #define CACHE_DOWNSTREAM_PORT 1u
+#define CACHE_MONITOR_PORT 2u /* optional: monitor.h events, sent only once cache_monitor_bound was called */
 #define CACHE_MAX_SECTORS 32u
 /* msg.aux bit of a FENCE asking a write-through cache to drop all its lines
  * (non-coherent L1s at a kernel boundary). */
-#define CACHE_FENCE_INVALIDATE UINT64_C(1)
+#define CACHE_FENCE_INVALIDATE MEM_FENCE_INVALIDATE
 
 typedef struct cache_config {
     uint64_t size;                 /* bytes of line data */
@@ -44,6 +48,9 @@ typedef struct cache_config {
     bool execute_atomics;          /* write-back only: atomics read-modify-write the line here
                                       (Fermi's L2/ROP); false: forwarded to the next level */
     unsigned atomic_latency;       /* cycles from an executed atomic to its response */
+    unsigned pass_through_families; /* bit f: ops of simtx_op_family f are forwarded unchanged
+                                      (reads, writes, atomics, line maintenance, fences and row
+                                      copies are served); an op of any other family fails the run */
     unsigned partition_count;      /* >1: drop the partition bits before indexing sets */
     uint64_t partition_interleave; /* bytes per partition chunk (with partition_count) */
 } cache_config;
@@ -90,6 +97,9 @@ size_t cache_debug_access(cache *c, bool is_write, uint64_t address, uint8_t *da
  * copy is never older than the next level's. */
 void cache_debug_overlay(const cache *c, uint64_t address, uint8_t *data, size_t size);
 void cache_finish(cache *c, uint64_t now);
+/* The monitor port (CACHE_MONITOR_PORT) is bound: from now on the cache
+ * sends models/protocols/monitor.h events on it. */
+void cache_monitor_bound(cache *c);
 
 /* Inspection for tests and checkers. */
 const cache_stats *cache_get_stats(const cache *c);

@@ -8,6 +8,8 @@
 #define PARAM(field) offsetof(crossbar_params, field)
 #define NO_ROUTE (-1)
 
+typedef enum { MAP_INTERLEAVE, MAP_RANGES, MAP_CORE } crossbar_mapping;
+
 /* Defaults: the GTX480 crossbar, 32 B per cycle per port and 5 cycles. */
 static const simtx_param_spec crossbar_param_specs[] = {
     {"cores", SIMTX_PARAM_INT, "1", "sockets", 1, 250, NULL, "core-side ports (target sockets: requests in, replies out)", PARAM(cores)},
@@ -18,7 +20,7 @@ static const simtx_param_spec crossbar_param_specs[] = {
     {"latency", SIMTX_PARAM_INT, "5", "cycles", 1, 1e6, NULL, "cycles from arrival to the earliest departure (traversal)", PARAM(latency)},
     {"input_queue_depth", SIMTX_PARAM_INT, "8", "packets", 1, 1 << 16, NULL, "packets per input queue; a full one refuses arrivals", PARAM(input_queue_depth)},
     {"output_queue_depth", SIMTX_PARAM_INT, "8", "packets", 1, 1 << 16, NULL, "packets per output queue; a full one stops the switch feeding it", PARAM(output_queue_depth)},
-    {"mapping", SIMTX_PARAM_ENUM, "interleave", "", 0, 0, "interleave|ranges", "interleave: partition = (address / interleave) mod partitions; ranges: the { base, size } of each partition's connect", PARAM(mapping)},
+    {"mapping", SIMTX_PARAM_ENUM, "interleave", "", 0, 0, "interleave|ranges|core", "interleave: partition = (address / interleave) mod partitions; ranges: the { base, size } of each partition's connect; core: output msg.core, every output for a broadcast notification (the notify network, models/protocols/notify.h)", PARAM(mapping)},
     {"interleave", SIMTX_PARAM_INT, "256", "bytes", 1, 1LL << 40, NULL, "bytes per partition chunk (mapping = interleave)", PARAM(interleave)},
     {"reply_flit_bytes", SIMTX_PARAM_INT, "0", "bytes", 0, 1 << 16, NULL, "flit size of the reply network; 0: flit_bytes (flit_bytes then sizes the request network)", PARAM(reply_flit_bytes)},
     {"reply_latency", SIMTX_PARAM_INT, "0", "cycles", 0, 1e6, NULL, "traversal of the reply network; 0: latency (latency then times the request network)", PARAM(reply_latency)},
@@ -47,6 +49,7 @@ typedef struct packet_route {
     int destination; /* output port */
     packet_size size;
     uint8_t network;
+    bool broadcast;  /* a copy goes to every partition-side output, destination the next one */
 } packet_route;
 
 /* A bounded FIFO of packets, by their index in the crossbar's message
@@ -101,7 +104,7 @@ typedef struct crossbar_port {
 typedef struct crossbar {
     crossbar_params params;
     simtx_env env;
-    bool by_ranges;
+    crossbar_mapping mapping;
     unsigned port_count;
     crossbar_port *ports;
     /* The messages of the packets in the queues, one slot per queue slot of
@@ -165,8 +168,9 @@ static uint64_t max_cycle(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 static int map_request(const crossbar *x, uint64_t address)
 {
-    if (!x->by_ranges)
+    if (x->mapping == MAP_INTERLEAVE)
         return (int)(core_count(x) + (address / (uint64_t)x->params.interleave) % (uint64_t)x->params.partitions);
+    if (x->mapping == MAP_CORE) return NO_ROUTE; /* routed by msg.core: see destination() */
     for (size_t i = 0; i < x->env.address_map_length; i++) {
         const simtx_address_range *range = &x->env.address_map[i];
         if (address >= range->base && address - range->base < range->size) return (int)range->port;
@@ -177,6 +181,10 @@ static int map_request(const crossbar *x, uint64_t address)
 /* Where a packet arriving at an input goes; only the crossbar's own ports. */
 static int destination(const crossbar *x, const simtx_msg *msg)
 {
+    if (!msg->is_response && x->mapping == MAP_CORE) {
+        if (msg->flags & SIMTX_FLAG_BROADCAST) return (int)core_count(x); /* the first output */
+        return msg->core >= 0 && msg->core < x->params.partitions ? (int)core_count(x) + msg->core : NO_ROUTE;
+    }
     if (!msg->is_response) return map_request(x, msg->address);
     int port = msg->route_depth ? msg->route[msg->route_depth - 1] : NO_ROUTE;
     return port >= 0 && (unsigned)port < x->port_count ? port : NO_ROUTE;
@@ -211,8 +219,10 @@ static inline __attribute__((always_inline)) void enter_head(crossbar *x, unsign
     x->head_network[s] = route->network;
 }
 
-/* The head packet of input s crosses the switch: take it out of its output's set. */
-static void leave_head(crossbar *x, unsigned s)
+/* The head packet of input s crosses the switch: take it out of its output's
+ * set. Inlined into the switch, as it was before a broadcast's copies also
+ * called it. */
+static inline __attribute__((always_inline)) void leave_head(crossbar *x, unsigned s)
 {
     unsigned d = (unsigned)head_route(&x->ports[s])->destination;
     uint64_t *inputs = heads_for(x, d);
@@ -223,11 +233,9 @@ static void leave_head(crossbar *x, unsigned s)
 static unsigned network_of(const simtx_msg *msg) { return msg->is_response ? REPLY_NETWORK : REQUEST_NETWORK; }
 
 /* Flits of a packet: header plus the data it carries, in its network's flits. */
-static uint64_t flit_count(const crossbar *x, const simtx_msg *msg)
+static uint64_t flit_count(const crossbar *x, const simtx_msg *msg, const simtx_op_info *op)
 {
-    bool tm_log = !msg->is_response && (msg->op == SIMTX_OP_TM_READ_LOG || msg->op == SIMTX_OP_TM_WRITE_LOG ||
-                                        msg->op == SIMTX_OP_TM_LOG_DONE || msg->op == SIMTX_OP_TM_DECISION);
-    bool carries_data = msg->op == SIMTX_OP_ATOMIC || (tm_log ? x->params.tm_log_data : (msg->op == SIMTX_OP_WRITE) != msg->is_response);
+    bool carries_data = msg->is_response ? op->response_data : op->request_data && (!op->request_is_log || x->params.tm_log_data);
     uint64_t bytes = (uint64_t)x->params.header_bytes + (carries_data ? msg->size : 0);
     uint64_t flit_bytes = x->flit_bytes[network_of(msg)];
     uint64_t flits = (bytes + flit_bytes - 1) / flit_bytes;
@@ -277,8 +285,8 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
         snprintf(error, error_size, "parameters 'cores' + 'partitions' must not exceed 255 (the route stack holds a byte per hop)");
         return NULL;
     }
-    bool by_ranges = !strcmp(p->mapping, "ranges");
-    if (by_ranges) {
+    crossbar_mapping mapping = !strcmp(p->mapping, "ranges") ? MAP_RANGES : !strcmp(p->mapping, "core") ? MAP_CORE : MAP_INTERLEAVE;
+    if (mapping == MAP_RANGES) {
         for (size_t i = 0; i < env->address_map_length; i++)
             if (env->address_map[i].port < (unsigned)p->cores) {
                 snprintf(error, error_size, "parameter 'mapping' = ranges: address ranges belong on the partitions sockets");
@@ -294,7 +302,7 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->params = *p;
     x->params.mapping = strdup(p->mapping);
     x->env = *env;
-    x->by_ranges = by_ranges;
+    x->mapping = mapping;
     x->flit_bytes[REQUEST_NETWORK] = (uint64_t)p->flit_bytes;
     x->flit_bytes[REPLY_NETWORK] = (uint64_t)(p->reply_flit_bytes ? p->reply_flit_bytes : p->flit_bytes);
     x->latency[REQUEST_NETWORK] = (uint64_t)p->latency;
@@ -362,6 +370,21 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     return x;
 }
 
+/* A posted message (no response to carry an error) that no output takes,
+ * or on an address-mapped crossbar. */
+static simtx_accept_result fail_posted(crossbar *x, const simtx_msg *msg)
+{
+    char error[200];
+    if (x->mapping == MAP_CORE)
+        snprintf(error, sizeof error, "a %s for core %d, but the crossbar has %" PRId64 " outputs (parameter 'partitions')",
+                 simtx_op_name((simtx_op)msg->op), (int)msg->core, x->params.partitions);
+    else
+        snprintf(error, sizeof error, "a %s (posted, unanswered), but parameter 'mapping' is not core: posted ops ride notify networks",
+                 simtx_op_name((simtx_op)msg->op));
+    x->env.fail(x->env.context, error);
+    return SIMTX_ACCEPTED;
+}
+
 static simtx_accept_result crossbar_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     crossbar *x = core;
@@ -381,6 +404,21 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
         x->env.fail(x->env.context, "a reply arrived with no route back");
         return SIMTX_ACCEPTED;
     }
+    const simtx_op_info *op = simtx_op_info_of(msg->op);
+    bool broadcast = false;
+    if (__builtin_expect(x->mapping == MAP_CORE, 0)) {
+        broadcast = (msg->flags & SIMTX_FLAG_BROADCAST) != 0;
+        if (!op->answered && d == NO_ROUTE) return fail_posted(x, msg);
+        if (broadcast && op->answered) {
+            char error[160];
+            snprintf(error, sizeof error, "a broadcast %s: only posted ops (notifications) may be broadcast, as no one response could answer it",
+                     op->name);
+            x->env.fail(x->env.context, error);
+            return SIMTX_ACCEPTED;
+        }
+    } else if (__builtin_expect(!op->answered, 0)) {
+        return fail_posted(x, msg); /* posted ops ride core-mapped networks only */
+    }
     if (!msg->is_response && msg->route_depth == SIMTX_MSG_MAX_ROUTE) {
         x->env.fail(x->env.context, "a request crossed more routing blocks than a message can record");
         return SIMTX_ACCEPTED;
@@ -389,7 +427,9 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
     packet_queue_push(queue, packet, now);
     simtx_msg *queued = &x->messages[packet];
     *queued = *msg;
-    if (!queued->is_response) {
+    if (!op->answered) {
+        queued->handle = NULL; /* posted: each hop sends it under a transaction of its own */
+    } else if (!queued->is_response) {
         queued->route[queued->route_depth++] = (uint8_t)port;
         if (d == NO_ROUTE) { /* answered here, back through the reply network */
             x->address_errors++;
@@ -397,8 +437,8 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
             d = (int)port;
         }
     }
-    uint64_t flits = flit_count(x, queued);
-    in->input_routes[slot] = (packet_route){d, {(uint32_t)flits, (uint32_t)transfer_cycles(x, flits)}, (uint8_t)network_of(queued)};
+    uint64_t flits = flit_count(x, queued, op);
+    in->input_routes[slot] = (packet_route){d, {(uint32_t)flits, (uint32_t)transfer_cycles(x, flits)}, (uint8_t)network_of(queued), broadcast};
     port_set_add(x->busy_inputs, port);
     in->input_depth = queue->length;
     if (queue->length > 1) {
@@ -409,6 +449,26 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
     }
     enter_head(x, port);
     return SIMTX_ACCEPTED;
+}
+
+/* The head of input s, a broadcast, crosses to output d (not the last) as
+ * a copy in a free message slot (the output queue slot it takes is one a
+ * message may occupy, so there is always one); the packet stays at the
+ * head, now for output d + 1. */
+__attribute__((noinline)) static void cross_broadcast_copy(crossbar *x, unsigned s, unsigned d, uint64_t ready, uint64_t switch_free)
+{
+    crossbar_port *in = &x->ports[s], *out = &x->ports[d];
+    uint32_t copy = x->free_messages[--x->free_message_count];
+    x->messages[copy] = x->messages[packet_queue_front(&in->input)];
+    packet_queue_push(&out->output, copy, ready);
+    if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
+    in->switch_in_free = out->switch_out_free = switch_free;
+    leave_head(x, s);
+    in->input_routes[in->input.head].destination = (int)d + 1;
+    enter_head(x, s);
+    in->input_depth = in->input.length;
+    out->output_depth = out->output.length;
+    out->next_source = s + 1 < x->port_count ? s + 1 : 0;
 }
 
 static uint64_t crossbar_cycle(void *core, uint64_t now)
@@ -491,6 +551,10 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
             next = min_cycle(next, x->output_due[d]);
             port_set_add(x->busy_outputs, d);
         }
+        if (__builtin_expect(route->broadcast, 0) && d + 1 < n) {
+            cross_broadcast_copy(x, s, d, ready, now + cycles);
+            continue;
+        }
         packet_queue_push(&out->output, packet_queue_front(&in->input), ready);
         if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
         in->switch_in_free = out->switch_out_free = now + cycles;
@@ -537,7 +601,9 @@ static size_t crossbar_debug_access(void *core, bool is_write, uint64_t address,
      * that spans two, rather than serve part of it from the wrong place. */
     int first = map_request(x, address);
     bool spans = false;
-    if (size && !x->by_ranges) {
+    if (x->mapping == MAP_CORE) {
+        spans = true; /* nothing is mapped by address */
+    } else if (size && x->mapping == MAP_INTERLEAVE) {
         uint64_t chunk = (uint64_t)x->params.interleave;
         spans = address / chunk != (address + size - 1) / chunk;
     } else if (size) {

@@ -30,6 +30,7 @@ static const simtx_param_table l1_cache_param_table = {
 static const simtx_socket_spec l1_cache_sockets[] = {
     {"upstream", SIMTX_SOCKET_TARGET, NULL, "the core's requests in, responses out"},
     {"downstream", SIMTX_SOCKET_INITIATOR, NULL, "fills and forwarded requests out (to the crossbar), responses in"},
+    {"monitor", SIMTX_SOCKET_MONITOR, NULL, "hit, miss, eviction and writeback events out (models/protocols/monitor.h); may stay unbound, its receiver takes every event"},
 };
 
 static void *l1_cache_create(const void *params, const simtx_env *env, char *error, size_t error_size)
@@ -38,6 +39,8 @@ static void *l1_cache_create(const void *params, const simtx_env *env, char *err
     cache_config config = {
         CACHE_CONFIG_SHARED_PARAMS(p),
         .write_back = false,
+        /* The lazy-TM protocol crosses the L1 on its way to the commit units. */
+        .pass_through_families = 1u << SIMTX_FAMILY_TM_LAZY,
     };
     if (!p->cache_global) {
         config.bypass_base = (uint64_t)p->global_base;
@@ -58,13 +61,14 @@ static size_t l1_cache_debug_access(void *core, bool is_write, uint64_t address,
     return cache_debug_access(core, is_write, address, data, size, forward_port);
 }
 static void l1_cache_finish(void *core, uint64_t now) { cache_finish(core, now); }
+static void l1_cache_monitor_bound(void *core, unsigned port) { (void)port, cache_monitor_bound(core); }
 
 const simtx_block_info l1_cache_block_info = {
     .name = "l1_cache",
     .summary = "L1 data cache: write-through/no-allocate/write-evict, LRU, sectored, MSHRs, optional global bypass",
     .params = &l1_cache_param_table,
     .sockets = l1_cache_sockets,
-    .socket_count = 2,
+    .socket_count = 3,
     .create = l1_cache_create,
     .destroy = l1_cache_destroy,
     .accept = l1_cache_accept,
@@ -72,5 +76,6 @@ const simtx_block_info l1_cache_block_info = {
     .port_free = l1_cache_port_free,
     .debug_access = l1_cache_debug_access,
     .finish = l1_cache_finish,
+    .monitor_bound = l1_cache_monitor_bound,
     .announces_room = true, /* cache_engine.c: announce_room */
 };

@@ -34,6 +34,7 @@ static const simtx_param_table l2_cache_param_table = {
 static const simtx_socket_spec l2_cache_sockets[] = {
     {"upstream", SIMTX_SOCKET_TARGET, NULL, "requests from the crossbar (or a commit unit) in, responses out"},
     {"downstream", SIMTX_SOCKET_INITIATOR, NULL, "fills, writebacks and forwarded requests out (to the DRAM controller), responses in"},
+    {"monitor", SIMTX_SOCKET_MONITOR, NULL, "hit, miss, eviction and writeback events out (models/protocols/monitor.h); may stay unbound, its receiver takes every event"},
 };
 
 static void *l2_cache_create(const void *params, const simtx_env *env, char *error, size_t error_size)
@@ -66,13 +67,14 @@ static void l2_cache_debug_forwarded(void *core, bool is_write, uint64_t address
     if (!is_write) cache_debug_overlay(core, address, data, size); /* dirty data here is newer */
 }
 static void l2_cache_finish(void *core, uint64_t now) { cache_finish(core, now); }
+static void l2_cache_monitor_bound(void *core, unsigned port) { (void)port, cache_monitor_bound(core); }
 
 const simtx_block_info l2_cache_block_info = {
     .name = "l2_cache",
     .summary = "L2 slice of a memory partition: write-back, write-allocate, LRU, sectored, MSHRs, executing atomics",
     .params = &l2_cache_param_table,
     .sockets = l2_cache_sockets,
-    .socket_count = 2,
+    .socket_count = 3,
     .create = l2_cache_create,
     .destroy = l2_cache_destroy,
     .accept = l2_cache_accept,
@@ -80,6 +82,7 @@ const simtx_block_info l2_cache_block_info = {
     .port_free = l2_cache_port_free,
     .debug_access = l2_cache_debug_access,
     .finish = l2_cache_finish,
+    .monitor_bound = l2_cache_monitor_bound,
     .announces_room = true, /* cache_engine.c: announce_room */
     .debug_forwarded = l2_cache_debug_forwarded,
 };

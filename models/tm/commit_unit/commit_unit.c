@@ -469,7 +469,9 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
     }
 }
 
-static bool is_tm_op(uint8_t op) { return op >= SIMTX_OP_TM_CID_REQUEST && op <= SIMTX_OP_TM_LWT_QUERY; }
+/* The commit unit serves the lazy-TM protocol and passes every other op on
+ * to the L2 unchanged. */
+static bool is_tm_op(uint8_t op) { return simtx_op_info_of(op)->family == SIMTX_FAMILY_TM_LAZY; }
 
 /* Own responses from the L2: validation reads and write-back acknowledgements. */
 static void own_response(commit_unit *u, const simtx_msg *msg)

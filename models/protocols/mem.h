@@ -1,0 +1,111 @@
+/* The memory request protocol: every access from an initiator (a core's
+ * L1, a traffic generator, a commit unit) to the memory side (crossbar,
+ * routers, caches, commit units passing it on, DRAM controllers, memories).
+ *
+ * PARTIES
+ *
+ *   initiator  makes the request on an initiator socket and keeps its own
+ *              tag in msg.id;
+ *   routing    crossbar, router: move a request by its address, pass its
+ *   blocks     response back the way it came;
+ *   caches     l1_cache, l2_cache: serve what they can, forward the rest as
+ *              requests of their own identity;
+ *   targets    dram_controller, memory: answer every request.
+ *
+ * ORDER OF EVENTS (one access)
+ *
+ *   1. The initiator fills a simtx_msg with simtx_msg_init (all bytes
+ *      enabled, core/warp/cta = -1, flags 0) and sends it; env->send returns
+ *      false when the port is busy (backpressure, below).
+ *   2. Each routing block pushes the port the request came in on onto
+ *      msg.route (route_depth grows by one, at most SIMTX_MSG_MAX_ROUTE) and
+ *      sends it to the output its mapping chooses. A request no output owns
+ *      is answered at once with SIMTX_STATUS_ADDRESS_ERROR.
+ *   3. The target turns the request into its response in place
+ *      (simtx_msg_make_response: is_response set, status set, id, handle,
+ *      route and flags unchanged) and sends it back on the port it came from.
+ *   4. Each routing block pops the top of the route stack and sends the
+ *      response out of that port. A block that forwards a request under a
+ *      new identity (a cache: fresh id, handle NULL, route_depth 0) answers
+ *      the original request itself when the forwarded one is answered.
+ *   Requests of one initiator may be answered out of order: the initiator
+ *   matches responses by msg.id.
+ *
+ * OPS AND FIELDS (request -> response)
+ *
+ *   READ        address, size (at most SIMTX_MSG_MAX_DATA, within one cache
+ *               line for cached blocks) -> data[0..size) holds the bytes.
+ *   WRITE       address, size, data, byte_enable (bit i: data[i] is
+ *               written; simtx_msg_enable_bytes) -> acknowledgement, no data.
+ *   ATOMIC      a 32-bit read-modify-write: atomic_op (simtx_atomic_op),
+ *               data[0..3] the operand, aux the expected value of a CAS ->
+ *               data[0..3] the old value. The L2 executes it (Fermi's ROP)
+ *               or forwards it to memory; an L1 forwards it after dropping
+ *               its copy of the line.
+ *   CLEAN_LINE  write the line holding address back if dirty, keep it;
+ *   FLUSH_LINE  write it back and drop it -> acknowledgement once the next
+ *               level has the data, no data.
+ *   FENCE       -> acknowledgement once every request the block forwarded
+ *               before it is acknowledged. aux bit MEM_FENCE_INVALIDATE: a
+ *               write-through cache also drops every line (the kernel
+ *               boundary of non-coherent L1s).
+ *   ROW_COPY    in-DRAM bulk copy of size bytes from address to aux (both
+ *               in one bank's subarray) -> acknowledgement, no data; caches
+ *               write back and drop the source line before passing it on.
+ *   core, warp, cta, lane_mask, transaction_id: the initiator's metadata,
+ *   for statistics and for blocks that attribute traffic; caches copy them
+ *   into the requests they make on an access's behalf.
+ *
+ *   What a generic block needs of an op (family, which direction carries
+ *   data, whether it acts on the line at address, whether it is answered)
+ *   is in simtx_op_info_of(op); a block fails the run on an op of a family
+ *   it neither serves nor passes through (simtx_op_unserved names both).
+ *
+ * STATUS
+ *
+ *   SIMTX_STATUS_OK; SIMTX_STATUS_ADDRESS_ERROR: no target owns the address
+ *   (routing blocks answer it); SIMTX_STATUS_COMMAND_ERROR: the target does
+ *   not support the op (e.g. an atomic_op the memory does not know). A
+ *   cache answers every access merged into a failed fill with its status.
+ *
+ * FLAGS (msg.flags, simtx_msg_flag)
+ *
+ *   Orthogonal attributes, set by the initiator, copied into the response,
+ *   passed on by every block that does not act on them. Nothing sets them
+ *   yet; their meaning when a block acts on them:
+ *   TRANSACTIONAL  the access belongs to a running transaction (the
+ *                  transaction_id field says which);
+ *   PERSISTENT     the target is persistent memory: a write is acknowledged
+ *                  once durable;
+ *   NON_TEMPORAL   no reuse expected: a cache need not allocate a line;
+ *   SNAPSHOT       a read of a snapshot version (SI-TM), not the latest;
+ *   BROADCAST      core-mapped networks only (notify.h); address-mapped
+ *                  routing blocks ignore it.
+ *
+ * BACKPRESSURE
+ *
+ *   A block refuses an arrival it has no room for (accept returns
+ *   SIMTX_BUSY); the shim holds it and offers it again. A sender whose
+ *   send() returned false keeps the message and tries again after
+ *   port_free() for that port. Requests and responses travel on separate
+ *   resources in every block (a crossbar's request and reply networks, a
+ *   cache's input and response queues), and every target answers without
+ *   waiting for a later request, so a response is never stuck behind a
+ *   request that waits for it.
+ *
+ * COSTS
+ *
+ *   Set by each block's parameters: a crossbar charges header_bytes plus
+ *   size for a direction that carries data, in flits; a cache charges its
+ *   access and hit latencies; a DRAM controller its timing. No cost is
+ *   part of the protocol.
+ */
+#ifndef SIMTX_MEM_H
+#define SIMTX_MEM_H
+
+#include "simtx_msg.h"
+
+/* msg.aux bit of a FENCE asking a write-through cache to drop all its lines. */
+#define MEM_FENCE_INVALIDATE UINT64_C(1)
+
+#endif
