@@ -379,7 +379,7 @@ void tm_core_response(simt_core *c, const simtx_msg *msg, uint64_t now)
     unsigned kind = (unsigned)(msg->id >> 48) & 0xff;
     uint32_t warp_index = (uint32_t)(msg->id >> 16) & 0xffff, l = (uint32_t)(msg->id >> 8) & 0xff;
     if (msg->status != SIMTX_STATUS_OK) {
-        core_fail(c, "the memory side answered status %u to a TM %s message at 0x%08" PRIx64 " (are commit units attached? see platforms/tm_memory.lua)",
+        core_fail(c, "the memory side answered status %u to a TM %s message at 0x%08" PRIx64 " (are commit units attached? see platforms/parts/tm_lazy.lua)",
              (unsigned)msg->status, simtx_op_name((simtx_op)msg->op), msg->address);
         return;
     }
