@@ -2,6 +2,8 @@
  * and the commit units of the memory partitions (KILO TM, Warp TM).
  * Its ops form the lazy-TM family of the op property table
  * (simtx_op_info_of in simtx_msg.h; docs/protocols.md lists every protocol).
+ * The core side's log transfer and decisions (steps 2 and 4 below) are written once,
+ * in tm_lazy_walker.h, which the SIMT core and tm_traffic both drive.
  *
  * Every message is a simtx_msg request from the core side, answered by a
  * response (simtx_msg_make_response, same handle) from a commit unit, so the
@@ -130,9 +132,10 @@
  *   ID. The L1 forwards other ops through its `pending_entries` table
  *   (64 by default): TM platforms should size it for the worst case
  *   (transactional warps x lanes x partitions, e.g. 2 x 32 x 6 = 384 with
- *   per-ID messages; 2 x 2 x 6 = 24 coalesced), see tm_memory.lua's
- *   l1_params. Likewise `window` must cover every ID handed out but not yet
- *   retired (960 concurrent transactions on the GTX480: window 1024), since
+ *   per-ID messages; 2 x 2 x 6 = 24 coalesced), see l1_pending_entries in
+ *   platforms/specs/gtx480.lua (applied by platforms/parts/tm_lazy.lua).
+ *   Likewise `window` must cover every ID handed out but not yet retired
+ *   (960 concurrent transactions on the GTX480: window 1024), since
  *   messages for IDs beyond it wait. Waiting TM_LWT_QUERY messages are held
  *   without limit for the same reason.
  *

@@ -267,15 +267,55 @@ void tm_core_finish_commit(simt_core *c, warp *w, uint32_t warp_index, uint64_t 
     settle_transaction(c, w, warp_index, now);
 }
 
-void tm_core_push_skip(simt_core *c, unsigned p, uint64_t here, uint32_t first, uint32_t count, uint32_t warp_index)
+static void walk_emit(void *context, simtx_msg *msg, const tm_walk_event *e)
 {
-    simtx_msg skip;
-    simtx_msg_init(&skip, SIMTX_OP_TM_SKIP, here, 0);
-    skip.transaction_id = first;
-    skip.aux = count;
-    skip.warp = (int32_t)warp_index;
-    skip.id = tm_id(TM_KIND_ACK, warp_index, 0, p);
-    tm_core_push(c, &skip);
+    tm_core_walk *walk = context;
+    simt_core *c = walk->c;
+    uint32_t lane = walk->lane_of ? walk->lane_of[e->tx] : e->tx;
+    msg->warp = (int32_t)walk->warp_index;
+    switch (e->kind) {
+    case TM_WALK_LOG:
+        if (walk->coalesced) {
+            for (uint64_t m = e->carried; m; m &= m - 1) msg->lane_mask |= 1ull << walk->lane_of[__builtin_ctzll(m)];
+            msg->id = tm_id(TM_KIND_ACK, walk->warp_index, 0, e->partition);
+        } else {
+            msg->lane_mask = 1ull << lane;
+            msg->id = tm_id(TM_KIND_ACK, walk->warp_index, lane, e->partition);
+        }
+        c->tm_stats.tm_log_bytes += tm_walk_log_bytes(msg);
+        break;
+    case TM_WALK_DONE:
+        if (walk->coalesced) {
+            msg->id = tm_id(TM_KIND_WARP_OUTCOME, walk->warp_index, e->tx, e->partition);
+            walk->tx->dones_pending++;
+        } else {
+            msg->lane_mask = 1ull << lane;
+            msg->id = tm_id(TM_KIND_OUTCOME, walk->warp_index, lane, e->partition);
+            walk->tx->lane[lane].outcomes_pending++;
+        }
+        c->tm_stats.tm_log_bytes += tm_walk_log_bytes(msg);
+        break;
+    case TM_WALK_SKIP:
+        msg->id = tm_id(TM_KIND_ACK, walk->warp_index, 0, e->partition);
+        break;
+    case TM_WALK_DECISION:
+        if (walk->coalesced) {
+            msg->lane_mask = walk->tx->committing;
+            msg->id = tm_id(TM_KIND_WARP_DECISION, walk->warp_index, 0, e->partition);
+            walk->tx->acks_pending++;
+        } else {
+            msg->lane_mask = 1ull << lane;
+            msg->id = tm_id(TM_KIND_DECISION, walk->warp_index, lane, e->partition);
+            walk->tx->lane[lane].acks_pending++;
+        }
+        break;
+    }
+    tm_core_push(c, msg);
+}
+
+tm_walker tm_core_walker(simt_core *c, tm_core_walk *walk)
+{
+    return (tm_walker){(unsigned)c->params.tm_partitions, (uint64_t)c->params.tm_interleave, walk_emit, walk};
 }
 
 static void request_cids(simt_core *c, warp *w, uint32_t warp_index, uint32_t wanted)
@@ -339,7 +379,7 @@ void tm_core_response(simt_core *c, const simtx_msg *msg, uint64_t now)
     unsigned kind = (unsigned)(msg->id >> 48) & 0xff;
     uint32_t warp_index = (uint32_t)(msg->id >> 16) & 0xffff, l = (uint32_t)(msg->id >> 8) & 0xff;
     if (msg->status != SIMTX_STATUS_OK) {
-        core_fail(c, "the memory side answered status %u to a TM %s message at 0x%08" PRIx64 " (are commit units attached? see platforms/tm_memory.lua)",
+        core_fail(c, "the memory side answered status %u to a TM %s message at 0x%08" PRIx64 " (are commit units attached? see platforms/parts/tm_lazy.lua)",
              (unsigned)msg->status, simtx_op_name((simtx_op)msg->op), msg->address);
         return;
     }

@@ -10,6 +10,7 @@
 #include "simt_core.h"
 #include "simtx_msg.h"
 #include "tm_lazy.h"
+#include "tm_lazy_walker.h"
 
 #ifndef MAX_LANES
 #define MAX_LANES 64
@@ -198,7 +199,25 @@ static inline bool tm_core_log_append(simt_core *c, tx_log *log, uint32_t word, 
 }
 bool tm_core_undo_append(simt_core *c, tx_lane *lane, uint32_t offset, uint32_t old, uint32_t size);
 bool tm_core_push(simt_core *c, const simtx_msg *msg);
-/* Tells partition p that `count` consecutive commit IDs from `first` have no entries there (one TM_SKIP). */
-void tm_core_push_skip(simt_core *c, unsigned p, uint64_t here, uint32_t first, uint32_t count, uint32_t warp_index);
+
+/* The commit policies drive the shared log walker (tm_lazy_walker.h); its
+ * messages are tagged for the warp (response id, warp, lane mask), counted
+ * and queued by tm_core_walk_emit. */
+typedef struct tm_core_walk {
+    simt_core *c;
+    tx_warp *tx;
+    uint32_t warp_index;
+    const uint8_t *lane_of; /* transaction index -> lane (NULL: the index is the lane) */
+    bool coalesced;         /* Warp TM's message forms and response kinds */
+} tm_core_walk;
+
+/* The walker over the core's partitions, emitting for `walk`. */
+tm_walker tm_core_walker(simt_core *c, tm_core_walk *walk);
+
+/* The walker's view of a lane's transaction. */
+static inline tm_walk_tx tm_core_walk_tx(const tx_lane *lane)
+{
+    return (tm_walk_tx){lane->reads.entries, lane->writes.entries, lane->reads.count, lane->writes.count, lane->cid};
+}
 
 #endif
