@@ -449,6 +449,7 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
 static inline void exec_drain(simt_core *c, uint64_t now)
 {
     if (!c->port_blocked && (c->tm_out.length || !msg_queue_empty(&c->requests))) ldst_send_queued(c, now);
+    if (!c->lds_blocked && !msg_queue_empty(&c->lds_requests)) ldst_shared_send_queued(c);
 }
 
 uint64_t exec_cycle(void *core, uint64_t now)
