@@ -149,7 +149,10 @@ bool cta_dispatch(simt_core *c, uint64_t now)
     while (c->ctas[slot].resident) slot++;
     /* The lds zeroes the region (its queue keeps room for this beat; if
      * the socket is still full, the next cycle retries). */
-    if (l->shared_bytes && !ldst_shared_clear(c, offset, l->shared_bytes, slot, now)) return false;
+    if (l->shared_bytes) {
+        if (!ldst_shared_clear(c, offset, l->shared_bytes, slot, now)) return false;
+        ldst_shared_send_queued(c);
+    }
     cta_slot *cta = &c->ctas[slot];
     uint64_t linear = l->next_cta++;
     cta->resident = true;

@@ -349,6 +349,7 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
         else c->stats.global_atomics++;
         if (shared_mask) {
             ldst_shared_request(c, w, warp_index, k, entry_index, shared_mask, addresses, now);
+            ldst_shared_send_queued(c);
             c->stats.shared_accesses++;
         }
         uint32_t sector = (uint32_t)c->params.sector_size;
@@ -439,6 +440,34 @@ void ldst_send_queued(simt_core *c, uint64_t now)
     }
 }
 
+/* Inline in the memory side's response path, which most responses take. */
+static inline void complete_entry(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now)
+{
+    if (--entry->remaining) return;
+    if (!entry->warp_waits) { /* a shared store: its warp may have ended, leave it alone */
+        entry->in_use = false;
+        c->free_pending[c->free_pending_count++] = entry_index;
+        if (c->sched.room_waiter_count) warp_sched_release_room_waiter(&c->sched, c->warps);
+        return;
+    }
+    warp *w = &c->warps[entry->warp];
+    if (entry->op_class != RV_CLASS_STORE && entry->rd) w->register_ready[entry->rd] = now + 1;
+    if (w->stack.depth && !w->at_barrier && !warp_set_has(c->sched.room_waiters, entry->warp)) {
+        warp_sched_set_hot(&c->sched, entry->warp, 0, STALL_NONE);
+        /* Its next decode reads the stack's top entry, long untouched
+         * (perf: the core cycle's most sampled load): fetch it now. */
+        __builtin_prefetch(&w->stack.entries[w->stack.depth - 1]);
+    }
+    entry->in_use = false;
+    c->free_pending[c->free_pending_count++] = entry_index;
+    if (c->sched.room_waiter_count) warp_sched_release_room_waiter(&c->sched, c->warps);
+    w->pending_memory--;
+    if (!w->stack.depth && !w->pending_memory) {
+        c->ctas[w->cta_slot].draining--;
+        cta_check_done(c, w->cta_slot, now);
+    }
+}
+
 void ldst_response(simt_core *c, const simtx_msg *msg, uint64_t now)
 {
     pending_access *entry = &c->pending[msg->id];
@@ -485,28 +514,10 @@ void ldst_response(simt_core *c, const simtx_msg *msg, uint64_t now)
             }
         }
     }
-    ldst_complete(c, entry, (uint32_t)msg->id, now);
+    complete_entry(c, entry, (uint32_t)msg->id, now);
 }
 
 void ldst_complete(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now)
 {
-    if (--entry->remaining) return;
-    warp *w = &c->warps[entry->warp];
-    bool warp_waits = entry->warp_waits; /* else the warp may have ended: leave it alone */
-    if (warp_waits && entry->op_class != RV_CLASS_STORE && entry->rd) w->register_ready[entry->rd] = now + 1;
-    if (warp_waits && w->stack.depth && !w->at_barrier && !warp_set_has(c->sched.room_waiters, entry->warp)) {
-        warp_sched_set_hot(&c->sched, entry->warp, 0, STALL_NONE);
-        /* Its next decode reads the stack's top entry, long untouched
-         * (perf: the core cycle's most sampled load): fetch it now. */
-        __builtin_prefetch(&w->stack.entries[w->stack.depth - 1]);
-    }
-    entry->in_use = false;
-    c->free_pending[c->free_pending_count++] = entry_index;
-    if (c->sched.room_waiter_count) warp_sched_release_room_waiter(&c->sched, c->warps);
-    if (!warp_waits) return;
-    w->pending_memory--;
-    if (!w->stack.depth && !w->pending_memory) {
-        c->ctas[w->cta_slot].draining--;
-        cta_check_done(c, w->cta_slot, now);
-    }
+    complete_entry(c, entry, entry_index, now);
 }

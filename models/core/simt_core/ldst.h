@@ -63,12 +63,13 @@ void ldst_complete(simt_core *c, pending_access *entry, uint32_t entry_index, ui
 /* Sends queued requests (the TM protocol's first) while the socket takes them. */
 void ldst_send_queued(simt_core *c, uint64_t now);
 
-/* Whether the request queues and the pending table have room for a warp's
- * worst case (one request per lane, the most beats of an lds request). */
+/* Whether the request queue and the pending table have room for a warp's
+ * worst case (one request per lane). The lds's beats leave at issue; only a
+ * refusing lds fills their queue, and issue then stalls in ldst_execute
+ * until its port_free wakes the core. */
 static inline bool ldst_has_room(const simt_core *c)
 {
-    return c->free_pending_count && c->requests.capacity - c->requests.length >= c->lanes &&
-           ldst_shared_has_room(c, LDST_MAX_BEATS);
+    return c->free_pending_count && c->requests.capacity - c->requests.length >= c->lanes;
 }
 
 #endif

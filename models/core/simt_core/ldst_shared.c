@@ -100,7 +100,6 @@ void ldst_shared_send_queued(simt_core *c)
         }
         msg_queue_pop(&c->lds_requests);
     }
-    if (c->sched.room_waiter_count) warp_sched_release_room_waiter(&c->sched, c->warps);
 }
 
 /* A request's fault: fails the run naming the lane, or aborts a
