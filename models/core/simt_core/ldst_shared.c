@@ -85,7 +85,7 @@ bool ldst_shared_clear(simt_core *c, uint32_t offset, uint32_t bytes, uint32_t c
 {
     bool check = !c->lds_size_checked;
     if (c->lds_requests.capacity - c->lds_requests.length < 1u + check) return false;
-    if (check) push_clear(c, 0, (uint32_t)c->params.shared_memory, -1, LDST_SHARED_SIZE_CHECK_ID, now);
+    if (check) push_clear(c, (uint32_t)c->params.shared_memory, 0, -1, LDST_SHARED_SIZE_CHECK_ID, now);
     c->lds_size_checked = true;
     push_clear(c, offset, bytes, (int32_t)cta_slot, LDST_SHARED_CLEAR_ID, now);
     return true;

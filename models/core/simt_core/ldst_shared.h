@@ -9,9 +9,9 @@
 /* The protocol header, named like this folder's own ldst.h. */
 #include "../../protocols/ldst.h"
 
-/* The ids of requests no instruction waits for: a CTA's clear, and the
- * clear of the core's whole shared_memory before its first, which checks
- * that the lds is as large. */
+/* The ids of requests no instruction waits for: a CTA's clear, and before
+ * the first one an empty clear at offset shared_memory, which the lds
+ * refuses if it is smaller (a check that zeroes nothing). */
 #define LDST_SHARED_CLEAR_ID UINT64_MAX
 #define LDST_SHARED_SIZE_CHECK_ID (UINT64_MAX - 1)
 
