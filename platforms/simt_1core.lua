@@ -9,6 +9,8 @@ clock("memory", { frequency_mhz = 924 })
 
 for i = 0, cores - 1 do
     block("sm" .. i, "simt_core", { clock = "core", core_id = i, lanes = lanes, warps = 48, ctas = 8, scheduler = "gto" })
+    block("sm" .. i .. "_lds", "lds", { clock = "core" }) -- shared memory: the defaults (48 KB, 32 banks) match the core's
+    connect("sm" .. i .. ".lds", "sm" .. i .. "_lds.core")
 end
 block("crossbar", "router", { clock = "core", inputs = cores, outputs = 1, latency = 5, queue_depth = 8 })
 -- Global window 0x10000000.. and persistent window 0xa0000000.. in one memory.

@@ -1,4 +1,5 @@
--- A GPU as a netlist part: its clock domains, SIMT cores and the memory side
+-- A GPU as a netlist part: its clock domains, SIMT cores (each with its
+-- shared memory, an `lds` block named sm<i>_lds) and the memory side
 -- of parts/gpu_memory.lua (L1s, crossbar, memory partitions of an L2 slice
 -- and a DRAM channel), all from one parameter set (`spec`, default
 -- specs/gtx480.lua).
@@ -12,6 +13,7 @@
 --   scheduler, memory,  (defaults: the spec's, memory "caches", dram
 --   dram                "dram_controller")
 --   core                more simt_core parameters, for every core
+--   lds                 more lds parameters, for every core's lds
 --   core_side(core, socket)   hook between a core and its L1: receives the
 --                       core's initiator socket ("sm3.memory"), may insert
 --                       blocks (a tm_unit, an ldst_unit, a path selector),
@@ -43,7 +45,7 @@ local function passthrough(_, socket) return socket end
 
 return function(options)
     options = check("gpu", options, {
-        spec = true, cores = true, lanes = true, scheduler = true, memory = true, dram = true, core = true, core_side = true,
+        spec = true, cores = true, lanes = true, scheduler = true, memory = true, dram = true, core = true, lds = true, core_side = true,
         after_l1 = true, before_l2 = true, before_dram = true, l1 = true, l2 = true, crossbar = true, clocks = true,
         memory_first = true,
     })
@@ -63,10 +65,16 @@ return function(options)
     for _, name in ipairs(extra) do clock(name, { frequency_mhz = options.clocks[name] }) end
     clock("memory", { frequency_mhz = spec.clocks.memory })
 
+    local core_params = merge(spec.core, { lanes = lanes, scheduler = scheduler }, options.core or {})
+    local lds_params = merge(spec.lds or {}, options.lds or {})
+    if (core_params.shared_memory or 48 * 1024) > (lds_params.size or 48 * 1024) then
+        error("gpu: the cores' shared_memory (" .. tostring(core_params.shared_memory or 48 * 1024) ..
+              ") exceeds the lds's size (" .. tostring(lds_params.size or 48 * 1024) .. ")", 2)
+    end
     local function declare_core(i)
-        block(core_name(i), "simt_core", merge(spec.core, {
-            clock = "core", core_id = i, lanes = lanes, scheduler = scheduler,
-        }, options.core or {}))
+        block(core_name(i), "simt_core", merge(core_params, { clock = "core", core_id = i }))
+        block(core_name(i) .. "_lds", "lds", merge(lds_params, { clock = "core" }))
+        connect(core_name(i) .. ".lds", core_name(i) .. "_lds.core")
     end
     -- Blocks are created in declaration order, which orders the events of a
     -- simulated instant; memory_first keeps the order the TM platforms'

@@ -42,10 +42,16 @@ return {
         scheduler = "gto",       -- tables: "Greedy-then-oldest"
         ctas = 8,                -- GPGPU-Sim GTX480: 8 CTAs per core
         registers = 32768,       -- GPGPU-Sim GTX480: 32768 registers per core
-        shared_memory = 16 * 1024, -- tables: "Shared Memory per Core 16KB"
-        shared_banks = 32,       -- GPGPU-Sim GTX480: 32 banks
+        shared_memory = 16 * 1024, -- tables: "Shared Memory per Core 16KB" (CTA placement; the lds holds it)
         segment_size = 128,      -- the coalescer's segment: the L1 line
         sector_size = 32,        -- the coalescer's sector: the L2 sector
+    },
+
+    -- lds parameters (a core's shared memory, one per core).
+    lds = {
+        size = 16 * 1024,        -- tables: "Shared Memory per Core 16KB"
+        banks = 32,              -- GPGPU-Sim GTX480: 32 banks, 4 bytes wide
+        latency = 24,            -- not in the tables: the SIMT core's shared-memory latency before the lds was a block
     },
 
     -- l1_cache parameters. Tables: "60KB / 48KB, 128B line, 6-way (Not

@@ -1,18 +1,22 @@
 /* The host API and the SIMT core linked directly into a test program, with
  * no SystemC: a small in-test memory answers the core's requests after a
- * fixed latency, and the backend steps the core's cycles itself. */
+ * fixed latency, an lds block on the core's lds socket holds shared memory,
+ * and the backend steps the core's and the lds's cycles itself. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "host_api.h"
+#include "lds.h"
 #include "simt_core.h"
 #include "sparse_memory.h"
 #include "test_support.h"
 
 #define LATENCY 20
 #define MAX_IN_FLIGHT 4096
+
+static void record_failure(void *context, const char *message);
 
 typedef struct test_system {
     void *core;
@@ -24,12 +28,31 @@ typedef struct test_system {
     uint64_t now;
     char failure[512];
     uint64_t requests;
+    void *lds;                  /* on the core's socket 1 */
+    simtx_observer *lds_observer;
+    uint64_t lds_next;          /* the lds's next cycle */
 } test_system;
+
+enum { LDS_SOCKET = 1 };
+
+static bool lds_deliver(test_system *s, const simtx_msg *msg)
+{
+    simtx_accept_result result = lds_block_info.accept(s->lds, 0, msg, s->now);
+    if (result == SIMTX_BUSY) return false;
+    if (result == SIMTX_ACCEPTED && s->lds_next > s->now + 1) s->lds_next = s->now + 1;
+    return true;
+}
+
+static void record_failure(void *context, const char *message)
+{
+    test_system *s = (test_system *)context;
+    if (!s->failure[0]) snprintf(s->failure, sizeof s->failure, "%s", message);
+}
 
 static bool memory_send(void *context, unsigned port, const simtx_msg *msg)
 {
     test_system *s = context;
-    (void)port;
+    if (port == LDS_SOCKET) return lds_deliver(s, msg);
     if (s->count == MAX_IN_FLIGHT) return false;
     simtx_msg response = *msg;
     if (msg->op == SIMTX_OP_READ) sparse_memory_read(s->memory, msg->address, response.data, msg->size);
@@ -49,10 +72,33 @@ static bool memory_send(void *context, unsigned port, const simtx_msg *msg)
     return true;
 }
 
-static void record_failure(void *context, const char *message)
+
+/* The lds's responses go straight to the core. */
+static bool lds_respond(void *context, unsigned port, const simtx_msg *msg)
 {
     test_system *s = context;
-    if (!s->failure[0]) snprintf(s->failure, sizeof s->failure, "%s", message);
+    (void)port;
+    simt_core_block_info.accept(s->core, LDS_SOCKET, msg, s->now);
+    return true;
+}
+
+static void attach_lds(test_system *s)
+{
+    lds_params params;
+    char error[512] = "";
+    CHECK(simtx_params_init(lds_block_info.params, &params, error, sizeof error));
+    s->lds_observer = simtx_observer_create();
+    simtx_env env = {.context = s, .instance_name = "sm0_lds", .send = lds_respond, .fail = record_failure, .observer = s->lds_observer};
+    s->lds = lds_block_info.create(&params, &env, error, sizeof error);
+    simtx_params_release(lds_block_info.params, &params);
+    CHECK(s->lds != NULL);
+    s->lds_next = SIMTX_NEVER;
+}
+
+static void detach_lds(test_system *s)
+{
+    lds_block_info.destroy(s->lds);
+    simtx_observer_destroy(s->lds_observer);
 }
 
 static bool backend_access(void *context, bool is_write, uint32_t address, void *data, size_t size)
@@ -87,8 +133,13 @@ static bool backend_run(void *context, char *error, size_t error_size)
                 s->due[i] = s->due[s->count];
                 next = s->now + 1;
             } else i++;
+        if (s->lds_next <= s->now) { /* its responses reach the core now: tick it, and it may send again */
+            s->lds_next = lds_block_info.cycle(s->lds, s->now);
+            info->port_free(s->core, LDS_SOCKET);
+            next = s->now;
+        }
         if (next <= s->now) next = info->cycle(s->core, s->now);
-        uint64_t earliest = next;
+        uint64_t earliest = next < s->lds_next ? next : s->lds_next;
         for (size_t i = 0; i < s->count; i++)
             if (s->due[i] < earliest) earliest = s->due[i];
         if (earliest == SIMTX_NEVER) break;
@@ -129,6 +180,7 @@ static test_system *create_system_with(int lanes, int warps, const char *schedul
     s->core = simt_core_block_info.create(&params, &env, error, sizeof error);
     simtx_params_release(simt_core_block_info.params, &params);
     CHECK(s->core != NULL);
+    attach_lds(s);
     return s;
 }
 
@@ -151,6 +203,7 @@ static uint64_t mul_chain_cycles(int64_t mul_latency, uint32_t iterations)
     simtx_env env = {.context = s, .instance_name = "sm0", .send = memory_send, .fail = record_failure, .observer = s->observer};
     s->core = simt_core_block_info.create(&params, &env, error, sizeof error);
     simtx_params_release(simt_core_block_info.params, &params);
+    attach_lds(s);
     gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
@@ -167,6 +220,7 @@ static uint64_t mul_chain_cycles(int64_t mul_latency, uint32_t iterations)
 
 static void destroy_system(test_system *s)
 {
+    detach_lds(s);
     simt_core_block_info.destroy(s->core);
     sparse_memory_destroy(s->memory);
     simtx_observer_destroy(s->observer);
@@ -179,7 +233,7 @@ static uint64_t statistic(test_system *s, const char *name)
     return entry ? *(const uint64_t *)entry->value : UINT64_MAX;
 }
 
-/* One warp: requests after coalescing and bank-conflict cycles are exact. */
+/* One warp: requests after coalescing and the lds's bank-conflict cycles are exact. */
 static void run_pattern(const char *kernel, int lanes, uint32_t stride, uint64_t expected_requests, uint64_t expected_conflict_cycles)
 {
     test_system *s = create_system(lanes, 4);
@@ -196,7 +250,13 @@ static void run_pattern(const char *kernel, int lanes, uint32_t stride, uint64_t
                      (uint32_t)lanes * stride * 4));
     CHECK(gpu_synchronize(device));
     CHECK_EQUAL(statistic(s, "memory_requests"), expected_requests);
-    CHECK_EQUAL(statistic(s, "shared_bank_conflict_cycles"), expected_conflict_cycles);
+    const simtx_stat_entry *conflicts = simtx_observer_find_stat(s->lds_observer, "bank_conflict_cycles");
+    CHECK(conflicts != NULL);
+    CHECK_EQUAL(conflicts ? *(const uint64_t *)conflicts->value : UINT64_MAX, expected_conflict_cycles);
+    /* Every shared instruction was one request to the lds. */
+    const simtx_stat_entry *lds_requests = simtx_observer_find_stat(s->lds_observer, "requests");
+    CHECK(lds_requests != NULL);
+    CHECK_EQUAL(lds_requests ? *(const uint64_t *)lds_requests->value : UINT64_MAX, statistic(s, "shared_accesses"));
     gpu_module_unload(module);
     gpu_device_destroy(device);
     destroy_system(s);
@@ -293,6 +353,7 @@ static void run_vector_add(const char *opt, int lanes)
     s->core = simt_core_block_info.create(&params, &env, error, sizeof error);
     simtx_params_release(simt_core_block_info.params, &params);
     if (!CHECK(s->core != NULL)) return;
+    attach_lds(s);
     gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     char path[1024];
@@ -331,6 +392,7 @@ static void run_vector_add(const char *opt, int lanes)
     CHECK(gpu_module_load(device, "/nonexistent.elf") == NULL);
     gpu_module_unload(module);
     gpu_device_destroy(device);
+    detach_lds(s);
     simt_core_block_info.destroy(s->core);
     sparse_memory_destroy(s->memory);
     free(s);

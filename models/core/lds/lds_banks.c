@@ -7,6 +7,18 @@ unsigned lds_banks_conflict_degree(const uint32_t *offsets, uint64_t lanes, unsi
     uint32_t words[64], word_banks[64];
     unsigned distinct = 0, worst = 0;
     unsigned width_shift = (unsigned)__builtin_ctz(bank_width);
+    /* The usual request first (every lane on a bank of its own, as a
+     * unit-stride access): one pass with a bank mask, no comparisons. */
+    if (lanes && banks <= 64) {
+        uint64_t seen = 0;
+        uint64_t m = lanes;
+        for (; m; m &= m - 1) {
+            uint64_t bit = UINT64_C(1) << ((offsets[__builtin_ctzll(m)] >> width_shift) % banks);
+            if (seen & bit) break;
+            seen |= bit;
+        }
+        if (!m) return 1;
+    }
     for (uint64_t m = lanes; m; m &= m - 1) {
         uint32_t word = offsets[__builtin_ctzll(m)] >> width_shift;
         unsigned k = 0;

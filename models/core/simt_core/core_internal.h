@@ -13,7 +13,12 @@
 
 #define MAX_LANES 64
 
-enum { MEMORY_PORT = 0 };
+enum { MEMORY_PORT = 0, LDS_PORT = 1 };
+
+/* Beats waiting for the lds socket: the lds refuses only while it holds
+ * its queue_depth requests, so room for a few requests keeps issue going;
+ * a fuller queue only delays the stall. */
+#define LDS_QUEUE_BEATS 64
 
 /* Inlined although GCC finds it too big to (or calls an outlined clone):
  * the cycle's steps exec_warp_ready, exec_issue and warp_sched_promote_due
@@ -54,11 +59,12 @@ typedef struct cta_slot {
     uint32_t id[3];
     uint32_t warp_count, warps_done, barrier_arrived;
     uint32_t draining;          /* finished warps with memory accesses in flight */
-    uint32_t shared_offset;     /* into the core's shared memory */
+    uint32_t shared_offset;     /* the CTA's region in the lds */
     uint32_t *warps;            /* warp slots */
 } cta_slot;
 
-/* A global memory instruction in flight (the LD/ST path's pending table). */
+/* A memory instruction in flight to the memory side, the lds or both (the
+ * LD/ST path's pending table). */
 typedef struct pending_access {
     bool in_use;
     uint32_t warp, pc;
@@ -69,6 +75,7 @@ typedef struct pending_access {
     uint32_t expected[MAX_LANES]; /* sc: the value the CAS compares against */
     bool transactional;         /* a load inside a transaction: log what it reads */
     bool contiguous;            /* a word load, lane l at addresses[0] + 4 l (only addresses[0] is kept): a response's lanes are one run */
+    bool warp_waits;            /* counted in the warp's pending_memory (all but a store served by the lds alone) */
 } pending_access;
 
 /* What issuing an instruction did: executed it, found a structural stall
@@ -86,7 +93,6 @@ struct simt_core {
     const kernel_image *image;  /* the launch's, for every decode without going through launch */
     warp *warps;
     cta_slot *ctas;
-    uint8_t *shared;
     uint32_t free_warps, free_ctas, free_registers, free_shared;
     /* Registers some launch's code on this core can write: the others are
      * still zero (calloc) in every warp slot. */
@@ -105,6 +111,9 @@ struct simt_core {
     uint32_t free_pending_count;
     msg_queue requests;
     bool port_blocked;
+    msg_queue lds_requests;     /* beats for the lds socket */
+    bool lds_blocked;
+    bool lds_size_checked;      /* the lds holds shared_memory (checked at the first clear) */
     uint64_t last_tick;
     stall_reason last_stall;
     uint64_t busy_since;        /* first cycle with a resident CTA, while some are */
@@ -134,7 +143,7 @@ struct simt_core {
         uint64_t warp_instructions, thread_instructions, ctas_completed, busy_cycles, ticks;
         uint64_t stall_cycles[STALL_REASONS];
         uint64_t divergent_branches, global_loads, global_stores, global_atomics, memory_requests;
-        uint64_t shared_accesses, shared_bank_conflict_cycles, local_accesses, constant_loads, barriers;
+        uint64_t shared_accesses, local_accesses, constant_loads, barriers;
         /* Made at finish, like ipc: its count and sum are warp_instructions
          * and thread_instructions, its buckets and bounds come from
          * issues_by_active_lanes (an add per issue rather than the

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core_internal.h"
+#include "ldst_shared.h"
 
 /* The registers the kernel's instructions name, and sp (always set). */
 static uint32_t kernel_register_mask(const kernel_image *image)
@@ -138,6 +139,12 @@ bool cta_dispatch(simt_core *c, uint64_t now)
     }
     uint32_t slot = 0;
     while (c->ctas[slot].resident) slot++;
+    /* The lds zeroes the region (its queue keeps room for this beat; if
+     * the socket is still full, the next cycle retries). */
+    if (l->shared_bytes) {
+        if (!ldst_shared_clear(c, offset, l->shared_bytes, slot, now)) return false;
+        ldst_shared_send_queued(c);
+    }
     cta_slot *cta = &c->ctas[slot];
     uint64_t linear = l->next_cta++;
     cta->resident = true;
@@ -149,7 +156,6 @@ bool cta_dispatch(simt_core *c, uint64_t now)
     cta->barrier_arrived = 0;
     cta->draining = 0;
     cta->shared_offset = offset;
-    memset(c->shared + offset, 0, l->shared_bytes);
     if (c->free_warps == (uint32_t)c->params.warps) c->busy_since = now;
     c->free_ctas--;
     c->free_warps -= warps;

@@ -474,6 +474,8 @@ uint64_t exec_cycle(void *core, uint64_t now)
      * conflict check's end): the cycle only lowers it. */
     uint64_t wake = c->conflict_checks ? tm_core_cycle(c, now) : SIMTX_NEVER;
     exec_drain(c, now);
+    /* The lds's beats leave at issue; what it refused waits for its port_free. */
+    if (c->lds_requests.length) ldst_shared_send_queued(c);
     unsigned issued = 0;
     stall_reason worst = STALL_IDLE;
     uint32_t schedulers = (uint32_t)c->params.schedulers;

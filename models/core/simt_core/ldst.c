@@ -1,4 +1,4 @@
-/* ldst: the LD/ST path of the core: windows and faults, coalescing, shared banks, local memory, atomics, the pending table and request queue, responses. */
+/* ldst: the LD/ST path of the core: windows and faults, coalescing, local memory, atomics, the pending table and request queue, responses; shared lanes go to the lds (ldst_shared.c). */
 #include "ldst.h"
 
 #include <inttypes.h>
@@ -72,7 +72,7 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
     rv_class cls = (rv_class)k->op_class;
     unsigned size = rv_access_size(op);
     uint32_t addresses[MAX_LANES];
-    uint64_t global_mask = 0;
+    uint64_t global_mask = 0, shared_mask = 0; /* lanes to the memory side, to the lds */
     const uint32_t *base = reg(c, w, k->insn.rs1);
     int32_t offset = cls == RV_CLASS_ATOMIC ? 0 : k->insn.imm;
     bool transactional = tm_core_active(w->tx);
@@ -132,6 +132,7 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
     }
     if (uniform_base) fill_lanes(c, addresses, c->full_mask, lowest);
     if (access == ACCESS_MEMORY) global_mask = mask;
+    else if (access == ACCESS_IN_CORE && rv_window_of(lowest) == RV_WINDOW_SHARED) shared_mask = mask;
     for (uint64_t m = access == ACCESS_LANE_BY_LANE ? mask : 0; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(m);
         uint32_t address = addresses[lane];
@@ -169,6 +170,7 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
             continue;
         }
         if (window == RV_WINDOW_GLOBAL || window == RV_WINDOW_PERSISTENT) global_mask |= 1ull << lane;
+        else if (window == RV_WINDOW_SHARED) shared_mask |= 1ull << lane;
     }
     uint64_t failed_sc = 0; /* sc lanes without a matching reservation: fail without an access */
     if (op == RV_SC) {
@@ -177,6 +179,7 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
             if (!((w->reserved >> lane) & 1) || w->reserved_address[lane] != addresses[lane]) failed_sc |= 1ull << lane;
         }
         global_mask &= ~failed_sc;
+        shared_mask &= ~failed_sc;
     }
     /* Inside a transaction (lazy versioning): stores go to the lane's write
      * log; loads of words the lane wrote or read already are served from
@@ -238,24 +241,19 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
         messages = ldst_coalesce(addresses, global_mask, size, (uint32_t)c->params.segment_size, segments);
     }
     if (messages && (!c->free_pending_count || c->requests.capacity - c->requests.length < messages)) return ISSUE_STALLED;
+    if (shared_mask && (!c->free_pending_count || !ldst_shared_has_room(c, ldst_shared_beats(cls, op, shared_mask)))) return ISSUE_STALLED;
 
     uint32_t *rd = reg(c, w, k->insn.rd);
     const uint32_t *data = reg(c, w, k->insn.rs2);
     uint64_t ready = now + 1;
     uint64_t ldst_cycles = 1;
-    /* Shared, local and code-window lanes are served inside the core. */
-    uint64_t local_mask = mask & ~global_mask & ~failed_sc & ~tx_served;
+    /* Local and code-window lanes are served inside the core. */
+    uint64_t local_mask = mask & ~global_mask & ~shared_mask & ~failed_sc & ~tx_served;
     if (tx_served) ready = now + (uint64_t)c->params.local_latency; /* the logs live in local memory */
     for (uint64_t m = failed_sc; m; m &= m - 1)
         if (k->insn.rd) rd[__builtin_ctzll(m)] = 1;
     if (local_mask) {
-        const cta_slot *cta = &c->ctas[w->cta_slot];
-        uint32_t banks = (uint32_t)c->params.shared_banks;
-        /* Distinct words touched and how many fall on each bank (at most
-         * 64 words: count by comparing banks instead of clearing a table). */
-        uint32_t bank_words[MAX_LANES], word_banks[MAX_LANES];
-        uint32_t distinct = 0, worst = 1;
-        bool any_shared = false, any_local = false, any_code = false;
+        bool any_local = false, any_code = false;
         for (uint64_t m = local_mask; m; m &= m - 1) {
             uint32_t lane = (uint32_t)__builtin_ctzll(m);
             uint32_t address = addresses[lane];
@@ -263,27 +261,7 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
             uint8_t *bytes = NULL;
             uint32_t undo_offset = UINT32_MAX;
             char where[320];
-            if (window == RV_WINDOW_SHARED) {
-                uint32_t shared_offset = address - RV_SHARED_BASE;
-                if (shared_offset + size > c->launch->shared_bytes) {
-                    core_describe(c, w, pc, where, sizeof where);
-                    core_fail(c, "shared-memory access at 0x%08x (lane %u) beyond the CTA's %u bytes, at %s", address, lane,
-                         c->launch->shared_bytes, where);
-                    return ISSUE_FAILED;
-                }
-                bytes = c->shared + cta->shared_offset + shared_offset;
-                any_shared = true;
-                /* Bank conflicts: distinct words mapping to one bank serialise. */
-                uint32_t word = shared_offset >> 2, k2 = 0;
-                while (k2 < distinct && bank_words[k2] != word) k2++;
-                if (k2 == distinct) {
-                    uint32_t bank = word % banks, same = 1;
-                    for (uint32_t j = 0; j < distinct; j++) same += word_banks[j] == bank;
-                    bank_words[distinct] = word;
-                    word_banks[distinct++] = bank;
-                    if (same > worst) worst = same;
-                }
-            } else if (window == RV_WINDOW_LOCAL) {
+            if (window == RV_WINDOW_LOCAL) {
                 uint32_t local_offset = address - RV_LOCAL_BASE;
                 if (local_offset + size > (uint32_t)c->params.local_memory) {
                     core_describe(c, w, pc, where, sizeof where);
@@ -339,12 +317,6 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
                 if (k->insn.rd) rd[lane] = old;
             }
         }
-        if (any_shared) {
-            c->stats.shared_accesses++;
-            c->stats.shared_bank_conflict_cycles += worst - 1;
-            ldst_cycles = worst;
-            ready = now + (uint64_t)c->params.shared_latency + worst - 1;
-        }
         if (any_local) {
             c->stats.local_accesses++;
             if (now + (uint64_t)c->params.local_latency > ready) ready = now + (uint64_t)c->params.local_latency;
@@ -354,7 +326,7 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
             if (now + (uint64_t)c->params.constant_latency > ready) ready = now + (uint64_t)c->params.constant_latency;
         }
     }
-    if (messages) {
+    if (messages || shared_mask) {
         uint32_t entry_index = c->free_pending[--c->free_pending_count];
         pending_access *entry = &c->pending[entry_index];
         entry->in_use = true;
@@ -363,20 +335,29 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
         entry->op = (uint8_t)op;
         entry->op_class = (uint8_t)cls;
         entry->rd = k->insn.rd;
-        entry->remaining = messages;
+        entry->remaining = messages + (shared_mask != 0); /* the lds answers one completion */
         entry->lanes = global_mask;
+        /* The lds performs a warp's requests in order, so nothing waits for
+         * a shared store's completion (barriers, fences, the CTA's end). */
+        entry->warp_waits = messages || cls != RV_CLASS_STORE;
         entry->transactional = cls == RV_CLASS_LOAD && transactional;
         entry->contiguous = contiguous && op == RV_LW;
         /* Only a response that writes registers reads the addresses (a
          * store's does not), and a contiguous load's follow from its first. */
-        if (response_reads_lanes(cls, op, k->insn.rd)) {
+        if (response_reads_lanes(cls, op, k->insn.rd) || shared_mask) { /* an lds fault names a lane's address */
             if (pending_is_word_run(entry)) entry->addresses[0] = addresses[0];
             else memcpy(entry->addresses, addresses, sizeof addresses);
         }
-        w->pending_memory++;
-        if (cls == RV_CLASS_LOAD) c->stats.global_loads++;
+        w->pending_memory += entry->warp_waits;
+        if (!messages) {
+        } else if (cls == RV_CLASS_LOAD) c->stats.global_loads++;
         else if (cls == RV_CLASS_STORE) c->stats.global_stores++;
         else c->stats.global_atomics++;
+        if (shared_mask) {
+            ldst_shared_request(c, w, warp_index, k, entry_index, shared_mask, addresses, now);
+            ldst_shared_send_queued(c);
+            c->stats.shared_accesses++;
+        }
         uint32_t sector = (uint32_t)c->params.sector_size;
         uint64_t atomic_lanes = global_mask; /* the lanes still without a request */
         for (uint32_t s = 0; s < messages; s++) {
@@ -433,7 +414,7 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
         if (messages > ldst_cycles) ldst_cycles = messages;
         if (cls != RV_CLASS_STORE && k->insn.rd) w->register_ready[k->insn.rd] = UINT64_MAX;
     }
-    if (cls != RV_CLASS_STORE && k->insn.rd && !(messages)) w->register_ready[k->insn.rd] = ready;
+    if (cls != RV_CLASS_STORE && k->insn.rd && !(messages || shared_mask)) w->register_ready[k->insn.rd] = ready;
     if (op == RV_LR) { /* the value arrives with the response (or was read above) */
         w->reserved |= mask;
         for (uint64_t m = mask; m; m &= m - 1) w->reserved_address[__builtin_ctzll(m)] = addresses[__builtin_ctzll(m)];
@@ -462,6 +443,34 @@ void ldst_send_queued(simt_core *c, uint64_t now)
         }
         msg_queue_pop(&c->requests);
         if (c->sched.room_waiter_count) warp_sched_release_room_waiter(&c->sched, c->warps);
+    }
+}
+
+/* Inline in the memory side's response path, which most responses take. */
+static inline void complete_entry(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now)
+{
+    if (--entry->remaining) return;
+    if (!entry->warp_waits) { /* a shared store: its warp may have ended, leave it alone */
+        entry->in_use = false;
+        c->free_pending[c->free_pending_count++] = entry_index;
+        if (c->sched.room_waiter_count) warp_sched_release_room_waiter(&c->sched, c->warps);
+        return;
+    }
+    warp *w = &c->warps[entry->warp];
+    if (entry->op_class != RV_CLASS_STORE && entry->rd) w->register_ready[entry->rd] = now + 1;
+    if (w->stack.depth && !w->at_barrier && !warp_set_has(c->sched.room_waiters, entry->warp)) {
+        warp_sched_set_hot(&c->sched, entry->warp, 0, STALL_NONE);
+        /* Its next decode reads the stack's top entry, long untouched
+         * (perf: the core cycle's most sampled load): fetch it now. */
+        __builtin_prefetch(&w->stack.entries[w->stack.depth - 1]);
+    }
+    entry->in_use = false;
+    c->free_pending[c->free_pending_count++] = entry_index;
+    if (c->sched.room_waiter_count) warp_sched_release_room_waiter(&c->sched, c->warps);
+    w->pending_memory--;
+    if (!w->stack.depth && !w->pending_memory) {
+        c->ctas[w->cta_slot].draining--;
+        cta_check_done(c, w->cta_slot, now);
     }
 }
 
@@ -511,21 +520,10 @@ void ldst_response(simt_core *c, const simtx_msg *msg, uint64_t now)
             }
         }
     }
-    if (--entry->remaining == 0) {
-        if (cls != RV_CLASS_STORE && entry->rd) w->register_ready[entry->rd] = now + 1;
-        if (w->stack.depth && !w->at_barrier && !warp_set_has(c->sched.room_waiters, entry->warp)) {
-            warp_sched_set_hot(&c->sched, entry->warp, 0, STALL_NONE);
-            /* Its next decode reads the stack's top entry, long untouched
-             * (perf: the core cycle's most sampled load): fetch it now. */
-            __builtin_prefetch(&w->stack.entries[w->stack.depth - 1]);
-        }
-        entry->in_use = false;
-        c->free_pending[c->free_pending_count++] = (uint32_t)msg->id;
-        if (c->sched.room_waiter_count) warp_sched_release_room_waiter(&c->sched, c->warps);
-        w->pending_memory--;
-        if (!w->stack.depth && !w->pending_memory) {
-            c->ctas[w->cta_slot].draining--;
-            cta_check_done(c, w->cta_slot, now);
-        }
-    }
+    complete_entry(c, entry, (uint32_t)msg->id, now);
+}
+
+void ldst_complete(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now)
+{
+    complete_entry(c, entry, entry_index, now);
 }

@@ -1,8 +1,9 @@
 /* ldst: the LD/ST path: address windows and faults, the coalescer, shared-memory banks, local memory (with its transactional undo), atomics and lr/sc, the pending table, the request queue and the responses' write-back. */
-#ifndef SIMTX_LDST_H
-#define SIMTX_LDST_H
+#ifndef SIMTX_CORE_LDST_H
+#define SIMTX_CORE_LDST_H
 
 #include "core_internal.h"
+#include "ldst_shared.h"
 
 /* A coalesced request: the segment, the lanes in it and the byte range
  * [first, end) they touch within it. */
@@ -55,11 +56,17 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
 /* A response of the memory socket to a request of the pending table. */
 void ldst_response(simt_core *c, const simtx_msg *msg, uint64_t now);
 
+/* One of the entry's requests (memory side or lds) has completed: the last
+ * frees the entry, releases rd and wakes the warp. */
+void ldst_complete(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now);
+
 /* Sends queued requests (the TM protocol's first) while the socket takes them. */
 void ldst_send_queued(simt_core *c, uint64_t now);
 
 /* Whether the request queue and the pending table have room for a warp's
- * worst case (one request per lane). */
+ * worst case (one request per lane). The lds's beats leave at issue; only a
+ * refusing lds fills their queue, and issue then stalls in ldst_execute
+ * until its port_free wakes the core. */
 static inline bool ldst_has_room(const simt_core *c)
 {
     return c->free_pending_count && c->requests.capacity - c->requests.length >= c->lanes;

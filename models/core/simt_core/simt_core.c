@@ -20,7 +20,7 @@ static const simtx_param_spec simt_core_param_specs[] = {
     {"warps", SIMTX_PARAM_INT, "48", "warps", 1, 1024, NULL, "warp slots per core", PARAM(warps)},
     {"ctas", SIMTX_PARAM_INT, "8", "CTAs", 1, 1024, NULL, "CTAs resident per core at once", PARAM(ctas)},
     {"registers", SIMTX_PARAM_INT, "32768", "registers", 32, 1 << 24, NULL, "32-bit registers per core (a thread holds the kernel's used registers)", PARAM(registers)},
-    {"shared_memory", SIMTX_PARAM_INT, "48KiB", "bytes", 0, 1 << 26, NULL, "shared memory per core, split among resident CTAs", PARAM(shared_memory)},
+    {"shared_memory", SIMTX_PARAM_INT, "48KiB", "bytes", 0, 1 << 26, NULL, "shared memory per core, split among resident CTAs (at most the size of the lds on the lds socket)", PARAM(shared_memory)},
     {"local_memory", SIMTX_PARAM_INT, "4KiB", "bytes", 64, 1 << 20, NULL, "local memory (stack) per thread", PARAM(local_memory)},
     {"scheduler", SIMTX_PARAM_ENUM, "gto", "", 0, 0, "gto|lrr", "warp scheduler: greedy-then-oldest or loose round-robin", PARAM(scheduler)},
     {"schedulers", SIMTX_PARAM_INT, "2", "", 1, 16, NULL, "warp schedulers (each issues one instruction per cycle from its share of the warps)", PARAM(schedulers)},
@@ -28,10 +28,8 @@ static const simtx_param_spec simt_core_param_specs[] = {
     {"mul_latency", SIMTX_PARAM_INT, "6", "cycles", 1, 1000, NULL, "issue to result of multiplications", PARAM(mul_latency)},
     {"div_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 1000, NULL, "issue to result of divisions and remainders", PARAM(div_latency)},
     {"branch_latency", SIMTX_PARAM_INT, "2", "cycles", 1, 1000, NULL, "cycles before a warp issues again after a branch, jump, call or return", PARAM(branch_latency)},
-    {"shared_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 10000, NULL, "issue to result of a conflict-free shared-memory load", PARAM(shared_latency)},
     {"local_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 10000, NULL, "issue to result of a local-memory (stack) load", PARAM(local_latency)},
     {"constant_latency", SIMTX_PARAM_INT, "8", "cycles", 1, 10000, NULL, "issue to result of a load from the code window (read-only data) or the argument block", PARAM(constant_latency)},
-    {"shared_banks", SIMTX_PARAM_INT, "32", "banks", 1, 1024, NULL, "shared-memory banks, 4 bytes wide", PARAM(shared_banks)},
     {"segment_size", SIMTX_PARAM_INT, "128", "bytes", 4, SIMTX_MSG_MAX_DATA, NULL, "coalescing segment: a warp's global accesses become one request per touched segment", PARAM(segment_size)},
     {"sector_size", SIMTX_PARAM_INT, "32", "bytes", 4, SIMTX_MSG_MAX_DATA, NULL, "a request covers the touched sectors of its segment", PARAM(sector_size)},
     {"max_pending_memory", SIMTX_PARAM_INT, "64", "instructions", 1, 1 << 16, NULL, "global memory instructions in flight per core", PARAM(max_pending_memory)},
@@ -43,6 +41,7 @@ static const simtx_param_spec simt_core_param_specs[] = {
     {"tm_interleave", SIMTX_PARAM_INT, "256", "bytes", 4, 1 << 30, NULL, "bytes per partition chunk (the crossbar's interleave)", PARAM(tm_interleave)},
     {"tm_timeout", SIMTX_PARAM_INT, "100000", "cycles", 0, 1 << 30, NULL, "abort a transaction attempt running longer than this (doomed transactions may loop); 0: never", PARAM(tm_timeout)},
     {"tm_mode", SIMTX_PARAM_ENUM, "kilo", "", 0, 0, "kilo|warp", "KILO TM (per-transaction log messages) or Warp TM (intra-warp conflict resolution, then warp-coalesced messages)", PARAM(tm_mode)},
+    {"tm_conflict_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 10000, NULL, "Warp TM: cycles of one pass over the ownership table in shared memory (the conflict check makes two)", PARAM(tm_conflict_latency)},
     {"tm_conflict_table", SIMTX_PARAM_INT, "4KiB", "bytes", 4, 1 << 20, NULL, "Warp TM: the ownership table per warp in shared memory (4-byte entries; words hash into it, so collisions are false conflicts)", PARAM(tm_conflict_table)},
     {"tm_tcd", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "KILO TM's temporal conflict detection: read-only transactions commit at the core when no block they read was written since their start", PARAM(tm_tcd)},
     {"tm_record", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "record every committed transaction's reads and writes for the serializability oracle", PARAM(tm_record)},
@@ -53,6 +52,7 @@ static const simtx_param_table simt_core_param_table = {
 
 static const simtx_socket_spec simt_core_sockets[] = {
     {"memory", SIMTX_SOCKET_INITIATOR, NULL, "global and persistent accesses of the LD/ST unit out, responses in"},
+    {"lds", SIMTX_SOCKET_INITIATOR, NULL, "shared-memory accesses and CTA clears to the lds (ldst.h), responses in"},
 };
 
 
@@ -110,7 +110,6 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     c->full_mask = c->lanes == 64 ? UINT64_MAX : (1ull << c->lanes) - 1;
     c->warps = calloc((size_t)p->warps, sizeof *c->warps);
     c->ctas = calloc((size_t)p->ctas, sizeof *c->ctas);
-    c->shared = calloc(1, (size_t)p->shared_memory + 1);
     c->pending = calloc((size_t)p->max_pending_memory, sizeof *c->pending);
     c->free_pending = calloc((size_t)p->max_pending_memory, sizeof *c->free_pending);
     bool scheduled = warp_sched_init(&c->sched, (uint32_t)p->warps, (uint32_t)p->schedulers, !strcmp(p->scheduler, "lrr"));
@@ -119,8 +118,8 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
         return NULL;
     }
     c->params.tm_mode = NULL;
-    if (!c->warps || !scheduled || !c->ctas || !c->shared || !c->pending || !c->free_pending ||
-        !msg_queue_init(&c->requests, (size_t)p->request_queue)) {
+    if (!c->warps || !scheduled || !c->ctas || !c->pending || !c->free_pending ||
+        !msg_queue_init(&c->requests, (size_t)p->request_queue) || !msg_queue_init(&c->lds_requests, LDS_QUEUE_BEATS)) {
         snprintf(error, error_size, "out of memory");
         simt_core_destroy(c);
         return NULL;
@@ -172,8 +171,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_counter(o, "global_stores", &c->stats.global_stores, "instructions", "store instructions to the global/persistent windows");
     simtx_observe_counter(o, "global_atomics", &c->stats.global_atomics, "instructions", "atomic instructions to the global/persistent windows");
     simtx_observe_counter(o, "memory_requests", &c->stats.memory_requests, "requests", "requests sent to the memory side after coalescing");
-    simtx_observe_counter(o, "shared_accesses", &c->stats.shared_accesses, "instructions", "shared-memory load/store/atomic instructions");
-    simtx_observe_counter(o, "shared_bank_conflict_cycles", &c->stats.shared_bank_conflict_cycles, "cycles", "extra LD/ST cycles serialising bank conflicts");
+    simtx_observe_counter(o, "shared_accesses", &c->stats.shared_accesses, "instructions", "shared-memory load/store/atomic instructions (requests to the lds)");
     simtx_observe_counter(o, "local_accesses", &c->stats.local_accesses, "instructions", "local-memory (stack) load/store instructions");
     simtx_observe_counter(o, "constant_loads", &c->stats.constant_loads, "instructions", "loads served by the core's constant path: read-only data in the code window and the argument block");
     simtx_observe_counter(o, "barriers", &c->stats.barriers, "barriers", "CTA barriers completed");
@@ -224,15 +222,24 @@ static void simt_core_destroy(void *core)
     for (int64_t i = 0; c->ctas && i < c->params.ctas; i++) free(c->ctas[i].warps);
     if (c->trace) fclose(c->trace);
     msg_queue_release(&c->requests);
+    msg_queue_release(&c->lds_requests);
     warp_sched_release(&c->sched);
-    free(c->warps), free(c->ctas), free(c->shared), free(c->pending), free(c->free_pending);
+    free(c->warps), free(c->ctas), free(c->pending), free(c->free_pending);
     free(c);
 }
 
 static simtx_accept_result simt_core_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     simt_core *c = core;
-    (void)port;
+    if (port == LDS_PORT) {
+        if (!msg->is_response || (msg->id < LDST_SHARED_SIZE_CHECK_ID && (msg->id >= (uint64_t)c->params.max_pending_memory ||
+                                                                      !c->pending[msg->id].in_use))) {
+            core_fail(c, "unexpected message on the lds socket (id %" PRIu64 ")", msg->id);
+            return SIMTX_ACCEPTED;
+        }
+        ldst_shared_response(c, msg, now);
+        return SIMTX_ACCEPTED;
+    }
     if (msg->is_response && (msg->id & TM_ID_TAG)) {
         tm_core_response(c, msg, now);
         return SIMTX_ACCEPTED;
@@ -247,8 +254,8 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
 
 static void simt_core_port_free(void *core, unsigned port)
 {
-    (void)port;
-    ((simt_core *)core)->port_blocked = false;
+    if (port == LDS_PORT) ((simt_core *)core)->lds_blocked = false;
+    else ((simt_core *)core)->port_blocked = false;
 }
 
 /* Host accesses to the global and persistent windows go out of the memory
@@ -300,10 +307,10 @@ static bool simt_core_finished(void *core)
 
 const simtx_block_info simt_core_block_info = {
     .name = "simt_core",
-    .summary = "SIMT core running RV32IMA kernels per lane: IPDOM stack, GTO/LRR warp schedulers, scoreboard, barriers, LD/ST unit with coalescing and shared-memory banks",
+    .summary = "SIMT core running RV32IMA kernels per lane: IPDOM stack, GTO/LRR warp schedulers, scoreboard, barriers, LD/ST unit with coalescing, shared memory in an lds block",
     .params = &simt_core_param_table,
     .sockets = simt_core_sockets,
-    .socket_count = 1,
+    .socket_count = 2,
     .create = simt_core_create,
     .destroy = simt_core_destroy,
     .accept = simt_core_accept,

@@ -2,8 +2,9 @@
  * lane per thread, warps reconverging through an IPDOM SIMT stack, with a
  * warp scheduler (GTO or loose round-robin), a scoreboard with configurable
  * pipeline latencies, CTA barriers, and an LD/ST unit (coalescing into
- * segments, shared-memory banks, per-thread local memory, global traffic over
- * its `memory` socket, atomics executed at the memory side). */
+ * segments, per-thread local memory, global traffic over its `memory`
+ * socket, atomics executed at the memory side, shared memory in the lds
+ * block on its `lds` socket). */
 #ifndef SIMTX_SIMT_CORE_H
 #define SIMTX_SIMT_CORE_H
 
@@ -19,14 +20,14 @@ typedef struct simt_core_params {
     int64_t lanes, warps, ctas, registers, shared_memory, local_memory;
     char *scheduler;
     int64_t schedulers;
-    int64_t alu_latency, mul_latency, div_latency, branch_latency, shared_latency, local_latency, constant_latency;
-    int64_t shared_banks, segment_size, sector_size, max_pending_memory, request_queue;
+    int64_t alu_latency, mul_latency, div_latency, branch_latency, local_latency, constant_latency;
+    int64_t segment_size, sector_size, max_pending_memory, request_queue;
     char *trace_file;
     int64_t trace_warp;
     int64_t tm_warp_tokens, tm_partitions, tm_interleave, tm_timeout;
     bool tm_record;
     char *tm_mode;
-    int64_t tm_conflict_table;
+    int64_t tm_conflict_latency, tm_conflict_table;
     bool tm_tcd;
 } simt_core_params;
 

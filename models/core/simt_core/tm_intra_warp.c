@@ -52,7 +52,7 @@ static uint64_t intra_warp_conflicts(simt_core *c, tx_warp *tx, uint64_t candida
         for (uint32_t i = 0; i < lane->writes.count; i++) table[(lane->writes.entries[i].address >> 2) % entries] = 0;
         for (uint32_t i = 0; i < lane->reads.count; i++) table[(lane->reads.entries[i].address >> 2) % entries] = 0;
     }
-    return 2 * (uint64_t)c->params.shared_latency + max_writes + max_accesses;
+    return 2 * (uint64_t)c->params.tm_conflict_latency + max_writes + max_accesses;
 }
 
 /* The intra-warp conflict checks that have taken their time. */
