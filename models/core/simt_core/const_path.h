@@ -1,4 +1,4 @@
-/* const_path: the core's constant path: loads from the kernel's argument block (the code window's read-only data is read lane by lane in ldst.c). */
+/* const_path: the core's constant path: loads from the kernel's argument block (the code window's read-only data is read lane by lane in lsu.c). */
 #ifndef SIMTX_CONST_PATH_H
 #define SIMTX_CONST_PATH_H
 
@@ -32,7 +32,7 @@ CYCLE_STEP void const_load_arguments(simt_core *c, warp *w, const kernel_insn *k
     }
     c->stats.constant_loads++;
     if (k->insn.rd) w->register_ready[k->insn.rd] = now + (uint64_t)c->params.constant_latency; /* at least 1 */
-    c->ldst_free_cycle = now + 1;
+    c->lsu_free_cycle = now + 1;
 }
 
 

@@ -23,10 +23,10 @@ enum { MEMORY_PORT = 0, LDS_PORT = 1 };
 /* Inlined although GCC finds it too big to (or calls an outlined clone):
  * the cycle's steps exec_warp_ready, exec_issue and warp_sched_promote_due
  * (called once or twice there), fill_lanes, and issue's whole-warp argument
- * load (ldst_whole_warp_access, const_load_arguments). The calls' saves
+ * load (lsu_whole_warp_access, const_load_arguments). The calls' saves
  * and the results passed through memory cost more than the code's growth.
- * Not so for ldst_execute (BFS: more than it saves), warp_sched_set_hot
- * (callers everywhere) or ldst_send_queued (no gain). Without link-time
+ * Not so for lsu_execute (BFS: more than it saves), warp_sched_set_hot
+ * (callers everywhere) or lsu_send_queued (no gain). Without link-time
  * optimisation a step shared by two files is defined in a header. */
 #define CYCLE_STEP static inline __attribute__((always_inline))
 
@@ -101,7 +101,7 @@ struct simt_core {
      * that some launch wrote (sp and a0 are set anyway). */
     uint32_t launch_cleared_registers;
     uint64_t age_counter;
-    uint64_t ldst_free_cycle;
+    uint64_t lsu_free_cycle;
     /* false: no CTA fits until one is released or a launch starts (other
      * cores taking CTAs only make it fit less), so a cycle need not check */
     bool cta_may_fit;

@@ -8,7 +8,7 @@
 
 #include "const_path.h"
 #include "cta.h"
-#include "ldst.h"
+#include "lsu.h"
 
 void exec_report_stack(simt_core *c, simt_stack_status status, uint32_t pc)
 {
@@ -76,7 +76,7 @@ static bool exec_read_csr(const simt_core *c, const warp *w, unsigned csr, uint6
  * than 1% of host instructions on vector add (docs/performance.md). */
 static inline bool exec_decode_may_register_waiter(const simt_core *c)
 {
-    return !ldst_has_room(c) ||
+    return !lsu_has_room(c) ||
            (c->params.tm_warp_tokens && c->tm_tokens_used >= (uint32_t)c->params.tm_warp_tokens);
 }
 
@@ -150,7 +150,7 @@ CYCLE_STEP bool exec_warp_ready(simt_core *c, uint32_t warp_index, uint64_t now,
     if (cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC) {
         /* Room for the worst case (one request per lane): otherwise sleep
          * until a response or the socket frees room. */
-        if (!ldst_has_room(c)) {
+        if (!lsu_has_room(c)) {
             /* Sleep until room frees: warp_sched_release_room_waiter() wakes one
              * waiter per freed entry, so stalled warps are not re-decoded
              * every cycle. */
@@ -158,9 +158,9 @@ CYCLE_STEP bool exec_warp_ready(simt_core *c, uint32_t warp_index, uint64_t now,
             warp_sched_wait_for_room(&c->sched, warp_index);
             return false;
         }
-        if (c->ldst_free_cycle > now) {
+        if (c->lsu_free_cycle > now) {
             *why = STALL_MEMORY;
-            if (c->ldst_free_cycle < *when) *when = c->ldst_free_cycle;
+            if (c->lsu_free_cycle < *when) *when = c->lsu_free_cycle;
             return false;
         }
     }
@@ -247,14 +247,14 @@ static uint64_t taken_lanes(rv_op op, const uint32_t *a, const uint32_t *b, uint
 
 /* Serves a load of the argument block that the whole warp makes from one
  * address (a uniform base register) without the LD/ST path's call; false:
- * not such a load. Speed only (ldst_execute decides the same): most of
+ * not such a load. Speed only (lsu_execute decides the same): most of
  * vector add's memory instructions are such loads, and the call saved pays
  * more than 1% of host instructions there (docs/performance.md). */
 CYCLE_STEP bool exec_uniform_argument_load(simt_core *c, warp *w, const kernel_insn *k, uint64_t mask, uint64_t now)
 {
     uint32_t uniform_address = reg(c, w, k->insn.rs1)[0] + (uint32_t)k->insn.imm;
     if (k->op_class != RV_CLASS_LOAD || !((w->uniform_registers >> k->insn.rs1) & 1) ||
-        ldst_whole_warp_access(c, RV_CLASS_LOAD, rv_access_size((rv_op)k->insn.op), uniform_address, uniform_address,
+        lsu_whole_warp_access(c, RV_CLASS_LOAD, rv_access_size((rv_op)k->insn.op), uniform_address, uniform_address,
                                uniform_address) != ACCESS_ARGUMENTS)
         return false;
     w->uniform_registers &= ~(1u << k->insn.rd);
@@ -295,10 +295,10 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
         return ISSUE_DONE; /* the load waits for its blocks' last-written times */
     bool memory = cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC;
     if (memory && !exec_uniform_argument_load(c, w, k, mask, now)) {
-        issue_result result = ldst_execute(c, w, warp_index, k, pc, mask, now);
+        issue_result result = lsu_execute(c, w, warp_index, k, pc, mask, now);
         if (result != ISSUE_DONE) return result;
     }
-    uint64_t latency = memory ? 0 : (uint64_t)c->params.alu_latency; /* ldst_execute sets its own */
+    uint64_t latency = memory ? 0 : (uint64_t)c->params.alu_latency; /* lsu_execute sets its own */
     uint32_t next_pc = pc + 4;
     if (c->trace) trace_instruction(c, w, warp_index, pc, mask, now);
     c->stats.warp_instructions++;
@@ -457,7 +457,7 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
 /* The usual case inline: nothing queued (most cycles), or the port blocked. */
 static inline void exec_drain(simt_core *c, uint64_t now)
 {
-    if (!c->port_blocked && (c->tm_out.length || !msg_queue_empty(&c->requests))) ldst_send_queued(c, now);
+    if (!c->port_blocked && (c->tm_out.length || !msg_queue_empty(&c->requests))) lsu_send_queued(c, now);
 }
 
 uint64_t exec_cycle(void *core, uint64_t now)
@@ -475,7 +475,7 @@ uint64_t exec_cycle(void *core, uint64_t now)
     uint64_t wake = c->conflict_checks ? tm_core_cycle(c, now) : SIMTX_NEVER;
     exec_drain(c, now);
     /* The lds's beats leave at issue; what it refused waits for its port_free. */
-    if (c->lds_requests.length) ldst_shared_send_queued(c);
+    if (c->lds_requests.length) lsu_shared_send_queued(c);
     unsigned issued = 0;
     stall_reason worst = STALL_IDLE;
     uint32_t schedulers = (uint32_t)c->params.schedulers;
@@ -544,7 +544,7 @@ uint64_t exec_cycle(void *core, uint64_t now)
         issue_result result = exec_issue(c, chosen, chosen_insn, now);
         if (result == ISSUE_STALLED) {
             worst = STALL_MEMORY;
-            if (c->ldst_free_cycle > now && c->ldst_free_cycle < wake) wake = c->ldst_free_cycle;
+            if (c->lsu_free_cycle > now && c->lsu_free_cycle < wake) wake = c->lsu_free_cycle;
             continue;
         }
         c->sched.last_issued[s] = chosen;
@@ -576,7 +576,7 @@ uint64_t exec_cycle(void *core, uint64_t now)
     uint64_t next = wake;
     /* Room is free but warps still wait for it (the released one did not
      * need a request, e.g. a shared access): release the next one. */
-    if (c->sched.room_waiter_count && ldst_has_room(c)) {
+    if (c->sched.room_waiter_count && lsu_has_room(c)) {
         warp_sched_release_room_waiter(&c->sched, c->warps);
         next = now + 1;
     }

@@ -10,7 +10,7 @@
 #include "core_internal.h"
 #include "cta.h"
 #include "execute.h"
-#include "ldst.h"
+#include "lsu.h"
 
 #define PARAM(field) offsetof(simt_core_params, field)
 
@@ -237,7 +237,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
             core_fail(c, "unexpected message on the lds socket (id %" PRIu64 ")", msg->id);
             return SIMTX_ACCEPTED;
         }
-        ldst_shared_response(c, msg, now);
+        lsu_shared_response(c, msg, now);
         return SIMTX_ACCEPTED;
     }
     if (msg->is_response && (msg->id & TM_ID_TAG)) {
@@ -248,7 +248,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
         core_fail(c, "unexpected message on the memory socket (id %" PRIu64 ")", msg->id);
         return SIMTX_ACCEPTED;
     }
-    ldst_response(c, msg, now);
+    lsu_response(c, msg, now);
     return SIMTX_ACCEPTED;
 }
 

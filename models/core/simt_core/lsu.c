@@ -1,5 +1,5 @@
-/* ldst: the LD/ST path of the core: windows and faults, coalescing, local memory, atomics, the pending table and request queue, responses; shared lanes go to the lds (ldst_shared.c). */
-#include "ldst.h"
+/* lsu: the core's LD/ST path (load-store unit; the seed of the ldst_unit block): windows and faults, coalescing, local memory, atomics, the pending table and request queue, responses; shared lanes go to the lds (lsu_shared.c). */
+#include "lsu.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -27,7 +27,7 @@ static simtx_atomic_op atomic_code(rv_op op)
 static uint32_t lane_run(uint64_t lanes) { return 64u - (uint32_t)__builtin_clzll(lanes) - (uint32_t)__builtin_ctzll(lanes); }
 
 /* A scattered warp touches up to 64 segments: a small hash table finds a lane's. */
-uint32_t ldst_coalesce(const uint32_t *addresses, uint64_t mask, unsigned size, uint32_t segment_size, ldst_segment *segments)
+uint32_t lsu_coalesce(const uint32_t *addresses, uint64_t mask, unsigned size, uint32_t segment_size, lsu_segment *segments)
 {
     enum { TABLE_BITS = 7 }; /* 128 entries for at most 64 segments */
     uint8_t table[1u << TABLE_BITS] = {0}; /* segment index + 1; 0: empty */
@@ -41,10 +41,10 @@ uint32_t ldst_coalesce(const uint32_t *addresses, uint64_t mask, unsigned size, 
         while (table[h] && segments[table[h] - 1].base != base) h = (h + 1) & ((1u << TABLE_BITS) - 1);
         uint32_t k = table[h] ? table[h] - 1u : count;
         if (k == count) {
-            segments[count++] = (ldst_segment){base, offset, offset + size, 0};
+            segments[count++] = (lsu_segment){base, offset, offset + size, 0};
             table[h] = (uint8_t)count;
         }
-        ldst_segment *s = &segments[k];
+        lsu_segment *s = &segments[k];
         s->lanes |= 1ull << lane;
         if (offset < s->first) s->first = offset;
         if (offset + size > s->end) s->end = offset + size;
@@ -66,7 +66,7 @@ static bool response_reads_lanes(rv_class cls, rv_op op, unsigned rd)
     return cls != RV_CLASS_STORE && (rd || op == RV_LR);
 }
 
-issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc, uint64_t mask, uint64_t now)
+issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc, uint64_t mask, uint64_t now)
 {
     rv_op op = (rv_op)k->insn.op;
     rv_class cls = (rv_class)k->op_class;
@@ -122,7 +122,7 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
             address_bits |= address;
         }
     }
-    warp_access access = ldst_whole_warp_access(c, cls, size, lowest, highest, address_bits);
+    warp_access access = lsu_whole_warp_access(c, cls, size, lowest, highest, address_bits);
     if (access == ACCESS_ARGUMENTS) {
         /* Kernel parameters: read-only, served by the core like a constant
          * cache (CUDA's parameter space); usually one address for the warp,
@@ -225,7 +225,7 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
         }
         global_mask &= ~tx_served;
     }
-    ldst_segment segments[MAX_LANES];
+    lsu_segment segments[MAX_LANES];
     uint32_t segment_mask = ~((uint32_t)c->params.segment_size - 1);
     uint32_t messages;
     if (!global_mask) {
@@ -235,18 +235,18 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
     } else if (global_mask == mask && (lowest & segment_mask) == (highest & segment_mask)) {
         /* The usual coalesced access: every lane in one segment. */
         uint32_t segment_base = lowest & segment_mask;
-        segments[0] = (ldst_segment){segment_base, lowest - segment_base, highest + size - segment_base, mask};
+        segments[0] = (lsu_segment){segment_base, lowest - segment_base, highest + size - segment_base, mask};
         messages = 1;
     } else {
-        messages = ldst_coalesce(addresses, global_mask, size, (uint32_t)c->params.segment_size, segments);
+        messages = lsu_coalesce(addresses, global_mask, size, (uint32_t)c->params.segment_size, segments);
     }
     if (messages && (!c->free_pending_count || c->requests.capacity - c->requests.length < messages)) return ISSUE_STALLED;
-    if (shared_mask && (!c->free_pending_count || !ldst_shared_has_room(c, ldst_shared_beats(cls, op, shared_mask)))) return ISSUE_STALLED;
+    if (shared_mask && (!c->free_pending_count || !lsu_shared_has_room(c, lsu_shared_beats(cls, op, shared_mask)))) return ISSUE_STALLED;
 
     uint32_t *rd = reg(c, w, k->insn.rd);
     const uint32_t *data = reg(c, w, k->insn.rs2);
     uint64_t ready = now + 1;
-    uint64_t ldst_cycles = 1;
+    uint64_t lsu_cycles = 1;
     /* Local and code-window lanes are served inside the core. */
     uint64_t local_mask = mask & ~global_mask & ~shared_mask & ~failed_sc & ~tx_served;
     if (tx_served) ready = now + (uint64_t)c->params.local_latency; /* the logs live in local memory */
@@ -354,8 +354,8 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
         else if (cls == RV_CLASS_STORE) c->stats.global_stores++;
         else c->stats.global_atomics++;
         if (shared_mask) {
-            ldst_shared_request(c, w, warp_index, k, entry_index, shared_mask, addresses, now);
-            ldst_shared_send_queued(c);
+            lsu_shared_request(c, w, warp_index, k, entry_index, shared_mask, addresses, now);
+            lsu_shared_send_queued(c);
             c->stats.shared_accesses++;
         }
         uint32_t sector = (uint32_t)c->params.sector_size;
@@ -411,7 +411,7 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
             msg->id = entry_index;
             c->stats.memory_requests++;
         }
-        if (messages > ldst_cycles) ldst_cycles = messages;
+        if (messages > lsu_cycles) lsu_cycles = messages;
         if (cls != RV_CLASS_STORE && k->insn.rd) w->register_ready[k->insn.rd] = UINT64_MAX;
     }
     if (cls != RV_CLASS_STORE && k->insn.rd && !(messages || shared_mask)) w->register_ready[k->insn.rd] = ready;
@@ -421,11 +421,11 @@ issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kern
     } else if (op == RV_SC) {
         w->reserved &= ~mask;
     }
-    c->ldst_free_cycle = now + ldst_cycles;
+    c->lsu_free_cycle = now + lsu_cycles;
     return ISSUE_DONE;
 }
 
-void ldst_send_queued(simt_core *c, uint64_t now)
+void lsu_send_queued(simt_core *c, uint64_t now)
 {
     tm_queue *q = &c->tm_out;
     while (!c->port_blocked && q->length) {
@@ -474,7 +474,7 @@ static inline void complete_entry(simt_core *c, pending_access *entry, uint32_t 
     }
 }
 
-void ldst_response(simt_core *c, const simtx_msg *msg, uint64_t now)
+void lsu_response(simt_core *c, const simtx_msg *msg, uint64_t now)
 {
     pending_access *entry = &c->pending[msg->id];
     warp *w = &c->warps[entry->warp];
@@ -523,7 +523,7 @@ void ldst_response(simt_core *c, const simtx_msg *msg, uint64_t now)
     complete_entry(c, entry, (uint32_t)msg->id, now);
 }
 
-void ldst_complete(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now)
+void lsu_complete(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now)
 {
     complete_entry(c, entry, entry_index, now);
 }

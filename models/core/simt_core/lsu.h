@@ -1,21 +1,21 @@
-/* ldst: the LD/ST path: address windows and faults, the coalescer, shared-memory banks, local memory (with its transactional undo), atomics and lr/sc, the pending table, the request queue and the responses' write-back. */
-#ifndef SIMTX_CORE_LDST_H
-#define SIMTX_CORE_LDST_H
+/* lsu: the core's LD/ST path (load-store unit): address windows and faults, the coalescer, local memory (with its transactional undo), atomics and lr/sc, the pending table, the request queue and the responses' write-back. */
+#ifndef SIMTX_CORE_LSU_H
+#define SIMTX_CORE_LSU_H
 
 #include "core_internal.h"
-#include "ldst_shared.h"
+#include "lsu_shared.h"
 
 /* A coalesced request: the segment, the lanes in it and the byte range
  * [first, end) they touch within it. */
-typedef struct ldst_segment {
+typedef struct lsu_segment {
     uint32_t base, first, end;
     uint64_t lanes;
-} ldst_segment;
+} lsu_segment;
 
 /* Groups the lanes of mask by segment (segment_size: a power of two), in
  * order of each segment's first lane, in one pass over the lanes; returns
  * how many segments (at most one per lane). `size`: bytes per access. */
-uint32_t ldst_coalesce(const uint32_t *addresses, uint64_t mask, unsigned size, uint32_t segment_size, ldst_segment *segments);
+uint32_t lsu_coalesce(const uint32_t *addresses, uint64_t mask, unsigned size, uint32_t segment_size, lsu_segment *segments);
 
 /* Where the lanes of a memory instruction go, when one decision covers
  * them all; otherwise each lane is checked and routed on its own. */
@@ -31,7 +31,7 @@ typedef enum warp_access {
  * whether every lane's access passes the per-lane checks and goes the same
  * way. Windows are intervals, so when the lowest address and the highest
  * access's last byte share one, all accesses lie in it. */
-CYCLE_STEP warp_access ldst_whole_warp_access(const simt_core *c, rv_class cls, unsigned size, uint32_t lowest, uint32_t highest,
+CYCLE_STEP warp_access lsu_whole_warp_access(const simt_core *c, rv_class cls, unsigned size, uint32_t lowest, uint32_t highest,
                                          uint32_t address_bits)
 {
     uint32_t last_byte = highest + size - 1;
@@ -50,24 +50,24 @@ CYCLE_STEP warp_access ldst_whole_warp_access(const simt_core *c, rv_class cls, 
 /* Executes a load, store or atomic for the lanes of mask (or stalls
  * without changing any state). The interface of a later ldst_unit block:
  * the lanes' addresses and store data in, the lanes' values back through
- * ldst_response. */
-issue_result ldst_execute(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc, uint64_t mask, uint64_t now);
+ * lsu_response. */
+issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc, uint64_t mask, uint64_t now);
 
 /* A response of the memory socket to a request of the pending table. */
-void ldst_response(simt_core *c, const simtx_msg *msg, uint64_t now);
+void lsu_response(simt_core *c, const simtx_msg *msg, uint64_t now);
 
 /* One of the entry's requests (memory side or lds) has completed: the last
  * frees the entry, releases rd and wakes the warp. */
-void ldst_complete(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now);
+void lsu_complete(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now);
 
 /* Sends queued requests (the TM protocol's first) while the socket takes them. */
-void ldst_send_queued(simt_core *c, uint64_t now);
+void lsu_send_queued(simt_core *c, uint64_t now);
 
 /* Whether the request queue and the pending table have room for a warp's
  * worst case (one request per lane). The lds's beats leave at issue; only a
- * refusing lds fills their queue, and issue then stalls in ldst_execute
+ * refusing lds fills their queue, and issue then stalls in lsu_execute
  * until its port_free wakes the core. */
-static inline bool ldst_has_room(const simt_core *c)
+static inline bool lsu_has_room(const simt_core *c)
 {
     return c->free_pending_count && c->requests.capacity - c->requests.length >= c->lanes;
 }

@@ -1,9 +1,9 @@
-/* ldst_shared: the core's side of the lds socket: requests of beats, CTA clears, the queue, responses. */
-#include "ldst_shared.h"
+/* lsu_shared: the core's side of the lds socket: requests of beats, CTA clears, the queue, responses. */
+#include "lsu_shared.h"
 
 #include <inttypes.h>
 
-#include "ldst.h"
+#include "lsu.h"
 
 static simtx_atomic_op shared_atomic_code(rv_op op)
 {
@@ -31,7 +31,7 @@ static simtx_msg *push_beat(simt_core *c, const simtx_msg *header, ldst_beat bea
     return msg;
 }
 
-void ldst_shared_request(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t entry_index, uint64_t lanes,
+void lsu_shared_request(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t entry_index, uint64_t lanes,
                          const uint32_t *addresses, uint64_t now)
 {
     rv_op op = (rv_op)k->insn.op;
@@ -81,7 +81,7 @@ static void push_clear(simt_core *c, uint32_t offset, uint32_t bytes, int32_t ct
     msg->cta = cta_slot;
 }
 
-bool ldst_shared_clear(simt_core *c, uint32_t offset, uint32_t bytes, uint32_t cta_slot, uint64_t now)
+bool lsu_shared_clear(simt_core *c, uint32_t offset, uint32_t bytes, uint32_t cta_slot, uint64_t now)
 {
     bool check = !c->lds_size_checked;
     if (c->lds_requests.capacity - c->lds_requests.length < 1u + check) return false;
@@ -91,7 +91,7 @@ bool ldst_shared_clear(simt_core *c, uint32_t offset, uint32_t bytes, uint32_t c
     return true;
 }
 
-void ldst_shared_send_queued(simt_core *c)
+void lsu_shared_send_queued(simt_core *c)
 {
     while (!c->lds_blocked && !msg_queue_empty(&c->lds_requests)) {
         if (!c->env.send(c->env.context, LDS_PORT, msg_queue_front(&c->lds_requests))) {
@@ -134,7 +134,7 @@ static void report_fault(simt_core *c, const simtx_msg *msg)
                   ldst_fault_name(ldst_fault_of(msg)), lane, address, where);
 }
 
-void ldst_shared_response(simt_core *c, const simtx_msg *msg, uint64_t now)
+void lsu_shared_response(simt_core *c, const simtx_msg *msg, uint64_t now)
 {
     if (msg->status != SIMTX_STATUS_OK && ldst_is_last(msg)) report_fault(c, msg); /* every beat's response carries it */
     if (msg->id >= LDST_SHARED_SIZE_CHECK_ID) return;
@@ -156,5 +156,5 @@ void ldst_shared_response(simt_core *c, const simtx_msg *msg, uint64_t now)
             for (uint32_t m = lanes; m; m &= m - 1) rd[__builtin_ctz(m)] = rv_extend_load(op, ldst_slot(msg, (unsigned)__builtin_ctz(m)));
         }
     }
-    if (ldst_is_last(msg)) ldst_complete(c, entry, (uint32_t)msg->id, now);
+    if (ldst_is_last(msg)) lsu_complete(c, entry, (uint32_t)msg->id, now);
 }
