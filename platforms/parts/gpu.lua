@@ -31,17 +31,8 @@
 -- Returns { spec, cores, names = { core = function(i) } , memory = the
 -- gpu_memory result (caches only) }.
 
-local check = include("options.lua")
-
-local function merge(...)
-    local result = {}
-    for _, layer in ipairs({ ... }) do
-        for k, v in pairs(layer) do result[k] = v end
-    end
-    return result
-end
-
-local function passthrough(_, socket) return socket end
+local parts = include("options.lua")
+local check, merge, passthrough = parts.check, parts.merge, parts.passthrough
 
 return function(options)
     options = check("gpu", options, {

@@ -1,8 +1,12 @@
--- Options of a netlist part. A part is a function of one options table;
--- check(part, options, known) returns the table (an empty one for nil) and
--- stops the run at the line that called the part when an option's name is
--- not one of known's keys (a misspelt option would otherwise be ignored).
-return function(part, options, known)
+-- What the netlist parts share. A part is a function of one options table.
+--   check(part, options, known) returns the table (an empty one for nil) and
+--     stops the run at the line that called the part when an option's name
+--     is not one of known's keys (a misspelt option would otherwise be
+--     ignored).
+--   merge(t1, t2, ...) is a new table with the keys of every table, later
+--     ones winning: parameters over a spec's defaults.
+--   passthrough(_, socket) is the attachment hook that inserts nothing.
+local function check(part, options, known)
     options = options or {}
     if type(options) ~= "table" then error(part .. ": options must be a table", 3) end
     for name in pairs(options) do
@@ -15,3 +19,15 @@ return function(part, options, known)
     end
     return options
 end
+
+local function merge(...)
+    local result = {}
+    for _, layer in ipairs({ ... }) do
+        for k, v in pairs(layer) do result[k] = v end
+    end
+    return result
+end
+
+local function passthrough(_, socket) return socket end
+
+return { check = check, merge = merge, passthrough = passthrough }

@@ -27,7 +27,7 @@
 -- before_l2, clocks: add more before passing it), before_l2, names = { cu },
 -- partitions }.
 
-local check = include("options.lua")
+local check = include("options.lua").check
 
 return function(options)
     options = check("tm_lazy", options, {
