@@ -4,7 +4,7 @@
  *
  * The device is reached through a small backend (zero-time memory access,
  * launch, run until idle, statistics): the simtx CLI provides one over an
- * elaborated platform (platforms/src/workload_runner.cpp); a unit test may
+ * elaborated platform (testbenches/workloads/workload_runner.cpp); a unit test may
  * provide its own. Errors: functions return false/0 and gpu_last_error()
  * says why. */
 #ifndef SIMTX_HOST_API_H

@@ -77,5 +77,5 @@ const simtx_block_info l1_cache_block_info = {
     .debug_access = l1_cache_debug_access,
     .finish = l1_cache_finish,
     .monitor_bound = l1_cache_monitor_bound,
-    .announces_room = true, /* cache_engine.c: announce_room */
+    .announces_room = true, /* cache_messages.h: announce_room */
 };

@@ -83,6 +83,6 @@ const simtx_block_info l2_cache_block_info = {
     .debug_access = l2_cache_debug_access,
     .finish = l2_cache_finish,
     .monitor_bound = l2_cache_monitor_bound,
-    .announces_room = true, /* cache_engine.c: announce_room */
+    .announces_room = true, /* cache_messages.h: announce_room */
     .debug_forwarded = l2_cache_debug_forwarded,
 };
