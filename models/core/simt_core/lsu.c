@@ -8,21 +8,6 @@
 #include "const_path.h"
 #include "cta.h"
 
-static simtx_atomic_op atomic_code(rv_op op)
-{
-    switch (op) {
-    case RV_AMOSWAP: return SIMTX_ATOMIC_SWAP;
-    case RV_AMOADD: return SIMTX_ATOMIC_ADD;
-    case RV_AMOXOR: return SIMTX_ATOMIC_XOR;
-    case RV_AMOAND: return SIMTX_ATOMIC_AND;
-    case RV_AMOOR: return SIMTX_ATOMIC_OR;
-    case RV_AMOMIN: return SIMTX_ATOMIC_MIN;
-    case RV_AMOMAX: return SIMTX_ATOMIC_MAX;
-    case RV_AMOMINU: return SIMTX_ATOMIC_MINU;
-    default: return SIMTX_ATOMIC_MAXU;
-    }
-}
-
 /* Lanes in a mask of consecutive lanes (not empty). */
 static uint32_t lane_run(uint64_t lanes) { return 64u - (uint32_t)__builtin_clzll(lanes) - (uint32_t)__builtin_ctzll(lanes); }
 
@@ -375,7 +360,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
                     simtx_msg_init(msg, SIMTX_OP_READ, addresses[lane], 4);
                 } else {
                     simtx_msg_init(msg, SIMTX_OP_ATOMIC, addresses[lane], 4);
-                    msg->atomic_op = (uint8_t)(op == RV_SC ? SIMTX_ATOMIC_CAS : atomic_code(op));
+                    msg->atomic_op = (uint8_t)lsu_atomic_code(op);
                     memcpy(msg->data, &data[lane], 4);
                     if (op == RV_SC) msg->aux = entry->expected[lane] = w->reserved_value[lane];
                 }

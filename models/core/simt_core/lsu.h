@@ -5,6 +5,25 @@
 #include "core_internal.h"
 #include "lsu_shared.h"
 
+/* The memory side's atomic operation for an atomic instruction (sc: a
+ * compare-and-swap against the reserved value); one mapping for the memory
+ * side and the lds. */
+static inline simtx_atomic_op lsu_atomic_code(rv_op op)
+{
+    switch (op) {
+    case RV_AMOSWAP: return SIMTX_ATOMIC_SWAP;
+    case RV_AMOADD: return SIMTX_ATOMIC_ADD;
+    case RV_AMOXOR: return SIMTX_ATOMIC_XOR;
+    case RV_AMOAND: return SIMTX_ATOMIC_AND;
+    case RV_AMOOR: return SIMTX_ATOMIC_OR;
+    case RV_AMOMIN: return SIMTX_ATOMIC_MIN;
+    case RV_AMOMAX: return SIMTX_ATOMIC_MAX;
+    case RV_AMOMINU: return SIMTX_ATOMIC_MINU;
+    case RV_SC: return SIMTX_ATOMIC_CAS;
+    default: return SIMTX_ATOMIC_MAXU;
+    }
+}
+
 /* A coalesced request: the segment, the lanes in it and the byte range
  * [first, end) they touch within it. */
 typedef struct lsu_segment {

@@ -5,22 +5,6 @@
 
 #include "lsu.h"
 
-static simtx_atomic_op shared_atomic_code(rv_op op)
-{
-    switch (op) {
-    case RV_AMOSWAP: return SIMTX_ATOMIC_SWAP;
-    case RV_AMOADD: return SIMTX_ATOMIC_ADD;
-    case RV_AMOXOR: return SIMTX_ATOMIC_XOR;
-    case RV_AMOAND: return SIMTX_ATOMIC_AND;
-    case RV_AMOOR: return SIMTX_ATOMIC_OR;
-    case RV_AMOMIN: return SIMTX_ATOMIC_MIN;
-    case RV_AMOMAX: return SIMTX_ATOMIC_MAX;
-    case RV_AMOMINU: return SIMTX_ATOMIC_MINU;
-    case RV_SC: return SIMTX_ATOMIC_CAS;
-    default: return SIMTX_ATOMIC_MAXU;
-    }
-}
-
 /* A beat's header: the request's fields (every beat repeats them). */
 static simtx_msg *push_beat(simt_core *c, const simtx_msg *header, ldst_beat beat, unsigned group, uint64_t now)
 {
@@ -41,7 +25,7 @@ void lsu_shared_request(simt_core *c, warp *w, uint32_t warp_index, const kernel
     ldst_kind kind = op == RV_LR ? LDST_KIND_LR : op == RV_SC ? LDST_KIND_SC : LDST_KIND_PLAIN;
     simtx_op msg_op = cls == RV_CLASS_LOAD || op == RV_LR ? SIMTX_OP_READ : cls == RV_CLASS_STORE ? SIMTX_OP_WRITE : SIMTX_OP_ATOMIC;
     simtx_msg_init(&header, msg_op, cta->shared_offset, 0);
-    if (msg_op == SIMTX_OP_ATOMIC) header.atomic_op = (uint8_t)shared_atomic_code(op);
+    if (msg_op == SIMTX_OP_ATOMIC) header.atomic_op = (uint8_t)lsu_atomic_code(op);
     header.aux = ldst_aux(k->insn.rd, rv_access_size(op), LDST_BEAT_ADDRESSES, 0, false, kind, c->launch->shared_bytes);
     header.lane_mask = lanes;
     header.id = entry_index;
