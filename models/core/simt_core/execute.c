@@ -3,8 +3,6 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "const_path.h"
 #include "cta.h"

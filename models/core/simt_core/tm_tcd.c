@@ -1,6 +1,4 @@
 /* tm_tcd: KILO TM's temporal conflict detection: an attempt's start time, last-written-time queries before loads, the read-only check at commit. */
-#include <stdlib.h>
-
 #include "core_internal.h"
 
 /* The attempt's start time is the next commit ID (aux = 0 reads the clock). */

@@ -5,9 +5,6 @@
  * block's face in dram_controller_block.c. */
 #include "dram_device.h"
 
-#include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- probes ---- */

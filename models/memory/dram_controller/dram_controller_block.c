@@ -3,7 +3,6 @@
  * API and the block table. Nothing here runs per cycle. */
 #include "dram_device.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
