@@ -145,9 +145,9 @@
  *   cycles: the most distinct bank-width words that its lanes touch in one
  *   bank (lanes reading one word share it, a broadcast). Its responses leave
  *   latency + degree - 1 cycles after its start, and at the earliest the
- *   cycle after its arrival. Clear and fence take no bank cycles. This is
- *   the timing of the shared memory that was built into the SIMT core
- *   (shared_latency, shared_banks), plus the hops of the messages.
+ *   cycle after its arrival. Clear and fence take no bank cycles. The
+ *   lds's parameters latency, banks and bank_width set these costs; the
+ *   messages' hops come on top.
  *   ldst_unit: see its README (coalescing, the L1's timing).
  */
 #ifndef SIMTX_LDST_H
