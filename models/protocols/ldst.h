@@ -10,6 +10,11 @@
  * releases its scoreboard. The register file, the scoreboard and the
  * reservation of lr/sc stay in the core.
  *
+ * STATUS. Only the lds speaks this protocol so far. The ldst_unit is not a
+ * block yet: the core's lsu module (models/core/simt_core/lsu.c) does its
+ * work inside the core and sends mem.h requests to the L1 (issue 14,
+ * step 3; the second of the next steps in docs/architecture.md).
+ *
  * PARTIES AND ORDER OF EVENTS (one warp memory instruction)
  *
  *   1. Beats. A request is a run of BEATS, each one simtx_msg request on the

@@ -4,10 +4,10 @@
  * differ behind it, in the tm_unit's policy slots and in the memory side.
  *
  * STATUS. This header is the specification the tm_unit extraction follows
- * (issue 14, step 3 of docs/architecture.md's plan). Today the core side of
- * KILO/Warp TM still runs inside simt_core (models/core/simt_core/tm_*.c),
- * where each call of tm_core.h's "interface of the shared paths" is one
- * event below; no block sends these messages yet, and their ops join the
+ * (issue 14, step 5; the first of the next steps in docs/architecture.md).
+ * Today the core side of KILO/Warp TM still runs inside simt_core
+ * (models/core/simt_core/tm_*.c), where each call of tm_core.h's
+ * "interface of the shared paths" is one event below; no block sends these messages yet, and their ops join the
  * op table (simtx_msg.h) with the block that speaks them.
  *
  * PARTIES
