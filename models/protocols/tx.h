@@ -7,8 +7,9 @@
  * (issue 14, step 5; the first of the next steps in docs/architecture.md).
  * Today the core side of KILO/Warp TM still runs inside simt_core
  * (models/core/simt_core/tm_*.c), where each call of tm_core.h's
- * "interface of the shared paths" is one event below; no block sends these messages yet, and their ops join the
- * op table (simtx_msg.h) with the block that speaks them.
+ * "interface of the shared paths" is one event below; no block sends these
+ * messages yet, and their ops join the op table (simtx_msg.h) with the
+ * block that speaks them.
  *
  * PARTIES
  *
