@@ -23,7 +23,6 @@ struct dram_timing_checker {
     int64_t act_window[4];                      /* the last four such ACTs, oldest first */
     int64_t last_pre_any, last_ref, last_command;
     int64_t refresh_interval_start; /* last REF, or power-up */
-    uint64_t commands;
 };
 
 dram_timing_checker *dram_timing_checker_create(const dram_timing *timing, unsigned rows)
@@ -57,8 +56,6 @@ void dram_timing_checker_destroy(dram_timing_checker *c)
     free(c->last_column_in_group);
     free(c);
 }
-
-uint64_t dram_timing_checker_commands(const dram_timing_checker *c) { return c->commands; }
 
 typedef struct context {
     const dram_command *command;
@@ -202,7 +199,6 @@ bool dram_timing_checker_observe(dram_timing_checker *c, const dram_command *com
     default: return state_error(&x, "unknown command");
     }
     c->last_command = now;
-    c->commands++;
     return true;
 }
 

@@ -30,7 +30,6 @@ bool dram_timing_checker_observe(dram_timing_checker *checker, const dram_comman
                                  size_t error_size);
 /* End of run at cycle now: checks that refresh kept up. */
 bool dram_timing_checker_finish(dram_timing_checker *checker, uint64_t now, char *error, size_t error_size);
-uint64_t dram_timing_checker_commands(const dram_timing_checker *checker);
 
 /* The longest allowed gap between refreshes: JEDEC lets a controller
  * postpone up to 8 REF commands, so 9 * tREFI. */

@@ -1,6 +1,5 @@
 #include "row_copy_initiator.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #define PARAM(field) offsetof(row_copy_initiator_params, field)
