@@ -25,8 +25,8 @@ enum { MEMORY_PORT = 0, LDS_PORT = 1 };
  * (called once or twice there), fill_lanes, and issue's whole-warp argument
  * load (lsu_whole_warp_access, const_load_arguments). The calls' saves
  * and the results passed through memory cost more than the code's growth.
- * Not so for lsu_execute (BFS: more than it saves), warp_sched_set_hot
- * (callers everywhere) or lsu_send_queued (no gain). Without link-time
+ * Not for lsu_execute, warp_sched_set_hot (callers everywhere) or
+ * lsu_send_queued, whose growth outweighs the call. Without link-time
  * optimisation a step shared by two files is defined in a header. */
 #define CYCLE_STEP static inline __attribute__((always_inline))
 
