@@ -80,8 +80,6 @@ static inline void notify_init(simtx_msg *msg, notify_kind kind, int core, bool 
     if (broadcast) msg->flags |= SIMTX_FLAG_BROADCAST;
 }
 
-static inline bool notify_is_broadcast(const simtx_msg *msg) { return (msg->flags & SIMTX_FLAG_BROADCAST) != 0; }
-
 #ifdef __cplusplus
 }
 #endif
