@@ -161,14 +161,33 @@ static bool backend_statistic(void *context, const char *name, double *value)
 static uint64_t statistic(test_system *s, const char *name);
 static void destroy_system(test_system *s);
 
-static test_system *create_system_with(int lanes, int warps, const char *scheduler, int schedulers, const char *trace_file)
+/* The core's parameters at their defaults (release them with the system). */
+static simt_core_params default_params(void)
+{
+    simt_core_params params;
+    char error[512] = "";
+    CHECK(simtx_params_init(simt_core_block_info.params, &params, error, sizeof error));
+    return params;
+}
+
+/* A core made from params (released here), its memory and its lds. */
+static test_system *system_from(simt_core_params *params)
 {
     test_system *s = calloc(1, sizeof *s);
     s->memory = sparse_memory_create();
     s->observer = simtx_observer_create();
-    simt_core_params params;
     char error[512] = "";
-    CHECK(simtx_params_init(simt_core_block_info.params, &params, error, sizeof error));
+    simtx_env env = {.context = s, .instance_name = "sm0", .send = memory_send, .fail = record_failure, .observer = s->observer};
+    s->core = simt_core_block_info.create(params, &env, error, sizeof error);
+    simtx_params_release(simt_core_block_info.params, params);
+    CHECK(s->core != NULL);
+    attach_lds(s);
+    return s;
+}
+
+static test_system *create_system_with(int lanes, int warps, const char *scheduler, int schedulers, const char *trace_file)
+{
+    simt_core_params params = default_params();
     params.lanes = lanes;
     params.warps = warps;
     params.schedulers = schedulers;
@@ -176,12 +195,7 @@ static test_system *create_system_with(int lanes, int warps, const char *schedul
     params.scheduler = strdup(scheduler);
     free(params.trace_file);
     params.trace_file = strdup(trace_file);
-    simtx_env env = {.context = s, .instance_name = "sm0", .send = memory_send, .fail = record_failure, .observer = s->observer};
-    s->core = simt_core_block_info.create(&params, &env, error, sizeof error);
-    simtx_params_release(simt_core_block_info.params, &params);
-    CHECK(s->core != NULL);
-    attach_lds(s);
-    return s;
+    return system_from(&params);
 }
 
 static test_system *create_system(int lanes, int warps)
@@ -193,17 +207,9 @@ static test_system *create_system(int lanes, int warps)
  * multiply latency. */
 static uint64_t mul_chain_cycles(int64_t mul_latency, uint32_t iterations)
 {
-    test_system *s = calloc(1, sizeof *s);
-    s->memory = sparse_memory_create();
-    s->observer = simtx_observer_create();
-    simt_core_params params;
-    char error[512] = "";
-    CHECK(simtx_params_init(simt_core_block_info.params, &params, error, sizeof error));
+    simt_core_params params = default_params();
     params.mul_latency = mul_latency;
-    simtx_env env = {.context = s, .instance_name = "sm0", .send = memory_send, .fail = record_failure, .observer = s->observer};
-    s->core = simt_core_block_info.create(&params, &env, error, sizeof error);
-    simtx_params_release(simt_core_block_info.params, &params);
-    attach_lds(s);
+    test_system *s = system_from(&params);
     gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
