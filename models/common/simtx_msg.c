@@ -43,3 +43,6 @@ void simtx_op_unserved(char *text, size_t size, const char *block, unsigned op)
     const simtx_op_info *info = simtx_op_info_of(op);
     snprintf(text, size, "%s does not serve op %s (%u, %s)", block, info->name, op, family_name(info->family));
 }
+
+_Static_assert(SIMTX_MSG_HEADER_BYTES + SIMTX_MSG_MAX_DATA == sizeof(simtx_msg),
+               "data must be simtx_msg's last field: headers are copied and cleared without it");

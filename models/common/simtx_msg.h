@@ -5,6 +5,7 @@
 #define SIMTX_MSG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -152,10 +153,17 @@ typedef struct simtx_msg {
     uint8_t data[SIMTX_MSG_MAX_DATA];
 } simtx_msg;
 
+/* The bytes before data: every field but the payload (data is the last
+ * field, so a message is copied or cleared without its 128 data bytes). */
+#define SIMTX_MSG_HEADER_BYTES offsetof(simtx_msg, data)
+
+/* A message's fields without its data. */
+static inline void simtx_msg_copy_header(simtx_msg *to, const simtx_msg *from) { memcpy(to, from, SIMTX_MSG_HEADER_BYTES); }
+
 /* A fresh request with all bytes enabled. */
 static inline void simtx_msg_init(simtx_msg *msg, simtx_op op, uint64_t address, uint32_t size)
 {
-    memset(msg, 0, sizeof *msg - SIMTX_MSG_MAX_DATA);
+    memset(msg, 0, SIMTX_MSG_HEADER_BYTES);
     msg->op = (uint8_t)op;
     msg->address = address;
     msg->size = size;

@@ -264,7 +264,7 @@ static inline unsigned ldst_make_beats(simtx_msg *beats, const simtx_msg *header
     unsigned per_group = ldst_beats_per_group(header), count = 0;
     uint64_t lanes = header->lane_mask;
     if (!lanes || ldst_kind_of(header) == LDST_KIND_CLEAR || header->op == SIMTX_OP_FENCE) {
-        memcpy(beats, header, sizeof *beats - SIMTX_MSG_MAX_DATA);
+        simtx_msg_copy_header(beats, header);
         beats[0].size = 0;
         beats[0].aux = (header->aux & ~(UINT64_C(0x1ff) << 16)) | LDST_LAST;
         return 1;
@@ -274,7 +274,7 @@ static inline unsigned ldst_make_beats(simtx_msg *beats, const simtx_msg *header
         if (!group_lanes) continue;
         for (unsigned beat = 0; beat < per_group; beat++) {
             simtx_msg *msg = &beats[count++];
-            memcpy(msg, header, sizeof *msg - SIMTX_MSG_MAX_DATA);
+            simtx_msg_copy_header(msg, header);
             msg->size = ldst_beat_size(lanes, group);
             msg->aux = (header->aux & ~(UINT64_C(0x1ff) << 16)) | (uint64_t)beat << 16 | (uint64_t)group << 20;
             memset(msg->data, 0, SIMTX_MSG_MAX_DATA);

@@ -229,7 +229,7 @@ static void queue_responses(lds *l, uint64_t ready, ldst_fault fault, unsigned f
             return;
         }
         const simtx_msg *beat = &s->beats[b];
-        memcpy(response, beat, sizeof *response - SIMTX_MSG_MAX_DATA);
+        simtx_msg_copy_header(response, beat);
         simtx_msg_make_response(response, SIMTX_STATUS_OK);
         response->aux &= UINT64_C(0xffffffff);
         if (fault != LDST_FAULT_NONE) ldst_set_fault(response, fault, fault_lane);

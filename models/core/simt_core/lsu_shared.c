@@ -9,7 +9,7 @@
 static simtx_msg *push_beat(simt_core *c, const simtx_msg *header, ldst_beat beat, unsigned group, uint64_t now)
 {
     simtx_msg *msg = msg_queue_push_slot(&c->lds_requests, now);
-    memcpy(msg, header, sizeof *msg - SIMTX_MSG_MAX_DATA);
+    simtx_msg_copy_header(msg, header);
     msg->aux |= (uint64_t)beat << 16 | (uint64_t)group << 20;
     msg->size = ldst_beat_size(header->lane_mask, group);
     return msg;

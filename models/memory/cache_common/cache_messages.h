@@ -16,7 +16,7 @@
  * half the host cache lines of a whole message. */
 CACHE_STEP void copy_request(simtx_msg *to, const simtx_msg *from)
 {
-    if (from->op == SIMTX_OP_READ) memcpy(to, from, offsetof(simtx_msg, data));
+    if (from->op == SIMTX_OP_READ) simtx_msg_copy_header(to, from);
     else *to = *from;
 }
 
