@@ -1,0 +1,96 @@
+/* tmu_intra_warp: Warp TM's pre-commit check: intra-warp conflicts resolved in an ownership table before commit IDs. */
+#include <stdlib.h>
+
+#include "tmu_internal.h"
+
+/* Warp TM's intra-warp conflict resolution (two phases in a shared-memory
+ * ownership table): phase 1, every lane claims the entries its writes hash
+ * to; phase 2, a lane whose write entry another lane owns, or whose read
+ * entry a writing lane owns, aborts. The model resolves claims by lane
+ * priority (the lowest lane wins an entry) and checks lanes in order
+ * against the lanes that passed, so the lowest committing lane always
+ * proceeds (no livelock); the table hash gives false conflicts as in
+ * hardware. Returns the cycles both phases take. */
+static uint64_t intra_warp_conflicts(tmu *u, tmu_warp *w, uint64_t candidates, uint64_t *failed)
+{
+    uint32_t entries = (uint32_t)u->params.conflict_table / 4;
+    if (!u->ownership) {
+        u->ownership = calloc(entries, sizeof *u->ownership);
+        if (!u->ownership) {
+            tmu_fail(u, "out of memory for the intra-warp conflict table");
+            return 0;
+        }
+    }
+    /* ownership[e]: 1 + lane that writes e and passed; reads marked by bit 16. */
+    uint32_t *table = u->ownership;
+    uint32_t max_writes = 0, max_accesses = 0;
+    *failed = 0;
+    for (uint64_t m = candidates; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        const tmu_lane *lane = &w->lane[l];
+        bool conflict = false;
+        for (uint32_t i = 0; i < lane->writes.count && !conflict; i++) {
+            uint32_t owner = table[(lane->writes.entries[i].address >> 2) % entries];
+            conflict = owner != 0; /* written or read by a lane that passed */
+        }
+        for (uint32_t i = 0; i < lane->reads.count && !conflict; i++) {
+            uint32_t owner = table[(lane->reads.entries[i].address >> 2) % entries];
+            conflict = owner & 0xffff; /* written by a lane that passed */
+        }
+        if (lane->writes.count > max_writes) max_writes = lane->writes.count;
+        if (lane->reads.count + lane->writes.count > max_accesses) max_accesses = lane->reads.count + lane->writes.count;
+        if (conflict) {
+            *failed |= 1ull << l;
+            continue;
+        }
+        for (uint32_t i = 0; i < lane->writes.count; i++) table[(lane->writes.entries[i].address >> 2) % entries] |= 1 + l;
+        for (uint32_t i = 0; i < lane->reads.count; i++) table[(lane->reads.entries[i].address >> 2) % entries] |= 1u << 16;
+    }
+    /* Clear only what was touched (the table is reused by the next warp). */
+    for (uint64_t m = candidates; m; m &= m - 1) {
+        const tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
+        for (uint32_t i = 0; i < lane->writes.count; i++) table[(lane->writes.entries[i].address >> 2) % entries] = 0;
+        for (uint32_t i = 0; i < lane->reads.count; i++) table[(lane->reads.entries[i].address >> 2) % entries] = 0;
+    }
+    return 2 * (uint64_t)u->params.conflict_latency + max_writes + max_accesses;
+}
+
+/* The intra-warp conflict checks that have taken their time. */
+static uint64_t intra_warp_cycle(tmu *u, uint64_t now)
+{
+    uint64_t next = SIMTX_NEVER;
+    for (uint32_t i = 0; u->timed_checks && i < u->warp_count; i++) {
+        tmu_warp *w = u->warps[i];
+        if (!w || w->phase != TMU_CONFLICT_CHECK) continue;
+        if (w->check_done_at > now) {
+            if (w->check_done_at < next) next = w->check_done_at;
+            continue;
+        }
+        u->timed_checks--;
+        tmu_precommit_continue(u, w, i, w->precommit_resume, now);
+    }
+    return next;
+}
+
+/* Claims and checks the lanes still unresolved; the check ends after its cycles (intra_warp_cycle). */
+static bool intra_warp_check(tmu *u, tmu_warp *w, uint32_t warp, uint32_t next_stage, uint64_t now)
+{
+    (void)warp;
+    uint64_t candidates = 0, conflicting = 0;
+    for (uint64_t m = w->committing; m; m &= m - 1) {
+        const tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
+        if (!lane->tcd && (lane->reads.count || lane->writes.count)) candidates |= 1ull << __builtin_ctzll(m);
+    }
+    w->check_done_at = now + intra_warp_conflicts(u, w, candidates, &conflicting);
+    for (uint64_t m = conflicting; m; m &= m - 1) w->lane[__builtin_ctzll(m)].passed = false;
+    w->phase = TMU_CONFLICT_CHECK;
+    w->precommit_resume = next_stage;
+    u->timed_checks++;
+    return true;
+}
+
+const tmu_precommit tmu_precommit_intra_warp = {
+    .name = "intra_warp",
+    .check = intra_warp_check,
+    .cycle = intra_warp_cycle,
+};
