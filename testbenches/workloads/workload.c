@@ -18,6 +18,7 @@ int tx_rollback_main(gpu_device *device, workload_context *context);
 int spmv_main(gpu_device *device, workload_context *context);
 int bfs_main(gpu_device *device, workload_context *context);
 int divergence_main(gpu_device *device, workload_context *context);
+int chase_main(gpu_device *device, workload_context *context);
 
 static const workload_info workloads[] = {
     {"vector_add", "c[i] = a[i] + b[i] (options: n, block)", vector_add_main},
@@ -33,6 +34,7 @@ static const workload_info workloads[] = {
     {"spmv", "sparse matrix (CSR) times vector, one row per thread (options: n rows, per_row, block)", spmv_main},
     {"bfs", "frontier-based breadth-first search, one launch per level (options: n nodes, degree, block)", bfs_main},
     {"divergence", "divergence torture kernel checked against the scalar reference interpreter (options: n, block)", divergence_main},
+    {"chase", "one thread chasing pointers, for latency calibration (options: space=global|atomic|shared|local|constant, offsets, passes, steps, base_multiple)", chase_main},
 };
 
 size_t workload_count(void) { return sizeof workloads / sizeof workloads[0]; }
