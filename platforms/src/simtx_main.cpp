@@ -113,6 +113,14 @@ int command_run(int argc, char **argv)
     if (!workload.options.empty() && workload.name.empty()) bad_usage("--set workload.* needs --workload NAME");
 
     try {
+        // Outputs first: a path that cannot be written is found before the run, not after it.
+        if (!run_options.stats_file.empty()) simtx::check_output_path("--stats", run_options.stats_file);
+        if (!run_options.vcd_file.empty()) {
+            std::string base = simtx::waveform_base(run_options.vcd_file);
+            simtx::check_output_path("--vcd", run_options.vcd_file);
+            simtx::check_output_path("--vcd", base + ".vcd");
+            simtx::check_output_path("--vcd", base + ".gtkw");
+        }
         workload.seed = run_options.seed;
         if (!workload.name.empty()) run_options.host_program = simtx::workload_host_program(workload);
         simtx::netlist net = simtx::load_netlist(netlist_file, netlist_options);
