@@ -11,6 +11,7 @@
 #include <set>
 #include <sys/stat.h>
 
+#include "did_you_mean.hpp"
 #include "registry.h"
 
 namespace simtx {
@@ -590,33 +591,6 @@ int add_include_chain(lua_State *L)
     return 1;
 }
 
-size_t edit_distance(const std::string &a, const std::string &b)
-{
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); j++) row[j] = j;
-    for (size_t i = 1; i <= a.size(); i++) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); j++) {
-            size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
-std::string did_you_mean(const std::string &name, const std::set<std::string> &known)
-{
-    const std::string *best = nullptr;
-    size_t best_distance = std::max<size_t>(2, name.size() / 3) + 1;
-    for (const std::string &candidate : known) {
-        size_t distance = edit_distance(name, candidate);
-        if (distance < best_distance) best = &candidate, best_distance = distance;
-    }
-    return best ? " (did you mean '" + *best + "'?)" : "";
-}
-
 // After the netlist ran: every define given was read by some define() call.
 // (A define read only on a path the run did not take counts as unread.)
 void check_defines_read(const loader &state)
@@ -652,6 +626,7 @@ void apply_set(netlist &net, const std::string &option)
             const simtx_param_spec *spec = &inst.info->params->specs[i];
             if (fnmatch(param_glob.c_str(), spec->name, 0) != 0) continue;
             any_param = true;
+            inst.set_by[spec->name] = option;
             simtx_value value;
             char error[512];
             if (!simtx_param_parse_text(spec, text.c_str(), &value, error, sizeof error) ||

@@ -54,6 +54,7 @@ struct instance {
     std::unique_ptr<params_buffer> params;
     source_location where;
     std::vector<unsigned> socket_counts; // resolved by finalize
+    std::map<std::string, std::string> set_by; // parameter -> the --set option that gave its value
 };
 
 struct socket_end {

@@ -53,7 +53,11 @@ platform::platform(const netlist &net, const run_options &options)
         try {
             modules_.push_back(std::make_unique<block_module>(inst.name.c_str(), config));
         } catch (const creation_error &e) {
-            throw input_error(inst.where.text() + ": block '" + inst.name + "' (" + inst.info->name + "): " + e.what());
+            // A parameter the command line set is blamed on that option, not on the netlist line.
+            std::string message = e.what(), blamed = inst.where.text();
+            for (const auto &[parameter, option] : inst.set_by)
+                if (message.rfind("parameter '" + parameter + "'", 0) == 0) blamed = "--set '" + option + "'";
+            throw input_error(blamed + ": block '" + inst.name + "' (" + inst.info->name + "): " + message);
         }
     }
     for (const binding &b : net.bindings) {

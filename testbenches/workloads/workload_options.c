@@ -15,6 +15,17 @@ int workload_fail(workload_context *context, const char *format, ...)
     return 1;
 }
 
+int workload_bad_option(workload_context *context, const char *format, ...)
+{
+    if (context->bad_input) return 1; /* the first bad option is the one reported */
+    va_list args;
+    va_start(args, format);
+    vsnprintf(context->error, context->error_size, format, args);
+    va_end(args);
+    context->bad_input = true;
+    return 1;
+}
+
 static workload_option *find_option(workload_context *context, const char *name)
 {
     for (size_t i = 0; i < context->option_count; i++)
@@ -33,10 +44,8 @@ int64_t workload_int(workload_context *context, const char *name, int64_t defaul
     errno = 0;
     long long value = strtoll(option->value, &end, 0);
     if (errno || end == option->value || *end || value < minimum || value > maximum) {
-        if (!context->bad_option)
-            workload_fail(context, "workload.%s: expected an integer in [%lld, %lld], got '%s'", name, (long long)minimum,
-                          (long long)maximum, option->value);
-        context->bad_option = true;
+        workload_bad_option(context, "workload.%s: expected an integer in [%lld, %lld], got '%s'", name, (long long)minimum,
+                            (long long)maximum, option->value);
         return default_value;
     }
     return value;
@@ -53,8 +62,7 @@ void workload_kernel_path(workload_context *context, const char *base, char *pat
     const char *opt = workload_string(context, "opt", "O2");
     const char *kernel = workload_string(context, "kernel", NULL);
     if (strcmp(opt, "O0") && strcmp(opt, "O1") && strcmp(opt, "O2") && strcmp(opt, "O3") && strcmp(opt, "Os")) {
-        if (!context->bad_option) workload_fail(context, "workload.opt: expected O0, O1, O2, O3 or Os, got '%s'", opt);
-        context->bad_option = true;
+        workload_bad_option(context, "workload.opt: expected O0, O1, O2, O3 or Os, got '%s'", opt);
         opt = "O2";
     }
     if (kernel) snprintf(path, path_size, "%s", kernel);
