@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "did_you_mean.hpp"
+#include "lua_budget.hpp"
 #include "registry.h"
 
 namespace simtx {
@@ -202,11 +203,17 @@ int lua_clock(lua_State *L)
     });
 }
 
+// Far above any GPU netlist (a GTX480 has about a hundred blocks); a runaway
+// count (--define cores=1000000000) stops here instead of using gigabytes.
+const size_t max_blocks = 65536;
+
 int lua_block(lua_State *L)
 {
     return guarded(L, [&] {
         loader &state = *loader_of(L);
         source_location at = where(L);
+        if (state.result.instances.size() >= max_blocks)
+            fail_at(at, "more than " + std::to_string(max_blocks) + " blocks (a size define too large?)");
         std::string name = string_argument(L, 1, "an instance name", at);
         std::string type = string_argument(L, 2, "a block type", at);
         if (!valid_name(name)) fail_at(at, "bad instance name '" + name + "' (letters, digits and _)");
@@ -703,7 +710,8 @@ netlist load_netlist(const std::string &file, const netlist_options &options)
     size_t slash = file.rfind('/');
     state.directory = slash == std::string::npos ? "" : file.substr(0, slash + 1);
 
-    lua_State *L = luaL_newstate();
+    lua_budget budget;
+    lua_State *L = new_bounded_state(budget);
     if (!L) throw std::runtime_error("cannot create a Lua state");
     // Only deterministic libraries: no io, os or package.
     luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
@@ -725,7 +733,12 @@ netlist load_netlist(const std::string &file, const netlist_options &options)
     }
     std::string error;
     lua_pushcfunction(L, add_include_chain);
-    if (luaL_loadfilex(L, file.c_str(), "t") != LUA_OK || lua_pcall(L, 0, 0, 1) != LUA_OK) {
+    int status = luaL_loadfilex(L, file.c_str(), "t");
+    if (status == LUA_OK) status = lua_pcall(L, 0, 0, 1);
+    if (status == LUA_ERRMEM && budget.memory_exceeded) {
+        error = file + ": the netlist used more than " + std::to_string(budget.memory_bytes >> 20) +
+                " MiB of Lua memory (an unbounded table?)";
+    } else if (status != LUA_OK) {
         const char *message = lua_tostring(L, -1);
         error = message ? message : "unknown Lua error";
     }
