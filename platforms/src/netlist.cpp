@@ -641,8 +641,18 @@ void apply_set(netlist &net, const std::string &option)
                 throw input_error("--set '" + option + "': " + describe_instance(inst) + ": " + error);
         }
     }
-    if (!any_instance) throw input_error("--set '" + option + "': no instance matches '" + inst_glob + "'");
-    if (!any_param) throw input_error("--set '" + option + "': no matching instance has a parameter '" + param_glob + "'");
+    if (!any_instance) {
+        std::set<std::string> names;
+        for (const instance &inst : net.instances) names.insert(inst.name);
+        throw input_error("--set '" + option + "': no instance matches '" + inst_glob + "'" + did_you_mean(inst_glob, names));
+    }
+    if (!any_param) {
+        std::set<std::string> names{"clock"};
+        for (const instance &inst : net.instances)
+            if (fnmatch(inst_glob.c_str(), inst.name.c_str(), 0) == 0)
+                for (size_t i = 0; i < inst.info->params->count; i++) names.insert(inst.info->params->specs[i].name);
+        throw input_error("--set '" + option + "': no matching instance has a parameter '" + param_glob + "'" + did_you_mean(param_glob, names));
+    }
 }
 
 void finalize(netlist &net)

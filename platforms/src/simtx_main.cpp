@@ -7,6 +7,7 @@
 #include <systemc>
 
 #include "describe.hpp"
+#include "did_you_mean.hpp"
 #include "platform.hpp"
 #include "registry.h"
 #include "workload_runner.hpp"
@@ -107,7 +108,9 @@ int command_run(int argc, char **argv)
         } else if (option == "--max-time") run_options.max_time_ns = static_cast<double>(parse_number("--max-time", option_value(argc, argv, i)));
         else if (option == "--check-protocol") run_options.check_protocol = true;
         else if (option == "--quiet") run_options.quiet = true;
-        else bad_usage("unknown option '" + option + "'");
+        else bad_usage("unknown option '" + option + "'" +
+                       simtx::did_you_mean(option, {"--set", "--define", "--seed", "--stats", "--vcd", "--trace", "--max-time",
+                                                    "--check-protocol", "--quiet", "--workload"}));
     }
     if (!run_options.trace_globs.empty() && run_options.vcd_file.empty()) bad_usage("--trace needs --vcd FILE");
     if (!workload.options.empty() && workload.name.empty()) bad_usage("--set workload.* needs --workload NAME");

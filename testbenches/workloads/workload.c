@@ -18,19 +18,19 @@ int divergence_main(gpu_device *device, workload_context *context);
 
 /* Options: those the host program reads; opt and kernel are every workload's. */
 static const workload_info workloads[] = {
-    {"vector_add", "c[i] = a[i] + b[i]", "n block seed", vector_add_main},
-    {"reduction", "shared-memory tree reduction with barriers, one partial sum per CTA", "n block seed", reduction_main},
-    {"histogram", "histogram with global atomics", "n bins ctas block seed", histogram_main},
-    {"ht", "TM: chained hash table insert", "n buckets block seed check_serializability", ht_main},
-    {"atm", "TM: transfers between accounts", "n accounts per_thread queries block seed check_serializability", atm_main},
-    {"rbt", "TM: red-black tree insert then remove", "n block seed check_serializability", rbt_main},
-    {"spmv_tm", "TM: SpMV with transactional updates of the result vector", "n per_row per_thread block seed check_serializability", spmv_tm_main},
-    {"list", "TM: sorted linked-list insert", "n variant prefill block seed check_serializability", list_main},
-    {"bintree", "TM: binary search tree insert, then delete", "n remove prefill block seed check_serializability", bintree_main},
-    {"tx_rollback", "TM: rollback of private-stack stores and doomed transactions", "n block doomed expect_doomed check_serializability", tx_rollback_main},
-    {"spmv", "sparse matrix (CSR) times vector, one row per thread", "n per_row block seed", spmv_main},
-    {"bfs", "frontier-based breadth-first search, one launch per level", "n degree block seed", bfs_main},
-    {"divergence", "divergence torture kernel checked against the scalar reference interpreter", "n block seed", divergence_main},
+    {"vector_add", "c[i] = a[i] + b[i]", "n block seed", false, vector_add_main},
+    {"reduction", "shared-memory tree reduction with barriers, one partial sum per CTA", "n block seed", false, reduction_main},
+    {"histogram", "histogram with global atomics", "n bins ctas block seed", false, histogram_main},
+    {"ht", "TM: chained hash table insert", "n buckets block seed check_serializability", true, ht_main},
+    {"atm", "TM: transfers between accounts", "n accounts per_thread queries block seed check_serializability", true, atm_main},
+    {"rbt", "TM: red-black tree insert then remove", "n block seed check_serializability", true, rbt_main},
+    {"spmv_tm", "TM: SpMV with transactional updates of the result vector", "n per_row per_thread block seed check_serializability", true, spmv_tm_main},
+    {"list", "TM: sorted linked-list insert", "n variant prefill block seed check_serializability", true, list_main},
+    {"bintree", "TM: binary search tree insert, then delete", "n remove prefill block seed check_serializability", true, bintree_main},
+    {"tx_rollback", "TM: rollback of private-stack stores and doomed transactions", "n block doomed expect_doomed check_serializability", true, tx_rollback_main},
+    {"spmv", "sparse matrix (CSR) times vector, one row per thread", "n per_row block seed", false, spmv_main},
+    {"bfs", "frontier-based breadth-first search, one launch per level", "n degree block seed", false, bfs_main},
+    {"divergence", "divergence torture kernel checked against the scalar reference interpreter", "n block seed", false, divergence_main},
 };
 
 size_t workload_count(void) { return sizeof workloads / sizeof workloads[0]; }

@@ -42,6 +42,7 @@ typedef struct workload_info {
     const char *name;
     const char *summary;
     const char *options; /* the options it reads, space-separated, besides WORKLOAD_COMMON_OPTIONS */
+    bool transactional;  /* its kernels use transactional memory: the platform needs commit units */
     workload_main main;
 } workload_info;
 

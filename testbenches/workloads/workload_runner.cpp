@@ -142,6 +142,12 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
         for (const auto &module : owner.modules())
             if (!std::strcmp(module->info()->name, "simt_core")) state.cores.push_back(module.get());
         if (state.cores.empty()) return "workload '" + request.name + "': the netlist has no simt_core block";
+        // Transactions commit at the commit units; without them a TM kernel would never finish.
+        bool has_commit_units = false;
+        for (const auto &module : owner.modules()) has_commit_units |= !std::strcmp(module->info()->name, "commit_unit");
+        if (info->transactional && !has_commit_units)
+            throw input_error("workload '" + request.name + "' uses transactional memory, but the netlist has no commit_unit block " +
+                              "(platforms/gtx480_kilotm.lua, gtx480_warptm.lua, gtx480_idealtm.lua have them)");
         gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic, backend_tm_record, backend_tm_history};
         gpu_device *device = gpu_device_create(&backend);
         std::vector<workload_option> options;
