@@ -21,7 +21,6 @@ extern "C" {
 
 typedef struct workload_option {
     const char *name, *value;
-    bool used;
 } workload_option;
 
 typedef struct workload_context {

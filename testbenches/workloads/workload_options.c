@@ -29,10 +29,7 @@ int workload_bad_option(workload_context *context, const char *format, ...)
 static workload_option *find_option(workload_context *context, const char *name)
 {
     for (size_t i = 0; i < context->option_count; i++)
-        if (!strcmp(context->options[i].name, name)) {
-            context->options[i].used = true;
-            return &context->options[i];
-        }
+        if (!strcmp(context->options[i].name, name)) return &context->options[i];
     return NULL;
 }
 

@@ -106,16 +106,16 @@ bool backend_tm_history(void *context, void (*visit)(void *, const simt_tm_recor
 void check_option_names(const workload_info *info, const workload_request &request)
 {
     std::set<std::string> known;
+    std::string list;
     std::istringstream names(std::string(info->options) + " " + WORKLOAD_COMMON_OPTIONS);
-    for (std::string name; names >> name;) known.insert(name);
+    for (std::string name; names >> name;) {
+        known.insert(name);
+        list += (list.empty() ? "" : ", ") + name;
+    }
     for (const auto &option : request.options)
-        if (!known.count(option.first)) {
-            std::string list;
-            std::istringstream ordered(std::string(info->options) + " " + WORKLOAD_COMMON_OPTIONS);
-            for (std::string name; ordered >> name;) list += (list.empty() ? "" : ", ") + name;
+        if (!known.count(option.first))
             throw input_error("--set workload." + option.first + "=" + option.second + ": workload '" + request.name +
                               "' has no option '" + option.first + "'" + did_you_mean(option.first, known) + " (options: " + list + ")");
-        }
 }
 
 } // namespace
@@ -141,7 +141,7 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
         backend_state state{&owner, {}, 0, 0};
         for (const auto &module : owner.modules())
             if (!std::strcmp(module->info()->name, "simt_core")) state.cores.push_back(module.get());
-        if (state.cores.empty()) return "workload '" + request.name + "': the netlist has no simt_core block";
+        if (state.cores.empty()) throw input_error("workload '" + request.name + "': the netlist has no simt_core block");
         // Transactions commit at the commit units; without them a TM kernel would never finish.
         bool has_commit_units = false;
         for (const auto &module : owner.modules()) has_commit_units |= !std::strcmp(module->info()->name, "commit_unit");
@@ -151,7 +151,7 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
         gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic, backend_tm_record, backend_tm_history};
         gpu_device *device = gpu_device_create(&backend);
         std::vector<workload_option> options;
-        for (const auto &option : request.options) options.push_back({option.first.c_str(), option.second.c_str(), false});
+        for (const auto &option : request.options) options.push_back({option.first.c_str(), option.second.c_str()});
         char error[2048] = "";
         workload_context context{options.data(), options.size(), SIMTX_KERNEL_DIR, stdout, error, sizeof error, false, request.seed};
         int status = info->main(device, &context);
