@@ -16,7 +16,8 @@ static void fail(void *context, const char *message) {}
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!trace_path[0]) {
-        snprintf(trace_path, sizeof trace_path, "/tmp/simtx_fuzz_trace_%d.trc", (int)getpid());
+        snprintf(trace_path, sizeof trace_path, "%s/simtx_fuzz_trace_%d.trc", access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm",
+                 (int)getpid());
     }
     FILE *file = fopen(trace_path, "wb");
     if (!file) abort();
