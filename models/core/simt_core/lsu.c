@@ -271,11 +271,9 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         if (cls != RV_CLASS_STORE && k->insn.rd) w->register_ready[k->insn.rd] = UINT64_MAX;
         if (global_mask) {
             lsu_socket_request(c, LDST_PORT, w, warp_index, k, entry_index, global_mask, addresses, now);
-            lsu_socket_send_queued(c, LDST_PORT);
         }
         if (shared_mask) {
             lsu_socket_request(c, LDS_PORT, w, warp_index, k, entry_index, shared_mask, addresses, now);
-            lsu_socket_send_queued(c, LDS_PORT);
             c->stats.shared_accesses++;
         }
     }

@@ -5,14 +5,15 @@
 
 #include "lsu.h"
 
-/* A beat's header: the request's fields (every beat repeats them). */
-static simtx_msg *push_beat(msg_queue *beats, const simtx_msg *header, ldst_beat beat, unsigned group, uint64_t now)
+/* Sends a beat, or queues it behind beats the unit has not taken yet. */
+static void put_beat(simt_core *c, unsigned port, const simtx_msg *beat, uint64_t now)
 {
-    simtx_msg *msg = msg_queue_push_slot(beats, now);
-    simtx_msg_copy_header(msg, header);
-    msg->aux |= (uint64_t)beat << 16 | (uint64_t)group << 20;
-    msg->size = ldst_beat_size(header->lane_mask, group);
-    return msg;
+    ldst_socket *socket = &c->sockets[port];
+    if (!socket->blocked && msg_queue_empty(&socket->beats)) {
+        if (c->env.send(c->env.context, port, beat)) return;
+        socket->blocked = true;
+    }
+    msg_queue_push(&socket->beats, beat, now); /* room checked by the caller */
 }
 
 void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t entry_index,
@@ -34,39 +35,47 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
     simtx_op msg_op = cls == RV_CLASS_LOAD || op == RV_LR ? SIMTX_OP_READ : cls == RV_CLASS_STORE ? SIMTX_OP_WRITE : SIMTX_OP_ATOMIC;
     simtx_msg_init(&header, msg_op, shared ? cta->shared_offset : 0, 0);
     if (msg_op == SIMTX_OP_ATOMIC) header.atomic_op = (uint8_t)lsu_atomic_code(op);
-    header.aux = ldst_aux(k->insn.rd, whole_words ? 4u : rv_access_size(op), LDST_BEAT_ADDRESSES, 0, false, kind,
-                          shared ? c->launch->shared_bytes : 0);
+    uint64_t header_aux = ldst_aux(k->insn.rd, whole_words ? 4u : rv_access_size(op), LDST_BEAT_ADDRESSES, 0, false, kind,
+                                   shared ? c->launch->shared_bytes : 0);
     header.lane_mask = lanes;
     header.id = entry_index;
     header.core = (int32_t)c->params.core_id;
     header.warp = (int32_t)warp_index;
     header.cta = (int32_t)w->cta_slot;
     if (transactional) header.flags = SIMTX_FLAG_TRANSACTIONAL;
-    msg_queue *beats = &c->sockets[port].beats;
     const uint32_t *data = reg(c, w, k->insn.rs2);
-    simtx_msg *msg = NULL;
+    simtx_msg *beat = &header; /* each beat is the header with its kind, group, size and slots */
     for (unsigned group = 0; group < LDST_MAX_GROUPS; group++) {
         uint32_t group_lanes = ldst_group_lanes(lanes, group);
         if (!group_lanes) continue;
         unsigned first = LDST_LANES_PER_BEAT * group;
+        bool last_group = group + 1 == LDST_MAX_GROUPS || !(lanes >> (first + LDST_LANES_PER_BEAT));
+        beat->size = ldst_beat_size(lanes, group);
+        uint64_t aux = header_aux | (uint64_t)group << 20;
         /* Slots of inactive lanes are ignored. */
-        msg = push_beat(beats, &header, LDST_BEAT_ADDRESSES, group, now);
+        beat->aux = aux | (uint64_t)LDST_BEAT_ADDRESSES << 16 | (last_group && msg_op == SIMTX_OP_READ ? LDST_LAST : 0);
         if (group_lanes == UINT32_MAX && !address_offset && address_mask == ~0u) { /* the usual full warp: one copy */
-            memcpy(msg->data, &addresses[first], LDST_BEAT_BYTES);
+            memcpy(beat->data, &addresses[first], LDST_BEAT_BYTES);
         } else {
             for (uint32_t m = group_lanes; m; m &= m - 1) {
                 unsigned i = (unsigned)__builtin_ctz(m);
-                ldst_set_slot(msg, i, (addresses[first + i] - address_offset) & address_mask);
+                ldst_set_slot(beat, i, (addresses[first + i] - address_offset) & address_mask);
             }
         }
+        put_beat(c, port, beat, now);
         if (msg_op == SIMTX_OP_READ) continue;
-        msg = push_beat(beats, &header, LDST_BEAT_DATA, group, now);
-        memcpy(msg->data, &data[first], msg->size); /* lanes are consecutive slots */
+        beat->aux = aux | (uint64_t)LDST_BEAT_DATA << 16 | (last_group && op != RV_SC ? LDST_LAST : 0);
+        memcpy(beat->data, &data[first], beat->size); /* lanes are consecutive slots */
+        put_beat(c, port, beat, now);
         if (op != RV_SC) continue;
-        msg = push_beat(beats, &header, LDST_BEAT_EXPECTED, group, now);
-        memcpy(msg->data, &w->reserved_value[first], msg->size);
+        beat->aux = aux | (uint64_t)LDST_BEAT_EXPECTED << 16 | (last_group ? LDST_LAST : 0);
+        memcpy(beat->data, &w->reserved_value[first], beat->size);
+        put_beat(c, port, beat, now);
     }
-    msg->aux |= LDST_LAST;
+    /* A unit that holds a refused beat takes nothing more until its
+     * port_free: global issue waits for it (lsu_has_room). */
+    ldst_socket *socket = &c->sockets[port];
+    if (port == LDST_PORT && !socket->blocked && c->env.can_send && !c->env.can_send(c->env.context, port)) socket->blocked = true;
 }
 
 static void push_clear(simt_core *c, uint32_t offset, uint32_t bytes, int32_t cta_slot, uint64_t id, uint64_t now)

@@ -33,8 +33,9 @@ static inline bool lsu_socket_has_room(const simt_core *c, unsigned port, unsign
     return c->sockets[port].beats.capacity - c->sockets[port].beats.length > beats;
 }
 
-/* Queues the request of an instruction's lanes on a socket (room checked
- * by the caller), tagged with its pending entry. */
+/* Sends the request of an instruction's lanes on a socket, queueing what
+ * the unit does not take (room checked by the caller), tagged with its
+ * pending entry. */
 void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t entry_index,
                         uint64_t lanes, const uint32_t *addresses, uint64_t now);
 
