@@ -25,18 +25,40 @@ struct gpu_device {
     bool launch_pending;
     unsigned launches;
     char error[1024];
+    bool error_is_input; /* the last error is about the kernel file, not the run */
 };
 
 struct gpu_module {
     gpu_device *device;
     kernel_image *image;
+    char *path; /* for messages */
 };
 
+static bool set_error_kind(gpu_device *d, bool is_input, const char *format, va_list args)
+{
+    vsnprintf(d->error, sizeof d->error, format, args);
+    d->error_is_input = is_input;
+    return false;
+}
+
+static bool set_error(gpu_device *d, const char *format, ...) __attribute__((format(printf, 2, 3)));
 static bool set_error(gpu_device *d, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
-    vsnprintf(d->error, sizeof d->error, format, args);
+    set_error_kind(d, false, format, args);
+    va_end(args);
+    return false;
+}
+
+/* An error in the kernel file (unreadable, malformed, rejected by the load
+ * checks, without the kernel launched): bad input, not a failed run. */
+static bool set_input_error(gpu_device *d, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static bool set_input_error(gpu_device *d, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    set_error_kind(d, true, format, args);
     va_end(args);
     return false;
 }
@@ -58,6 +80,8 @@ void gpu_device_destroy(gpu_device *d)
     free(d->persistent.blocks);
     free(d);
 }
+
+bool gpu_last_error_is_input(const gpu_device *d) { return d->error_is_input; }
 
 const char *gpu_last_error(const gpu_device *d) { return d->error; }
 unsigned gpu_launch_count(const gpu_device *d) { return d->launches; }
@@ -154,13 +178,13 @@ gpu_module *gpu_module_load(gpu_device *d, const char *path)
     char error[512];
     kernel_image *image = kernel_image_load_file(path, error, sizeof error);
     if (!image) {
-        set_error(d, "%s", error);
+        set_input_error(d, "%s", error);
         return NULL;
     }
     for (size_t i = 0; i < image->data_segment_count; i++) {
         const kernel_segment *s = &image->data_segments[i];
         if (s->address + s->memory_size > GPU_ARGS_ADDRESS) {
-            set_error(d, "kernel '%s': .data/.bss 0x%x..0x%x overlap the argument block at 0x%x", path, s->address,
+            set_input_error(d, "kernel '%s': .data/.bss 0x%x..0x%x overlap the argument block at 0x%x", path, s->address,
                       s->address + s->memory_size, GPU_ARGS_ADDRESS);
             kernel_image_destroy(image);
             return NULL;
@@ -171,8 +195,11 @@ gpu_module *gpu_module_load(gpu_device *d, const char *path)
         }
     }
     gpu_module *m = calloc(1, sizeof *m);
-    if (!m) {
+    if (m) m->path = strdup(path);
+    if (!m || !m->path) {
+        free(m);
         kernel_image_destroy(image);
+        set_error(d, "out of host memory");
         return NULL;
     }
     m->device = d;
@@ -184,6 +211,7 @@ void gpu_module_unload(gpu_module *m)
 {
     if (!m) return;
     kernel_image_destroy(m->image);
+    free(m->path);
     free(m);
 }
 
@@ -194,7 +222,7 @@ bool gpu_launch(gpu_device *d, gpu_module *m, const char *name, gpu_dim3 grid, g
 {
     if (d->launch_pending && !gpu_synchronize(d)) return false;
     const kernel_function *f = kernel_image_find_function(m->image, name);
-    if (!f) return set_error(d, "launch: the module has no kernel '%s'", name);
+    if (!f) return set_input_error(d, "launch: kernel file '%s' has no kernel '%s'", m->path, name);
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
         return set_error(d, "launch of '%s': grid and block dimensions must be at least 1", name);
     if ((uint64_t)block.x * block.y * block.z > 65536) return set_error(d, "launch of '%s': more than 65536 threads per CTA", name);

@@ -54,6 +54,9 @@ typedef struct gpu_module gpu_module;
 gpu_device *gpu_device_create(const gpu_backend *backend);
 void gpu_device_destroy(gpu_device *device);
 const char *gpu_last_error(const gpu_device *device);
+/* Whether the last error is bad input (a kernel file that cannot be loaded,
+ * or that lacks the kernel launched) rather than a failed run. */
+bool gpu_last_error_is_input(const gpu_device *device);
 
 /* Device addresses, 256-byte aligned; 0 on failure. */
 uint32_t gpu_malloc(gpu_device *device, size_t bytes);

@@ -11,6 +11,8 @@
 #include <set>
 #include <sys/stat.h>
 
+#include "did_you_mean.hpp"
+#include "lua_budget.hpp"
 #include "registry.h"
 
 namespace simtx {
@@ -201,11 +203,17 @@ int lua_clock(lua_State *L)
     });
 }
 
+// Far above any GPU netlist (a GTX480 has about a hundred blocks); a runaway
+// count (--define cores=1000000000) stops here instead of using gigabytes.
+const size_t max_blocks = 65536;
+
 int lua_block(lua_State *L)
 {
     return guarded(L, [&] {
         loader &state = *loader_of(L);
         source_location at = where(L);
+        if (state.result.instances.size() >= max_blocks)
+            fail_at(at, "more than " + std::to_string(max_blocks) + " blocks (a size define too large?)");
         std::string name = string_argument(L, 1, "an instance name", at);
         std::string type = string_argument(L, 2, "a block type", at);
         if (!valid_name(name)) fail_at(at, "bad instance name '" + name + "' (letters, digits and _)");
@@ -590,33 +598,6 @@ int add_include_chain(lua_State *L)
     return 1;
 }
 
-size_t edit_distance(const std::string &a, const std::string &b)
-{
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); j++) row[j] = j;
-    for (size_t i = 1; i <= a.size(); i++) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); j++) {
-            size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
-std::string did_you_mean(const std::string &name, const std::set<std::string> &known)
-{
-    const std::string *best = nullptr;
-    size_t best_distance = std::max<size_t>(2, name.size() / 3) + 1;
-    for (const std::string &candidate : known) {
-        size_t distance = edit_distance(name, candidate);
-        if (distance < best_distance) best = &candidate, best_distance = distance;
-    }
-    return best ? " (did you mean '" + *best + "'?)" : "";
-}
-
 // After the netlist ran: every define given was read by some define() call.
 // (A define read only on a path the run did not take counts as unread.)
 void check_defines_read(const loader &state)
@@ -652,6 +633,7 @@ void apply_set(netlist &net, const std::string &option)
             const simtx_param_spec *spec = &inst.info->params->specs[i];
             if (fnmatch(param_glob.c_str(), spec->name, 0) != 0) continue;
             any_param = true;
+            inst.set_by[spec->name] = option;
             simtx_value value;
             char error[512];
             if (!simtx_param_parse_text(spec, text.c_str(), &value, error, sizeof error) ||
@@ -659,8 +641,18 @@ void apply_set(netlist &net, const std::string &option)
                 throw input_error("--set '" + option + "': " + describe_instance(inst) + ": " + error);
         }
     }
-    if (!any_instance) throw input_error("--set '" + option + "': no instance matches '" + inst_glob + "'");
-    if (!any_param) throw input_error("--set '" + option + "': no matching instance has a parameter '" + param_glob + "'");
+    if (!any_instance) {
+        std::set<std::string> names;
+        for (const instance &inst : net.instances) names.insert(inst.name);
+        throw input_error("--set '" + option + "': no instance matches '" + inst_glob + "'" + did_you_mean(inst_glob, names));
+    }
+    if (!any_param) {
+        std::set<std::string> names{"clock"};
+        for (const instance &inst : net.instances)
+            if (fnmatch(inst_glob.c_str(), inst.name.c_str(), 0) == 0)
+                for (size_t i = 0; i < inst.info->params->count; i++) names.insert(inst.info->params->specs[i].name);
+        throw input_error("--set '" + option + "': no matching instance has a parameter '" + param_glob + "'" + did_you_mean(param_glob, names));
+    }
 }
 
 void finalize(netlist &net)
@@ -728,7 +720,9 @@ netlist load_netlist(const std::string &file, const netlist_options &options)
     size_t slash = file.rfind('/');
     state.directory = slash == std::string::npos ? "" : file.substr(0, slash + 1);
 
-    lua_State *L = luaL_newstate();
+    lua_budget budget;
+    if (options.lua_instructions) budget.instructions = options.lua_instructions;
+    lua_State *L = new_bounded_state(budget);
     if (!L) throw std::runtime_error("cannot create a Lua state");
     // Only deterministic libraries: no io, os or package.
     luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
@@ -750,7 +744,12 @@ netlist load_netlist(const std::string &file, const netlist_options &options)
     }
     std::string error;
     lua_pushcfunction(L, add_include_chain);
-    if (luaL_loadfilex(L, file.c_str(), "t") != LUA_OK || lua_pcall(L, 0, 0, 1) != LUA_OK) {
+    int status = luaL_loadfilex(L, file.c_str(), "t");
+    if (status == LUA_OK) status = lua_pcall(L, 0, 0, 1);
+    if (status == LUA_ERRMEM && budget.memory_exceeded) {
+        error = file + ": the netlist used more than " + std::to_string(budget.memory_bytes >> 20) +
+                " MiB of Lua memory (an unbounded table?)";
+    } else if (status != LUA_OK) {
         const char *message = lua_tostring(L, -1);
         error = message ? message : "unknown Lua error";
     }

@@ -54,6 +54,7 @@ struct instance {
     std::unique_ptr<params_buffer> params;
     source_location where;
     std::vector<unsigned> socket_counts; // resolved by finalize
+    std::map<std::string, std::string> set_by; // parameter -> the --set option that gave its value
 };
 
 struct socket_end {
@@ -73,6 +74,7 @@ struct binding {
 struct netlist_options {
     std::vector<std::string> sets;                  // "instance_glob.param=value"
     std::map<std::string, std::string> defines;     // define(name, default) overrides
+    uint64_t lua_instructions = 0;                  // the evaluation's budget; 0: lua_budget's default
 };
 
 // The platform's address map (address_map{ partitions = 6, interleave = 256 }):

@@ -20,9 +20,22 @@ uint64_t instance_seed(uint64_t seed, const std::string &instance_name)
     return z ^ (z >> 31);
 }
 
+std::string waveform_base(const std::string &vcd_option)
+{
+    std::string base = vcd_option;
+    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+    return base;
+}
+
 platform::platform(const netlist &net, const run_options &options)
     : net_(net), options_(options), observer_(simtx_observer_create(), simtx_observer_destroy)
 {
+    if (!options.stats_file.empty()) stats_out_ = std::make_unique<output_file>("--stats", options.stats_file);
+    if (!options.vcd_file.empty()) {
+        std::string base = waveform_base(options.vcd_file);
+        vcd_out_ = std::make_unique<output_file>("--vcd", base + ".vcd", ".vcd");
+        view_out_ = std::make_unique<output_file>("--vcd", base + ".gtkw");
+    }
     for (const instance &inst : net.instances) {
         block_config config;
         config.info = inst.info;
@@ -40,7 +53,16 @@ platform::platform(const netlist &net, const run_options &options)
         try {
             modules_.push_back(std::make_unique<block_module>(inst.name.c_str(), config));
         } catch (const creation_error &e) {
-            throw input_error(inst.where.text() + ": block '" + inst.name + "' (" + inst.info->name + "): " + e.what());
+            // An error about a value the command line set (naming its
+            // parameter or quoting the value, like a trace file's path) is
+            // blamed on that option, not on the netlist line.
+            std::string message = e.what(), blamed = inst.where.text();
+            for (const auto &[parameter, option] : inst.set_by) {
+                std::string value = option.substr(option.find('=') + 1);
+                if (message.rfind("parameter '" + parameter + "'", 0) == 0 || (value.size() >= 3 && message.find(value) != std::string::npos))
+                    blamed = "--set '" + option + "'";
+            }
+            throw input_error(blamed + ": block '" + inst.name + "' (" + inst.info->name + "): " + message);
         }
     }
     for (const binding &b : net.bindings) {
@@ -63,7 +85,7 @@ platform::platform(const netlist &net, const run_options &options)
 
 platform::~platform()
 {
-    close_waveforms();
+    if (trace_file_) sc_core::sc_close_vcd_trace_file(trace_file_); // an exception: the files are dropped
     modules_.clear();
 }
 
@@ -82,22 +104,16 @@ static bool selected(const std::vector<std::string> &globs, const char *name)
     return false;
 }
 
-// The VCD and a GTKWave view with one group per instance.
+// The VCD (written by SystemC to its temporary file) and the signals of a
+// GTKWave view with one group per instance.
 void platform::open_waveforms()
 {
-    std::string base = options_.vcd_file;
-    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
-    trace_file_ = sc_core::sc_create_vcd_trace_file(base.c_str());
-    vcd_path_ = base + ".vcd";
+    const std::string &temporary = vcd_out_->temporary_path();
+    trace_file_ = sc_core::sc_create_vcd_trace_file(temporary.substr(0, temporary.size() - 4).c_str());
     trace_file_->set_time_unit(1, sc_core::SC_PS);
-    std::string view_file = base + ".gtkw";
-    FILE *view = std::fopen(view_file.c_str(), "w");
-    if (!view) throw input_error("cannot write '" + view_file + "'");
-    std::string vcd_name = base.substr(base.rfind('/') + 1) + ".vcd";
-    std::fprintf(view, "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] 0\n[treeopen] SystemC.\n", vcd_name.c_str(),
-                 view_file.substr(view_file.rfind('/') + 1).c_str());
     std::string group;
     size_t traced = 0;
+    char line[512];
     for (size_t i = 0; i < simtx_observer_probe_count(observer_.get()); i++) {
         const simtx_probe_entry *probe = simtx_observer_probe(observer_.get(), i);
         if (!selected(options_.trace_globs, probe->name)) continue;
@@ -107,40 +123,50 @@ void platform::open_waveforms()
         std::string name = probe->name;
         std::string instance_name = name.substr(0, name.find('.'));
         if (instance_name != group) {
-            if (!group.empty()) std::fprintf(view, "@1000200\n-%s\n", group.c_str());
+            if (!group.empty()) view_signals_ += "@1000200\n-" + group + "\n";
             group = instance_name;
-            std::fprintf(view, "@800200\n-%s\n", group.c_str());
+            view_signals_ += "@800200\n-" + group + "\n";
         }
-        if (probe->width == 1) std::fprintf(view, "@28\nSystemC.%s\n", probe->name);
-        else std::fprintf(view, "@24\nSystemC.%s[%u:0]\n", probe->name, probe->width - 1);
+        if (probe->width == 1) std::snprintf(line, sizeof line, "@28\nSystemC.%s\n", probe->name);
+        else std::snprintf(line, sizeof line, "@24\nSystemC.%s[%u:0]\n", probe->name, probe->width - 1);
+        view_signals_ += line;
     }
-    if (!group.empty()) std::fprintf(view, "@1000200\n-%s\n", group.c_str());
-    std::fclose(view);
+    if (!group.empty()) view_signals_ += "@1000200\n-" + group + "\n";
     if (!traced) throw input_error("--trace selects no probe (see: simtx describe <block>)");
 }
 
 // SystemC stamps the VCD with the wall-clock date; blank it out so the same
-// run gives a byte-identical file.
-void platform::close_waveforms()
+// run gives a byte-identical file. Then the view, and both files take their
+// names (partial ones after a failed run).
+void platform::close_waveforms(bool complete)
 {
     if (!trace_file_) return;
     sc_core::sc_close_vcd_trace_file(trace_file_);
     trace_file_ = nullptr;
-    FILE *vcd = std::fopen(vcd_path_.c_str(), "r+");
-    if (!vcd) return;
-    char header[256] = "";
-    size_t length = std::fread(header, 1, sizeof header - 1, vcd);
-    header[length] = '\0';
-    const char *date = std::strstr(header, "$date\n");
-    const char *end = date ? std::strstr(date, "\n$end") : nullptr;
-    if (date && end) {
-        long start = static_cast<long>(date - header) + 6;
-        std::string blank(static_cast<size_t>(end - date - 6), ' ');
-        blank.replace(0, std::min(blank.size(), sizeof "     (omitted)" - 1), "     (omitted)", 0, blank.size());
-        std::fseek(vcd, start, SEEK_SET);
-        std::fwrite(blank.data(), 1, blank.size(), vcd);
+    FILE *vcd = std::fopen(vcd_out_->temporary_path().c_str(), "r+");
+    if (vcd) {
+        char header[256] = "";
+        size_t length = std::fread(header, 1, sizeof header - 1, vcd);
+        header[length] = '\0';
+        const char *date = std::strstr(header, "$date\n");
+        const char *end = date ? std::strstr(date, "\n$end") : nullptr;
+        if (date && end) {
+            long start = static_cast<long>(date - header) + 6;
+            std::string blank(static_cast<size_t>(end - date - 6), ' ');
+            blank.replace(0, std::min(blank.size(), sizeof "     (omitted)" - 1), "     (omitted)", 0, blank.size());
+            std::fseek(vcd, start, SEEK_SET);
+            std::fwrite(blank.data(), 1, blank.size(), vcd);
+        }
+        std::fclose(vcd);
     }
-    std::fclose(vcd);
+    std::string base = waveform_base(options_.vcd_file);
+    std::string vcd_file = complete ? base + ".vcd" : partial_path(base + ".vcd");
+    std::string view_file = complete ? base + ".gtkw" : partial_path(base + ".gtkw");
+    std::fprintf(view_out_->stream(), "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] 0\n[treeopen] SystemC.\n%s",
+                 vcd_file.substr(vcd_file.rfind('/') + 1).c_str(), view_file.substr(view_file.rfind('/') + 1).c_str(),
+                 view_signals_.c_str());
+    vcd_out_->keep(complete);
+    view_out_->keep(complete);
 }
 
 void platform::report_progress(double wall_seconds)
@@ -223,13 +249,10 @@ int platform::run()
         for (const auto &module : modules_) module->finish();
         error = block_module::run_error();
     }
-    if (!error.empty()) {
-        std::fprintf(stderr, "simtx: error: %s\n", error.c_str());
-        return 1;
-    }
-    close_waveforms();
-    write_outputs(wall());
-    return 0;
+    if (!error.empty()) std::fprintf(stderr, "simtx: error: %s\n", error.c_str());
+    close_waveforms(error.empty());
+    write_outputs(wall(), error);
+    return error.empty() ? 0 : 1;
 }
 
 static double peak_memory_mib()
@@ -239,10 +262,29 @@ static double peak_memory_mib()
     return usage.ru_maxrss / 1024.0;
 }
 
-void platform::write_json(FILE *out, double wall_seconds) const
+static std::string json_string(const std::string &text)
+{
+    std::string quoted = "\"";
+    for (unsigned char c : text) {
+        if (c == '"' || c == '\\') quoted += '\\';
+        if (c < 0x20) {
+            char escape[8];
+            std::snprintf(escape, sizeof escape, "\\u%04x", c);
+            quoted += escape;
+        } else {
+            quoted += static_cast<char>(c);
+        }
+    }
+    return quoted + "\"";
+}
+
+void platform::write_json(FILE *out, double wall_seconds, const std::string &error) const
 {
     double simulated_s = sc_core::sc_time_stamp().to_seconds();
-    std::fprintf(out, "{\n  \"simulated\": {\n    \"netlist\": \"%s\",\n    \"seed\": %llu,\n", net_.file.c_str(),
+    std::fprintf(out, "{\n");
+    // A failed run's statistics: up to where it stopped, and why.
+    if (!error.empty()) std::fprintf(out, "  \"partial\": {\"error\": %s},\n", json_string(error).c_str());
+    std::fprintf(out, "  \"simulated\": {\n    \"netlist\": \"%s\",\n    \"seed\": %llu,\n", net_.file.c_str(),
                  static_cast<unsigned long long>(options_.seed));
     std::fprintf(out, "    \"time_ps\": %llu,\n    \"clocks\": {\n",
                  static_cast<unsigned long long>(sc_core::sc_time_stamp().value()));
@@ -274,10 +316,11 @@ void platform::write_json(FILE *out, double wall_seconds) const
     std::fprintf(out, "    \"peak_memory_mib\": %.1f\n  }\n}\n", peak_memory_mib());
 }
 
-void platform::write_text(FILE *out, double wall_seconds) const
+void platform::write_text(FILE *out, double wall_seconds, const std::string &error) const
 {
     double simulated_s = sc_core::sc_time_stamp().to_seconds();
-    std::fprintf(out, "simtx %s, seed %llu\n", net_.file.c_str(), static_cast<unsigned long long>(options_.seed));
+    std::fprintf(out, "simtx %s, seed %llu%s\n", net_.file.c_str(), static_cast<unsigned long long>(options_.seed),
+                 error.empty() ? "" : " (partial: the run failed)");
     std::fprintf(out, "simulated time  %s\n", sc_core::sc_time_stamp().to_string().c_str());
     for (const clock_domain &c : net_.clocks)
         std::fprintf(out, "clock %-10s %g MHz, %llu cycles\n", c.name.c_str(), c.frequency_mhz,
@@ -290,18 +333,14 @@ void platform::write_text(FILE *out, double wall_seconds) const
     std::fprintf(out, "  peak memory       %.1f MiB\n", peak_memory_mib());
 }
 
-void platform::write_outputs(double wall_seconds)
+void platform::write_outputs(double wall_seconds, const std::string &error)
 {
-    if (!options_.stats_file.empty()) {
-        // Write beside and rename, so a failed write never leaves half a file.
-        std::string temporary = options_.stats_file + ".partial";
-        FILE *out = std::fopen(temporary.c_str(), "w");
-        if (!out) throw input_error("cannot write '" + options_.stats_file + "'");
-        write_json(out, wall_seconds);
-        if (std::fclose(out) != 0 || std::rename(temporary.c_str(), options_.stats_file.c_str()) != 0)
-            throw input_error("cannot write '" + options_.stats_file + "'");
+    if (!options_.quiet) write_text(stdout, wall_seconds, error);
+    if (stats_out_) {
+        write_json(stats_out_->stream(), wall_seconds, error);
+        stats_out_->keep(error.empty());
+        if (!error.empty()) std::fprintf(stderr, "simtx: partial statistics in %s\n", partial_path(options_.stats_file).c_str());
     }
-    if (!options_.quiet) write_text(stdout, wall_seconds);
 }
 
 } // namespace simtx

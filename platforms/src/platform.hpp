@@ -10,6 +10,7 @@
 
 #include "block_sc.hpp"
 #include "netlist.hpp"
+#include "output_file.hpp"
 #include "protocol_checker.hpp"
 
 namespace simtx {
@@ -34,6 +35,8 @@ class platform {
     ~platform();
 
     // Runs to completion; returns the process exit status (0 ok, 1 failed run).
+    // A failed run still prints its summary and keeps its statistics and
+    // waveforms, marked partial, beside the requested files.
     int run();
 
     // Simulates until no block has work left, an error or --max-time;
@@ -46,25 +49,30 @@ class platform {
 
   private:
     void open_waveforms();
-    void close_waveforms();
+    void close_waveforms(bool complete);
     void report_progress(double wall_seconds);
-    void write_outputs(double wall_seconds);
-    void write_json(FILE *out, double wall_seconds) const;
-    void write_text(FILE *out, double wall_seconds) const;
+    void write_outputs(double wall_seconds, const std::string &error);
+    void write_json(FILE *out, double wall_seconds, const std::string &error) const;
+    void write_text(FILE *out, double wall_seconds, const std::string &error) const;
 
     const netlist &net_;
     run_options options_;
+    // Created first, so a path that cannot be written stops the run before it starts.
+    std::unique_ptr<output_file> stats_out_, vcd_out_, view_out_;
     // Declared before the modules: it must outlive them, also when the
     // constructor throws half-way.
     std::unique_ptr<simtx_observer, void (*)(simtx_observer *)> observer_;
     std::vector<std::unique_ptr<block_module>> modules_;
     std::vector<std::unique_ptr<protocol_checker>> checkers_;
     sc_core::sc_trace_file *trace_file_ = nullptr;
-    std::string vcd_path_;
+    std::string view_signals_; // the GTKWave view after its header
     bool show_progress_ = false;
 };
 
 uint64_t instance_seed(uint64_t seed, const std::string &instance_name);
+
+// The VCD base name of --vcd FILE (FILE without .vcd): FILE.vcd and FILE.gtkw.
+std::string waveform_base(const std::string &vcd_option);
 
 } // namespace simtx
 

@@ -7,6 +7,7 @@
 #include <systemc>
 
 #include "describe.hpp"
+#include "did_you_mean.hpp"
 #include "platform.hpp"
 #include "registry.h"
 #include "workload_runner.hpp"
@@ -107,12 +108,22 @@ int command_run(int argc, char **argv)
         } else if (option == "--max-time") run_options.max_time_ns = static_cast<double>(parse_number("--max-time", option_value(argc, argv, i)));
         else if (option == "--check-protocol") run_options.check_protocol = true;
         else if (option == "--quiet") run_options.quiet = true;
-        else bad_usage("unknown option '" + option + "'");
+        else bad_usage("unknown option '" + option + "'" +
+                       simtx::did_you_mean(option, {"--set", "--define", "--seed", "--stats", "--vcd", "--trace", "--max-time",
+                                                    "--check-protocol", "--quiet", "--workload"}));
     }
     if (!run_options.trace_globs.empty() && run_options.vcd_file.empty()) bad_usage("--trace needs --vcd FILE");
     if (!workload.options.empty() && workload.name.empty()) bad_usage("--set workload.* needs --workload NAME");
 
     try {
+        // Outputs first: a path that cannot be written is found before the run, not after it.
+        if (!run_options.stats_file.empty()) simtx::check_output_path("--stats", run_options.stats_file);
+        if (!run_options.vcd_file.empty()) {
+            std::string base = simtx::waveform_base(run_options.vcd_file);
+            simtx::check_output_path("--vcd", run_options.vcd_file);
+            simtx::check_output_path("--vcd", base + ".vcd");
+            simtx::check_output_path("--vcd", base + ".gtkw");
+        }
         workload.seed = run_options.seed;
         if (!workload.name.empty()) run_options.host_program = simtx::workload_host_program(workload);
         simtx::netlist net = simtx::load_netlist(netlist_file, netlist_options);

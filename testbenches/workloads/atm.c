@@ -15,12 +15,12 @@ int atm_main(gpu_device *device, workload_context *context)
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     char path[1024];
     workload_kernel_path(context, "atm", path, sizeof path);
-    if (context->bad_option) return 1;
+    if (context->bad_input) return 1;
     int status = 0;
     gpu_module *module = NULL;
     tm_check *check = NULL;
     uint64_t transfers = (uint64_t)threads * per_thread;
-    if (transfers > (1u << 26)) return workload_fail(context, "atm: n x per_thread must be at most 2^26");
+    if (transfers > (1u << 26)) return workload_bad_option(context, "atm: n x per_thread must be at most 2^26");
     uint32_t *accounts = malloc(sizeof(uint32_t) * account_count), *expected = malloc(sizeof(uint32_t) * account_count);
     uint32_t *sources = malloc(sizeof(uint32_t) * transfers), *destinations = malloc(sizeof(uint32_t) * transfers);
     uint32_t *amounts = malloc(sizeof(uint32_t) * transfers);

@@ -35,14 +35,14 @@ int chase_main(gpu_device *device, workload_context *context)
     uint32_t base_multiple = (uint32_t)workload_int(context, "base_multiple", 128, 4, 1 << 28);
     char path[1024];
     workload_kernel_path(context, "chase", path, sizeof path);
-    if (context->bad_option) return 1;
+    if (context->bad_input) return 1;
     uint32_t space = 0;
     while (space < 5 && strcmp(spaces[space], space_name)) space++;
-    if (space == 5) return workload_fail(context, "chase: space must be global, atomic, shared, local or constant, got '%s'", space_name);
+    if (space == 5) return workload_bad_option(context, "workload.space must be global, atomic, shared, local or constant, got '%s'", space_name);
     static uint32_t offsets[CHASE_MAX_LINKS];
     size_t links = parse_offsets(offset_text, offsets);
     if (!links || base_multiple % 4)
-        return workload_fail(context, "chase: offsets must be 1 to %d comma-separated multiples of 4 below 2^32, base_multiple a multiple of 4",
+        return workload_bad_option(context, "workload.offsets must be 1 to %d comma-separated multiples of 4 below 2^32, base_multiple a multiple of 4",
                              CHASE_MAX_LINKS);
     int status = 0;
     gpu_module *module = NULL;

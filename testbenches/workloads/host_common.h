@@ -8,12 +8,14 @@
 #include "workload.h"
 #include "kernels/workload_args.h"
 
-/* Evaluates a host-API call; on failure reports gpu_last_error and jumps to
- * the host program's `done` label with status 1. */
+/* Evaluates a host-API call; on failure reports gpu_last_error (bad input
+ * when the host API says so: a kernel file it cannot load) and jumps to the
+ * host program's `done` label with status 1. */
 #define HOST_CHECK(call)                                                        \
     do {                                                                        \
         if (!(call)) {                                                          \
             status = workload_fail(context, "%s", gpu_last_error(device));      \
+            context->bad_input |= gpu_last_error_is_input(device);              \
             goto done;                                                          \
         }                                                                       \
     } while (0)

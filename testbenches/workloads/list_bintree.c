@@ -42,9 +42,9 @@ static int run_structure(gpu_device *device, workload_context *context, bool tre
     uint32_t slots = n + 1 + prefill;
     char path[1024];
     workload_kernel_path(context, name, path, sizeof path);
-    if (context->bad_option) return 1;
+    if (context->bad_input) return 1;
     if (strcmp(variant, "inside") && strcmp(variant, "outside"))
-        return workload_fail(context, "workload.variant: expected inside (SI-TM) or outside (EA/PG)");
+        return workload_bad_option(context, "workload.variant: expected inside (SI-TM) or outside (EA/PG)");
     uint32_t words = tree ? 3 : 2;
     int status = 0;
     gpu_module *module = NULL;

@@ -8,8 +8,8 @@ int reduction_main(gpu_device *device, workload_context *context)
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     char path[1024];
     workload_kernel_path(context, "reduction", path, sizeof path);
-    if (context->bad_option) return 1;
-    if (block & (block - 1)) return workload_fail(context, "workload.block must be a power of two for the tree reduction");
+    if (context->bad_input) return 1;
+    if (block & (block - 1)) return workload_bad_option(context, "workload.block must be a power of two for the tree reduction");
     int status = 0;
     gpu_module *module = NULL;
     uint32_t ctas = (n + block - 1) / block;

@@ -13,7 +13,7 @@ int spmv_tm_main(gpu_device *device, workload_context *context)
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     char path[1024];
     workload_kernel_path(context, "spmv_tm", path, sizeof path);
-    if (context->bad_option) return 1;
+    if (context->bad_input) return 1;
     uint64_t nonzeros = (uint64_t)row_count * per_row;
     if (nonzeros > (1u << 26)) return workload_fail(context, "spmv_tm: n x per_row must be at most 2^26");
     int status = 0;

@@ -14,8 +14,8 @@ int tx_rollback_main(gpu_device *device, workload_context *context)
     int64_t expect_doomed = workload_int(context, "expect_doomed", 0, 0, 1);
     char path[1024];
     workload_kernel_path(context, "tx_rollback", path, sizeof path);
-    if (context->bad_option) return 1;
-    if (strcmp(doomed, "fault") && strcmp(doomed, "loop")) return workload_fail(context, "workload.doomed: expected fault or loop");
+    if (context->bad_input) return 1;
+    if (strcmp(doomed, "fault") && strcmp(doomed, "loop")) return workload_bad_option(context, "workload.doomed: expected fault or loop");
     int status = 0;
     gpu_module *module = NULL;
     tm_check *check = NULL;

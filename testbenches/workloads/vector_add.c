@@ -8,7 +8,7 @@ int vector_add_main(gpu_device *device, workload_context *context)
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     char path[1024];
     workload_kernel_path(context, "vector_add", path, sizeof path);
-    if (context->bad_option) return 1;
+    if (context->bad_input) return 1;
     int status = 0;
     gpu_module *module = NULL;
     int32_t *a = malloc(sizeof(int32_t) * n), *b = malloc(sizeof(int32_t) * n), *c = malloc(sizeof(int32_t) * n);

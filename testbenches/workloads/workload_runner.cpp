@@ -3,7 +3,10 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <set>
+#include <sstream>
 
+#include "did_you_mean.hpp"
 #include "netlist.hpp"
 #include "simt_core.h"
 #include "workload.h"
@@ -98,6 +101,23 @@ bool backend_tm_history(void *context, void (*visit)(void *, const simt_tm_recor
     return true;
 }
 
+// Every option given is one the workload reads (its values are checked when
+// its host program reads them, before its first launch).
+void check_option_names(const workload_info *info, const workload_request &request)
+{
+    std::set<std::string> known;
+    std::string list;
+    std::istringstream names(std::string(info->options) + " " + WORKLOAD_COMMON_OPTIONS);
+    for (std::string name; names >> name;) {
+        known.insert(name);
+        list += (list.empty() ? "" : ", ") + name;
+    }
+    for (const auto &option : request.options)
+        if (!known.count(option.first))
+            throw input_error("--set workload." + option.first + "=" + option.second + ": workload '" + request.name +
+                              "' has no option '" + option.first + "'" + did_you_mean(option.first, known) + " (options: " + list + ")");
+}
+
 } // namespace
 
 std::function<std::string(platform &)> workload_host_program(const workload_request &request)
@@ -105,9 +125,15 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
     const workload_info *info = workload_find(request.name.c_str());
     if (!info) {
         std::string known;
-        for (size_t i = 0; i < workload_count(); i++) known += std::string(i ? ", " : "") + workload_at(i)->name;
-        throw input_error("unknown workload '" + request.name + "' (known: " + known + ")");
+        std::set<std::string> names;
+        for (size_t i = 0; i < workload_count(); i++) {
+            known += std::string(i ? ", " : "") + workload_at(i)->name;
+            names.insert(workload_at(i)->name);
+        }
+        throw input_error("--workload " + request.name + ": unknown workload '" + request.name + "'" + did_you_mean(request.name, names) +
+                          " (known: " + known + ")");
     }
+    check_option_names(info, request);
     return [info, request](platform &owner) -> std::string {
         // End elaboration (sockets are bound from then on) before the host
         // program's first memory access.
@@ -115,20 +141,25 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
         backend_state state{&owner, {}, 0, 0};
         for (const auto &module : owner.modules())
             if (!std::strcmp(module->info()->name, "simt_core")) state.cores.push_back(module.get());
-        if (state.cores.empty()) return "workload '" + request.name + "': the netlist has no simt_core block";
+        if (state.cores.empty()) throw input_error("workload '" + request.name + "': the netlist has no simt_core block");
+        // Transactions commit at the commit units; without them a TM kernel would never finish.
+        bool has_commit_units = false;
+        for (const auto &module : owner.modules()) has_commit_units |= !std::strcmp(module->info()->name, "commit_unit");
+        if (info->transactional && !has_commit_units)
+            throw input_error("workload '" + request.name + "' uses transactional memory, but the netlist has no commit_unit block " +
+                              "(platforms/gtx480_kilotm.lua, gtx480_warptm.lua, gtx480_idealtm.lua have them)");
         gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic, backend_tm_record, backend_tm_history};
         gpu_device *device = gpu_device_create(&backend);
         std::vector<workload_option> options;
-        for (const auto &option : request.options) options.push_back({option.first.c_str(), option.second.c_str(), false});
+        for (const auto &option : request.options) options.push_back({option.first.c_str(), option.second.c_str()});
         char error[2048] = "";
         workload_context context{options.data(), options.size(), SIMTX_KERNEL_DIR, stdout, error, sizeof error, false, request.seed};
         int status = info->main(device, &context);
         // The launch lives in the device: detach it before freeing.
         for (block_module *core : state.cores) simt_core_end_launch(static_cast<simt_core *>(core->core()));
         gpu_device_destroy(device);
+        if (status && context.bad_input) throw input_error("workload '" + request.name + "': " + (error[0] ? error : "bad input"));
         if (status) return "workload '" + request.name + "': " + (error[0] ? error : "failed");
-        for (const workload_option &option : options)
-            if (!option.used) return "workload '" + request.name + "' has no option '" + option.name + "'";
         // Host figures (not simulated): the time spent simulating kernels,
         // without the host program's setup and oracle.
         std::printf("%s: kernels simulated in %.3f s wall, %.3f s CPU\n", request.name.c_str(), state.simulate_wall_seconds,

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sparse_memory.h"
 
@@ -22,6 +23,10 @@ static const simtx_param_spec trace_player_param_specs[] = {
     {"address_base", SIMTX_PARAM_INT, "0", "bytes", 0, 9.2e18, NULL, "first address of synthetic traffic", PARAM(address_base)},
     {"address_range", SIMTX_PARAM_INT, "64MiB", "bytes", 1, 9.2e18, NULL, "bytes spanned by synthetic traffic", PARAM(address_range)},
     {"check_data", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "check every read returns the last data written there (keeps a shadow copy)", PARAM(check_data)},
+    /* Idle cycles still cost wall time (a DRAM refreshes through them), and
+     * at the slowest clock (1 kHz) 1.8e10 cycles is the last instant
+     * SystemC's 64-bit picoseconds can hold. */
+    {"max_cycle", SIMTX_PARAM_INT, "10000000000", "cycles", 0, 1.8e10, NULL, "latest request cycle a trace may give; a later one is refused as a corrupt trace", PARAM(max_cycle)},
 };
 
 static const simtx_param_table trace_player_param_table = {
@@ -34,16 +39,29 @@ static const simtx_socket_spec trace_player_sockets[] = {
 
 typedef struct slot {
     uint64_t issue_cycle;
+    uint64_t sequence; /* issue order, from 1 */
+    uint64_t address;
+    uint32_t size;
     bool is_write, in_use;
     uint8_t expected[SIMTX_MSG_MAX_DATA];
 } slot;
+
+/* check_data, for a write in flight: what the shadow held before it, and per
+ * byte the sequence of the next write issued over that byte (0: none yet), so
+ * that a write the memory refuses can be taken out of the shadow again. */
+typedef struct shadow_undo {
+    uint8_t before[SIMTX_MSG_MAX_DATA];
+    uint64_t next_writer[SIMTX_MSG_MAX_DATA];
+} shadow_undo;
 
 /* A trace file being read: in large chunks, split into lines in place. */
 typedef struct trace_reader {
     const char *path;
     FILE *file;
     trace_format format;
+    uint64_t max_cycle;
     uint64_t line_number;
+    bool line_too_long;
     char *buffer;
     size_t buffer_capacity, buffer_start, buffer_end;
     bool buffer_at_end;
@@ -74,6 +92,8 @@ typedef struct trace_player {
     unsigned *free_slots;
     unsigned free_count;
     sparse_memory *shadow;    /* check_data only */
+    shadow_undo *undo;        /* check_data only: one per slot */
+    uint64_t sequence;        /* requests issued, numbering them */
     struct {
         uint64_t reads, writes, bytes_read, bytes_written, error_responses, cycles;
         simtx_histogram read_latency, write_latency;
@@ -220,9 +240,13 @@ int trace_parse_line(const char *line, trace_format *format, trace_request *requ
 }
 
 #define TRACE_CHUNK (1u << 20)
+/* Far beyond any request line or comment; a longer one is not a trace (a
+ * binary file, /dev/zero), refused before memory runs out. */
+#define TRACE_MAX_LINE (64u << 10)
 
 /* The next line of the trace, its newline replaced by the end of the string;
- * NULL at the end of the file or on a read error. */
+ * NULL at the end of the file, on a read error or on a line longer than
+ * TRACE_MAX_LINE (line_too_long). */
 static char *next_line(trace_reader *t)
 {
     for (;;) {
@@ -240,14 +264,18 @@ static char *next_line(trace_reader *t)
             t->buffer_start = t->buffer_end;
             return start;
         }
+        if (left > TRACE_MAX_LINE) {
+            t->line_too_long = true;
+            return NULL;
+        }
         memmove(t->buffer, start, left); /* keep the partial line, read more after it */
         t->buffer_start = 0;
         t->buffer_end = left;
-        if (t->buffer_capacity - left < TRACE_CHUNK / 2) { /* a very long line */
-            char *grown = realloc(t->buffer, t->buffer_capacity * 2);
+        if (t->buffer_capacity - 1 - left == 0) { /* sized to the file, which grew since */
+            char *grown = realloc(t->buffer, TRACE_CHUNK);
             if (!grown) return NULL;
             t->buffer = grown;
-            t->buffer_capacity *= 2;
+            t->buffer_capacity = TRACE_CHUNK;
         }
         size_t n = fread(t->buffer + left, 1, t->buffer_capacity - 1 - left, t->file);
         t->buffer_end += n;
@@ -265,6 +293,11 @@ static int read_request(trace_reader *t, trace_request *request, char *error, si
     for (;;) {
         const char *line = next_line(t);
         if (!line) {
+            if (t->line_too_long) {
+                snprintf(error, error_size, "%s:%" PRIu64 ": line longer than %u bytes (not a trace file?)", t->path,
+                         t->line_number + 1, TRACE_MAX_LINE);
+                return -1;
+            }
             if (ferror(t->file) || !t->buffer_at_end) {
                 snprintf(error, error_size, "%s: read error: %s", t->path, strerror(errno));
                 return -1;
@@ -276,6 +309,12 @@ static int read_request(trace_reader *t, trace_request *request, char *error, si
         int result = trace_parse_line(line, &t->format, request, reason, sizeof reason);
         if (result < 0) {
             snprintf(error, error_size, "%s:%" PRIu64 ": %s", t->path, t->line_number, reason);
+            return -1;
+        }
+        if (result > 0 && request->cycle > t->max_cycle) {
+            snprintf(error, error_size, "%s:%" PRIu64 ": cycle %" PRIu64 " is beyond max_cycle %" PRIu64
+                     " (a corrupt trace? a later cycle would overflow the clock or idle for hours)",
+                     t->path, t->line_number, request->cycle, t->max_cycle);
             return -1;
         }
         if (result > 0) return 1;
@@ -322,6 +361,7 @@ static void trace_player_destroy(void *core)
 {
     trace_player *t = core;
     sparse_memory_destroy(t->shadow);
+    free(t->undo);
     free(t->slots);
     free(t->free_slots);
     free(t->trace.addresses);
@@ -361,12 +401,17 @@ static bool append_request(parsed_trace *trace, const trace_request *request, tr
  * reported before the run starts and the replay parses nothing. */
 static bool load_trace(trace_player *t, trace_format format, char *error, size_t error_size)
 {
-    trace_reader reader = {.path = t->params.trace, .format = format, .buffer_capacity = TRACE_CHUNK};
+    trace_reader reader = {.path = t->params.trace, .format = format, .max_cycle = (uint64_t)t->params.max_cycle,
+                           .buffer_capacity = TRACE_CHUNK};
     reader.file = fopen(reader.path, "r");
     if (!reader.file) {
         snprintf(error, error_size, "parameter 'trace': cannot open '%s': %s", reader.path, strerror(errno));
         return false;
     }
+    /* A small trace (most test traces) needs no more than itself and a byte. */
+    struct stat info;
+    if (fstat(fileno(reader.file), &info) == 0 && S_ISREG(info.st_mode) && (uint64_t)info.st_size + 2 < reader.buffer_capacity)
+        reader.buffer_capacity = (size_t)info.st_size + 2;
     reader.buffer = malloc(reader.buffer_capacity);
     bool ok = reader.buffer != NULL;
     if (!ok) snprintf(error, error_size, "out of memory for the trace buffer");
@@ -412,7 +457,15 @@ static void *trace_player_create(const void *params, const simtx_env *env, char 
     } else {
         t->total_requests = (uint64_t)p->synthetic_requests;
     }
-    if (p->check_data) t->shadow = sparse_memory_create();
+    if (p->check_data) {
+        t->shadow = sparse_memory_create();
+        t->undo = calloc((size_t)p->max_outstanding, sizeof *t->undo);
+        if (!t->shadow || !t->undo) {
+            snprintf(error, error_size, "out of memory for check_data");
+            trace_player_destroy(t);
+            return NULL;
+        }
+    }
     simtx_msg_init(&t->outgoing, SIMTX_OP_READ, 0, (uint32_t)p->request_size);
     simtx_observer *o = env->observer;
     simtx_observe_counter(o, "reads", &t->stats.reads, "requests", "read requests completed");
@@ -440,6 +493,73 @@ static void fill_write_data(trace_player *t, simtx_msg *msg)
     memcpy(msg->data, words, msg->size);
 }
 
+/* The byte range two requests share, as offsets into a; false when none. */
+static bool overlap(const slot *a, const slot *b, uint32_t *first, uint32_t *end)
+{
+    uint64_t low = a->address > b->address ? a->address : b->address;
+    uint64_t high_a = a->address + a->size, high_b = b->address + b->size;
+    uint64_t high = high_a < high_b ? high_a : high_b;
+    if (low >= high) return false;
+    *first = (uint32_t)(low - a->address);
+    *end = (uint32_t)(high - a->address);
+    return true;
+}
+
+/* check_data: the shadow takes a write when it is issued (a later read sees
+ * it, as the memory's will); what it held before is kept until the response. */
+static void shadow_apply_write(trace_player *t, unsigned index, const uint8_t *data)
+{
+    const slot *w = &t->slots[index];
+    shadow_undo *undo = &t->undo[index];
+    sparse_memory_read(t->shadow, w->address, undo->before, w->size);
+    memset(undo->next_writer, 0, sizeof undo->next_writer);
+    for (unsigned i = 0; i < (unsigned)t->params.max_outstanding; i++) {
+        const slot *earlier = &t->slots[i];
+        uint32_t first, end;
+        if (i == index || !earlier->in_use || !earlier->is_write || !overlap(earlier, w, &first, &end)) continue;
+        for (uint32_t b = first; b < end; b++)
+            if (!t->undo[i].next_writer[b]) t->undo[i].next_writer[b] = w->sequence;
+    }
+    sparse_memory_write(t->shadow, w->address, data, w->size);
+}
+
+static slot *slot_of_write(trace_player *t, uint64_t sequence)
+{
+    for (unsigned i = 0; i < (unsigned)t->params.max_outstanding; i++)
+        if (t->slots[i].in_use && t->slots[i].is_write && t->slots[i].sequence == sequence) return &t->slots[i];
+    return NULL;
+}
+
+/* check_data: the memory refused a write, so it never happened. Each of its
+ * bytes reverts to what it held before, in the shadow when no later write
+ * covers it, else in what the next write over it recorded as before; reads
+ * issued in between expect the old value too. */
+static void shadow_undo_write(trace_player *t, unsigned index)
+{
+    const slot *w = &t->slots[index];
+    const shadow_undo *undo = &t->undo[index];
+    uint8_t current[SIMTX_MSG_MAX_DATA];
+    sparse_memory_read(t->shadow, w->address, current, w->size);
+    for (uint32_t b = 0; b < w->size; b++) {
+        uint64_t next = undo->next_writer[b];
+        uint64_t address = w->address + b;
+        for (unsigned i = 0; i < (unsigned)t->params.max_outstanding; i++) {
+            slot *other = &t->slots[i];
+            if (i == index || !other->in_use || address < other->address || address >= other->address + other->size) continue;
+            uint32_t offset = (uint32_t)(address - other->address);
+            if (other->is_write && t->undo[i].next_writer[offset] == w->sequence) t->undo[i].next_writer[offset] = next;
+            if (!other->is_write && other->sequence > w->sequence && (!next || other->sequence < next))
+                other->expected[offset] = undo->before[b];
+        }
+        if (!next) current[b] = undo->before[b];
+        else {
+            slot *successor = slot_of_write(t, next);
+            if (successor) t->undo[successor - t->slots].before[address - successor->address] = undo->before[b];
+        }
+    }
+    sparse_memory_write(t->shadow, w->address, current, w->size);
+}
+
 static bool issue(trace_player *t, uint64_t now)
 {
     simtx_msg *msg = &t->outgoing;
@@ -458,8 +578,11 @@ static bool issue(trace_player *t, uint64_t now)
     s->in_use = true;
     s->is_write = t->next.is_write;
     s->issue_cycle = now;
+    s->sequence = ++t->sequence;
+    s->address = msg->address;
+    s->size = msg->size;
     if (t->shadow) {
-        if (s->is_write) sparse_memory_write(t->shadow, msg->address, msg->data, msg->size);
+        if (s->is_write) shadow_apply_write(t, index, msg->data);
         else sparse_memory_read(t->shadow, msg->address, s->expected, msg->size);
     }
     t->issued++;
@@ -503,6 +626,7 @@ static simtx_accept_result trace_player_accept(void *core, unsigned port, const 
     slot *s = &t->slots[msg->id];
     uint64_t latency = now - s->issue_cycle;
     if (msg->status != SIMTX_STATUS_OK) t->stats.error_responses++;
+    if (s->is_write && t->shadow && msg->status != SIMTX_STATUS_OK) shadow_undo_write(t, (unsigned)msg->id);
     if (s->is_write) {
         t->stats.writes++;
         t->stats.bytes_written += msg->size;

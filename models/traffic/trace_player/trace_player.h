@@ -16,6 +16,7 @@ typedef struct trace_player_params {
     int64_t read_percent;
     int64_t address_base, address_range;
     bool check_data;
+    int64_t max_cycle;
 } trace_player_params;
 
 extern const simtx_block_info trace_player_block_info;
