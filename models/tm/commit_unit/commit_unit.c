@@ -315,8 +315,7 @@ static bool aside_overlaps(const commit_unit *u, size_t before, uint32_t lowest,
 {
     for (size_t i = 0; i < before; i++) {
         uint32_t first, last;
-        message_ids(u, &u->ring.beyond.messages[i], &first, &last);
-        if (first <= highest && last >= lowest) return true;
+        if (message_ids(u, &u->ring.beyond.messages[i], &first, &last) && first <= highest && last >= lowest) return true;
     }
     return false;
 }
@@ -590,7 +589,7 @@ static void take_aside(commit_unit *u, uint64_t now)
 {
     commit_held *aside = &u->ring.beyond;
     for (size_t i = 0; i < aside->length;) {
-        uint32_t lowest, highest;
+        uint32_t lowest = 0, highest = 0; /* every message put aside names IDs */
         message_ids(u, &aside->messages[i], &lowest, &highest);
         if (highest < u->ring.retire_cid + u->ring.window && !aside_overlaps(u, i, lowest, highest) &&
             take_in(u, &aside->messages[i], now)) {
