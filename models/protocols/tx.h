@@ -12,10 +12,7 @@
  * protocol) through the same ldst_unit to the memory side. Ids with bit 61
  * or bit 62 set are the tm_unit's own on that path: a core's ids leave both
  * clear. A block that does not speak this protocol (ldst_unit, L1) answers
- * a TX op with a command error. Until the core's side is cut over
- * (docs/architecture.md, next steps), simt_core still runs KILO/Warp TM
- * inside itself and no platform instantiates the tm_unit; its testbench
- * (testbenches/tm/tm_unit) drives it through this contract.
+ * a TX op with a command error.
  *
  * PARTIES
  *

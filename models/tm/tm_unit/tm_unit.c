@@ -335,6 +335,15 @@ static void tm_unit_port_free(void *core, unsigned port)
     else u->memory_blocked = false;
 }
 
+/* Host accesses pass through to the memory side (the unit holds no data:
+ * its logs are not yet memory). */
+static size_t tm_unit_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
+{
+    (void)core, (void)is_write, (void)address, (void)data, (void)size;
+    *forward_port = LDST_PORT;
+    return 0;
+}
+
 void tm_unit_set_recording(void *unit, bool on) { ((tmu *)unit)->recording = on; }
 
 size_t tm_unit_history(const void *unit, const tm_unit_record **records, const uint32_t **words)
@@ -363,4 +372,5 @@ const simtx_block_info tm_unit_block_info = {
     .accept = tm_unit_accept,
     .cycle = tm_unit_cycle,
     .port_free = tm_unit_port_free,
+    .debug_access = tm_unit_debug_access,
 };
