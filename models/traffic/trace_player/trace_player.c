@@ -95,7 +95,7 @@ typedef struct trace_player {
     shadow_undo *undo;        /* check_data only: one per slot */
     /* check_data: writes in flight per hashed 64-byte line, so that a write
      * looks for earlier ones over its bytes only when there may be some. */
-    uint16_t writes_on_line[256];
+    uint32_t writes_on_line[256];
     uint64_t sequence;        /* requests issued, numbering them */
     struct {
         uint64_t reads, writes, bytes_read, bytes_written, error_responses, cycles;
@@ -514,9 +514,9 @@ static bool count_write_lines(trace_player *t, const slot *w, int delta)
 {
     bool any = false;
     for (uint64_t line = w->address >> 6; line <= (w->address + w->size - 1) >> 6; line++) {
-        uint16_t *count = &t->writes_on_line[line & 255];
+        uint32_t *count = &t->writes_on_line[line & 255];
         any |= *count != 0;
-        *count = (uint16_t)(*count + delta);
+        *count = (uint32_t)((int64_t)*count + delta);
     }
     return any;
 }
