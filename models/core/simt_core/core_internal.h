@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "msg_queue.h"
+#include "simtx_array.h"
 #include "simt_core.h"
 #include "simt_stack.h"
 #include "tx_client.h"
@@ -180,9 +181,5 @@ static inline uint32_t read_bytes(const uint8_t *bytes, unsigned size)
 void core_fail(simt_core *c, const char *format, ...) __attribute__((format(printf, 2, 3)));
 /* "0x1010 <kernel+0x10>: lw a0, 0(a1) (core 0, CTA (2,0,0), warp 3 of the CTA)" for error messages. */
 void core_describe(const simt_core *c, const warp *w, uint32_t pc, char *out, size_t size);
-/* Room for `needed` items in a growable array (capacity doubling from
- * `first_capacity`): the array, possibly moved, or NULL when out of memory,
- * leaving the array and *capacity as they were. */
-void *core_reserve(void *items, size_t *capacity, size_t needed, size_t item_size, size_t first_capacity);
 
 #endif

@@ -66,17 +66,6 @@ void core_describe(const simt_core *c, const warp *w, uint32_t pc, char *out, si
              cta->id[1], cta->id[2], w->warp_in_cta);
 }
 
-void *core_reserve(void *items, size_t *capacity, size_t needed, size_t item_size, size_t first_capacity)
-{
-    if (needed <= *capacity) return items;
-    size_t grown = *capacity ? *capacity : first_capacity;
-    while (grown < needed) grown *= 2;
-    void *moved = realloc(items, grown * item_size);
-    if (moved) *capacity = grown;
-    return moved;
-}
-
-
 static void simt_core_destroy(void *core);
 
 static void *simt_core_create(const void *params, const simtx_env *env, char *error, size_t error_size)

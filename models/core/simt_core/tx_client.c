@@ -39,7 +39,7 @@ static bool send_event(simt_core *c, simtx_op op, uint32_t warp_index, uint64_t 
 
 bool tx_client_undo_append(simt_core *c, tx_lane *lane, uint32_t offset, uint32_t old, uint32_t size)
 {
-    local_undo *undo = core_reserve(lane->undo, &lane->undo_capacity, lane->undo_count + 1u, sizeof *undo, 16);
+    local_undo *undo = simtx_array_reserve(lane->undo, &lane->undo_capacity, lane->undo_count + 1u, sizeof *undo, 16);
     if (!undo) {
         core_fail(c, "out of memory for a transaction's stack undo log");
         return false;

@@ -60,16 +60,6 @@ void tmu_fail(tmu *u, const char *format, ...)
     u->env.fail(u->env.context, text);
 }
 
-void *tmu_reserve(void *items, size_t *capacity, size_t needed, size_t item_size, size_t first_capacity)
-{
-    if (needed <= *capacity) return items;
-    size_t grown = *capacity ? *capacity : first_capacity;
-    while (grown < needed) grown *= 2;
-    void *moved = realloc(items, grown * item_size);
-    if (moved) *capacity = grown;
-    return moved;
-}
-
 bool tmu_queue_push(tmu *u, tmu_queue *q, const simtx_msg *msg, uint64_t ready)
 {
     if (q->length == q->capacity) {

@@ -13,7 +13,7 @@
 bool tmu_log_append(tmu *u, tmu_log *log, uint32_t word, uint32_t value)
 {
     if (log->count == log->capacity) {
-        tm_entry *entries = tmu_reserve(log->entries, &log->capacity, log->count + 1u, sizeof *entries, 16);
+        tm_entry *entries = simtx_array_reserve(log->entries, &log->capacity, log->count + 1u, sizeof *entries, 16);
         if (!entries) {
             tmu_fail(u, "out of memory for a transaction log");
             return false;
@@ -28,10 +28,10 @@ static uint32_t new_request(tmu *u)
 {
     if (!u->free_request_count) {
         size_t capacity = u->request_count, free_capacity = u->request_count;
-        tmu_request *requests = tmu_reserve(u->requests, &capacity, u->request_count + 1u, sizeof *requests, 8);
+        tmu_request *requests = simtx_array_reserve(u->requests, &capacity, u->request_count + 1u, sizeof *requests, 8);
         if (!requests) return NO_REQUEST;
         u->requests = requests;
-        uint32_t *free_requests = tmu_reserve(u->free_requests, &free_capacity, capacity, sizeof *free_requests, 8);
+        uint32_t *free_requests = simtx_array_reserve(u->free_requests, &free_capacity, capacity, sizeof *free_requests, 8);
         if (!free_requests) return NO_REQUEST;
         u->free_requests = free_requests;
         for (size_t i = capacity; i-- > u->request_count;) {

@@ -7,10 +7,10 @@
 void tmu_record_commit(tmu *u, const tmu_lane *lane, uint32_t cid, uint32_t after)
 {
     tmu_history *h = &u->history;
-    tm_unit_record *records = tmu_reserve(h->records, &h->capacity, h->count + 1, sizeof *records, 256);
+    tm_unit_record *records = simtx_array_reserve(h->records, &h->capacity, h->count + 1, sizeof *records, 256);
     if (records) h->records = records;
     size_t words_needed = h->word_count + 2 * ((size_t)lane->reads.count + lane->writes.count);
-    uint32_t *words = records ? tmu_reserve(h->words, &h->word_capacity, words_needed, sizeof *words, 1024) : NULL;
+    uint32_t *words = records ? simtx_array_reserve(h->words, &h->word_capacity, words_needed, sizeof *words, 1024) : NULL;
     if (!words) {
         tmu_fail(u, "out of memory recording the transaction history");
         return;

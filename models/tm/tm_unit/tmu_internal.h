@@ -9,6 +9,7 @@
 
 #include "ldst.h"
 #include "msg_queue.h"
+#include "simtx_array.h"
 #include "tm_lazy.h"
 #include "tm_lazy_walker.h"
 #include "tm_unit.h"
@@ -200,9 +201,8 @@ struct tmu {
     } probes;
 };
 
-/* tm_unit.c: failing the run; growable arrays; the queues. */
+/* tm_unit.c: failing the run; the queues. */
 void tmu_fail(tmu *u, const char *format, ...) __attribute__((format(printf, 2, 3)));
-void *tmu_reserve(void *items, size_t *capacity, size_t needed, size_t item_size, size_t first_capacity);
 bool tmu_queue_push(tmu *u, tmu_queue *q, const simtx_msg *msg, uint64_t ready);
 /* A TM protocol request (counted, tagged with the core) for the ldst socket. */
 bool tmu_push(tmu *u, const simtx_msg *msg);

@@ -46,7 +46,7 @@ static bool need_block_queries(tmu *u, tmu_warp *w, uint32_t warp, const tmu_req
     for (uint64_t m = r->lanes; m; m &= m - 1) {
         uint32_t block = r->addresses[__builtin_ctzll(m)] / TM_LWT_BLOCK_BYTES;
         if (block_index(w, block) != UINT32_MAX) continue;
-        tmu_block *blocks = tmu_reserve(w->blocks, &w->block_capacity, w->block_count + 1u, sizeof *blocks, 32);
+        tmu_block *blocks = simtx_array_reserve(w->blocks, &w->block_capacity, w->block_count + 1u, sizeof *blocks, 32);
         if (!blocks) {
             tmu_fail(u, "out of memory for temporal conflict detection");
             return false;

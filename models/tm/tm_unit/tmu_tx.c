@@ -29,7 +29,7 @@ static tmu_warp *warp_state(tmu *u, int32_t warp)
     }
     if ((uint32_t)warp >= u->warp_count) {
         size_t capacity = u->warp_count;
-        tmu_warp **warps = tmu_reserve(u->warps, &capacity, (size_t)warp + 1, sizeof *warps, 64);
+        tmu_warp **warps = simtx_array_reserve(u->warps, &capacity, (size_t)warp + 1, sizeof *warps, 64);
         if (!warps) {
             tmu_fail(u, "out of memory for warp state");
             return NULL;
