@@ -1,19 +1,20 @@
 /* The protocol between a SIMT core and the units that execute a warp's memory
- * instruction after operand read: the ldst_unit (global and local memory,
- * through the L1) and the lds (the core's shared memory, models/core/lds).
+ * instruction after operand read: the ldst_unit (global and persistent
+ * memory through the L1, models/core/ldst_unit) and the lds (the core's
+ * shared memory, models/core/lds).
  *
  * The core reads the base and data registers at issue, computes the lanes'
  * addresses, decides per lane which unit serves it (the shared window goes to
- * the lds, the rest to the ldst_unit; the constant path stays in the core),
+ * the lds, the global and persistent windows to the ldst_unit; local memory
+ * and the constant path stay in the core),
  * and sends each unit one REQUEST per warp memory instruction. The unit
  * answers with the lanes' values of rd; the core writes them back and
  * releases its scoreboard. The register file, the scoreboard and the
  * reservation of lr/sc stay in the core.
  *
- * STATUS. Only the lds speaks this protocol so far. The ldst_unit is not a
- * block yet: the core's lsu module (models/core/simt_core/lsu.c) does its
- * work inside the core and sends mem.h requests to the L1 (issue 14,
- * step 3; the second of the next steps in docs/architecture.md).
+ * The core's local memory (the private stack) stays in the core, with its
+ * transactional undo: a rollback restores it together with the register
+ * checkpoint, which the core owns (tx.h).
  *
  * PARTIES AND ORDER OF EVENTS (one warp memory instruction)
  *
@@ -73,7 +74,9 @@
  *                                        sends only lanes whose reservation
  *                                        matches the address and answers the
  *                                        others (1) itself, as today
- *   SIMTX_OP_CLEAN_LINE                  clwb of each lane's line (ldst_unit)
+ *   SIMTX_OP_CLEAN_LINE                  clwb of each lane's line (ldst_unit:
+ *                                        one mem.h CLEAN_LINE per touched
+ *                                        segment); access size 1, 2 or 4
  *   SIMTX_OP_FENCE                       completes after every earlier request
  *                                        of the socket has completed
  *   SIMTX_OP_WRITE + LDST_KIND_CLEAR     zero the window (lds: a CTA's region
@@ -82,7 +85,23 @@
  *   ascending lane order (each sees the previous lane's result).
  *   Orthogonal attributes (non-temporal stores, transactional accesses)
  *   travel in the message layer's flags field, not in aux: a unit that does
- *   not model an attribute ignores it (the lds has no temporal hint).
+ *   not model an attribute ignores it (the lds has no temporal hint); the
+ *   ldst_unit copies them into every mem.h request it makes for the request.
+ *   A transactional load (SIMTX_FLAG_TRANSACTIONAL) is an ordinary load to
+ *   the ldst_unit; the core logs the values that come back (lazy
+ *   versioning keeps transactional stores in the core's write log).
+ *
+ * PASS-THROUGH (ldst_unit)
+ *
+ *   Every message on the core's socket whose op is of the lazy TM family
+ *   (simtx_op_info_of(op)->family == SIMTX_FAMILY_TM_LAZY, tm_lazy.h) is
+ *   not an ldst.h request: the ldst_unit forwards it unchanged to its
+ *   memory socket (inside accept when the socket takes it, else queued in
+ *   order ahead of its own mem.h requests) and returns its response
+ *   unchanged. Such messages may arrive between the beats of a request. The
+ *   pass-through stays when a tm_unit sits between core and ldst_unit: the
+ *   tm_unit then sends its protocol through it. Any other op the unit does
+ *   not serve is answered with LDST_FAULT_UNSUPPORTED, never guessed at.
  *
  * FIELDS
  *
@@ -121,6 +140,10 @@
  *   lane (ldst_fault_lane). No lane took effect. The core reports it (naming
  *   the lane and its instruction) or, inside a transaction that may have read
  *   inconsistent data, aborts the transaction instead.
+ *   LDST_FAULT_MEMORY (ldst_unit): the memory side answered one of the
+ *   request's mem.h requests with an error (the status is the memory
+ *   side's); the lane is the lowest of that mem.h request. The other lanes
+ *   may have taken effect.
  *
  * BACKPRESSURE, ORDER AND DEADLOCK FREEDOM
  *
@@ -153,7 +176,11 @@
  *   cycle after its arrival. Clear and fence take no bank cycles. The
  *   lds's parameters latency, banks and bank_width set these costs; the
  *   messages' hops come on top.
- *   ldst_unit: see its README (coalescing, the L1's timing).
+ *   ldst_unit: a request's mem.h requests leave one per cycle from the
+ *   later of its arrival and the unit's previous request's last one (the
+ *   coalescer's rate); its responses leave when its last mem.h response
+ *   arrives (no cycle of its own), a fault's the cycle after its arrival.
+ *   The L1's and the memory side's timing come on top (its README).
  */
 #ifndef SIMTX_LDST_H
 #define SIMTX_LDST_H
@@ -180,7 +207,8 @@ typedef enum ldst_fault {
     LDST_FAULT_NONE,
     LDST_FAULT_RANGE,      /* SIMTX_STATUS_ADDRESS_ERROR: outside the window */
     LDST_FAULT_MISALIGNED, /* SIMTX_STATUS_ADDRESS_ERROR: not aligned to its size */
-    LDST_FAULT_UNSUPPORTED /* SIMTX_STATUS_COMMAND_ERROR */
+    LDST_FAULT_UNSUPPORTED, /* SIMTX_STATUS_COMMAND_ERROR */
+    LDST_FAULT_MEMORY       /* the memory side's status: it answered an error */
 } ldst_fault;
 
 #define LDST_LAST (UINT64_C(1) << 24)
@@ -295,6 +323,7 @@ static inline const char *ldst_fault_name(ldst_fault fault)
     case LDST_FAULT_RANGE: return "outside the window";
     case LDST_FAULT_MISALIGNED: return "misaligned";
     case LDST_FAULT_UNSUPPORTED: return "unsupported";
+    case LDST_FAULT_MEMORY: return "a memory-side error";
     }
     return "unknown";
 }

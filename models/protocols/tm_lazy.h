@@ -132,11 +132,13 @@
  *   ID. The L1 forwards other ops through its `pending_entries` table
  *   (64 by default): TM platforms should size it for the worst case
  *   (transactional warps x lanes x partitions, e.g. 2 x 32 x 6 = 384 with
- *   per-ID messages; 2 x 2 x 6 = 24 coalesced), see l1_pending_entries in
- *   platforms/specs/gtx480.lua (applied by platforms/parts/tm_lazy.lua).
- *   Likewise `window` must cover every ID handed out but not yet retired
- *   (960 concurrent transactions on the GTX480: window 1024), since
- *   messages for IDs beyond it wait. Waiting TM_LWT_QUERY messages are held
+ *   per-ID messages; 2 x 2 x 6 = 24 coalesced). Likewise `window` must
+ *   cover every ID of a running transaction (960 concurrent transactions
+ *   on the GTX480: window 1024): messages for IDs beyond it wait (held
+ *   aside, so they never block older IDs' messages), and a warp whose lanes
+ *   commit together would wait for ever for a lane's ID past it.
+ *   platforms/parts/tm_lazy.lua sizes both from the cores, lanes and
+ *   transactional warps (all warps of a core when tokens = 0). Waiting TM_LWT_QUERY messages are held
  *   without limit for the same reason.
  *
  * COSTS

@@ -138,16 +138,39 @@ inline void tick_scheduler::advance_to(domain &clock, uint64_t now_ps)
     clock.now_cycle = now_ps - edge_ps < clock.period_ps ? clock.now_cycle + 1 : now_ps / clock.period_ps;
 }
 
-inline uint64_t tick_scheduler::next_due(const domain &clock, uint64_t now)
+inline uint64_t tick_scheduler::next_due(domain &clock, uint64_t now)
 {
-    uint64_t next = clock.later_first;
-    if (clock.occupied) {
+    // Entries a block left behind when it was rescheduled earlier name no
+    // tick: dropped here, so that time never advances to them (a run ends
+    // at the instant its last work ends, not at a forgotten wake-up).
+    block_module *const *blocks = clock.blocks.data();
+    while (clock.later_first != SIMTX_NEVER && blocks[clock.later.front().second]->scheduled_cycle_ != clock.later_first) {
+        std::pop_heap(clock.later.begin(), clock.later.end(), std::greater<>());
+        clock.later.pop_back();
+        clock.later_first = clock.later.empty() ? SIMTX_NEVER : clock.later.front().first;
+    }
+    while (clock.occupied) {
         unsigned start = static_cast<unsigned>((now + 1) % wheel_size);
         uint64_t rotated = start ? clock.occupied >> start | clock.occupied << (wheel_size - start) : clock.occupied;
         uint64_t wheel_next = now + 1 + static_cast<unsigned>(__builtin_ctzll(rotated));
-        if (wheel_next < next) next = wheel_next;
+        if (wheel_next >= clock.later_first) break;
+        if (slot_has_tick(clock, wheel_next)) return wheel_next;
+        unsigned slot = static_cast<unsigned>(wheel_next % wheel_size);
+        for (size_t w = 0; w < clock.words; w++) clock.wheel[w * wheel_size + slot] = 0;
+        clock.occupied &= ~(uint64_t(1) << slot);
     }
-    return next;
+    return clock.later_first;
+}
+
+// Whether some block with a bit in cycle's wheel slot is due at cycle.
+inline bool tick_scheduler::slot_has_tick(const domain &clock, uint64_t cycle)
+{
+    const uint64_t *entry = &clock.wheel[cycle % wheel_size];
+    block_module *const *blocks = clock.blocks.data();
+    for (size_t w = 0; w < clock.words; w++, entry += wheel_size, blocks += 64)
+        for (uint64_t word = *entry; word; word &= word - 1)
+            if (blocks[__builtin_ctzll(word)]->scheduled_cycle_ == cycle) return true;
+    return false;
 }
 
 // Ticks the blocks due at now_ps; then, while the next instant is within

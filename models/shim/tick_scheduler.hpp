@@ -17,7 +17,9 @@
 // - A block is due at its module's scheduled_cycle_: the earliest cycle asked
 //   for since its last tick. A block rescheduled earlier leaves its old bit or
 //   heap entry behind; that entry is skipped because the cycle no longer
-//   matches, so a block ticks at most once per cycle.
+//   matches, so a block ticks at most once per cycle, and next_due drops it
+//   before the clock's next cycle is chosen, so time never advances to an
+//   instant where nothing ticks.
 // - A cycle less than wheel_size ahead of the clock's current cycle when it is
 //   scheduled sets the block's bit in wheel slot cycle % wheel_size; a later
 //   one goes on the min-heap and moves onto its slot when its cycle comes, so
@@ -135,7 +137,8 @@ class tick_scheduler {
     inline void notify(uint64_t time_ps);
     inline void tick_due(domain &clock);
     inline static void advance_to(domain &clock, uint64_t now_ps);
-    inline static uint64_t next_due(const domain &clock, uint64_t now);
+    inline static uint64_t next_due(domain &clock, uint64_t now);
+    inline static bool slot_has_tick(const domain &clock, uint64_t cycle);
     inline void run();
 
     std::vector<domain> domains_;

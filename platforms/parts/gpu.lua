@@ -1,5 +1,6 @@
 -- A GPU as a netlist part: its clock domains, SIMT cores (each with its
--- shared memory, an `lds` block named sm<i>_lds) and the memory side
+-- LD/ST unit for global memory, an `ldst_unit` block named sm<i>_ldst, and
+-- its shared memory, an `lds` block named sm<i>_lds) and the memory side
 -- of parts/gpu_memory.lua (L1s, crossbar, memory partitions of an L2 slice
 -- and a DRAM channel), all from one parameter set (`spec`, default
 -- specs/gtx480.lua).
@@ -14,10 +15,12 @@
 --   dram                "dram_controller")
 --   core                more simt_core parameters, for every core
 --   lds                 more lds parameters, for every core's lds
---   core_side(core, socket)   hook between a core and its L1: receives the
---                       core's initiator socket ("sm3.memory"), may insert
---                       blocks (a tm_unit, an ldst_unit, a path selector),
---                       returns the initiator socket that reaches the L1
+--   ldst                more ldst_unit parameters, for every core's ldst_unit
+--   core_side(core, socket)   hook between a core and its ldst_unit (where a
+--                       tm_unit will go): receives the core's initiator
+--                       socket ("sm3.ldst"), may insert blocks, returns the
+--                       initiator socket that reaches the ldst_unit; the
+--                       ldst_unit's memory socket reaches the L1
 --   after_l1, before_l2, before_dram, l1, l2, crossbar: as parts/gpu_memory.lua
 --   clocks              more clock domains to declare, { name = MHz }
 --   memory_first        declare the memory side before the cores (the order
@@ -36,7 +39,7 @@ local check, merge, passthrough = parts.check, parts.merge, parts.passthrough
 
 return function(options)
     options = check("gpu", options, {
-        spec = true, cores = true, lanes = true, scheduler = true, memory = true, dram = true, core = true, lds = true, core_side = true,
+        spec = true, cores = true, lanes = true, scheduler = true, memory = true, dram = true, core = true, lds = true, ldst = true, core_side = true,
         after_l1 = true, before_l2 = true, before_dram = true, l1 = true, l2 = true, crossbar = true, clocks = true,
         memory_first = true,
     })
@@ -58,6 +61,7 @@ return function(options)
 
     local core_params = merge(spec.core, { lanes = lanes, scheduler = scheduler }, options.core or {})
     local lds_params = merge(spec.lds or {}, options.lds or {})
+    local ldst_params = merge(spec.ldst or {}, options.ldst or {})
     if (core_params.shared_memory or 48 * 1024) > (lds_params.size or 48 * 1024) then
         error("gpu: the cores' shared_memory (" .. tostring(core_params.shared_memory or 48 * 1024) ..
               ") exceeds the lds's size (" .. tostring(lds_params.size or 48 * 1024) .. ")", 2)
@@ -66,6 +70,7 @@ return function(options)
         block(core_name(i), "simt_core", merge(core_params, { clock = "core", core_id = i }))
         block(core_name(i) .. "_lds", "lds", merge(lds_params, { clock = "core" }))
         connect(core_name(i) .. ".lds", core_name(i) .. "_lds.core")
+        block(core_name(i) .. "_ldst", "ldst_unit", merge(ldst_params, { clock = "core" }))
     end
     -- Blocks are created in declaration order, which orders the events of a
     -- simulated instant; memory_first keeps the order the TM platforms'
@@ -102,7 +107,8 @@ return function(options)
     end
     for i = 0, cores - 1 do
         if options.memory_first then declare_core(i) end
-        connect(core_side(i, core_name(i) .. ".memory"), target(i))
+        connect(core_side(i, core_name(i) .. ".ldst"), core_name(i) .. "_ldst.core")
+        connect(core_name(i) .. "_ldst.memory", target(i))
     end
     return result
 end

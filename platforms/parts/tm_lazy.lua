@@ -19,7 +19,10 @@
 --               conflict detection for read-only transactions (true), and
 --               TEST ONLY: the commit units skip one validation check, so the
 --               serializability oracle must fail (false)
---   params      more commit_unit parameters for every unit ({ lwh_entries = 1024 })
+--   params      more commit_unit parameters for every unit ({ lwh_entries = 1024 });
+--               `window` defaults to the commit IDs that may be live at once
+--               (cores x transactional warps x lanes, rounded up to a power
+--               of two) and may not be smaller
 --   clock       the commit units' clock domain ("commit")
 --   prefix      of the units' instance names (prefix .. "cu" .. p)
 --
@@ -47,11 +50,30 @@ return function(options)
     local tcd = options.tcd
     if tcd == nil then tcd = define("tcd", true) end
     local function name(p) return prefix .. "cu" .. p end
+    local tokens = options.tokens or define("tokens", spec.tm.warp_tokens)
+
+    -- Every ID handed out and not yet retired must fit the units' window:
+    -- a warp's lanes commit together, so a lane whose ID lies past the
+    -- window would hold back the decision of an older lane of its warp for
+    -- ever. Likewise each L1 must hold every held request of its core's
+    -- transactions (tm_lazy.h): up to one per lane and partition.
+    local lanes = define("lanes", spec.core.lanes)
+    local tx_warps = tokens > 0 and tokens or spec.core.warps
+    local live_ids = define("cores", spec.cores) * tx_warps * lanes
+    local window = 1024 -- the ring's smallest size: a few KB per unit
+    while window < live_ids do window = window * 2 end
+    local l1_pending = math.max(spec.tm.l1_pending_entries, tx_warps * lanes * partitions)
+    local given = (options.params or {}).window
+    if given and given < live_ids then
+        error("tm_lazy: params.window = " .. tostring(given) .. " is below the " .. live_ids ..
+              " commit IDs that may be live at once (cores x " .. (tokens > 0 and "tokens" or "warps per core") ..
+              " x lanes); the commit units would deadlock", 2)
+    end
 
     local function before_l2(partition, socket)
         local params = {
             clock = clock_name, partition = partition, partitions = partitions, interleave = interleave,
-            cid_allocator = partition == 0, validation = mode == "ideal" and "ideal" or "values", skip_validation_check = broken,
+            cid_allocator = partition == 0, window = window, validation = mode == "ideal" and "ideal" or "values", skip_validation_check = broken,
             words_per_cycle = spec.tm.commit_words_per_cycle,
             lwt_entries = spec.tm.lwt_entries, lwt_subarrays = spec.tm.lwt_subarrays,
         }
@@ -67,14 +89,14 @@ return function(options)
             spec = spec,
             clocks = { [clock_name] = spec.clocks.commit },
             core = {
-                tm_warp_tokens = options.tokens or define("tokens", spec.tm.warp_tokens),
+                tm_warp_tokens = tokens,
                 tm_partitions = partitions, tm_interleave = interleave,
                 tm_mode = mode == "warp" and "warp" or "kilo", tm_tcd = tcd, tm_conflict_table = spec.tm.conflict_table,
             },
             -- Global data is not cached in L1 (the L1s are not coherent);
             -- pending_entries holds the TM requests a core keeps outstanding
-            -- (see "held requests" in tm_lazy.h).
-            l1 = { cache_global = false, pending_entries = spec.tm.l1_pending_entries },
+            -- (see "held requests" in tm_lazy.h), sized above.
+            l1 = { cache_global = false, pending_entries = l1_pending },
             l2 = { size = spec.tm.l2_size },
             -- Log entries cost interconnect flits, except with ideal TM (free log transfer).
             crossbar = { tm_log_data = mode ~= "ideal" },

@@ -43,8 +43,12 @@ return {
         ctas = 8,                -- GPGPU-Sim GTX480: 8 CTAs per core
         registers = 32768,       -- GPGPU-Sim GTX480: 32768 registers per core
         shared_memory = 16 * 1024, -- tables: "Shared Memory per Core 16KB" (CTA placement; the lds holds it)
-        segment_size = 128,      -- the coalescer's segment: the L1 line
-        sector_size = 32,        -- the coalescer's sector: the L2 sector
+    },
+
+    -- ldst_unit parameters (a core's LD/ST unit for global memory, one per core).
+    ldst = {
+        segment_size = 128,      -- the coalescer's segment: the L1 line (tables: "128B line")
+        sector_size = 32,        -- the coalescer's sector: the L2 sector (GPGPU-Sim GTX480: 32 B sectors)
     },
 
     -- lds parameters (a core's shared memory, one per core).

@@ -721,6 +721,7 @@ netlist load_netlist(const std::string &file, const netlist_options &options)
     state.directory = slash == std::string::npos ? "" : file.substr(0, slash + 1);
 
     lua_budget budget;
+    if (options.lua_instructions) budget.instructions = options.lua_instructions;
     lua_State *L = new_bounded_state(budget);
     if (!L) throw std::runtime_error("cannot create a Lua state");
     // Only deterministic libraries: no io, os or package.

@@ -53,10 +53,15 @@ platform::platform(const netlist &net, const run_options &options)
         try {
             modules_.push_back(std::make_unique<block_module>(inst.name.c_str(), config));
         } catch (const creation_error &e) {
-            // A parameter the command line set is blamed on that option, not on the netlist line.
+            // An error about a value the command line set (naming its
+            // parameter or quoting the value, like a trace file's path) is
+            // blamed on that option, not on the netlist line.
             std::string message = e.what(), blamed = inst.where.text();
-            for (const auto &[parameter, option] : inst.set_by)
-                if (message.rfind("parameter '" + parameter + "'", 0) == 0) blamed = "--set '" + option + "'";
+            for (const auto &[parameter, option] : inst.set_by) {
+                std::string value = option.substr(option.find('=') + 1);
+                if (message.rfind("parameter '" + parameter + "'", 0) == 0 || (value.size() >= 3 && message.find(value) != std::string::npos))
+                    blamed = "--set '" + option + "'";
+            }
             throw input_error(blamed + ": block '" + inst.name + "' (" + inst.info->name + "): " + message);
         }
     }

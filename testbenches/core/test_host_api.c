@@ -1,7 +1,8 @@
 /* The host API and the SIMT core linked directly into a test program, with
- * no SystemC: a small in-test memory answers the core's requests after a
- * fixed latency, an lds block on the core's lds socket holds shared memory,
- * and the backend steps the core's and the lds's cycles itself. */
+ * no SystemC: an ldst_unit block on the core's ldst socket coalesces its
+ * global accesses for a small in-test memory that answers after a fixed
+ * latency, an lds block on the core's lds socket holds shared memory, and
+ * the backend steps the core's, the ldst_unit's and the lds's cycles itself. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "host_api.h"
 #include "lds.h"
+#include "ldst_unit.h"
 #include "simt_core.h"
 #include "sparse_memory.h"
 #include "test_support.h"
@@ -31,9 +33,20 @@ typedef struct test_system {
     void *lds;                  /* on the core's socket 1 */
     simtx_observer *lds_observer;
     uint64_t lds_next;          /* the lds's next cycle */
+    void *ldst;                 /* on the core's socket 0; its memory socket reaches the in-test memory */
+    simtx_observer *ldst_observer;
+    uint64_t ldst_next;
 } test_system;
 
-enum { LDS_SOCKET = 1 };
+enum { LDST_SOCKET = 0, LDS_SOCKET = 1, LDST_CORE = 0, LDST_MEMORY = 1 };
+
+static bool ldst_deliver(test_system *s, unsigned port, const simtx_msg *msg)
+{
+    simtx_accept_result result = ldst_unit_block_info.accept(s->ldst, port, msg, s->now);
+    if (result == SIMTX_BUSY) return false;
+    if (result == SIMTX_ACCEPTED && s->ldst_next > s->now + 1) s->ldst_next = s->now + 1;
+    return true;
+}
 
 static bool lds_deliver(test_system *s, const simtx_msg *msg)
 {
@@ -53,6 +66,17 @@ static bool memory_send(void *context, unsigned port, const simtx_msg *msg)
 {
     test_system *s = context;
     if (port == LDS_SOCKET) return lds_deliver(s, msg);
+    return ldst_deliver(s, LDST_CORE, msg);
+}
+
+/* The ldst_unit's sends: responses to the core, requests to the memory. */
+static bool ldst_send(void *context, unsigned port, const simtx_msg *msg)
+{
+    test_system *s = context;
+    if (port == LDST_CORE) {
+        simt_core_block_info.accept(s->core, LDST_SOCKET, msg, s->now);
+        return true;
+    }
     if (s->count == MAX_IN_FLIGHT) return false;
     simtx_msg response = *msg;
     if (msg->op == SIMTX_OP_READ) sparse_memory_read(s->memory, msg->address, response.data, msg->size);
@@ -82,6 +106,19 @@ static bool lds_respond(void *context, unsigned port, const simtx_msg *msg)
     return true;
 }
 
+static void attach_ldst(test_system *s)
+{
+    ldst_unit_params params;
+    char error[512] = "";
+    CHECK(simtx_params_init(ldst_unit_block_info.params, &params, error, sizeof error));
+    s->ldst_observer = simtx_observer_create();
+    simtx_env env = {.context = s, .instance_name = "sm0_ldst", .send = ldst_send, .fail = record_failure, .observer = s->ldst_observer};
+    s->ldst = ldst_unit_block_info.create(&params, &env, error, sizeof error);
+    simtx_params_release(ldst_unit_block_info.params, &params);
+    CHECK(s->ldst != NULL);
+    s->ldst_next = SIMTX_NEVER;
+}
+
 static void attach_lds(test_system *s)
 {
     lds_params params;
@@ -93,12 +130,15 @@ static void attach_lds(test_system *s)
     simtx_params_release(lds_block_info.params, &params);
     CHECK(s->lds != NULL);
     s->lds_next = SIMTX_NEVER;
+    attach_ldst(s);
 }
 
 static void detach_lds(test_system *s)
 {
     lds_block_info.destroy(s->lds);
     simtx_observer_destroy(s->lds_observer);
+    ldst_unit_block_info.destroy(s->ldst);
+    simtx_observer_destroy(s->ldst_observer);
 }
 
 static bool backend_access(void *context, bool is_write, uint32_t address, void *data, size_t size)
@@ -128,7 +168,10 @@ static bool backend_run(void *context, char *error, size_t error_size)
         /* Deliver due responses, then tick when the core or a response needs it. */
         for (size_t i = 0; i < s->count;)
             if (s->due[i] <= s->now) {
-                info->accept(s->core, 0, &s->in_flight[i], s->now);
+                if (!ldst_deliver(s, LDST_MEMORY, &s->in_flight[i])) {
+                    i++;
+                    continue;
+                }
                 s->in_flight[i] = s->in_flight[--s->count];
                 s->due[i] = s->due[s->count];
                 next = s->now + 1;
@@ -138,8 +181,15 @@ static bool backend_run(void *context, char *error, size_t error_size)
             info->port_free(s->core, LDS_SOCKET);
             next = s->now;
         }
+        if (s->ldst_next <= s->now) { /* likewise: it may take a refused beat again */
+            s->ldst_next = ldst_unit_block_info.cycle(s->ldst, s->now);
+            ldst_unit_block_info.port_free(s->ldst, LDST_MEMORY);
+            info->port_free(s->core, LDST_SOCKET);
+            next = s->now;
+        }
         if (next <= s->now) next = info->cycle(s->core, s->now);
         uint64_t earliest = next < s->lds_next ? next : s->lds_next;
+        if (s->ldst_next < earliest) earliest = s->ldst_next;
         for (size_t i = 0; i < s->count; i++)
             if (s->due[i] < earliest) earliest = s->due[i];
         if (earliest == SIMTX_NEVER) break;
@@ -255,7 +305,8 @@ static void run_pattern(const char *kernel, int lanes, uint32_t stride, uint64_t
     CHECK(gpu_launch(device, module, kernel, (gpu_dim3){1, 1, 1}, (gpu_dim3){(uint32_t)lanes, 1, 1}, args, sizeof args,
                      (uint32_t)lanes * stride * 4));
     CHECK(gpu_synchronize(device));
-    CHECK_EQUAL(statistic(s, "memory_requests"), expected_requests);
+    const simtx_stat_entry *requests = simtx_observer_find_stat(s->ldst_observer, "memory_requests");
+    CHECK_EQUAL(requests ? *(const uint64_t *)requests->value : UINT64_MAX, expected_requests);
     const simtx_stat_entry *conflicts = simtx_observer_find_stat(s->lds_observer, "bank_conflict_cycles");
     CHECK(conflicts != NULL);
     CHECK_EQUAL(conflicts ? *(const uint64_t *)conflicts->value : UINT64_MAX, expected_conflict_cycles);

@@ -69,16 +69,16 @@ static void groups_and_held(void)
         simtx_msg q;
         simtx_msg_init(&q, SIMTX_OP_TM_LWT_QUERY, 0, 0);
         q.aux = i;
-        CHECK(commit_ring_hold(&r, &q));
+        CHECK(commit_ring_hold(&r.queries, &q));
     }
-    CHECK_EQUAL(r.held_length, 100);
-    commit_ring_unhold(&r, 0);
-    commit_ring_unhold(&r, 50);
-    CHECK_EQUAL(r.held_length, 98);
-    CHECK_EQUAL(r.held[0].aux, 1);
-    CHECK_EQUAL(r.held[49].aux, 50);
-    CHECK_EQUAL(r.held[50].aux, 52);
-    CHECK_EQUAL(r.held[97].aux, 99);
+    CHECK_EQUAL(r.queries.length, 100);
+    commit_ring_unhold(&r.queries, 0);
+    commit_ring_unhold(&r.queries, 50);
+    CHECK_EQUAL(r.queries.length, 98);
+    CHECK_EQUAL(r.queries.messages[0].aux, 1);
+    CHECK_EQUAL(r.queries.messages[49].aux, 50);
+    CHECK_EQUAL(r.queries.messages[50].aux, 52);
+    CHECK_EQUAL(r.queries.messages[97].aux, 99);
     commit_ring_release(&r);
 }
 

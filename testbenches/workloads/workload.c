@@ -15,6 +15,7 @@ int tx_rollback_main(gpu_device *device, workload_context *context);
 int spmv_main(gpu_device *device, workload_context *context);
 int bfs_main(gpu_device *device, workload_context *context);
 int divergence_main(gpu_device *device, workload_context *context);
+int chase_main(gpu_device *device, workload_context *context);
 
 /* Options: those the host program reads; opt and kernel are every workload's. */
 static const workload_info workloads[] = {
@@ -31,6 +32,7 @@ static const workload_info workloads[] = {
     {"spmv", "sparse matrix (CSR) times vector, one row per thread", "n per_row block seed", false, spmv_main},
     {"bfs", "frontier-based breadth-first search, one launch per level", "n degree block seed", false, bfs_main},
     {"divergence", "divergence torture kernel checked against the scalar reference interpreter", "n block seed", false, divergence_main},
+    {"chase", "one thread chasing pointers, for latency calibration (scripts/calibrate)", "space offsets passes steps base_multiple", false, chase_main},
 };
 
 size_t workload_count(void) { return sizeof workloads / sizeof workloads[0]; }

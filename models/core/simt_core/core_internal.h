@@ -13,12 +13,15 @@
 
 #define MAX_LANES 64
 
-enum { MEMORY_PORT = 0, LDS_PORT = 1 };
+/* The sockets, both speaking ldst.h: global and persistent lanes (and the
+ * lazy TM protocol) to the ldst_unit, shared lanes to the lds. */
+enum { LDST_PORT = 0, LDS_PORT = 1 };
 
-/* Beats waiting for the lds socket: the lds refuses only while it holds
- * its queue_depth requests, so room for a few requests keeps issue going;
- * a fuller queue only delays the stall. */
-#define LDS_QUEUE_BEATS 64
+/* Beats waiting for a socket. The lds refuses only while it holds its
+ * requests' limit, so room for a few requests keeps issue going and a
+ * fuller queue only delays the stall; the ldst socket's holds one global
+ * instruction's beats at most (lsu_has_room). */
+#define LSU_QUEUE_BEATS 64
 
 /* Inlined although GCC finds it too big to (or calls an outlined clone):
  * the cycle's steps exec_warp_ready, exec_issue and warp_sched_promote_due
@@ -63,20 +66,23 @@ typedef struct cta_slot {
     uint32_t *warps;            /* warp slots */
 } cta_slot;
 
-/* A memory instruction in flight to the memory side, the lds or both (the
+/* A memory instruction in flight to the ldst_unit, the lds or both (the
  * LD/ST path's pending table). */
 typedef struct pending_access {
     bool in_use;
     uint32_t warp, pc;
     uint8_t op, op_class, rd;   /* op_class: rv_class_of(op), kept rather than looked up per response */
-    uint32_t remaining;         /* responses still expected */
-    uint64_t lanes;
-    uint32_t addresses[MAX_LANES];
-    uint32_t expected[MAX_LANES]; /* sc: the value the CAS compares against */
+    uint32_t remaining;         /* requests still to complete (one per socket) */
     bool transactional;         /* a load inside a transaction: log what it reads */
-    bool contiguous;            /* a word load, lane l at addresses[0] + 4 l (only addresses[0] is kept): a response's lanes are one run */
     bool warp_waits;            /* counted in the warp's pending_memory (all but a store served by the lds alone) */
+    uint32_t addresses[MAX_LANES]; /* the lanes' kernel addresses: a transactional load's words, a fault's lane */
 } pending_access;
+
+/* A socket's beats not yet taken, and whether its unit holds one it refused. */
+typedef struct ldst_socket {
+    msg_queue beats;
+    bool blocked;
+} ldst_socket;
 
 /* What issuing an instruction did: executed it, found a structural stall
  * (nothing changed), or failed the run (reported). A result rather than a
@@ -109,10 +115,7 @@ struct simt_core {
     pending_access *pending;
     uint32_t *free_pending;
     uint32_t free_pending_count;
-    msg_queue requests;
-    bool port_blocked;
-    msg_queue lds_requests;     /* beats for the lds socket */
-    bool lds_blocked;
+    ldst_socket sockets[2];     /* by port */
     bool lds_size_checked;      /* the lds holds shared_memory (checked at the first clear) */
     uint64_t last_tick;
     stall_reason last_stall;
@@ -142,7 +145,7 @@ struct simt_core {
     struct {
         uint64_t warp_instructions, thread_instructions, ctas_completed, busy_cycles, ticks;
         uint64_t stall_cycles[STALL_REASONS];
-        uint64_t divergent_branches, global_loads, global_stores, global_atomics, memory_requests;
+        uint64_t divergent_branches;
         uint64_t shared_accesses, local_accesses, constant_loads, barriers;
         /* Made at finish, like ipc: its count and sum are warp_instructions
          * and thread_instructions, its buckets and bounds come from

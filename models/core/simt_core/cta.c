@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core_internal.h"
-#include "lsu_shared.h"
+#include "lsu_socket.h"
 
 /* The registers the kernel's instructions name, and sp (always set). */
 static uint32_t kernel_register_mask(const kernel_image *image)
@@ -142,8 +142,8 @@ bool cta_dispatch(simt_core *c, uint64_t now)
     /* The lds zeroes the region (its queue keeps room for this beat; if
      * the socket is still full, the next cycle retries). */
     if (l->shared_bytes) {
-        if (!lsu_shared_clear(c, offset, l->shared_bytes, slot, now)) return false;
-        lsu_shared_send_queued(c);
+        if (!lsu_socket_clear(c, offset, l->shared_bytes, slot, now)) return false;
+        lsu_socket_send_queued(c, LDS_PORT);
     }
     cta_slot *cta = &c->ctas[slot];
     uint64_t linear = l->next_cta++;

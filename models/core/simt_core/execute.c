@@ -455,7 +455,8 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
 /* The usual case inline: nothing queued (most cycles), or the port blocked. */
 static inline void exec_drain(simt_core *c, uint64_t now)
 {
-    if (!c->port_blocked && (c->tm_out.length || !msg_queue_empty(&c->requests))) lsu_send_queued(c, now);
+    const ldst_socket *socket = &c->sockets[LDST_PORT];
+    if (!socket->blocked && (c->tm_out.length || !msg_queue_empty(&socket->beats))) lsu_send_queued(c, now);
 }
 
 uint64_t exec_cycle(void *core, uint64_t now)
@@ -472,8 +473,8 @@ uint64_t exec_cycle(void *core, uint64_t now)
      * conflict check's end): the cycle only lowers it. */
     uint64_t wake = c->conflict_checks ? tm_core_cycle(c, now) : SIMTX_NEVER;
     exec_drain(c, now);
-    /* The lds's beats leave at issue; what it refused waits for its port_free. */
-    if (c->lds_requests.length) lsu_shared_send_queued(c);
+    /* Beats leave at issue; what a unit refused waits for its port_free. */
+    if (c->sockets[LDS_PORT].beats.length) lsu_socket_send_queued(c, LDS_PORT);
     unsigned issued = 0;
     stall_reason worst = STALL_IDLE;
     uint32_t schedulers = (uint32_t)c->params.schedulers;
@@ -581,11 +582,8 @@ uint64_t exec_cycle(void *core, uint64_t now)
     /* A CTA that did not fit is retried when one completes (a response or
      * an issue wakes the core then). */
     if (issued || (dispatched && cta_fits(c))) next = now + 1;
-    if (!c->port_blocked && c->tm_out.length) next = now + 1;
-    if (!c->port_blocked && !msg_queue_empty(&c->requests)) {
-        uint64_t ready = msg_queue_front_ready(&c->requests);
-        if (ready < next) next = ready;
-    }
+    const ldst_socket *ldst = &c->sockets[LDST_PORT];
+    if (!ldst->blocked && (c->tm_out.length || !msg_queue_empty(&ldst->beats))) next = now + 1;
     if (next <= now) next = now + 1;
     return next;
 }

@@ -1,4 +1,4 @@
-/* lsu: the core's LD/ST path (load-store unit; the seed of the ldst_unit block): windows and faults, coalescing, local memory, atomics, the pending table and request queue, responses; shared lanes go to the lds (lsu_shared.c). */
+/* lsu: the core's LD/ST path: addresses, the window decision per lane, local memory, the lr/sc reservation, the pending table; global lanes go to the ldst_unit, shared lanes to the lds (lsu_socket.c). */
 #include "lsu.h"
 
 #include <inttypes.h>
@@ -8,62 +8,18 @@
 #include "const_path.h"
 #include "cta.h"
 
-/* Lanes in a mask of consecutive lanes (not empty). */
-static uint32_t lane_run(uint64_t lanes) { return 64u - (uint32_t)__builtin_clzll(lanes) - (uint32_t)__builtin_ctzll(lanes); }
-
-/* A scattered warp touches up to 64 segments: a small hash table finds a lane's. */
-uint32_t lsu_coalesce(const uint32_t *addresses, uint64_t mask, unsigned size, uint32_t segment_size, lsu_segment *segments)
-{
-    enum { TABLE_BITS = 7 }; /* 128 entries for at most 64 segments */
-    uint8_t table[1u << TABLE_BITS] = {0}; /* segment index + 1; 0: empty */
-    uint32_t count = 0;
-    uint32_t segment_mask = ~(segment_size - 1);
-    unsigned segment_shift = (unsigned)__builtin_ctz(segment_size);
-    for (uint64_t m = mask; m; m &= m - 1) {
-        uint32_t lane = (uint32_t)__builtin_ctzll(m);
-        uint32_t base = addresses[lane] & segment_mask, offset = addresses[lane] - base;
-        uint32_t h = ((base >> segment_shift) * 0x9e3779b1u) >> (32 - TABLE_BITS); /* Fibonacci hashing */
-        while (table[h] && segments[table[h] - 1].base != base) h = (h + 1) & ((1u << TABLE_BITS) - 1);
-        uint32_t k = table[h] ? table[h] - 1u : count;
-        if (k == count) {
-            segments[count++] = (lsu_segment){base, offset, offset + size, 0};
-            table[h] = (uint8_t)count;
-        }
-        lsu_segment *s = &segments[k];
-        s->lanes |= 1ull << lane;
-        if (offset < s->first) s->first = offset;
-        if (offset + size > s->end) s->end = offset + size;
-    }
-    return count;
-}
-
-
-/* Whether a pending load keeps only its first lane's address, its lanes'
- * words being consecutive (a response's lanes are then one copy). Speed
- * only: the per-lane addresses and copies it saves cost more than 1% of
- * host instructions on vector add (docs/performance.md). */
-static inline bool pending_is_word_run(const pending_access *entry) { return entry->contiguous && !entry->transactional; }
-
-/* Whether a global access's responses write registers (or the reservation),
- * so read the lanes' addresses that its pending entry keeps. */
-static bool response_reads_lanes(rv_class cls, rv_op op, unsigned rd)
-{
-    return cls != RV_CLASS_STORE && (rd || op == RV_LR);
-}
-
 issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc, uint64_t mask, uint64_t now)
 {
     rv_op op = (rv_op)k->insn.op;
     rv_class cls = (rv_class)k->op_class;
     unsigned size = rv_access_size(op);
     uint32_t addresses[MAX_LANES];
-    uint64_t global_mask = 0, shared_mask = 0; /* lanes to the memory side, to the lds */
+    uint64_t global_mask = 0, shared_mask = 0; /* lanes to the ldst_unit, to the lds */
     const uint32_t *base = reg(c, w, k->insn.rs1);
     int32_t offset = cls == RV_CLASS_ATOMIC ? 0 : k->insn.imm;
     bool transactional = tm_core_active(w->tx);
     uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
     uint32_t lanes = c->lanes; /* a local: the stores below cannot change it */
-    bool contiguous = false; /* every lane, a word each, lane l at addresses[0] + 4 l */
     bool uniform_base = (w->uniform_registers >> k->insn.rs1) & 1;
     /* Loads write rd (set again below for an argument the whole warp reads). */
     if (cls != RV_CLASS_STORE) w->uniform_registers &= ~(1u << k->insn.rd);
@@ -90,7 +46,6 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
             address_bits = first; /* as aligned as the others (4 l adds no low bits) */
             lowest = first;
             highest = last_of_run;
-            contiguous = size == 4;
         } else {
             for (uint32_t lane = 0; lane < c->lanes; lane++) {
                 lowest = addresses[lane] < lowest ? addresses[lane] : lowest;
@@ -210,28 +165,14 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         }
         global_mask &= ~tx_served;
     }
-    lsu_segment segments[MAX_LANES];
-    uint32_t segment_mask = ~((uint32_t)c->params.segment_size - 1);
-    uint32_t messages;
-    if (!global_mask) {
-        messages = 0;
-    } else if (cls == RV_CLASS_ATOMIC) {
-        messages = (uint32_t)__builtin_popcountll(global_mask); /* one request per lane */
-    } else if (global_mask == mask && (lowest & segment_mask) == (highest & segment_mask)) {
-        /* The usual coalesced access: every lane in one segment. */
-        uint32_t segment_base = lowest & segment_mask;
-        segments[0] = (lsu_segment){segment_base, lowest - segment_base, highest + size - segment_base, mask};
-        messages = 1;
-    } else {
-        messages = lsu_coalesce(addresses, global_mask, size, (uint32_t)c->params.segment_size, segments);
-    }
-    if (messages && (!c->free_pending_count || c->requests.capacity - c->requests.length < messages)) return ISSUE_STALLED;
-    if (shared_mask && (!c->free_pending_count || !lsu_shared_has_room(c, lsu_shared_beats(cls, op, shared_mask)))) return ISSUE_STALLED;
+    if (global_mask && (!c->free_pending_count || !lsu_socket_has_room(c, LDST_PORT, lsu_socket_beats(cls, op, global_mask))))
+        return ISSUE_STALLED;
+    if (shared_mask && (!c->free_pending_count || !lsu_socket_has_room(c, LDS_PORT, lsu_socket_beats(cls, op, shared_mask))))
+        return ISSUE_STALLED;
 
     uint32_t *rd = reg(c, w, k->insn.rd);
     const uint32_t *data = reg(c, w, k->insn.rs2);
     uint64_t ready = now + 1;
-    uint64_t lsu_cycles = 1;
     /* Local and code-window lanes are served inside the core. */
     uint64_t local_mask = mask & ~global_mask & ~shared_mask & ~failed_sc & ~tx_served;
     if (tx_served) ready = now + (uint64_t)c->params.local_latency; /* the logs live in local memory */
@@ -311,7 +252,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
             if (now + (uint64_t)c->params.constant_latency > ready) ready = now + (uint64_t)c->params.constant_latency;
         }
     }
-    if (messages || shared_mask) {
+    if (global_mask || shared_mask) {
         uint32_t entry_index = c->free_pending[--c->free_pending_count];
         pending_access *entry = &c->pending[entry_index];
         entry->in_use = true;
@@ -320,119 +261,50 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         entry->op = (uint8_t)op;
         entry->op_class = (uint8_t)cls;
         entry->rd = k->insn.rd;
-        entry->remaining = messages + (shared_mask != 0); /* the lds answers one completion */
-        entry->lanes = global_mask;
+        entry->remaining = (global_mask != 0) + (shared_mask != 0); /* each unit answers one completion */
         /* The lds performs a warp's requests in order, so nothing waits for
          * a shared store's completion (barriers, fences, the CTA's end). */
-        entry->warp_waits = messages || cls != RV_CLASS_STORE;
+        entry->warp_waits = global_mask || cls != RV_CLASS_STORE;
         entry->transactional = cls == RV_CLASS_LOAD && transactional;
-        entry->contiguous = contiguous && op == RV_LW;
-        /* Only a response that writes registers reads the addresses (a
-         * store's does not), and a contiguous load's follow from its first. */
-        if (response_reads_lanes(cls, op, k->insn.rd) || shared_mask) { /* an lds fault names a lane's address */
-            if (pending_is_word_run(entry)) entry->addresses[0] = addresses[0];
-            else memcpy(entry->addresses, addresses, sizeof addresses);
-        }
+        memcpy(entry->addresses, addresses, sizeof(uint32_t) * lanes);
         w->pending_memory += entry->warp_waits;
-        if (!messages) {
-        } else if (cls == RV_CLASS_LOAD) c->stats.global_loads++;
-        else if (cls == RV_CLASS_STORE) c->stats.global_stores++;
-        else c->stats.global_atomics++;
+        if (cls != RV_CLASS_STORE && k->insn.rd) w->register_ready[k->insn.rd] = UINT64_MAX;
+        if (global_mask) {
+            lsu_socket_request(c, LDST_PORT, w, warp_index, k, entry_index, global_mask, addresses, now);
+        }
         if (shared_mask) {
-            lsu_shared_request(c, w, warp_index, k, entry_index, shared_mask, addresses, now);
-            lsu_shared_send_queued(c);
+            lsu_socket_request(c, LDS_PORT, w, warp_index, k, entry_index, shared_mask, addresses, now);
             c->stats.shared_accesses++;
         }
-        uint32_t sector = (uint32_t)c->params.sector_size;
-        uint64_t atomic_lanes = global_mask; /* the lanes still without a request */
-        for (uint32_t s = 0; s < messages; s++) {
-            /* Written in place: room for every message was checked above. */
-            simtx_msg *msg = msg_queue_push_slot(&c->requests, now + s);
-            if (!msg) {
-                core_fail(c, "internal error: memory request %u of %u queued without room", s, messages);
-                break;
-            }
-            uint64_t lanes_of_message;
-            if (cls == RV_CLASS_ATOMIC) {
-                uint32_t lane = (uint32_t)__builtin_ctzll(atomic_lanes);
-                atomic_lanes &= atomic_lanes - 1;
-                if (op == RV_LR) {
-                    simtx_msg_init(msg, SIMTX_OP_READ, addresses[lane], 4);
-                } else {
-                    simtx_msg_init(msg, SIMTX_OP_ATOMIC, addresses[lane], 4);
-                    msg->atomic_op = (uint8_t)lsu_atomic_code(op);
-                    memcpy(msg->data, &data[lane], 4);
-                    if (op == RV_SC) msg->aux = entry->expected[lane] = w->reserved_value[lane];
-                }
-                lanes_of_message = 1ull << lane;
-            } else {
-                lanes_of_message = segments[s].lanes;
-                uint32_t first = segments[s].first / sector * sector;
-                uint32_t last = (segments[s].end + sector - 1) / sector * sector;
-                simtx_msg_init(msg, cls == RV_CLASS_LOAD ? SIMTX_OP_READ : SIMTX_OP_WRITE, segments[s].base + first, last - first);
-                if (cls == RV_CLASS_STORE) {
-                    msg->byte_enable[0] = msg->byte_enable[1] = 0;
-                    memset(msg->data, 0, msg->size);
-                    if (contiguous) { /* the message's lanes are one run of words: one copy */
-                        uint32_t lane = (uint32_t)__builtin_ctzll(lanes_of_message);
-                        uint32_t o = addresses[lane] - (uint32_t)msg->address, bytes = lane_run(lanes_of_message) * 4;
-                        memcpy(msg->data + o, &data[lane], bytes);
-                        simtx_msg_enable_bytes(msg, o, bytes);
-                    }
-                    for (uint64_t m = contiguous ? 0 : lanes_of_message; m; m &= m - 1) {
-                        uint32_t lane = (uint32_t)__builtin_ctzll(m);
-                        uint32_t o = addresses[lane] - (uint32_t)msg->address;
-                        if (size == 4) memcpy(msg->data + o, &data[lane], 4);
-                        else memcpy(msg->data + o, &data[lane], size);
-                        /* aligned, so within one enable word */
-                        msg->byte_enable[o >> 6] |= ((1ull << size) - 1) << (o & 63);
-                    }
-                }
-            }
-            msg->lane_mask = lanes_of_message;
-            msg->core = (int32_t)c->params.core_id;
-            msg->warp = (int32_t)warp_index;
-            msg->cta = (int32_t)w->cta_slot;
-            msg->id = entry_index;
-            c->stats.memory_requests++;
-        }
-        if (messages > lsu_cycles) lsu_cycles = messages;
-        if (cls != RV_CLASS_STORE && k->insn.rd) w->register_ready[k->insn.rd] = UINT64_MAX;
     }
-    if (cls != RV_CLASS_STORE && k->insn.rd && !(messages || shared_mask)) w->register_ready[k->insn.rd] = ready;
+    if (cls != RV_CLASS_STORE && k->insn.rd && !(global_mask || shared_mask)) w->register_ready[k->insn.rd] = ready;
     if (op == RV_LR) { /* the value arrives with the response (or was read above) */
         w->reserved |= mask;
         for (uint64_t m = mask; m; m &= m - 1) w->reserved_address[__builtin_ctzll(m)] = addresses[__builtin_ctzll(m)];
     } else if (op == RV_SC) {
         w->reserved &= ~mask;
     }
-    c->lsu_free_cycle = now + lsu_cycles;
+    c->lsu_free_cycle = now + 1;
     return ISSUE_DONE;
 }
 
 void lsu_send_queued(simt_core *c, uint64_t now)
 {
+    (void)now;
     tm_queue *q = &c->tm_out;
-    while (!c->port_blocked && q->length) {
-        if (!c->env.send(c->env.context, MEMORY_PORT, &q->messages[q->head])) {
-            c->port_blocked = true;
+    ldst_socket *socket = &c->sockets[LDST_PORT];
+    while (!socket->blocked && q->length) {
+        if (!c->env.send(c->env.context, LDST_PORT, &q->messages[q->head])) {
+            socket->blocked = true;
             return;
         }
         q->head = (q->head + 1) % q->capacity;
         q->length--;
     }
-    while (!c->port_blocked && !msg_queue_empty(&c->requests) && msg_queue_front_ready(&c->requests) <= now) {
-        if (!c->env.send(c->env.context, MEMORY_PORT, msg_queue_front(&c->requests))) {
-            c->port_blocked = true;
-            return;
-        }
-        msg_queue_pop(&c->requests);
-        if (c->sched.room_waiter_count) warp_sched_release_room_waiter(&c->sched, c->warps);
-    }
+    lsu_socket_send_queued(c, LDST_PORT);
 }
 
-/* Inline in the memory side's response path, which most responses take. */
-static inline void complete_entry(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now)
+void lsu_complete(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now)
 {
     if (--entry->remaining) return;
     if (!entry->warp_waits) { /* a shared store: its warp may have ended, leave it alone */
@@ -459,56 +331,3 @@ static inline void complete_entry(simt_core *c, pending_access *entry, uint32_t 
     }
 }
 
-void lsu_response(simt_core *c, const simtx_msg *msg, uint64_t now)
-{
-    pending_access *entry = &c->pending[msg->id];
-    warp *w = &c->warps[entry->warp];
-    if (msg->status != SIMTX_STATUS_OK) {
-        char where[320];
-        core_describe(c, w, entry->pc, where, sizeof where);
-        core_fail(c, "the memory side answered %s for a request at 0x%08" PRIx64 " (%u bytes) made by %s",
-             msg->status == SIMTX_STATUS_ADDRESS_ERROR ? "an address error (no memory there)" : "a command error", msg->address,
-             msg->size, where);
-        return;
-    }
-    rv_op op = (rv_op)entry->op;
-    rv_class cls = (rv_class)entry->op_class;
-    if (response_reads_lanes(cls, op, entry->rd)) {
-        uint32_t *rd = reg(c, w, entry->rd);
-        uint64_t lanes = msg->lane_mask & entry->lanes;
-        if (pending_is_word_run(entry)) { /* the lanes' words are consecutive: one copy */
-            if (lanes) {
-                uint32_t lane = (uint32_t)__builtin_ctzll(lanes);
-                uint32_t address = entry->addresses[0] + 4 * lane;
-                memcpy(&rd[lane], msg->data + (address - (uint32_t)msg->address), lane_run(lanes) * 4);
-            }
-        } else if (op == RV_LW && !entry->transactional) { /* the common case: a word per lane */
-            for (uint64_t m = lanes; m; m &= m - 1) {
-                uint32_t lane = (uint32_t)__builtin_ctzll(m);
-                memcpy(&rd[lane], msg->data + (entry->addresses[lane] - (uint32_t)msg->address), 4);
-            }
-        } else {
-            unsigned size = rv_access_size(op);
-            for (uint64_t m = lanes; m; m &= m - 1) {
-                uint32_t lane = (uint32_t)__builtin_ctzll(m);
-                uint32_t offset = entry->addresses[lane] - (uint32_t)msg->address;
-                uint32_t value = read_bytes(msg->data + offset, size);
-                if (op == RV_LR) w->reserved_value[lane] = value;
-                if (op == RV_SC) value = value == entry->expected[lane] ? 0 : 1;
-                if (entry->rd) rd[lane] = cls == RV_CLASS_ATOMIC ? value : rv_extend_load(op, value);
-                if (entry->transactional) { /* the read log keeps the whole word */
-                    uint32_t word = entry->addresses[lane] & ~3u, word_value = 0;
-                    memcpy(&word_value, msg->data + (word - (uint32_t)msg->address), 4);
-                    tx_lane *tx_lane_state = &w->tx->lane[lane];
-                    if (!tm_core_log_find(&tx_lane_state->reads, word)) tm_core_log_append(c, &tx_lane_state->reads, word, word_value);
-                }
-            }
-        }
-    }
-    complete_entry(c, entry, (uint32_t)msg->id, now);
-}
-
-void lsu_complete(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now)
-{
-    complete_entry(c, entry, entry_index, now);
-}

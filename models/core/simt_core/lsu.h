@@ -1,13 +1,12 @@
-/* lsu: the core's LD/ST path (load-store unit): address windows and faults, the coalescer, local memory (with its transactional undo), atomics and lr/sc, the pending table, the request queue and the responses' write-back. */
+/* lsu: the core's side of the LD/ST path: per-lane addresses, the window decision per lane (shared lanes to the lds, global and persistent lanes to the ldst_unit, arguments and code to the constant path), local memory (with its transactional undo), the lr/sc reservation and the pending table. */
 #ifndef SIMTX_CORE_LSU_H
 #define SIMTX_CORE_LSU_H
 
 #include "core_internal.h"
-#include "lsu_shared.h"
+#include "lsu_socket.h"
 
-/* The memory side's atomic operation for an atomic instruction (sc: a
- * compare-and-swap against the reserved value); one mapping for the memory
- * side and the lds. */
+/* The atomic operation of an atomic instruction (sc: a compare-and-swap
+ * against the reserved value); one mapping for the ldst_unit and the lds. */
 static inline simtx_atomic_op lsu_atomic_code(rv_op op)
 {
     switch (op) {
@@ -24,23 +23,11 @@ static inline simtx_atomic_op lsu_atomic_code(rv_op op)
     }
 }
 
-/* A coalesced request: the segment, the lanes in it and the byte range
- * [first, end) they touch within it. */
-typedef struct lsu_segment {
-    uint32_t base, first, end;
-    uint64_t lanes;
-} lsu_segment;
-
-/* Groups the lanes of mask by segment (segment_size: a power of two), in
- * order of each segment's first lane, in one pass over the lanes; returns
- * how many segments (at most one per lane). `size`: bytes per access. */
-uint32_t lsu_coalesce(const uint32_t *addresses, uint64_t mask, unsigned size, uint32_t segment_size, lsu_segment *segments);
-
 /* Where the lanes of a memory instruction go, when one decision covers
  * them all; otherwise each lane is checked and routed on its own. */
 typedef enum warp_access {
     ACCESS_LANE_BY_LANE, /* mixed windows, a fault, or partly in the argument block */
-    ACCESS_MEMORY,       /* every lane to the memory side (global/persistent) */
+    ACCESS_MEMORY,       /* every lane to the ldst_unit (global/persistent) */
     ACCESS_ARGUMENTS,    /* every lane loads from the argument block */
     ACCESS_IN_CORE,      /* every lane to shared, local or code memory */
 } warp_access;
@@ -67,28 +54,29 @@ CYCLE_STEP warp_access lsu_whole_warp_access(const simt_core *c, rv_class cls, u
 }
 
 /* Executes a load, store or atomic for the lanes of mask (or stalls
- * without changing any state). The interface of a later ldst_unit block:
- * the lanes' addresses and store data in, the lanes' values back through
- * lsu_response. */
+ * without changing any state): local and constant lanes in the core, the
+ * others sent as ldst.h requests (their values come back through
+ * lsu_socket_response). */
 issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc, uint64_t mask, uint64_t now);
 
-/* A response of the memory socket to a request of the pending table. */
-void lsu_response(simt_core *c, const simtx_msg *msg, uint64_t now);
-
-/* One of the entry's requests (memory side or lds) has completed: the last
+/* One of the entry's requests (ldst_unit or lds) has completed: the last
  * frees the entry, releases rd and wakes the warp. */
 void lsu_complete(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now);
 
-/* Sends queued requests (the TM protocol's first) while the socket takes them. */
+/* Sends the ldst socket's queued messages (the TM protocol's first) while the ldst_unit takes them. */
 void lsu_send_queued(simt_core *c, uint64_t now);
 
-/* Whether the request queue and the pending table have room for a warp's
- * worst case (one request per lane). The lds's beats leave at issue; only a
- * refusing lds fills their queue, and issue then stalls in lsu_execute
- * until its port_free wakes the core. */
+/* Whether the pending table has room and the ldst_unit takes a request:
+ * a global instruction issues only when no earlier one's beats wait for the
+ * unit (as an LD/ST pipeline register holds one instruction), so the core
+ * piles no requests up in front of it; warps wait for room instead and are
+ * released as the unit takes the waiting beats. A shared instruction
+ * finding the lds's queue full stalls in lsu_execute until the lds's
+ * port_free wakes the core. */
 static inline bool lsu_has_room(const simt_core *c)
 {
-    return c->free_pending_count && c->requests.capacity - c->requests.length >= c->lanes;
+    const ldst_socket *ldst = &c->sockets[LDST_PORT];
+    return c->free_pending_count && !ldst->blocked && msg_queue_empty(&ldst->beats);
 }
 
 #endif

@@ -1,4 +1,4 @@
-/* simt_core: the block glue of the SIMT core: parameter, socket and statistic tables, create/destroy, the memory socket's dispatch, finish and the block's description. */
+/* simt_core: the block glue of the SIMT core: parameter, socket and statistic tables, create/destroy, the sockets' dispatch, finish and the block's description. */
 #include "simt_core.h"
 
 #include <inttypes.h>
@@ -11,6 +11,7 @@
 #include "cta.h"
 #include "execute.h"
 #include "lsu.h"
+#include "lsu_socket.h"
 
 #define PARAM(field) offsetof(simt_core_params, field)
 
@@ -30,10 +31,7 @@ static const simtx_param_spec simt_core_param_specs[] = {
     {"branch_latency", SIMTX_PARAM_INT, "2", "cycles", 1, 1000, NULL, "cycles before a warp issues again after a branch, jump, call or return", PARAM(branch_latency)},
     {"local_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 10000, NULL, "issue to result of a local-memory (stack) load", PARAM(local_latency)},
     {"constant_latency", SIMTX_PARAM_INT, "8", "cycles", 1, 10000, NULL, "issue to result of a load from the code window (read-only data) or the argument block", PARAM(constant_latency)},
-    {"segment_size", SIMTX_PARAM_INT, "128", "bytes", 4, SIMTX_MSG_MAX_DATA, NULL, "coalescing segment: a warp's global accesses become one request per touched segment", PARAM(segment_size)},
-    {"sector_size", SIMTX_PARAM_INT, "32", "bytes", 4, SIMTX_MSG_MAX_DATA, NULL, "a request covers the touched sectors of its segment", PARAM(sector_size)},
-    {"max_pending_memory", SIMTX_PARAM_INT, "64", "instructions", 1, 1 << 16, NULL, "global memory instructions in flight per core", PARAM(max_pending_memory)},
-    {"request_queue", SIMTX_PARAM_INT, "128", "requests", 1, 1 << 16, NULL, "requests waiting for the memory socket", PARAM(request_queue)},
+    {"max_pending_memory", SIMTX_PARAM_INT, "64", "instructions", 1, 1 << 16, NULL, "memory instructions in flight per core (to the ldst_unit, the lds or both)", PARAM(max_pending_memory)},
     {"trace_file", SIMTX_PARAM_PATH, "", "", 0, 0, NULL, "write a per-warp instruction trace here; empty: none", PARAM(trace_file)},
     {"trace_warp", SIMTX_PARAM_INT, "-1", "", -1, 1024, NULL, "warp slot to trace; -1: every warp", PARAM(trace_warp)},
     {"tm_warp_tokens", SIMTX_PARAM_INT, "2", "warps", 0, 1024, NULL, "transactional warps at once per core (KILO TM's token count); 0: no limit", PARAM(tm_warp_tokens)},
@@ -51,7 +49,7 @@ static const simtx_param_table simt_core_param_table = {
     simt_core_param_specs, sizeof simt_core_param_specs / sizeof simt_core_param_specs[0], sizeof(simt_core_params)};
 
 static const simtx_socket_spec simt_core_sockets[] = {
-    {"memory", SIMTX_SOCKET_INITIATOR, NULL, "global and persistent accesses of the LD/ST unit out, responses in"},
+    {"ldst", SIMTX_SOCKET_INITIATOR, NULL, "global and persistent accesses to the ldst_unit (ldst.h) and the lazy TM protocol (tm_lazy.h), responses in"},
     {"lds", SIMTX_SOCKET_INITIATOR, NULL, "shared-memory accesses and CTA clears to the lds (ldst.h), responses in"},
 };
 
@@ -91,15 +89,6 @@ static void simt_core_destroy(void *core);
 static void *simt_core_create(const void *params, const simtx_env *env, char *error, size_t error_size)
 {
     const simt_core_params *p = params;
-    if (p->sector_size > p->segment_size || p->segment_size % p->sector_size || (p->segment_size & (p->segment_size - 1))) {
-        snprintf(error, error_size, "parameter 'segment_size' must be a power of two and a multiple of 'sector_size'");
-        return NULL;
-    }
-    if (p->request_queue < p->lanes) {
-        snprintf(error, error_size, "parameter 'request_queue' (%lld) must hold at least one request per lane (%lld)",
-                 (long long)p->request_queue, (long long)p->lanes);
-        return NULL;
-    }
     simt_core *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     c->params = *p;
@@ -119,7 +108,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     }
     c->params.tm_mode = NULL;
     if (!c->warps || !scheduled || !c->ctas || !c->pending || !c->free_pending ||
-        !msg_queue_init(&c->requests, (size_t)p->request_queue) || !msg_queue_init(&c->lds_requests, LDS_QUEUE_BEATS)) {
+        !msg_queue_init(&c->sockets[LDST_PORT].beats, LSU_QUEUE_BEATS) || !msg_queue_init(&c->sockets[LDS_PORT].beats, LSU_QUEUE_BEATS)) {
         snprintf(error, error_size, "out of memory");
         simt_core_destroy(c);
         return NULL;
@@ -167,10 +156,6 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
         simtx_observe_counter(o, name, &c->stats.stall_cycles[r], "cycles", warp_sched_stall_docs[r]);
     }
     simtx_observe_counter(o, "divergent_branches", &c->stats.divergent_branches, "branches", "branches that split a warp");
-    simtx_observe_counter(o, "global_loads", &c->stats.global_loads, "instructions", "load instructions to the global/persistent windows");
-    simtx_observe_counter(o, "global_stores", &c->stats.global_stores, "instructions", "store instructions to the global/persistent windows");
-    simtx_observe_counter(o, "global_atomics", &c->stats.global_atomics, "instructions", "atomic instructions to the global/persistent windows");
-    simtx_observe_counter(o, "memory_requests", &c->stats.memory_requests, "requests", "requests sent to the memory side after coalescing");
     simtx_observe_counter(o, "shared_accesses", &c->stats.shared_accesses, "instructions", "shared-memory load/store/atomic instructions (requests to the lds)");
     simtx_observe_counter(o, "local_accesses", &c->stats.local_accesses, "instructions", "local-memory (stack) load/store instructions");
     simtx_observe_counter(o, "constant_loads", &c->stats.constant_loads, "instructions", "loads served by the core's constant path: read-only data in the code window and the argument block");
@@ -182,7 +167,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_probe(o, "issued", &c->probes.issued, 4, "warp instructions issued this cycle");
     simtx_observe_probe(o, "stall_reason", &c->probes.stall_reason, 3,
                         "0 issued, 1 idle, 2 scoreboard, 3 pipeline, 4 memory, 5 barrier");
-    simtx_observe_probe(o, "pending_memory", &c->probes.pending_memory, 16, "global memory instructions in flight");
+    simtx_observe_probe(o, "pending_memory", &c->probes.pending_memory, 16, "memory instructions in flight (pending table entries)");
     c->tm_recording = p->tm_record;
     simtx_observe_counter(o, "tm_n_commits", &c->tm_stats.tm_n_commits, "transactions", "transactions committed (lanes)");
     simtx_observe_counter(o, "tm_n_aborts", &c->tm_stats.tm_n_aborts, "attempts", "transaction attempts aborted (lanes), every cause");
@@ -221,8 +206,8 @@ static void simt_core_destroy(void *core)
     tm_core_release(c);
     for (int64_t i = 0; c->ctas && i < c->params.ctas; i++) free(c->ctas[i].warps);
     if (c->trace) fclose(c->trace);
-    msg_queue_release(&c->requests);
-    msg_queue_release(&c->lds_requests);
+    msg_queue_release(&c->sockets[LDST_PORT].beats);
+    msg_queue_release(&c->sockets[LDS_PORT].beats);
     warp_sched_release(&c->sched);
     free(c->warps), free(c->ctas), free(c->pending), free(c->free_pending);
     free(c);
@@ -231,40 +216,33 @@ static void simt_core_destroy(void *core)
 static simtx_accept_result simt_core_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     simt_core *c = core;
-    if (port == LDS_PORT) {
-        if (!msg->is_response || (msg->id < LDST_SHARED_SIZE_CHECK_ID && (msg->id >= (uint64_t)c->params.max_pending_memory ||
-                                                                      !c->pending[msg->id].in_use))) {
-            core_fail(c, "unexpected message on the lds socket (id %" PRIu64 ")", msg->id);
-            return SIMTX_ACCEPTED;
-        }
-        lsu_shared_response(c, msg, now);
-        return SIMTX_ACCEPTED;
-    }
-    if (msg->is_response && (msg->id & TM_ID_TAG)) {
+    if (port == LDST_PORT && msg->is_response && (msg->id & TM_ID_TAG)) {
         tm_core_response(c, msg, now);
         return SIMTX_ACCEPTED;
     }
-    if (!msg->is_response || msg->id >= (uint64_t)c->params.max_pending_memory || !c->pending[msg->id].in_use) {
-        core_fail(c, "unexpected message on the memory socket (id %" PRIu64 ")", msg->id);
+    bool ours = msg->id < (uint64_t)c->params.max_pending_memory && c->pending[msg->id].in_use;
+    if (!msg->is_response || (!ours && !(port == LDS_PORT && msg->id >= LDST_SHARED_SIZE_CHECK_ID))) {
+        core_fail(c, "unexpected message on the %s socket (id %" PRIu64 ")", port == LDS_PORT ? "lds" : "ldst", msg->id);
         return SIMTX_ACCEPTED;
     }
-    lsu_response(c, msg, now);
+    lsu_socket_response(c, port, msg, now);
     return SIMTX_ACCEPTED;
 }
 
 static void simt_core_port_free(void *core, unsigned port)
 {
-    if (port == LDS_PORT) ((simt_core *)core)->lds_blocked = false;
-    else ((simt_core *)core)->port_blocked = false;
+    /* The unit took a refused beat: the woken cycle sends what waits and
+     * releases a warp waiting for room. */
+    ((simt_core *)core)->sockets[port].blocked = false;
 }
 
-/* Host accesses to the global and persistent windows go out of the memory
+/* Host accesses to the global and persistent windows go out of the ldst
  * socket; the core holds no global data itself. */
 static size_t simt_core_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
 {
     (void)core, (void)is_write, (void)data, (void)size;
     rv_window window = rv_window_of((uint32_t)address);
-    *forward_port = (address >> 32) == 0 && (window == RV_WINDOW_GLOBAL || window == RV_WINDOW_PERSISTENT) ? MEMORY_PORT : -1;
+    *forward_port = (address >> 32) == 0 && (window == RV_WINDOW_GLOBAL || window == RV_WINDOW_PERSISTENT) ? LDST_PORT : -1;
     return 0;
 }
 
@@ -307,7 +285,7 @@ static bool simt_core_finished(void *core)
 
 const simtx_block_info simt_core_block_info = {
     .name = "simt_core",
-    .summary = "SIMT core running RV32IMA kernels per lane: IPDOM stack, GTO/LRR warp schedulers, scoreboard, barriers, LD/ST unit with coalescing, shared memory in an lds block",
+    .summary = "SIMT core running RV32IMA kernels per lane: IPDOM stack, GTO/LRR warp schedulers, scoreboard, barriers; global memory through an ldst_unit block, shared memory through an lds block",
     .params = &simt_core_param_table,
     .sockets = simt_core_sockets,
     .socket_count = 2,

@@ -87,7 +87,7 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     c->pending = calloc(config->pending_entries, sizeof *c->pending);
     c->free_pending = calloc(config->pending_entries, sizeof *c->free_pending);
     bool ok = c->lines && c->tags && c->victim_ranks && c->data && c->mshrs && c->free_mshrs && c->pending && c->free_pending &&
-              msg_queue_init(&c->input, (size_t)config->input_queue_depth + config->access_latency) && msg_queue_init(&c->misses, config->miss_queue_depth) &&
+              msg_queue_init(&c->input, (size_t)config->input_queue_depth + config->access_latency) && msg_queue_init(&c->misses, (size_t)config->miss_queue_depth + config->miss_latency) &&
               msg_queue_init(&c->responses, config->response_queue_depth);
     for (unsigned i = 0; ok && i < config->mshr_entries; i++) {
         c->mshrs[i].targets = calloc(config->mshr_max_merge, sizeof *c->mshrs[i].targets);

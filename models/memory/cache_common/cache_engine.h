@@ -41,6 +41,9 @@ typedef struct cache_config {
                                       alike (GPGPU-Sim's ROP delay); a pipeline that does not
                                       count against input_queue_depth */
     unsigned miss_queue_depth;     /* messages waiting to go to the next level */
+    unsigned miss_latency;         /* cycles a message for the next level spends on its way there
+                                      (GPGPU-Sim's L2-to-DRAM latency queue); a pipeline that does
+                                      not count against miss_queue_depth */
     unsigned response_queue_depth; /* responses waiting to go back */
     unsigned pending_entries;      /* forwarded requests (writes, uncached reads...) in flight */
     bool write_back;               /* true: write-back write-allocate; false: write-through no-allocate */
@@ -66,7 +69,7 @@ typedef struct cache_config {
     .mshr_entries = (unsigned)(p)->mshr_entries, .mshr_max_merge = (unsigned)(p)->mshr_max_merge,     \
     .hit_latency = (unsigned)(p)->hit_latency, .access_latency = (unsigned)(p)->access_latency,       \
     .input_queue_depth = (unsigned)(p)->input_queue_depth,                                           \
-    .miss_queue_depth = (unsigned)(p)->miss_queue_depth,                                             \
+    .miss_queue_depth = (unsigned)(p)->miss_queue_depth, .miss_latency = (unsigned)(p)->miss_latency, \
     .response_queue_depth = (unsigned)(p)->response_queue_depth,                                     \
     .pending_entries = (unsigned)(p)->pending_entries
 

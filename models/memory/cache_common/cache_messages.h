@@ -59,7 +59,7 @@ LOOKUP_STEP simtx_msg *push_response(cache *c, const simtx_msg *request, simtx_s
 /* The next entry of the miss queue, for the caller to write in place. */
 CACHE_STEP simtx_msg *push_downstream(cache *c, uint64_t now)
 {
-    return queue_tail(c, &c->misses, now + 1);
+    return queue_tail(c, &c->misses, now + 1 + c->config.miss_latency);
 }
 
 /* Queues a fresh request of this cache's own, carrying the requester's

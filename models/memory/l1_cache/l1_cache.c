@@ -17,6 +17,7 @@ static const simtx_param_spec l1_cache_param_specs[] = {
     {"access_latency", SIMTX_PARAM_INT, "0", "cycles", 0, 1e5, NULL, "cycles from arrival to the tag lookup, hits and misses alike (a pipeline: it does not fill the input queue)", PARAM(access_latency)},
     {"input_queue_depth", SIMTX_PARAM_INT, "4", "requests", 1, 1 << 16, NULL, "requests waiting for the tag lookup (one per cycle); full: refuse", PARAM(input_queue_depth)},
     {"miss_queue_depth", SIMTX_PARAM_INT, "8", "messages", 2, 1 << 16, NULL, "fills, write-throughs and forwarded requests waiting for the L2 side", PARAM(miss_queue_depth)},
+    {"miss_latency", SIMTX_PARAM_INT, "0", "cycles", 0, 1e5, NULL, "cycles from a miss (or a write-back) to its request leaving for the next level (a pipeline: it does not fill the miss queue)", PARAM(miss_latency)},
     {"response_queue_depth", SIMTX_PARAM_INT, "16", "responses", 1, 1 << 16, NULL, "responses waiting for the core side; at least mshr_max_merge", PARAM(response_queue_depth)},
     {"pending_entries", SIMTX_PARAM_INT, "64", "requests", 1, 1 << 16, NULL, "forwarded requests (writes, uncached reads, atomics) in flight", PARAM(pending_entries)},
     {"cache_global", SIMTX_PARAM_BOOL, "true", "", 0, 0, NULL, "false: reads in the global window are not cached (GPGPU-Sim's TM configurations)", PARAM(cache_global)},

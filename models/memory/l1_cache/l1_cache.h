@@ -10,7 +10,7 @@
 typedef struct l1_cache_params {
     int64_t size, line_size, associativity, sectors;
     int64_t mshr_entries, mshr_max_merge, hit_latency, access_latency;
-    int64_t input_queue_depth, miss_queue_depth, response_queue_depth, pending_entries;
+    int64_t input_queue_depth, miss_queue_depth, miss_latency, response_queue_depth, pending_entries;
     bool cache_global;   /* false: reads of the global window go to L2 uncached */
     int64_t global_base; /* the global window */
     int64_t global_size; /* 0: the whole address space */

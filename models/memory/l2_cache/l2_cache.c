@@ -20,6 +20,7 @@ static const simtx_param_spec l2_cache_param_specs[] = {
     {"access_latency", SIMTX_PARAM_INT, "0", "cycles", 0, 1e5, NULL, "cycles from arrival to the tag lookup, hits and misses alike (a pipeline: it does not fill the input queue)", PARAM(access_latency)},
     {"input_queue_depth", SIMTX_PARAM_INT, "8", "requests", 1, 1 << 16, NULL, "requests waiting for the tag lookup (one per cycle); full: refuse", PARAM(input_queue_depth)},
     {"miss_queue_depth", SIMTX_PARAM_INT, "8", "messages", 2, 1 << 16, NULL, "fills, writebacks and forwarded requests waiting for the DRAM side", PARAM(miss_queue_depth)},
+    {"miss_latency", SIMTX_PARAM_INT, "0", "cycles", 0, 1e5, NULL, "cycles from a miss (or a write-back) to its request leaving for the next level (a pipeline: it does not fill the miss queue)", PARAM(miss_latency)},
     {"response_queue_depth", SIMTX_PARAM_INT, "8", "responses", 1, 1 << 16, NULL, "responses waiting for the crossbar; at least mshr_max_merge", PARAM(response_queue_depth)},
     {"pending_entries", SIMTX_PARAM_INT, "32", "requests", 1, 1 << 16, NULL, "forwarded requests (cleans awaiting their writeback, forwarded atomics...) in flight", PARAM(pending_entries)},
     {"atomics", SIMTX_PARAM_ENUM, "execute", "", 0, 0, "execute|forward", "execute: atomics read-modify-write the line here (Fermi's ROP units; a miss allocates and fills the line); forward: the next level performs them", PARAM(atomics)},

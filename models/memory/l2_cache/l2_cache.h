@@ -10,7 +10,7 @@
 typedef struct l2_cache_params {
     int64_t size, line_size, associativity, sectors;
     int64_t mshr_entries, mshr_max_merge, hit_latency, access_latency;
-    int64_t input_queue_depth, miss_queue_depth, response_queue_depth, pending_entries;
+    int64_t input_queue_depth, miss_queue_depth, miss_latency, response_queue_depth, pending_entries;
     char *atomics;                /* execute | forward */
     int64_t atomic_latency;
     int64_t partition_count;      /* partitions the addresses are interleaved over */

@@ -10,15 +10,13 @@ bool commit_ring_init(commit_ring *r, uint32_t window)
     r->window = window;
     r->hazard_cid = r->writeback_cid = r->retire_cid = 1;
     r->slots = calloc(window, sizeof *r->slots);
-    r->held_capacity = 64;
-    r->held = calloc(r->held_capacity, sizeof *r->held);
     r->groups = calloc((size_t)window * 2, sizeof *r->groups);
     r->free_groups = calloc((size_t)window * 2, sizeof *r->free_groups);
     r->validate_queue = calloc(window, sizeof *r->validate_queue);
     r->complete_queue = calloc((size_t)window * 2, sizeof *r->complete_queue);
     if (r->free_groups)
         for (uint32_t i = 0; i < window * 2; i++) r->free_groups[r->free_group_count++] = (int32_t)(window * 2 - 1 - i);
-    return r->slots && r->held && r->groups && r->free_groups && r->validate_queue && r->complete_queue;
+    return r->slots && r->groups && r->free_groups && r->validate_queue && r->complete_queue;
 }
 
 void commit_ring_release(commit_ring *r)
@@ -29,7 +27,8 @@ void commit_ring_release(commit_ring *r)
             free(r->slots[i].writes.entries);
         }
     free(r->slots);
-    free(r->held);
+    free(r->queries.messages);
+    free(r->beyond.messages);
     free(r->groups);
     free(r->free_groups);
     free(r->validate_queue);
@@ -71,22 +70,23 @@ int32_t commit_ring_group_open(commit_ring *r, const simtx_msg *request)
 
 void commit_ring_group_free(commit_ring *r, int32_t group) { r->free_groups[r->free_group_count++] = group; }
 
-bool commit_ring_hold(commit_ring *r, const simtx_msg *request)
+bool commit_ring_hold(commit_held *held, const simtx_msg *message)
 {
-    if (r->held_length == r->held_capacity) {
-        simtx_msg *grown = realloc(r->held, 2 * r->held_capacity * sizeof *grown);
+    if (held->length == held->capacity) {
+        size_t capacity = held->capacity ? 2 * held->capacity : 64;
+        simtx_msg *grown = realloc(held->messages, capacity * sizeof *grown);
         if (!grown) return false;
-        r->held = grown;
-        r->held_capacity *= 2;
+        held->messages = grown;
+        held->capacity = capacity;
     }
-    r->held[r->held_length++] = *request;
+    held->messages[held->length++] = *message;
     return true;
 }
 
-void commit_ring_unhold(commit_ring *r, size_t index)
+void commit_ring_unhold(commit_held *held, size_t index)
 {
-    memmove(&r->held[index], &r->held[index + 1], (r->held_length - index - 1) * sizeof *r->held);
-    r->held_length--;
+    memmove(&held->messages[index], &held->messages[index + 1], (held->length - index - 1) * sizeof *held->messages);
+    held->length--;
 }
 
 uint32_t commit_ring_retire(commit_ring *r)

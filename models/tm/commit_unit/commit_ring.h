@@ -61,6 +61,13 @@ typedef struct commit_group {
     uint64_t mask;    /* outcome bits so far */
 } commit_group;
 
+/* Messages put aside until the ring can take them, in arrival order. It
+ * grows: refusing one could block the decisions it waits for. */
+typedef struct commit_held {
+    simtx_msg *messages;
+    size_t length, capacity;
+} commit_held;
+
 typedef struct commit_ring {
     commit_slot *slots;
     uint32_t window;
@@ -68,8 +75,8 @@ typedef struct commit_ring {
     commit_group *groups; /* 2 x window of them: each holds at least one live ID */
     int32_t *free_groups;
     uint32_t free_group_count;
-    simtx_msg *held; /* requests waiting for older IDs to retire */
-    size_t held_length, held_capacity; /* grows: refusing one could block the decisions it waits for */
+    commit_held queries; /* TCD queries waiting for older IDs to retire */
+    commit_held beyond;  /* log, TM_LOG_DONE and TM_SKIP messages for IDs past the window */
     uint32_t *validate_queue; /* IDs that may validate, oldest first (window of them) */
     uint32_t *complete_queue; /* IDs that finished validating or writing back (2 x window) */
     size_t validate_head, validate_length, complete_head, complete_length;
@@ -106,10 +113,10 @@ bool commit_log_append(commit_log *log, tm_entry entry);
 int32_t commit_ring_group_open(commit_ring *ring, const simtx_msg *request);
 void commit_ring_group_free(commit_ring *ring, int32_t group);
 
-/* Holds a request until the caller takes it back (commit_ring_unhold);
+/* Holds a message until the caller takes it back (commit_ring_unhold);
  * false when out of memory. */
-bool commit_ring_hold(commit_ring *ring, const simtx_msg *request);
-void commit_ring_unhold(commit_ring *ring, size_t index);
+bool commit_ring_hold(commit_held *held, const simtx_msg *message);
+void commit_ring_unhold(commit_held *held, size_t index);
 
 static inline void commit_ring_queue_validation(commit_ring *ring, uint32_t cid)
 {

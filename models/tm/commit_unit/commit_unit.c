@@ -67,7 +67,7 @@ struct commit_unit {
         uint64_t n_commits, n_aborts, n_skips, n_pass, n_fail, read_entries, write_entries, log_messages,
             log_traffic_bytes, validations, validation_mismatches, commit_writes, hazards, hazard_stall_cycles,
             lwh_overflows, lwt_queries, lwt_misses, lwt_evictions, cids_allocated, cid_requests, passthrough,
-            window_stalls, output_stalls, intra_warp_hazards, held_queries_max;
+            window_stalls, output_stalls, intra_warp_hazards, held_queries_max, held_beyond_max;
         simtx_histogram validation_latency, commit_latency, hazard_latency;
         simtx_average queue_depth, active_cids;
     } stats;
@@ -159,7 +159,8 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
     simtx_observe_counter(o, "cid_requests", &u->stats.cid_requests, "requests", "commit-ID requests served (allocator only)");
     simtx_observe_counter(o, "cids_allocated", &u->stats.cids_allocated, "IDs", "commit IDs handed out (allocator only)");
     simtx_observe_counter(o, "passthrough_requests", &u->stats.passthrough, "requests", "non-TM requests passed to the L2");
-    simtx_observe_counter(o, "window_stalls", &u->stats.window_stalls, "cycles", "cycles no waiting TM message could be taken in (IDs past the window, full outputs)");
+    simtx_observe_counter(o, "window_stalls", &u->stats.window_stalls, "cycles", "cycles no waiting TM message could be taken in (full outputs, no free group)");
+    simtx_observe_counter(o, "held_beyond_max", &u->stats.held_beyond_max, "messages", "most messages for IDs past the window held aside at once");
     simtx_observe_counter(o, "output_stalls", &u->stats.output_stalls, "cycles", "cycles an issue found its output queue full");
     simtx_observe_histogram(o, "validation_latency", &u->stats.validation_latency, "cycles", "TM_LOG_DONE complete to outcome sent");
     simtx_observe_histogram(o, "commit_latency", &u->stats.commit_latency, "cycles", "decision received to write-back acknowledged");
@@ -273,6 +274,66 @@ static bool group_range(commit_unit *u, const simtx_msg *msg, uint32_t *count)
 }
 
 /* ---- taking messages in ---- */
+
+/* The IDs a log, TM_LOG_DONE or TM_SKIP message names; false for the other
+ * ops (they never wait for the window) and for malformed messages (take_in
+ * reports them). */
+static bool message_ids(const commit_unit *u, const simtx_msg *msg, uint32_t *lowest, uint32_t *highest)
+{
+    uint32_t count;
+    switch ((simtx_op)msg->op) {
+    case SIMTX_OP_TM_READ_LOG:
+    case SIMTX_OP_TM_WRITE_LOG:
+        count = tm_entry_count(msg);
+        if (msg->size % TM_ENTRY_BYTES || count == 0 || count > TM_MAX_ENTRIES_PER_MSG) return false;
+        *lowest = *highest = tm_entry_cid(msg, 0);
+        for (unsigned k = 1; k < count; k++) {
+            uint32_t cid = tm_entry_cid(msg, k);
+            if (cid < *lowest) *lowest = cid;
+            if (cid > *highest) *highest = cid;
+        }
+        return true;
+    case SIMTX_OP_TM_LOG_DONE:
+        count = msg->size ? msg->size / 8 : 1;
+        if (msg->size % 8 || count > TM_MAX_ENTRIES_PER_MSG) return false;
+        break;
+    case SIMTX_OP_TM_SKIP:
+        count = (uint32_t)msg->aux;
+        if (count == 0 || count > u->ring.window) return false;
+        break;
+    default: return false;
+    }
+    *lowest = msg->transaction_id;
+    *highest = msg->transaction_id + count - 1;
+    return true;
+}
+
+/* Whether one of the first `before` messages put aside names an ID in
+ * [lowest, highest]: a later message of that ID must wait behind it, so
+ * that each ID's messages are taken in arrival order. */
+static bool aside_overlaps(const commit_unit *u, size_t before, uint32_t lowest, uint32_t highest)
+{
+    for (size_t i = 0; i < before; i++) {
+        uint32_t first, last;
+        if (message_ids(u, &u->ring.beyond.messages[i], &first, &last) && first <= highest && last >= lowest) return true;
+    }
+    return false;
+}
+
+/* Whether msg waits aside (ring.beyond) instead of in the input queue: it
+ * names an ID past the window, or one of a message already waiting there.
+ * The window's ring retires IDs only in order, and an ID stays live at a
+ * partition after its transaction has finished at the core while older
+ * skips are still on their way, so messages beyond the window keep coming;
+ * left in the input queue they would fill it and refuse the messages that
+ * let the window move on. */
+static bool waits_aside(const commit_unit *u, const simtx_msg *msg)
+{
+    uint32_t lowest, highest;
+    if (!message_ids(u, msg, &lowest, &highest)) return false;
+    return highest >= u->ring.retire_cid + u->ring.window || aside_overlaps(u, u->ring.beyond.length, lowest, highest);
+}
+
 
 /* Takes one TM message in; false when it must wait (window, outputs). */
 static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
@@ -456,11 +517,11 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
             u->stats.lwt_queries++;
             return true;
         }
-        if (!commit_ring_hold(&u->ring, msg)) {
-            fail(u, "out of memory holding %zu temporal-conflict-detection queries", u->ring.held_length);
+        if (!commit_ring_hold(&u->ring.queries, msg)) {
+            fail(u, "out of memory holding %zu temporal-conflict-detection queries", u->ring.queries.length);
             return true;
         }
-        if (u->ring.held_length > u->stats.held_queries_max) u->stats.held_queries_max = u->ring.held_length;
+        if (u->ring.queries.length > u->stats.held_queries_max) u->stats.held_queries_max = u->ring.queries.length;
         return true;
     }
     default:
@@ -522,20 +583,45 @@ static simtx_accept_result commit_unit_accept(void *core, unsigned port, const s
     return SIMTX_ACCEPTED;
 }
 
+/* Takes in the messages put aside that the window has reached, each after
+ * the earlier ones of its IDs. */
+static void take_aside(commit_unit *u, uint64_t now)
+{
+    commit_held *aside = &u->ring.beyond;
+    for (size_t i = 0; i < aside->length;) {
+        uint32_t lowest = 0, highest = 0; /* every message put aside names IDs */
+        message_ids(u, &aside->messages[i], &lowest, &highest);
+        if (highest < u->ring.retire_cid + u->ring.window && !aside_overlaps(u, i, lowest, highest) &&
+            take_in(u, &aside->messages[i], now)) {
+            commit_ring_unhold(aside, i);
+            u->activity++;
+        } else {
+            i++;
+        }
+    }
+}
+
 /* ---- the pipeline ---- */
 
 /* Input stage: the oldest TM message that can be taken in (messages of
- * different IDs may pass one another, so an ID past the window never blocks
- * the decisions that retire older ones). */
+ * different IDs may pass one another); messages that wait for the window
+ * move aside on the way, without using the stage's budget, as they were
+ * passed over before they moved. */
 static void input_stage(commit_unit *u, uint64_t now)
 {
     uint64_t budget = u->input_budget;
     size_t i = 0;
     while (budget && i < u->input_length) {
-        if (take_in(u, &u->input[i], now)) {
+        bool aside = waits_aside(u, &u->input[i]);
+        if (aside && !commit_ring_hold(&u->ring.beyond, &u->input[i])) {
+            fail(u, "out of memory holding %zu messages beyond the commit-ID window", u->ring.beyond.length);
+            return;
+        }
+        if (u->ring.beyond.length > u->stats.held_beyond_max) u->stats.held_beyond_max = u->ring.beyond.length;
+        if (aside || take_in(u, &u->input[i], now)) {
             memmove(&u->input[i], &u->input[i + 1], (u->input_length - i - 1) * sizeof *u->input);
             u->input_length--;
-            budget--;
+            budget -= !aside;
             u->activity++;
         } else {
             i++;
@@ -721,9 +807,10 @@ static void complete_stage(commit_unit *u, uint64_t now)
         commit_ring_pop_completion(&u->ring);
     }
     u->activity += commit_ring_retire(&u->ring);
-    for (size_t i = 0; i < u->ring.held_length;) {
-        if (u->ring.held[i].aux <= u->ring.retire_cid && take_in(u, &u->ring.held[i], now)) {
-            commit_ring_unhold(&u->ring, i);
+    if (u->ring.beyond.length) take_aside(u, now);
+    for (size_t i = 0; i < u->ring.queries.length;) {
+        if (u->ring.queries.messages[i].aux <= u->ring.retire_cid && take_in(u, &u->ring.queries.messages[i], now)) {
+            commit_ring_unhold(&u->ring.queries, i);
             u->activity++;
         } else {
             i++;
@@ -771,7 +858,7 @@ static uint64_t commit_unit_cycle(void *core, uint64_t now)
     u->probes.writeback_cid = u->ring.writeback_cid;
     u->probes.head_state = commit_ring_slot(&u->ring, u->ring.retire_cid)->cid == u->ring.retire_cid ? commit_ring_slot(&u->ring, u->ring.retire_cid)->state : COMMIT_SLOT_FREE;
     u->probes.active_cids = u->ring.hazard_cid - u->ring.retire_cid;
-    u->probes.held_queries = u->ring.held_length;
+    u->probes.held_queries = u->ring.queries.length;
     return has_work(u, activity_before) ? now + 1 : SIMTX_NEVER;
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sparse_memory.h"
 
@@ -270,6 +271,12 @@ static char *next_line(trace_reader *t)
         memmove(t->buffer, start, left); /* keep the partial line, read more after it */
         t->buffer_start = 0;
         t->buffer_end = left;
+        if (t->buffer_capacity - 1 - left == 0) { /* sized to the file, which grew since */
+            char *grown = realloc(t->buffer, TRACE_CHUNK);
+            if (!grown) return NULL;
+            t->buffer = grown;
+            t->buffer_capacity = TRACE_CHUNK;
+        }
         size_t n = fread(t->buffer + left, 1, t->buffer_capacity - 1 - left, t->file);
         t->buffer_end += n;
         if (!n) {
@@ -401,6 +408,10 @@ static bool load_trace(trace_player *t, trace_format format, char *error, size_t
         snprintf(error, error_size, "parameter 'trace': cannot open '%s': %s", reader.path, strerror(errno));
         return false;
     }
+    /* A small trace (most test traces) needs no more than itself and a byte. */
+    struct stat info;
+    if (fstat(fileno(reader.file), &info) == 0 && S_ISREG(info.st_mode) && (uint64_t)info.st_size + 2 < reader.buffer_capacity)
+        reader.buffer_capacity = (size_t)info.st_size + 2;
     reader.buffer = malloc(reader.buffer_capacity);
     bool ok = reader.buffer != NULL;
     if (!ok) snprintf(error, error_size, "out of memory for the trace buffer");

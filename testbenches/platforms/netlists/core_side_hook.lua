@@ -1,5 +1,5 @@
 -- The core_side hook of parts/gpu.lua: a pass-through router (standing in
--- for a TM unit or an LD/ST unit) between every core and its L1, inserted
+-- for a TM unit) between every core and its ldst_unit, inserted
 -- without editing the part; the workload's oracle must still pass.
 local inserted = 0
 local gpu = include("../../../platforms/parts/gpu.lua")({

@@ -11,6 +11,10 @@ struct histogram_args { uint32_t input, bins, n, bin_count, maximum; };
 struct spmv_args { uint32_t row_offsets, columns, values, x, y, rows; };
 struct bfs_args { uint32_t row_offsets, columns, levels, frontier_in, frontier_out, frontier_size, out_size, level, nodes; };
 struct divergence_args { uint32_t input, output, n; };
+/* Latency calibration: one thread chases pointers through one space. */
+enum { CHASE_GLOBAL, CHASE_ATOMIC, CHASE_SHARED, CHASE_LOCAL, CHASE_CONSTANT };
+#define CHASE_IN_CORE_WORDS 64 /* the chain's length in shared, local and constant memory */
+struct chase_args { uint32_t start, steps, space, out; };
 /* Transactional workloads. */
 struct ht_args { uint32_t keys, buckets, nodes, n, bucket_count; };
 struct tx_rollback_args { uint32_t counter, pair, out, n, doomed_fault; };

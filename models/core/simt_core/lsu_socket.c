@@ -1,0 +1,196 @@
+/* lsu_socket: the core's side of the ldst_unit and lds sockets: requests of beats, CTA clears, the queues, responses. */
+#include "lsu_socket.h"
+
+#include <inttypes.h>
+
+#include "lsu.h"
+
+/* Sends a beat, or queues it behind beats the unit has not taken yet. */
+static void put_beat(simt_core *c, unsigned port, const simtx_msg *beat, uint64_t now)
+{
+    ldst_socket *socket = &c->sockets[port];
+    if (!socket->blocked && msg_queue_empty(&socket->beats)) {
+        if (c->env.send(c->env.context, port, beat)) return;
+        socket->blocked = true;
+    }
+    msg_queue_push(&socket->beats, beat, now); /* room checked by the caller */
+}
+
+void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t entry_index,
+                        uint64_t lanes, const uint32_t *addresses, uint64_t now)
+{
+    rv_op op = (rv_op)k->insn.op;
+    rv_class cls = (rv_class)k->op_class;
+    const cta_slot *cta = &c->ctas[w->cta_slot];
+    bool shared = port == LDS_PORT;
+    bool transactional = tm_core_active(w->tx);
+    /* A transactional load asks for whole words: the read log keeps the
+     * word, and the lane's bytes are taken from it on return. */
+    bool whole_words = !shared && transactional && cls == RV_CLASS_LOAD;
+    uint32_t address_mask = whole_words ? ~3u : ~0u;
+    /* lds: offsets into the CTA's region; ldst_unit: kernel addresses. */
+    uint32_t address_offset = shared ? RV_SHARED_BASE : 0;
+    simtx_msg header;
+    ldst_kind kind = op == RV_LR ? LDST_KIND_LR : op == RV_SC ? LDST_KIND_SC : LDST_KIND_PLAIN;
+    simtx_op msg_op = cls == RV_CLASS_LOAD || op == RV_LR ? SIMTX_OP_READ : cls == RV_CLASS_STORE ? SIMTX_OP_WRITE : SIMTX_OP_ATOMIC;
+    simtx_msg_init(&header, msg_op, shared ? cta->shared_offset : 0, 0);
+    if (msg_op == SIMTX_OP_ATOMIC) header.atomic_op = (uint8_t)lsu_atomic_code(op);
+    uint64_t header_aux = ldst_aux(k->insn.rd, whole_words ? 4u : rv_access_size(op), LDST_BEAT_ADDRESSES, 0, false, kind,
+                                   shared ? c->launch->shared_bytes : 0);
+    header.lane_mask = lanes;
+    header.id = entry_index;
+    header.core = (int32_t)c->params.core_id;
+    header.warp = (int32_t)warp_index;
+    header.cta = (int32_t)w->cta_slot;
+    if (transactional) header.flags = SIMTX_FLAG_TRANSACTIONAL;
+    const uint32_t *data = reg(c, w, k->insn.rs2);
+    simtx_msg *beat = &header; /* each beat is the header with its kind, group, size and slots */
+    for (unsigned group = 0; group < LDST_MAX_GROUPS; group++) {
+        uint32_t group_lanes = ldst_group_lanes(lanes, group);
+        if (!group_lanes) continue;
+        unsigned first = LDST_LANES_PER_BEAT * group;
+        bool last_group = group + 1 == LDST_MAX_GROUPS || !(lanes >> (first + LDST_LANES_PER_BEAT));
+        beat->size = ldst_beat_size(lanes, group);
+        uint64_t aux = header_aux | (uint64_t)group << 20;
+        /* Slots of inactive lanes are ignored. */
+        beat->aux = aux | (uint64_t)LDST_BEAT_ADDRESSES << 16 | (last_group && msg_op == SIMTX_OP_READ ? LDST_LAST : 0);
+        if (group_lanes == UINT32_MAX && !address_offset && address_mask == ~0u) { /* the usual full warp: one copy */
+            memcpy(beat->data, &addresses[first], LDST_BEAT_BYTES);
+        } else {
+            for (uint32_t m = group_lanes; m; m &= m - 1) {
+                unsigned i = (unsigned)__builtin_ctz(m);
+                ldst_set_slot(beat, i, (addresses[first + i] - address_offset) & address_mask);
+            }
+        }
+        put_beat(c, port, beat, now);
+        if (msg_op == SIMTX_OP_READ) continue;
+        beat->aux = aux | (uint64_t)LDST_BEAT_DATA << 16 | (last_group && op != RV_SC ? LDST_LAST : 0);
+        memcpy(beat->data, &data[first], beat->size); /* lanes are consecutive slots */
+        put_beat(c, port, beat, now);
+        if (op != RV_SC) continue;
+        beat->aux = aux | (uint64_t)LDST_BEAT_EXPECTED << 16 | (last_group ? LDST_LAST : 0);
+        memcpy(beat->data, &w->reserved_value[first], beat->size);
+        put_beat(c, port, beat, now);
+    }
+    /* A unit that holds a refused beat takes nothing more until its
+     * port_free: global issue waits for it (lsu_has_room). */
+    ldst_socket *socket = &c->sockets[port];
+    if (port == LDST_PORT && !socket->blocked && c->env.can_send && !c->env.can_send(c->env.context, port)) socket->blocked = true;
+}
+
+static void push_clear(simt_core *c, uint32_t offset, uint32_t bytes, int32_t cta_slot, uint64_t id, uint64_t now)
+{
+    simtx_msg *msg = msg_queue_push_slot(&c->sockets[LDS_PORT].beats, now);
+    if (!msg) return; /* room checked by the caller */
+    simtx_msg_init(msg, SIMTX_OP_WRITE, offset, 0);
+    msg->aux = ldst_aux(0, 0, LDST_BEAT_ADDRESSES, 0, true, LDST_KIND_CLEAR, bytes);
+    msg->id = id;
+    msg->core = (int32_t)c->params.core_id;
+    msg->cta = cta_slot;
+}
+
+bool lsu_socket_clear(simt_core *c, uint32_t offset, uint32_t bytes, uint32_t cta_slot, uint64_t now)
+{
+    bool check = !c->lds_size_checked;
+    const msg_queue *beats = &c->sockets[LDS_PORT].beats;
+    if (beats->capacity - beats->length < 1u + check) return false;
+    if (check) push_clear(c, (uint32_t)c->params.shared_memory, 0, -1, LDST_SHARED_SIZE_CHECK_ID, now);
+    c->lds_size_checked = true;
+    push_clear(c, offset, bytes, (int32_t)cta_slot, LDST_SHARED_CLEAR_ID, now);
+    return true;
+}
+
+void lsu_socket_send_queued(simt_core *c, unsigned port)
+{
+    ldst_socket *socket = &c->sockets[port];
+    while (!socket->blocked && !msg_queue_empty(&socket->beats)) {
+        if (!c->env.send(c->env.context, port, msg_queue_front(&socket->beats))) {
+            socket->blocked = true;
+            return;
+        }
+        msg_queue_pop(&socket->beats);
+    }
+    /* A unit that holds a refused beat takes nothing more until its
+     * port_free: global issue waits for it (lsu_has_room). */
+    if (port == LDST_PORT && !socket->blocked && c->env.can_send && !c->env.can_send(c->env.context, port)) socket->blocked = true;
+}
+
+/* A request's fault: fails the run naming the lane, or aborts a
+ * transaction that may have computed the address from inconsistent data. */
+static void report_fault(simt_core *c, unsigned port, const simtx_msg *msg)
+{
+    ldst_fault fault = ldst_fault_of(msg);
+    if (msg->id == LDST_SHARED_SIZE_CHECK_ID && port == LDS_PORT) {
+        core_fail(c, "parameter 'shared_memory' (%" PRId64 " bytes) exceeds parameter 'size' of the lds on the 'lds' socket (it answered %s)",
+                  c->params.shared_memory, ldst_fault_name(fault));
+        return;
+    }
+    if (msg->id == LDST_SHARED_CLEAR_ID && port == LDS_PORT) {
+        core_fail(c, "internal error: the lds answered %s to the clear of a CTA's region at offset %" PRIu64, ldst_fault_name(fault),
+                  msg->address);
+        return;
+    }
+    pending_access *entry = &c->pending[msg->id];
+    warp *w = &c->warps[entry->warp];
+    if (tm_core_active(w->tx)) {
+        tm_core_request_abort(w->tx, ABORT_FAULT, entry->pc);
+        return;
+    }
+    unsigned lane = ldst_fault_lane(msg);
+    uint32_t address = entry->addresses[lane];
+    char where[320];
+    core_describe(c, w, entry->pc, where, sizeof where);
+    if (port == LDS_PORT && fault == LDST_FAULT_RANGE)
+        core_fail(c, "shared-memory access at 0x%08x (lane %u) beyond the CTA's %u bytes, at %s", address, lane,
+                  c->launch->shared_bytes, where);
+    else if (fault == LDST_FAULT_MEMORY)
+        core_fail(c, "the memory side answered %s for the access at 0x%08x (lane %u) made by %s",
+                  msg->status == SIMTX_STATUS_ADDRESS_ERROR ? "an address error (no memory there)" : "a command error", address, lane,
+                  where);
+    else
+        core_fail(c, "the %s answered %s for lane %u of the access at 0x%08x, at %s", port == LDS_PORT ? "lds" : "ldst_unit",
+                  ldst_fault_name(fault), lane, address, where);
+}
+
+/* A transactional load's lanes of one group: rd from the words read, each
+ * word logged at its first read. */
+static void log_transactional_group(simt_core *c, warp *w, const pending_access *entry, const simtx_msg *msg, unsigned first,
+                                    uint32_t lanes)
+{
+    rv_op op = (rv_op)entry->op;
+    uint32_t *rd = reg(c, w, entry->rd);
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m), lane = first + i;
+        uint32_t address = entry->addresses[lane], word = address & ~3u, word_value = ldst_slot(msg, i);
+        if (entry->rd) rd[lane] = rv_extend_load(op, word_value >> (address & 3u) * 8);
+        tx_lane *tx_lane_state = &w->tx->lane[lane];
+        if (!tm_core_log_find(&tx_lane_state->reads, word)) tm_core_log_append(c, &tx_lane_state->reads, word, word_value);
+    }
+}
+
+void lsu_socket_response(simt_core *c, unsigned port, const simtx_msg *msg, uint64_t now)
+{
+    if (msg->status != SIMTX_STATUS_OK && ldst_is_last(msg)) report_fault(c, port, msg); /* every beat's response carries it */
+    if (msg->id >= LDST_SHARED_SIZE_CHECK_ID) return;
+    pending_access *entry = &c->pending[msg->id];
+    if (msg->size && msg->status == SIMTX_STATUS_OK) { /* an addresses beat's response: the lanes' values of rd */
+        warp *w = &c->warps[entry->warp];
+        rv_op op = (rv_op)entry->op;
+        unsigned group = ldst_group(msg), first = LDST_LANES_PER_BEAT * group;
+        uint32_t lanes = ldst_group_lanes(msg->lane_mask, group);
+        uint32_t *rd = reg(c, w, entry->rd) + first;
+        if (op == RV_LR)
+            for (uint32_t m = lanes; m; m &= m - 1) w->reserved_value[first + (unsigned)__builtin_ctz(m)] = ldst_slot(msg, (unsigned)__builtin_ctz(m));
+        if (entry->transactional && port == LDST_PORT) {
+            log_transactional_group(c, w, entry, msg, first, lanes);
+        } else if (!entry->rd) {
+        } else if (op == RV_LW || entry->op_class == RV_CLASS_ATOMIC) {
+            if (lanes == UINT32_MAX) memcpy(rd, msg->data, LDST_BEAT_BYTES); /* the usual full warp */
+            else
+                for (uint32_t m = lanes; m; m &= m - 1) rd[__builtin_ctz(m)] = ldst_slot(msg, (unsigned)__builtin_ctz(m));
+        } else {
+            for (uint32_t m = lanes; m; m &= m - 1) rd[__builtin_ctz(m)] = rv_extend_load(op, ldst_slot(msg, (unsigned)__builtin_ctz(m)));
+        }
+    }
+    if (ldst_is_last(msg)) lsu_complete(c, entry, (uint32_t)msg->id, now);
+}
