@@ -8,15 +8,10 @@
 --   local spec = include("specs/gtx480.lua")
 --   spec.l2.size = 256 * 1024
 --
--- Each value names its source. Where today's value differs from the
--- papers' tables (kept as is: calibration is a separate step):
+-- Each value names its source. Where a value differs from the papers'
+-- tables:
 --   * l1.size 48 KB: both tables say "60KB / 48KB"; 60 KB is EA/PG's baseline
 --     with 12 KB extra L1 (the size of its Conflict Address Table).
---   * l2 latency: EA/PG says "Min. L2 Latency 330 compute cycles", SI-TM "Min
---     DRAM Request Latency 330 compute cycles"; neither is a parameter here:
---     the latency emerges from the crossbar, L2 and DRAM timings (the L2 adds
---     hit_latency 20 cycles and no ROP access_latency; GPGPU-Sim adds 120).
---   * dram.return_queue_depth 32: both tables say 116.
 --   * tm.l2_size 256 KB x 6 is SI-TM's ("Warp TM-specific", to match SI-TM's
 --     storage); EA/PG's Warp TM runs with l2.size, 128 KB x 6.
 --   * clocks.l2 700 MHz: the tables give core/interconnect/memory only.
@@ -73,6 +68,13 @@ return {
         size = 128 * 1024, line_size = 128, associativity = 8, -- GPGPU-Sim GTX480 L2: 128 B lines, 8-way
         sectors = 4,             -- 32 B sectors, as GPGPU-Sim's L2
         mshr_entries = 32, mshr_max_merge = 4, -- GPGPU-Sim GTX480 L2 MSHRs
+        -- Latency (L2 cycles, two core cycles each), calibrated with
+        -- scripts/calibrate against the tables' "Min. L2 Latency 330 compute
+        -- cycles" (EA/PG) / "Min DRAM Request Latency 330 compute cycles"
+        -- (SI-TM), read as the unloaded load that misses the L2 and hits an
+        -- open DRAM row (docs/calibration.md):
+        access_latency = 60,     -- GPGPU-Sim GTX480 l2_rop_latency 120 core cycles, hits and misses alike
+        miss_latency = 86,       -- GPGPU-Sim's dram_latency 100 and its L2-to-DRAM queues, set so the row hit takes 330
     },
 
     -- crossbar parameters. Tables: "1 Crossbar per direction", "32B/cycle
@@ -93,6 +95,7 @@ return {
     dram = {
         bus_bytes = 8, row_bytes = 4096, address_map = "RRRRRRRRRRRR.BB.CCCC.GG.CC.SSSSSS",
         queue_depth = 16,        -- tables: "DRAM Scheduler Queue Size 16" (FR-FCFS, out of order)
+        return_queue_depth = 116, -- tables: "DRAM Return Queue Size 116"
     },
     -- The fixed-latency stand-in for a partition's DRAM (`memory` block):
     -- GPGPU-Sim's dram_latency 100 and 32 B per DRAM clock.

@@ -119,7 +119,7 @@ static simtx_msg answer(bench *b, const simtx_msg *request)
 /* Serves every memory request sent so far, in order, answering at now. */
 static size_t serve_all(bench *b, uint64_t now)
 {
-    const simtx_msg *requests[256];
+    const simtx_msg *requests[256] = {0};
     size_t n = new_requests(b, requests, 256);
     simtx_msg responses[256];
     for (size_t i = 0; i < n; i++) responses[i] = answer(b, requests[i]);
@@ -171,7 +171,7 @@ static void test_one_segment(void)
     for (unsigned l = 0; l < 32; l++) addresses[l] = GLOBAL + 0x100 + 4 * l;
     request r = {SIMTX_OP_READ, 0, LDST_KIND_PLAIN, 4, 5, ALL32, 7, 0};
     CHECK(send(&b, &r, addresses, NULL, NULL, 10) != SIMTX_BUSY);
-    const simtx_msg *requests[64];
+    const simtx_msg *requests[64] = {0};
     size_t n = new_requests(&b, requests, 64);
     b.seen_memory = 0; /* served below */
     CHECK_EQUAL(n, 1);
@@ -183,7 +183,7 @@ static void test_one_segment(void)
         CHECK_EQUAL(requests[0]->warp, 3);
     }
     serve_all(&b, 30);
-    const simtx_msg *responses[8];
+    const simtx_msg *responses[8] = {0};
     CHECK_EQUAL(core_responses(&b, responses, 8), 1); /* answered at the memory's response, without a cycle */
     CHECK(ldst_is_last(responses[0]));
     CHECK_EQUAL(responses[0]->id, 7);
@@ -212,7 +212,7 @@ static void test_scattered(void)
     }
     request r = {SIMTX_OP_READ, 0, LDST_KIND_PLAIN, 2, 1, UINT64_C(0xaaaaaaaa), 1, 0};
     CHECK(send(&b, &r, addresses, NULL, NULL, 0) != SIMTX_BUSY);
-    const simtx_msg *requests[64];
+    const simtx_msg *requests[64] = {0};
     CHECK_EQUAL(new_requests(&b, requests, 64), 1); /* the first at once, the rest one per cycle */
     b.seen_memory = 0;
     for (uint64_t now = 1; now < 16; now++) ldst_unit_block_info.cycle(b.unit, now);
@@ -220,7 +220,7 @@ static void test_scattered(void)
     CHECK_EQUAL(requests[15]->size, 32); /* one sector */
     b.seen_memory = 0;
     serve_all(&b, 20);
-    const simtx_msg *responses[8];
+    const simtx_msg *responses[8] = {0};
     CHECK_EQUAL(core_responses(&b, responses, 8), 1);
     unsigned wrong = 0;
     for (unsigned l = 1; l < 32; l += 2) wrong += ldst_slot(responses[0], l) != 0xf000u + l;
@@ -241,7 +241,7 @@ static void test_two_groups(void)
     request store = {SIMTX_OP_WRITE, 0, LDST_KIND_PLAIN, 4, 0, UINT64_MAX, 2, 0};
     CHECK(send(&b, &store, addresses, data, NULL, 0) != SIMTX_BUSY);
     run(&b, 1, 5);
-    const simtx_msg *responses[8];
+    const simtx_msg *responses[8] = {0};
     CHECK_EQUAL(core_responses(&b, responses, 8), 4); /* addresses + data per group */
     CHECK(!ldst_is_last(responses[0]) && ldst_is_last(responses[3]));
     CHECK_EQUAL(responses[1]->size, 0);
@@ -271,7 +271,7 @@ static void test_byte_masks(void)
     for (unsigned l = 0; l < 32; l++) addresses[l] = GLOBAL + 0x3000 + 2 * l, data[l] = 0x5500u + l;
     request bytes = {SIMTX_OP_WRITE, 0, LDST_KIND_PLAIN, 1, 0, UINT64_C(0x0000ffff), 4, 0};
     CHECK(send(&b, &bytes, addresses, data, NULL, 0) != SIMTX_BUSY);
-    const simtx_msg *requests[4];
+    const simtx_msg *requests[4] = {0};
     CHECK_EQUAL(new_requests(&b, requests, 4), 1);
     unsigned enabled = 0;
     for (unsigned i = 0; i < 128; i++) enabled += simtx_msg_byte_enabled(requests[0], i);
@@ -306,7 +306,7 @@ static void test_atomic_order(void)
     request add = {SIMTX_OP_ATOMIC, SIMTX_ATOMIC_ADD, LDST_KIND_PLAIN, 4, 6, UINT64_C(0x10000101), 5, 0};
     CHECK(send(&b, &add, addresses, data, NULL, 0) != SIMTX_BUSY);
     run(&b, 1, 6);
-    const simtx_msg *responses[4];
+    const simtx_msg *responses[4] = {0};
     CHECK_EQUAL(core_responses(&b, responses, 4), 2);
     /* Lanes 0, 8, 28 add 1, 9, 29 in that order. */
     CHECK_EQUAL(ldst_slot(responses[0], 0), 100);
@@ -329,7 +329,7 @@ static void test_cas_and_sc(void)
     request lr = {SIMTX_OP_READ, 0, LDST_KIND_LR, 4, 1, 0x3, 1, 0};
     CHECK(send(&b, &lr, addresses, NULL, NULL, 0) != SIMTX_BUSY);
     run(&b, 1, 3);
-    const simtx_msg *responses[8];
+    const simtx_msg *responses[8] = {0};
     CHECK_EQUAL(core_responses(&b, responses, 8), 1);
     CHECK(ldst_slot(responses[0], 0) == 40 && ldst_slot(responses[0], 1) == 41);
     request sc = {SIMTX_OP_ATOMIC, SIMTX_ATOMIC_CAS, LDST_KIND_SC, 4, 1, 0x3, 2, 0};
@@ -364,7 +364,7 @@ static void test_faults(void)
     addresses[12] = 0x7ffffffeu; /* its last bytes past the global window */
     request store = {SIMTX_OP_WRITE, 0, LDST_KIND_PLAIN, 4, 0, ALL32, 1, 0};
     CHECK(send(&b, &store, addresses, data, NULL, 0) != SIMTX_BUSY);
-    const simtx_msg *responses[8];
+    const simtx_msg *responses[8] = {0};
     CHECK_EQUAL(core_responses(&b, responses, 8), 0);
     run(&b, 1, 3);
     CHECK_EQUAL(core_responses(&b, responses, 8), 2);
@@ -415,12 +415,12 @@ static void test_fence(void)
     CHECK(send(&b, &load, addresses, NULL, NULL, 0) != SIMTX_BUSY);
     CHECK(send(&b, &fence, addresses, NULL, NULL, 0) != SIMTX_BUSY);
     for (uint64_t now = 1; now < 4; now++) ldst_unit_block_info.cycle(b.unit, now);
-    const simtx_msg *requests[4];
+    const simtx_msg *requests[4] = {0};
     CHECK_EQUAL(new_requests(&b, requests, 4), 2);
     CHECK(requests[0]->op == SIMTX_OP_READ && requests[1]->op == SIMTX_OP_FENCE);
     simtx_msg load_response = answer(&b, requests[0]), fence_response = answer(&b, requests[1]);
     CHECK(ldst_unit_block_info.accept(b.unit, MEMORY, &fence_response, 5) != SIMTX_BUSY);
-    const simtx_msg *responses[4];
+    const simtx_msg *responses[4] = {0};
     CHECK_EQUAL(core_responses(&b, responses, 4), 0); /* the load is still out */
     CHECK(ldst_unit_block_info.accept(b.unit, MEMORY, &load_response, 6) != SIMTX_BUSY);
     CHECK_EQUAL(core_responses(&b, responses, 4), 2);
@@ -440,13 +440,13 @@ static void test_clean_line(void)
     request clwb = {SIMTX_OP_CLEAN_LINE, 0, LDST_KIND_PLAIN, 4, 0, 0xf, 1, 0};
     CHECK(send(&b, &clwb, addresses, NULL, NULL, 0) != SIMTX_BUSY);
     for (uint64_t now = 1; now < 4; now++) ldst_unit_block_info.cycle(b.unit, now);
-    const simtx_msg *requests[8];
+    const simtx_msg *requests[8] = {0};
     CHECK_EQUAL(new_requests(&b, requests, 8), 3);
     CHECK(requests[0]->op == SIMTX_OP_CLEAN_LINE && requests[0]->address == GLOBAL + 0x8000 && requests[1]->address == GLOBAL + 0x8080 &&
           requests[2]->address == 0xa0000100u);
     b.seen_memory = 0;
     serve_all(&b, 4);
-    const simtx_msg *responses[4];
+    const simtx_msg *responses[4] = {0};
     CHECK_EQUAL(core_responses(&b, responses, 4), 1);
     CHECK(ldst_is_last(responses[0]) && responses[0]->status == SIMTX_STATUS_OK && responses[0]->size == 0);
     CHECK_EQUAL(counter(&b, "clean_lines"), 1);
@@ -548,7 +548,7 @@ static void test_backpressure(void)
     b.fake.refuse_ports = 1u << CORE; /* now the core does not take responses */
     run(&b, 2, 4);
     CHECK_EQUAL(counter(&b, "memory_requests"), 2);
-    const simtx_msg *responses[8];
+    const simtx_msg *responses[8] = {0};
     CHECK_EQUAL(core_responses(&b, responses, 8), 0);
     /* The first's responses wait in the unit's queue: its entry is free. */
     CHECK(send(&b, &second, addresses, NULL, NULL, 5) != SIMTX_BUSY);
@@ -578,13 +578,13 @@ static void test_memory_error(void)
     request load = {SIMTX_OP_READ, 0, LDST_KIND_PLAIN, 4, 1, ALL32, 1, 0};
     CHECK(send(&b, &load, addresses, NULL, NULL, 0) != SIMTX_BUSY);
     ldst_unit_block_info.cycle(b.unit, 1);
-    const simtx_msg *requests[4];
+    const simtx_msg *requests[4] = {0};
     CHECK_EQUAL(new_requests(&b, requests, 4), 2);
     simtx_msg ok = answer(&b, requests[0]), bad = *requests[1];
     simtx_msg_make_response(&bad, SIMTX_STATUS_ADDRESS_ERROR);
     CHECK(ldst_unit_block_info.accept(b.unit, MEMORY, &bad, 2) != SIMTX_BUSY);
     CHECK(ldst_unit_block_info.accept(b.unit, MEMORY, &ok, 3) != SIMTX_BUSY);
-    const simtx_msg *responses[4];
+    const simtx_msg *responses[4] = {0};
     CHECK_EQUAL(core_responses(&b, responses, 4), 1);
     CHECK_EQUAL(ldst_fault_of(responses[0]), LDST_FAULT_MEMORY);
     CHECK_EQUAL(responses[0]->status, SIMTX_STATUS_ADDRESS_ERROR);
