@@ -269,7 +269,7 @@ bool gpu_tm_record(gpu_device *d, bool on)
     return true;
 }
 
-bool gpu_tm_history(gpu_device *d, void (*visit)(void *visit_context, const simt_tm_record *record, const uint32_t *words),
+bool gpu_tm_history(gpu_device *d, void (*visit)(void *visit_context, const tm_unit_record *record, const uint32_t *words),
                     void *visit_context)
 {
     if (!d->backend.tm_history || !d->backend.tm_history(d->backend.context, visit, visit_context))

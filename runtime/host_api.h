@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "simt_core.h"
+#include "tm_unit.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,10 +36,10 @@ typedef struct gpu_backend {
     /* The sum of every statistic named `name` or ending in ".name". */
     bool (*statistic)(void *context, const char *name, double *value);
     /* Optional (transactional memory): turns commit recording on or off in
-     * every core; visits every recorded commit of every core, then forgets
-     * them. */
+     * every tm_unit; visits every recorded commit of every tm_unit, then
+     * forgets them. */
     bool (*tm_record)(void *context, bool on);
-    bool (*tm_history)(void *context, void (*visit)(void *visit_context, const simt_tm_record *record, const uint32_t *words),
+    bool (*tm_history)(void *context, void (*visit)(void *visit_context, const tm_unit_record *record, const uint32_t *words),
                        void *visit_context);
 } gpu_backend;
 
@@ -82,7 +83,7 @@ bool gpu_statistic(gpu_device *device, const char *name, double *value);
  * serializability oracle) and hand the records over (each core's words:
  * address, value pairs, reads then writes). False without a TM backend. */
 bool gpu_tm_record(gpu_device *device, bool on);
-bool gpu_tm_history(gpu_device *device, void (*visit)(void *visit_context, const simt_tm_record *record, const uint32_t *words),
+bool gpu_tm_history(gpu_device *device, void (*visit)(void *visit_context, const tm_unit_record *record, const uint32_t *words),
                     void *visit_context);
 /* Kernel launches completed so far. */
 unsigned gpu_launch_count(const gpu_device *device);

@@ -27,6 +27,11 @@ const simtx_op_info simtx_op_infos[256] = {
     [SIMTX_OP_MONITOR_MISS]    = {"monitor_miss",   SIMTX_FAMILY_MONITOR,  false, false, false, false, false},
     [SIMTX_OP_MONITOR_EVICT]   = {"monitor_evict",  SIMTX_FAMILY_MONITOR,  false, false, false, false, false},
     [SIMTX_OP_MONITOR_WRITEBACK] = {"monitor_writeback", SIMTX_FAMILY_MONITOR, false, false, false, false, false},
+    [SIMTX_OP_TX_BEGIN]        = {"tx_begin",       SIMTX_FAMILY_TX,       false, false, false, false, true},
+    [SIMTX_OP_TX_COMMIT]       = {"tx_commit",      SIMTX_FAMILY_TX,       false, true,  false, false, true},
+    [SIMTX_OP_TX_ROLLBACK]     = {"tx_rollback",    SIMTX_FAMILY_TX,       false, false, false, false, true},
+    [SIMTX_OP_TX_RESUME]       = {"tx_resume",      SIMTX_FAMILY_TX,       false, false, false, false, true},
+    [SIMTX_OP_TX_ABORT]        = {"tx_abort",       SIMTX_FAMILY_TX,       false, false, false, false, true},
     [SIMTX_OP_COUNT ... 255]   = {"unknown",        SIMTX_FAMILY_COUNT,    false, false, false, false, true},
 };
 
@@ -34,6 +39,7 @@ static const char *family_name(unsigned family)
 {
     static const char *const names[SIMTX_FAMILY_COUNT] = {
         "memory access", "atomic", "line maintenance", "fence", "row copy", "lazy-TM protocol", "notification", "monitor event",
+        "transaction event",
     };
     return family < SIMTX_FAMILY_COUNT ? names[family] : "no family";
 }

@@ -41,6 +41,13 @@ typedef enum simtx_op {
     SIMTX_OP_MONITOR_MISS,
     SIMTX_OP_MONITOR_EVICT,
     SIMTX_OP_MONITOR_WRITEBACK,
+    /* Transaction events between a SIMT core and its tm_unit
+     * (models/protocols/tx.h). */
+    SIMTX_OP_TX_BEGIN,    /* an attempt of lane_mask starts; response: it may run */
+    SIMTX_OP_TX_COMMIT,   /* response data: struct tx_outcome */
+    SIMTX_OP_TX_ROLLBACK, /* the core abandons the attempt (aux: the cause) */
+    SIMTX_OP_TX_RESUME,   /* paused lanes run again (reserved) */
+    SIMTX_OP_TX_ABORT,    /* tm_unit -> core: lanes must abort (reserved) */
     SIMTX_OP_COUNT
 } simtx_op;
 
@@ -56,6 +63,7 @@ typedef enum simtx_op_family {
     SIMTX_FAMILY_TM_LAZY,  /* KILO TM / Warp TM commit protocol (tm_lazy.h) */
     SIMTX_FAMILY_NOTIFY,   /* partition -> core notifications (notify.h) */
     SIMTX_FAMILY_MONITOR,  /* cache monitor events (monitor.h) */
+    SIMTX_FAMILY_TX,       /* core <-> tm_unit transaction events (tx.h) */
     SIMTX_FAMILY_COUNT
 } simtx_op_family;
 

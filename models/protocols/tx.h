@@ -3,13 +3,16 @@
  * designs that follow them (Early-Abort / Pause-and-Go, SI-TM, GPU-LocalTM)
  * differ behind it, in the tm_unit's policy slots and in the memory side.
  *
- * STATUS. This header is the specification the tm_unit extraction follows
- * (issue 14, step 5; the first of the next steps in docs/architecture.md).
- * Today the core side of KILO/Warp TM still runs inside simt_core
- * (models/core/simt_core/tm_*.c), where each call of tm_core.h's
- * "interface of the shared paths" is one event below; no block sends these
- * messages yet, and their ops join the op table (simtx_msg.h) with the
- * block that speaks them.
+ * TRANSPORT. The tm_unit sits in line between the core and its ldst_unit
+ * (parts/gpu.lua's core_side hook): the events below travel on the core's
+ * ldst socket together with its protocols/ldst.h requests, as requests of
+ * the TX family (simtx_msg.h); the tm_unit passes every request without
+ * SIMTX_FLAG_TRANSACTIONAL on unchanged (ldst.h back-pressure: only a first
+ * beat is refused) and sends its own requests (forwarded loads, the lazy TM
+ * protocol) through the same ldst_unit to the memory side. Ids with bit 61
+ * or bit 62 set are the tm_unit's own on that path: a core's ids leave both
+ * clear. A block that does not speak this protocol (ldst_unit, L1) answers
+ * a TX op with a command error.
  *
  * PARTIES
  *
@@ -27,7 +30,7 @@
  *
  * ORDER OF EVENTS (one warp's transaction; lanes = a lane mask)
  *
- *   1. TX_BEGIN (core -> tm_unit, on the core's tx socket). At the outer
+ *   1. TX_BEGIN (core -> tm_unit). At the outer
  *      tx_begin of `lanes`, after the core checkpointed their registers
  *      and opened its Retry and Transaction entries (nesting is flattened
  *      by the core and never reaches the tm_unit). aux = the attempt number
@@ -39,8 +42,16 @@
  *      transaction go to the tm_unit as protocols/ldst.h requests with
  *      SIMTX_FLAG_TRANSACTIONAL; other accesses never reach it. A store
  *      goes to the write log; a load of a logged word is answered from the
- *      logs; other loads go on to the memory side and their values are
- *      logged on the way back. A response may carry, besides the values:
+ *      logs (after the logs' latency); the other lanes of a load go on to
+ *      the memory side as one word load (access size 4, word addresses,
+ *      the flag kept) whose words are logged on the way back; the core gets
+ *      its access-size bytes, zero-extended, as from any ldst.h load. A
+ *      store is answered the cycle after it arrives. A check that must hear
+ *      from the memory side first (temporal conflict detection's
+ *      last-written times) holds the load and the warp's later requests.
+ *      Misaligned lanes are an address error, a sub-word store to a word
+ *      the transaction neither read nor wrote fails the run.
+ *      A response may carry, besides the values:
  *        - lanes to pause (Pause-and-Go, a conflict address table hit):
  *          SIMTX_FLAG_TX_PAUSE, aux = the paused lanes, transaction_id =
  *          the log index to resume from. The core parks them in a Paused
@@ -58,13 +69,17 @@
  *      TX_BEGIN again; `serialize` asks the core to run the retry
  *      serialised (GPU-LocalTM: per wavefront or work-group).
  *   4. TX_ROLLBACK (core -> tm_unit): the core abandons the running attempt
- *      of `lanes` (a timeout, or a fault of a doomed attempt that read
- *      inconsistent data); the unit drops their logs. Response: an
- *      acknowledgement. The lanes re-run as in 3.
+ *      of `lanes` (aux = TX_ROLLBACK_TIMEOUT, or TX_ROLLBACK_FAULT for a
+ *      doomed attempt that read inconsistent data), with none of their
+ *      accesses in flight; the unit drops their logs and counts the abort.
+ *      Response: an acknowledgement. The lanes re-run as in 3.
  *   5. TX_RESUME (core -> tm_unit): paused `lanes` run again from the log
  *      index in transaction_id (the unit truncates their logs there).
- *   6. TX_ABORT (tm_unit -> core, unsolicited, on the core's tx_events
- *      socket): `lanes` must abort (aux = the cause: early abort, SI-TM
+ *      Reserved: no filter pauses yet, and the tm_unit answers a command
+ *      error.
+ *   6. TX_ABORT (tm_unit -> core, unsolicited, on a tx_events socket that
+ *      the first filter needing it adds: a tm_unit initiator bound to a core
+ *      target; reserved, not sent yet): `lanes` must abort (aux = the cause: early abort, SI-TM
  *      writer conflict, LocalTM conflict mask). The unit has dropped their
  *      logs; the core rolls them back at the warp's next issue, once none
  *      of its accesses is in flight, and answers nothing but the TLM
@@ -75,17 +90,20 @@
  *   op         SIMTX_OP_TX_BEGIN, _COMMIT, _ROLLBACK, _RESUME, _ABORT
  *   lane_mask  the lanes the event is about
  *   warp, cta, core   the warp (the unit keeps its state per warp slot)
- *   aux        BEGIN: attempt number; ABORT: cause
+ *   aux        BEGIN: attempt number (0: the lanes' first; the unit counts
+ *              aborts per transaction from it); ROLLBACK, ABORT: cause
  *   transaction_id    RESUME and a pause: the log index
- *   data       COMMIT's response: struct tx_outcome
+ *   data       COMMIT's response: struct tx_outcome (size = its bytes)
  *
  * COSTS
  *
  *   One message and its response per event on the core <-> tm_unit link.
  *   TX_COMMIT's latency is the commit protocol's (tm_lazy.h for KILO/Warp
- *   TM); the core measures a transaction's time in the core from TX_BEGIN's
- *   response to TX_COMMIT and its time with the commit side from TX_COMMIT
- *   to its response.
+ *   TM). The core measures what it can see of an attempt (its time from
+ *   TX_BEGIN's response to TX_COMMIT, the instructions and cycles of
+ *   aborted attempts); the tm_unit counts commits, aborts by cause, read
+ *   and write sets, log traffic and the commit's time (TX_COMMIT to its
+ *   response).
  *
  * DEADLOCK RULES
  *
@@ -113,6 +131,9 @@ typedef struct tx_outcome {
 } tx_outcome;
 
 enum { TX_SERIALIZE_NONE, TX_SERIALIZE_WAVEFRONT, TX_SERIALIZE_WORK_GROUP };
+
+/* TX_ROLLBACK's causes (aux). */
+enum { TX_ROLLBACK_TIMEOUT, TX_ROLLBACK_FAULT };
 
 /* TX_ABORT's causes. */
 enum { TX_ABORT_EARLY, TX_ABORT_WRITER_CONFLICT, TX_ABORT_LOCAL_CONFLICT };

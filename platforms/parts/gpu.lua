@@ -23,9 +23,6 @@
 --                       ldst_unit's memory socket reaches the L1
 --   after_l1, before_l2, before_dram, l1, l2, crossbar: as parts/gpu_memory.lua
 --   clocks              more clock domains to declare, { name = MHz }
---   memory_first        declare the memory side before the cores (the order
---                       of blocks orders same-instant events; the TM
---                       platforms' statistics were recorded this way)
 --
 -- memory = "simple" replaces the cache hierarchy by a router interleaving
 -- the address map's chunks over one fixed-latency `memory` per partition.
@@ -41,7 +38,6 @@ return function(options)
     options = check("gpu", options, {
         spec = true, cores = true, lanes = true, scheduler = true, memory = true, dram = true, core = true, lds = true, ldst = true, core_side = true,
         after_l1 = true, before_l2 = true, before_dram = true, l1 = true, l2 = true, crossbar = true, clocks = true,
-        memory_first = true,
     })
     local spec = options.spec or include("../specs/gtx480.lua")
     local cores = options.cores or define("cores", spec.cores)
@@ -72,12 +68,7 @@ return function(options)
         connect(core_name(i) .. ".lds", core_name(i) .. "_lds.core")
         block(core_name(i) .. "_ldst", "ldst_unit", merge(ldst_params, { clock = "core" }))
     end
-    -- Blocks are created in declaration order, which orders the events of a
-    -- simulated instant; memory_first keeps the order the TM platforms'
-    -- statistics were recorded with (the memory side, then each core).
-    if not options.memory_first then
-        for i = 0, cores - 1 do declare_core(i) end
-    end
+    for i = 0, cores - 1 do declare_core(i) end
 
     local result = { spec = spec, cores = cores, names = { core = core_name } }
     local target -- the socket core i's memory path ends at
@@ -106,7 +97,6 @@ return function(options)
         target = function(i) return "crossbar.inputs[" .. i .. "]" end
     end
     for i = 0, cores - 1 do
-        if options.memory_first then declare_core(i) end
         connect(core_side(i, core_name(i) .. ".ldst"), core_name(i) .. "_ldst.core")
         connect(core_name(i) .. "_ldst.memory", target(i))
     end

@@ -1,9 +1,11 @@
 -- Lazy transactional memory (KILO TM, Warp TM, and the ideal TM upper bound)
 -- as a netlist part: one `commit_unit` per memory partition between the
 -- crossbar and the L2 slice (through the before_l2 hook), on its own clock
--- domain, and the TM settings of the cores, L1s, L2s and crossbar. The unit
--- of partition 0 also hands out commit IDs (the allocator, at address 0).
--- See models/tm/commit_unit/README.md and models/protocols/tm_lazy.h.
+-- domain, a `tm_unit` in line between each core and its ldst_unit (through
+-- the core_side hook: sm<i>_tm), and the TM settings of the cores, L1s, L2s
+-- and crossbar. The unit of partition 0 also hands out commit IDs (the
+-- allocator, at address 0). See models/tm/commit_unit/README.md,
+-- models/tm/tm_unit/README.md, models/protocols/tm_lazy.h and tx.h.
 --
 --   local tm = include("parts/tm_lazy.lua")({ mode = "warp" })
 --   include("parts/gpu.lua")(tm.gpu)
@@ -27,8 +29,8 @@
 --   prefix      of the units' instance names (prefix .. "cu" .. p)
 --
 -- Returns { gpu = the options of parts/gpu.lua (core, l1, l2, crossbar,
--- before_l2, clocks: add more before passing it), before_l2, names = { cu },
--- partitions }.
+-- before_l2, core_side, clocks: add more before passing it), before_l2,
+-- core_side, names = { cu }, partitions }.
 
 local check = include("options.lua").check
 
@@ -83,16 +85,30 @@ return function(options)
         return name(partition) .. ".downstream"
     end
 
+    -- The core side: a tm_unit in line between each core and its ldst_unit
+    -- (protocols/tx.h). KILO TM commits per transaction, Warp TM coalesced
+    -- after its intra-warp check; temporal conflict detection runs first.
+    local precommit = {}
+    if tcd then precommit[#precommit + 1] = "tcd" end
+    if mode == "warp" then precommit[#precommit + 1] = "intra_warp" end
+    local function core_side(core, socket)
+        local unit = socket:gsub("%.ldst$", "") .. "_tm"
+        block(unit, "tm_unit", {
+            clock = "core", commit = mode == "warp" and "coalesced" or "per_tx",
+            precommit = #precommit > 0 and table.concat(precommit, ",") or "none",
+            partitions = partitions, interleave = interleave, conflict_table = spec.tm.conflict_table,
+        })
+        connect(socket, unit .. ".core")
+        return unit .. ".ldst"
+    end
+
     return {
-        names = { cu = name }, partitions = partitions, before_l2 = before_l2,
+        names = { cu = name }, partitions = partitions, before_l2 = before_l2, core_side = core_side,
         gpu = {
             spec = spec,
             clocks = { [clock_name] = spec.clocks.commit },
-            core = {
-                tm_warp_tokens = tokens,
-                tm_partitions = partitions, tm_interleave = interleave,
-                tm_mode = mode == "warp" and "warp" or "kilo", tm_tcd = tcd, tm_conflict_table = spec.tm.conflict_table,
-            },
+            core = { tm_warp_tokens = tokens },
+            core_side = core_side,
             -- Global data is not cached in L1 (the L1s are not coherent);
             -- pending_entries holds the TM requests a core keeps outstanding
             -- (see "held requests" in tm_lazy.h), sized above.
@@ -101,7 +117,6 @@ return function(options)
             -- Log entries cost interconnect flits, except with ideal TM (free log transfer).
             crossbar = { tm_log_data = mode ~= "ideal" },
             before_l2 = before_l2,
-            memory_first = true,
         },
     }
 end

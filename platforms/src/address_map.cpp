@@ -22,7 +22,7 @@ const address_map_user users[] = {
     {"l2_cache", "partition_count", "partition_interleave"},
     {"dram_controller", "partition_count", "partition_interleave"},
     {"commit_unit", "partitions", "interleave"},
-    {"simt_core", "tm_partitions", "tm_interleave"},
+    {"tm_unit", "partitions", "interleave"},
     {"tm_traffic", "partitions", "interleave"},
 };
 

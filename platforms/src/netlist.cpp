@@ -722,6 +722,7 @@ netlist load_netlist(const std::string &file, const netlist_options &options)
 
     lua_budget budget;
     if (options.lua_instructions) budget.instructions = options.lua_instructions;
+    if (options.lua_memory_bytes) budget.memory_bytes = options.lua_memory_bytes;
     lua_State *L = new_bounded_state(budget);
     if (!L) throw std::runtime_error("cannot create a Lua state");
     // Only deterministic libraries: no io, os or package.

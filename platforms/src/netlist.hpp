@@ -74,7 +74,8 @@ struct binding {
 struct netlist_options {
     std::vector<std::string> sets;                  // "instance_glob.param=value"
     std::map<std::string, std::string> defines;     // define(name, default) overrides
-    uint64_t lua_instructions = 0;                  // the evaluation's budget; 0: lua_budget's default
+    uint64_t lua_instructions = 0;                  // the evaluation's bounds; 0: lua_budget's defaults
+    size_t lua_memory_bytes = 0;
 };
 
 // The platform's address map (address_map{ partitions = 6, interleave = 256 }):

@@ -21,6 +21,12 @@ static void remove_folder()
     rmdir(folder.c_str());
 }
 
+// The SystemC library refers to the program's sc_main; nothing here simulates.
+extern "C" int sc_main(int, char **)
+{
+    return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     // A folder of its own whose parts/ and specs/ are the shipped ones, so
@@ -41,7 +47,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     std::fwrite(data, 1, size, file);
     std::fclose(file);
     simtx::netlist_options options;
-    options.lua_instructions = 20000000; // an endless loop costs a tenth of a second, not seconds
+    // Smaller bounds than a run's: an endless loop or a runaway table costs
+    // a fraction of a second under the sanitizers, not seconds.
+    options.lua_instructions = 20000000;
+    options.lua_memory_bytes = size_t(32) << 20;
     try {
         simtx::load_netlist(path, options);
     } catch (const simtx::input_error &) {

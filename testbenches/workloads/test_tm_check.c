@@ -22,16 +22,16 @@ static bool fake_access(void *context, bool is_write, uint32_t address, void *da
 
 static bool fake_tm_record(void *context, bool on) { return true; }
 
-static bool no_commits(void *context, void (*visit)(void *, const simt_tm_record *, const uint32_t *), void *visit_context)
+static bool no_commits(void *context, void (*visit)(void *, const tm_unit_record *, const uint32_t *), void *visit_context)
 {
     return true;
 }
 
 /* One transaction: writes 7 to 0x1008. */
-static bool one_commit(void *context, void (*visit)(void *, const simt_tm_record *, const uint32_t *), void *visit_context)
+static bool one_commit(void *context, void (*visit)(void *, const tm_unit_record *, const uint32_t *), void *visit_context)
 {
     static const uint32_t words[] = {0x1008, 7};
-    const simt_tm_record record = {1, 0, 0, 1, 0};
+    const tm_unit_record record = {1, 0, 0, 1, 0};
     visit(visit_context, &record, words);
     return true;
 }

@@ -61,7 +61,7 @@ bool tm_check_region(tm_check *check, gpu_device *device, uint32_t address, uint
     return true;
 }
 
-static void collect(void *context, const simt_tm_record *record, const uint32_t *words)
+static void collect(void *context, const tm_unit_record *record, const uint32_t *words)
 {
     tm_check *check = context;
     if (check->out_of_memory) return;
@@ -186,8 +186,8 @@ void tm_check_discard(tm_check *check, gpu_device *device)
 
 void tm_print_statistics(gpu_device *device, workload_context *context, const char *name)
 {
-    /* Core statistics only (the commit units count commits and aborts too). */
-    static const char *const names[] = {"tm_n_aborts_validation", "tm_n_aborts_intra_warp", "tm_n_aborts_timeout", "tm_wasted_cycles", "tm_commit_cycles", "tm_log_bytes"};
+    /* The tm_units' and the cores' statistics (the commit units count commits and aborts too). */
+    static const char *const names[] = {"aborts_validation", "aborts_intra_warp", "aborts_timeout", "tm_wasted_cycles", "commit_cycles", "log_bytes"};
     if (!context->log) return;
     fprintf(context->log, "%s:", name);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

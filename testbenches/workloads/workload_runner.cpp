@@ -9,6 +9,7 @@
 #include "did_you_mean.hpp"
 #include "netlist.hpp"
 #include "simt_core.h"
+#include "tm_unit.h"
 #include "workload.h"
 
 #ifndef SIMTX_KERNEL_DIR
@@ -22,6 +23,7 @@ namespace {
 struct backend_state {
     platform *owner;
     std::vector<block_module *> cores;
+    std::vector<block_module *> tm_units; // the commit records' keepers
     double simulate_wall_seconds = 0, simulate_cpu_seconds = 0; // inside simulate(), without the host program
 };
 
@@ -83,20 +85,20 @@ bool backend_statistic(void *context, const char *name, double *value)
 bool backend_tm_record(void *context, bool on)
 {
     auto *state = static_cast<backend_state *>(context);
-    for (block_module *core : state->cores) simt_core_tm_set_recording(static_cast<simt_core *>(core->core()), on);
+    // Without a tm_unit nothing is recorded: the first TX_BEGIN fails the run.
+    for (block_module *unit : state->tm_units) tm_unit_set_recording(unit->core(), on);
     return true;
 }
 
-bool backend_tm_history(void *context, void (*visit)(void *, const simt_tm_record *, const uint32_t *), void *visit_context)
+bool backend_tm_history(void *context, void (*visit)(void *, const tm_unit_record *, const uint32_t *), void *visit_context)
 {
     auto *state = static_cast<backend_state *>(context);
-    for (block_module *module : state->cores) {
-        auto *core = static_cast<simt_core *>(module->core());
-        const simt_tm_record *records;
+    for (block_module *unit : state->tm_units) {
+        const tm_unit_record *records;
         const uint32_t *words;
-        size_t count = simt_core_tm_history(core, &records, &words);
+        size_t count = tm_unit_history(unit->core(), &records, &words);
         for (size_t i = 0; i < count; i++) visit(visit_context, &records[i], words);
-        simt_core_tm_clear_history(core);
+        tm_unit_clear_history(unit->core());
     }
     return true;
 }
@@ -138,15 +140,17 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
         // End elaboration (sockets are bound from then on) before the host
         // program's first memory access.
         if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
-        backend_state state{&owner, {}, 0, 0};
+        backend_state state{&owner, {}, {}, 0, 0};
         for (const auto &module : owner.modules())
             if (!std::strcmp(module->info()->name, "simt_core")) state.cores.push_back(module.get());
+            else if (!std::strcmp(module->info()->name, "tm_unit")) state.tm_units.push_back(module.get());
         if (state.cores.empty()) throw input_error("workload '" + request.name + "': the netlist has no simt_core block");
-        // Transactions commit at the commit units; without them a TM kernel would never finish.
+        // Transactions run in the tm_units and commit at the commit units;
+        // without both a TM kernel would never finish.
         bool has_commit_units = false;
         for (const auto &module : owner.modules()) has_commit_units |= !std::strcmp(module->info()->name, "commit_unit");
-        if (info->transactional && !has_commit_units)
-            throw input_error("workload '" + request.name + "' uses transactional memory, but the netlist has no commit_unit block " +
+        if (info->transactional && (!has_commit_units || state.tm_units.empty()))
+            throw input_error("workload '" + request.name + "' uses transactional memory, but the netlist has no commit_unit and tm_unit blocks " +
                               "(platforms/gtx480_kilotm.lua, gtx480_warptm.lua, gtx480_idealtm.lua have them)");
         gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic, backend_tm_record, backend_tm_history};
         gpu_device *device = gpu_device_create(&backend);

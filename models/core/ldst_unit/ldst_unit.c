@@ -657,6 +657,15 @@ static simtx_accept_result ldst_unit_accept(void *core, unsigned port, const sim
         u->stats.tm_messages++;
         return accepted(u, now);
     }
+    if (u->staging < 0 && simtx_op_info_of(msg->op)->family == SIMTX_FAMILY_TX) { /* tx.h is a tm_unit's (none in line) */
+        simtx_msg response;
+        simtx_msg_copy_header(&response, msg);
+        simtx_msg_make_response(&response, SIMTX_STATUS_COMMAND_ERROR);
+        response.size = 0;
+        u->stats.command_errors++;
+        to_core(u, &response, now + 1, now);
+        return accepted(u, now);
+    }
     if (u->staging < 0) { /* a request's first beat: room for all of it, or none */
         /* Room for a memory request per lane. The lanes' span holds them
          * all and needs no popcount call (a library call on baseline

@@ -8,7 +8,7 @@
 #include "msg_queue.h"
 #include "simt_core.h"
 #include "simt_stack.h"
-#include "tm_core.h"
+#include "tx_client.h"
 #include "warp_sched.h"
 
 #define MAX_LANES 64
@@ -73,7 +73,6 @@ typedef struct pending_access {
     uint32_t warp, pc;
     uint8_t op, op_class, rd;   /* op_class: rv_class_of(op), kept rather than looked up per response */
     uint32_t remaining;         /* requests still to complete (one per socket) */
-    bool transactional;         /* a load inside a transaction: log what it reads */
     bool warp_waits;            /* counted in the warp's pending_memory (all but a store served by the lds alone) */
     uint32_t addresses[MAX_LANES]; /* the lanes' kernel addresses: a transactional load's words, a fault's lane */
 } pending_access;
@@ -122,25 +121,14 @@ struct simt_core {
     uint64_t busy_since;        /* first cycle with a resident CTA, while some are */
     FILE *trace;
     uint32_t tm_tokens_used, token_waiters;
-    /* The TM policy slots (tm_core_init) and the hook a transactional load
-     * calls first (NULL: none). */
-    const tm_commit_policy *tm_commit;
-    const tm_precommit *tm_precommit[2];
-    uint32_t tm_precommit_count;
-    bool (*tm_before_load)(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint64_t mask);
-    uint32_t conflict_checks;   /* warps in a pre-commit check that ends by time (TX_CONFLICT_CHECK) */
-    uint32_t *ownership;        /* Warp TM's ownership table (one warp checks at a time in the model) */
-    tm_queue tm_out;
-    tx_history history;
-    bool tm_recording;
+    tx_queue tx_out;            /* tx.h events for the ldst socket */
+    /* What the core sees of transactions (the tm_unit counts the rest). */
     struct {
-        uint64_t tm_n_commits, tm_n_aborts, tm_aborts_validation, tm_aborts_timeout, tm_aborts_fault, tm_aborts_intra_warp;
-        uint64_t tm_wasted_cycles, tm_wasted_instructions, tm_core_cycles, tm_commit_cycles, tm_log_bytes, tm_messages;
-        uint64_t tm_token_stalls, tm_tcd_commits;
-        simtx_histogram tm_read_set, tm_write_set, tm_aborts_per_tx, tm_core_duration, tm_commit_duration;
+        uint64_t tm_wasted_cycles, tm_wasted_instructions, tm_core_cycles, tm_token_stalls;
+        simtx_histogram tm_core_duration;
     } tm_stats;
     struct {
-        uint64_t tx_warps, committing_warps;
+        uint64_t tx_warps;
     } tm_probes;
     struct {
         uint64_t warp_instructions, thread_instructions, ctas_completed, busy_cycles, ticks;

@@ -91,14 +91,14 @@ CYCLE_STEP bool exec_warp_ready(simt_core *c, uint32_t warp_index, uint64_t now,
     }
     if (w->tx && w->tx->phase != TX_IDLE) {
         tx_warp *tx = w->tx;
-        if (tx->phase != TX_RUNNING) { /* the commit units answer */
+        if (tx->phase != TX_RUNNING) { /* the tm_unit answers */
             *why = STALL_MEMORY;
             warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY);
             return false;
         }
         if (!tx->abort_requested && tx->timeout && now - tx->attempt_start > tx->timeout) {
             tx->abort_requested = true;
-            tx->abort_cause = ABORT_TIMEOUT;
+            tx->abort_cause = TX_ROLLBACK_TIMEOUT;
         }
         if (tx->abort_requested) { /* roll back once no access of the attempt is in flight */
             if (w->pending_memory) {
@@ -133,7 +133,12 @@ CYCLE_STEP bool exec_warp_ready(simt_core *c, uint32_t warp_index, uint64_t now,
     const uint32_t gated = 1u << RV_CLASS_LOAD | 1u << RV_CLASS_STORE | 1u << RV_CLASS_ATOMIC | 1u << RV_CLASS_BARRIER |
                            1u << RV_CLASS_FENCE | 1u << RV_CLASS_TX;
     if (!((gated >> cls) & 1)) return true;
-    if (k->insn.op == RV_TX_BEGIN && !tm_core_active(w->tx) && c->params.tm_warp_tokens &&
+    if (k->insn.op == RV_TX_COMMIT && w->pending_memory) { /* TX_COMMIT with none of its accesses in flight (tx.h) */
+        *why = STALL_MEMORY;
+        warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY); /* the last response wakes it */
+        return false;
+    }
+    if (k->insn.op == RV_TX_BEGIN && !tx_client_active(w->tx) && c->params.tm_warp_tokens &&
         c->tm_tokens_used >= (uint32_t)c->params.tm_warp_tokens) {
         /* No transactional-warp token: sleep until a transaction ends. */
         *why = STALL_MEMORY;
@@ -270,12 +275,12 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
     uint32_t pc = top->pc;
     uint64_t mask = top->mask;
     if (w->tx && w->tx->phase == TX_RUNNING && w->tx->abort_requested) {
-        tm_core_abort_attempt(c, w, warp_index, now);
+        tx_client_abort_attempt(c, w, warp_index, now);
         return ISSUE_DONE;
     }
     char where[320];
-    if (!k && tm_core_active(w->tx)) { /* a doomed transaction jumped anywhere */
-        tm_core_request_abort(w->tx, ABORT_FAULT, w->tx->begin_pc);
+    if (!k && tx_client_active(w->tx)) { /* a doomed transaction jumped anywhere */
+        tx_client_request_abort(w->tx, TX_ROLLBACK_FAULT, w->tx->begin_pc);
         return ISSUE_DONE;
     }
     if (!k) {
@@ -289,8 +294,6 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
     /* The operands' lanes, the latency and the next pc are made after the
      * calls of the memory path: made before, they would live across them
      * (stack traffic). */
-    if (cls == RV_CLASS_LOAD && c->tm_before_load && w->tx && w->tx->phase == TX_RUNNING && c->tm_before_load(c, w, warp_index, k, mask))
-        return ISSUE_DONE; /* the load waits for its blocks' last-written times */
     bool memory = cls == RV_CLASS_LOAD || cls == RV_CLASS_STORE || cls == RV_CLASS_ATOMIC;
     if (memory && !exec_uniform_argument_load(c, w, k, mask, now)) {
         issue_result result = lsu_execute(c, w, warp_index, k, pc, mask, now);
@@ -304,7 +307,7 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
     unsigned active = mask == c->full_mask ? c->lanes : (unsigned)__builtin_popcountll(mask);
     c->stats.thread_instructions += active;
     c->stats.issues_by_active_lanes[active]++;
-    if (tm_core_active(w->tx)) w->tx->attempt_instructions += active;
+    if (tx_client_active(w->tx)) w->tx->attempt_instructions += active;
     w->next_issue = now + 1;
     switch (cls) {
     case RV_CLASS_ALU:
@@ -386,19 +389,19 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
         break;
     case RV_CLASS_TX:
         if (op == RV_TX_BEGIN) {
-            if (tm_core_active(w->tx)) { /* nested: flattened */
+            if (tx_client_active(w->tx)) { /* nested: flattened */
                 for (uint64_t m = mask; m; m &= m - 1) w->tx->lane[__builtin_ctzll(m)].depth++;
                 break;
             }
-            return tm_core_begin(c, w, warp_index, k, pc, mask, now) ? ISSUE_DONE : ISSUE_FAILED;
+            return tx_client_begin(c, w, warp_index, k, pc, mask, now) ? ISSUE_DONE : ISSUE_FAILED;
         } else {
             uint64_t outer = 0;
-            if (tm_core_active(w->tx))
+            if (tx_client_active(w->tx))
                 for (uint64_t m = mask; m; m &= m - 1)
                     if (w->tx->lane[__builtin_ctzll(m)].depth == 1) outer |= 1ull << __builtin_ctzll(m);
-            if (!tm_core_active(w->tx) || (outer && (outer != mask || top->kind != ENTRY_TRANSACTION || top->mask != mask))) {
+            if (!tx_client_active(w->tx) || (outer && (outer != mask || top->kind != ENTRY_TRANSACTION || top->mask != mask))) {
                 core_describe(c, w, pc, where, sizeof where);
-                core_fail(c, "%s at %s", tm_core_active(w->tx) ? "tx_commit reached by only part of its transaction's lanes"
+                core_fail(c, "%s at %s", tx_client_active(w->tx) ? "tx_commit reached by only part of its transaction's lanes"
                                                       : "tx_commit outside a transaction", where);
                 return ISSUE_FAILED;
             }
@@ -411,11 +414,11 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
                 w->uniform_registers &= ~(1u << rd_index);
                 break;
             }
-            tm_core_start_commit(c, w, warp_index, rd_index, mask, now);
+            tx_client_commit(c, w, warp_index, rd_index, mask, now);
             return ISSUE_DONE;
         }
     case RV_CLASS_BARRIER: {
-        if (tm_core_active(w->tx)) {
+        if (tx_client_active(w->tx)) {
             core_describe(c, w, pc, where, sizeof where);
             core_fail(c, "barrier inside a transaction at %s (it could wait for lanes that retry forever)", where);
             return ISSUE_FAILED;
@@ -429,7 +432,7 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
         break;
     }
     case RV_CLASS_EXIT:
-        if (tm_core_active(w->tx)) {
+        if (tx_client_active(w->tx)) {
             core_describe(c, w, pc, where, sizeof where);
             core_fail(c, "thread exit inside a transaction at %s", where);
             return ISSUE_FAILED;
@@ -456,7 +459,7 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
 static inline void exec_drain(simt_core *c, uint64_t now)
 {
     const ldst_socket *socket = &c->sockets[LDST_PORT];
-    if (!socket->blocked && (c->tm_out.length || !msg_queue_empty(&socket->beats))) lsu_send_queued(c, now);
+    if (!socket->blocked && (c->tx_out.length || !msg_queue_empty(&socket->beats))) lsu_send_queued(c, now);
 }
 
 uint64_t exec_cycle(void *core, uint64_t now)
@@ -469,9 +472,9 @@ uint64_t exec_cycle(void *core, uint64_t now)
     c->last_tick = now;
     c->stats.ticks++;
     bool dispatched = c->cta_may_fit && cta_dispatch(c, now);
-    /* The earliest cycle something can change (an issue, a latency, a
-     * conflict check's end): the cycle only lowers it. */
-    uint64_t wake = c->conflict_checks ? tm_core_cycle(c, now) : SIMTX_NEVER;
+    /* The earliest cycle something can change (an issue, a latency): the
+     * cycle only lowers it. */
+    uint64_t wake = SIMTX_NEVER;
     exec_drain(c, now);
     /* Beats leave at issue; what a unit refused waits for its port_free. */
     if (c->sockets[LDS_PORT].beats.length) lsu_socket_send_queued(c, LDS_PORT);
@@ -583,7 +586,7 @@ uint64_t exec_cycle(void *core, uint64_t now)
      * an issue wakes the core then). */
     if (issued || (dispatched && cta_fits(c))) next = now + 1;
     const ldst_socket *ldst = &c->sockets[LDST_PORT];
-    if (!ldst->blocked && (c->tm_out.length || !msg_queue_empty(&ldst->beats))) next = now + 1;
+    if (!ldst->blocked && (c->tx_out.length || !msg_queue_empty(&ldst->beats))) next = now + 1;
     if (next <= now) next = now + 1;
     return next;
 }

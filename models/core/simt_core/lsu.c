@@ -17,7 +17,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
     uint64_t global_mask = 0, shared_mask = 0; /* lanes to the ldst_unit, to the lds */
     const uint32_t *base = reg(c, w, k->insn.rs1);
     int32_t offset = cls == RV_CLASS_ATOMIC ? 0 : k->insn.imm;
-    bool transactional = tm_core_active(w->tx);
+    bool transactional = tx_client_active(w->tx);
     uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
     uint32_t lanes = c->lanes; /* a local: the stores below cannot change it */
     bool uniform_base = (w->uniform_registers >> k->insn.rs1) & 1;
@@ -83,7 +83,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
              (window == RV_WINDOW_CODE && cls != RV_CLASS_LOAD) || (address & (size - 1)))) {
             /* A doomed transaction (it read inconsistent data) may compute
              * any address: abort it rather than fail the run. */
-            tm_core_request_abort(w->tx, ABORT_FAULT, pc);
+            tx_client_request_abort(w->tx, TX_ROLLBACK_FAULT, pc);
             return ISSUE_DONE;
         }
         if (window == RV_WINDOW_NONE || rv_window_of(address + size - 1) != window ||
@@ -121,49 +121,14 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         global_mask &= ~failed_sc;
         shared_mask &= ~failed_sc;
     }
-    /* Inside a transaction (lazy versioning): stores go to the lane's write
-     * log; loads of words the lane wrote or read already are served from
-     * its logs; other loads go to memory and are logged on return. */
-    uint64_t tx_served = 0;
-    if (global_mask && transactional) {
+    /* Inside a transaction the global lanes go to the tm_unit (tx.h), which
+     * logs stores and answers loads from its logs; atomics are not part of
+     * the lazy TM model. */
+    if (global_mask && transactional && cls == RV_CLASS_ATOMIC) {
         char where[320];
-        if (cls == RV_CLASS_ATOMIC) {
-            core_describe(c, w, pc, where, sizeof where);
-            core_fail(c, "atomic inside a transaction at %s: not supported (use plain loads and stores)", where);
-            return ISSUE_FAILED;
-        }
-        uint32_t *load_rd = reg(c, w, k->insn.rd);
-        const uint32_t *store_data = reg(c, w, k->insn.rs2);
-        for (uint64_t m = global_mask; m; m &= m - 1) {
-            uint32_t lane_index = (uint32_t)__builtin_ctzll(m);
-            tx_lane *lane = &w->tx->lane[lane_index];
-            uint32_t word = addresses[lane_index] & ~3u, shift = (addresses[lane_index] & 3u) * 8;
-            tm_entry *written = tm_core_log_find(&lane->writes, word);
-            if (cls == RV_CLASS_LOAD) {
-                tm_entry *seen = written ? written : tm_core_log_find(&lane->reads, word);
-                if (!seen) continue;
-                if (k->insn.rd) load_rd[lane_index] = rv_extend_load(op, seen->value >> shift);
-            } else {
-                uint32_t value = store_data[lane_index];
-                if (size < 4) {
-                    const tm_entry *base_word = written ? written : tm_core_log_find(&lane->reads, word);
-                    if (!base_word) {
-                        core_describe(c, w, pc, where, sizeof where);
-                        core_fail(c, "%u-byte transactional store to 0x%08x (lane %u) to a word the transaction neither read nor wrote: not supported, at %s",
-                             size, addresses[lane_index], lane_index, where);
-                        return ISSUE_FAILED;
-                    }
-                    uint32_t byte_mask = (size == 1 ? 0xffu : 0xffffu) << shift;
-                    value = (base_word->value & ~byte_mask) | ((value << shift) & byte_mask);
-                }
-                if (written) written->value = value;
-                else if (!tm_core_log_append(c, &lane->writes, word, value)) {
-                    return ISSUE_FAILED;
-                }
-            }
-            tx_served |= 1ull << lane_index;
-        }
-        global_mask &= ~tx_served;
+        core_describe(c, w, pc, where, sizeof where);
+        core_fail(c, "atomic inside a transaction at %s: not supported (use plain loads and stores)", where);
+        return ISSUE_FAILED;
     }
     if (global_mask && (!c->free_pending_count || !lsu_socket_has_room(c, LDST_PORT, lsu_socket_beats(cls, op, global_mask))))
         return ISSUE_STALLED;
@@ -174,8 +139,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
     const uint32_t *data = reg(c, w, k->insn.rs2);
     uint64_t ready = now + 1;
     /* Local and code-window lanes are served inside the core. */
-    uint64_t local_mask = mask & ~global_mask & ~shared_mask & ~failed_sc & ~tx_served;
-    if (tx_served) ready = now + (uint64_t)c->params.local_latency; /* the logs live in local memory */
+    uint64_t local_mask = mask & ~global_mask & ~shared_mask & ~failed_sc;
     for (uint64_t m = failed_sc; m; m &= m - 1)
         if (k->insn.rd) rd[__builtin_ctzll(m)] = 1;
     if (local_mask) {
@@ -223,7 +187,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
             uint32_t old = 0;
             memcpy(&old, bytes, size);
             /* The private stack is restored if the transaction aborts. */
-            if (undo_offset != UINT32_MAX && !tm_core_undo_append(c, &w->tx->lane[lane], undo_offset, old, size)) {
+            if (undo_offset != UINT32_MAX && !tx_client_undo_append(c, &w->tx->lane[lane], undo_offset, old, size)) {
                 return ISSUE_FAILED;
             }
             if (cls == RV_CLASS_LOAD) {
@@ -265,7 +229,6 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         /* The lds performs a warp's requests in order, so nothing waits for
          * a shared store's completion (barriers, fences, the CTA's end). */
         entry->warp_waits = global_mask || cls != RV_CLASS_STORE;
-        entry->transactional = cls == RV_CLASS_LOAD && transactional;
         memcpy(entry->addresses, addresses, sizeof(uint32_t) * lanes);
         w->pending_memory += entry->warp_waits;
         if (cls != RV_CLASS_STORE && k->insn.rd) w->register_ready[k->insn.rd] = UINT64_MAX;
@@ -291,9 +254,13 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
 void lsu_send_queued(simt_core *c, uint64_t now)
 {
     (void)now;
-    tm_queue *q = &c->tm_out;
+    /* The beats first: a request's beats stay together, and an event never
+     * needs to pass one (TX_BEGIN precedes its attempt's accesses, which
+     * wait for its answer; TX_COMMIT and TX_ROLLBACK wait for none in flight). */
+    lsu_socket_send_queued(c, LDST_PORT);
+    tx_queue *q = &c->tx_out;
     ldst_socket *socket = &c->sockets[LDST_PORT];
-    while (!socket->blocked && q->length) {
+    while (!socket->blocked && q->length && msg_queue_empty(&socket->beats)) {
         if (!c->env.send(c->env.context, LDST_PORT, &q->messages[q->head])) {
             socket->blocked = true;
             return;
@@ -301,7 +268,6 @@ void lsu_send_queued(simt_core *c, uint64_t now)
         q->head = (q->head + 1) % q->capacity;
         q->length--;
     }
-    lsu_socket_send_queued(c, LDST_PORT);
 }
 
 void lsu_complete(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now)

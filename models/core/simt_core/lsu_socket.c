@@ -23,11 +23,8 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
     rv_class cls = (rv_class)k->op_class;
     const cta_slot *cta = &c->ctas[w->cta_slot];
     bool shared = port == LDS_PORT;
-    bool transactional = tm_core_active(w->tx);
-    /* A transactional load asks for whole words: the read log keeps the
-     * word, and the lane's bytes are taken from it on return. */
-    bool whole_words = !shared && transactional && cls == RV_CLASS_LOAD;
-    uint32_t address_mask = whole_words ? ~3u : ~0u;
+    /* Global lanes inside a transaction go to the tm_unit (tx.h). */
+    bool transactional = !shared && tx_client_active(w->tx);
     /* lds: offsets into the CTA's region; ldst_unit: kernel addresses. */
     uint32_t address_offset = shared ? RV_SHARED_BASE : 0;
     simtx_msg header;
@@ -35,7 +32,7 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
     simtx_op msg_op = cls == RV_CLASS_LOAD || op == RV_LR ? SIMTX_OP_READ : cls == RV_CLASS_STORE ? SIMTX_OP_WRITE : SIMTX_OP_ATOMIC;
     simtx_msg_init(&header, msg_op, shared ? cta->shared_offset : 0, 0);
     if (msg_op == SIMTX_OP_ATOMIC) header.atomic_op = (uint8_t)lsu_atomic_code(op);
-    uint64_t header_aux = ldst_aux(k->insn.rd, whole_words ? 4u : rv_access_size(op), LDST_BEAT_ADDRESSES, 0, false, kind,
+    uint64_t header_aux = ldst_aux(k->insn.rd, rv_access_size(op), LDST_BEAT_ADDRESSES, 0, false, kind,
                                    shared ? c->launch->shared_bytes : 0);
     header.lane_mask = lanes;
     header.id = entry_index;
@@ -54,12 +51,12 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
         uint64_t aux = header_aux | (uint64_t)group << 20;
         /* Slots of inactive lanes are ignored. */
         beat->aux = aux | (uint64_t)LDST_BEAT_ADDRESSES << 16 | (last_group && msg_op == SIMTX_OP_READ ? LDST_LAST : 0);
-        if (group_lanes == UINT32_MAX && !address_offset && address_mask == ~0u) { /* the usual full warp: one copy */
+        if (group_lanes == UINT32_MAX && !address_offset) { /* the usual full warp: one copy */
             memcpy(beat->data, &addresses[first], LDST_BEAT_BYTES);
         } else {
             for (uint32_t m = group_lanes; m; m &= m - 1) {
                 unsigned i = (unsigned)__builtin_ctz(m);
-                ldst_set_slot(beat, i, (addresses[first + i] - address_offset) & address_mask);
+                ldst_set_slot(beat, i, addresses[first + i] - address_offset);
             }
         }
         put_beat(c, port, beat, now);
@@ -132,8 +129,8 @@ static void report_fault(simt_core *c, unsigned port, const simtx_msg *msg)
     }
     pending_access *entry = &c->pending[msg->id];
     warp *w = &c->warps[entry->warp];
-    if (tm_core_active(w->tx)) {
-        tm_core_request_abort(w->tx, ABORT_FAULT, entry->pc);
+    if (tx_client_active(w->tx)) {
+        tx_client_request_abort(w->tx, TX_ROLLBACK_FAULT, entry->pc);
         return;
     }
     unsigned lane = ldst_fault_lane(msg);
@@ -152,22 +149,6 @@ static void report_fault(simt_core *c, unsigned port, const simtx_msg *msg)
                   ldst_fault_name(fault), lane, address, where);
 }
 
-/* A transactional load's lanes of one group: rd from the words read, each
- * word logged at its first read. */
-static void log_transactional_group(simt_core *c, warp *w, const pending_access *entry, const simtx_msg *msg, unsigned first,
-                                    uint32_t lanes)
-{
-    rv_op op = (rv_op)entry->op;
-    uint32_t *rd = reg(c, w, entry->rd);
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctz(m), lane = first + i;
-        uint32_t address = entry->addresses[lane], word = address & ~3u, word_value = ldst_slot(msg, i);
-        if (entry->rd) rd[lane] = rv_extend_load(op, word_value >> (address & 3u) * 8);
-        tx_lane *tx_lane_state = &w->tx->lane[lane];
-        if (!tm_core_log_find(&tx_lane_state->reads, word)) tm_core_log_append(c, &tx_lane_state->reads, word, word_value);
-    }
-}
-
 void lsu_socket_response(simt_core *c, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     if (msg->status != SIMTX_STATUS_OK && ldst_is_last(msg)) report_fault(c, port, msg); /* every beat's response carries it */
@@ -181,9 +162,7 @@ void lsu_socket_response(simt_core *c, unsigned port, const simtx_msg *msg, uint
         uint32_t *rd = reg(c, w, entry->rd) + first;
         if (op == RV_LR)
             for (uint32_t m = lanes; m; m &= m - 1) w->reserved_value[first + (unsigned)__builtin_ctz(m)] = ldst_slot(msg, (unsigned)__builtin_ctz(m));
-        if (entry->transactional && port == LDST_PORT) {
-            log_transactional_group(c, w, entry, msg, first, lanes);
-        } else if (!entry->rd) {
+        if (!entry->rd) {
         } else if (op == RV_LW || entry->op_class == RV_CLASS_ATOMIC) {
             if (lanes == UINT32_MAX) memcpy(rd, msg->data, LDST_BEAT_BYTES); /* the usual full warp */
             else

@@ -35,21 +35,14 @@ static const simtx_param_spec simt_core_param_specs[] = {
     {"trace_file", SIMTX_PARAM_PATH, "", "", 0, 0, NULL, "write a per-warp instruction trace here; empty: none", PARAM(trace_file)},
     {"trace_warp", SIMTX_PARAM_INT, "-1", "", -1, 1024, NULL, "warp slot to trace; -1: every warp", PARAM(trace_warp)},
     {"tm_warp_tokens", SIMTX_PARAM_INT, "2", "warps", 0, 1024, NULL, "transactional warps at once per core (KILO TM's token count); 0: no limit", PARAM(tm_warp_tokens)},
-    {"tm_partitions", SIMTX_PARAM_INT, "6", "", 1, 64, NULL, "memory partitions, each with a commit unit (the crossbar's)", PARAM(tm_partitions)},
-    {"tm_interleave", SIMTX_PARAM_INT, "256", "bytes", 4, 1 << 30, NULL, "bytes per partition chunk (the crossbar's interleave)", PARAM(tm_interleave)},
     {"tm_timeout", SIMTX_PARAM_INT, "100000", "cycles", 0, 1 << 30, NULL, "abort a transaction attempt running longer than this (doomed transactions may loop); 0: never", PARAM(tm_timeout)},
-    {"tm_mode", SIMTX_PARAM_ENUM, "kilo", "", 0, 0, "kilo|warp", "KILO TM (per-transaction log messages) or Warp TM (intra-warp conflict resolution, then warp-coalesced messages)", PARAM(tm_mode)},
-    {"tm_conflict_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 10000, NULL, "Warp TM: cycles of one pass over the ownership table in shared memory (the conflict check makes two)", PARAM(tm_conflict_latency)},
-    {"tm_conflict_table", SIMTX_PARAM_INT, "4KiB", "bytes", 4, 1 << 20, NULL, "Warp TM: the ownership table per warp in shared memory (4-byte entries; words hash into it, so collisions are false conflicts)", PARAM(tm_conflict_table)},
-    {"tm_tcd", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "KILO TM's temporal conflict detection: read-only transactions commit at the core when no block they read was written since their start", PARAM(tm_tcd)},
-    {"tm_record", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "record every committed transaction's reads and writes for the serializability oracle", PARAM(tm_record)},
 };
 
 static const simtx_param_table simt_core_param_table = {
     simt_core_param_specs, sizeof simt_core_param_specs / sizeof simt_core_param_specs[0], sizeof(simt_core_params)};
 
 static const simtx_socket_spec simt_core_sockets[] = {
-    {"ldst", SIMTX_SOCKET_INITIATOR, NULL, "global and persistent accesses to the ldst_unit (ldst.h) and the lazy TM protocol (tm_lazy.h), responses in"},
+    {"ldst", SIMTX_SOCKET_INITIATOR, NULL, "global and persistent accesses (ldst.h) and transaction events (tx.h), to a tm_unit or the ldst_unit; responses in"},
     {"lds", SIMTX_SOCKET_INITIATOR, NULL, "shared-memory accesses and CTA clears to the lds (ldst.h), responses in"},
 };
 
@@ -102,11 +95,6 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     c->pending = calloc((size_t)p->max_pending_memory, sizeof *c->pending);
     c->free_pending = calloc((size_t)p->max_pending_memory, sizeof *c->free_pending);
     bool scheduled = warp_sched_init(&c->sched, (uint32_t)p->warps, (uint32_t)p->schedulers, !strcmp(p->scheduler, "lrr"));
-    if (!tm_core_init(c, error, error_size)) {
-        simt_core_destroy(c);
-        return NULL;
-    }
-    c->params.tm_mode = NULL;
     if (!c->warps || !scheduled || !c->ctas || !c->pending || !c->free_pending ||
         !msg_queue_init(&c->sockets[LDST_PORT].beats, LSU_QUEUE_BEATS) || !msg_queue_init(&c->sockets[LDS_PORT].beats, LSU_QUEUE_BEATS)) {
         snprintf(error, error_size, "out of memory");
@@ -168,28 +156,12 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_probe(o, "stall_reason", &c->probes.stall_reason, 3,
                         "0 issued, 1 idle, 2 scoreboard, 3 pipeline, 4 memory, 5 barrier");
     simtx_observe_probe(o, "pending_memory", &c->probes.pending_memory, 16, "memory instructions in flight (pending table entries)");
-    c->tm_recording = p->tm_record;
-    simtx_observe_counter(o, "tm_n_commits", &c->tm_stats.tm_n_commits, "transactions", "transactions committed (lanes)");
-    simtx_observe_counter(o, "tm_n_aborts", &c->tm_stats.tm_n_aborts, "attempts", "transaction attempts aborted (lanes), every cause");
-    simtx_observe_counter(o, "tm_n_aborts_validation", &c->tm_stats.tm_aborts_validation, "attempts", "aborts: a commit unit's value-based validation failed");
-    simtx_observe_counter(o, "tm_n_aborts_intra_warp", &c->tm_stats.tm_aborts_intra_warp, "attempts", "aborts: conflict with another lane of the warp (Warp TM)");
-    simtx_observe_counter(o, "tm_n_aborts_timeout", &c->tm_stats.tm_aborts_timeout, "attempts", "aborts: the attempt ran longer than tm_timeout (doomed, looping)");
-    simtx_observe_counter(o, "tm_n_aborts_fault", &c->tm_stats.tm_aborts_fault, "attempts", "aborts: the attempt faulted (doomed: bad address)");
     simtx_observe_counter(o, "tm_wasted_cycles", &c->tm_stats.tm_wasted_cycles, "cycles", "cycles of aborted warp attempts, tx_begin to abort");
     simtx_observe_counter(o, "tm_wasted_instructions", &c->tm_stats.tm_wasted_instructions, "instructions", "thread instructions of aborted attempts");
-    simtx_observe_counter(o, "tm_core_cycles", &c->tm_stats.tm_core_cycles, "cycles", "warp attempts' time in the core: tx_begin to tx_commit");
-    simtx_observe_counter(o, "tm_commit_cycles", &c->tm_stats.tm_commit_cycles, "cycles", "warp commits' time with the commit units: tx_commit to the last acknowledgement");
-    simtx_observe_counter(o, "tm_log_bytes", &c->tm_stats.tm_log_bytes, "bytes", "read/write-log traffic to the commit units (header + 8 bytes per entry)");
-    simtx_observe_counter(o, "tm_messages", &c->tm_stats.tm_messages, "messages", "TM protocol requests sent");
-    simtx_observe_counter(o, "tm_n_tcd_commits", &c->tm_stats.tm_tcd_commits, "transactions", "read-only transactions committed by temporal conflict detection (no commit ID, no logs sent)");
+    simtx_observe_counter(o, "tm_core_cycles", &c->tm_stats.tm_core_cycles, "cycles", "warp attempts' time in the core: TX_BEGIN's answer to tx_commit");
     simtx_observe_counter(o, "tm_token_stalls", &c->tm_stats.tm_token_stalls, "events", "tx_begin found no free transactional-warp token");
-    simtx_observe_histogram(o, "tm_read_set", &c->tm_stats.tm_read_set, "words", "read-log entries per committed transaction");
-    simtx_observe_histogram(o, "tm_write_set", &c->tm_stats.tm_write_set, "words", "write-log entries per committed transaction");
-    simtx_observe_histogram(o, "tm_core_duration", &c->tm_stats.tm_core_duration, "cycles", "per warp attempt: tx_begin (or restart) to tx_commit");
-    simtx_observe_histogram(o, "tm_commit_duration", &c->tm_stats.tm_commit_duration, "cycles", "per warp commit: tx_commit to the last commit-unit acknowledgement");
-    simtx_observe_histogram(o, "tm_aborts_per_tx", &c->tm_stats.tm_aborts_per_tx, "aborts", "aborts before each committed transaction");
+    simtx_observe_histogram(o, "tm_core_duration", &c->tm_stats.tm_core_duration, "cycles", "per warp attempt: TX_BEGIN's answer to tx_commit");
     simtx_observe_probe(o, "tm_warps", &c->tm_probes.tx_warps, 11, "warps inside a transaction (holding a token)");
-    simtx_observe_probe(o, "tm_committing", &c->tm_probes.committing_warps, 11, "warps waiting for the commit units");
     return c;
 }
 
@@ -201,9 +173,9 @@ static void simt_core_destroy(void *core)
         free(c->warps[i].registers);
         simt_stack_release(&c->warps[i].stack);
         free(c->warps[i].local);
-        tm_core_release_warp(c->warps[i].tx);
+        tx_client_release_warp(c->warps[i].tx);
     }
-    tm_core_release(c);
+    tx_client_release(c);
     for (int64_t i = 0; c->ctas && i < c->params.ctas; i++) free(c->ctas[i].warps);
     if (c->trace) fclose(c->trace);
     msg_queue_release(&c->sockets[LDST_PORT].beats);
@@ -216,8 +188,8 @@ static void simt_core_destroy(void *core)
 static simtx_accept_result simt_core_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     simt_core *c = core;
-    if (port == LDST_PORT && msg->is_response && (msg->id & TM_ID_TAG)) {
-        tm_core_response(c, msg, now);
+    if (port == LDST_PORT && simtx_op_info_of(msg->op)->family == SIMTX_FAMILY_TX) {
+        tx_client_response(c, msg, now);
         return SIMTX_ACCEPTED;
     }
     bool ours = msg->id < (uint64_t)c->params.max_pending_memory && c->pending[msg->id].in_use;

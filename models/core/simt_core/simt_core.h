@@ -24,23 +24,9 @@ typedef struct simt_core_params {
     int64_t max_pending_memory;
     char *trace_file;
     int64_t trace_warp;
-    int64_t tm_warp_tokens, tm_partitions, tm_interleave, tm_timeout;
-    bool tm_record;
-    char *tm_mode;
-    int64_t tm_conflict_latency, tm_conflict_table;
-    bool tm_tcd;
+    int64_t tm_warp_tokens, tm_timeout;
 } simt_core_params;
 
-/* One committed transaction (recorded with tm_record or
- * simt_core_tm_set_recording): its commit ID and where its words lie in
- * the history's word array (address, value pairs: reads, then writes).
- * Reads are memory reads only (not served by the transaction's own writes). */
-typedef struct simt_tm_record {
-    uint32_t cid;
-    uint32_t after; /* 1: a read-only transaction committed by temporal conflict detection, serialized right after cid */
-    uint32_t read_count, write_count;
-    size_t first_word;
-} simt_tm_record;
 
 /* One kernel launch, shared by the host API and every core: cores take CTAs
  * from next_cta in turn (occupancy permitting) and count finished ones. */
@@ -68,12 +54,6 @@ void simt_core_end_launch(simt_core *core);
 /* Number of registers a kernel's threads use (for occupancy). */
 uint32_t simt_kernel_registers(const kernel_image *image);
 
-/* Transaction history for the serializability oracle. */
-void simt_core_tm_set_recording(simt_core *core, bool on);
-/* The recorded commits so far (in this core's completion order) and the
- * word array their first_word indexes; valid until the next run step. */
-size_t simt_core_tm_history(const simt_core *core, const simt_tm_record **records, const uint32_t **words);
-void simt_core_tm_clear_history(simt_core *core);
 
 extern const simtx_block_info simt_core_block_info;
 

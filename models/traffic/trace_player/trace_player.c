@@ -93,6 +93,9 @@ typedef struct trace_player {
     unsigned free_count;
     sparse_memory *shadow;    /* check_data only */
     shadow_undo *undo;        /* check_data only: one per slot */
+    /* check_data: writes in flight per hashed 64-byte line, so that a write
+     * looks for earlier ones over its bytes only when there may be some. */
+    uint32_t writes_on_line[256];
     uint64_t sequence;        /* requests issued, numbering them */
     struct {
         uint64_t reads, writes, bytes_read, bytes_written, error_responses, cycles;
@@ -505,6 +508,19 @@ static bool overlap(const slot *a, const slot *b, uint32_t *first, uint32_t *end
     return true;
 }
 
+/* Adds delta to the in-flight write count of every line a write touches;
+ * returns whether any of them had one before. */
+static bool count_write_lines(trace_player *t, const slot *w, int delta)
+{
+    bool any = false;
+    for (uint64_t line = w->address >> 6; line <= (w->address + w->size - 1) >> 6; line++) {
+        uint32_t *count = &t->writes_on_line[line & 255];
+        any |= *count != 0;
+        *count = (uint32_t)((int64_t)*count + delta);
+    }
+    return any;
+}
+
 /* check_data: the shadow takes a write when it is issued (a later read sees
  * it, as the memory's will); what it held before is kept until the response. */
 static void shadow_apply_write(trace_player *t, unsigned index, const uint8_t *data)
@@ -512,8 +528,9 @@ static void shadow_apply_write(trace_player *t, unsigned index, const uint8_t *d
     const slot *w = &t->slots[index];
     shadow_undo *undo = &t->undo[index];
     sparse_memory_read(t->shadow, w->address, undo->before, w->size);
-    memset(undo->next_writer, 0, sizeof undo->next_writer);
-    for (unsigned i = 0; i < (unsigned)t->params.max_outstanding; i++) {
+    memset(undo->next_writer, 0, w->size * sizeof undo->next_writer[0]);
+    bool earlier_writes = count_write_lines(t, w, 1);
+    for (unsigned i = 0; earlier_writes && i < (unsigned)t->params.max_outstanding; i++) {
         const slot *earlier = &t->slots[i];
         uint32_t first, end;
         if (i == index || !earlier->in_use || !earlier->is_write || !overlap(earlier, w, &first, &end)) continue;
@@ -626,7 +643,10 @@ static simtx_accept_result trace_player_accept(void *core, unsigned port, const 
     slot *s = &t->slots[msg->id];
     uint64_t latency = now - s->issue_cycle;
     if (msg->status != SIMTX_STATUS_OK) t->stats.error_responses++;
-    if (s->is_write && t->shadow && msg->status != SIMTX_STATUS_OK) shadow_undo_write(t, (unsigned)msg->id);
+    if (s->is_write && t->shadow) {
+        if (msg->status != SIMTX_STATUS_OK) shadow_undo_write(t, (unsigned)msg->id);
+        count_write_lines(t, s, -1);
+    }
     if (s->is_write) {
         t->stats.writes++;
         t->stats.bytes_written += msg->size;

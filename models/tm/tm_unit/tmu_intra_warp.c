@@ -1,7 +1,7 @@
-/* tm_intra_warp: Warp TM's pre-commit check: intra-warp conflicts resolved in an ownership table before commit IDs. */
+/* tmu_intra_warp: Warp TM's pre-commit check: intra-warp conflicts resolved in an ownership table before commit IDs. */
 #include <stdlib.h>
 
-#include "core_internal.h"
+#include "tmu_internal.h"
 
 /* Warp TM's intra-warp conflict resolution (two phases in a shared-memory
  * ownership table): phase 1, every lane claims the entries its writes hash
@@ -11,23 +11,23 @@
  * against the lanes that passed, so the lowest committing lane always
  * proceeds (no livelock); the table hash gives false conflicts as in
  * hardware. Returns the cycles both phases take. */
-static uint64_t intra_warp_conflicts(simt_core *c, tx_warp *tx, uint64_t candidates, uint64_t *failed)
+static uint64_t intra_warp_conflicts(tmu *u, tmu_warp *w, uint64_t candidates, uint64_t *failed)
 {
-    uint32_t entries = (uint32_t)c->params.tm_conflict_table / 4;
-    if (!c->ownership) {
-        c->ownership = calloc(entries, sizeof *c->ownership);
-        if (!c->ownership) {
-            core_fail(c, "out of memory for the intra-warp conflict table");
+    uint32_t entries = (uint32_t)u->params.conflict_table / 4;
+    if (!u->ownership) {
+        u->ownership = calloc(entries, sizeof *u->ownership);
+        if (!u->ownership) {
+            tmu_fail(u, "out of memory for the intra-warp conflict table");
             return 0;
         }
     }
-    /* ownership[e]: 1 + lane that writes e and passed; reads marked by bit 7 of the lane byte. */
-    uint32_t *table = c->ownership;
+    /* ownership[e]: 1 + lane that writes e and passed; reads marked by bit 16. */
+    uint32_t *table = u->ownership;
     uint32_t max_writes = 0, max_accesses = 0;
     *failed = 0;
     for (uint64_t m = candidates; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
-        const tx_lane *lane = &tx->lane[l];
+        const tmu_lane *lane = &w->lane[l];
         bool conflict = false;
         for (uint32_t i = 0; i < lane->writes.count && !conflict; i++) {
             uint32_t owner = table[(lane->writes.entries[i].address >> 2) % entries];
@@ -48,49 +48,48 @@ static uint64_t intra_warp_conflicts(simt_core *c, tx_warp *tx, uint64_t candida
     }
     /* Clear only what was touched (the table is reused by the next warp). */
     for (uint64_t m = candidates; m; m &= m - 1) {
-        const tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
+        const tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
         for (uint32_t i = 0; i < lane->writes.count; i++) table[(lane->writes.entries[i].address >> 2) % entries] = 0;
         for (uint32_t i = 0; i < lane->reads.count; i++) table[(lane->reads.entries[i].address >> 2) % entries] = 0;
     }
-    return 2 * (uint64_t)c->params.tm_conflict_latency + max_writes + max_accesses;
+    return 2 * (uint64_t)u->params.conflict_latency + max_writes + max_accesses;
 }
 
 /* The intra-warp conflict checks that have taken their time. */
-static uint64_t intra_warp_cycle(simt_core *c, uint64_t now)
+static uint64_t intra_warp_cycle(tmu *u, uint64_t now)
 {
     uint64_t next = SIMTX_NEVER;
-    for (uint32_t i = 0; c->conflict_checks && i < (uint32_t)c->params.warps; i++) {
-        warp *w = &c->warps[i];
-        if (!w->tx || w->tx->phase != TX_CONFLICT_CHECK) continue;
-        if (w->tx->check_done_at > now) {
-            if (w->tx->check_done_at < next) next = w->tx->check_done_at;
+    for (uint32_t i = 0; u->timed_checks && i < u->warp_count; i++) {
+        tmu_warp *w = u->warps[i];
+        if (!w || w->phase != TMU_CONFLICT_CHECK) continue;
+        if (w->check_done_at > now) {
+            if (w->check_done_at < next) next = w->check_done_at;
             continue;
         }
-        c->conflict_checks--;
-        tm_core_precommit_continue(c, w, i, w->tx->precommit_resume, now);
+        u->timed_checks--;
+        tmu_precommit_continue(u, w, i, w->precommit_resume, now);
     }
     return next;
 }
 
 /* Claims and checks the lanes still unresolved; the check ends after its cycles (intra_warp_cycle). */
-static bool intra_warp_check(simt_core *c, warp *w, uint32_t warp_index, uint32_t next_stage, uint64_t now)
+static bool intra_warp_check(tmu *u, tmu_warp *w, uint32_t warp, uint32_t next_stage, uint64_t now)
 {
-    (void)warp_index;
-    tx_warp *tx = w->tx;
+    (void)warp;
     uint64_t candidates = 0, conflicting = 0;
-    for (uint64_t m = tx->committing; m; m &= m - 1) {
-        const tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
+    for (uint64_t m = w->committing; m; m &= m - 1) {
+        const tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
         if (!lane->tcd && (lane->reads.count || lane->writes.count)) candidates |= 1ull << __builtin_ctzll(m);
     }
-    tx->check_done_at = now + intra_warp_conflicts(c, tx, candidates, &conflicting);
-    for (uint64_t m = conflicting; m; m &= m - 1) tx->lane[__builtin_ctzll(m)].passed = false;
-    tx->phase = TX_CONFLICT_CHECK;
-    tx->precommit_resume = next_stage;
-    c->conflict_checks++;
+    w->check_done_at = now + intra_warp_conflicts(u, w, candidates, &conflicting);
+    for (uint64_t m = conflicting; m; m &= m - 1) w->lane[__builtin_ctzll(m)].passed = false;
+    w->phase = TMU_CONFLICT_CHECK;
+    w->precommit_resume = next_stage;
+    u->timed_checks++;
     return true;
 }
 
-const tm_precommit tm_precommit_intra_warp = {
+const tmu_precommit tmu_precommit_intra_warp = {
     .name = "intra_warp",
     .check = intra_warp_check,
     .cycle = intra_warp_cycle,

@@ -1,0 +1,88 @@
+/* tx_client: the core's side of protocols/tx.h: the warp's transaction as
+ * the core keeps it (the SIMT stack's Retry and Transaction entries, the
+ * register checkpoint, the private stack's undo log, tokens, the attempt's
+ * timeout, flattened nesting) and the events it sends to the tm_unit. The
+ * core knows no TM design: logs, checks and the commit protocol are the
+ * tm_unit's. */
+#ifndef SIMTX_TX_CLIENT_H
+#define SIMTX_TX_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel_image.h"
+#include "simt_core.h"
+#include "simtx_msg.h"
+#include "tx.h"
+
+#ifndef MAX_LANES
+#define MAX_LANES 64
+#endif
+
+typedef struct warp warp;
+
+/* Old bytes of the private stack a transaction overwrote (undone on abort). */
+typedef struct local_undo {
+    uint32_t offset, old;
+    uint32_t size;
+} local_undo;
+
+typedef struct tx_lane {
+    local_undo *undo;
+    uint32_t undo_count;
+    size_t undo_capacity;
+    uint32_t depth; /* flattened nesting */
+} tx_lane;
+
+/* IDLE: no transaction; WAIT_BEGIN: TX_BEGIN sent, not answered (the warp
+ * issues nothing of the attempt); RUNNING; WAIT_COMMIT: TX_COMMIT sent. */
+enum { TX_IDLE, TX_WAIT_BEGIN, TX_RUNNING, TX_WAIT_COMMIT };
+
+typedef struct tx_warp {
+    int phase;
+    uint32_t begin_pc, commit_pc, commit_rd;
+    uint32_t retry_index; /* stack index of the Retry entry */
+    uint64_t committing;  /* lanes of the TX_COMMIT awaiting its outcome */
+    uint32_t *checkpoint; /* registers at tx_begin, [32][lanes] */
+    uint32_t attempt;     /* the warp's attempt number (TX_BEGIN's aux) */
+    uint64_t attempt_start, attempt_instructions;
+    bool abort_requested;
+    int abort_cause;      /* TX_ROLLBACK_TIMEOUT or TX_ROLLBACK_FAULT */
+    uint64_t timeout;     /* doubles after each timeout abort, so long but correct transactions finish */
+    uint32_t fault_aborts; /* consecutive fault aborts: a transaction that always faults is a kernel bug */
+    uint32_t fault_pc;
+    tx_lane lane[MAX_LANES];
+} tx_warp;
+
+/* tx.h events waiting for the ldst socket (sent before the LD/ST beats). */
+typedef struct tx_queue {
+    simtx_msg *messages;
+    size_t head, length, capacity;
+} tx_queue;
+
+static inline bool tx_client_active(const tx_warp *tx) { return tx && tx->phase != TX_IDLE; }
+
+void tx_client_release(simt_core *c);
+void tx_client_release_warp(tx_warp *tx);
+
+/* tx_begin of the outer transaction for the lanes of mask (nested ones are flattened by the caller). */
+bool tx_client_begin(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc, uint64_t mask, uint64_t now);
+/* tx_commit of the outer transaction: rd receives 1 in committed lanes. */
+void tx_client_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd, uint64_t mask, uint64_t now);
+/* Rolls back a doomed attempt (fault or timeout), no access in flight. */
+void tx_client_abort_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t now);
+/* Asks for the attempt's abort (a fault the doomed attempt may cause). */
+static inline void tx_client_request_abort(tx_warp *tx, int cause, uint32_t pc)
+{
+    tx->abort_requested = true;
+    tx->abort_cause = cause;
+    tx->fault_pc = pc;
+}
+/* A tx.h response on the ldst socket. */
+void tx_client_response(simt_core *c, const simtx_msg *msg, uint64_t now);
+/* The token a transactional warp holds: free it and wake the waiters. */
+void tx_client_release_token(simt_core *c);
+bool tx_client_undo_append(simt_core *c, tx_lane *lane, uint32_t offset, uint32_t old, uint32_t size);
+
+#endif

@@ -1,0 +1,376 @@
+/* tm_unit: the block. Parameters and policy slots, the two sockets (the
+ * core's requests and tx.h events in, the memory side's responses back),
+ * pass-through of non-transactional traffic, the send queues and the
+ * statistics. */
+#include "tm_unit.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tmu_internal.h"
+
+#define PARAM(field) offsetof(tm_unit_params, field)
+
+static const simtx_param_spec tm_unit_param_specs[] = {
+    {"commit", SIMTX_PARAM_ENUM, "per_tx", "", 0, 0, "per_tx|coalesced",
+     "how logs and decisions travel: per transaction (KILO TM) or warp-coalesced (Warp TM)", PARAM(commit)},
+    {"precommit", SIMTX_PARAM_STRING, "none", "", 0, 0, NULL,
+     "checks before commit IDs, run in the order given: none, or a comma-separated list of tcd (KILO TM's temporal conflict detection: read-only transactions commit here when no block they read was written since their start) and intra_warp (Warp TM's intra-warp conflict check)",
+     PARAM(precommit)},
+    {"filters", SIMTX_PARAM_STRING, "", "", 0, 0, NULL,
+     "access filters run on every transactional access, comma-separated (the slot for Early-Abort, Pause-and-Go, SI-TM; none is built yet)",
+     PARAM(filters)},
+    {"partitions", SIMTX_PARAM_INT, "6", "", 1, 64, NULL, "memory partitions, each with a commit unit (the crossbar's)", PARAM(partitions)},
+    {"interleave", SIMTX_PARAM_INT, "256", "bytes", 4, 1 << 30, NULL, "bytes per partition chunk (the crossbar's interleave)", PARAM(interleave)},
+    {"conflict_table", SIMTX_PARAM_INT, "4KiB", "bytes", 4, 1 << 20, NULL,
+     "intra_warp: the ownership table per warp in shared memory (4-byte entries; words hash into it, so collisions are false conflicts)",
+     PARAM(conflict_table)},
+    {"conflict_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 10000, NULL,
+     "intra_warp: cycles of one pass over the ownership table in shared memory (the check makes two)", PARAM(conflict_latency)},
+    {"log_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 10000, NULL,
+     "a transactional load answered from the logs, which live in local memory (the core's local_latency)", PARAM(log_latency)},
+    {"record", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL,
+     "record every committed transaction's reads and writes for the serializability oracle", PARAM(record)},
+};
+
+static const simtx_param_table tm_unit_param_table = {
+    tm_unit_param_specs, sizeof tm_unit_param_specs / sizeof tm_unit_param_specs[0], sizeof(tm_unit_params)};
+
+enum { CORE_PORT = 0, LDST_PORT = 1 };
+
+static const simtx_socket_spec tm_unit_sockets[] = {
+    {"core", SIMTX_SOCKET_TARGET, NULL, "ldst.h requests and tx.h events from the SIMT core, responses back"},
+    {"ldst", SIMTX_SOCKET_INITIATOR, NULL, "ldst.h requests (passed through and forwarded loads) and the lazy TM protocol; to the ldst_unit"},
+};
+
+static const tmu_commit_policy *const commit_policies[] = {&tmu_commit_per_tx, &tmu_commit_coalesced};
+static const tmu_precommit *const precommit_checks[] = {&tmu_precommit_tcd, &tmu_precommit_intra_warp};
+static const tmu_filter *const access_filters[1] = {NULL}; /* none built yet */
+
+void tmu_fail(tmu *u, const char *format, ...)
+{
+    char text[512];
+    int prefix = snprintf(text, sizeof text, "%s: ", u->env.instance_name ? u->env.instance_name : "tm_unit");
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text + prefix, sizeof text - (size_t)prefix, format, args);
+    va_end(args);
+    u->env.fail(u->env.context, text);
+}
+
+void *tmu_reserve(void *items, size_t *capacity, size_t needed, size_t item_size, size_t first_capacity)
+{
+    if (needed <= *capacity) return items;
+    size_t grown = *capacity ? *capacity : first_capacity;
+    while (grown < needed) grown *= 2;
+    void *moved = realloc(items, grown * item_size);
+    if (moved) *capacity = grown;
+    return moved;
+}
+
+bool tmu_queue_push(tmu *u, tmu_queue *q, const simtx_msg *msg, uint64_t ready)
+{
+    if (q->length == q->capacity) {
+        size_t capacity = q->capacity ? q->capacity * 2 : 64;
+        simtx_msg *messages = malloc(capacity * sizeof *messages);
+        uint64_t *readies = malloc(capacity * sizeof *readies);
+        if (!messages || !readies) {
+            free(messages), free(readies);
+            tmu_fail(u, "out of memory for queued messages");
+            return false;
+        }
+        for (size_t i = 0; i < q->length; i++) {
+            size_t from = (q->head + i) % q->capacity;
+            messages[i] = q->messages[from];
+            readies[i] = q->ready[from];
+        }
+        free(q->messages), free(q->ready);
+        q->messages = messages;
+        q->ready = readies;
+        q->head = 0;
+        q->capacity = capacity;
+    }
+    if (q->length) { /* one FIFO: never ready before the message ahead */
+        uint64_t back = q->ready[(q->head + q->length - 1) % q->capacity];
+        if (ready < back) ready = back;
+    }
+    size_t tail = (q->head + q->length++) % q->capacity;
+    q->messages[tail] = *msg;
+    q->ready[tail] = ready;
+    return true;
+}
+
+static void queue_pop(tmu_queue *q)
+{
+    q->head = (q->head + 1) % q->capacity;
+    q->length--;
+}
+
+bool tmu_push(tmu *u, const simtx_msg *msg)
+{
+    if (!tmu_queue_push(u, &u->to_memory, msg, 0)) return false;
+    u->stats.messages++;
+    return true;
+}
+
+/* The next comma-separated name of a list into name[size]; NULL at the end. */
+static const char *next_name(const char *list, char *name, size_t size)
+{
+    while (*list == ',' || *list == ' ') list++;
+    if (!*list) return NULL;
+    size_t n = strcspn(list, ", ");
+    snprintf(name, size, "%.*s", (int)(n < size ? n : size - 1), list);
+    return list + n;
+}
+
+/* Chooses the policy slots; false with a message naming the parameter. */
+static bool choose_policies(tmu *u, const tm_unit_params *p, char *error, size_t error_size)
+{
+    u->commit = strcmp(p->commit, "coalesced") == 0 ? commit_policies[1] : commit_policies[0];
+    char name[64];
+    const char *rest = p->precommit;
+    bool none = false;
+    while ((rest = next_name(rest, name, sizeof name))) {
+        if (strcmp(name, "none") == 0) {
+            none = true;
+            continue;
+        }
+        const tmu_precommit *check = NULL;
+        for (size_t i = 0; i < sizeof precommit_checks / sizeof precommit_checks[0]; i++)
+            if (strcmp(precommit_checks[i]->name, name) == 0) check = precommit_checks[i];
+        if (!check) {
+            snprintf(error, error_size, "precommit: '%s' is not a check (none, tcd, intra_warp)", name);
+            return false;
+        }
+        for (uint32_t i = 0; i < u->precommit_count; i++)
+            if (u->precommit[i] == check) {
+                snprintf(error, error_size, "precommit: '%s' is named twice", name);
+                return false;
+            }
+        u->precommit[u->precommit_count++] = check;
+        if (check->before_load) u->before_load = check->before_load;
+    }
+    if (none && u->precommit_count) {
+        snprintf(error, error_size, "precommit: 'none' cannot be combined with checks (\"%s\")", p->precommit);
+        return false;
+    }
+    rest = p->filters;
+    while ((rest = next_name(rest, name, sizeof name))) {
+        const tmu_filter *filter = NULL;
+        for (size_t i = 0; i < sizeof access_filters / sizeof access_filters[0]; i++)
+            if (access_filters[i] && strcmp(access_filters[i]->name, name) == 0) filter = access_filters[i];
+        if (!filter || u->filter_count == TMU_MAX_FILTERS) {
+            snprintf(error, error_size, "filters: '%s' is not a filter (none is built yet)", name);
+            return false;
+        }
+        u->filter[u->filter_count] = filter;
+        if (filter->create && !filter->create(&u->filter_state[u->filter_count], p, error, error_size)) return false;
+        u->filter_count++;
+    }
+    return true;
+}
+
+static void tm_unit_destroy(void *core);
+
+static void *tm_unit_create(const void *params, const simtx_env *env, char *error, size_t error_size)
+{
+    const tm_unit_params *p = params;
+    tmu *u = calloc(1, sizeof *u);
+    if (!u) {
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    u->params = *p;
+    u->env = *env;
+    u->staging = UINT32_MAX;
+    u->recording = p->record;
+    if (!choose_policies(u, p, error, error_size)) {
+        tm_unit_destroy(u);
+        return NULL;
+    }
+    /* The strings belong to the caller's params struct. */
+    u->params.commit = u->params.precommit = u->params.filters = NULL;
+    simtx_observer *o = env->observer;
+    simtx_observe_counter(o, "commits", &u->stats.commits, "transactions", "transactions committed (lanes)");
+    simtx_observe_counter(o, "aborts", &u->stats.aborts, "attempts", "transaction attempts aborted (lanes), every cause");
+    simtx_observe_counter(o, "aborts_validation", &u->stats.aborts_validation, "attempts", "aborts: a commit unit's value-based validation failed");
+    simtx_observe_counter(o, "aborts_intra_warp", &u->stats.aborts_intra_warp, "attempts", "aborts: conflict with another lane of the warp (intra_warp)");
+    simtx_observe_counter(o, "aborts_timeout", &u->stats.aborts_timeout, "attempts", "aborts: the core's attempt timeout (TX_ROLLBACK, doomed and looping)");
+    simtx_observe_counter(o, "aborts_fault", &u->stats.aborts_fault, "attempts", "aborts: the attempt faulted (TX_ROLLBACK, doomed: bad address)");
+    simtx_observe_counter(o, "tcd_commits", &u->stats.tcd_commits, "transactions", "read-only transactions committed by temporal conflict detection (no commit ID, no logs sent)");
+    simtx_observe_counter(o, "commit_cycles", &u->stats.commit_cycles, "cycles", "warp commits' time: TX_COMMIT to its response");
+    simtx_observe_counter(o, "log_bytes", &u->stats.log_bytes, "bytes", "read/write-log traffic to the commit units (header + 8 bytes per entry)");
+    simtx_observe_counter(o, "messages", &u->stats.messages, "messages", "TM protocol requests sent");
+    simtx_observe_counter(o, "tx_loads", &u->stats.tx_loads, "requests", "transactional load requests of the core");
+    simtx_observe_counter(o, "tx_stores", &u->stats.tx_stores, "requests", "transactional store requests of the core (into the write logs)");
+    simtx_observe_counter(o, "log_answered_lanes", &u->stats.log_answered_lanes, "lanes", "transactional load lanes answered from the logs");
+    simtx_observe_counter(o, "forwarded_loads", &u->stats.forwarded_loads, "requests", "transactional loads sent on for the lanes the logs did not hold");
+    simtx_observe_counter(o, "passed_through", &u->stats.passed_through, "beats", "non-transactional request beats passed through to the ldst socket");
+    simtx_observe_histogram(o, "read_set", &u->stats.read_set, "words", "read-log entries per committed transaction");
+    simtx_observe_histogram(o, "write_set", &u->stats.write_set, "words", "write-log entries per committed transaction");
+    simtx_observe_histogram(o, "aborts_per_tx", &u->stats.aborts_per_tx, "aborts", "aborts before each committed transaction");
+    simtx_observe_histogram(o, "commit_duration", &u->stats.commit_duration, "cycles", "per warp commit: TX_COMMIT to its response");
+    simtx_observe_probe(o, "tx_warps", &u->probes.tx_warps, 11, "warps inside a transaction");
+    simtx_observe_probe(o, "committing", &u->probes.committing, 11, "warps between TX_COMMIT and its response");
+    return u;
+}
+
+static void tm_unit_destroy(void *core)
+{
+    tmu *u = core;
+    for (uint32_t i = 0; i < u->filter_count; i++)
+        if (u->filter[i]->destroy) u->filter[i]->destroy(u->filter_state[i]);
+    tmu_tx_release(u);
+    tmu_access_release(u);
+    tmu_history_release(u);
+    tmu_queue *queues[] = {&u->to_core, &u->pass, &u->to_memory};
+    for (size_t i = 0; i < 3; i++) free(queues[i]->messages), free(queues[i]->ready);
+    free(u);
+}
+
+/* A non-transactional beat of the core goes on at once. Only a request's
+ * first beat is refused (ldst.h); later beats the socket refuses wait in
+ * `pass`, ahead of everything else. */
+static simtx_accept_result pass_request(tmu *u, const simtx_msg *msg)
+{
+    bool last = ldst_is_last(msg);
+    if (!u->pass_open) {
+        if (u->memory_blocked || u->pass.length || u->to_memory.length) return SIMTX_BUSY;
+        if (!u->env.send(u->env.context, LDST_PORT, msg)) {
+            u->memory_blocked = true;
+            return SIMTX_BUSY;
+        }
+        u->stats.passed_through++;
+        u->pass_open = !last;
+        return SIMTX_ACCEPTED_NO_TICK;
+    }
+    u->stats.passed_through++;
+    u->pass_open = !last;
+    if (!u->memory_blocked && !u->pass.length) {
+        if (u->env.send(u->env.context, LDST_PORT, msg))
+            return last && u->to_memory.length ? SIMTX_ACCEPTED : SIMTX_ACCEPTED_NO_TICK; /* own requests waited */
+        u->memory_blocked = true;
+    }
+    tmu_queue_push(u, &u->pass, msg, 0);
+    return SIMTX_ACCEPTED;
+}
+
+static simtx_accept_result tm_unit_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
+{
+    tmu *u = core;
+    if (port == CORE_PORT) {
+        if (msg->is_response) {
+            tmu_fail(u, "a response arrived on the core socket");
+            return SIMTX_ACCEPTED;
+        }
+        if (simtx_op_info_of(msg->op)->family == SIMTX_FAMILY_TX) {
+            tmu_tx_event(u, msg, now);
+            return SIMTX_ACCEPTED;
+        }
+        if (!(msg->flags & SIMTX_FLAG_TRANSACTIONAL)) return pass_request(u, msg);
+        tmu_access_beat(u, msg, now);
+        return SIMTX_ACCEPTED;
+    }
+    if (msg->id & TMU_TM_TAG) {
+        tmu_tx_response(u, msg, now);
+        return SIMTX_ACCEPTED;
+    }
+    if (msg->id & TMU_LOAD_TAG) {
+        tmu_access_response(u, msg, now);
+        return SIMTX_ACCEPTED;
+    }
+    /* The core's own request answered: back unchanged. */
+    if (!u->core_blocked && !u->to_core.length) {
+        if (u->env.send(u->env.context, CORE_PORT, msg)) return SIMTX_ACCEPTED_NO_TICK;
+        u->core_blocked = true;
+    }
+    tmu_queue_push(u, &u->to_core, msg, now);
+    return SIMTX_ACCEPTED;
+}
+
+/* Sends a queue on the ldst socket until it refuses (port_free follows). */
+static void send_all(tmu *u, tmu_queue *q)
+{
+    while (!u->memory_blocked && q->length) {
+        if (!u->env.send(u->env.context, LDST_PORT, &q->messages[q->head])) {
+            u->memory_blocked = true;
+            return;
+        }
+        queue_pop(q);
+    }
+}
+
+static uint64_t tm_unit_cycle(void *core, uint64_t now)
+{
+    tmu *u = core;
+    uint64_t next = SIMTX_NEVER;
+    if (u->timed_checks)
+        for (uint32_t i = 0; i < u->precommit_count; i++)
+            if (u->precommit[i]->cycle) {
+                uint64_t at = u->precommit[i]->cycle(u, now);
+                if (at < next) next = at;
+            }
+    tmu_queue *q = &u->to_core;
+    while (!u->core_blocked && q->length && q->ready[q->head] <= now) {
+        if (!u->env.send(u->env.context, CORE_PORT, &q->messages[q->head])) {
+            u->core_blocked = true;
+            break;
+        }
+        queue_pop(q);
+    }
+    if (!u->core_blocked && q->length && q->ready[q->head] < next) next = q->ready[q->head] > now ? q->ready[q->head] : now + 1;
+    /* The tail of a pass-through request first (its beats stay together),
+     * then the unit's own requests between the core's requests. */
+    send_all(u, &u->pass);
+    if (!u->pass_open) send_all(u, &u->to_memory);
+    return next;
+}
+
+static void tm_unit_port_free(void *core, unsigned port)
+{
+    tmu *u = core;
+    if (port == CORE_PORT) u->core_blocked = false;
+    else u->memory_blocked = false;
+}
+
+/* Host accesses pass through to the memory side (the unit holds no data:
+ * its logs are not yet memory). */
+static size_t tm_unit_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
+{
+    (void)core, (void)is_write, (void)address, (void)data, (void)size;
+    *forward_port = LDST_PORT;
+    return 0;
+}
+
+void tm_unit_set_recording(void *unit, bool on) { ((tmu *)unit)->recording = on; }
+
+size_t tm_unit_history(const void *unit, const tm_unit_record **records, const uint32_t **words)
+{
+    const tmu *u = unit;
+    *records = u->history.records;
+    *words = u->history.words;
+    return u->history.count;
+}
+
+void tm_unit_clear_history(void *unit)
+{
+    tmu *u = unit;
+    u->history.count = 0;
+    u->history.word_count = 0;
+}
+
+const simtx_block_info tm_unit_block_info = {
+    .name = "tm_unit",
+    .summary = "the core side of lazy TM (KILO TM, Warp TM): logs, pre-commit checks, commit protocol, commit records",
+    .params = &tm_unit_param_table,
+    .sockets = tm_unit_sockets,
+    .socket_count = sizeof tm_unit_sockets / sizeof tm_unit_sockets[0],
+    .create = tm_unit_create,
+    .destroy = tm_unit_destroy,
+    .accept = tm_unit_accept,
+    .cycle = tm_unit_cycle,
+    .port_free = tm_unit_port_free,
+    .debug_access = tm_unit_debug_access,
+};

@@ -1,0 +1,34 @@
+/* tmu_history: the commit records of the serializability oracle: per
+ * committed transaction its commit ID and its read and write logs. */
+#include <stdlib.h>
+
+#include "tmu_internal.h"
+
+void tmu_record_commit(tmu *u, const tmu_lane *lane, uint32_t cid, uint32_t after)
+{
+    tmu_history *h = &u->history;
+    tm_unit_record *records = tmu_reserve(h->records, &h->capacity, h->count + 1, sizeof *records, 256);
+    if (records) h->records = records;
+    size_t words_needed = h->word_count + 2 * ((size_t)lane->reads.count + lane->writes.count);
+    uint32_t *words = records ? tmu_reserve(h->words, &h->word_capacity, words_needed, sizeof *words, 1024) : NULL;
+    if (!words) {
+        tmu_fail(u, "out of memory recording the transaction history");
+        return;
+    }
+    h->words = words;
+    h->records[h->count++] = (tm_unit_record){cid, after, lane->reads.count, lane->writes.count, h->word_count};
+    for (uint32_t i = 0; i < lane->reads.count; i++) {
+        h->words[h->word_count++] = lane->reads.entries[i].address;
+        h->words[h->word_count++] = lane->reads.entries[i].value;
+    }
+    for (uint32_t i = 0; i < lane->writes.count; i++) {
+        h->words[h->word_count++] = lane->writes.entries[i].address;
+        h->words[h->word_count++] = lane->writes.entries[i].value;
+    }
+}
+
+void tmu_history_release(tmu *u)
+{
+    free(u->history.records);
+    free(u->history.words);
+}

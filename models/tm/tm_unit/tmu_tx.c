@@ -1,0 +1,312 @@
+/* tmu_tx: the tx.h events (TX_BEGIN, TX_COMMIT, TX_ROLLBACK), the commit's
+ * common steps (pre-commit chain, commit IDs, the outcome) and the dispatch
+ * of the memory side's TM responses to the policy slots. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tmu_internal.h"
+
+#define NO_REQUEST UINT32_MAX
+#define MAX_WARPS 0x10000u /* the warp field of a TM protocol id */
+
+static void lane_reset(tmu_lane *lane)
+{
+    lane->reads.count = lane->writes.count = 0;
+    lane->cid = 0;
+    lane->involved = 0;
+    lane->outcomes_pending = lane->acks_pending = 0;
+    lane->passed = true;
+    lane->tcd = false;
+}
+
+/* The warp's state, allocated at its first event; NULL after a failure. */
+static tmu_warp *warp_state(tmu *u, int32_t warp)
+{
+    if (warp < 0 || (uint32_t)warp >= MAX_WARPS) {
+        tmu_fail(u, "a tx.h event names warp %d (0..%u)", warp, MAX_WARPS - 1);
+        return NULL;
+    }
+    if ((uint32_t)warp >= u->warp_count) {
+        size_t capacity = u->warp_count;
+        tmu_warp **warps = tmu_reserve(u->warps, &capacity, (size_t)warp + 1, sizeof *warps, 64);
+        if (!warps) {
+            tmu_fail(u, "out of memory for warp state");
+            return NULL;
+        }
+        memset(warps + u->warp_count, 0, (capacity - u->warp_count) * sizeof *warps);
+        u->warps = warps;
+        u->warp_count = (uint32_t)capacity;
+    }
+    if (!u->warps[warp]) {
+        tmu_warp *w = calloc(1, sizeof *w);
+        if (!w) {
+            tmu_fail(u, "out of memory for warp state");
+            return NULL;
+        }
+        w->held_head = w->held_tail = NO_REQUEST;
+        u->warps[warp] = w;
+    }
+    return u->warps[warp];
+}
+
+/* The answer to the warp's pending event (w->begin), ready at now + 1. */
+static void answer(tmu *u, const simtx_msg *request, simtx_status status, const void *data, uint32_t size, uint64_t now)
+{
+    simtx_msg response;
+    simtx_msg_copy_header(&response, request);
+    simtx_msg_make_response(&response, status);
+    response.size = size;
+    if (size) memcpy(response.data, data, size);
+    tmu_queue_push(u, &u->to_core, &response, now + 1);
+}
+
+void tmu_begin_ready(tmu *u, tmu_warp *w, uint64_t now)
+{
+    w->phase = TMU_RUNNING;
+    answer(u, &w->begin, SIMTX_STATUS_OK, NULL, 0, now);
+}
+
+static void begin(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint64_t now)
+{
+    if (w->phase != TMU_IDLE) {
+        tmu_fail(u, "TX_BEGIN of warp %u while its transaction runs", warp);
+        return;
+    }
+    w->lanes = msg->lane_mask;
+    w->core = msg->core;
+    w->cta = msg->cta;
+    simtx_msg_copy_header(&w->begin, msg);
+    for (uint64_t m = msg->lane_mask; m; m &= m - 1) {
+        tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
+        lane_reset(lane);
+        lane->attempts = msg->aux ? lane->attempts + 1 : 0; /* a re-run holds the lanes that failed */
+    }
+    u->probes.tx_warps++;
+    bool wait = false;
+    for (uint32_t i = 0; i < u->precommit_count; i++)
+        if (u->precommit[i]->attempt_started) wait |= u->precommit[i]->attempt_started(u, w, warp);
+    if (!wait) tmu_begin_ready(u, w, now);
+}
+
+/* The attempt ends (committed, failed or rolled back) for `lanes`. */
+static void attempt_ended(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes)
+{
+    for (uint32_t i = 0; i < u->filter_count; i++)
+        if (u->filter[i]->attempt_ended) u->filter[i]->attempt_ended(u->filter_state[i], warp, lanes);
+    w->phase = TMU_IDLE;
+    if (u->probes.tx_warps) u->probes.tx_warps--;
+}
+
+static void rollback(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint64_t now)
+{
+    if (w->phase != TMU_RUNNING || w->in_flight || (msg->lane_mask & ~w->lanes)) {
+        tmu_fail(u, "TX_ROLLBACK of warp %u outside a running attempt of its lanes, or with accesses in flight", warp);
+        return;
+    }
+    unsigned count = (unsigned)__builtin_popcountll(msg->lane_mask);
+    u->stats.aborts += count;
+    if (msg->aux == TX_ROLLBACK_TIMEOUT) u->stats.aborts_timeout += count;
+    else u->stats.aborts_fault += count;
+    for (uint64_t m = msg->lane_mask; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
+    attempt_ended(u, w, warp, msg->lane_mask);
+    answer(u, msg, SIMTX_STATUS_OK, NULL, 0, now);
+}
+
+static void commit(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint64_t now)
+{
+    if (w->phase != TMU_RUNNING || w->in_flight || (msg->lane_mask & ~w->lanes)) {
+        tmu_fail(u, "TX_COMMIT of warp %u outside a running attempt of its lanes, or with accesses in flight (tx.h 3)", warp);
+        return;
+    }
+    simtx_msg_copy_header(&w->begin, msg);
+    w->committing = msg->lane_mask;
+    w->commit_start = now;
+    u->probes.committing++;
+    for (uint64_t m = msg->lane_mask; m; m &= m - 1) w->lane[__builtin_ctzll(m)].passed = true;
+    tmu_precommit_continue(u, w, warp, 0, now);
+}
+
+void tmu_tx_event(tmu *u, const simtx_msg *msg, uint64_t now)
+{
+    tmu_warp *w = warp_state(u, msg->warp);
+    if (!w) return;
+    uint32_t warp = (uint32_t)msg->warp;
+    switch (msg->op) {
+    case SIMTX_OP_TX_BEGIN: begin(u, w, warp, msg, now); break;
+    case SIMTX_OP_TX_COMMIT: commit(u, w, warp, msg, now); break;
+    case SIMTX_OP_TX_ROLLBACK: rollback(u, w, warp, msg, now); break;
+    default: answer(u, msg, SIMTX_STATUS_COMMAND_ERROR, NULL, 0, now); break; /* TX_RESUME, TX_ABORT: no filter pauses yet */
+    }
+}
+
+/* Every committing lane is resolved: committed lanes leave, the others
+ * retry (TX_COMMIT's response carries the tx_outcome). */
+void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
+{
+    tx_outcome outcome = {0, 0, TX_SERIALIZE_NONE};
+    u->stats.commit_cycles += now - w->commit_start;
+    simtx_histogram_add(&u->stats.commit_duration, now - w->commit_start);
+    if (u->probes.committing) u->probes.committing--;
+    unsigned intra = 0;
+    for (uint64_t m = w->committing; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        tmu_lane *lane = &w->lane[l];
+        if (lane->passed) {
+            outcome.committed |= 1ull << l;
+            u->stats.commits++;
+            simtx_histogram_add(&u->stats.read_set, lane->reads.count);
+            simtx_histogram_add(&u->stats.write_set, lane->writes.count);
+            simtx_histogram_add(&u->stats.aborts_per_tx, lane->attempts);
+            if (lane->tcd) u->stats.tcd_commits++;
+            if (u->recording && (lane->cid || lane->tcd)) tmu_record_commit(u, lane, lane->tcd ? w->start_time - 1 : lane->cid, lane->tcd);
+        } else {
+            outcome.retry |= 1ull << l;
+            intra += !lane->cid; /* failed before taking an ID */
+        }
+    }
+    unsigned count = (unsigned)__builtin_popcountll(outcome.retry);
+    u->stats.aborts += count;
+    u->stats.aborts_validation += count - intra;
+    u->stats.aborts_intra_warp += intra;
+    for (uint64_t m = w->committing; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
+    attempt_ended(u, w, warp, w->committing);
+    answer(u, &w->begin, SIMTX_STATUS_OK, &outcome, sizeof outcome, now);
+}
+
+static void emit(void *context, simtx_msg *msg, const tm_walk_event *e)
+{
+    tmu_walk *walk = context;
+    tmu *u = walk->u;
+    uint32_t lane = walk->lane_of ? walk->lane_of[e->tx] : e->tx;
+    msg->warp = (int32_t)walk->warp;
+    msg->core = walk->w->core;
+    switch (e->kind) {
+    case TM_WALK_LOG:
+        if (walk->coalesced) {
+            for (uint64_t m = e->carried; m; m &= m - 1) msg->lane_mask |= 1ull << walk->lane_of[__builtin_ctzll(m)];
+            msg->id = tmu_id(TMU_KIND_ACK, walk->warp, 0, e->partition);
+        } else {
+            msg->lane_mask = 1ull << lane;
+            msg->id = tmu_id(TMU_KIND_ACK, walk->warp, lane, e->partition);
+        }
+        u->stats.log_bytes += tm_walk_log_bytes(msg);
+        break;
+    case TM_WALK_DONE:
+        if (walk->coalesced) {
+            msg->id = tmu_id(TMU_KIND_WARP_OUTCOME, walk->warp, e->tx, e->partition);
+            walk->w->dones_pending++;
+        } else {
+            msg->lane_mask = 1ull << lane;
+            msg->id = tmu_id(TMU_KIND_OUTCOME, walk->warp, lane, e->partition);
+            walk->w->lane[lane].outcomes_pending++;
+        }
+        u->stats.log_bytes += tm_walk_log_bytes(msg);
+        break;
+    case TM_WALK_SKIP: msg->id = tmu_id(TMU_KIND_ACK, walk->warp, 0, e->partition); break;
+    case TM_WALK_DECISION:
+        if (walk->coalesced) {
+            msg->lane_mask = walk->w->committing;
+            msg->id = tmu_id(TMU_KIND_WARP_DECISION, walk->warp, 0, e->partition);
+            walk->w->acks_pending++;
+        } else {
+            msg->lane_mask = 1ull << lane;
+            msg->id = tmu_id(TMU_KIND_DECISION, walk->warp, lane, e->partition);
+            walk->w->lane[lane].acks_pending++;
+        }
+        break;
+    }
+    tmu_push(u, msg);
+}
+
+tm_walker tmu_walker(tmu *u, tmu_walk *walk)
+{
+    return (tm_walker){(unsigned)u->params.partitions, (uint64_t)u->params.interleave, emit, walk};
+}
+
+static void request_cids(tmu *u, tmu_warp *w, uint32_t warp, uint32_t wanted)
+{
+    w->phase = TMU_WAIT_CID;
+    simtx_msg request;
+    simtx_msg_init(&request, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
+    request.aux = wanted;
+    request.lane_mask = w->committing;
+    request.warp = (int32_t)warp;
+    request.core = w->core;
+    request.id = tmu_id(TMU_KIND_CID, warp, 0, 0);
+    tmu_push(u, &request);
+}
+
+/* Lanes a check committed (TCD) or failed (intra_warp) are resolved; with
+ * none left unresolved the commit ends, else the next check runs, and after
+ * the last the lanes take commit IDs. */
+void tmu_precommit_continue(tmu *u, tmu_warp *w, uint32_t warp, uint32_t stage, uint64_t now)
+{
+    for (;;) {
+        uint32_t wanted = 0;
+        for (uint64_t m = w->committing; m; m &= m - 1) {
+            const tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
+            wanted += lane->passed && !lane->tcd && (lane->reads.count || lane->writes.count);
+        }
+        w->unresolved = wanted;
+        if (!wanted) {
+            tmu_finish_commit(u, w, warp, now);
+            return;
+        }
+        if (stage == u->precommit_count) {
+            request_cids(u, w, warp, wanted);
+            return;
+        }
+        const tmu_precommit *check = u->precommit[stage++];
+        if (check->check && check->check(u, w, warp, stage, now)) return;
+    }
+}
+
+void tmu_tx_response(tmu *u, const simtx_msg *msg, uint64_t now)
+{
+    unsigned kind = (unsigned)(msg->id >> 48) & 0xff;
+    uint32_t warp = (uint32_t)(msg->id >> 16) & 0xffff, l = (uint32_t)(msg->id >> 8) & 0xff;
+    if (msg->status != SIMTX_STATUS_OK) {
+        tmu_fail(u, "the memory side answered status %u to a TM %s message at 0x%08" PRIx64 " (are commit units attached? see platforms/parts/tm_lazy.lua)",
+                 (unsigned)msg->status, simtx_op_name((simtx_op)msg->op), msg->address);
+        return;
+    }
+    if (kind == TMU_KIND_ACK) return;
+    tmu_warp *w = warp < u->warp_count ? u->warps[warp] : NULL;
+    if (!w || w->phase == TMU_IDLE || (l >= TMU_MAX_LANES && kind != TMU_KIND_LWT)) {
+        tmu_fail(u, "unexpected TM response (id 0x%" PRIx64 ")", msg->id);
+        return;
+    }
+    if (kind == TMU_KIND_CID) {
+        uint32_t cid = (uint32_t)msg->aux;
+        w->first_cid = cid;
+        w->cid_count = 0;
+        for (uint64_t m = w->committing; m; m &= m - 1) {
+            tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
+            if (lane->passed && !lane->tcd && (lane->reads.count || lane->writes.count)) {
+                lane->cid = cid++;
+                w->lane_of_rank[w->cid_count++] = (uint8_t)__builtin_ctzll(m);
+            }
+        }
+        w->phase = TMU_VALIDATING;
+        u->commit->send_logs(u, w, warp);
+        return;
+    }
+    bool handled = u->commit->response(u, w, warp, kind, l, msg, now);
+    for (uint32_t i = 0; !handled && i < u->precommit_count; i++)
+        handled = u->precommit[i]->response && u->precommit[i]->response(u, w, warp, kind, l, msg, now);
+    if (!handled) tmu_fail(u, "unexpected TM response kind %u", kind);
+}
+
+void tmu_tx_release(tmu *u)
+{
+    for (uint32_t i = 0; i < u->warp_count; i++) {
+        tmu_warp *w = u->warps[i];
+        if (!w) continue;
+        for (uint32_t l = 0; l < TMU_MAX_LANES; l++) free(w->lane[l].reads.entries), free(w->lane[l].writes.entries);
+        free(w->blocks);
+        free(w);
+    }
+    free(u->warps);
+    free(u->ownership);
+}

@@ -1,0 +1,589 @@
+/* Unit tests of the tm_unit block without SystemC. A pretend core sends
+ * tx.h events and ldst.h beats; a fake memory side holds words, answers
+ * forwarded loads and the lazy TM protocol (commit IDs, value-based
+ * validation, write-back at the decision, last-written times). Covered:
+ * pass-through untouched and its back-pressure, loads answered from the
+ * logs, per-transaction and coalesced commits, a validation failure and its
+ * retry, Warp TM's intra-warp conflict, TCD's read-only commit, rollback,
+ * faults, the commit records and bad parameters. */
+#include <stdio.h>
+#include <string.h>
+
+#include "fake_env.h"
+#include "ldst.h"
+#include "test_support.h"
+#include "tm_lazy.h"
+#include "tm_unit.h"
+#include "tx.h"
+
+enum { CORE = 0, LDST = 1 };
+#define WORDS 4096
+#define BASE 0x10000u /* the fake memory's words: BASE + 4 i */
+#define WARP 5
+
+/* ---- The fake memory side ---- */
+
+typedef struct fake_tx {
+    uint32_t cid;
+    unsigned reads, writes;
+    tm_entry read[64], write[64];
+} fake_tx;
+
+typedef struct fake_memory {
+    uint32_t words[WORDS];
+    uint32_t last_written[WORDS / 32]; /* per 128-byte block: the last committed ID */
+    uint32_t next_cid;
+    fake_tx txs[256]; /* by commit ID */
+    unsigned loads, cid_requests, clock_reads, log_messages, dones, coalesced_dones, decisions, lwt_queries;
+} fake_memory;
+
+static uint32_t *word_at(fake_memory *m, uint32_t address)
+{
+    CHECK(address >= BASE && address < BASE + 4 * WORDS);
+    return &m->words[(address - BASE) / 4 % WORDS];
+}
+
+static bool validate(fake_memory *m, uint32_t cid)
+{
+    fake_tx *t = &m->txs[cid % 256];
+    for (unsigned i = 0; i < t->reads; i++)
+        if (*word_at(m, t->read[i].address) != t->read[i].value) return false;
+    return true;
+}
+
+static void write_back(fake_memory *m, uint32_t cid)
+{
+    fake_tx *t = &m->txs[cid % 256];
+    for (unsigned i = 0; i < t->writes; i++) {
+        *word_at(m, t->write[i].address) = t->write[i].value;
+        m->last_written[(t->write[i].address - BASE) / 128 % (WORDS / 32)] = cid;
+    }
+}
+
+/* The response to one request of the tm_unit's ldst socket. */
+static void fake_answer(fake_memory *m, const simtx_msg *request, simtx_msg *response)
+{
+    *response = *request;
+    simtx_msg_make_response(response, SIMTX_STATUS_OK);
+    switch (request->op) {
+    case SIMTX_OP_READ: /* a forwarded ldst.h load: word addresses in the slots */
+        CHECK(request->flags & SIMTX_FLAG_TRANSACTIONAL);
+        CHECK_EQUAL(ldst_access_size(request), 4);
+        for (uint32_t g = ldst_group_lanes(request->lane_mask, ldst_group(request)); g; g &= g - 1) {
+            unsigned i = (unsigned)__builtin_ctz(g);
+            ldst_set_slot(response, i, *word_at(m, ldst_slot(request, i)));
+        }
+        m->loads += ldst_is_last(request);
+        break;
+    case SIMTX_OP_TM_CID_REQUEST:
+        if (!m->next_cid) m->next_cid = 1;
+        response->aux = m->next_cid;
+        if (request->aux) m->cid_requests++;
+        else m->clock_reads++;
+        m->next_cid += (uint32_t)request->aux;
+        response->size = 0;
+        break;
+    case SIMTX_OP_TM_READ_LOG:
+    case SIMTX_OP_TM_WRITE_LOG:
+        m->log_messages++;
+        for (unsigned k = 0; k < tm_entry_count(request); k++) {
+            fake_tx *t = &m->txs[tm_entry_cid(request, k) % 256];
+            tm_entry e = tm_get_entry(request, k);
+            if (request->op == SIMTX_OP_TM_READ_LOG) t->read[t->reads++] = e;
+            else t->write[t->writes++] = e;
+        }
+        response->size = 0;
+        break;
+    case SIMTX_OP_TM_SKIP: response->size = 0; break;
+    case SIMTX_OP_TM_LOG_DONE:
+        m->dones++;
+        if (request->size) { /* coalesced: one record per ID */
+            m->coalesced_dones++;
+            response->aux = 0;
+            for (unsigned i = 0; i < request->size / 8; i++)
+                if (validate(m, request->transaction_id + i)) response->aux |= 1ull << i;
+        } else {
+            response->aux = validate(m, request->transaction_id) ? TM_OUTCOME_PASS : TM_OUTCOME_FAIL;
+        }
+        response->size = 0;
+        break;
+    case SIMTX_OP_TM_DECISION:
+        m->decisions++;
+        if (request->size) {
+            uint32_t count;
+            memcpy(&count, request->data, 4);
+            for (uint32_t i = 0; i < count; i++)
+                if ((request->aux >> i) & 1) write_back(m, request->transaction_id + i);
+        } else if (request->aux == TM_DECISION_COMMIT) {
+            write_back(m, request->transaction_id);
+        }
+        response->size = 0;
+        break;
+    case SIMTX_OP_TM_LWT_QUERY:
+        m->lwt_queries++;
+        response->aux = m->last_written[(request->address - BASE) / 128 % (WORDS / 32)];
+        break;
+    default: CHECK(!"an op the fake memory side does not serve"); break;
+    }
+}
+
+/* Every commit ID is validated against the words when its TM_LOG_DONE
+ * arrives, and written back at its decision; the partitions are one. Log
+ * entries of an ID arrive before its TM_LOG_DONE (the tm_unit sends them in
+ * order and the fake answers in order). */
+
+/* ---- The bench ---- */
+
+typedef struct bench {
+    fake_env fake;
+    tm_unit_params params;
+    simtx_observer *observer;
+    void *unit;
+    fake_memory memory;
+    uint64_t now;
+    simtx_msg to_core[1024]; /* responses the core received, in order */
+    unsigned to_core_count;
+    uint64_t to_core_cycle[1024];
+    simtx_msg passed[64]; /* requests that went to the ldst socket unanswered by the fake (pass-through) */
+    unsigned passed_count;
+} bench;
+
+static bench b_storage;
+
+static bench *bench_open(const char *const *settings)
+{
+    bench *b = &b_storage;
+    memset(b, 0, sizeof *b);
+    b->observer = simtx_observer_create();
+    fake_env_init(&b->fake, b->observer);
+    fake_params(&tm_unit_block_info, &b->params, settings);
+    char error[256] = "";
+    b->unit = tm_unit_block_info.create(&b->params, &b->fake.env, error, sizeof error);
+    if (!b->unit) fprintf(stderr, "create: %s\n", error);
+    CHECK(b->unit != NULL);
+    return b;
+}
+
+static void bench_close(bench *b)
+{
+    CHECK_STRING(b->fake.failure, "");
+    tm_unit_block_info.destroy(b->unit);
+    simtx_params_release(tm_unit_block_info.params, &b->params);
+    simtx_observer_destroy(b->observer);
+}
+
+static uint64_t counter(bench *b, const char *name)
+{
+    const simtx_stat_entry *e = simtx_observer_find_stat(b->observer, name);
+    return e ? *(const uint64_t *)e->value : UINT64_MAX;
+}
+
+/* Takes what the unit sent: the core's responses are kept, the ldst
+ * socket's TM and forwarded requests answered by the fake memory side
+ * (responses offered at once), anything with a core id kept as passed. */
+static void drain(bench *b)
+{
+    while (b->fake.sent_count) {
+        simtx_msg sent[64];
+        unsigned ports[64], count = 0;
+        for (size_t i = 0; i < b->fake.sent_count && count < 64; i++, count++) {
+            sent[count] = b->fake.sent[i];
+            ports[count] = b->fake.sent_port[i];
+        }
+        memmove(b->fake.sent, b->fake.sent + count, (b->fake.sent_count - count) * sizeof b->fake.sent[0]);
+        memmove(b->fake.sent_port, b->fake.sent_port + count, (b->fake.sent_count - count) * sizeof b->fake.sent_port[0]);
+        b->fake.sent_count -= count;
+        for (unsigned i = 0; i < count; i++) {
+            if (ports[i] == CORE) {
+                CHECK(sent[i].is_response);
+                b->to_core_cycle[b->to_core_count] = b->now;
+                b->to_core[b->to_core_count++] = sent[i];
+            } else if (sent[i].id < 1000) { /* the core's own request, passed through */
+                b->passed[b->passed_count++] = sent[i];
+            } else {
+                simtx_msg response;
+                fake_answer(&b->memory, &sent[i], &response);
+                CHECK(tm_unit_block_info.accept(b->unit, LDST, &response, b->now) != SIMTX_BUSY);
+            }
+        }
+    }
+}
+
+/* Ticks the unit every cycle for `cycles`. */
+static void run(bench *b, uint64_t cycles)
+{
+    for (uint64_t end = b->now + cycles; b->now < end; b->now++) {
+        drain(b);
+        tm_unit_block_info.cycle(b->unit, b->now);
+        drain(b);
+    }
+}
+
+/* The index of the first core response of op (from `from` on), or -1. */
+static int find_response(const bench *b, simtx_op op, unsigned from)
+{
+    for (unsigned i = from; i < b->to_core_count; i++)
+        if (b->to_core[i].op == op) return (int)i;
+    return -1;
+}
+
+static simtx_msg tx_event(simtx_op op, uint64_t lanes, uint64_t aux, uint64_t id)
+{
+    simtx_msg msg;
+    simtx_msg_init(&msg, op, 0, 0);
+    msg.lane_mask = lanes;
+    msg.aux = aux;
+    msg.id = id;
+    msg.core = 2;
+    msg.warp = WARP;
+    msg.cta = 1;
+    return msg;
+}
+
+/* Sends a tx.h event and runs until its response; returns the response's index. */
+static int event(bench *b, simtx_op op, uint64_t lanes, uint64_t aux, uint64_t max_cycles)
+{
+    simtx_msg msg = tx_event(op, lanes, aux, 900 + op);
+    unsigned before = b->to_core_count;
+    CHECK(tm_unit_block_info.accept(b->unit, CORE, &msg, b->now) != SIMTX_BUSY);
+    for (uint64_t c = 0; c < max_cycles && find_response(b, op, before) < 0; c++) run(b, 1);
+    int index = find_response(b, op, before);
+    CHECK(index >= 0);
+    return index;
+}
+
+static tx_outcome commit(bench *b, uint64_t lanes)
+{
+    tx_outcome outcome = {0, 0, 0};
+    int index = event(b, SIMTX_OP_TX_COMMIT, lanes, 0, 2000);
+    if (index < 0) return outcome;
+    CHECK_EQUAL(b->to_core[index].size, sizeof outcome);
+    memcpy(&outcome, b->to_core[index].data, sizeof outcome);
+    return outcome;
+}
+
+/* Sends the beats of an ldst.h request (id, lanes, one address and value
+ * per lane) and runs until its completion; returns the index of its first
+ * response. */
+static int access(bench *b, simtx_op op, unsigned size, uint64_t lanes, const uint32_t *addresses, const uint32_t *data,
+                  bool transactional, uint64_t id)
+{
+    simtx_msg header, beats[LDST_MAX_BEATS];
+    simtx_msg_init(&header, op, 0, 0);
+    header.aux = ldst_aux(7, size, LDST_BEAT_ADDRESSES, 0, false, LDST_KIND_PLAIN, 0);
+    if (op == SIMTX_OP_ATOMIC) header.atomic_op = SIMTX_ATOMIC_ADD;
+    header.lane_mask = lanes;
+    header.id = id;
+    header.core = 2;
+    header.warp = WARP;
+    header.cta = 1;
+    header.flags = transactional ? SIMTX_FLAG_TRANSACTIONAL : 0;
+    unsigned count = ldst_make_beats(beats, &header, addresses, data, NULL);
+    unsigned before = b->to_core_count;
+    for (unsigned i = 0; i < count; i++) CHECK(tm_unit_block_info.accept(b->unit, CORE, &beats[i], b->now) != SIMTX_BUSY);
+    for (unsigned c = 0; c < 500; c++) {
+        for (unsigned i = before; i < b->to_core_count; i++)
+            if (b->to_core[i].id == id && ldst_is_last(&b->to_core[i])) {
+                for (unsigned j = before; j <= i; j++)
+                    if (b->to_core[j].id == id) return (int)j;
+            }
+        run(b, 1);
+    }
+    CHECK(!"no completion");
+    return -1;
+}
+
+static uint32_t load1(bench *b, uint32_t address, uint64_t id)
+{
+    int first = access(b, SIMTX_OP_READ, 4, 1, &address, NULL, true, id);
+    return first >= 0 ? ldst_slot(&b->to_core[first], 0) : 0;
+}
+
+static void store1(bench *b, unsigned lane, uint32_t address, uint32_t value, uint64_t id)
+{
+    uint32_t addresses[64] = {0}, data[64] = {0};
+    addresses[lane] = address;
+    data[lane] = value;
+    access(b, SIMTX_OP_WRITE, 4, 1ull << lane, addresses, data, true, id);
+}
+
+/* ---- Tests ---- */
+
+/* Non-transactional requests and their responses pass unchanged, inside
+ * accept; only a first beat is refused, later ones wait in order. */
+static void test_pass_through(void)
+{
+    bench *b = bench_open(NULL);
+    uint32_t addresses[64], data[64];
+    for (unsigned i = 0; i < 64; i++) addresses[i] = BASE + 4 * i, data[i] = i;
+    simtx_msg header, beats[LDST_MAX_BEATS];
+    simtx_msg_init(&header, SIMTX_OP_WRITE, 0, 0);
+    header.aux = ldst_aux(0, 4, LDST_BEAT_ADDRESSES, 0, false, LDST_KIND_PLAIN, 0);
+    header.lane_mask = UINT64_MAX;
+    header.id = 7;
+    header.warp = 1;
+    unsigned count = ldst_make_beats(beats, &header, addresses, data, NULL);
+    CHECK_EQUAL(count, 4);
+    CHECK(tm_unit_block_info.accept(b->unit, CORE, &beats[0], 0) != SIMTX_BUSY);
+    CHECK_EQUAL(b->fake.sent_count, 1); /* forwarded inside accept, no cycle */
+    CHECK(memcmp(&b->fake.sent[0], &beats[0], sizeof beats[0]) == 0);
+    b->fake.refuse_ports = 1u << LDST; /* the ldst_unit is busy from the second beat on */
+    for (unsigned i = 1; i < count; i++) CHECK(tm_unit_block_info.accept(b->unit, CORE, &beats[i], 0) != SIMTX_BUSY);
+    CHECK_EQUAL(b->fake.sent_count, 1);
+    simtx_msg other = beats[0];
+    other.id = 8;
+    CHECK_EQUAL(tm_unit_block_info.accept(b->unit, CORE, &other, 1), SIMTX_BUSY); /* a new request's first beat */
+    b->fake.refuse_ports = 0;
+    tm_unit_block_info.port_free(b->unit, LDST);
+    tm_unit_block_info.cycle(b->unit, 1);
+    CHECK_EQUAL(b->fake.sent_count, 4);
+    for (unsigned i = 0; i < 4; i++) CHECK(memcmp(&b->fake.sent[i], &beats[i], sizeof beats[i]) == 0);
+    CHECK(tm_unit_block_info.accept(b->unit, CORE, &other, 2) != SIMTX_BUSY);
+    CHECK_EQUAL(b->fake.sent_count, 5);
+    /* A response of the core's own request comes back unchanged at once. */
+    simtx_msg response = beats[3];
+    simtx_msg_make_response(&response, SIMTX_STATUS_OK);
+    response.size = 0;
+    CHECK_EQUAL(tm_unit_block_info.accept(b->unit, LDST, &response, 3), SIMTX_ACCEPTED_NO_TICK);
+    CHECK_EQUAL(b->fake.sent_count, 6);
+    CHECK_EQUAL(b->fake.sent_port[5], CORE);
+    CHECK(memcmp(&b->fake.sent[5], &response, sizeof response) == 0);
+    CHECK_EQUAL(counter(b, "passed_through"), 5);
+    CHECK_EQUAL(counter(b, "tx_loads"), 0);
+    b->fake.sent_count = 0;
+    bench_close(b);
+}
+
+/* KILO TM: stores go to the write log, loads of logged words are answered
+ * from it after log_latency, other loads go on and are logged; the commit
+ * writes the logs back; the record holds the reads and writes. */
+static void test_per_tx_commit(void)
+{
+    const char *settings[] = {"partitions=2", "log_latency=10", "record=true", NULL};
+    bench *b = bench_open(settings);
+    b->memory.words[2] = 40; /* BASE + 8 */
+    int begin = event(b, SIMTX_OP_TX_BEGIN, 0x3, 0, 10);
+    CHECK_EQUAL(b->to_core[begin].status, SIMTX_STATUS_OK);
+    store1(b, 0, BASE + 0, 0x605, 1000);
+    store1(b, 1, BASE + 4, 6, 1001);
+    CHECK_EQUAL(b->memory.words[0], 0); /* lazy: nothing written yet */
+    uint64_t sent_at = b->now;
+    CHECK_EQUAL(load1(b, BASE + 0, 1002), 0x605);
+    CHECK(b->now - sent_at >= 10);                   /* from the log, in local memory */
+    CHECK_EQUAL(b->memory.loads, 0);
+    CHECK_EQUAL(load1(b, BASE + 8, 1003), 40);       /* lane 0 reads memory */
+    CHECK_EQUAL(b->memory.loads, 1);
+    CHECK_EQUAL(load1(b, BASE + 8, 1004), 40);       /* now logged */
+    CHECK_EQUAL(b->memory.loads, 1);
+    /* A sub-word load of a logged word: its byte, zero-extended. */
+    uint32_t byte_address = BASE + 1;
+    int first = access(b, SIMTX_OP_READ, 1, 1, &byte_address, NULL, true, 1005);
+    CHECK_EQUAL(ldst_slot(&b->to_core[first], 0), 6);
+    tx_outcome outcome = commit(b, 0x3);
+    CHECK_EQUAL(outcome.committed, 0x3);
+    CHECK_EQUAL(outcome.retry, 0);
+    CHECK_EQUAL(b->memory.words[0], 0x605);
+    CHECK_EQUAL(b->memory.words[1], 6);
+    CHECK_EQUAL(b->memory.cid_requests, 1);
+    CHECK_EQUAL(b->memory.coalesced_dones, 0);
+    CHECK_EQUAL(counter(b, "commits"), 2);
+    CHECK_EQUAL(counter(b, "aborts"), 0);
+    CHECK_EQUAL(counter(b, "log_answered_lanes"), 3);
+    CHECK_EQUAL(counter(b, "forwarded_loads"), 1);
+    CHECK(counter(b, "log_bytes") >= 2 * (TM_LOG_HEADER_BYTES + 8));
+    const tm_unit_record *records;
+    const uint32_t *words;
+    CHECK_EQUAL(tm_unit_history(b->unit, &records, &words), 2);
+    CHECK_EQUAL(records[0].cid, 1);
+    CHECK_EQUAL(records[0].read_count, 1); /* lane 0 read BASE + 8 from memory */
+    CHECK_EQUAL(records[0].write_count, 1);
+    CHECK_EQUAL(words[records[0].first_word + 0], BASE + 8);
+    CHECK_EQUAL(words[records[0].first_word + 1], 40);
+    CHECK_EQUAL(words[records[0].first_word + 2], BASE);
+    CHECK_EQUAL(words[records[0].first_word + 3], 0x605);
+    CHECK_EQUAL(records[1].cid, 2);
+    tm_unit_clear_history(b->unit);
+    CHECK_EQUAL(tm_unit_history(b->unit, &records, &words), 0);
+    bench_close(b);
+}
+
+/* A word read changes before the commit: validation fails, the lane is to
+ * retry; the re-run (TX_BEGIN attempt 1) reads the new value and commits. */
+static void test_validation_retry(void)
+{
+    bench *b = bench_open(NULL);
+    b->memory.words[10] = 1;
+    event(b, SIMTX_OP_TX_BEGIN, 0x1, 0, 10);
+    uint32_t seen = load1(b, BASE + 40, 1000);
+    CHECK_EQUAL(seen, 1);
+    store1(b, 0, BASE + 40, seen + 1, 1001);
+    b->memory.words[10] = 100; /* another core's commit */
+    tx_outcome outcome = commit(b, 0x1);
+    CHECK_EQUAL(outcome.committed, 0);
+    CHECK_EQUAL(outcome.retry, 0x1);
+    CHECK_EQUAL(b->memory.words[10], 100); /* aborted: not written back */
+    CHECK_EQUAL(counter(b, "aborts_validation"), 1);
+    event(b, SIMTX_OP_TX_BEGIN, 0x1, 1, 10);
+    seen = load1(b, BASE + 40, 1002); /* the logs were dropped: from memory again */
+    CHECK_EQUAL(seen, 100);
+    store1(b, 0, BASE + 40, seen + 1, 1003);
+    outcome = commit(b, 0x1);
+    CHECK_EQUAL(outcome.committed, 0x1);
+    CHECK_EQUAL(b->memory.words[10], 101);
+    CHECK_EQUAL(counter(b, "commits"), 1);
+    CHECK_EQUAL(counter(b, "aborts"), 1);
+    const simtx_stat_entry *per_tx = simtx_observer_find_stat(b->observer, "aborts_per_tx");
+    CHECK(per_tx != NULL);
+    if (per_tx) CHECK_EQUAL(((const simtx_histogram *)per_tx->value)->sum, 1);
+    bench_close(b);
+}
+
+/* Warp TM: consecutive IDs share coalesced TM_LOG_DONEs and decisions;
+ * two lanes writing one word: the intra-warp check fails the higher lane
+ * before commit IDs, after its two passes over the table. */
+static void test_coalesced_intra_warp(void)
+{
+    const char *settings[] = {"commit=coalesced", "precommit=intra_warp", "partitions=1", "conflict_latency=30", NULL};
+    bench *b = bench_open(settings);
+    event(b, SIMTX_OP_TX_BEGIN, 0xf, 0, 10);
+    uint32_t addresses[64] = {0}, data[64] = {0};
+    for (unsigned l = 0; l < 4; l++) addresses[l] = BASE + 4 * l, data[l] = 10 + l;
+    addresses[3] = BASE + 8; /* lanes 2 and 3 write one word */
+    access(b, SIMTX_OP_WRITE, 4, 0xf, addresses, data, true, 1000);
+    uint64_t start = b->now;
+    tx_outcome outcome = commit(b, 0xf);
+    CHECK(b->now - start >= 60);
+    CHECK_EQUAL(outcome.committed, 0x7);
+    CHECK_EQUAL(outcome.retry, 0x8);
+    CHECK_EQUAL(b->memory.words[2], 12);
+    CHECK_EQUAL(b->memory.cid_requests, 1);
+    CHECK_EQUAL(b->memory.coalesced_dones, 1);
+    CHECK_EQUAL(b->memory.decisions, 1);
+    CHECK_EQUAL(b->memory.log_messages, 1); /* three write entries in one message */
+    CHECK_EQUAL(counter(b, "aborts_intra_warp"), 1);
+    CHECK_EQUAL(counter(b, "aborts_validation"), 0);
+    CHECK_EQUAL(counter(b, "commits"), 3);
+    /* The retry of lane 3 alone now commits. */
+    event(b, SIMTX_OP_TX_BEGIN, 0x8, 1, 10);
+    store1(b, 3, BASE + 8, 13, 1001);
+    outcome = commit(b, 0x8);
+    CHECK_EQUAL(outcome.committed, 0x8);
+    CHECK_EQUAL(b->memory.words[2], 13);
+    bench_close(b);
+}
+
+/* TCD: TX_BEGIN is answered once the start time is known; a load first asks
+ * for its block's last-written time and waits for it; a read-only attempt
+ * whose blocks were not written since commits with no commit ID; one whose
+ * block was written takes the normal path. */
+static void test_tcd(void)
+{
+    const char *settings[] = {"precommit=tcd", "record=true", NULL};
+    bench *b = bench_open(settings);
+    b->memory.next_cid = 5;
+    b->memory.words[64] = 9; /* BASE + 256: block 2 */
+    int begin = event(b, SIMTX_OP_TX_BEGIN, 0x1, 0, 10);
+    CHECK_EQUAL(b->memory.clock_reads, 1);
+    CHECK(b->to_core_cycle[begin] >= 1);
+    CHECK_EQUAL(load1(b, BASE + 256, 1000), 9);
+    CHECK_EQUAL(b->memory.lwt_queries, 1);
+    CHECK_EQUAL(load1(b, BASE + 260, 1001), 0); /* same block: no new query */
+    CHECK_EQUAL(b->memory.lwt_queries, 1);
+    tx_outcome outcome = commit(b, 0x1);
+    CHECK_EQUAL(outcome.committed, 0x1);
+    CHECK_EQUAL(b->memory.cid_requests, 0);
+    CHECK_EQUAL(b->memory.lwt_queries, 2); /* asked again at commit */
+    CHECK_EQUAL(counter(b, "tcd_commits"), 1);
+    const tm_unit_record *records;
+    const uint32_t *words;
+    CHECK_EQUAL(tm_unit_history(b->unit, &records, &words), 1);
+    CHECK_EQUAL(records[0].cid, 4); /* serialized right after ID start - 1 */
+    CHECK_EQUAL(records[0].after, 1);
+    /* Written since the start: the commit validates it instead. */
+    event(b, SIMTX_OP_TX_BEGIN, 0x1, 0, 10);
+    CHECK_EQUAL(load1(b, BASE + 256, 1002), 9);
+    b->memory.last_written[2] = b->memory.next_cid + 1;
+    outcome = commit(b, 0x1);
+    CHECK_EQUAL(outcome.committed, 0x1);
+    CHECK_EQUAL(b->memory.cid_requests, 1);
+    CHECK_EQUAL(counter(b, "tcd_commits"), 1);
+    bench_close(b);
+}
+
+/* TX_ROLLBACK drops the logs and counts its cause; atomics and misaligned
+ * accesses inside a transaction fault without effect; an unknown event is a
+ * command error. */
+static void test_rollback_and_faults(void)
+{
+    bench *b = bench_open(NULL);
+    event(b, SIMTX_OP_TX_BEGIN, 0x3, 0, 10);
+    store1(b, 0, BASE, 77, 1000);
+    int ack = event(b, SIMTX_OP_TX_ROLLBACK, 0x3, TX_ROLLBACK_TIMEOUT, 10);
+    CHECK_EQUAL(b->to_core[ack].status, SIMTX_STATUS_OK);
+    CHECK_EQUAL(counter(b, "aborts_timeout"), 2);
+    event(b, SIMTX_OP_TX_BEGIN, 0x3, 1, 10);
+    CHECK_EQUAL(load1(b, BASE, 1001), 0); /* the store was dropped */
+    uint32_t addresses[64] = {BASE, BASE + 4}, data[64] = {1, 1};
+    int first = access(b, SIMTX_OP_ATOMIC, 4, 0x2, addresses, data, true, 1002);
+    CHECK_EQUAL(b->to_core[first].status, SIMTX_STATUS_COMMAND_ERROR);
+    CHECK_EQUAL(ldst_fault_of(&b->to_core[first]), LDST_FAULT_UNSUPPORTED);
+    CHECK_EQUAL(ldst_fault_lane(&b->to_core[first]), 1);
+    addresses[1] = BASE + 6;
+    first = access(b, SIMTX_OP_READ, 4, 0x3, addresses, NULL, true, 1003);
+    CHECK_EQUAL(b->to_core[first].status, SIMTX_STATUS_ADDRESS_ERROR);
+    CHECK_EQUAL(ldst_fault_of(&b->to_core[first]), LDST_FAULT_MISALIGNED);
+    CHECK_EQUAL(ldst_fault_lane(&b->to_core[first]), 1);
+    int resume = event(b, SIMTX_OP_TX_RESUME, 0x1, 0, 10);
+    CHECK_EQUAL(b->to_core[resume].status, SIMTX_STATUS_COMMAND_ERROR);
+    tx_outcome outcome = commit(b, 0x3);
+    CHECK_EQUAL(outcome.committed, 0x3);
+    bench_close(b);
+    /* A transactional access outside a transaction fails the run. */
+    b = bench_open(NULL);
+    uint32_t address = BASE;
+    simtx_msg header, beats[LDST_MAX_BEATS];
+    simtx_msg_init(&header, SIMTX_OP_READ, 0, 0);
+    header.aux = ldst_aux(1, 4, LDST_BEAT_ADDRESSES, 0, false, LDST_KIND_PLAIN, 0);
+    header.lane_mask = 1;
+    header.warp = 3;
+    header.flags = SIMTX_FLAG_TRANSACTIONAL;
+    ldst_make_beats(beats, &header, &address, NULL, NULL);
+    tm_unit_block_info.accept(b->unit, CORE, &beats[0], 0);
+    CHECK_CONTAINS(b->fake.failure, "outside a running transaction");
+    b->fake.failure[0] = '\0';
+    bench_close(b);
+}
+
+static void test_bad_parameters(void)
+{
+    const char *cases[][2] = {
+        {"precommit=tcd,foo", "precommit: 'foo' is not a check"},
+        {"precommit=tcd,tcd", "precommit: 'tcd' is named twice"},
+        {"precommit=none,intra_warp", "precommit: 'none' cannot be combined"},
+        {"filters=early_abort", "filters: 'early_abort' is not a filter"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fake_env fake;
+        tm_unit_params params;
+        const char *settings[] = {cases[i][0], NULL};
+        fake_env_init(&fake, NULL);
+        fake_params(&tm_unit_block_info, &params, settings);
+        char error[256] = "";
+        void *unit = tm_unit_block_info.create(&params, &fake.env, error, sizeof error);
+        CHECK(unit == NULL);
+        CHECK_CONTAINS(error, cases[i][1]);
+        simtx_params_release(tm_unit_block_info.params, &params);
+    }
+}
+
+int main(void)
+{
+    test_pass_through();
+    test_per_tx_commit();
+    test_validation_retry();
+    test_coalesced_intra_warp();
+    test_tcd();
+    test_rollback_and_faults();
+    test_bad_parameters();
+    return simtx_test_summary();
+}
