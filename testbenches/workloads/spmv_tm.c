@@ -9,6 +9,7 @@ int spmv_tm_main(gpu_device *device, workload_context *context)
     uint32_t row_count = (uint32_t)workload_int(context, "n", 512, 1, 1 << 22);
     uint32_t per_row = (uint32_t)workload_int(context, "per_row", 8, 1, 1024);
     uint32_t per_thread = (uint32_t)workload_int(context, "per_thread", 2, 1, 1024);
+    uint32_t loads_inside = (uint32_t)workload_int(context, "loads_inside", 0, 0, 1); /* EA/PG's SpMV: read set 5 */
     uint32_t block = (uint32_t)workload_int(context, "block", 128, 1, 1024);
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     char path[1024];
@@ -53,12 +54,17 @@ int spmv_tm_main(gpu_device *device, workload_context *context)
     HOST_CHECK(gpu_memset(device, d_y, 0, 4 * (size_t)row_count));
     check = tm_check_begin(device, context, &status);
     if (status) goto done;
-    if (!tm_check_region(check, device, d_y, 4 * row_count)) {
+    /* With loads_inside the transactions read the matrix and x as well. */
+    if (!tm_check_region(check, device, d_y, 4 * row_count) ||
+        (loads_inside && (!tm_check_region(check, device, d_rows, (uint32_t)(4 * nonzeros)) ||
+                          !tm_check_region(check, device, d_columns, (uint32_t)(4 * nonzeros)) ||
+                          !tm_check_region(check, device, d_values, (uint32_t)(4 * nonzeros)) ||
+                          !tm_check_region(check, device, d_x, 4 * row_count)))) {
         status = workload_fail(context, "serializability oracle: cannot snapshot memory");
         goto done;
     }
     uint32_t threads = (uint32_t)((nonzeros + per_thread - 1) / per_thread);
-    struct spmv_tm_args args = {d_rows, d_columns, d_values, d_x, d_y, (uint32_t)nonzeros, per_thread};
+    struct spmv_tm_args args = {d_rows, d_columns, d_values, d_x, d_y, (uint32_t)nonzeros, per_thread, loads_inside};
     HOST_CHECK(gpu_launch(device, module, "spmv_tm", dim3_1d((threads + block - 1) / block), dim3_1d(block), &args, sizeof args, 0));
     HOST_CHECK(gpu_synchronize(device));
     status = tm_check_end(check, device, context);

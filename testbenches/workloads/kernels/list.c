@@ -14,8 +14,13 @@ GPU_KERNEL void list(const struct list_args *args)
     uint32_t key = ((const uint32_t *)args->keys)[t], mine = t + 1;
     uint32_t start = 0;
     if (args->search_outside) {
-        volatile uint32_t *shared_nodes = nodes; /* plain reads, outside any transaction */
-        for (uint32_t next = shared_nodes[1]; next && shared_nodes[2 * next] < key; next = shared_nodes[2 * next + 1]) start = next;
+        /* Plain reads, outside any transaction: a node may be linked before
+         * its key is visible (a commit's writes land in any order); keys are
+         * written once and never 0, so the search stops at a key read as 0. */
+        volatile uint32_t *shared_nodes = nodes;
+        for (uint32_t next = shared_nodes[1], next_key; next && (next_key = shared_nodes[2 * next]) && next_key < key;
+             next = shared_nodes[2 * next + 1])
+            start = next;
     }
     gpu_tx_begin();
     uint32_t previous = start, current = nodes[2 * start + 1];

@@ -3,8 +3,9 @@
  * parent pointers, rotations, insert and delete fix-ups). Node 0 is nil
  * (black); node t+1 is thread t's: {key, red, parent, left, right}; the
  * root's index is one word of its own.
- * remove = 0: thread t inserts keys[t]; remove = 1: odd threads remove
- * keys[t] again. */
+ * ops = 0: remove = 0: thread t inserts keys[t]; remove = 1: odd threads
+ * remove keys[t] again. ops = an array: thread t removes keys[t] when
+ * ops[t] is 1, else inserts it (one launch of mixed operations). */
 #include "gpu.h"
 #include "workload_args.h"
 
@@ -177,11 +178,13 @@ static void remove(uint32_t *nodes, uint32_t *root, uint32_t z)
 GPU_KERNEL void rbt(const struct rbt_args *args)
 {
     uint32_t t = gpu_global_id_x();
-    if (t >= args->n || (args->remove && !(t & 1))) return;
+    if (t >= args->n) return;
+    uint32_t removing = args->ops ? ((const uint32_t *)args->ops)[t] : args->remove;
+    if (!args->ops && removing && !(t & 1)) return;
     uint32_t *nodes = (uint32_t *)args->nodes, *root = (uint32_t *)args->root;
     uint32_t key = ((const uint32_t *)args->keys)[t];
     gpu_tx_begin();
-    if (!args->remove) {
+    if (!removing) {
         KEY(t + 1) = key;
         insert(nodes, root, t + 1);
     } else {

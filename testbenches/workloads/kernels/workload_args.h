@@ -20,8 +20,9 @@ struct ht_args { uint32_t keys, buckets, nodes, n, bucket_count; };
 struct tx_rollback_args { uint32_t counter, pair, out, n, doomed_fault; };
 struct list_args { uint32_t keys, nodes, n, search_outside; };
 struct bintree_args { uint32_t keys, nodes, n, remove; };
-struct spmv_tm_args { uint32_t rows, columns, values, x, y, nonzeros, per_thread; };
-struct rbt_args { uint32_t keys, nodes, root, n, remove; };
+struct bintree_mixed_args { uint32_t keys, ops, nodes, n; };
+struct spmv_tm_args { uint32_t rows, columns, values, x, y, nonzeros, per_thread, loads_inside; };
+struct rbt_args { uint32_t keys, nodes, root, n, remove, ops; };
 struct atm_args { uint32_t accounts, sources, destinations, amounts, threads, per_thread; };
 
 #endif
