@@ -88,8 +88,13 @@
  *   not model an attribute ignores it (the lds has no temporal hint); the
  *   ldst_unit copies them into every mem.h request it makes for the request.
  *   A transactional load (SIMTX_FLAG_TRANSACTIONAL) is an ordinary load to
- *   the ldst_unit; the core logs the values that come back (lazy
- *   versioning keeps transactional stores in the core's write log).
+ *   the ldst_unit; the tm_unit logs the values that come back (lazy
+ *   versioning keeps transactional stores in its write log). Its OK
+ *   responses carry the read stamp (ldst_stamp, aux bits 32-63): the
+ *   lowest aux of the mem.h READ responses that served it, 0 when none was
+ *   stamped. A commit unit on the way to the L2 stamps a transactional READ
+ *   with the oldest commit ID not yet retired at its partition (tm_lazy.h
+ *   5), so every ID below the stamp is in the values read.
  *
  * PASS-THROUGH (ldst_unit)
  *
@@ -112,7 +117,8 @@
  *              16-17 beat kind, 20-23 lane group, 24 LDST_LAST, 28-31 kind,
  *              32-63 the window's size (lds: the CTA's shared bytes, which
  *              lane addresses are checked against; clear: the bytes to zero;
- *              ldst_unit: 0). Responses replace bits 32-63 by the fault.
+ *              ldst_unit: 0). Responses replace bits 32-63 by the fault,
+ *              or, on a transactional load's OK responses, by the read stamp.
  *              Use the accessors below, never the bits.
  *   lane_mask  the request's active lanes (all groups), the same in every
  *              beat and response
@@ -280,6 +286,14 @@ static inline ldst_fault ldst_fault_of(const simtx_msg *msg)
 }
 
 static inline unsigned ldst_fault_lane(const simtx_msg *msg) { return (unsigned)(msg->aux >> 40 & 0xffu); }
+
+/* A transactional load's read stamp (aux bits 32-63 of its OK responses). */
+static inline void ldst_set_stamp(simtx_msg *msg, uint32_t stamp)
+{
+    msg->aux = (msg->aux & UINT64_C(0xffffffff)) | (uint64_t)stamp << 32;
+}
+
+static inline uint32_t ldst_stamp(const simtx_msg *msg) { return (uint32_t)(msg->aux >> 32); }
 
 /* Writes the beats of a request into beats[LDST_MAX_BEATS] from the header
  * message (its data unused) and the lanes' slots (data and expected may be

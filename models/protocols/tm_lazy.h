@@ -53,22 +53,29 @@
  *      write-back acknowledgement: sent when the writes of c at p are
  *      acknowledged by the L2 (at once for an abort). Then c retires at p.
  *   5. Temporal conflict detection (read-only transactions, KILO TM's TCD).
- *      A read-only transaction takes its start time T = TM_CID_REQUEST with
- *      aux = 0 at tx_begin. Before its first load of a 128-byte block B it
- *      sends TM_LWT_QUERY (address = any address in B, aux = T) to B's
- *      partition; the commit unit answers once every ID below T has retired
- *      there (so the load that follows sees all of them), with aux = the
- *      last-written time of B (the largest ID whose write to B has been
- *      issued to the L2; conservative when the table lost the block). At
- *      tx_commit it queries every block again; if every answer is < T the
- *      transaction commits at the core (serialized at time T) with no
- *      commit ID and no log transfer; otherwise it takes the normal path (1).
- *      The table holds `lwt_entries` blocks in `lwt_subarrays` ways; an
- *      evicted block raises a floor that every miss then answers. The loads
- *      must reach the L2 through the commit unit after the first answer
- *      (global data not cached in the L1, as in the TM configurations). The
- *      oracle places such a transaction just before ID T in the commit order
- *      (models/traffic/tm_traffic does all of this; see its README).
+ *      The commit unit stamps every transactional READ it passes to the L2
+ *      with its oldest ID not yet retired (aux = the stamp; the L2 returns
+ *      aux unchanged, so the read's values hold every write of the IDs
+ *      below it). A transaction's read stamp R is the lowest stamp of its
+ *      loads (ldst.h carries it back to the tm_unit). At tx_commit a
+ *      read-only transaction sends TM_LWT_QUERY (address = any address in
+ *      the block, aux = 0) for every 128-byte block B it read; the commit
+ *      unit answers at once with aux = the last-written time of B (the
+ *      largest ID whose write to B has been issued to the L2; conservative
+ *      when the table lost the block). If every answer is < R, no ID from R
+ *      on has written what it read: it commits at the core, serialized just
+ *      before ID R, with no commit ID and no log transfer; otherwise it
+ *      takes the normal path (1). Nothing waits before tx_commit, so the
+ *      check costs only read-only transactions. A query with aux = T > 0 is
+ *      answered once every ID below T has retired (a start-time variant:
+ *      models/traffic/tm_traffic takes T = TM_CID_REQUEST with aux = 0 at
+ *      tx_begin and queries before its first load of each block, which then
+ *      sees every ID below T; see its README). The table holds
+ *      `lwt_entries` blocks in `lwt_subarrays` ways; an evicted block
+ *      raises a floor that every miss then answers. The loads must reach
+ *      the L2 through the commit unit (global data not cached in the L1, as
+ *      in the TM configurations). The oracle places such a transaction just
+ *      before ID R (T) in the commit order.
  *
  * FIELDS
  *

@@ -59,6 +59,7 @@ typedef struct ldst_entry {
     uint8_t fault, fault_lane, fault_status; /* the first memory error (LDST_FAULT_MEMORY) */
     uint32_t beats_seen; /* bit 3 g + beat kind */
     uint32_t remaining;  /* mem.h responses still expected */
+    uint32_t stamp;      /* the lowest aux of its READ responses: a transactional load's read stamp (ldst.h) */
     uint64_t sequence;   /* arrival order: a fence completes after every earlier request */
     simtx_msg head;      /* the first beat's fields (data unused) */
     uint64_t beat_aux[LDST_MAX_BEATS];
@@ -257,6 +258,7 @@ static void respond(ldst_unit *u, ldst_entry *e, ldst_fault fault, unsigned faul
             response.size = e->beat_size[b];
             memcpy(response.data, &e->results[LDST_LANES_PER_BEAT * ldst_group(&response)], response.size);
         }
+        if (values && (e->head.flags & SIMTX_FLAG_TRANSACTIONAL)) ldst_set_stamp(&response, e->stamp);
         to_core(u, &response, ready, now);
     }
     release_entry(u, e);
@@ -580,6 +582,7 @@ static void memory_response(ldst_unit *u, const simtx_msg *msg, uint64_t now)
         }
     } else if (head->op == SIMTX_OP_READ) {
         uint32_t base = (uint32_t)msg->address;
+        if ((uint32_t)msg->aux < e->stamp) e->stamp = (uint32_t)msg->aux;
         if (e->word_run) {
             if (lanes) {
                 unsigned lane = (unsigned)__builtin_ctzll(lanes);
@@ -686,6 +689,7 @@ static simtx_accept_result ldst_unit_accept(void *core, unsigned port, const sim
         e->beat_count = 0;
         e->beats_seen = 0;
         e->remaining = 0;
+        e->stamp = UINT32_MAX;
         e->fault = LDST_FAULT_NONE;
         e->fault_lane = 0;
         e->sequence = u->sequence++;

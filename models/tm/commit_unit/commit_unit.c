@@ -572,7 +572,12 @@ static simtx_accept_result commit_unit_accept(void *core, unsigned port, const s
         return SIMTX_ACCEPTED;
     }
     if (!is_tm_op(msg->op)) {
-        if (!msg_queue_push(&u->out[COMMIT_UNIT_DOWNSTREAM], msg, now)) return SIMTX_BUSY;
+        simtx_msg *passed = msg_queue_push_slot(&u->out[COMMIT_UNIT_DOWNSTREAM], now);
+        if (!passed) return SIMTX_BUSY;
+        *passed = *msg;
+        /* The read stamp (tm_lazy.h 5): every ID below it retired here, so
+         * the L2 answers this read with their writes. */
+        if (msg->op == SIMTX_OP_READ && (msg->flags & SIMTX_FLAG_TRANSACTIONAL)) passed->aux = u->ring.retire_cid;
         u->stats.passthrough++;
         return SIMTX_ACCEPTED;
     }

@@ -17,7 +17,7 @@ static const simtx_param_spec tm_unit_param_specs[] = {
     {"commit", SIMTX_PARAM_ENUM, "per_tx", "", 0, 0, "per_tx|coalesced",
      "how logs and decisions travel: per transaction (KILO TM) or warp-coalesced (Warp TM)", PARAM(commit)},
     {"precommit", SIMTX_PARAM_STRING, "none", "", 0, 0, NULL,
-     "checks before commit IDs, run in the order given: none, or a comma-separated list of tcd (KILO TM's temporal conflict detection: read-only transactions commit here when no block they read was written since their start) and intra_warp (Warp TM's intra-warp conflict check)",
+     "checks before commit IDs, run in the order given: none, or a comma-separated list of tcd (KILO TM's temporal conflict detection: read-only transactions commit here when no block they read was written from their read stamp on) and intra_warp (Warp TM's intra-warp conflict check)",
      PARAM(precommit)},
     {"filters", SIMTX_PARAM_STRING, "", "", 0, 0, NULL,
      "access filters run on every transactional access, comma-separated (the slot for Early-Abort, Pause-and-Go, SI-TM; none is built yet)",
@@ -140,7 +140,6 @@ static bool choose_policies(tmu *u, const tm_unit_params *p, char *error, size_t
                 return false;
             }
         u->precommit[u->precommit_count++] = check;
-        if (check->before_load) u->before_load = check->before_load;
     }
     if (none && u->precommit_count) {
         snprintf(error, error_size, "precommit: 'none' cannot be combined with checks (\"%s\")", p->precommit);

@@ -1,8 +1,7 @@
 /* tmu_access: transactional accesses (lazy versioning). A store goes to the
  * lane's write log; a load of a logged word is answered from the logs; the
  * other lanes of a load go on as a word load, whose values are logged on
- * the way back. Requests of a warp are served in arrival order; a check
- * that must hear from the memory side first (TCD) holds them. */
+ * the way back, and their read stamps (ldst.h) lower the attempt's. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,7 +46,6 @@ static uint32_t new_request(tmu *u)
     r->fault = LDST_FAULT_NONE;
     r->fault_lane = 0;
     r->forwarded = 0;
-    r->next_held = NO_REQUEST;
     return index;
 }
 
@@ -108,23 +106,8 @@ static void forward_load(tmu *u, uint32_t index, uint64_t lanes)
     u->stats.forwarded_loads++;
 }
 
-static void hold(tmu_warp *w, tmu *u, uint32_t index, bool first)
-{
-    u->requests[index].next_held = NO_REQUEST;
-    if (w->held_head == NO_REQUEST) {
-        w->held_head = w->held_tail = index;
-    } else if (first) {
-        u->requests[index].next_held = w->held_head;
-        w->held_head = index;
-    } else {
-        u->requests[w->held_tail].next_held = index;
-        w->held_tail = index;
-    }
-}
-
-/* Serves a checked request; false when a check holds it (it is then the
- * first of the warp's held requests). */
-static bool serve(tmu *u, tmu_warp *w, uint32_t warp, uint32_t index, uint64_t now)
+/* Serves a checked request. */
+static void serve(tmu *u, tmu_warp *w, uint32_t warp, uint32_t index, uint64_t now)
 {
     tmu_request *r = &u->requests[index];
     for (uint32_t i = 0; i < u->filter_count; i++) {
@@ -132,14 +115,10 @@ static bool serve(tmu *u, tmu_warp *w, uint32_t warp, uint32_t index, uint64_t n
         u->filter[i]->access(u->filter_state[i], u, warp, r, &pause, &abort);
         if (pause | abort) { /* tx.h 2: SIMTX_FLAG_TX_PAUSE and TX_ABORT come with the filters that need them */
             tmu_fail(u, "filter %s paused or aborted lanes: not supported yet", u->filter[i]->name);
-            return true;
+            return;
         }
     }
     if (r->op == SIMTX_OP_READ) {
-        if (u->before_load && u->before_load(u, w, warp, r)) {
-            hold(w, u, index, true);
-            return false;
-        }
         uint64_t forward = 0, answered = 0;
         for (uint64_t m = r->lanes; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctzll(m), word = r->addresses[l] & ~3u;
@@ -158,7 +137,7 @@ static bool serve(tmu *u, tmu_warp *w, uint32_t warp, uint32_t index, uint64_t n
         r->ready = answered ? now + (uint64_t)u->params.log_latency : now + 1;
         if (forward) forward_load(u, index, forward);
         else respond(u, index, r->ready);
-        return true;
+        return;
     }
     for (uint64_t m = r->lanes; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m), word = r->addresses[l] & ~3u, shift = (r->addresses[l] & 3u) * 8;
@@ -170,26 +149,16 @@ static bool serve(tmu *u, tmu_warp *w, uint32_t warp, uint32_t index, uint64_t n
             if (!base) {
                 tmu_fail(u, "%u-byte transactional store to 0x%08x (warp %u, lane %u) to a word the transaction neither read nor wrote: not supported",
                          r->access_size, r->addresses[l], warp, l);
-                return true;
+                return;
             }
             uint32_t byte_mask = (r->access_size == 1 ? 0xffu : 0xffffu) << shift;
             value = (base->value & ~byte_mask) | ((value << shift) & byte_mask);
         }
         if (written) written->value = value;
-        else if (!tmu_log_append(u, &lane->writes, word, value)) return true;
+        else if (!tmu_log_append(u, &lane->writes, word, value)) return;
     }
     u->stats.tx_stores++;
     respond(u, index, now + 1);
-    return true;
-}
-
-void tmu_serve_held(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
-{
-    while (w->held_head != NO_REQUEST) {
-        uint32_t index = w->held_head;
-        w->held_head = u->requests[index].next_held;
-        if (!serve(u, w, warp, index, now)) return;
-    }
 }
 
 /* Whether the op, size and lanes are served; the fault and its lane if not. */
@@ -230,8 +199,7 @@ static void submit(tmu *u, uint32_t index, uint64_t now)
         respond(u, index, now + 1);
         return;
     }
-    if (w->held_head != NO_REQUEST) hold(w, u, index, false); /* behind the warp's held ones */
-    else serve(u, w, warp, index, now);
+    serve(u, w, warp, index, now);
 }
 
 void tmu_access_beat(tmu *u, const simtx_msg *msg, uint64_t now)
@@ -288,6 +256,7 @@ void tmu_access_response(tmu *u, const simtx_msg *msg, uint64_t now)
             r->fault_lane = ldst_fault_lane(msg);
         }
     } else if (ldst_beat_of(msg) == LDST_BEAT_ADDRESSES && msg->size) {
+        if (ldst_stamp(msg) < w->read_stamp) w->read_stamp = ldst_stamp(msg);
         unsigned group = ldst_group(msg);
         for (uint32_t m = ldst_group_lanes(r->forwarded, group); m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctz(m), l = LDST_LANES_PER_BEAT * group + i;

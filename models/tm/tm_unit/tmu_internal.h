@@ -25,7 +25,7 @@
 #define TMU_LOAD_TAG (UINT64_C(1) << 61)
 
 enum { TMU_KIND_CID = 1, TMU_KIND_ACK, TMU_KIND_OUTCOME, TMU_KIND_DECISION, TMU_KIND_WARP_OUTCOME, TMU_KIND_WARP_DECISION,
-       TMU_KIND_START, TMU_KIND_LWT };
+       TMU_KIND_LWT };
 
 /* A TM protocol id: the kind, the warp, the lane (or window, or block) and the partition. */
 static inline uint64_t tmu_id(unsigned kind, uint32_t warp, uint32_t lane, uint32_t partition)
@@ -50,10 +50,10 @@ typedef struct tmu_lane {
     bool tcd;          /* committed read-only by temporal conflict detection */
 } tmu_lane;
 
-enum { TMU_IDLE, TMU_WAIT_START, TMU_RUNNING, TMU_TCD_CHECK, TMU_CONFLICT_CHECK, TMU_WAIT_CID, TMU_VALIDATING };
+enum { TMU_IDLE, TMU_RUNNING, TMU_TCD_CHECK, TMU_CONFLICT_CHECK, TMU_WAIT_CID, TMU_VALIDATING };
 
-/* A 128-byte block the attempt loaded (temporal conflict detection) and its
- * last-written time (UINT32_MAX until answered). */
+/* A 128-byte block a read-only lane read (temporal conflict detection) and
+ * its last-written time (UINT32_MAX until answered). */
 typedef struct tmu_block {
     uint32_t block, last_written;
 } tmu_block;
@@ -72,27 +72,26 @@ typedef struct tmu_request {
     unsigned fault_lane;
     uint64_t ready;            /* the cycle the lanes answered from the logs are */
     uint64_t forwarded;        /* lanes sent on as a load, whose completion is awaited */
-    uint32_t next_held;        /* the warp's next held request (UINT32_MAX: none) */
 } tmu_request;
 
 typedef struct tmu_warp {
     int phase;
     uint64_t lanes;            /* the running attempt's */
     int32_t core, cta;
-    simtx_msg begin;           /* TX_BEGIN or TX_COMMIT being answered (header only) */
+    simtx_msg commit_event;    /* the TX_COMMIT being answered (header only) */
     uint32_t precommit_resume; /* the pre-commit stage after the running check */
     uint64_t committing;       /* lanes at TX_COMMIT */
     uint32_t unresolved;       /* committing lanes still waiting for the commit units */
     uint64_t commit_start;
     uint32_t in_flight;        /* transactional requests not yet answered */
-    uint32_t held_head, held_tail; /* requests waiting for the TCD answers, in order */
     /* Warp TM: the warp's commit IDs are first_cid.. in lane order */
     uint64_t check_done_at;
     uint32_t first_cid, cid_count, dones_pending, acks_pending;
     uint64_t decision_partitions;
     uint8_t lane_of_rank[TMU_MAX_LANES];
-    /* Temporal conflict detection: the start time and the blocks loaded */
-    uint32_t start_time, block_count, lwt_pending;
+    /* The attempt's read stamp (ldst.h: every ID below it is in its loads'
+     * values) and temporal conflict detection's blocks at the commit */
+    uint32_t read_stamp, block_count, lwt_pending;
     tmu_block *blocks;
     size_t block_capacity;
     tmu_lane lane[TMU_MAX_LANES];
@@ -131,12 +130,6 @@ typedef struct tmu_commit_policy {
  * Every hook may be NULL. */
 typedef struct tmu_precommit {
     const char *name;
-    /* An attempt starts (TX_BEGIN): true when its response must wait (the
-     * hook answers it through tmu_begin_ready). */
-    bool (*attempt_started)(tmu *u, tmu_warp *w, uint32_t warp);
-    /* A transactional load is about to be served: true when it must wait
-     * (the hook serves the warp's held requests later: tmu_serve_held). */
-    bool (*before_load)(tmu *u, tmu_warp *w, uint32_t warp, const tmu_request *r);
     /* At TX_COMMIT: true when the check runs on; it then calls
      * tmu_precommit_continue(..., next_stage, ...) when done. */
     bool (*check)(tmu *u, tmu_warp *w, uint32_t warp, uint32_t next_stage, uint64_t now);
@@ -172,7 +165,6 @@ struct tmu {
     const tmu_commit_policy *commit;
     const tmu_precommit *precommit[TMU_MAX_PRECOMMIT];
     uint32_t precommit_count;
-    bool (*before_load)(tmu *u, tmu_warp *w, uint32_t warp, const tmu_request *r);
     const tmu_filter *filter[TMU_MAX_FILTERS];
     void *filter_state[TMU_MAX_FILTERS];
     uint32_t filter_count;
@@ -219,15 +211,11 @@ bool tmu_log_append(tmu *u, tmu_log *log, uint32_t word, uint32_t value);
 void tmu_access_beat(tmu *u, const simtx_msg *msg, uint64_t now);
 /* A response to a forwarded load (id tagged TMU_LOAD_TAG). */
 void tmu_access_response(tmu *u, const simtx_msg *msg, uint64_t now);
-/* Serves the warp's held requests in order until one must wait again. */
-void tmu_serve_held(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now);
 void tmu_access_release(tmu *u);
 
 /* tmu_tx.c: the tx.h events, the commit's common steps, the TM responses. */
 void tmu_tx_event(tmu *u, const simtx_msg *msg, uint64_t now);
 void tmu_tx_response(tmu *u, const simtx_msg *msg, uint64_t now);
-/* TX_BEGIN's response, once the attempt may run. */
-void tmu_begin_ready(tmu *u, tmu_warp *w, uint64_t now);
 /* Pre-commit checks from `stage` on, then commit IDs (or the end of the commit). */
 void tmu_precommit_continue(tmu *u, tmu_warp *w, uint32_t warp, uint32_t stage, uint64_t now);
 /* Every committing lane is resolved: TX_COMMIT's response. */

@@ -7,7 +7,6 @@
 
 #include "tmu_internal.h"
 
-#define NO_REQUEST UINT32_MAX
 #define MAX_WARPS 0x10000u /* the warp field of a TM protocol id */
 
 static void lane_reset(tmu_lane *lane)
@@ -44,13 +43,12 @@ static tmu_warp *warp_state(tmu *u, int32_t warp)
             tmu_fail(u, "out of memory for warp state");
             return NULL;
         }
-        w->held_head = w->held_tail = NO_REQUEST;
         u->warps[warp] = w;
     }
     return u->warps[warp];
 }
 
-/* The answer to the warp's pending event (w->begin), ready at now + 1. */
+/* The answer to a tx.h event, ready at now + 1. */
 static void answer(tmu *u, const simtx_msg *request, simtx_status status, const void *data, uint32_t size, uint64_t now)
 {
     simtx_msg response;
@@ -59,12 +57,6 @@ static void answer(tmu *u, const simtx_msg *request, simtx_status status, const 
     response.size = size;
     if (size) memcpy(response.data, data, size);
     tmu_queue_push(u, &u->to_core, &response, now + 1);
-}
-
-void tmu_begin_ready(tmu *u, tmu_warp *w, uint64_t now)
-{
-    w->phase = TMU_RUNNING;
-    answer(u, &w->begin, SIMTX_STATUS_OK, NULL, 0, now);
 }
 
 static void begin(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint64_t now)
@@ -76,17 +68,15 @@ static void begin(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint
     w->lanes = msg->lane_mask;
     w->core = msg->core;
     w->cta = msg->cta;
-    simtx_msg_copy_header(&w->begin, msg);
     for (uint64_t m = msg->lane_mask; m; m &= m - 1) {
         tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
         lane_reset(lane);
         lane->attempts = msg->aux ? lane->attempts + 1 : 0; /* a re-run holds the lanes that failed */
     }
     u->probes.tx_warps++;
-    bool wait = false;
-    for (uint32_t i = 0; i < u->precommit_count; i++)
-        if (u->precommit[i]->attempt_started) wait |= u->precommit[i]->attempt_started(u, w, warp);
-    if (!wait) tmu_begin_ready(u, w, now);
+    w->read_stamp = UINT32_MAX;
+    w->phase = TMU_RUNNING;
+    answer(u, msg, SIMTX_STATUS_OK, NULL, 0, now);
 }
 
 /* The attempt ends (committed, failed or rolled back) for `lanes`. */
@@ -119,7 +109,7 @@ static void commit(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uin
         tmu_fail(u, "TX_COMMIT of warp %u outside a running attempt of its lanes, or with accesses in flight (tx.h 3)", warp);
         return;
     }
-    simtx_msg_copy_header(&w->begin, msg);
+    simtx_msg_copy_header(&w->commit_event, msg);
     w->committing = msg->lane_mask;
     w->commit_start = now;
     u->probes.committing++;
@@ -159,7 +149,7 @@ void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
             simtx_histogram_add(&u->stats.write_set, lane->writes.count);
             simtx_histogram_add(&u->stats.aborts_per_tx, lane->attempts);
             if (lane->tcd) u->stats.tcd_commits++;
-            if (u->recording && (lane->cid || lane->tcd)) tmu_record_commit(u, lane, lane->tcd ? w->start_time - 1 : lane->cid, lane->tcd);
+            if (u->recording && (lane->cid || lane->tcd)) tmu_record_commit(u, lane, lane->tcd ? w->read_stamp - 1 : lane->cid, lane->tcd);
         } else {
             outcome.retry |= 1ull << l;
             intra += !lane->cid; /* failed before taking an ID */
@@ -171,7 +161,7 @@ void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
     u->stats.aborts_intra_warp += intra;
     for (uint64_t m = w->committing; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
     attempt_ended(u, w, warp, w->committing);
-    answer(u, &w->begin, SIMTX_STATUS_OK, &outcome, sizeof outcome, now);
+    answer(u, &w->commit_event, SIMTX_STATUS_OK, &outcome, sizeof outcome, now);
 }
 
 static void emit(void *context, simtx_msg *msg, const tm_walk_event *e)

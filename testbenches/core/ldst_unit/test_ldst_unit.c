@@ -474,6 +474,38 @@ static void test_flags(void)
     bench_close(&b);
 }
 
+/* A transactional load's responses carry its read stamp, the lowest aux
+ * of its memory responses (ldst.h); a plain load's carry none. */
+static void test_read_stamp(void)
+{
+    bench b;
+    bench_open(&b, NULL);
+    uint32_t addresses[64];
+    for (unsigned l = 0; l < 32; l++) addresses[l] = GLOBAL + 0xa000 + 256 * (l & 1) + 4 * l; /* two segments */
+    for (unsigned transactional = 0; transactional < 2; transactional++) {
+        request load = {SIMTX_OP_READ, 0, LDST_KIND_PLAIN, 4, 2, ALL32, 5 + transactional,
+                        transactional ? SIMTX_FLAG_TRANSACTIONAL : 0};
+        CHECK(send(&b, &load, addresses, NULL, NULL, 10 * transactional) != SIMTX_BUSY);
+        ldst_unit_block_info.cycle(b.unit, 10 * transactional + 1);
+        const simtx_msg *requests[8];
+        size_t n = new_requests(&b, requests, 8);
+        CHECK_EQUAL(n, 2);
+        simtx_msg responses[2];
+        for (size_t i = 0; i < n && i < 2; i++) {
+            responses[i] = answer(&b, requests[i]);
+            responses[i].aux = i ? 7 : 9;
+        }
+        for (size_t i = 0; i < n && i < 2; i++)
+            CHECK(ldst_unit_block_info.accept(b.unit, MEMORY, &responses[i], 10 * transactional + 2) != SIMTX_BUSY);
+        run(&b, 10 * transactional + 2, 10 * transactional + 5);
+        const simtx_msg *back[4];
+        CHECK_EQUAL(core_responses(&b, back, 4), 1);
+        CHECK_EQUAL(back[0]->status, SIMTX_STATUS_OK);
+        CHECK_EQUAL(ldst_stamp(back[0]), transactional ? 7u : 0u);
+    }
+    bench_close(&b);
+}
+
 /* TM protocol messages pass through unchanged both ways, inside accept
  * when the memory socket takes them, else in order after its port_free;
  * they may come between a request's beats. */
@@ -605,6 +637,7 @@ int main(void)
     test_fence();
     test_clean_line();
     test_flags();
+    test_read_stamp();
     test_tm_pass_through();
     test_backpressure();
     test_memory_error();
