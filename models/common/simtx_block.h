@@ -39,6 +39,7 @@ typedef struct simtx_socket_spec {
     simtx_socket_role role;
     const char *count_parameter; /* NULL: a single socket */
     const char *doc;
+    bool optional; /* may stay unbound: a block sends nothing through it then (a send fails the run) */
 } simtx_socket_spec;
 
 /* An address range routed to an initiator port (from the netlist bindings). */

@@ -68,8 +68,21 @@ extern "C" {
 /* What a notification says (msg.id); designs add their kinds here. */
 typedef enum notify_kind {
     NOTIFY_KIND_TEST,   /* carries nothing the receiver acts on: for testbenches */
+    NOTIFY_KIND_CONFLICT_ADDRESSES, /* EA/PG: a commit unit's reference counts changed (below) */
     NOTIFY_KIND_COUNT
 } notify_kind;
+
+/* NOTIFY_KIND_CONFLICT_ADDRESSES (EA/PG, HPCA'16 Section 4.1), broadcast by
+ * a commit unit with a reference count table: size / 4 entries of 4 bytes,
+ * each a word address whose low bits say what changed: NOTIFY_CAT_WRITE
+ * set for its writers, clear for its readers; NOTIFY_CAT_ADD set when the
+ * word got its first reader (writer) among the partition's committing
+ * transactions, clear when it lost its last. A word belongs to one
+ * partition, so its entries arrive in order. A table that was full when a
+ * word came sent nothing for it, then or when it leaves. */
+#define NOTIFY_CAT_WRITE 1u
+#define NOTIFY_CAT_ADD 2u
+#define NOTIFY_CAT_ENTRIES (SIMTX_MSG_MAX_DATA / 4)
 
 /* A notification of `kind` for core `core` (ignored when broadcast). */
 static inline void notify_init(simtx_msg *msg, notify_kind kind, int core, bool broadcast)

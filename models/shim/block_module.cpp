@@ -271,6 +271,10 @@ bool block_module::send(unsigned port, const simtx_msg *msg)
     // A message's handle is the extension of the payload carrying it.
     msg_extension *extension = static_cast<msg_extension *>(msg->handle);
     if (state.is_initiator) {
+        if (state.unbound) {
+            fail((std::string("sends through its socket ") + state.initiator->basename() + ", which the netlist left unbound").c_str());
+            return false;
+        }
         // A posted request is always a new one (a block forwarding it clears
         // its handle), so a forwarded request need not look its op up.
         bool posted = !extension && !simtx_op_info_of(msg->op)->answered;
@@ -386,6 +390,7 @@ void block_module::end_of_elaboration()
 {
     place_ = scheduler_->locate(registration_);
     for (port_state &state : ports_) {
+        state.unbound = state.is_initiator && state.initiator->size() == 0;
         sc_core::sc_interface *bound = state.is_initiator ? state.initiator->get_base_port().get_interface()
                                                           : state.target->get_base_port().get_interface();
         if (port_transport *peer = dynamic_cast<port_transport *>(bound)) {

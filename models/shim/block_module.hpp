@@ -83,7 +83,7 @@ class block_module : public sc_core::sc_module {
     // Zero or more bindings: a monitor socket may stay unbound (the netlist
     // checks that every other socket is bound).
     using initiator_socket = tlm::tlm_initiator_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
-    using target_socket = tlm::tlm_target_socket<>;
+    using target_socket = tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 
     block_module(sc_core::sc_module_name module_name, const block_config &config);
     ~block_module() override;
@@ -121,6 +121,7 @@ class block_module : public sc_core::sc_module {
         msg_extension *awaiting_end = nullptr; // our BEGIN_REQ/BEGIN_RESP not yet ended (its payload's)
         block_module *peer = nullptr; // the bound port's block when it is a simtx block's: called directly
         unsigned peer_port = 0;       // the bound port's number there
+        bool unbound = false; // an optional initiator socket left unbound
         bool is_initiator = false;
         bool is_monitor = false; // a SIMTX_SOCKET_MONITOR socket's port: may stay unbound
         bool awaiting_posted = false; // awaiting_end is a posted request's: its END_REQ frees it

@@ -16,9 +16,13 @@
 --               without log-transfer or L2 cost, exact conflict detection)
 --   spec        the parameter set (default specs/gtx480.lua; its
 --               address_map, clocks.commit and tm table)
---   tokens, tcd, broken   the define() of the same name when not given:
+--   tokens, tcd, ea, broken   the define() of the same name when not given:
 --               transactional warps per core (spec.tm.warp_tokens), temporal
---               conflict detection for read-only transactions (true), and
+--               conflict detection for read-only transactions (true),
+--               EA/PG's Early-Abort (false: with it each commit unit keeps a
+--               reference count table and broadcasts its changes over a
+--               notify network, `notify`, to the cores' conflict address
+--               tables, and each tm_unit runs the early_abort check last), and
 --               TEST ONLY: the commit units skip one validation check, so the
 --               serializability oracle must fail (false)
 --   params      more commit_unit parameters for every unit ({ lwh_entries = 1024 });
@@ -36,7 +40,7 @@ local check = include("options.lua").check
 
 return function(options)
     options = check("tm_lazy", options, {
-        mode = true, spec = true, tokens = true, tcd = true, broken = true, params = true, clock = true, prefix = true,
+        mode = true, spec = true, tokens = true, tcd = true, ea = true, broken = true, params = true, clock = true, prefix = true,
     })
     local mode = options.mode
     if mode ~= "kilo" and mode ~= "warp" and mode ~= "ideal" then
@@ -51,7 +55,10 @@ return function(options)
     if broken == nil then broken = define("broken", false) end
     local tcd = options.tcd
     if tcd == nil then tcd = define("tcd", true) end
+    local early_abort = options.ea
+    if early_abort == nil then early_abort = define("ea", false) end
     local function name(p) return prefix .. "cu" .. p end
+    local cores = define("cores", spec.cores)
     local tokens = options.tokens or define("tokens", spec.tm.warp_tokens)
 
     -- Every ID handed out and not yet retired must fit the units' window:
@@ -61,7 +68,7 @@ return function(options)
     -- transactions (tm_lazy.h): up to one per lane and partition.
     local lanes = define("lanes", spec.core.lanes)
     local tx_warps = tokens > 0 and tokens or spec.core.warps
-    local live_ids = define("cores", spec.cores) * tx_warps * lanes
+    local live_ids = cores * tx_warps * lanes
     local window = 1024 -- the ring's smallest size: a few KB per unit
     while window < live_ids do window = window * 2 end
     local l1_pending = math.max(spec.tm.l1_pending_entries, tx_warps * lanes * partitions)
@@ -72,6 +79,16 @@ return function(options)
               " x lanes); the commit units would deadlock", 2)
     end
 
+    -- EA/PG's notify network: the commit units broadcast their reference
+    -- count changes to every core's tm_unit (protocols/notify.h).
+    local notify = prefix .. "notify"
+    if early_abort then
+        block(notify, "crossbar", {
+            clock = "icnt", cores = partitions, partitions = cores, mapping = "core",
+            flit_bytes = spec.crossbar.flit_bytes, latency = spec.crossbar.latency,
+        })
+    end
+
     local function before_l2(partition, socket)
         local params = {
             clock = clock_name, partition = partition, partitions = partitions, interleave = interleave,
@@ -79,8 +96,10 @@ return function(options)
             words_per_cycle = spec.tm.commit_words_per_cycle,
             lwt_entries = spec.tm.lwt_entries, lwt_subarrays = spec.tm.lwt_subarrays,
         }
+        if early_abort then params.notify = "rct" end
         for k, v in pairs(options.params or {}) do params[k] = v end
         block(name(partition), "commit_unit", params)
+        if early_abort then connect(name(partition) .. ".notify", notify .. ".cores[" .. partition .. "]") end
         connect(socket, name(partition) .. ".upstream")
         return name(partition) .. ".downstream"
     end
@@ -91,6 +110,7 @@ return function(options)
     local precommit = {}
     if tcd then precommit[#precommit + 1] = "tcd" end
     if mode == "warp" then precommit[#precommit + 1] = "intra_warp" end
+    if early_abort then precommit[#precommit + 1] = "early_abort" end
     local function core_side(core, socket)
         local unit = socket:gsub("%.ldst$", "") .. "_tm"
         block(unit, "tm_unit", {
@@ -99,6 +119,7 @@ return function(options)
             partitions = partitions, interleave = interleave, conflict_table = spec.tm.conflict_table,
         })
         connect(socket, unit .. ".core")
+        if early_abort then connect(notify .. ".partitions[" .. core .. "]", unit .. ".notify") end
         return unit .. ".ldst"
     end
 

@@ -52,6 +52,8 @@ void check_address_map(const netlist &net)
     for (const instance &inst : net.instances)
         for (const address_map_user &user : users) {
             if (std::strcmp(inst.info->name, user.block) != 0) continue;
+            // A notify network (mapping = core) routes to cores, not partitions.
+            if (!std::strcmp(user.block, "crossbar") && parameter_text(inst, "mapping") == "core") continue;
             check_copy(net, inst, user.partitions, "partitions", net.address_map.partitions);
             // A crossbar routing by address ranges does not read its interleave.
             if (!std::strcmp(user.block, "crossbar") && parameter_text(inst, "mapping") != "interleave") continue;

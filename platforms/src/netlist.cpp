@@ -691,7 +691,7 @@ void finalize(netlist &net)
         for (size_t s = 0; s < inst.info->socket_count; s++)
             for (unsigned i = 0; i < inst.socket_counts[s]; i++) {
                 const simtx_socket_spec &spec = inst.info->sockets[s];
-                if (spec.role == SIMTX_SOCKET_MONITOR || bound.count(inst.name + "." + spec.name + "[" + std::to_string(i) + "]")) continue;
+                if (spec.role == SIMTX_SOCKET_MONITOR || spec.optional || bound.count(inst.name + "." + spec.name + "[" + std::to_string(i) + "]")) continue;
                 std::string socket = inst.name + "." + spec.name + (spec.count_parameter ? "[" + std::to_string(i) + "]" : "");
                 fail_at(inst.where, "socket '" + socket + "' of " + describe_instance(inst) + " is not bound");
             }

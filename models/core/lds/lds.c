@@ -31,7 +31,7 @@ static const simtx_param_table lds_param_table = {lds_param_specs, sizeof lds_pa
                                                   sizeof(lds_params)};
 
 static const simtx_socket_spec lds_sockets[] = {
-    {"core", SIMTX_SOCKET_TARGET, NULL, "ldst.h requests from the SIMT core, responses back"},
+    {"core", SIMTX_SOCKET_TARGET, NULL, "ldst.h requests from the SIMT core, responses back", false},
 };
 
 static const lds_policy *const lds_policies[] = {&lds_plain_policy};

@@ -44,8 +44,8 @@ static const simtx_param_table ldst_unit_param_table = {
 enum { CORE_PORT = 0, MEMORY_PORT = 1 };
 
 static const simtx_socket_spec ldst_unit_sockets[] = {
-    {"core", SIMTX_SOCKET_TARGET, NULL, "ldst.h requests from the SIMT core (and its lazy TM protocol, passed through), responses back"},
-    {"memory", SIMTX_SOCKET_INITIATOR, NULL, "mem.h requests (and the passed-through TM protocol) to the L1, responses in"},
+    {"core", SIMTX_SOCKET_TARGET, NULL, "ldst.h requests from the SIMT core (and its lazy TM protocol, passed through), responses back", false},
+    {"memory", SIMTX_SOCKET_INITIATOR, NULL, "mem.h requests (and the passed-through TM protocol) to the L1, responses in", false},
 };
 
 /* A request from its first beat to its last response. The fields a

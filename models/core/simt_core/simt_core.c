@@ -42,8 +42,8 @@ static const simtx_param_table simt_core_param_table = {
     simt_core_param_specs, sizeof simt_core_param_specs / sizeof simt_core_param_specs[0], sizeof(simt_core_params)};
 
 static const simtx_socket_spec simt_core_sockets[] = {
-    {"ldst", SIMTX_SOCKET_INITIATOR, NULL, "global and persistent accesses (ldst.h) and transaction events (tx.h), to a tm_unit or the ldst_unit; responses in"},
-    {"lds", SIMTX_SOCKET_INITIATOR, NULL, "shared-memory accesses and CTA clears to the lds (ldst.h), responses in"},
+    {"ldst", SIMTX_SOCKET_INITIATOR, NULL, "global and persistent accesses (ldst.h) and transaction events (tx.h), to a tm_unit or the ldst_unit; responses in", false},
+    {"lds", SIMTX_SOCKET_INITIATOR, NULL, "shared-memory accesses and CTA clears to the lds (ldst.h), responses in", false},
 };
 
 

@@ -31,8 +31,8 @@ static const simtx_param_table crossbar_param_table = {
     crossbar_param_specs, sizeof crossbar_param_specs / sizeof crossbar_param_specs[0], sizeof(crossbar_params)};
 
 static const simtx_socket_spec crossbar_sockets[] = {
-    {"cores", SIMTX_SOCKET_TARGET, "cores", "from a core's L1: requests in, replies out"},
-    {"partitions", SIMTX_SOCKET_INITIATOR, "partitions", "to a memory partition (its L2 slice or a block in front of it): requests out, replies in"},
+    {"cores", SIMTX_SOCKET_TARGET, "cores", "from a core's L1: requests in, replies out", false},
+    {"partitions", SIMTX_SOCKET_INITIATOR, "partitions", "to a memory partition (its L2 slice or a block in front of it): requests out, replies in", false},
 };
 
 enum { REQUEST_NETWORK, REPLY_NETWORK, NETWORKS };

@@ -61,7 +61,7 @@ static const simtx_param_table dram_controller_param_table = {
     sizeof(dram_controller_params)};
 
 static const simtx_socket_spec dram_controller_sockets[] = {
-    {"port", SIMTX_SOCKET_TARGET, NULL, "requests and ROW_COPY operations in, responses out"},
+    {"port", SIMTX_SOCKET_TARGET, NULL, "requests and ROW_COPY operations in, responses out", false},
 };
 
 static void fill_geometry(const dram_controller_params *p, dram_geometry *g)

@@ -29,9 +29,9 @@ static const simtx_param_table l1_cache_param_table = {
     l1_cache_param_specs, sizeof l1_cache_param_specs / sizeof l1_cache_param_specs[0], sizeof(l1_cache_params)};
 
 static const simtx_socket_spec l1_cache_sockets[] = {
-    {"upstream", SIMTX_SOCKET_TARGET, NULL, "the core's requests in, responses out"},
-    {"downstream", SIMTX_SOCKET_INITIATOR, NULL, "fills and forwarded requests out (to the crossbar), responses in"},
-    {"monitor", SIMTX_SOCKET_MONITOR, NULL, "hit, miss, eviction and writeback events out (models/protocols/monitor.h); may stay unbound, its receiver takes every event"},
+    {"upstream", SIMTX_SOCKET_TARGET, NULL, "the core's requests in, responses out", false},
+    {"downstream", SIMTX_SOCKET_INITIATOR, NULL, "fills and forwarded requests out (to the crossbar), responses in", false},
+    {"monitor", SIMTX_SOCKET_MONITOR, NULL, "hit, miss, eviction and writeback events out (models/protocols/monitor.h); may stay unbound, its receiver takes every event", false},
 };
 
 static void *l1_cache_create(const void *params, const simtx_env *env, char *error, size_t error_size)

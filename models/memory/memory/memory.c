@@ -21,7 +21,7 @@ static const simtx_param_table memory_param_table = {
     memory_param_specs, sizeof memory_param_specs / sizeof memory_param_specs[0], sizeof(memory_params)};
 
 static const simtx_socket_spec memory_sockets[] = {
-    {"port", SIMTX_SOCKET_TARGET, NULL, "requests in, responses out"},
+    {"port", SIMTX_SOCKET_TARGET, NULL, "requests in, responses out", false},
 };
 
 struct memory {

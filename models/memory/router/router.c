@@ -21,8 +21,8 @@ static const simtx_param_table router_param_table = {
     router_param_specs, sizeof router_param_specs / sizeof router_param_specs[0], sizeof(router_params)};
 
 static const simtx_socket_spec router_sockets[] = {
-    {"inputs", SIMTX_SOCKET_TARGET, "inputs", "requests in, responses out"},
-    {"outputs", SIMTX_SOCKET_INITIATOR, "outputs", "requests out, responses in"},
+    {"inputs", SIMTX_SOCKET_TARGET, "inputs", "requests in, responses out", false},
+    {"outputs", SIMTX_SOCKET_INITIATOR, "outputs", "requests out, responses in", false},
 };
 
 typedef struct router {

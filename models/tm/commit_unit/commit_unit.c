@@ -8,6 +8,7 @@
 
 #include "assoc_table.h"
 #include "commit_ring.h"
+#include "commit_notify.h"
 #include "commit_validation.h"
 #include "msg_queue.h"
 
@@ -28,6 +29,9 @@ static const simtx_param_spec commit_unit_param_specs[] = {
     {"lwt_entries", SIMTX_PARAM_INT, "2048", "entries", 1, 1 << 24, NULL, "last-written-time table entries, 128-byte blocks (temporal conflict detection)", PARAM(lwt_entries)},
     {"lwt_subarrays", SIMTX_PARAM_INT, "4", "ways", 1, 64, NULL, "last-written-time table subarrays (ways)", PARAM(lwt_subarrays)},
     {"validation", SIMTX_PARAM_ENUM, "values", "", 0, 0, "values|ideal", "values: KILO TM's value-based validation reading the L2; ideal: validation without L2 reads or bandwidth limits, exact unbounded histories", PARAM(validation)},
+    {"notify", SIMTX_PARAM_ENUM, "none", "", 0, 0, "none|rct", "none: nothing is sent to the cores; rct: EA/PG's reference count table, each word's first and last reader or writer among committing transactions broadcast to the cores' conflict address tables (notify socket)", PARAM(notify)},
+    {"rct_entries", SIMTX_PARAM_INT, "3072", "entries", 1, 1 << 24, NULL, "reference count table entries, words (notify = rct; EA/PG: 3072, 15 KB)", PARAM(rct_entries)},
+    {"rct_ways", SIMTX_PARAM_INT, "8", "ways", 1, 64, NULL, "its associativity; a full set leaves a new word uncounted (no update is sent for it)", PARAM(rct_ways)},
     {"skip_validation_check", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "TEST ONLY: validation ignores changed values (a deliberately broken commit unit)", PARAM(skip_validation_check)},
 };
 
@@ -36,8 +40,9 @@ static const simtx_param_table commit_unit_param_table = {
     sizeof(commit_unit_params)};
 
 static const simtx_socket_spec commit_unit_sockets[] = {
-    {"upstream", SIMTX_SOCKET_TARGET, NULL, "from the crossbar: TM protocol messages and pass-through accesses"},
-    {"downstream", SIMTX_SOCKET_INITIATOR, NULL, "to the L2 slice: validation reads, write-backs and pass-through accesses"},
+    {"upstream", SIMTX_SOCKET_TARGET, NULL, "from the crossbar: TM protocol messages and pass-through accesses", false},
+    {"downstream", SIMTX_SOCKET_INITIATOR, NULL, "to the L2 slice: validation reads, write-backs and pass-through accesses", false},
+    {"notify", SIMTX_SOCKET_INITIATOR, NULL, "to the notify network: conflict-address updates for the cores (notify = rct; protocols/notify.h); may stay unbound with notify = none", true},
 };
 
 /* Own requests to the L2: tag | kind | ID | entry index. */
@@ -53,11 +58,14 @@ struct commit_unit {
     uint32_t next_cid;      /* the allocator's next ID */
     simtx_msg *input;
     size_t input_length;
-    msg_queue out[2];
-    bool port_blocked[2];
+    msg_queue out[COMMIT_UNIT_PORTS];
+    bool port_blocked[COMMIT_UNIT_PORTS];
     assoc_table lwh, lwt;   /* last-writer history (word -> ID), last-written-time table (block -> ID) */
-    const commit_validation *validation; /* the policy slot */
+    const commit_validation *validation; /* the policy slots */
     void *validation_state;
+    const commit_notify *notify;
+    void *notify_state;
+    bool notify_pending;    /* the notify policy holds messages its queue refused */
     /* Per-cycle limits of the stages (UINT64_MAX: none). */
     uint64_t input_budget, hazard_budget, issue_budget;
     /* Bumped by every state change, so that an idle unit sleeps. */
@@ -89,6 +97,18 @@ static const commit_validation *validation_named(const char *name)
 }
 
 static bool issue_validation_read(void *unit, uint32_t cid, uint32_t index, const tm_entry *entry, uint64_t now);
+
+/* The notify policies, by their `notify` parameter value; none tells nothing. */
+static void notify_none_entry(void *self, uint32_t address, bool write) { (void)self, (void)address, (void)write; }
+static bool notify_none_flush(void *self, uint64_t now) { (void)self, (void)now; return false; }
+const commit_notify commit_notify_none = {.name = "none", .entered = notify_none_entry, .left = notify_none_entry, .flush = notify_none_flush};
+static const commit_notify *const notifies[] = {&commit_notify_none, &commit_notify_rct};
+
+static bool send_notification(void *unit, const simtx_msg *msg, uint64_t now)
+{
+    commit_unit *u = unit;
+    return msg_queue_push(&u->out[COMMIT_UNIT_NOTIFY], msg, now);
+}
 
 static void *commit_unit_create(const void *params, const simtx_env *env, char *error, size_t error_size)
 {
@@ -126,9 +146,20 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
     u->validation_state = u->validation->create(&validation_env);
     u->input = calloc((size_t)p->input_queue_depth, sizeof *u->input);
     bool grow = u->validation->unbounded;
+    for (size_t i = 0; i < sizeof notifies / sizeof notifies[0]; i++)
+        if (!strcmp(notifies[i]->name, p->notify)) u->notify = notifies[i];
+    if (u->notify->create) {
+        commit_notify_env notify_env = {u, send_notification};
+        u->notify_state = u->notify->create(p, &notify_env, env->observer, error, error_size);
+        if (!u->notify_state) {
+            commit_unit_block_info.destroy(u);
+            return NULL;
+        }
+    }
     if (!commit_ring_init(&u->ring, (uint32_t)p->window) || !u->input || !u->validation_state ||
         !msg_queue_init(&u->out[0], (size_t)p->output_queue_depth) ||
         !msg_queue_init(&u->out[1], (size_t)p->output_queue_depth) ||
+        !msg_queue_init(&u->out[2], (size_t)p->output_queue_depth) ||
         !assoc_table_init(&u->lwh, (uint64_t)p->lwh_entries, (uint64_t)p->lwh_ways, grow) ||
         !assoc_table_init(&u->lwt, (uint64_t)p->lwt_entries, (uint64_t)p->lwt_subarrays, grow)) {
         snprintf(error, error_size, "out of memory for window %lld", (long long)p->window);
@@ -183,8 +214,8 @@ static void commit_unit_destroy(void *core)
     if (!u) return;
     commit_ring_release(&u->ring);
     free(u->input);
-    msg_queue_release(&u->out[0]);
-    msg_queue_release(&u->out[1]);
+    for (unsigned port = 0; port < COMMIT_UNIT_PORTS; port++) msg_queue_release(&u->out[port]);
+    if (u->notify_state) u->notify->destroy(u->notify_state);
     assoc_table_release(&u->lwh);
     assoc_table_release(&u->lwt);
     if (u->validation_state) u->validation->destroy(u->validation_state);
@@ -224,6 +255,17 @@ static void respond(commit_unit *u, const simtx_msg *request, uint64_t aux, uint
     response.size = size;
     simtx_msg_make_response(&response, SIMTX_STATUS_OK);
     msg_queue_push(&u->out[COMMIT_UNIT_UPSTREAM], &response, now);
+}
+
+/* The ID's outcome is known and acted on (aborted, or written back): its
+ * entries leave the notify policy's view. */
+static void slot_done(commit_unit *u, commit_slot *s)
+{
+    for (uint32_t i = 0; i < s->hazard_progress; i++) {
+        bool write = i >= s->reads.count;
+        u->notify->left(u->notify_state, write ? s->writes.entries[i - s->reads.count].address : s->reads.entries[i].address, write);
+    }
+    s->state = COMMIT_SLOT_DONE;
 }
 
 /* The slot of cid, ready for log entries; NULL: the protocol was broken
@@ -496,7 +538,7 @@ static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
                 s->decision_group = g;
                 u->ring.groups[g].pending++;
             } else {
-                s->state = COMMIT_SLOT_DONE;
+                slot_done(u, s);
                 u->stats.n_aborts++;
                 simtx_histogram_add(&u->stats.commit_latency, 0);
             }
@@ -653,6 +695,7 @@ static void hazard_stage(commit_unit *u, uint64_t now)
         if (!commit_ring_slot_complete(s)) break;
         while (budget && s->hazard_progress < s->reads.count + s->writes.count) {
             if (s->hazard_progress < s->reads.count) {
+                u->notify->entered(u->notify_state, s->reads.entries[s->hazard_progress].address, false);
                 uint64_t word = s->reads.entries[s->hazard_progress].address / 4;
                 uint32_t writer = assoc_table_find(&u->lwh, word, u->ring.retire_cid);
                 if (!writer && u->lwh.floor >= u->ring.retire_cid) writer = u->lwh.floor; /* evicted: maybe */
@@ -673,6 +716,7 @@ static void hazard_stage(commit_unit *u, uint64_t now)
                 }
             } else {
                 uint64_t word = s->writes.entries[s->hazard_progress - s->reads.count].address / 4;
+                u->notify->entered(u->notify_state, (uint32_t)word * 4, true);
                 bool evicted = false;
                 if (!assoc_table_store(&u->lwh, word, s->cid, u->ring.retire_cid, &evicted)) {
                     fail(u, "out of memory growing the last-writer history (%" PRIu64 " sets)", u->lwh.sets);
@@ -806,7 +850,7 @@ static void complete_stage(commit_unit *u, uint64_t now)
             if (--g->pending == 0) group_close(u, s->decision_group, now);
             simtx_histogram_add(&u->stats.commit_latency, now - s->decision_cycle);
             u->stats.n_commits++;
-            s->state = COMMIT_SLOT_DONE;
+            slot_done(u, s);
         }
         u->activity++;
         commit_ring_pop_completion(&u->ring);
@@ -825,7 +869,7 @@ static void complete_stage(commit_unit *u, uint64_t now)
 
 static void drain_outputs(commit_unit *u, uint64_t now)
 {
-    for (unsigned port = 0; port < 2; port++) {
+    for (unsigned port = 0; port < COMMIT_UNIT_PORTS; port++) {
         while (!u->port_blocked[port] && !msg_queue_empty(&u->out[port]) && msg_queue_front_ready(&u->out[port]) <= now) {
             if (!u->env.send(u->env.context, port, msg_queue_front(&u->out[port]))) {
                 u->port_blocked[port] = true;
@@ -842,8 +886,9 @@ static void drain_outputs(commit_unit *u, uint64_t now)
 static bool has_work(const commit_unit *u, uint64_t activity_before)
 {
     if (u->activity != activity_before) return true;
-    for (unsigned port = 0; port < 2; port++)
+    for (unsigned port = 0; port < COMMIT_UNIT_PORTS; port++)
         if (!u->port_blocked[port] && !msg_queue_empty(&u->out[port])) return true;
+    if (u->notify_pending) return true;
     return false;
 }
 
@@ -855,6 +900,7 @@ static uint64_t commit_unit_cycle(void *core, uint64_t now)
     hazard_stage(u, now);
     issue_stage(u, now);
     complete_stage(u, now);
+    u->notify_pending = u->notify->flush(u->notify_state, now);
     drain_outputs(u, now);
     if (u->ring.hazard_cid > u->ring.retire_cid) simtx_average_add(&u->stats.active_cids, (double)(u->ring.hazard_cid - u->ring.retire_cid));
     u->probes.queue_depth = u->input_length;
@@ -885,7 +931,7 @@ const simtx_block_info commit_unit_block_info = {
     .summary = "KILO TM / Warp TM commit unit of a memory partition: ordered commit IDs, hazard detection, value-based validation and write-back through the L2",
     .params = &commit_unit_param_table,
     .sockets = commit_unit_sockets,
-    .socket_count = 2,
+    .socket_count = sizeof commit_unit_sockets / sizeof commit_unit_sockets[0],
     .create = commit_unit_create,
     .destroy = commit_unit_destroy,
     .accept = commit_unit_accept,

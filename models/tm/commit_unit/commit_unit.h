@@ -29,6 +29,9 @@ typedef struct commit_unit_params {
     int64_t lwt_entries;         /* last-written-time table entries (TCD) */
     int64_t lwt_subarrays;       /* its subarrays (ways) */
     char *validation;            /* the validation policy: values | ideal (commit_validation.h) */
+    char *notify;                /* the notify policy: none | rct (commit_notify.h) */
+    int64_t rct_entries;         /* reference count table entries (notify = rct) */
+    int64_t rct_ways;            /* its associativity */
     bool skip_validation_check;  /* TEST ONLY: ignore value mismatches (a broken validation) */
 } commit_unit_params;
 
@@ -36,8 +39,9 @@ extern const simtx_block_info commit_unit_block_info;
 
 typedef struct commit_unit commit_unit;
 
-/* Ports: 0 = upstream (target, from the crossbar), 1 = downstream (initiator, to the L2). */
-enum { COMMIT_UNIT_UPSTREAM = 0, COMMIT_UNIT_DOWNSTREAM = 1 };
+/* Ports: 0 = upstream (target, from the crossbar), 1 = downstream (initiator,
+ * to the L2), 2 = notify (initiator, to the notify network). */
+enum { COMMIT_UNIT_UPSTREAM = 0, COMMIT_UNIT_DOWNSTREAM = 1, COMMIT_UNIT_NOTIFY = 2, COMMIT_UNIT_PORTS = 3 };
 
 /* For tests: the oldest commit ID not yet retired here. */
 uint32_t commit_unit_retire_cid(const commit_unit *unit);

@@ -1,5 +1,6 @@
-/* tm_unit: the block. Parameters and policy slots, the two sockets (the
- * core's requests and tx.h events in, the memory side's responses back),
+/* tm_unit: the block. Parameters and policy slots, the sockets (the core's
+ * requests and tx.h events in, the memory side's responses back, the
+ * commit units' notifications in),
  * pass-through of non-transactional traffic, the send queues and the
  * statistics. */
 #include "tm_unit.h"
@@ -17,10 +18,10 @@ static const simtx_param_spec tm_unit_param_specs[] = {
     {"commit", SIMTX_PARAM_ENUM, "per_tx", "", 0, 0, "per_tx|coalesced",
      "how logs and decisions travel: per transaction (KILO TM) or warp-coalesced (Warp TM)", PARAM(commit)},
     {"precommit", SIMTX_PARAM_STRING, "none", "", 0, 0, NULL,
-     "checks before commit IDs, run in the order given: none, or a comma-separated list of tcd (KILO TM's temporal conflict detection: read-only transactions commit here when no block they read was written from their read stamp on) and intra_warp (Warp TM's intra-warp conflict check)",
+     "checks before commit IDs, run in the order given: none, or a comma-separated list of tcd (KILO TM's temporal conflict detection: read-only transactions commit here when no block they read was written from their read stamp on), intra_warp (Warp TM's intra-warp conflict check) and early_abort (EA/PG's Early-Abort: lanes whose logs hit the conflict address table abort before sending them)",
      PARAM(precommit)},
     {"filters", SIMTX_PARAM_STRING, "", "", 0, 0, NULL,
-     "access filters run on every transactional access, comma-separated (the slot for Early-Abort, Pause-and-Go, SI-TM; none is built yet)",
+     "access filters run on every transactional access, comma-separated (the slot for Pause-and-Go and SI-TM; none is built yet)",
      PARAM(filters)},
     {"partitions", SIMTX_PARAM_INT, "6", "", 1, 64, NULL, "memory partitions, each with a commit unit (the crossbar's)", PARAM(partitions)},
     {"interleave", SIMTX_PARAM_INT, "256", "bytes", 4, 1 << 30, NULL, "bytes per partition chunk (the crossbar's interleave)", PARAM(interleave)},
@@ -31,6 +32,11 @@ static const simtx_param_spec tm_unit_param_specs[] = {
      "intra_warp: cycles of one pass over the ownership table in shared memory (the check makes two)", PARAM(conflict_latency)},
     {"log_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 10000, NULL,
      "a transactional load answered from the logs, which live in local memory (the core's local_latency)", PARAM(log_latency)},
+    {"cat_entries", SIMTX_PARAM_INT, "3072", "entries", 1, 1 << 24, NULL,
+     "EA/PG: conflict address table entries, words (3072, 12 KB in the paper), kept from the commit units' notifications", PARAM(cat_entries)},
+    {"cat_ways", SIMTX_PARAM_INT, "8", "ways", 1, 64, NULL, "EA/PG: its associativity; a word whose set is full is not taken", PARAM(cat_ways)},
+    {"cat_ports", SIMTX_PARAM_INT, "4", "lookups", 1, 64, NULL,
+     "EA/PG: conflict address table lookups per cycle (the L1's 4 ports: 8 cycles per log position of 32 lanes)", PARAM(cat_ports)},
     {"record", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL,
      "record every committed transaction's reads and writes for the serializability oracle", PARAM(record)},
 };
@@ -38,15 +44,16 @@ static const simtx_param_spec tm_unit_param_specs[] = {
 static const simtx_param_table tm_unit_param_table = {
     tm_unit_param_specs, sizeof tm_unit_param_specs / sizeof tm_unit_param_specs[0], sizeof(tm_unit_params)};
 
-enum { CORE_PORT = 0, LDST_PORT = 1 };
+enum { CORE_PORT = 0, LDST_PORT = 1, NOTIFY_PORT = 2 };
 
 static const simtx_socket_spec tm_unit_sockets[] = {
-    {"core", SIMTX_SOCKET_TARGET, NULL, "ldst.h requests and tx.h events from the SIMT core, responses back"},
-    {"ldst", SIMTX_SOCKET_INITIATOR, NULL, "ldst.h requests (passed through and forwarded loads) and the lazy TM protocol; to the ldst_unit"},
+    {"core", SIMTX_SOCKET_TARGET, NULL, "ldst.h requests and tx.h events from the SIMT core, responses back", false},
+    {"ldst", SIMTX_SOCKET_INITIATOR, NULL, "ldst.h requests (passed through and forwarded loads) and the lazy TM protocol; to the ldst_unit", false},
+    {"notify", SIMTX_SOCKET_TARGET, NULL, "notifications from the commit units (protocols/notify.h): EA/PG's conflict-address updates; may stay unbound", true},
 };
 
 static const tmu_commit_policy *const commit_policies[] = {&tmu_commit_per_tx, &tmu_commit_coalesced};
-static const tmu_precommit *const precommit_checks[] = {&tmu_precommit_tcd, &tmu_precommit_intra_warp};
+static const tmu_precommit *const precommit_checks[] = {&tmu_precommit_tcd, &tmu_precommit_intra_warp, &tmu_precommit_early_abort};
 static const tmu_filter *const access_filters[1] = {NULL}; /* none built yet */
 
 void tmu_fail(tmu *u, const char *format, ...)
@@ -131,7 +138,7 @@ static bool choose_policies(tmu *u, const tm_unit_params *p, char *error, size_t
         for (size_t i = 0; i < sizeof precommit_checks / sizeof precommit_checks[0]; i++)
             if (strcmp(precommit_checks[i]->name, name) == 0) check = precommit_checks[i];
         if (!check) {
-            snprintf(error, error_size, "precommit: '%s' is not a check (none, tcd, intra_warp)", name);
+            snprintf(error, error_size, "precommit: '%s' is not a check (none, tcd, intra_warp, early_abort)", name);
             return false;
         }
         for (uint32_t i = 0; i < u->precommit_count; i++)
@@ -186,6 +193,7 @@ static void *tm_unit_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_counter(o, "aborts", &u->stats.aborts, "attempts", "transaction attempts aborted (lanes), every cause");
     simtx_observe_counter(o, "aborts_validation", &u->stats.aborts_validation, "attempts", "aborts: a commit unit's value-based validation failed");
     simtx_observe_counter(o, "aborts_intra_warp", &u->stats.aborts_intra_warp, "attempts", "aborts: conflict with another lane of the warp (intra_warp)");
+    simtx_observe_counter(o, "aborts_early", &u->stats.aborts_early, "attempts", "aborts: Early-Abort found a log word in the conflict address table (early_abort)");
     simtx_observe_counter(o, "aborts_timeout", &u->stats.aborts_timeout, "attempts", "aborts: the core's attempt timeout (TX_ROLLBACK, doomed and looping)");
     simtx_observe_counter(o, "aborts_fault", &u->stats.aborts_fault, "attempts", "aborts: the attempt faulted (TX_ROLLBACK, doomed: bad address)");
     simtx_observe_counter(o, "tcd_commits", &u->stats.tcd_commits, "transactions", "read-only transactions committed by temporal conflict detection (no commit ID, no logs sent)");
@@ -197,12 +205,17 @@ static void *tm_unit_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_counter(o, "log_answered_lanes", &u->stats.log_answered_lanes, "lanes", "transactional load lanes answered from the logs");
     simtx_observe_counter(o, "forwarded_loads", &u->stats.forwarded_loads, "requests", "transactional loads sent on for the lanes the logs did not hold");
     simtx_observe_counter(o, "passed_through", &u->stats.passed_through, "beats", "non-transactional request beats passed through to the ldst socket");
+    simtx_observe_counter(o, "cat_updates", &u->stats.cat_updates, "entries", "conflict-address updates received from the commit units");
+    simtx_observe_counter(o, "cat_overflows", &u->stats.cat_overflows, "entries", "updates that found the word's set full (the word stays unknown)");
+    simtx_observe_counter(o, "cat_lookups", &u->stats.cat_lookups, "words", "conflict address table lookups");
+    simtx_observe_counter(o, "cat_hits", &u->stats.cat_hits, "words", "lookups that found the word");
     simtx_observe_histogram(o, "read_set", &u->stats.read_set, "words", "read-log entries per committed transaction");
     simtx_observe_histogram(o, "write_set", &u->stats.write_set, "words", "write-log entries per committed transaction");
     simtx_observe_histogram(o, "aborts_per_tx", &u->stats.aborts_per_tx, "aborts", "aborts before each committed transaction");
     simtx_observe_histogram(o, "commit_duration", &u->stats.commit_duration, "cycles", "per warp commit: TX_COMMIT to its response");
     simtx_observe_probe(o, "tx_warps", &u->probes.tx_warps, 11, "warps inside a transaction");
     simtx_observe_probe(o, "committing", &u->probes.committing, 11, "warps between TX_COMMIT and its response");
+    simtx_observe_probe(o, "cat_occupancy", &u->probes.cat_occupancy, 16, "conflict address table entries in use");
     return u;
 }
 
@@ -214,6 +227,7 @@ static void tm_unit_destroy(void *core)
     tmu_tx_release(u);
     tmu_access_release(u);
     tmu_history_release(u);
+    tmu_cat_release(u);
     tmu_queue *queues[] = {&u->to_core, &u->pass, &u->to_memory};
     for (size_t i = 0; i < 3; i++) free(queues[i]->messages), free(queues[i]->ready);
     free(u);
@@ -249,6 +263,10 @@ static simtx_accept_result pass_request(tmu *u, const simtx_msg *msg)
 static simtx_accept_result tm_unit_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     tmu *u = core;
+    if (port == NOTIFY_PORT) {
+        tmu_cat_notify(u, msg);
+        return SIMTX_ACCEPTED_NO_TICK;
+    }
     if (port == CORE_PORT) {
         if (msg->is_response) {
             tmu_fail(u, "a response arrived on the core socket");
@@ -295,12 +313,7 @@ static uint64_t tm_unit_cycle(void *core, uint64_t now)
 {
     tmu *u = core;
     uint64_t next = SIMTX_NEVER;
-    if (u->timed_checks)
-        for (uint32_t i = 0; i < u->precommit_count; i++)
-            if (u->precommit[i]->cycle) {
-                uint64_t at = u->precommit[i]->cycle(u, now);
-                if (at < next) next = at;
-            }
+    if (u->timed_checks) next = tmu_timed_checks_cycle(u, now);
     tmu_queue *q = &u->to_core;
     while (!u->core_blocked && q->length && q->ready[q->head] <= now) {
         if (!u->env.send(u->env.context, CORE_PORT, &q->messages[q->head])) {

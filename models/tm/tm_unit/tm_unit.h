@@ -15,13 +15,16 @@ extern "C" {
 
 typedef struct tm_unit_params {
     char *commit;              /* per_tx (KILO TM) | coalesced (Warp TM) */
-    char *precommit;           /* checks before commit IDs, in order: none, or a list of intra_warp, tcd */
+    char *precommit;           /* checks before commit IDs, in order: none, or a list of tcd, intra_warp, early_abort */
     char *filters;             /* access filters, in order (none built yet) */
     int64_t partitions;        /* memory partitions, each with a commit unit */
     int64_t interleave;        /* bytes per partition chunk */
     int64_t conflict_table;    /* Warp TM: ownership table bytes */
     int64_t conflict_latency;  /* Warp TM: cycles of one pass over the table */
     int64_t log_latency;       /* a load answered from the logs */
+    int64_t cat_entries;       /* EA/PG: conflict address table entries */
+    int64_t cat_ways;          /* its associativity */
+    int64_t cat_ports;         /* its lookups per cycle */
     bool record;               /* keep the commit records */
 } tm_unit_params;
 

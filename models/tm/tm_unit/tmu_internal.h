@@ -9,6 +9,7 @@
 
 #include "ldst.h"
 #include "msg_queue.h"
+#include "ref_table.h"
 #include "simtx_array.h"
 #include "tm_lazy.h"
 #include "tm_lazy_walker.h"
@@ -16,7 +17,7 @@
 #include "tx.h"
 
 #define TMU_MAX_LANES 64
-#define TMU_MAX_PRECOMMIT 2
+#define TMU_MAX_PRECOMMIT 3 /* each check at most once */
 #define TMU_MAX_FILTERS 4
 
 /* Ids of the unit's own requests on the ldst socket: the lazy TM protocol
@@ -48,6 +49,7 @@ typedef struct tmu_lane {
     uint32_t attempts; /* aborts before the running attempt */
     bool passed;
     bool tcd;          /* committed read-only by temporal conflict detection */
+    bool early_aborted; /* failed the Early-Abort check (its conflict address table) */
 } tmu_lane;
 
 enum { TMU_IDLE, TMU_RUNNING, TMU_TCD_CHECK, TMU_CONFLICT_CHECK, TMU_WAIT_CID, TMU_VALIDATING };
@@ -86,6 +88,7 @@ typedef struct tmu_warp {
     uint32_t in_flight;        /* transactional requests not yet answered */
     /* Warp TM: the warp's commit IDs are first_cid.. in lane order */
     uint64_t check_done_at;
+    uint64_t check_cycles;     /* the commit's timed checks so far (an overlapping check adds only its excess) */
     uint32_t first_cid, cid_count, dones_pending, acks_pending;
     uint64_t decision_partitions;
     uint8_t lane_of_rank[TMU_MAX_LANES];
@@ -133,13 +136,11 @@ typedef struct tmu_precommit {
     /* At TX_COMMIT: true when the check runs on; it then calls
      * tmu_precommit_continue(..., next_stage, ...) when done. */
     bool (*check)(tmu *u, tmu_warp *w, uint32_t warp, uint32_t next_stage, uint64_t now);
-    /* Each cycle while checks run (u->timed_checks): the earliest cycle one ends, SIMTX_NEVER if none. */
-    uint64_t (*cycle)(tmu *u, uint64_t now);
     /* A response of this policy's kinds; false: not one of them. */
     bool (*response)(tmu *u, tmu_warp *w, uint32_t warp, unsigned kind, uint32_t lane, const simtx_msg *msg, uint64_t now);
 } tmu_precommit;
 
-/* An access filter (Early-Abort's conflict address table, Pause-and-Go,
+/* An access filter (Pause-and-Go,
  * SI-TM's snapshot reads), run in order on every transactional request
  * before the logs serve it. None is built yet; the slot is the interface
  * they will fill. */
@@ -158,6 +159,7 @@ extern const tmu_commit_policy tmu_commit_per_tx;    /* tmu_commit_per_tx.c */
 extern const tmu_commit_policy tmu_commit_coalesced; /* tmu_commit_coalesced.c */
 extern const tmu_precommit tmu_precommit_tcd;        /* tmu_tcd.c */
 extern const tmu_precommit tmu_precommit_intra_warp; /* tmu_intra_warp.c */
+extern const tmu_precommit tmu_precommit_early_abort; /* tmu_early_abort.c */
 
 struct tmu {
     tm_unit_params params;
@@ -180,16 +182,18 @@ struct tmu {
     bool core_blocked, memory_blocked;
     uint32_t timed_checks;     /* warps in a pre-commit check that ends by time */
     uint32_t *ownership;       /* Warp TM's ownership table (one warp checks at a time in the model) */
+    ref_table cat;             /* EA/PG's conflict address table (tmu_cat.c; allocated at the first update) */
     tmu_history history;
     bool recording;
     struct {
-        uint64_t commits, aborts, aborts_validation, aborts_intra_warp, aborts_timeout, aborts_fault;
+        uint64_t commits, aborts, aborts_validation, aborts_intra_warp, aborts_early, aborts_timeout, aborts_fault;
+        uint64_t cat_updates, cat_overflows, cat_lookups, cat_hits;
         uint64_t tcd_commits, commit_cycles, log_bytes, messages;
         uint64_t tx_loads, tx_stores, log_answered_lanes, forwarded_loads, passed_through;
         simtx_histogram read_set, write_set, aborts_per_tx, commit_duration;
     } stats;
     struct {
-        uint64_t tx_warps, committing;
+        uint64_t tx_warps, committing, cat_occupancy;
     } probes;
 };
 
@@ -218,6 +222,12 @@ void tmu_tx_event(tmu *u, const simtx_msg *msg, uint64_t now);
 void tmu_tx_response(tmu *u, const simtx_msg *msg, uint64_t now);
 /* Pre-commit checks from `stage` on, then commit IDs (or the end of the commit). */
 void tmu_precommit_continue(tmu *u, tmu_warp *w, uint32_t warp, uint32_t stage, uint64_t now);
+/* A pre-commit check that ends after `cycles` (beyond the commit's earlier
+ * timed checks, which it overlaps); the chain goes on from next_stage then.
+ * False when the earlier checks already covered it (go on at once). */
+bool tmu_start_timed_check(tmu *u, tmu_warp *w, uint32_t next_stage, uint64_t cycles, uint64_t now);
+/* Each cycle while timed checks run: ends those due; the earliest cycle one ends, SIMTX_NEVER if none. */
+uint64_t tmu_timed_checks_cycle(tmu *u, uint64_t now);
 /* Every committing lane is resolved: TX_COMMIT's response. */
 void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now);
 void tmu_tx_release(tmu *u);
@@ -238,6 +248,14 @@ static inline tm_walk_tx tmu_walk_tx(const tmu_lane *lane)
 {
     return (tm_walk_tx){lane->reads.entries, lane->writes.entries, lane->reads.count, lane->writes.count, lane->cid};
 }
+
+/* tmu_cat.c: EA/PG's conflict address table, kept from the commit units'
+ * notifications (protocols/notify.h): the written (TMU_CAT_WRITTEN) and read
+ * (TMU_CAT_READ) bits of a word among committing transactions. */
+enum { TMU_CAT_WRITTEN = 1, TMU_CAT_READ = 2 };
+void tmu_cat_notify(tmu *u, const simtx_msg *msg);
+uint32_t tmu_cat_bits(tmu *u, uint32_t address);
+void tmu_cat_release(tmu *u);
 
 /* tmu_history.c: the commit records. */
 void tmu_record_commit(tmu *u, const tmu_lane *lane, uint32_t cid, uint32_t after);

@@ -55,23 +55,6 @@ static uint64_t intra_warp_conflicts(tmu *u, tmu_warp *w, uint64_t candidates, u
     return 2 * (uint64_t)u->params.conflict_latency + max_writes + max_accesses;
 }
 
-/* The intra-warp conflict checks that have taken their time. */
-static uint64_t intra_warp_cycle(tmu *u, uint64_t now)
-{
-    uint64_t next = SIMTX_NEVER;
-    for (uint32_t i = 0; u->timed_checks && i < u->warp_count; i++) {
-        tmu_warp *w = u->warps[i];
-        if (!w || w->phase != TMU_CONFLICT_CHECK) continue;
-        if (w->check_done_at > now) {
-            if (w->check_done_at < next) next = w->check_done_at;
-            continue;
-        }
-        u->timed_checks--;
-        tmu_precommit_continue(u, w, i, w->precommit_resume, now);
-    }
-    return next;
-}
-
 /* Claims and checks the lanes still unresolved; the check ends after its cycles (intra_warp_cycle). */
 static bool intra_warp_check(tmu *u, tmu_warp *w, uint32_t warp, uint32_t next_stage, uint64_t now)
 {
@@ -81,16 +64,12 @@ static bool intra_warp_check(tmu *u, tmu_warp *w, uint32_t warp, uint32_t next_s
         const tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
         if (!lane->tcd && (lane->reads.count || lane->writes.count)) candidates |= 1ull << __builtin_ctzll(m);
     }
-    w->check_done_at = now + intra_warp_conflicts(u, w, candidates, &conflicting);
+    uint64_t cycles = intra_warp_conflicts(u, w, candidates, &conflicting);
     for (uint64_t m = conflicting; m; m &= m - 1) w->lane[__builtin_ctzll(m)].passed = false;
-    w->phase = TMU_CONFLICT_CHECK;
-    w->precommit_resume = next_stage;
-    u->timed_checks++;
-    return true;
+    return tmu_start_timed_check(u, w, next_stage, cycles, now);
 }
 
 const tmu_precommit tmu_precommit_intra_warp = {
     .name = "intra_warp",
     .check = intra_warp_check,
-    .cycle = intra_warp_cycle,
 };

@@ -17,6 +17,7 @@ static void lane_reset(tmu_lane *lane)
     lane->outcomes_pending = lane->acks_pending = 0;
     lane->passed = true;
     lane->tcd = false;
+    lane->early_aborted = false;
 }
 
 /* The warp's state, allocated at its first event; NULL after a failure. */
@@ -112,6 +113,7 @@ static void commit(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uin
     simtx_msg_copy_header(&w->commit_event, msg);
     w->committing = msg->lane_mask;
     w->commit_start = now;
+    w->check_cycles = 0;
     u->probes.committing++;
     for (uint64_t m = msg->lane_mask; m; m &= m - 1) w->lane[__builtin_ctzll(m)].passed = true;
     tmu_precommit_continue(u, w, warp, 0, now);
@@ -132,13 +134,42 @@ void tmu_tx_event(tmu *u, const simtx_msg *msg, uint64_t now)
 
 /* Every committing lane is resolved: committed lanes leave, the others
  * retry (TX_COMMIT's response carries the tx_outcome). */
+bool tmu_start_timed_check(tmu *u, tmu_warp *w, uint32_t next_stage, uint64_t cycles, uint64_t now)
+{
+    uint64_t beyond = cycles > w->check_cycles ? cycles - w->check_cycles : 0;
+    if (!beyond) return false;
+    w->check_cycles += beyond;
+    w->check_done_at = now + beyond;
+    w->phase = TMU_CONFLICT_CHECK;
+    w->precommit_resume = next_stage;
+    u->timed_checks++;
+    return true;
+}
+
+uint64_t tmu_timed_checks_cycle(tmu *u, uint64_t now)
+{
+    uint64_t next = SIMTX_NEVER;
+    for (uint32_t i = 0; u->timed_checks && i < u->warp_count; i++) {
+        tmu_warp *w = u->warps[i];
+        if (!w || w->phase != TMU_CONFLICT_CHECK) continue;
+        if (w->check_done_at > now) {
+            if (w->check_done_at < next) next = w->check_done_at;
+            continue;
+        }
+        u->timed_checks--;
+        tmu_precommit_continue(u, w, i, w->precommit_resume, now);
+        if (w->phase == TMU_CONFLICT_CHECK && w->check_done_at < next) next = w->check_done_at; /* the next check */
+    }
+    return next;
+}
+
 void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
 {
     tx_outcome outcome = {0, 0, TX_SERIALIZE_NONE};
     u->stats.commit_cycles += now - w->commit_start;
     simtx_histogram_add(&u->stats.commit_duration, now - w->commit_start);
     if (u->probes.committing) u->probes.committing--;
-    unsigned intra = 0;
+    unsigned intra = 0, early = 0;
     for (uint64_t m = w->committing; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         tmu_lane *lane = &w->lane[l];
@@ -152,13 +183,15 @@ void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
             if (u->recording && (lane->cid || lane->tcd)) tmu_record_commit(u, lane, lane->tcd ? w->read_stamp - 1 : lane->cid, lane->tcd);
         } else {
             outcome.retry |= 1ull << l;
-            intra += !lane->cid; /* failed before taking an ID */
+            early += lane->early_aborted;
+            intra += !lane->cid && !lane->early_aborted; /* failed before taking an ID */
         }
     }
     unsigned count = (unsigned)__builtin_popcountll(outcome.retry);
     u->stats.aborts += count;
-    u->stats.aborts_validation += count - intra;
+    u->stats.aborts_validation += count - intra - early;
     u->stats.aborts_intra_warp += intra;
+    u->stats.aborts_early += early;
     for (uint64_t m = w->committing; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
     attempt_ended(u, w, warp, w->committing);
     answer(u, &w->commit_event, SIMTX_STATUS_OK, &outcome, sizeof outcome, now);

@@ -19,7 +19,7 @@ static const simtx_param_table row_copy_initiator_param_table = {
     sizeof(row_copy_initiator_params)};
 
 static const simtx_socket_spec row_copy_initiator_sockets[] = {
-    {"memory", SIMTX_SOCKET_INITIATOR, NULL, "ROW_COPY operations out, responses in"},
+    {"memory", SIMTX_SOCKET_INITIATOR, NULL, "ROW_COPY operations out, responses in", false},
 };
 
 typedef struct row_copy_initiator {

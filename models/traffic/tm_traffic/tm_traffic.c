@@ -34,7 +34,7 @@ static const simtx_param_table tm_traffic_param_table = {
     tm_traffic_param_specs, sizeof tm_traffic_param_specs / sizeof tm_traffic_param_specs[0], sizeof(tm_traffic_params)};
 
 static const simtx_socket_spec tm_traffic_sockets[] = {
-    {"memory", SIMTX_SOCKET_INITIATOR, NULL, "loads, commit protocol messages; to an L1 or the crossbar"},
+    {"memory", SIMTX_SOCKET_INITIATOR, NULL, "loads, commit protocol messages; to an L1 or the crossbar", false},
 };
 
 enum { PHASE_INIT, PHASE_RUN, PHASE_READBACK, PHASE_DONE };

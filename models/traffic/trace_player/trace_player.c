@@ -34,7 +34,7 @@ static const simtx_param_table trace_player_param_table = {
     sizeof(trace_player_params)};
 
 static const simtx_socket_spec trace_player_sockets[] = {
-    {"memory", SIMTX_SOCKET_INITIATOR, NULL, "requests out, responses in"},
+    {"memory", SIMTX_SOCKET_INITIATOR, NULL, "requests out, responses in", false},
 };
 
 typedef struct slot {

@@ -4,19 +4,21 @@
  * validation, write-back at the decision, last-written times). Covered:
  * pass-through untouched and its back-pressure, loads answered from the
  * logs, per-transaction and coalesced commits, a validation failure and its
- * retry, Warp TM's intra-warp conflict, TCD's read-only commit, rollback,
- * faults, the commit records and bad parameters. */
+ * retry, Warp TM's intra-warp conflict, TCD's read-only commit, EA/PG's
+ * conflict address table and Early-Abort, rollback, faults, the commit
+ * records and bad parameters. */
 #include <stdio.h>
 #include <string.h>
 
 #include "fake_env.h"
 #include "ldst.h"
+#include "notify.h"
 #include "test_support.h"
 #include "tm_lazy.h"
 #include "tm_unit.h"
 #include "tx.h"
 
-enum { CORE = 0, LDST = 1 };
+enum { CORE = 0, LDST = 1, NOTIFY = 2 };
 #define WORDS 4096
 #define BASE 0x10000u /* the fake memory's words: BASE + 4 i */
 #define WARP 5
@@ -526,6 +528,60 @@ static void test_tcd(void)
     bench_close(b);
 }
 
+/* A commit unit's conflict-address update: 4-byte entries. */
+static void notify_cat(bench *b, const uint32_t *entries, unsigned count)
+{
+    simtx_msg msg;
+    notify_init(&msg, NOTIFY_KIND_CONFLICT_ADDRESSES, -1, true);
+    msg.size = 4 * count;
+    memcpy(msg.data, entries, msg.size);
+    CHECK(tm_unit_block_info.accept(b->unit, NOTIFY, &msg, b->now) != SIMTX_BUSY);
+}
+
+/* Early-Abort: a lane that writes a word committing transactions read, or
+ * reads a word they write, aborts before commit IDs; a lane that only reads
+ * a word they read (read-read) goes on; removed words no longer abort; the
+ * lookups take cat_ports words per cycle for each log position of every
+ * lane; a full set drops the word. */
+static void test_early_abort(void)
+{
+    const char *settings[] = {"precommit=early_abort", "cat_entries=4", "cat_ways=1", "cat_ports=1", NULL};
+    bench *b = bench_open(settings);
+    uint32_t add[] = {BASE | NOTIFY_CAT_ADD,                     /* BASE read by committing transactions */
+                      (BASE + 8) | NOTIFY_CAT_ADD | NOTIFY_CAT_WRITE, /* BASE + 8 written */
+                      (BASE + 16) | NOTIFY_CAT_ADD};              /* its set (word mod 4 sets) holds BASE: full */
+    notify_cat(b, add, 3);
+    CHECK_EQUAL(counter(b, "cat_updates"), 3);
+    CHECK_EQUAL(counter(b, "cat_overflows"), 1);
+    event(b, SIMTX_OP_TX_BEGIN, 0x7, 0, 10);
+    uint32_t addresses[64] = {0}, data[64] = {0};
+    addresses[0] = BASE; /* lane 0 reads BASE: read-read */
+    addresses[1] = BASE + 8; /* lane 1 reads a written word */
+    addresses[2] = BASE + 16; /* lane 2 reads the word the table dropped */
+    access(b, SIMTX_OP_READ, 4, 0x7, addresses, NULL, true, 1000);
+    addresses[0] = BASE + 32, addresses[1] = BASE + 36, addresses[2] = BASE + 4; /* lane 2 writes a word read */
+    notify_cat(b, (uint32_t[]){(BASE + 4) | NOTIFY_CAT_ADD}, 1);
+    access(b, SIMTX_OP_WRITE, 4, 0x4, addresses, data, true, 1001);
+    uint64_t start = b->now;
+    tx_outcome outcome = commit(b, 0x7);
+    CHECK_EQUAL(outcome.committed, 0x1);
+    CHECK_EQUAL(outcome.retry, 0x6);
+    CHECK_EQUAL(counter(b, "aborts_early"), 2);
+    CHECK_EQUAL(counter(b, "aborts_validation"), 0);
+    CHECK_EQUAL(b->memory.cid_requests, 1); /* for lane 0 alone */
+    CHECK(b->now - start >= 3 * 2);          /* 3 lanes, 1 port, 2 log positions */
+    /* The words leave: the retry commits. */
+    uint32_t removed[] = {(BASE + 8) | NOTIFY_CAT_WRITE, BASE + 4};
+    notify_cat(b, removed, 2);
+    event(b, SIMTX_OP_TX_BEGIN, 0x6, 1, 10);
+    addresses[1] = BASE + 8, addresses[2] = BASE + 4;
+    access(b, SIMTX_OP_READ, 4, 0x6, addresses, NULL, true, 1002);
+    outcome = commit(b, 0x6);
+    CHECK_EQUAL(outcome.committed, 0x6);
+    CHECK_EQUAL(counter(b, "aborts_early"), 2);
+    bench_close(b);
+}
+
 /* TX_ROLLBACK drops the logs and counts its cause; atomics and misaligned
  * accesses inside a transaction fault without effect; an unknown event is a
  * command error. */
@@ -599,6 +655,7 @@ int main(void)
     test_validation_retry();
     test_coalesced_intra_warp();
     test_tcd();
+    test_early_abort();
     test_rollback_and_faults();
     test_bad_parameters();
     return simtx_test_summary();
