@@ -1,4 +1,6 @@
-/* Vector add: c = a + b, checked element by element. */
+/* Vector add: c = a + b, checked element by element. Option persistent:
+ * none (default), output (c in the persistent window) or all (a, b and c
+ * there), to run it on persistent memory. */
 #include "host_common.h"
 
 int vector_add_main(gpu_device *device, workload_context *context)
@@ -6,9 +8,13 @@ int vector_add_main(gpu_device *device, workload_context *context)
     uint32_t n = (uint32_t)workload_int(context, "n", 4096, 1, 1 << 26);
     uint32_t block = (uint32_t)workload_int(context, "block", 256, 1, 1024);
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
+    const char *persistent = workload_string(context, "persistent", "none");
     char path[1024];
     workload_kernel_path(context, "vector_add", path, sizeof path);
     if (context->bad_input) return 1;
+    bool inputs_persistent = !strcmp(persistent, "all"), output_persistent = inputs_persistent || !strcmp(persistent, "output");
+    if (!output_persistent && strcmp(persistent, "none"))
+        return workload_bad_option(context, "workload.persistent must be none, output or all, got '%s'", persistent);
     int status = 0;
     gpu_module *module = NULL;
     int32_t *a = malloc(sizeof(int32_t) * n), *b = malloc(sizeof(int32_t) * n), *c = malloc(sizeof(int32_t) * n);
@@ -22,9 +28,11 @@ int vector_add_main(gpu_device *device, workload_context *context)
     }
     HOST_CHECK(module = gpu_module_load(device, path));
     uint32_t da, db, dc;
-    HOST_CHECK(da = gpu_malloc(device, sizeof(int32_t) * n));
-    HOST_CHECK(db = gpu_malloc(device, sizeof(int32_t) * n));
-    HOST_CHECK(dc = gpu_malloc(device, sizeof(int32_t) * n));
+    uint32_t (*allocate_input)(gpu_device *, size_t) = inputs_persistent ? gpu_malloc_persistent : gpu_malloc;
+    uint32_t (*allocate_output)(gpu_device *, size_t) = output_persistent ? gpu_malloc_persistent : gpu_malloc;
+    HOST_CHECK(da = allocate_input(device, sizeof(int32_t) * n));
+    HOST_CHECK(db = allocate_input(device, sizeof(int32_t) * n));
+    HOST_CHECK(dc = allocate_output(device, sizeof(int32_t) * n));
     HOST_CHECK(gpu_copy_to_device(device, da, a, sizeof(int32_t) * n));
     HOST_CHECK(gpu_copy_to_device(device, db, b, sizeof(int32_t) * n));
     struct vector_add_args args = {da, db, dc, n};
