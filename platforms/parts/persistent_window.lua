@@ -53,7 +53,7 @@ return function(options)
         block(router, "router", { clock = "l2", inputs = 1, outputs = 2, latency = 1, queue_depth = 8, bytes_per_cycle = 128 })
         connect(inner(partition, socket), router .. ".inputs[0]")
         block(names.nvm(partition), "nvm_controller", merge(spec.nvm or {}, {
-            clock = clock_name, partition_count = partitions, partition_interleave = interleave,
+            clock = clock_name, partition = partition, partition_count = partitions, partition_interleave = interleave,
         }, options.params or {}))
         connect(router .. ".outputs[1]", names.nvm(partition) .. ".port", { base = base, size = size })
         -- Below the window goes to DRAM; above it (local memory) nothing is routed.

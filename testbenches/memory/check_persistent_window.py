@@ -3,11 +3,12 @@
 window reaches the NVM controllers and nothing else does.
 usage: check_persistent_window.py SIMTX
 - persistent=all, 262144 elements (3 MB, four times the L2): the oracle
-  passes (the data is read back correctly), the inputs are read from the
-  NVM media, the L2's write-backs of c are taken into the WPQs and written
+  passes (the data is read back correctly), the durable image holds the
+  written-back part of c, the inputs are read from the NVM media, the L2's write-backs of c are taken into the WPQs and written
   to the media, and no router or controller sees an address error;
 - persistent=none: the same platform sends the NVM controllers nothing."""
 import json
+import re
 import os
 import subprocess
 import sys
@@ -36,6 +37,11 @@ def main():
     result, stats = run(simtx, "all", 262144)
     checks.append(("persistent=all: the run and its oracle pass" + (" (" + result.stderr.strip() + ")" if result.returncode else ""),
                    result.returncode == 0 and "262144 elements correct" in result.stdout))
+    # The durable image (gpu_copy_from_durable: media + WPQs, not the L2's
+    # dirty lines) holds the written-back part of c and nothing wrong (the
+    # workload fails on an element neither 0 nor its sum).
+    durable = re.search(r"(\d+) of 262144 elements of c durable", result.stdout)
+    checks.append(("the durable image holds part of c", durable is not None and 0 < int(durable.group(1)) < 262144))
     if stats:
         checks.append(("the NVM media serve the inputs", total(stats, "nvm", "media_reads") > 0))
         checks.append(("the WPQs take the L2's write-backs", total(stats, "nvm", "writes") > 0))

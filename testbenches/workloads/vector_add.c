@@ -1,6 +1,8 @@
 /* Vector add: c = a + b, checked element by element. Option persistent:
  * none (default), output (c in the persistent window) or all (a, b and c
- * there), to run it on persistent memory. */
+ * there), to run it on persistent memory; on a platform with NVM
+ * controllers the durable image of c is checked too (each element 0 or its
+ * sum) and its durable count printed. */
 #include "host_common.h"
 
 int vector_add_main(gpu_device *device, workload_context *context)
@@ -45,6 +47,21 @@ int vector_add_main(gpu_device *device, workload_context *context)
             goto done;
         }
     if (context->log) fprintf(context->log, "vector_add: %u elements correct\n", n);
+    if (output_persistent && gpu_has_durable_image(device)) {
+        /* What a power failure now would leave: each element of c is either
+         * still 0 (its line dirty in a cache) or its sum, never anything else. */
+        HOST_CHECK(gpu_copy_from_durable(device, c, dc, sizeof(int32_t) * n));
+        uint32_t durable = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t sum = (int32_t)((uint32_t)a[i] + (uint32_t)b[i]);
+            if (c[i] == sum) durable++;
+            else if (c[i] != 0) {
+                status = workload_fail(context, "vector_add: the durable c[%u] = %d, neither 0 nor %d", i, c[i], sum);
+                goto done;
+            }
+        }
+        if (context->log) fprintf(context->log, "vector_add: %u of %u elements of c durable\n", durable, n);
+    }
 done:
     gpu_module_unload(module);
     free(a), free(b), free(c);

@@ -16,6 +16,7 @@ extern "C" {
 typedef struct nvm_controller_params {
     int64_t banks;                 /* media banks, each serving one access at a time */
     int64_t bank_interleave;       /* bytes of consecutive local addresses per bank */
+    int64_t partition;             /* the partition this channel serves */
     int64_t partition_count;       /* partitions the interconnect interleaves over */
     int64_t partition_interleave;  /* bytes per partition chunk */
     int64_t read_cycles;           /* media read, bank busy */
@@ -44,6 +45,9 @@ void nvm_controller_write_durable(nvm_controller *controller, uint64_t address, 
 /* The media alone, without the WPQ (tests: a write is durable before it
  * reaches the media). */
 void nvm_controller_read_media(nvm_controller *controller, uint64_t address, void *data, size_t size);
+/* Whether the address lies in this channel's partition (the host asks the
+ * controller that holds an address for its durable bytes). */
+bool nvm_controller_holds(const nvm_controller *controller, uint64_t address);
 /* Writes the WPQ holds now. */
 unsigned nvm_controller_wpq_occupancy(const nvm_controller *controller);
 

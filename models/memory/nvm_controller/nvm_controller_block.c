@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "nvm_controller_internal.h"
+#include "partition_interleave.h"
 
 #define PARAM(field) offsetof(nvm_controller_params, field)
 
@@ -14,6 +15,9 @@ static const simtx_param_spec nvm_param_specs[] = {
     {"bank_interleave", SIMTX_PARAM_INT, "128", "bytes", 128, 1LL << 30, NULL,
      "bytes of consecutive partition-local addresses on one bank before the next (a power of two; 128: an L2 line)",
      PARAM(bank_interleave)},
+    {"partition", SIMTX_PARAM_INT, "0", "", 0, 1023, NULL,
+     "the partition this channel serves (below partition_count): the host reads the durable image from the channel holding an address",
+     PARAM(partition)},
     {"partition_count", SIMTX_PARAM_INT, "1", "partitions", 1, 1024, NULL,
      "memory partitions the interconnect interleaves addresses over; their chunks are removed before choosing a bank",
      PARAM(partition_count)},
@@ -55,6 +59,11 @@ static bool check_params(const nvm_controller_params *p, char *error, size_t err
     if (!is_power_of_two(p->partition_interleave)) {
         snprintf(error, error_size, "'partition_interleave' (%lld) must be a power of two",
                  (long long)p->partition_interleave);
+        return false;
+    }
+    if (p->partition >= p->partition_count) {
+        snprintf(error, error_size, "'partition' (%lld) must be below 'partition_count' (%lld)", (long long)p->partition,
+                 (long long)p->partition_count);
         return false;
     }
     if (p->write_drain_threshold > p->wpq_entries) {
@@ -147,6 +156,12 @@ void nvm_controller_write_durable(nvm_controller *c, uint64_t address, const voi
 void nvm_controller_read_media(nvm_controller *c, uint64_t address, void *data, size_t size)
 {
     sparse_memory_read(c->media, address, data, size);
+}
+
+bool nvm_controller_holds(const nvm_controller *c, uint64_t address)
+{
+    return partition_of_address(address, (uint64_t)c->params.partition_interleave, (uint64_t)c->params.partition_count) ==
+           (uint64_t)c->params.partition;
 }
 
 unsigned nvm_controller_wpq_occupancy(const nvm_controller *c) { return c->wpq.count; }
