@@ -392,8 +392,8 @@ static void test_fr_fcfs(void)
 }
 
 /* Host writes reach the media and patch pending WPQ entries, so a drain
- * after them keeps the host's bytes; fences are answered at once; bad
- * requests are answered with errors. */
+ * after them keeps the host's bytes; fences and line cleans are answered
+ * at once; bad requests are answered with errors. */
 static void test_host_access_and_errors(void)
 {
     bench *b = bench_create(NULL);
@@ -416,8 +416,11 @@ static void test_host_access_and_errors(void)
     simtx_msg atomic;
     simtx_msg_init(&atomic, SIMTX_OP_ATOMIC, 0x5000, 4);
     atomic.id = 4;
+    simtx_msg clean;
+    simtx_msg_init(&clean, SIMTX_OP_CLEAN_LINE, 0x5000, 0);
+    clean.id = 5;
     uint64_t at = b->now;
-    CHECK(offer(b, &fence) && offer(b, &cross) && offer(b, &atomic));
+    CHECK(offer(b, &fence) && offer(b, &cross) && offer(b, &atomic) && offer(b, &clean));
     run_all(b);
     int rf = response_of(b, 2), rx = response_of(b, 3), ra = response_of(b, 4);
     CHECK(rf >= 0 && rx >= 0 && ra >= 0);
@@ -425,6 +428,10 @@ static void test_host_access_and_errors(void)
     if (rx >= 0) CHECK_EQUAL(b->fake.sent[rx].status, SIMTX_STATUS_ADDRESS_ERROR);
     if (ra >= 0) CHECK_EQUAL(b->fake.sent[ra].status, SIMTX_STATUS_COMMAND_ERROR);
     CHECK_EQUAL(stat(b, "fences"), 1);
+    CHECK_EQUAL(stat(b, "line_requests"), 1);
+    int rl = response_of(b, 5);
+    CHECK(rl >= 0);
+    if (rl >= 0) CHECK(b->sent_cycle[rl] == at + (uint64_t)b->params.wpq_latency && b->fake.sent[rl].status == SIMTX_STATUS_OK);
     CHECK_EQUAL(stat(b, "address_errors"), 1);
     CHECK_EQUAL(stat(b, "command_errors"), 1);
     bench_destroy(b);

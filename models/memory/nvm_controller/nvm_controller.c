@@ -125,6 +125,11 @@ simtx_accept_result nvm_controller_accept(void *core, unsigned port, const simtx
         c->stats.fences++;
         answer(c, msg, SIMTX_STATUS_OK, now);
         break;
+    case SIMTX_OP_CLEAN_LINE:
+    case SIMTX_OP_FLUSH_LINE: /* no cache above held the line dirty: the durable image already has it */
+        c->stats.line_requests++;
+        answer(c, msg, SIMTX_STATUS_OK, now);
+        break;
     case SIMTX_OP_ATOMIC:
         c->stats.command_errors++;
         answer(c, msg, SIMTX_STATUS_COMMAND_ERROR, now);

@@ -45,7 +45,7 @@ static const simtx_param_table nvm_param_table = {
     nvm_param_specs, sizeof nvm_param_specs / sizeof nvm_param_specs[0], sizeof(nvm_controller_params)};
 
 static const simtx_socket_spec nvm_sockets[] = {
-    {"port", SIMTX_SOCKET_TARGET, NULL, "reads, writes and fences in, responses out"},
+    {"port", SIMTX_SOCKET_TARGET, NULL, "reads, writes, fences and line cleans in, responses out"},
 };
 
 static bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -97,6 +97,8 @@ static void observe(nvm_controller *c, simtx_observer *o)
     simtx_observe_counter(o, "bytes_read", &c->stats.bytes_read, "bytes", "bytes answered to reads");
     simtx_observe_counter(o, "bytes_written", &c->stats.bytes_written, "bytes", "bytes of writes accepted");
     simtx_observe_counter(o, "fences", &c->stats.fences, "requests", "FENCE requests answered (every accepted write is already durable)");
+    simtx_observe_counter(o, "line_requests", &c->stats.line_requests, "requests",
+                          "CLEAN_LINE and FLUSH_LINE answered at once (no cache above held the line dirty)");
     simtx_observe_counter(o, "wpq_full_stalls", &c->stats.wpq_full_stalls, "stalls", "writes refused because the WPQ was full (once per refused write)");
     simtx_observe_counter(o, "wpq_full_cycles", &c->stats.wpq_full_cycles, "cycles", "cycles a refused write waited for a WPQ entry");
     simtx_observe_counter(o, "address_errors", &c->stats.address_errors, "requests", "requests over SIMTX_MSG_MAX_DATA or crossing a 128-byte block");

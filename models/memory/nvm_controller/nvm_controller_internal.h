@@ -33,7 +33,7 @@ struct nvm_controller {
     bool write_refused;  /* the last refusal was a write facing a full WPQ */
     uint64_t write_refused_since;
     struct {
-        uint64_t reads, writes, forwarded_reads, media_reads, media_writes, bytes_read, bytes_written, fences;
+        uint64_t reads, writes, forwarded_reads, media_reads, media_writes, bytes_read, bytes_written, fences, line_requests;
         uint64_t wpq_full_stalls, wpq_full_cycles, address_errors, command_errors;
         simtx_histogram read_latency, write_accept_latency, write_media_latency;
         simtx_time_average wpq_occupancy, read_queue_occupancy;
