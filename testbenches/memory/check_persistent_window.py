@@ -2,14 +2,17 @@
 """Runs vector_add on platforms/gtx480_pm.lua and checks that the persistent
 window reaches the NVM controllers and nothing else does.
 usage: check_persistent_window.py SIMTX
-- persistent=all, 262144 elements (3 MB, four times the L2): the oracle
-  passes (the data is read back correctly), the durable image holds the
-  written-back part of c, the inputs are read from the NVM media, the L2's write-backs of c are taken into the WPQs and written
-  to the media, and no router or controller sees an address error;
+- persistent=all, 262144 elements (3 MB, four times the L2), the TLM
+  protocol checked: the oracle passes (the data is read back correctly),
+  the durable image holds the written-back part of c, the inputs are read
+  from the NVM media, the L2's write-backs of c are taken into the WPQs and
+  written to the media, and no router or controller sees an address error;
+- persistent=output (only c's write-backs, back to back): the WPQs fill and
+  refuse writes, and the run still passes;
 - persistent=none: the same platform sends the NVM controllers nothing."""
 import json
-import re
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -20,7 +23,7 @@ from check_report import report  # noqa: E402
 
 def run(simtx, persistent, n):
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        result = subprocess.run([simtx, "run", "platforms/gtx480_pm.lua", "--quiet", "--stats", out.name,
+        result = subprocess.run([simtx, "run", "platforms/gtx480_pm.lua", "--quiet", "--check-protocol", "--stats", out.name,
                                  "--workload", "vector_add", "--set", f"workload.n={n}",
                                  "--set", f"workload.persistent={persistent}"], capture_output=True, text=True)
         stats = json.load(open(out.name))["simulated"]["statistics"] if result.returncode == 0 else {}
@@ -49,6 +52,11 @@ def main():
         checks.append(("no write is written to the media twice", total(stats, "nvm", "media_writes") <= total(stats, "nvm", "writes")))
         checks.append(("no address error at the routers", total(stats, "mem", "address_errors") == 0))
         checks.append(("no address error at the controllers", total(stats, "nvm", "address_errors") == 0))
+    result, stats = run(simtx, "output", 262144)
+    checks.append(("persistent=output: the run passes", result.returncode == 0))
+    if stats:
+        checks.append(("persistent=output: the WPQs fill and refuse writes (back-pressure through the shim)",
+                       total(stats, "nvm", "wpq_full_stalls") > 0))
     result, stats = run(simtx, "none", 4096)
     checks.append(("persistent=none: the run passes", result.returncode == 0))
     if stats:

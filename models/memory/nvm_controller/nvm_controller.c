@@ -106,8 +106,8 @@ simtx_accept_result nvm_controller_accept(void *core, unsigned port, const simtx
 {
     nvm_controller *c = core;
     (void)port;
-    /* Every arrival may need an answer slot; keeping one free for each keeps
-     * the port from ever waiting on the answers queue. */
+    /* Any arrival may need a slot in `answers`; it holds wpq_entries +
+     * read_queue_depth, so it fills only while the port refuses responses. */
     if (msg_queue_full(&c->answers)) return refuse(c);
     simtx_accept_result result = SIMTX_ACCEPTED;
     switch (msg->op) {

@@ -124,8 +124,8 @@ static void *nvm_controller_create(const void *params, const simtx_env *env, cha
     c->media = sparse_memory_create();
     c->reads = calloc((size_t)p->read_queue_depth, sizeof *c->reads);
     c->bank_free = calloc((size_t)p->banks, sizeof *c->bank_free);
-    /* Every request is answered through `answers` or its read slot: room
-     * for all of them means the queue itself never refuses. */
+    /* Acknowledgements wait in `answers` only while the port refuses
+     * responses: room for a full WPQ and read queue's worth is plenty. */
     bool queues = nvm_wpq_init(&c->wpq, (unsigned)p->wpq_entries) &&
                   msg_queue_init(&c->answers, (size_t)(p->wpq_entries + p->read_queue_depth));
     if (!c->media || !c->reads || !c->bank_free || !queues) {
