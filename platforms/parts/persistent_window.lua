@@ -4,7 +4,7 @@
 -- the window to an `nvm_controller` (prefix .. "nvm" .. p) and every other
 -- address to the partition's DRAM, through parts/gpu_memory.lua's
 -- before_dram hook. The routers (prefix .. "mem" .. p) run on the L2 clock
--- and add one L2 cycle to every access that leaves the L2.
+-- (router_clock) and add one cycle to every access that leaves the L2.
 --
 --   local pm = include("parts/persistent_window.lua")({ spec = spec })
 --   include("parts/gpu.lua")({ spec = spec, before_dram = pm.before_dram, clocks = pm.clocks })
@@ -17,6 +17,7 @@
 --   base, size   the window (default the kernel ABI's)
 --   params       more nvm_controller parameters for every controller
 --   clock        the controllers' clock domain ("nvm")
+--   router_clock the routers' clock domain ("l2": the L2 slices')
 --   prefix       of the instance names
 --   before_dram  a hook to chain in front of the router (as gpu_memory.lua's)
 -- Returns { before_dram, clocks = { [clock] = MHz } (for parts/gpu.lua's
@@ -27,7 +28,7 @@ local check, merge, passthrough = parts.check, parts.merge, parts.passthrough
 
 return function(options)
     options = check("persistent_window", options, {
-        spec = true, base = true, size = true, params = true, clock = true, prefix = true, before_dram = true,
+        spec = true, base = true, size = true, params = true, clock = true, router_clock = true, prefix = true, before_dram = true,
     })
     local spec = options.spec or include("../specs/gtx480.lua")
     local base = options.base or 0xa0000000
@@ -37,6 +38,7 @@ return function(options)
               tostring(base) .. " and " .. tostring(size), 2)
     end
     local clock_name = options.clock or "nvm"
+    local router_clock = options.router_clock or "l2"
     local prefix = options.prefix or ""
     local inner = options.before_dram or passthrough
     local names = {
@@ -50,7 +52,7 @@ return function(options)
         local router = names.router(partition)
         -- One message per L2 cycle and link: the router adds a hop, not a
         -- bandwidth limit (a 128-byte line is one flit).
-        block(router, "router", { clock = "l2", inputs = 1, outputs = 2, latency = 1, queue_depth = 8, bytes_per_cycle = 128 })
+        block(router, "router", { clock = router_clock, inputs = 1, outputs = 2, latency = 1, queue_depth = 8, bytes_per_cycle = 128 })
         connect(inner(partition, socket), router .. ".inputs[0]")
         block(names.nvm(partition), "nvm_controller", merge(spec.nvm or {}, {
             clock = clock_name, partition = partition, partition_count = partitions, partition_interleave = interleave,
