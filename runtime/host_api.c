@@ -160,6 +160,25 @@ bool gpu_copy_from_device(gpu_device *d, void *destination, uint32_t source, siz
     return access(d, false, source, destination, bytes);
 }
 
+bool gpu_copy_from_durable(gpu_device *d, void *destination, uint32_t source, size_t bytes)
+{
+    if (source < RV_PERSISTENT_BASE || bytes > RV_PERSISTENT_END - source)
+        return set_error(d, "gpu_copy_from_durable(0x%08x, %zu bytes): outside the persistent window", source, bytes);
+    if (!d->backend.durable_read) return set_error(d, "gpu_copy_from_durable: the platform has no NVM controllers");
+    uint8_t *p = destination;
+    while (bytes) {
+        size_t chunk = bytes < HOST_CHUNK - (source & (HOST_CHUNK - 1)) ? bytes : HOST_CHUNK - (source & (HOST_CHUNK - 1));
+        if (!d->backend.durable_read(d->backend.context, source, p, chunk))
+            return set_error(d, "no NVM controller holds 0x%08x", source);
+        source += (uint32_t)chunk;
+        p += chunk;
+        bytes -= chunk;
+    }
+    return true;
+}
+
+bool gpu_has_durable_image(const gpu_device *d) { return d->backend.durable_read != NULL; }
+
 bool gpu_memset(gpu_device *d, uint32_t destination, int value, size_t bytes)
 {
     uint8_t block[4096];

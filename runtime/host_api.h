@@ -41,6 +41,10 @@ typedef struct gpu_backend {
     bool (*tm_record)(void *context, bool on);
     bool (*tm_history)(void *context, void (*visit)(void *visit_context, const tm_unit_record *record, const uint32_t *words),
                        void *visit_context);
+    /* Optional (persistent memory): zero-time read of the durable image at
+     * address, from the NVM controller holding it (media plus write-pending
+     * queue; never the caches); false when no NVM controller holds it. */
+    bool (*durable_read)(void *context, uint32_t address, void *data, size_t size);
 } gpu_backend;
 
 typedef struct gpu_device gpu_device;
@@ -66,6 +70,14 @@ bool gpu_free(gpu_device *device, uint32_t address);
 bool gpu_copy_to_device(gpu_device *device, uint32_t destination, const void *source, size_t bytes);
 bool gpu_copy_from_device(gpu_device *device, void *destination, uint32_t source, size_t bytes);
 bool gpu_memset(gpu_device *device, uint32_t destination, int value, size_t bytes);
+/* Persistent memory: copies out what a power failure now would leave of the
+ * persistent window (the NVM media and their ADR write-pending queues, not
+ * the caches' dirty lines). False outside the persistent window or on a
+ * platform without NVM controllers. */
+bool gpu_copy_from_durable(gpu_device *device, void *destination, uint32_t source, size_t bytes);
+/* Whether the platform keeps the persistent window in NVM controllers (so
+ * that gpu_copy_from_durable can answer). */
+bool gpu_has_durable_image(const gpu_device *device);
 
 /* Loads and verifies a kernel ELF and places its .data/.bss in memory. */
 gpu_module *gpu_module_load(gpu_device *device, const char *path);

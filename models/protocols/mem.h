@@ -10,7 +10,8 @@
  *   blocks     response back the way it came;
  *   caches     l1_cache, l2_cache: serve what they can, forward the rest as
  *              requests of their own identity;
- *   targets    dram_controller, memory: answer every request.
+ *   targets    dram_controller, nvm_controller, memory: answer every
+ *              request.
  *
  * ORDER OF EVENTS (one access)
  *
@@ -76,7 +77,9 @@
  *   TRANSACTIONAL  the access belongs to a running transaction (the
  *                  transaction_id field says which);
  *   PERSISTENT     the target is persistent memory: a write is acknowledged
- *                  once durable;
+ *                  once durable (an nvm_controller acknowledges every
+ *                  write once its write-pending queue holds it, flag or
+ *                  not: the queue is in the persistent domain);
  *   NON_TEMPORAL   no reuse expected: a cache need not allocate a line;
  *   SNAPSHOT       a read of a snapshot version (SI-TM), not the latest;
  *   BROADCAST      core-mapped networks only (notify.h); address-mapped

@@ -27,7 +27,8 @@
 -- memory = "simple" replaces the cache hierarchy by a router interleaving
 -- the address map's chunks over one fixed-latency `memory` per partition.
 -- dram = "memory" ends each partition of the cache hierarchy with that
--- fixed-latency stand-in instead of a dram_controller.
+-- fixed-latency stand-in instead of a dram_controller (spec.simple_dram:
+-- latency, bytes_per_cycle, and queue_depth, 16 when absent).
 -- Returns { spec, cores, names = { core = function(i) } , memory = the
 -- gpu_memory result (caches only) }.
 
@@ -80,7 +81,7 @@ return function(options)
             before_dram = options.before_dram, l1 = options.l1, l2 = options.l2, crossbar = options.crossbar,
             dram_block = dram,
             dram_params = dram == "memory" and function(_)
-                return { latency = simple.latency, bytes_per_cycle = simple.bytes_per_cycle, queue_depth = 16, base = 0, size = 0xc0000000 }
+                return { latency = simple.latency, bytes_per_cycle = simple.bytes_per_cycle, queue_depth = simple.queue_depth or 16, base = 0, size = 0xc0000000 }
             end or nil,
         })
         target = result.memory.l1_upstream

@@ -21,7 +21,11 @@
 --   before_l2(partition, socket)     e.g. a commit unit, Writer Table, Version
 --                                    Index Table between crossbar and L2
 --   before_dram(partition, socket)   e.g. an AGPM buffer at the L2, or a
---                                    write-pending queue in front of NVM
+--                                    router sending the persistent window to
+--                                    an NVM controller (parts/persistent_window.lua);
+--                                    a second return value, { base, size },
+--                                    is the address range of the DRAM's
+--                                    connection (the hook's socket routes by range)
 --
 -- Options: cores (required), spec, clocks, prefix (of every instance name),
 -- the three hooks, l1 / l2 / crossbar (parameters over the spec's),
@@ -92,8 +96,12 @@ return function(options)
         connect(front, names.l2(p) .. ".upstream")
 
         block(names.dram(p), dram_block, merge(dram_params(p), { clock = clocks.dram }))
-        local back = before_dram(p, names.l2(p) .. ".downstream")
-        connect(back, names.dram(p) .. "." .. dram_socket)
+        local back, range = before_dram(p, names.l2(p) .. ".downstream")
+        if range then
+            connect(back, names.dram(p) .. "." .. dram_socket, range)
+        else
+            connect(back, names.dram(p) .. "." .. dram_socket)
+        end
     end
 
     return {

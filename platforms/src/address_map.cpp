@@ -21,6 +21,7 @@ const address_map_user users[] = {
     {"crossbar", "partitions", "interleave"},
     {"l2_cache", "partition_count", "partition_interleave"},
     {"dram_controller", "partition_count", "partition_interleave"},
+    {"nvm_controller", "partition_count", "partition_interleave"},
     {"commit_unit", "partitions", "interleave"},
     {"tm_unit", "partitions", "interleave"},
     {"tm_traffic", "partitions", "interleave"},

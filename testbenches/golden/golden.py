@@ -38,6 +38,9 @@ CASES = {
     "dram_stream_writes": ["platforms/dram_trace.lua", "--set", "player.synthetic_pattern=stream",
                            "--set", "player.read_percent=50", "--set", "player.request_size=128"],
     "memory_system_trace": ["platforms/memory_system_trace.lua"],
+    # Persistent memory: the arrays in NVM, c larger than the L2 (write-backs into the WPQs).
+    "gpu_pm_vector_add": ["platforms/gpu_pm.lua", "--workload", "vector_add", "--set", "workload.n=262144",
+                          "--set", "workload.persistent=all"],
     "trace_replay": ["platforms/trace_replay.lua"],
 }
 

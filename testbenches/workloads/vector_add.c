@@ -1,4 +1,8 @@
-/* Vector add: c = a + b, checked element by element. */
+/* Vector add: c = a + b, checked element by element. Option persistent:
+ * none (default), output (c in the persistent window) or all (a, b and c
+ * there), to run it on persistent memory; on a platform with NVM
+ * controllers the durable image of c is checked too (each element 0 or its
+ * sum) and its durable count printed. */
 #include "host_common.h"
 
 int vector_add_main(gpu_device *device, workload_context *context)
@@ -6,9 +10,13 @@ int vector_add_main(gpu_device *device, workload_context *context)
     uint32_t n = (uint32_t)workload_int(context, "n", 4096, 1, 1 << 26);
     uint32_t block = (uint32_t)workload_int(context, "block", 256, 1, 1024);
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
+    const char *persistent = workload_string(context, "persistent", "none");
     char path[1024];
     workload_kernel_path(context, "vector_add", path, sizeof path);
     if (context->bad_input) return 1;
+    bool inputs_persistent = !strcmp(persistent, "all"), output_persistent = inputs_persistent || !strcmp(persistent, "output");
+    if (!output_persistent && strcmp(persistent, "none"))
+        return workload_bad_option(context, "workload.persistent must be none, output or all, got '%s'", persistent);
     int status = 0;
     gpu_module *module = NULL;
     int32_t *a = malloc(sizeof(int32_t) * n), *b = malloc(sizeof(int32_t) * n), *c = malloc(sizeof(int32_t) * n);
@@ -22,9 +30,11 @@ int vector_add_main(gpu_device *device, workload_context *context)
     }
     HOST_CHECK(module = gpu_module_load(device, path));
     uint32_t da, db, dc;
-    HOST_CHECK(da = gpu_malloc(device, sizeof(int32_t) * n));
-    HOST_CHECK(db = gpu_malloc(device, sizeof(int32_t) * n));
-    HOST_CHECK(dc = gpu_malloc(device, sizeof(int32_t) * n));
+    uint32_t (*allocate_input)(gpu_device *, size_t) = inputs_persistent ? gpu_malloc_persistent : gpu_malloc;
+    uint32_t (*allocate_output)(gpu_device *, size_t) = output_persistent ? gpu_malloc_persistent : gpu_malloc;
+    HOST_CHECK(da = allocate_input(device, sizeof(int32_t) * n));
+    HOST_CHECK(db = allocate_input(device, sizeof(int32_t) * n));
+    HOST_CHECK(dc = allocate_output(device, sizeof(int32_t) * n));
     HOST_CHECK(gpu_copy_to_device(device, da, a, sizeof(int32_t) * n));
     HOST_CHECK(gpu_copy_to_device(device, db, b, sizeof(int32_t) * n));
     struct vector_add_args args = {da, db, dc, n};
@@ -37,6 +47,21 @@ int vector_add_main(gpu_device *device, workload_context *context)
             goto done;
         }
     if (context->log) fprintf(context->log, "vector_add: %u elements correct\n", n);
+    if (output_persistent && gpu_has_durable_image(device)) {
+        /* What a power failure now would leave: each element of c is either
+         * still 0 (its line dirty in a cache) or its sum, never anything else. */
+        HOST_CHECK(gpu_copy_from_durable(device, c, dc, sizeof(int32_t) * n));
+        uint32_t durable = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t sum = (int32_t)((uint32_t)a[i] + (uint32_t)b[i]);
+            if (c[i] == sum) durable++;
+            else if (c[i] != 0) {
+                status = workload_fail(context, "vector_add: the durable c[%u] = %d, neither 0 nor %d", i, c[i], sum);
+                goto done;
+            }
+        }
+        if (context->log) fprintf(context->log, "vector_add: %u of %u elements of c durable\n", durable, n);
+    }
 done:
     gpu_module_unload(module);
     free(a), free(b), free(c);

@@ -8,6 +8,7 @@
 
 #include "did_you_mean.hpp"
 #include "netlist.hpp"
+#include "nvm_controller.h"
 #include "simt_core.h"
 #include "tm_unit.h"
 #include "workload.h"
@@ -24,6 +25,7 @@ struct backend_state {
     platform *owner;
     std::vector<block_module *> cores;
     std::vector<block_module *> tm_units; // the commit records' keepers
+    std::vector<block_module *> nvm_controllers; // the durable image's keepers
     double simulate_wall_seconds = 0, simulate_cpu_seconds = 0; // inside simulate(), without the host program
 };
 
@@ -103,6 +105,19 @@ bool backend_tm_history(void *context, void (*visit)(void *, const tm_unit_recor
     return true;
 }
 
+// The host copies in pieces within one 128-byte block, which one partition holds.
+bool backend_durable_read(void *context, uint32_t address, void *data, size_t size)
+{
+    auto *state = static_cast<backend_state *>(context);
+    for (block_module *module : state->nvm_controllers) {
+        auto *controller = static_cast<nvm_controller *>(module->core());
+        if (!nvm_controller_holds(controller, address)) continue;
+        nvm_controller_read_durable(controller, address, data, size);
+        return true;
+    }
+    return false;
+}
+
 // Every option given is one the workload reads (its values are checked when
 // its host program reads them, before its first launch).
 void check_option_names(const workload_info *info, const workload_request &request)
@@ -140,10 +155,11 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
         // End elaboration (sockets are bound from then on) before the host
         // program's first memory access.
         if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
-        backend_state state{&owner, {}, {}, 0, 0};
+        backend_state state{&owner, {}, {}, {}, 0, 0};
         for (const auto &module : owner.modules())
             if (!std::strcmp(module->info()->name, "simt_core")) state.cores.push_back(module.get());
             else if (!std::strcmp(module->info()->name, "tm_unit")) state.tm_units.push_back(module.get());
+            else if (!std::strcmp(module->info()->name, "nvm_controller")) state.nvm_controllers.push_back(module.get());
         if (state.cores.empty()) throw input_error("workload '" + request.name + "': the netlist has no simt_core block");
         // Transactions run in the tm_units and commit at the commit units;
         // without both a TM kernel would never finish.
@@ -152,7 +168,8 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
         if (info->transactional && (!has_commit_units || state.tm_units.empty()))
             throw input_error("workload '" + request.name + "' uses transactional memory, but the netlist has no commit_unit and tm_unit blocks " +
                               "(platforms/gtx480_kilotm.lua, gtx480_warptm.lua, gtx480_idealtm.lua have them)");
-        gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic, backend_tm_record, backend_tm_history};
+        gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic, backend_tm_record, backend_tm_history,
+                            state.nvm_controllers.empty() ? nullptr : backend_durable_read};
         gpu_device *device = gpu_device_create(&backend);
         std::vector<workload_option> options;
         for (const auto &option : request.options) options.push_back({option.first.c_str(), option.second.c_str()});
