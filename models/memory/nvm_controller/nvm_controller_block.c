@@ -45,7 +45,7 @@ static const simtx_param_table nvm_param_table = {
     nvm_param_specs, sizeof nvm_param_specs / sizeof nvm_param_specs[0], sizeof(nvm_controller_params)};
 
 static const simtx_socket_spec nvm_sockets[] = {
-    {"port", SIMTX_SOCKET_TARGET, NULL, "reads, writes, fences and line cleans in, responses out"},
+    {"port", SIMTX_SOCKET_TARGET, NULL, "reads, writes, fences and line cleans in, responses out", false},
 };
 
 static bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
