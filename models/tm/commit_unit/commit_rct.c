@@ -3,7 +3,9 @@
  * writers among the partition's committing transactions. A word's first
  * reader (writer) and its last one leaving are packed, 4 bytes each, into
  * NOTIFY_KIND_CONFLICT_ADDRESSES broadcasts for the cores' conflict address
- * tables. A word whose set is full is not counted, and nothing is sent for
+ * tables: a broadcast leaves when full or when its oldest entry has waited
+ * notify_batch_cycles (a broadcast holds the notify network's input for a
+ * transfer per core, so one per update would saturate it). A word whose set is full is not counted, and nothing is sent for
  * it (Section 4.2): validation, not the table, keeps transactions correct. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,8 @@ typedef struct rct {
     ref_table table;
     uint32_t pending[NOTIFY_CAT_ENTRIES]; /* update entries not yet sent */
     uint32_t pending_count;
+    uint64_t pending_since; /* the cycle the oldest pending entry was made */
+    uint64_t batch_cycles, now;
     simtx_msg *ready;     /* full messages the notify queue refused, in order */
     size_t ready_count, ready_capacity;
     struct {
@@ -46,6 +50,7 @@ static void *rct_create(const commit_unit_params *p, const commit_notify_env *en
         return NULL;
     }
     r->env = *env;
+    r->batch_cycles = (uint64_t)p->notify_batch_cycles;
     simtx_observe_counter(o, "rct_inserts", &r->stats.inserts, "words", "words entered into the reference count table");
     simtx_observe_counter(o, "rct_overflows", &r->stats.overflows, "references", "references not counted: the word's set was full (no update sent)");
     simtx_observe_counter(o, "cat_updates", &r->stats.updates, "entries", "conflict-address updates sent to the cores (a word's first or last reader or writer)");
@@ -88,6 +93,7 @@ static void rct_update(rct *r, uint32_t address, bool write, bool add)
 {
     if (r->pending_count == NOTIFY_CAT_ENTRIES) rct_pack(r);
     if (r->pending_count == NOTIFY_CAT_ENTRIES) return; /* out of memory: the update is lost, as when the table is full */
+    if (!r->pending_count) r->pending_since = r->now;
     r->pending[r->pending_count++] = (address & ~3u) | (write ? NOTIFY_CAT_WRITE : 0) | (add ? NOTIFY_CAT_ADD : 0);
     r->stats.updates++;
 }
@@ -134,12 +140,13 @@ static void rct_left(void *self, uint32_t address, bool write)
 static bool rct_flush(void *self, uint64_t now)
 {
     rct *r = self;
-    rct_pack(r);
+    if (r->pending_count && now >= r->pending_since + r->batch_cycles) rct_pack(r);
+    r->now = now + 1; /* the next cycle's updates */
     size_t sent = 0;
     while (sent < r->ready_count && r->env.send(r->env.unit, &r->ready[sent], now)) sent++;
     memmove(r->ready, r->ready + sent, (r->ready_count - sent) * sizeof *r->ready);
     r->ready_count -= sent;
-    return r->ready_count != 0;
+    return r->ready_count || r->pending_count;
 }
 
 const commit_notify commit_notify_rct = {

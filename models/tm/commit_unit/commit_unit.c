@@ -32,6 +32,7 @@ static const simtx_param_spec commit_unit_param_specs[] = {
     {"notify", SIMTX_PARAM_ENUM, "none", "", 0, 0, "none|rct", "none: nothing is sent to the cores; rct: EA/PG's reference count table, each word's first and last reader or writer among committing transactions broadcast to the cores' conflict address tables (notify socket)", PARAM(notify)},
     {"rct_entries", SIMTX_PARAM_INT, "3072", "entries", 1, 1 << 24, NULL, "reference count table entries, words (notify = rct; EA/PG: 3072, 15 KB)", PARAM(rct_entries)},
     {"rct_ways", SIMTX_PARAM_INT, "8", "ways", 1, 64, NULL, "its associativity; a full set leaves a new word uncounted (no update is sent for it)", PARAM(rct_ways)},
+    {"notify_batch_cycles", SIMTX_PARAM_INT, "8", "cycles", 0, 1 << 20, NULL, "the longest an update waits for others to share its broadcast: fewer, fuller broadcasts against staler tables (EA/PG: updates reach the cores within 5-25 cycles)", PARAM(notify_batch_cycles)},
     {"skip_validation_check", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "TEST ONLY: validation ignores changed values (a deliberately broken commit unit)", PARAM(skip_validation_check)},
 };
 

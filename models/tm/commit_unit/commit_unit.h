@@ -32,6 +32,7 @@ typedef struct commit_unit_params {
     char *notify;                /* the notify policy: none | rct (commit_notify.h) */
     int64_t rct_entries;         /* reference count table entries (notify = rct) */
     int64_t rct_ways;            /* its associativity */
+    int64_t notify_batch_cycles; /* the longest an update waits to share a broadcast */
     bool skip_validation_check;  /* TEST ONLY: ignore value mismatches (a broken validation) */
 } commit_unit_params;
 
