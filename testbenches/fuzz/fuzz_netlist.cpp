@@ -78,6 +78,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     // platform.
     options.lua_instructions = 2000000;
     options.lua_memory_bytes = size_t(4) << 20;
+    // Likewise for the blocks: a loop declaring the run's limit of 65536
+    // takes seconds under the sanitizers.
+    options.max_blocks = 4096;
     try {
         simtx::load_netlist(path, options);
     } catch (const simtx::input_error &error) {

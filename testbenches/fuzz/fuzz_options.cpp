@@ -52,6 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             // need, so a --define cores=1000000 ends in a fraction of a second.
             command.netlist.lua_instructions = 2000000;
             command.netlist.lua_memory_bytes = size_t(4) << 20;
+            command.netlist.max_blocks = 4096;
             simtx::load_netlist(command.netlist_file, command.netlist);
         }
     } catch (const simtx::usage_error &error) {
