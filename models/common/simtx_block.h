@@ -128,6 +128,10 @@ typedef struct simtx_block_info {
      * before the run for each such port that is bound. An unbound one gets
      * no call, and the block makes no events for it. */
     void (*monitor_bound)(void *core, unsigned port);
+    /* Optional: writes into text[size] a one-line summary of the work the
+     * core still holds (queue occupancies, requests in flight, what it waits
+     * for), for the deadlock report; called only then. */
+    void (*describe_pending)(void *core, char *text, size_t size);
     /* The core calls env->room whenever a port that may have refused an
      * arrival can take one again (set only when it never misses one). */
     bool announces_room;

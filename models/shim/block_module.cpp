@@ -6,6 +6,7 @@
 namespace simtx {
 
 std::string block_module::run_error_;
+uint64_t block_module::accepted_messages_ = 0;
 
 // The extension of a payload arriving through a socket, tied to it. A
 // simtx block calling directly names the extension instead: the lookup
@@ -151,6 +152,7 @@ inline void block_module::offer_held(unsigned port, uint64_t now)
     simtx_accept_result result = info_->accept(core_, port, &held.msg, now);
     if (result == SIMTX_BUSY) return;
     if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1, true); // the core sees it from the next edge (in a tick)
+    accepted_messages_++;
     if (state.held_refused) refused_wait_cycles_ += now - state.held_since;
     state.held = nullptr;
     held_ports_[port / 64] &= ~(uint64_t(1) << (port % 64));
@@ -211,6 +213,7 @@ inline bool block_module::deliver(unsigned port, const simtx_msg &msg)
     simtx_accept_result result = info_->accept(core_, port, &msg, now);
     if (result != SIMTX_BUSY) {
         if (result == SIMTX_ACCEPTED) schedule_cycle(now + 1, tick_scheduler::running()); // wake()
+        accepted_messages_++;
         return true;
     }
     hold(port, msg, now);
@@ -473,6 +476,37 @@ bool block_module::finished() const
 double block_module::progress() const
 {
     return info_->progress ? info_->progress(core_) : 1.0;
+}
+
+std::string block_module::port_name(unsigned port) const
+{
+    size_t socket = info_->socket_count - 1;
+    while (socket_first_port_[socket] > port) socket--;
+    const simtx_socket_spec &spec = info_->sockets[socket];
+    return spec.count_parameter ? std::string(spec.name) + "[" + std::to_string(port - socket_first_port_[socket]) + "]" : spec.name;
+}
+
+std::string block_module::pending_work() const
+{
+    std::string text;
+    auto add = [&text](const std::string &item) { text += (text.empty() ? "" : "; ") + item; };
+    if (!finished()) add("not finished (" + std::to_string(static_cast<int>(progress() * 100)) + "% of its work done)");
+    if (scheduled_cycle_ != SIMTX_NEVER) add("next tick at cycle " + std::to_string(scheduled_cycle_));
+    for (unsigned port = 0; port < ports_.size(); port++) {
+        const port_state &state = ports_[port];
+        if (state.held)
+            add(port_name(port) + " holds " + (state.held_refused ? "a refused " : "an immediate response to its ") +
+                simtx_op_info_of(state.held->msg.op)->name + (state.held_refused ? " since cycle " + std::to_string(state.held_since) : ""));
+        if (state.awaiting_end)
+            add(port_name(port) + " waits for its peer to take a " + simtx_op_info_of(state.awaiting_end->msg.op)->name +
+                (state.is_initiator ? " request" : " response"));
+    }
+    if (info_->describe_pending) {
+        char core_text[1024] = "";
+        info_->describe_pending(core_, core_text, sizeof core_text);
+        if (core_text[0]) add(core_text);
+    }
+    return text;
 }
 
 void block_module::finish()

@@ -113,6 +113,18 @@ class block_module : public sc_core::sc_module {
     // A run-time error reported by any core, or empty.
     static const std::string &run_error() { return run_error_; }
 
+    // Arrivals every block has accepted since the start: the watchdog's sign
+    // that the run progresses (housekeeping such as refresh sends nothing).
+    static uint64_t accepted_messages() { return accepted_messages_; }
+
+    // The core has a tick planned (work of its own, or a wait on its clock).
+    bool tick_planned() const { return scheduled_cycle_ != SIMTX_NEVER; }
+
+    // The work this block still holds, for a deadlock report: its planned
+    // tick, held arrivals, messages its peers have not taken, unfinished
+    // work, and its core's describe_pending. Empty when it holds none.
+    std::string pending_work() const;
+
   private:
     // A port's state; what a message's send, arrival and retry read comes
     // first, and the bound simtx block is called without a load of its port
@@ -151,6 +163,7 @@ class block_module : public sc_core::sc_module {
     static const simtx_msg *fill_payload(const port_state &state, const simtx_msg &msg, msg_extension &extension);
     bool send(unsigned port, const simtx_msg *msg);
     void fail(const char *message);
+    std::string port_name(unsigned port) const;
     unsigned transport_dbg(unsigned port, tlm::tlm_generic_payload &payload);
     // A transaction is named by its payload's message extension: a simtx
     // block calling directly does not read the payload, which stays out of
@@ -197,6 +210,7 @@ class block_module : public sc_core::sc_module {
     tick_registration registration_; // this block's clock period and bit in the tick scheduler
 
     static std::string run_error_;
+    static uint64_t accepted_messages_;
 };
 
 } // namespace simtx

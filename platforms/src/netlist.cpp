@@ -205,13 +205,14 @@ int lua_clock(lua_State *L)
 
 // Far above any GPU netlist (a GTX480 has about a hundred blocks); a runaway
 // count (--define cores=1000000000) stops here instead of using gigabytes.
-const size_t max_blocks = 65536;
+const size_t default_max_blocks = 65536;
 
 int lua_block(lua_State *L)
 {
     return guarded(L, [&] {
         loader &state = *loader_of(L);
         source_location at = where(L);
+        const size_t max_blocks = state.options->max_blocks ? state.options->max_blocks : default_max_blocks;
         if (state.result.instances.size() >= max_blocks)
             fail_at(at, "more than " + std::to_string(max_blocks) + " blocks (a size define too large?)");
         std::string name = string_argument(L, 1, "an instance name", at);

@@ -76,6 +76,7 @@ struct netlist_options {
     std::map<std::string, std::string> defines;     // define(name, default) overrides
     uint64_t lua_instructions = 0;                  // the evaluation's bounds; 0: lua_budget's defaults
     size_t lua_memory_bytes = 0;
+    size_t max_blocks = 0;                          // 0: netlist.cpp's default
 };
 
 // The platform's address map (address_map{ partitions = 6, interleave = 256 }):

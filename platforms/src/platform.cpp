@@ -197,6 +197,11 @@ std::string platform::simulate()
     double last_report = 0;
     bool progress_shown = false;
     std::string error;
+    // The watchdog: the end of the last slice in which some block accepted
+    // a message or some initiator progressed.
+    const uint64_t watchdog_ps = static_cast<uint64_t>(options_.watchdog_ns * 1000);
+    uint64_t progress_messages = block_module::accepted_messages(), progress_ps = sc_core::sc_time_stamp().value();
+    double progress_done = initiators_progress();
     // Elaborate and run time 0 (once: a host program calls simulate() again
     // after each kernel launch, and a zero-time start then only warns).
     if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -209,11 +214,34 @@ std::string platform::simulate()
         }
         // At least up to the next event, so every slice makes progress.
         sc_core::sc_time until = std::min(std::max(now + slice, next_event), limit);
+        // Not past the watchdog's deadline: a wait on a far wake-up (a
+        // timer) must not hide the window without progress before it.
+        uint64_t deadline_ps = progress_ps + watchdog_ps;
+        bool to_deadline = watchdog_ps && deadline_ps > now.value() && deadline_ps < until.value();
+        if (to_deadline) until = sc_core::sc_time::from_value(deadline_ps);
         // Waveforms sample SystemC's time steps: the scheduler may run ahead
         // of them only when none are written.
         if (!trace_file_) set_run_ahead_limit(until);
-        sc_core::sc_start(until - now, sc_core::SC_EXIT_ON_STARVATION);
+        sc_core::sc_start(until - now, to_deadline ? sc_core::SC_RUN_TO_TIME : sc_core::SC_EXIT_ON_STARVATION);
         if (sc_core::sc_get_status() == sc_core::SC_STOPPED) break;
+        if (watchdog_ps) {
+            // Every instant up to `until` has run (SystemC time may lag
+            // behind it while the scheduler runs ahead).
+            uint64_t reached_ps = until.value();
+            double done = initiators_progress();
+            if (block_module::accepted_messages() != progress_messages || done != progress_done) {
+                progress_messages = block_module::accepted_messages();
+                progress_done = done;
+                progress_ps = reached_ps;
+            } else if (reached_ps - progress_ps >= watchdog_ps && initiator_waits() && block_module::run_error().empty()) {
+                std::string at = sc_core::sc_time::from_value(reached_ps).to_string();
+                std::fprintf(stderr, "simtx: deadlock report at %s (the blocks holding work):\n%s", at.c_str(), deadlock_report().c_str());
+                error = "deadlock: no block took a message and no initiator progressed in the " +
+                        sc_core::sc_time::from_value(reached_ps - progress_ps).to_string() + " of simulated time up to " + at +
+                        " (--watchdog sets the limit)";
+                break;
+            }
+        }
         if (show_progress_ && wall() - last_report > 0.5) {
             last_report = wall();
             report_progress(last_report);
@@ -222,7 +250,46 @@ std::string platform::simulate()
     }
     if (progress_shown) std::fputc('\n', stderr);
     if (error.empty()) error = block_module::run_error();
+    if (error.empty() && !sc_core::sc_pending_activity())
+        for (const auto &module : modules_)
+            if (!module->finished()) {
+                error = std::string("simulation stalled at ") + sc_core::sc_time_stamp().to_string() + ": '" +
+                        module->basename() + "' has not finished and no block has work left (deadlock)";
+                std::fprintf(stderr, "simtx: deadlock report at %s (the blocks holding work):\n%s",
+                             sc_core::sc_time_stamp().to_string().c_str(), deadlock_report().c_str());
+                break;
+            }
     return error;
+}
+
+// The sum of the initiators' progress fractions.
+double platform::initiators_progress() const
+{
+    double done = 0;
+    for (const auto &module : modules_)
+        if (module->info()->progress) done += module->progress();
+    return done;
+}
+
+// Some unfinished initiator has no tick planned: it waits on other blocks
+// (one with a tick planned works, or waits on its own clock, like a trace's
+// next request).
+bool platform::initiator_waits() const
+{
+    for (const auto &module : modules_)
+        if ((module->info()->progress || module->info()->finished) && !module->finished() && !module->tick_planned()) return true;
+    return false;
+}
+
+// One line per block holding work, in creation order.
+std::string platform::deadlock_report() const
+{
+    std::string report;
+    for (const auto &module : modules_) {
+        std::string work = module->pending_work();
+        if (!work.empty()) report += std::string("  ") + module->basename() + " (" + module->info()->name + "): " + work + "\n";
+    }
+    return report.empty() ? "  (none)\n" : report;
 }
 
 int platform::run()
@@ -231,13 +298,6 @@ int platform::run()
     auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     std::string error = options_.host_program ? options_.host_program(*this) : simulate();
     if (error.empty()) error = block_module::run_error();
-    if (error.empty())
-        for (const auto &module : modules_)
-            if (!module->finished()) {
-                error = std::string("simulation stalled at ") + sc_core::sc_time_stamp().to_string() + ": '" +
-                        module->basename() + "' has not finished and no block has work left (deadlock)";
-                break;
-            }
     for (const auto &checker : checkers_) {
         for (const std::string &violation : checker->violations())
             if (error.empty()) error = "protocol violation: " + violation;

@@ -21,6 +21,14 @@ struct run_options {
     std::vector<std::string> trace_globs; // probes to dump; empty: all
     uint64_t seed = 1;
     double max_time_ns = 0;             // 0: until the work is done
+    // The watchdog (docs/architecture.md, Deadlocks): stops the run as a
+    // deadlock once, for this much simulated time, no block has accepted a
+    // message, no initiator's progress has moved, and some unfinished
+    // initiator sleeps (waits on others), while housekeeping (refresh,
+    // timers) keeps the clock going; 0: never. Longer spends more wall time
+    // before a deadlock is reported; shorter may stop an initiator that
+    // waits on a block working for a long time without a message.
+    double watchdog_ns = 500000;
     bool quiet = false;                 // no text summary
     bool check_protocol = false;        // a protocol checker on every binding
     // A host program (a workload) that drives the run itself: it accesses
@@ -51,6 +59,9 @@ class platform {
     void open_waveforms();
     void close_waveforms(bool complete);
     void report_progress(double wall_seconds);
+    double initiators_progress() const;
+    bool initiator_waits() const;
+    std::string deadlock_report() const;
     void write_outputs(double wall_seconds, const std::string &error);
     void write_json(FILE *out, double wall_seconds, const std::string &error) const;
     void write_text(FILE *out, double wall_seconds, const std::string &error) const;

@@ -32,6 +32,15 @@ bool cache_idle(const cache *c)
            !c->mshrs_used && !pending_in_use(c);
 }
 
+void cache_describe_pending(const cache *c, char *text, size_t size)
+{
+    if (cache_idle(c)) return;
+    snprintf(text, size, "input queue %zu/%u, miss queue %zu/%u, response queue %zu/%u, MSHRs %u/%u, pending entries %u/%u%s%s",
+             c->input.length, c->config.input_queue_depth, c->misses.length, c->config.miss_queue_depth, c->responses.length,
+             c->config.response_queue_depth, c->mshrs_used, c->config.mshr_entries, pending_in_use(c), c->config.pending_entries,
+             c->upstream_blocked ? ", upstream port busy" : "", c->downstream_blocked ? ", downstream port busy" : "");
+}
+
 /* ---- creation ---- */
 
 static bool check_config(const cache_config *k, char *error, size_t error_size)

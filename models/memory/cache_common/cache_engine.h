@@ -110,6 +110,9 @@ bool cache_line_state(const cache *c, uint64_t address, uint32_t *valid_sectors,
 unsigned cache_mshrs_in_use(const cache *c);
 /* True when nothing is queued, in flight or waiting. */
 bool cache_idle(const cache *c);
+/* The block's describe_pending (simtx_block.h): queue, MSHR and pending
+ * entry occupancies and busy ports; nothing when idle. */
+void cache_describe_pending(const cache *c, char *text, size_t size);
 
 #ifdef __cplusplus
 }

@@ -62,6 +62,7 @@ static size_t l1_cache_debug_access(void *core, bool is_write, uint64_t address,
     return cache_debug_access(core, is_write, address, data, size, forward_port);
 }
 static void l1_cache_finish(void *core, uint64_t now) { cache_finish(core, now); }
+static void l1_cache_describe_pending(void *core, char *text, size_t size) { cache_describe_pending(core, text, size); }
 static void l1_cache_monitor_bound(void *core, unsigned port) { (void)port, cache_monitor_bound(core); }
 
 const simtx_block_info l1_cache_block_info = {
@@ -77,6 +78,7 @@ const simtx_block_info l1_cache_block_info = {
     .port_free = l1_cache_port_free,
     .debug_access = l1_cache_debug_access,
     .finish = l1_cache_finish,
+    .describe_pending = l1_cache_describe_pending,
     .monitor_bound = l1_cache_monitor_bound,
     .announces_room = true, /* cache_messages.h: announce_room */
 };

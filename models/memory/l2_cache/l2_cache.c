@@ -68,6 +68,7 @@ static void l2_cache_debug_forwarded(void *core, bool is_write, uint64_t address
     if (!is_write) cache_debug_overlay(core, address, data, size); /* dirty data here is newer */
 }
 static void l2_cache_finish(void *core, uint64_t now) { cache_finish(core, now); }
+static void l2_cache_describe_pending(void *core, char *text, size_t size) { cache_describe_pending(core, text, size); }
 static void l2_cache_monitor_bound(void *core, unsigned port) { (void)port, cache_monitor_bound(core); }
 
 const simtx_block_info l2_cache_block_info = {
@@ -83,6 +84,7 @@ const simtx_block_info l2_cache_block_info = {
     .port_free = l2_cache_port_free,
     .debug_access = l2_cache_debug_access,
     .finish = l2_cache_finish,
+    .describe_pending = l2_cache_describe_pending,
     .monitor_bound = l2_cache_monitor_bound,
     .announces_room = true, /* cache_messages.h: announce_room */
     .debug_forwarded = l2_cache_debug_forwarded,

@@ -683,6 +683,18 @@ static double trace_player_progress(void *core)
     return t->total_requests ? (double)t->completed / (double)t->total_requests : 1.0;
 }
 
+static void trace_player_describe_pending(void *core, char *text, size_t size)
+{
+    const trace_player *t = core;
+    uint64_t in_flight = t->issued - t->completed;
+    if (!in_flight && !t->have_next) return;
+    int length = snprintf(text, size, "%llu of %llu requests in flight", (unsigned long long)in_flight,
+                          (unsigned long long)t->total_requests);
+    if (t->have_next && length >= 0 && (size_t)length < size)
+        snprintf(text + length, size - (size_t)length, "; next a %s of 0x%llx at cycle %llu or later%s", t->next.is_write ? "write" : "read",
+                 (unsigned long long)t->next.address, (unsigned long long)t->next.cycle, t->port_blocked ? " (its port is busy)" : "");
+}
+
 static void trace_player_finish(void *core, uint64_t now)
 {
     trace_player *t = core;
@@ -705,4 +717,5 @@ const simtx_block_info trace_player_block_info = {
     .progress = trace_player_progress,
     .finished = trace_player_finished,
     .finish = trace_player_finish,
+    .describe_pending = trace_player_describe_pending,
 };

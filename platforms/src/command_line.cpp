@@ -1,0 +1,115 @@
+#include "command_line.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "did_you_mean.hpp"
+#include "output_file.hpp"
+
+namespace simtx {
+
+const char command_line_usage[] =
+    "usage: simtx run NETLIST [options]\n"
+    "       simtx describe [BLOCK [--markdown]]\n"
+    "\n"
+    "run options:\n"
+    "  --set INST.PARAM=VALUE   override a parameter; INST and PARAM may be globs (sm*.warps=24)\n"
+    "  --define NAME=VALUE      override a netlist define(NAME, default), in included files too;\n"
+    "                           a NAME no define() reads is an error\n"
+    "  --seed N                 seed of every random choice (default 1)\n"
+    "  --stats FILE             write statistics as JSON\n"
+    "  --vcd FILE               write waveforms (and a GTKWave view FILE.gtkw)\n"
+    "  --trace GLOB[,GLOB...]   probes to dump, e.g. 'mem*.queue_depth' (default: all)\n"
+    "  --max-time NS            stop (as an error) after this much simulated time\n"
+    "  --watchdog NS            stop (as a deadlock) when no block takes a message and no\n"
+    "                           initiator progresses for this much simulated time\n"
+    "                           (default 500000; 0: never)\n"
+    "  --check-protocol         check the TLM-2.0 base protocol on every binding\n"
+    "  --quiet                  no text summary\n"
+    "  --workload NAME          run a workload's host program (kernels on the netlist's simt_core\n"
+    "                           blocks, checked by its oracle); --set workload.OPTION=VALUE sets\n"
+    "                           its options (n, opt=O0..Os, seed, ...; see testbenches/workloads)\n"
+    "\n"
+    "exit status: 0 done, 1 the run failed, 2 bad input\n";
+
+namespace {
+
+const char *option_value(int argc, const char *const *argv, int &i)
+{
+    if (i + 1 >= argc) throw usage_error(std::string("option ") + argv[i] + " needs a value");
+    return argv[++i];
+}
+
+uint64_t parse_number(const char *option, const char *text)
+{
+    char *end;
+    errno = 0;
+    unsigned long long value = std::strtoull(text, &end, 0);
+    if (errno || end == text || *end || text[0] == '-')
+        throw usage_error(std::string(option) + ": expected a non-negative integer, got '" + text + "'");
+    return value;
+}
+
+} // namespace
+
+run_command parse_run_command(int argc, const char *const *argv)
+{
+    if (argc < 3 || argv[2][0] == '-') throw usage_error("run needs a netlist");
+    run_command command;
+    command.netlist_file = argv[2];
+    for (int i = 3; i < argc; i++) {
+        std::string option = argv[i];
+        if (option == "--set" && std::strncmp(argv[i + 1 < argc ? i + 1 : i], "workload.", 9) == 0) {
+            std::string setting = option_value(argc, argv, i) + 9;
+            size_t equals = setting.find('=');
+            if (equals == std::string::npos || equals == 0)
+                throw usage_error("--set expects workload.OPTION=VALUE, got 'workload." + setting + "'");
+            command.workload.options.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
+        } else if (option == "--workload") command.workload.name = option_value(argc, argv, i);
+        else if (option == "--set") command.netlist.sets.push_back(option_value(argc, argv, i));
+        else if (option == "--define") {
+            std::string definition = option_value(argc, argv, i);
+            size_t equals = definition.find('=');
+            if (equals == std::string::npos || equals == 0) throw usage_error("--define expects NAME=VALUE, got '" + definition + "'");
+            command.netlist.defines[definition.substr(0, equals)] = definition.substr(equals + 1);
+        } else if (option == "--seed") command.run.seed = parse_number("--seed", option_value(argc, argv, i));
+        else if (option == "--stats") command.run.stats_file = option_value(argc, argv, i);
+        else if (option == "--vcd") command.run.vcd_file = option_value(argc, argv, i);
+        else if (option == "--trace") {
+            std::string globs = option_value(argc, argv, i);
+            for (size_t start = 0; start <= globs.size();) {
+                size_t comma = globs.find(',', start);
+                if (comma == std::string::npos) comma = globs.size();
+                if (comma > start) command.run.trace_globs.push_back(globs.substr(start, comma - start));
+                start = comma + 1;
+            }
+        } else if (option == "--max-time")
+            command.run.max_time_ns = static_cast<double>(parse_number("--max-time", option_value(argc, argv, i)));
+        else if (option == "--watchdog")
+            command.run.watchdog_ns = static_cast<double>(parse_number("--watchdog", option_value(argc, argv, i)));
+        else if (option == "--check-protocol") command.run.check_protocol = true;
+        else if (option == "--quiet") command.run.quiet = true;
+        else
+            throw usage_error("unknown option '" + option + "'" +
+                              did_you_mean(option, {"--set", "--define", "--seed", "--stats", "--vcd", "--trace", "--max-time",
+                                                    "--watchdog", "--check-protocol", "--quiet", "--workload"}));
+    }
+    if (!command.run.trace_globs.empty() && command.run.vcd_file.empty()) throw usage_error("--trace needs --vcd FILE");
+    if (!command.workload.options.empty() && command.workload.name.empty()) throw usage_error("--set workload.* needs --workload NAME");
+    command.workload.seed = command.run.seed;
+    return command;
+}
+
+void check_run_outputs(const run_options &options)
+{
+    if (!options.stats_file.empty()) check_output_path("--stats", options.stats_file);
+    if (!options.vcd_file.empty()) {
+        std::string base = waveform_base(options.vcd_file);
+        check_output_path("--vcd", options.vcd_file);
+        check_output_path("--vcd", base + ".vcd");
+        check_output_path("--vcd", base + ".gtkw");
+    }
+}
+
+} // namespace simtx
