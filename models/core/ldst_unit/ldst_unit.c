@@ -287,6 +287,8 @@ static ldst_fault check_op(const ldst_entry *e)
     unsigned size = ldst_access_size(head);
     bool plain_size = size == 1 || size == 2 || size == 4;
     if (e->malformed) return LDST_FAULT_UNSUPPORTED;
+    if (ldst_is_run(head) && (kind != LDST_KIND_PLAIN || (head->op != SIMTX_OP_READ && head->op != SIMTX_OP_WRITE)))
+        return LDST_FAULT_UNSUPPORTED;
     switch (head->op) {
     case SIMTX_OP_READ:
         if (!(kind == LDST_KIND_PLAIN ? plain_size : kind == LDST_KIND_LR && size == 4)) return LDST_FAULT_UNSUPPORTED;
@@ -302,9 +304,9 @@ static ldst_fault check_op(const ldst_entry *e)
     case SIMTX_OP_FENCE: return e->beat_count == 1 ? LDST_FAULT_NONE : LDST_FAULT_UNSUPPORTED;
     default: return LDST_FAULT_UNSUPPORTED;
     }
-    uint32_t wanted = 0, per_group = ldst_beats_per_group(head);
+    uint32_t wanted = 0, kinds = ldst_group_beats(head);
     for (unsigned g = 0; g < LDST_MAX_GROUPS; g++)
-        if (ldst_group_lanes(head->lane_mask, g)) wanted |= ((1u << per_group) - 1) << (3 * g);
+        if (ldst_group_lanes(head->lane_mask, g)) wanted |= kinds << (3 * g);
     return wanted && wanted == e->beats_seen ? LDST_FAULT_NONE : LDST_FAULT_UNSUPPORTED;
 }
 
@@ -361,6 +363,19 @@ static lane_scan scan_lanes(const ldst_entry *e)
         }
     }
     return (lane_scan){low, high, bits, !off_run && ldst_access_size(&e->head) == 4 && ldst_kind_of(&e->head) == LDST_KIND_PLAIN};
+}
+
+/* A run's addresses from its base, and what scan_lanes would find in them
+ * (a wrapping run, which the core never sends, fails the window check). */
+static lane_scan run_lanes(ldst_entry *e)
+{
+    uint64_t lanes = e->head.lane_mask;
+    unsigned first = (unsigned)__builtin_ctzll(lanes), last = 63u - (unsigned)__builtin_clzll(lanes);
+    uint32_t base = (uint32_t)e->head.address;
+    for (unsigned lane = first; lane <= last; lane++) e->addresses[lane] = base + 4 * lane;
+    bool consecutive = !((lanes >> first) & ((lanes >> first) + 1));
+    return (lane_scan){base + 4 * first, base + 4 * last, base,
+                       consecutive && ldst_access_size(&e->head) == 4 && base + 4 * last >= base + 4 * first};
 }
 
 /* Checks every lane's window and alignment; *lane gets the lowest bad one.
@@ -506,7 +521,7 @@ static void serve(ldst_unit *u, ldst_entry *e, uint64_t now)
     ldst_fault fault = check_op(e);
     lane_scan scan = {0, 0, 0, false};
     if (fault == LDST_FAULT_NONE && e->head.op != SIMTX_OP_FENCE) {
-        scan = scan_lanes(e);
+        scan = ldst_is_run(&e->head) ? run_lanes(e) : scan_lanes(e);
         fault = check_lanes(u, e, &scan, &lane);
     }
     if (fault != LDST_FAULT_NONE) {
@@ -534,11 +549,11 @@ static void stage_beat(ldst_unit *u, ldst_entry *e, const simtx_msg *msg)
     e->beat_size[b] = msg->size;
     e->beat_handle[b] = msg->handle;
     const simtx_msg *head = &e->head;
-    const uint64_t request_fields = UINT64_C(0xfffffffff000ffff); /* rd, size, kind, window */
+    const uint64_t request_fields = UINT64_C(0xfffffffff200ffff); /* rd, size, run, kind, window */
     bool lanes_op = msg->op != SIMTX_OP_FENCE;
     bool fits = room && msg->op == head->op && msg->atomic_op == head->atomic_op && msg->id == head->id &&
                 msg->lane_mask == head->lane_mask && (msg->aux & request_fields) == (head->aux & request_fields) &&
-                (!lanes_op || (group < LDST_MAX_GROUPS && kind < ldst_beats_per_group(msg) && ldst_group_lanes(msg->lane_mask, group) &&
+                (!lanes_op || (group < LDST_MAX_GROUPS && (ldst_group_beats(msg) >> kind & 1) && ldst_group_lanes(msg->lane_mask, group) &&
                                msg->size >= ldst_beat_size(msg->lane_mask, group) && msg->size <= LDST_BEAT_BYTES)) &&
                 !(e->beats_seen >> (3 * group + kind) & 1);
     if (!fits) {
@@ -546,7 +561,7 @@ static void stage_beat(ldst_unit *u, ldst_entry *e, const simtx_msg *msg)
         return;
     }
     e->beats_seen |= 1u << (3 * group + kind);
-    if (!lanes_op) return;
+    if (!lanes_op || (kind == LDST_BEAT_ADDRESSES && ldst_is_run(msg))) return; /* a run's addresses: at serve */
     uint32_t *slots = kind == LDST_BEAT_ADDRESSES ? e->addresses : kind == LDST_BEAT_DATA ? u->staged_data : u->staged_expected;
     slots += LDST_LANES_PER_BEAT * group;
     uint32_t lanes = ldst_group_lanes(msg->lane_mask, group);
