@@ -365,24 +365,41 @@ static lane_scan scan_lanes(const ldst_entry *e)
     return (lane_scan){low, high, bits, !off_run && ldst_access_size(&e->head) == 4 && ldst_kind_of(&e->head) == LDST_KIND_PLAIN};
 }
 
-/* A run's addresses from its base, and what scan_lanes would find in them
- * (a wrapping run, which the core never sends, fails the window check). */
+/* What scan_lanes would find in a run's addresses (a wrapping run, which
+ * the core never sends, fails the window check). Only the first lane's
+ * address is filed: a word run needs no other (word_run_address), and
+ * fill_run files the rest where a path reads each lane's. */
 static lane_scan run_lanes(ldst_entry *e)
 {
     uint64_t lanes = e->head.lane_mask;
     unsigned first = (unsigned)__builtin_ctzll(lanes), last = 63u - (unsigned)__builtin_clzll(lanes);
     uint32_t base = (uint32_t)e->head.address;
-    for (unsigned lane = first; lane <= last; lane++) e->addresses[lane] = base + 4 * lane;
+    e->addresses[first] = base + 4 * first;
     bool consecutive = !((lanes >> first) & ((lanes >> first) + 1));
     return (lane_scan){base + 4 * first, base + 4 * last, base,
                        consecutive && ldst_access_size(&e->head) == 4 && base + 4 * last >= base + 4 * first};
+}
+
+static void fill_run(ldst_entry *e)
+{
+    uint64_t lanes = e->head.lane_mask;
+    unsigned first = (unsigned)__builtin_ctzll(lanes), last = 63u - (unsigned)__builtin_clzll(lanes);
+    uint32_t base = (uint32_t)e->head.address;
+    for (unsigned lane = first; lane <= last; lane++) e->addresses[lane] = base + 4 * lane;
+}
+
+/* A lane's address in a word run, from the request's first lane's. */
+static inline uint32_t word_run_address(const ldst_entry *e, unsigned lane)
+{
+    unsigned first = (unsigned)__builtin_ctzll(e->head.lane_mask);
+    return e->addresses[first] + 4 * (lane - first);
 }
 
 /* Checks every lane's window and alignment; *lane gets the lowest bad one.
  * Windows are intervals: when the lowest address and the highest access's
  * last byte lie in one, and the addresses ORed are aligned, every lane
  * passes without a look at each. */
-static ldst_fault check_lanes(const ldst_unit *u, const ldst_entry *e, const lane_scan *scan, unsigned *lane)
+static ldst_fault check_lanes(const ldst_unit *u, ldst_entry *e, const lane_scan *scan, unsigned *lane)
 {
     unsigned size = ldst_access_size(&e->head);
     const ldst_unit_params *p = &u->params;
@@ -390,6 +407,7 @@ static ldst_fault check_lanes(const ldst_unit *u, const ldst_entry *e, const lan
     if (!(scan->bits & (size - 1)) &&
         (in_window(scan->lowest, span, p->global_base, p->global_size) || in_window(scan->lowest, span, p->persistent_base, p->persistent_size)))
         return LDST_FAULT_NONE;
+    if (ldst_is_run(&e->head)) fill_run(e);
     for (uint64_t m = e->head.lane_mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctzll(m);
         uint32_t address = e->addresses[l];
@@ -431,7 +449,7 @@ static void push_segment(ldst_unit *u, ldst_entry *e, const ldst_segment *s, uin
     memset(msg->data, 0, msg->size);
     if (e->word_run) { /* the segment's lanes are one run of words: one copy */
         unsigned lane = (unsigned)__builtin_ctzll(s->lanes), bytes = 4u * lane_span(s->lanes);
-        uint32_t o = e->addresses[lane] - (uint32_t)msg->address;
+        uint32_t o = word_run_address(e, lane) - (uint32_t)msg->address;
         memcpy(msg->data + o, &u->staged_data[lane], bytes);
         simtx_msg_enable_bytes(msg, o, bytes);
         return;
@@ -475,7 +493,9 @@ static uint32_t issue(ldst_unit *u, ldst_entry *e, const lane_scan *scan, uint64
         ldst_segment segments[LDST_MAX_LANES];
         uint32_t lowest = scan->lowest, highest = scan->highest;
         e->word_run = scan->word_run && head->op != SIMTX_OP_CLEAN_LINE;
-        if ((lowest & segment_mask) == (highest & segment_mask)) { /* the usual coalesced access: one segment */
+        bool one_segment = (lowest & segment_mask) == (highest & segment_mask);
+        if (ldst_is_run(head) && !(one_segment && e->word_run)) fill_run(e); /* the paths below read each lane's address */
+        if (one_segment) { /* the usual coalesced access */
             uint32_t base = lowest & segment_mask;
             segments[0] = (ldst_segment){base, lowest - base, highest + size - base, lanes};
             count = 1;
@@ -598,7 +618,7 @@ static void memory_response(ldst_unit *u, const simtx_msg *msg, uint64_t now)
         if (e->word_run) {
             if (lanes) {
                 unsigned lane = (unsigned)__builtin_ctzll(lanes);
-                memcpy(&e->results[lane], msg->data + (e->addresses[lane] - base), 4u * lane_span(lanes));
+                memcpy(&e->results[lane], msg->data + (word_run_address(e, lane) - base), 4u * lane_span(lanes));
             }
         } else {
             unsigned size = ldst_access_size(head);
