@@ -380,12 +380,16 @@ static lane_scan run_lanes(ldst_entry *e)
                        consecutive && ldst_access_size(&e->head) == 4 && base + 4 * last >= base + 4 * first};
 }
 
-static void fill_run(ldst_entry *e)
+/* Out of line: the paths that need it are the rare ones, and inlined it
+ * kept the segment's push out of line in the common one. Loops of a known
+ * count: vectorised. */
+static __attribute__((noinline)) void fill_run(ldst_entry *e)
 {
-    uint64_t lanes = e->head.lane_mask;
-    unsigned first = (unsigned)__builtin_ctzll(lanes), last = 63u - (unsigned)__builtin_clzll(lanes);
     uint32_t base = (uint32_t)e->head.address;
-    for (unsigned lane = first; lane <= last; lane++) e->addresses[lane] = base + 4 * lane;
+    if (e->head.lane_mask >> LDST_LANES_PER_BEAT)
+        for (unsigned lane = 0; lane < LDST_MAX_LANES; lane++) e->addresses[lane] = base + 4 * lane;
+    else
+        for (unsigned lane = 0; lane < LDST_LANES_PER_BEAT; lane++) e->addresses[lane] = base + 4 * lane;
 }
 
 /* A lane's address in a word run, from the request's first lane's. */
