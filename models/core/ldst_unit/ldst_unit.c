@@ -561,6 +561,46 @@ static void serve(ldst_unit *u, ldst_entry *e, uint64_t now)
     send_requests(u, now);
 }
 
+/* A run of words inside one segment that is a whole request in one beat
+ * (a coalesced kernel's usual load or store) goes from its beat straight to
+ * its mem.h request, through a short path that keeps the host's
+ * instruction cache: the general staging, checks and coalescer dispatch
+ * touch several times its code. False: any other beat, for the general
+ * path. The entry is the beat's, fresh. */
+static bool serve_single_run(ldst_unit *u, ldst_entry *e, const simtx_msg *msg, uint64_t now)
+{
+    uint64_t lanes = msg->lane_mask;
+    const uint64_t layout = LDST_LAST | LDST_RUN | UINT64_C(0xff) << 8 | UINT64_C(3) << 16 | UINT64_C(15) << 20 | UINT64_C(15) << 28;
+    uint64_t wanted = LDST_LAST | LDST_RUN | 4u << 8 | (uint64_t)(msg->op == SIMTX_OP_READ ? LDST_BEAT_ADDRESSES : LDST_BEAT_DATA) << 16;
+    if ((msg->op != SIMTX_OP_READ && msg->op != SIMTX_OP_WRITE) || (msg->aux & layout) != wanted || !lanes || lanes >> 32)
+        return false; /* group 0, 4-byte plain access */
+    unsigned first = (unsigned)__builtin_ctzll(lanes), last = 63u - (unsigned)__builtin_clzll(lanes);
+    uint32_t low = (uint32_t)msg->address + 4 * first, high = (uint32_t)msg->address + 4 * last;
+    uint32_t segment_mask = ~((uint32_t)u->params.segment_size - 1);
+    const ldst_unit_params *p = &u->params;
+    if (((lanes >> first) & ((lanes >> first) + 1)) || msg->size < 4 * (last + 1) || msg->size > LDST_BEAT_BYTES || (low & 3u) ||
+        high < low || (low & segment_mask) != (high & segment_mask) ||
+        !(in_window(low, high - low + 4, p->global_base, p->global_size) || in_window(low, high - low + 4, p->persistent_base, p->persistent_size)))
+        return false;
+    e->beat_count = 1;
+    e->beat_aux[0] = msg->aux;
+    e->beat_handle[0] = msg->handle;
+    e->beat_size[0] = msg->size;
+    e->addresses[first] = low;
+    e->word_run = true;
+    if (msg->op == SIMTX_OP_WRITE) memcpy(u->staged_data, msg->data, LDST_BEAT_BYTES);
+    uint64_t start = now > u->next_issue ? now : u->next_issue;
+    uint32_t base = low & segment_mask;
+    ldst_segment segment = {base, low - base, high + 4 - base, lanes};
+    push_segment(u, e, &segment, start);
+    u->next_issue = start + 1;
+    u->stats.memory_requests++;
+    e->remaining = 1;
+    count_request(u, e, 1);
+    send_requests(u, now);
+    return true;
+}
+
 /* Files a beat's fields and slots into the staged request. */
 static void stage_beat(ldst_unit *u, ldst_entry *e, const simtx_msg *msg)
 {
@@ -732,6 +772,10 @@ static simtx_accept_result ldst_unit_accept(void *core, unsigned port, const sim
         u->staging = index;
     }
     ldst_entry *e = &u->entries[u->staging];
+    if (!e->beat_count && serve_single_run(u, e, msg, now)) {
+        u->staging = -1;
+        return accepted(u, now);
+    }
     stage_beat(u, e, msg);
     if (!ldst_is_last(msg)) return SIMTX_ACCEPTED_NO_TICK;
     u->staging = -1;
