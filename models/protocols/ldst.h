@@ -31,12 +31,23 @@
  *      So a 32-lane load is one beat, a 64-lane store four. Slots of
  *      inactive lanes are ignored. The final beat of the request sets
  *      LDST_LAST. An op without lanes (fence, clear) is one beat of size 0.
+ *      A RUN (LDST_RUN in aux, ldst_unit only): a plain load or store whose
+ *      lane l accesses msg.address + 4 l (lane 0's address, every lane
+ *      counted whether active or not; the run does not wrap around). Its
+ *      addresses travel in msg.address instead of slots: a load's
+ *      ADDRESSES beats carry no slots (their responses carry the values),
+ *      and a store sends no ADDRESSES beats at all (DATA beats only), so
+ *      a warp's contiguous store is one beat each way instead of two. The
+ *      lds and a tm_unit's transactional path do not serve runs (command
+ *      error); the core sends them only to the ldst_unit, outside
+ *      transactions.
  *      ldst_make_beats (below) writes the beats of a request.
  *   2. Reassembly. The core sends the beats of one request back to back and
  *      never interleaves two requests on one socket, so a unit reassembles
  *      in one staging area per socket: every beat repeats the request's
  *      fields (op, aux except the beat fields, lane_mask, id, warp, cta), and
- *      (group, beat kind) says where a beat's slots go. The request exists
+ *      (group, beat kind) says where a beat's slots go (ldst_group_beats:
+ *      the kinds each group of an op takes). The request exists
  *      once its LDST_LAST beat has arrived.
  *   3. Execution. A unit performs the request for every active lane, or for
  *      none: it checks every lane first (window, alignment, op) and answers
@@ -112,9 +123,11 @@
  *
  *   address    the base of the request's window in the unit's space. lds:
  *              the CTA's region (an offset into the LDS, chosen by the core
- *              at dispatch); ldst_unit: 0.
+ *              at dispatch); ldst_unit: 0, or a run's lane 0 address
+ *              (LDST_RUN).
  *   aux        bits 0-7 rd (0: no register), 8-15 access size in bytes,
- *              16-17 beat kind, 20-23 lane group, 24 LDST_LAST, 28-31 kind,
+ *              16-17 beat kind, 20-23 lane group, 24 LDST_LAST, 25 LDST_RUN
+ *              (the same in every beat), 28-31 kind,
  *              32-63 the window's size (lds: the CTA's shared bytes, which
  *              lane addresses are checked against; clear: the bytes to zero;
  *              ldst_unit: 0). Responses replace bits 32-63 by the fault,
@@ -173,7 +186,8 @@
  * COSTS
  *
  *   Host: a request costs one message per beat each way (a 32-lane load is
- *   one message and one response).
+ *   one message and one response, a 32-lane store two, or one as a run);
+ *   a run spares the unit the copy and the scan of the lanes' addresses.
  *   lds: a request starts at the later of its last beat's arrival and the
  *   cycle the banks are free; it holds the banks for its conflict DEGREE
  *   cycles: the most distinct bank-width words that its lanes touch in one
@@ -218,6 +232,7 @@ typedef enum ldst_fault {
 } ldst_fault;
 
 #define LDST_LAST (UINT64_C(1) << 24)
+#define LDST_RUN (UINT64_C(1) << 25)
 
 /* The fields of a request's aux (the window size is the upper 32 bits). */
 static inline uint64_t ldst_aux(unsigned rd, unsigned access_size, ldst_beat beat, unsigned group, bool last,
@@ -235,13 +250,15 @@ static inline unsigned ldst_group(const simtx_msg *msg) { return (unsigned)(msg-
 static inline bool ldst_is_last(const simtx_msg *msg) { return (msg->aux & LDST_LAST) != 0; }
 static inline ldst_kind ldst_kind_of(const simtx_msg *msg) { return (ldst_kind)(msg->aux >> 28 & 15u); }
 static inline uint32_t ldst_window_size(const simtx_msg *msg) { return (uint32_t)(msg->aux >> 32); }
+static inline bool ldst_is_run(const simtx_msg *msg) { return (msg->aux & LDST_RUN) != 0; }
 
-/* The beats each lane group of a request takes (addresses, then data, then
- * expected values); 1 for the ops without lanes. */
-static inline unsigned ldst_beats_per_group(const simtx_msg *msg)
+/* The beat kinds each lane group of a request takes, bit 1 << ldst_beat
+ * (addresses, then data, then expected values; a run's store data only);
+ * the addresses bit alone for the ops without lanes. */
+static inline unsigned ldst_group_beats(const simtx_msg *msg)
 {
-    if (msg->op == SIMTX_OP_WRITE) return ldst_kind_of(msg) == LDST_KIND_CLEAR ? 1u : 2u;
-    if (msg->op == SIMTX_OP_ATOMIC) return msg->atomic_op == SIMTX_ATOMIC_CAS ? 3u : 2u;
+    if (msg->op == SIMTX_OP_WRITE) return ldst_kind_of(msg) == LDST_KIND_CLEAR ? 1u : ldst_is_run(msg) ? 2u : 3u;
+    if (msg->op == SIMTX_OP_ATOMIC) return msg->atomic_op == SIMTX_ATOMIC_CAS ? 7u : 3u;
     return 1u;
 }
 
@@ -297,13 +314,14 @@ static inline uint32_t ldst_stamp(const simtx_msg *msg) { return (uint32_t)(msg-
 
 /* Writes the beats of a request into beats[LDST_MAX_BEATS] from the header
  * message (its data unused) and the lanes' slots (data and expected may be
- * NULL when the op takes none); returns how many. The reference layout of
+ * NULL when the op takes none; a run's addresses are unused, its slots in
+ * its addresses beats zero); returns how many. The reference layout of
  * section 1, for senders and tests. */
 static inline unsigned ldst_make_beats(simtx_msg *beats, const simtx_msg *header, const uint32_t *addresses,
                                        const uint32_t *data, const uint32_t *expected)
 {
-    const uint32_t *sources[3] = {addresses, data, expected};
-    unsigned per_group = ldst_beats_per_group(header), count = 0;
+    const uint32_t *sources[3] = {ldst_is_run(header) ? NULL : addresses, data, expected};
+    unsigned kinds = ldst_group_beats(header), count = 0;
     uint64_t lanes = header->lane_mask;
     if (!lanes || ldst_kind_of(header) == LDST_KIND_CLEAR || header->op == SIMTX_OP_FENCE) {
         simtx_msg_copy_header(beats, header);
@@ -314,7 +332,8 @@ static inline unsigned ldst_make_beats(simtx_msg *beats, const simtx_msg *header
     for (unsigned group = 0; group < LDST_MAX_GROUPS; group++) {
         uint32_t group_lanes = ldst_group_lanes(lanes, group);
         if (!group_lanes) continue;
-        for (unsigned beat = 0; beat < per_group; beat++) {
+        for (unsigned beat = 0; beat <= LDST_BEAT_EXPECTED; beat++) {
+            if (!(kinds >> beat & 1)) continue;
             simtx_msg *msg = &beats[count++];
             simtx_msg_copy_header(msg, header);
             msg->size = ldst_beat_size(lanes, group);

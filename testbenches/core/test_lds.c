@@ -466,6 +466,15 @@ static void test_errors(void)
     run(&b, 201, 210);
     r = next_response(&b);
     CHECK(r && r->id == 6 && r->status == SIMTX_STATUS_COMMAND_ERROR);
+    /* A run (ldst.h) is the ldst_unit's: a load sent as one is refused. */
+    beat.op = SIMTX_OP_READ;
+    beat.aux = ldst_aux(1, 4, LDST_BEAT_ADDRESSES, 0, true, LDST_KIND_PLAIN, 128) | LDST_RUN;
+    beat.id = 7;
+    lds_block_info.accept(b.lds, 0, &beat, 220);
+    run(&b, 221, 230);
+    r = next_response(&b);
+    CHECK(r && r->id == 7 && r->status == SIMTX_STATUS_COMMAND_ERROR && ldst_fault_of(r) == LDST_FAULT_UNSUPPORTED);
+    CHECK_EQUAL(counter(o, "loads"), 0);
     bench_close(&b);
     simtx_observer_destroy(o);
 }

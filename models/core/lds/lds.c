@@ -152,6 +152,7 @@ static ldst_fault check_op(const lds_staging *s, const simtx_msg *head)
     unsigned size = r->access_size;
     bool plain_size = size == 1 || size == 2 || size == 4;
     if (s->malformed != LDST_FAULT_NONE) return s->malformed;
+    if (ldst_is_run(head)) return LDST_FAULT_UNSUPPORTED; /* runs are the ldst_unit's (ldst.h) */
     switch (head->op) {
     case SIMTX_OP_READ:
         if (!(kind == LDST_KIND_PLAIN ? plain_size : kind == LDST_KIND_LR && size == 4)) return LDST_FAULT_UNSUPPORTED;
@@ -169,9 +170,9 @@ static ldst_fault check_op(const lds_staging *s, const simtx_msg *head)
     default: return LDST_FAULT_UNSUPPORTED;
     }
     /* Every group with an active lane sent each beat its op takes. */
-    uint32_t wanted = 0, per_group = ldst_beats_per_group(head);
+    uint32_t wanted = 0, kinds = ldst_group_beats(head);
     for (unsigned g = 0; g < LDST_MAX_GROUPS; g++)
-        if (ldst_group_lanes(r->lanes, g)) wanted |= ((1u << per_group) - 1) << (3 * g);
+        if (ldst_group_lanes(r->lanes, g)) wanted |= kinds << (3 * g);
     return wanted && wanted == s->beats_seen ? LDST_FAULT_NONE : LDST_FAULT_UNSUPPORTED;
 }
 
@@ -307,11 +308,11 @@ static void stage_beat(lds_staging *s, const simtx_msg *msg)
      * the last slot keeps the latest beat, so the completion is answered. */
     s->beats[room ? s->beat_count++ : LDST_MAX_BEATS - 1] = *msg;
     const simtx_msg *head = &s->beats[0];
-    const uint64_t request_fields = UINT64_C(0xfffffffff000ffff); /* rd, size, kind, window */
+    const uint64_t request_fields = UINT64_C(0xfffffffff200ffff); /* rd, size, run, kind, window */
     bool lanes_op = !(msg->op == SIMTX_OP_FENCE || ldst_kind_of(msg) == LDST_KIND_CLEAR);
     bool fits = room && msg->op == head->op && msg->atomic_op == head->atomic_op && msg->id == head->id &&
                 msg->lane_mask == head->lane_mask && (msg->aux & request_fields) == (head->aux & request_fields) &&
-                (!lanes_op || (group < LDST_MAX_GROUPS && kind < ldst_beats_per_group(msg) &&
+                (!lanes_op || (group < LDST_MAX_GROUPS && (ldst_group_beats(msg) >> kind & 1) &&
                                ldst_group_lanes(msg->lane_mask, group) &&
                                msg->size >= ldst_beat_size(msg->lane_mask, group) && msg->size <= LDST_BEAT_BYTES)) &&
                 !(s->beats_seen >> (3 * group + kind) & 1);

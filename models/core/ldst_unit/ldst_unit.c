@@ -289,6 +289,8 @@ static ldst_fault check_op(const ldst_entry *e)
     unsigned size = ldst_access_size(head);
     bool plain_size = size == 1 || size == 2 || size == 4;
     if (e->malformed) return LDST_FAULT_UNSUPPORTED;
+    if (ldst_is_run(head) && (kind != LDST_KIND_PLAIN || (head->op != SIMTX_OP_READ && head->op != SIMTX_OP_WRITE)))
+        return LDST_FAULT_UNSUPPORTED;
     switch (head->op) {
     case SIMTX_OP_READ:
         if (!(kind == LDST_KIND_PLAIN ? plain_size : kind == LDST_KIND_LR && size == 4)) return LDST_FAULT_UNSUPPORTED;
@@ -304,9 +306,9 @@ static ldst_fault check_op(const ldst_entry *e)
     case SIMTX_OP_FENCE: return e->beat_count == 1 ? LDST_FAULT_NONE : LDST_FAULT_UNSUPPORTED;
     default: return LDST_FAULT_UNSUPPORTED;
     }
-    uint32_t wanted = 0, per_group = ldst_beats_per_group(head);
+    uint32_t wanted = 0, kinds = ldst_group_beats(head);
     for (unsigned g = 0; g < LDST_MAX_GROUPS; g++)
-        if (ldst_group_lanes(head->lane_mask, g)) wanted |= ((1u << per_group) - 1) << (3 * g);
+        if (ldst_group_lanes(head->lane_mask, g)) wanted |= kinds << (3 * g);
     return wanted && wanted == e->beats_seen ? LDST_FAULT_NONE : LDST_FAULT_UNSUPPORTED;
 }
 
@@ -365,11 +367,45 @@ static lane_scan scan_lanes(const ldst_entry *e)
     return (lane_scan){low, high, bits, !off_run && ldst_access_size(&e->head) == 4 && ldst_kind_of(&e->head) == LDST_KIND_PLAIN};
 }
 
+/* What scan_lanes would find in a run's addresses (a wrapping run, which
+ * the core never sends, fails the window check). Only the first lane's
+ * address is filed: a word run needs no other (word_run_address), and
+ * fill_run files the rest where a path reads each lane's. */
+static lane_scan run_lanes(ldst_entry *e)
+{
+    uint64_t lanes = e->head.lane_mask;
+    unsigned first = (unsigned)__builtin_ctzll(lanes), last = 63u - (unsigned)__builtin_clzll(lanes);
+    uint32_t base = (uint32_t)e->head.address;
+    e->addresses[first] = base + 4 * first;
+    bool consecutive = !((lanes >> first) & ((lanes >> first) + 1));
+    return (lane_scan){base + 4 * first, base + 4 * last, base,
+                       consecutive && ldst_access_size(&e->head) == 4 && base + 4 * last >= base + 4 * first};
+}
+
+/* Out of line: the paths that need it are the rare ones, and inlined it
+ * kept the segment's push out of line in the common one. Loops of a known
+ * count: vectorised. */
+static __attribute__((noinline)) void fill_run(ldst_entry *e)
+{
+    uint32_t base = (uint32_t)e->head.address;
+    if (e->head.lane_mask >> LDST_LANES_PER_BEAT)
+        for (unsigned lane = 0; lane < LDST_MAX_LANES; lane++) e->addresses[lane] = base + 4 * lane;
+    else
+        for (unsigned lane = 0; lane < LDST_LANES_PER_BEAT; lane++) e->addresses[lane] = base + 4 * lane;
+}
+
+/* A lane's address in a word run, from the request's first lane's. */
+static inline uint32_t word_run_address(const ldst_entry *e, unsigned lane)
+{
+    unsigned first = (unsigned)__builtin_ctzll(e->head.lane_mask);
+    return e->addresses[first] + 4 * (lane - first);
+}
+
 /* Checks every lane's window and alignment; *lane gets the lowest bad one.
  * Windows are intervals: when the lowest address and the highest access's
  * last byte lie in one, and the addresses ORed are aligned, every lane
  * passes without a look at each. */
-static ldst_fault check_lanes(const ldst_unit *u, const ldst_entry *e, const lane_scan *scan, unsigned *lane)
+static ldst_fault check_lanes(const ldst_unit *u, ldst_entry *e, const lane_scan *scan, unsigned *lane)
 {
     unsigned size = ldst_access_size(&e->head);
     const ldst_unit_params *p = &u->params;
@@ -377,6 +413,7 @@ static ldst_fault check_lanes(const ldst_unit *u, const ldst_entry *e, const lan
     if (!(scan->bits & (size - 1)) &&
         (in_window(scan->lowest, span, p->global_base, p->global_size) || in_window(scan->lowest, span, p->persistent_base, p->persistent_size)))
         return LDST_FAULT_NONE;
+    if (ldst_is_run(&e->head)) fill_run(e);
     for (uint64_t m = e->head.lane_mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctzll(m);
         uint32_t address = e->addresses[l];
@@ -418,7 +455,7 @@ static void push_segment(ldst_unit *u, ldst_entry *e, const ldst_segment *s, uin
     memset(msg->data, 0, msg->size);
     if (e->word_run) { /* the segment's lanes are one run of words: one copy */
         unsigned lane = (unsigned)__builtin_ctzll(s->lanes), bytes = 4u * lane_span(s->lanes);
-        uint32_t o = e->addresses[lane] - (uint32_t)msg->address;
+        uint32_t o = word_run_address(e, lane) - (uint32_t)msg->address;
         memcpy(msg->data + o, &u->staged_data[lane], bytes);
         simtx_msg_enable_bytes(msg, o, bytes);
         return;
@@ -462,7 +499,9 @@ static uint32_t issue(ldst_unit *u, ldst_entry *e, const lane_scan *scan, uint64
         ldst_segment segments[LDST_MAX_LANES];
         uint32_t lowest = scan->lowest, highest = scan->highest;
         e->word_run = scan->word_run && head->op != SIMTX_OP_CLEAN_LINE;
-        if ((lowest & segment_mask) == (highest & segment_mask)) { /* the usual coalesced access: one segment */
+        bool one_segment = (lowest & segment_mask) == (highest & segment_mask);
+        if (ldst_is_run(head) && !(one_segment && e->word_run)) fill_run(e); /* the paths below read each lane's address */
+        if (one_segment) { /* the usual coalesced access */
             uint32_t base = lowest & segment_mask;
             segments[0] = (ldst_segment){base, lowest - base, highest + size - base, lanes};
             count = 1;
@@ -508,7 +547,7 @@ static void serve(ldst_unit *u, ldst_entry *e, uint64_t now)
     ldst_fault fault = check_op(e);
     lane_scan scan = {0, 0, 0, false};
     if (fault == LDST_FAULT_NONE && e->head.op != SIMTX_OP_FENCE) {
-        scan = scan_lanes(e);
+        scan = ldst_is_run(&e->head) ? run_lanes(e) : scan_lanes(e);
         fault = check_lanes(u, e, &scan, &lane);
     }
     if (fault != LDST_FAULT_NONE) {
@@ -524,6 +563,46 @@ static void serve(ldst_unit *u, ldst_entry *e, uint64_t now)
     send_requests(u, now);
 }
 
+/* A run of words inside one segment that is a whole request in one beat
+ * (a coalesced kernel's usual load or store) goes from its beat straight to
+ * its mem.h request, through a short path that keeps the host's
+ * instruction cache: the general staging, checks and coalescer dispatch
+ * touch several times its code. False: any other beat, for the general
+ * path. The entry is the beat's, fresh. */
+static bool serve_single_run(ldst_unit *u, ldst_entry *e, const simtx_msg *msg, uint64_t now)
+{
+    uint64_t lanes = msg->lane_mask;
+    const uint64_t layout = LDST_LAST | LDST_RUN | UINT64_C(0xff) << 8 | UINT64_C(3) << 16 | UINT64_C(15) << 20 | UINT64_C(15) << 28;
+    uint64_t wanted = LDST_LAST | LDST_RUN | 4u << 8 | (uint64_t)(msg->op == SIMTX_OP_READ ? LDST_BEAT_ADDRESSES : LDST_BEAT_DATA) << 16;
+    if ((msg->op != SIMTX_OP_READ && msg->op != SIMTX_OP_WRITE) || (msg->aux & layout) != wanted || !lanes || lanes >> 32)
+        return false; /* group 0, 4-byte plain access */
+    unsigned first = (unsigned)__builtin_ctzll(lanes), last = 63u - (unsigned)__builtin_clzll(lanes);
+    uint32_t low = (uint32_t)msg->address + 4 * first, high = (uint32_t)msg->address + 4 * last;
+    uint32_t segment_mask = ~((uint32_t)u->params.segment_size - 1);
+    const ldst_unit_params *p = &u->params;
+    if (((lanes >> first) & ((lanes >> first) + 1)) || msg->size < 4 * (last + 1) || msg->size > LDST_BEAT_BYTES || (low & 3u) ||
+        high < low || (low & segment_mask) != (high & segment_mask) ||
+        !(in_window(low, high - low + 4, p->global_base, p->global_size) || in_window(low, high - low + 4, p->persistent_base, p->persistent_size)))
+        return false;
+    e->beat_count = 1;
+    e->beat_aux[0] = msg->aux;
+    e->beat_handle[0] = msg->handle;
+    e->beat_size[0] = msg->size;
+    e->addresses[first] = low;
+    e->word_run = true;
+    if (msg->op == SIMTX_OP_WRITE) memcpy(u->staged_data, msg->data, LDST_BEAT_BYTES);
+    uint64_t start = now > u->next_issue ? now : u->next_issue;
+    uint32_t base = low & segment_mask;
+    ldst_segment segment = {base, low - base, high + 4 - base, lanes};
+    push_segment(u, e, &segment, start);
+    u->next_issue = start + 1;
+    u->stats.memory_requests++;
+    e->remaining = 1;
+    count_request(u, e, 1);
+    send_requests(u, now);
+    return true;
+}
+
 /* Files a beat's fields and slots into the staged request. */
 static void stage_beat(ldst_unit *u, ldst_entry *e, const simtx_msg *msg)
 {
@@ -536,11 +615,11 @@ static void stage_beat(ldst_unit *u, ldst_entry *e, const simtx_msg *msg)
     e->beat_size[b] = msg->size;
     e->beat_handle[b] = msg->handle;
     const simtx_msg *head = &e->head;
-    const uint64_t request_fields = UINT64_C(0xfffffffff000ffff); /* rd, size, kind, window */
+    const uint64_t request_fields = UINT64_C(0xfffffffff200ffff); /* rd, size, run, kind, window */
     bool lanes_op = msg->op != SIMTX_OP_FENCE;
     bool fits = room && msg->op == head->op && msg->atomic_op == head->atomic_op && msg->id == head->id &&
                 msg->lane_mask == head->lane_mask && (msg->aux & request_fields) == (head->aux & request_fields) &&
-                (!lanes_op || (group < LDST_MAX_GROUPS && kind < ldst_beats_per_group(msg) && ldst_group_lanes(msg->lane_mask, group) &&
+                (!lanes_op || (group < LDST_MAX_GROUPS && (ldst_group_beats(msg) >> kind & 1) && ldst_group_lanes(msg->lane_mask, group) &&
                                msg->size >= ldst_beat_size(msg->lane_mask, group) && msg->size <= LDST_BEAT_BYTES)) &&
                 !(e->beats_seen >> (3 * group + kind) & 1);
     if (!fits) {
@@ -548,7 +627,7 @@ static void stage_beat(ldst_unit *u, ldst_entry *e, const simtx_msg *msg)
         return;
     }
     e->beats_seen |= 1u << (3 * group + kind);
-    if (!lanes_op) return;
+    if (!lanes_op || (kind == LDST_BEAT_ADDRESSES && ldst_is_run(msg))) return; /* a run's addresses: at serve */
     uint32_t *slots = kind == LDST_BEAT_ADDRESSES ? e->addresses : kind == LDST_BEAT_DATA ? u->staged_data : u->staged_expected;
     slots += LDST_LANES_PER_BEAT * group;
     uint32_t lanes = ldst_group_lanes(msg->lane_mask, group);
@@ -586,7 +665,7 @@ static void memory_response(ldst_unit *u, const simtx_msg *msg, uint64_t now)
         if (e->word_run) {
             if (lanes) {
                 unsigned lane = (unsigned)__builtin_ctzll(lanes);
-                memcpy(&e->results[lane], msg->data + (e->addresses[lane] - base), 4u * lane_span(lanes));
+                memcpy(&e->results[lane], msg->data + (word_run_address(e, lane) - base), 4u * lane_span(lanes));
             }
         } else {
             unsigned size = ldst_access_size(head);
@@ -697,6 +776,10 @@ static simtx_accept_result ldst_unit_accept(void *core, unsigned port, const sim
         u->staging = index;
     }
     ldst_entry *e = &u->entries[u->staging];
+    if (!e->beat_count && serve_single_run(u, e, msg, now)) {
+        u->staging = -1;
+        return accepted(u, now);
+    }
     stage_beat(u, e, msg);
     if (!ldst_is_last(msg)) return SIMTX_ACCEPTED_NO_TICK;
     u->staging = -1;

@@ -19,6 +19,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
     int32_t offset = cls == RV_CLASS_ATOMIC ? 0 : k->insn.imm;
     bool transactional = tx_client_active(w->tx);
     uint32_t lowest = UINT32_MAX, highest = 0, address_bits = 0;
+    bool word_run = false; /* lane l at addresses[0] + 4 l: an ldst.h run */
     uint32_t lanes = c->lanes; /* a local: the stores below cannot change it */
     bool uniform_base = (w->uniform_registers >> k->insn.rs1) & 1;
     /* Loads write rd (set again below for an argument the whole warp reads). */
@@ -43,6 +44,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         else FULL_WARP_ADDRESSES(lanes)
 #undef FULL_WARP_ADDRESSES
         if (!off_stride_bits && last_of_run > first) { /* not wrapping around */
+            word_run = true;
             address_bits = first; /* as aligned as the others (4 l adds no low bits) */
             lowest = first;
             highest = last_of_run;
@@ -233,10 +235,10 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         w->pending_memory += entry->warp_waits;
         if (cls != RV_CLASS_STORE && k->insn.rd) w->register_ready[k->insn.rd] = UINT64_MAX;
         if (global_mask) {
-            lsu_socket_request(c, LDST_PORT, w, warp_index, k, entry_index, global_mask, addresses, now);
+            lsu_socket_request(c, LDST_PORT, w, warp_index, k, entry_index, global_mask, addresses, word_run, now);
         }
         if (shared_mask) {
-            lsu_socket_request(c, LDS_PORT, w, warp_index, k, entry_index, shared_mask, addresses, now);
+            lsu_socket_request(c, LDS_PORT, w, warp_index, k, entry_index, shared_mask, addresses, false, now);
             c->stats.shared_accesses++;
         }
     }

@@ -17,7 +17,7 @@ static void put_beat(simt_core *c, unsigned port, const simtx_msg *beat, uint64_
 }
 
 void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t entry_index,
-                        uint64_t lanes, const uint32_t *addresses, uint64_t now)
+                        uint64_t lanes, const uint32_t *addresses, bool word_run, uint64_t now)
 {
     rv_op op = (rv_op)k->insn.op;
     rv_class cls = (rv_class)k->op_class;
@@ -40,6 +40,13 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
     header.warp = (int32_t)warp_index;
     header.cta = (int32_t)w->cta_slot;
     if (transactional) header.flags = SIMTX_FLAG_TRANSACTIONAL;
+    /* A run's addresses travel in the header: a load's addresses beats
+     * carry no slots, a store sends none (ldst.h). */
+    bool run = word_run && !shared && !transactional && kind == LDST_KIND_PLAIN && msg_op != SIMTX_OP_ATOMIC;
+    if (run) {
+        header.address = addresses[0];
+        header_aux |= LDST_RUN;
+    }
     const uint32_t *data = reg(c, w, k->insn.rs2);
     simtx_msg *beat = &header; /* each beat is the header with its kind, group, size and slots */
     for (unsigned group = 0; group < LDST_MAX_GROUPS; group++) {
@@ -51,7 +58,8 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
         uint64_t aux = header_aux | (uint64_t)group << 20;
         /* Slots of inactive lanes are ignored. */
         beat->aux = aux | (uint64_t)LDST_BEAT_ADDRESSES << 16 | (last_group && msg_op == SIMTX_OP_READ ? LDST_LAST : 0);
-        if (group_lanes == UINT32_MAX && !address_offset) { /* the usual full warp: one copy */
+        if (run) {
+        } else if (group_lanes == UINT32_MAX && !address_offset) { /* the usual full warp: one copy */
             memcpy(beat->data, &addresses[first], LDST_BEAT_BYTES);
         } else {
             for (uint32_t m = group_lanes; m; m &= m - 1) {
@@ -59,7 +67,7 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
                 ldst_set_slot(beat, i, addresses[first + i] - address_offset);
             }
         }
-        put_beat(c, port, beat, now);
+        if (!run || msg_op == SIMTX_OP_READ) put_beat(c, port, beat, now);
         if (msg_op == SIMTX_OP_READ) continue;
         beat->aux = aux | (uint64_t)LDST_BEAT_DATA << 16 | (last_group && op != RV_SC ? LDST_LAST : 0);
         memcpy(beat->data, &data[first], beat->size); /* lanes are consecutive slots */

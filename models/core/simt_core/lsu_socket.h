@@ -35,9 +35,10 @@ static inline bool lsu_socket_has_room(const simt_core *c, unsigned port, unsign
 
 /* Sends the request of an instruction's lanes on a socket, queueing what
  * the unit does not take (room checked by the caller), tagged with its
- * pending entry. */
+ * pending entry. word_run: lane l's address is addresses[0] + 4 l, which a
+ * plain access outside a transaction sends to the ldst_unit as a run. */
 void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t entry_index,
-                        uint64_t lanes, const uint32_t *addresses, uint64_t now);
+                        uint64_t lanes, const uint32_t *addresses, bool word_run, uint64_t now);
 
 /* Queues the clear of a CTA's region in the lds at dispatch (the first one
  * preceded by the size check); false without room. */

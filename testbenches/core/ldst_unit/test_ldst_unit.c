@@ -65,9 +65,10 @@ typedef struct request {
 } request;
 
 /* Offers every beat of a request at cycle now; returns the first beat's
- * answer (the others must be taken). */
-static simtx_accept_result send(bench *b, const request *r, const uint32_t *addresses, const uint32_t *data, const uint32_t *expected,
-                                uint64_t now)
+ * answer (the others must be taken). run: not 0, the request is a run with
+ * lane 0's address there (ldst.h), and addresses are not sent. */
+static simtx_accept_result send_run(bench *b, const request *r, uint32_t run, const uint32_t *addresses, const uint32_t *data,
+                                    const uint32_t *expected, uint64_t now)
 {
     simtx_msg header, beats[LDST_MAX_BEATS];
     simtx_msg_init(&header, r->op, 0, 0);
@@ -79,12 +80,22 @@ static simtx_accept_result send(bench *b, const request *r, const uint32_t *addr
     header.warp = 3;
     header.cta = 1;
     header.flags = r->flags;
+    if (run) {
+        header.address = run;
+        header.aux |= LDST_RUN;
+    }
     unsigned count = ldst_make_beats(beats, &header, addresses, data, expected);
     for (unsigned i = 0; i < count; i++) beats[i].handle = (void *)(uintptr_t)(0x1000 * (r->id + 1) + i); /* each beat's own */
     simtx_accept_result first = ldst_unit_block_info.accept(b->unit, CORE, &beats[0], now);
     if (first == SIMTX_BUSY) return first;
     for (unsigned i = 1; i < count; i++) CHECK(ldst_unit_block_info.accept(b->unit, CORE, &beats[i], now) != SIMTX_BUSY);
     return first;
+}
+
+static simtx_accept_result send(bench *b, const request *r, const uint32_t *addresses, const uint32_t *data, const uint32_t *expected,
+                                uint64_t now)
+{
+    return send_run(b, r, 0, addresses, data, expected, now);
 }
 
 /* The memory-socket messages sent since the last call, into out[]; returns how many. */
@@ -255,6 +266,61 @@ static void test_two_groups(void)
     CHECK_EQUAL(ldst_slot(responses[1], 31), 0x100u * 63 + 9);
     CHECK_EQUAL(ldst_slot(responses[0], 0), 9);
     CHECK_EQUAL(counter(&b, "memory_requests"), 4);
+    bench_close(&b);
+}
+
+/* Runs (addresses in the header, lane l at base + 4 l): a 64-lane store is
+ * one data beat per group and one response each; a load with holes in its
+ * mask, and of half words, reads each lane's own address; a run leaving
+ * the window faults at its lowest bad lane; an atomic run is a command
+ * error. Statistics as for the same requests with their addresses sent. */
+static void test_runs(void)
+{
+    bench b;
+    bench_open(&b, NULL);
+    uint32_t data[64], unused[64] = {0};
+    for (unsigned l = 0; l < 64; l++) data[l] = 0x300u + l;
+    simtx_msg header, beats[LDST_MAX_BEATS];
+    simtx_msg_init(&header, SIMTX_OP_WRITE, GLOBAL + 0x8000, 0);
+    header.aux = ldst_aux(0, 4, LDST_BEAT_ADDRESSES, 0, false, LDST_KIND_PLAIN, 0) | LDST_RUN;
+    header.lane_mask = UINT64_MAX;
+    CHECK_EQUAL(ldst_make_beats(beats, &header, unused, data, NULL), 2); /* data beats only */
+    CHECK(ldst_beat_of(&beats[0]) == LDST_BEAT_DATA && ldst_group(&beats[1]) == 1 && ldst_is_last(&beats[1]));
+    request store = {SIMTX_OP_WRITE, 0, LDST_KIND_PLAIN, 4, 0, UINT64_MAX, 1, 0};
+    CHECK(send_run(&b, &store, GLOBAL + 0x8000, unused, data, NULL, 0) != SIMTX_BUSY);
+    run(&b, 1, 4);
+    const simtx_msg *responses[8] = {0};
+    CHECK_EQUAL(core_responses(&b, responses, 8), 2);
+    CHECK(!ldst_is_last(responses[0]) && ldst_is_last(responses[1]) && responses[1]->status == SIMTX_STATUS_OK);
+    CHECK_EQUAL(word_at(&b, GLOBAL + 0x8000), 0x300);
+    CHECK_EQUAL(word_at(&b, GLOBAL + 0x8000 + 4 * 63), 0x300 + 63);
+    CHECK_EQUAL(counter(&b, "memory_requests"), 2);
+    request load = {SIMTX_OP_READ, 0, LDST_KIND_PLAIN, 4, 6, UINT64_C(0x0f0f00f0), 2, 0};
+    CHECK(send_run(&b, &load, GLOBAL + 0x8000 - 8, unused, NULL, NULL, 5) != SIMTX_BUSY);
+    run(&b, 5, 8);
+    CHECK_EQUAL(core_responses(&b, responses, 8), 1);
+    unsigned wrong = 0;
+    for (unsigned l = 4; l < 28; l++) wrong += ((load.lanes >> l) & 1) && ldst_slot(responses[0], l) != 0x300u + l - 2;
+    CHECK_EQUAL(wrong, 0);
+    request halves = {SIMTX_OP_READ, 0, LDST_KIND_PLAIN, 2, 6, ALL32, 3, 0};
+    CHECK(send_run(&b, &halves, GLOBAL + 0x8000, unused, NULL, NULL, 9) != SIMTX_BUSY);
+    run(&b, 9, 12);
+    CHECK_EQUAL(core_responses(&b, responses, 8), 1);
+    CHECK(ldst_slot(responses[0], 5) == 0x305 && ldst_slot(responses[0], 31) == 0x31f); /* each word's lower half */
+    CHECK_EQUAL(counter(&b, "memory_requests"), 4);
+    request outside = {SIMTX_OP_READ, 0, LDST_KIND_PLAIN, 4, 6, UINT64_C(0xfff0), 4, 0};
+    CHECK(send_run(&b, &outside, GLOBAL - 40, unused, NULL, NULL, 13) != SIMTX_BUSY);
+    request atomic = {SIMTX_OP_ATOMIC, SIMTX_ATOMIC_ADD, LDST_KIND_PLAIN, 4, 6, 0x3, 5, 0};
+    CHECK(send_run(&b, &atomic, GLOBAL + 0x8000, unused, data, NULL, 13) != SIMTX_BUSY);
+    run(&b, 14, 15);
+    CHECK_EQUAL(core_responses(&b, responses, 8), 3);
+    CHECK_EQUAL(ldst_fault_of(responses[0]), LDST_FAULT_RANGE);
+    CHECK_EQUAL(ldst_fault_lane(responses[0]), 4);
+    CHECK_EQUAL(ldst_fault_of(responses[2]), LDST_FAULT_UNSUPPORTED);
+    CHECK_EQUAL(counter(&b, "memory_requests"), 4);
+    CHECK_EQUAL(counter(&b, "loads"), 2);
+    CHECK_EQUAL(counter(&b, "stores"), 1);
+    CHECK_STRING(b.fake.failure, "");
     bench_close(&b);
 }
 
@@ -630,6 +696,7 @@ int main(void)
     test_one_segment();
     test_scattered();
     test_two_groups();
+    test_runs();
     test_byte_masks();
     test_atomic_order();
     test_cas_and_sc();
