@@ -167,8 +167,8 @@ static ldst_fault check(const tmu_request *r, const simtx_msg *head, unsigned *l
     *lane = lowest_lane(r->lanes);
     bool plain_size = r->access_size == 1 || r->access_size == 2 || r->access_size == 4;
     if ((head->op != SIMTX_OP_READ && head->op != SIMTX_OP_WRITE) || ldst_kind_of(head) != LDST_KIND_PLAIN || !plain_size ||
-        !r->lanes)
-        return LDST_FAULT_UNSUPPORTED; /* atomics inside a transaction among them */
+        !r->lanes || ldst_is_run(head))
+        return LDST_FAULT_UNSUPPORTED; /* atomics inside a transaction among them; runs are the ldst_unit's alone */
     for (uint64_t m = r->lanes; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctzll(m);
         if (r->addresses[l] & (r->access_size - 1u)) {
