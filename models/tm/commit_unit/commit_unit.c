@@ -927,6 +927,22 @@ static size_t commit_unit_debug_access(void *core, bool is_write, uint64_t addre
     return 0;
 }
 
+/* For the deadlock report: the ring's pointers, the oldest ID's state and the queues. */
+static void commit_unit_describe_pending(void *core, char *text, size_t size)
+{
+    commit_unit *u = core;
+    static const char *const states[] = {"free", "filling", "skipped", "checked", "validating", "validated", "committing", "done"};
+    const commit_slot *head = commit_ring_slot(&u->ring, u->ring.retire_cid);
+    bool live = head->cid == u->ring.retire_cid;
+    if (!live && !u->input_length && !u->ring.queries.length && !u->ring.beyond.length) return;
+    snprintf(text, size, "oldest ID %u %s, hazard at %u, write-back at %u; %zu TM messages waiting, %zu held queries, %zu held past the window; "
+             "outputs %zu up%s, %zu down%s",
+             (unsigned)u->ring.retire_cid, live && head->state < sizeof states / sizeof states[0] ? states[head->state] : "not yet heard of",
+             (unsigned)u->ring.hazard_cid, (unsigned)u->ring.writeback_cid, u->input_length, u->ring.queries.length, u->ring.beyond.length,
+             u->out[COMMIT_UNIT_UPSTREAM].length, u->port_blocked[COMMIT_UNIT_UPSTREAM] ? " (refused)" : "",
+             u->out[COMMIT_UNIT_DOWNSTREAM].length, u->port_blocked[COMMIT_UNIT_DOWNSTREAM] ? " (refused)" : "");
+}
+
 const simtx_block_info commit_unit_block_info = {
     .name = "commit_unit",
     .summary = "KILO TM / Warp TM commit unit of a memory partition: ordered commit IDs, hazard detection, value-based validation and write-back through the L2",
@@ -938,5 +954,6 @@ const simtx_block_info commit_unit_block_info = {
     .accept = commit_unit_accept,
     .cycle = commit_unit_cycle,
     .port_free = commit_unit_port_free,
+    .describe_pending = commit_unit_describe_pending,
     .debug_access = commit_unit_debug_access,
 };

@@ -363,6 +363,23 @@ void tm_unit_clear_history(void *unit)
     u->history.word_count = 0;
 }
 
+/* For the deadlock report: the warps by phase and the send queues. */
+static void tm_unit_describe_pending(void *core, char *text, size_t size)
+{
+    const tmu *u = core;
+    static const char *const phases[] = {"idle", "running", "in the TCD check", "in a timed check", "waiting for commit IDs",
+                                         "validating"};
+    unsigned count[sizeof phases / sizeof phases[0]] = {0};
+    for (uint32_t i = 0; i < u->warp_count; i++)
+        if (u->warps[i] && (size_t)u->warps[i]->phase < sizeof phases / sizeof phases[0]) count[u->warps[i]->phase]++;
+    size_t used = 0;
+    for (size_t p = TMU_RUNNING; p < sizeof phases / sizeof phases[0] && used < size; p++)
+        if (count[p]) used += (size_t)snprintf(text + used, size - used, "%s%u warp%s %s", used ? ", " : "", count[p], count[p] == 1 ? "" : "s", phases[p]);
+    if (used < size && (u->to_core.length || u->to_memory.length || u->pass.length))
+        snprintf(text + used, size - used, "%squeued: %zu to the core%s, %zu to memory%s", used ? "; " : "", u->to_core.length,
+                 u->core_blocked ? " (refused)" : "", u->to_memory.length + u->pass.length, u->memory_blocked ? " (refused)" : "");
+}
+
 const simtx_block_info tm_unit_block_info = {
     .name = "tm_unit",
     .summary = "the core side of lazy TM (KILO TM, Warp TM): logs, pre-commit checks, commit protocol, commit records",
@@ -375,4 +392,5 @@ const simtx_block_info tm_unit_block_info = {
     .cycle = tm_unit_cycle,
     .port_free = tm_unit_port_free,
     .debug_access = tm_unit_debug_access,
+    .describe_pending = tm_unit_describe_pending,
 };
