@@ -144,8 +144,10 @@ static bool rct_flush(void *self, uint64_t now)
     r->now = now + 1; /* the next cycle's updates */
     size_t sent = 0;
     while (sent < r->ready_count && r->env.send(r->env.unit, &r->ready[sent], now)) sent++;
-    memmove(r->ready, r->ready + sent, (r->ready_count - sent) * sizeof *r->ready);
-    r->ready_count -= sent;
+    if (sent) {
+        memmove(r->ready, r->ready + sent, (r->ready_count - sent) * sizeof *r->ready);
+        r->ready_count -= sent;
+    }
     return r->ready_count || r->pending_count;
 }
 
