@@ -54,6 +54,8 @@ static const simtx_socket_spec tm_unit_sockets[] = {
 
 static const tmu_commit_policy *const commit_policies[] = {&tmu_commit_per_tx, &tmu_commit_coalesced};
 static const tmu_precommit *const precommit_checks[] = {&tmu_precommit_tcd, &tmu_precommit_intra_warp, &tmu_precommit_early_abort};
+_Static_assert(sizeof precommit_checks / sizeof precommit_checks[0] <= TMU_MAX_PRECOMMIT,
+               "u->precommit holds each check once: TMU_MAX_PRECOMMIT must cover them all");
 static const tmu_filter *const access_filters[1] = {NULL}; /* none built yet */
 
 void tmu_fail(tmu *u, const char *format, ...)
