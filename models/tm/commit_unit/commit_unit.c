@@ -158,9 +158,9 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
         }
     }
     if (!commit_ring_init(&u->ring, (uint32_t)p->window) || !u->input || !u->validation_state ||
-        !msg_queue_init(&u->out[0], (size_t)p->output_queue_depth) ||
-        !msg_queue_init(&u->out[1], (size_t)p->output_queue_depth) ||
-        !msg_queue_init(&u->out[2], (size_t)p->output_queue_depth) ||
+        !msg_queue_init(&u->out[COMMIT_UNIT_UPSTREAM], (size_t)p->output_queue_depth) ||
+        !msg_queue_init(&u->out[COMMIT_UNIT_DOWNSTREAM], (size_t)p->output_queue_depth) ||
+        !msg_queue_init(&u->out[COMMIT_UNIT_NOTIFY], (size_t)p->output_queue_depth) ||
         !assoc_table_init(&u->lwh, (uint64_t)p->lwh_entries, (uint64_t)p->lwh_ways, grow) ||
         !assoc_table_init(&u->lwt, (uint64_t)p->lwt_entries, (uint64_t)p->lwt_subarrays, grow)) {
         snprintf(error, error_size, "out of memory for window %lld", (long long)p->window);
@@ -716,8 +716,9 @@ static void hazard_stage(commit_unit *u, uint64_t now)
                     s->wait_for_cid = writer;
                 }
             } else {
-                uint64_t word = s->writes.entries[s->hazard_progress - s->reads.count].address / 4;
-                u->notify->entered(u->notify_state, (uint32_t)word * 4, true);
+                uint32_t address = s->writes.entries[s->hazard_progress - s->reads.count].address;
+                uint64_t word = address / 4;
+                u->notify->entered(u->notify_state, address, true);
                 bool evicted = false;
                 if (!assoc_table_store(&u->lwh, word, s->cid, u->ring.retire_cid, &evicted)) {
                     fail(u, "out of memory growing the last-writer history (%" PRIu64 " sets)", u->lwh.sets);
