@@ -692,9 +692,12 @@ void finalize(netlist &net)
         for (size_t s = 0; s < inst.info->socket_count; s++)
             for (unsigned i = 0; i < inst.socket_counts[s]; i++) {
                 const simtx_socket_spec &spec = inst.info->sockets[s];
-                if (spec.role == SIMTX_SOCKET_MONITOR || spec.optional || bound.count(inst.name + "." + spec.name + "[" + std::to_string(i) + "]")) continue;
+                if (spec.role == SIMTX_SOCKET_MONITOR || bound.count(inst.name + "." + spec.name + "[" + std::to_string(i) + "]")) continue;
+                const char *needed_by = !spec.optional ? "" : inst.info->socket_needed ? inst.info->socket_needed(inst.params->data(), s) : nullptr;
+                if (!needed_by) continue;
                 std::string socket = inst.name + "." + spec.name + (spec.count_parameter ? "[" + std::to_string(i) + "]" : "");
-                fail_at(inst.where, "socket '" + socket + "' of " + describe_instance(inst) + " is not bound");
+                fail_at(inst.where, "socket '" + socket + "' of " + describe_instance(inst) + " is not bound" +
+                                        (*needed_by ? std::string(" (") + needed_by + " needs it)" : ""));
             }
     // Address ranges of one block must not overlap.
     for (size_t i = 0; i < net.bindings.size(); i++)
