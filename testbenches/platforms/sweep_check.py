@@ -3,8 +3,8 @@
 router latencies x 2 seeds) through scripts/sweep, and checks of its table:
 one row per point in grid order, every point ok, each point's completed
 requests equal to its --define requests, a longer router latency never
-faster, and the same point run alone (as a Slurm task runs it) giving the
-same row. usage: sweep_check.py SIMTX SCRATCH"""
+faster, and the same table from GNU parallel (where installed) and from
+the points run one by one (as Slurm array tasks run them). usage: sweep_check.py SIMTX SCRATCH"""
 import csv
 import os
 import shutil
@@ -46,6 +46,12 @@ for requests in ("300", "1200"):
               f"{requests} requests, seed {seed}: latency 8 finished before latency 2")
 check(by_point[("1200", "2", "1")] > by_point[("300", "2", "1")], "1200 requests took no longer than 300")
 check(os.path.exists(os.path.join(scratch, "pool", "results.png")), "no plot written")
+
+# GNU parallel, where installed, runs the same points to the same table.
+if shutil.which("parallel"):
+    sweep(os.path.join(scratch, "parallel"), "--runner", "parallel")
+    check(open(os.path.join(scratch, "parallel", "results.csv")).read() == open(os.path.join(scratch, "pool", "results.csv")).read(),
+          "GNU parallel gave another table than the process pool")
 
 # One point alone, as a Slurm array task runs it, then gathered: the same table.
 single = os.path.join(scratch, "single")
