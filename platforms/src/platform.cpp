@@ -8,6 +8,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "json_string.hpp"
+
 namespace simtx {
 
 uint64_t instance_seed(uint64_t seed, const std::string &instance_name)
@@ -352,22 +354,6 @@ static double peak_memory_mib()
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     return usage.ru_maxrss / 1024.0;
-}
-
-static std::string json_string(const std::string &text)
-{
-    std::string quoted = "\"";
-    for (unsigned char c : text) {
-        if (c == '"' || c == '\\') quoted += '\\';
-        if (c < 0x20) {
-            char escape[8];
-            std::snprintf(escape, sizeof escape, "\\u%04x", c);
-            quoted += escape;
-        } else {
-            quoted += static_cast<char>(c);
-        }
-    }
-    return quoted + "\"";
 }
 
 void platform::write_json(FILE *out, double wall_seconds, const std::string &error) const

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <map>
 
+#include "json_string.hpp"
+
 namespace simtx {
 
 namespace {
@@ -30,22 +32,6 @@ void write_json_number(FILE *out, const summary_metric &m)
     if (std::isnan(m.value) || std::isinf(m.value)) std::fputs("null", out);
     else if (m.integer) std::fprintf(out, "%.0f", m.value);
     else std::fprintf(out, "%.17g", m.value);
-}
-
-std::string json_quoted(const std::string &text)
-{
-    std::string quoted = "\"";
-    for (unsigned char c : text) {
-        if (c == '"' || c == '\\') quoted += '\\';
-        if (c < 0x20) {
-            char escape[8];
-            std::snprintf(escape, sizeof escape, "\\u%04x", c);
-            quoted += escape;
-        } else {
-            quoted += static_cast<char>(c);
-        }
-    }
-    return quoted + "\"";
 }
 
 double number_parameter(const instance &inst, const char *name)
@@ -141,14 +127,15 @@ double run_summary::sum(const interval &span, const char *type, const char *stat
     return total;
 }
 
-// The statistic times a parameter of its block (flits x flit_bytes), summed.
-double run_summary::sum_weighted(const interval &span, const char *type, const char *statistic, const char *parameter) const
+// The statistic times a weight of its block (flits x its flit bytes), summed.
+double run_summary::sum_weighted(const interval &span, const char *type, const char *statistic,
+                                 const std::function<double(const instance &)> &weight) const
 {
     double total = 0;
     for (size_t i = 0; i < stat_name_.size(); i++) {
         if (!stat_instance_[i] || std::strcmp(stat_instance_[i]->info->name, type) || stat_name_[i] != statistic) continue;
         double value = span.to->values[2 * i] - (span.from ? span.from->values[2 * i] : 0);
-        total += value * number_parameter(*stat_instance_[i], parameter);
+        total += value * weight(*stat_instance_[i]);
     }
     return total;
 }
@@ -201,16 +188,12 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
         add(std::string(level) + "_hit_rate", upper + " hit rate", "fraction", ratio(hits, lookups), false);
     }
     if (has("crossbar")) {
-        double request = sum_weighted(span, "crossbar", "request_flits", "flit_bytes");
+        double request = sum_weighted(span, "crossbar", "request_flits", [](const instance &inst) { return number_parameter(inst, "flit_bytes"); });
         // The reply network's flits are reply_flit_bytes, or flit_bytes when that is 0.
-        double reply = 0;
-        for (size_t i = 0; i < stat_name_.size(); i++) {
-            if (!stat_instance_[i] || std::strcmp(stat_instance_[i]->info->name, "crossbar") || stat_name_[i] != "reply_flits") continue;
-            double flits = span.to->values[2 * i] - (span.from ? span.from->values[2 * i] : 0);
-            double bytes = number_parameter(*stat_instance_[i], "reply_flit_bytes");
-            if (!(bytes > 0)) bytes = number_parameter(*stat_instance_[i], "flit_bytes");
-            reply += flits * bytes;
-        }
+        double reply = sum_weighted(span, "crossbar", "reply_flits", [](const instance &inst) {
+            double bytes = number_parameter(inst, "reply_flit_bytes");
+            return bytes > 0 ? bytes : number_parameter(inst, "flit_bytes");
+        });
         add("crossbar_request_bandwidth", "crossbar request bandwidth (flit bytes)", "GB/s", bandwidth(request), false);
         add("crossbar_reply_bandwidth", "crossbar reply bandwidth (flit bytes)", "GB/s", bandwidth(reply), false);
     }
@@ -326,7 +309,7 @@ void run_summary::write_json(FILE *out, uint64_t now_ps) const
         for (size_t i = 0; i < list.size(); i++) {
             std::fprintf(out, "%s%*s\"%s\": {\"value\": ", i ? ",\n" : "", indent, "", list[i].key.c_str());
             write_json_number(out, list[i]);
-            std::fprintf(out, ", \"unit\": %s}", json_quoted(list[i].unit).c_str());
+            std::fprintf(out, ", \"unit\": %s}", json_string(list[i].unit).c_str());
         }
         std::fputc('\n', out);
     };
@@ -336,7 +319,7 @@ void run_summary::write_json(FILE *out, uint64_t now_ps) const
     for (size_t i = 0; i < launches_.size(); i++) {
         const snapshot &stop = i + 1 < launches_.size() ? launches_[i + 1].start : end;
         std::fprintf(out, "%s\n      {\"index\": %zu, \"kernel\": %s, \"grid_x_block\": %s, \"start_ps\": %llu, \"end_ps\": %llu,\n", i ? "," : "",
-                     i, json_quoted(launches_[i].kernel).c_str(), json_quoted(launches_[i].shape).c_str(),
+                     i, json_string(launches_[i].kernel).c_str(), json_string(launches_[i].shape).c_str(),
                      static_cast<unsigned long long>(launches_[i].start.time_ps), static_cast<unsigned long long>(stop.time_ps));
         std::fprintf(out, "       \"metrics\": {\n");
         members(metrics({&launches_[i].start, &stop}), 8);

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -59,7 +60,8 @@ class run_summary {
     snapshot take(uint64_t now_ps) const;
     std::vector<summary_metric> metrics(const interval &span) const;
     double sum(const interval &span, const char *type, const char *statistic, bool count = false) const;
-    double sum_weighted(const interval &span, const char *type, const char *statistic, const char *parameter) const;
+    double sum_weighted(const interval &span, const char *type, const char *statistic,
+                        const std::function<double(const instance &)> &weight) const;
     bool has(const char *type) const;
     const instance *first(const char *type) const;
 
