@@ -212,11 +212,15 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
         add("memory_requests", "fixed-latency memory requests", "requests", counter("memory", "reads") + counter("memory", "writes") + counter("memory", "atomics"), true);
         add("memory_bandwidth", "fixed-latency memory bandwidth", "GB/s", bandwidth(counter("memory", "bytes_read") + counter("memory", "bytes_written")), false);
     }
-    if (has("tm_unit")) {
-        double commits = counter("tm_unit", "commits"), aborts = counter("tm_unit", "aborts");
-        add("tm_commits", "TM commits (lanes)", "transactions", commits, true);
-        add("tm_aborts", "TM aborts (lane attempts)", "attempts", aborts, true);
+    // Transactions of the cores' tm_units (lanes) and of TM traffic generators.
+    if (has("tm_unit") || has("tm_traffic")) {
+        double commits = counter("tm_unit", "commits") + counter("tm_traffic", "tm_n_commits");
+        double aborts = counter("tm_unit", "aborts") + counter("tm_traffic", "tm_n_aborts");
+        add("tm_commits", "TM commits", "transactions", commits, true);
+        add("tm_aborts", "TM aborts (attempts)", "attempts", aborts, true);
         add("tm_aborts_per_commit", "TM aborts per commit", "attempts/transaction", ratio(aborts, commits), false);
+    }
+    if (has("tm_unit")) {
         for (const char *cause : {"validation", "intra_warp", "early", "timeout", "fault"}) {
             std::string statistic = std::string("aborts_") + cause, label = cause;
             for (char &c : label) c = c == '_' ? '-' : c;
@@ -236,10 +240,6 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
         add("commit_unit_validations", "commit units: validation reads", "words", counter("commit_unit", "tm_n_validations"), true);
         add("commit_unit_writes", "commit units: write-backs", "words", counter("commit_unit", "tm_n_commit_writes"), true);
         add("commit_unit_hazards", "commit units: IDs waiting on an older writer", "transactions", counter("commit_unit", "hazards"), true);
-    }
-    if (has("tm_traffic")) {
-        add("tm_commits", "TM commits", "transactions", counter("tm_traffic", "tm_n_commits"), true);
-        add("tm_aborts", "TM aborts", "attempts", counter("tm_traffic", "tm_n_aborts"), true);
     }
     if (has("nvm_controller")) {
         add("pm_persists", "PM persists (writes into the WPQs)", "requests", counter("nvm_controller", "writes"), true);
