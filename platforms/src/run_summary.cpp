@@ -268,8 +268,8 @@ void run_summary::write_text(FILE *out, uint64_t now_ps) const
     for (const summary_metric &m : total) width = std::max(width, m.label.size());
     std::fprintf(out, "summary (whole run)\n");
     for (const summary_metric &m : total) {
-        std::string unit = m.unit == "fraction" ? "" : m.unit;
-        std::fprintf(out, "  %-*s  %14s  %s\n", static_cast<int>(width), m.label.c_str(), format_value(m).c_str(), unit.c_str());
+        std::string unit = m.unit == "fraction" ? "" : "  " + m.unit;
+        std::fprintf(out, "  %-*s  %14s%s\n", static_cast<int>(width), m.label.c_str(), format_value(m).c_str(), unit.c_str());
     }
     if (launches_.empty()) return;
     // One row per launch, with the columns this netlist has.
