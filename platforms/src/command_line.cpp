@@ -12,6 +12,7 @@ namespace simtx {
 const char command_line_usage[] =
     "usage: simtx run NETLIST [options]\n"
     "       simtx describe [BLOCK [--markdown]]\n"
+    "       simtx --version\n"
     "\n"
     "run options:\n"
     "  --set INST.PARAM=VALUE   override a parameter; INST and PARAM may be globs (sm*.warps=24)\n"
@@ -27,6 +28,8 @@ const char command_line_usage[] =
     "                           (default 500000; 0: never)\n"
     "  --check-protocol         check the TLM-2.0 base protocol on every binding\n"
     "  --quiet                  no text summary\n"
+    "  --stats-detail           print every block's statistics after the summary (always in --stats)\n"
+    "  --progress               show progress on stderr even when it is not a terminal\n"
     "  --workload NAME          run a workload's host program (kernels on the netlist's simt_core\n"
     "                           blocks, checked by its oracle); --set workload.OPTION=VALUE sets\n"
     "                           its options (n, opt=O0..Os, seed, ...; see testbenches/workloads)\n"
@@ -90,14 +93,23 @@ run_command parse_run_command(int argc, const char *const *argv)
             command.run.watchdog_ns = static_cast<double>(parse_number("--watchdog", option_value(argc, argv, i)));
         else if (option == "--check-protocol") command.run.check_protocol = true;
         else if (option == "--quiet") command.run.quiet = true;
+        else if (option == "--stats-detail") command.run.stats_detail = true;
+        else if (option == "--progress") command.run.progress = true;
         else
             throw usage_error("unknown option '" + option + "'" +
                               did_you_mean(option, {"--set", "--define", "--seed", "--stats", "--vcd", "--trace", "--max-time",
-                                                    "--watchdog", "--check-protocol", "--quiet", "--workload"}));
+                                                    "--watchdog", "--check-protocol", "--quiet", "--workload",
+                                                    "--stats-detail", "--progress"}));
     }
     if (!command.run.trace_globs.empty() && command.run.vcd_file.empty()) throw usage_error("--trace needs --vcd FILE");
     if (!command.workload.options.empty() && command.workload.name.empty()) throw usage_error("--set workload.* needs --workload NAME");
     command.workload.seed = command.run.seed;
+    run_record &record = command.run.record;
+    record.arguments.assign(argv, argv + argc);
+    record.workload = command.workload.name;
+    record.workload_options = command.workload.options;
+    record.defines = command.netlist.defines;
+    record.sets = command.netlist.sets;
     return command;
 }
 

@@ -483,6 +483,8 @@ int lua_include(lua_State *L)
         if (stat(normal.c_str(), &normal_info) == 0 && normal_info.st_dev == info.st_dev && normal_info.st_ino == info.st_ino) path = normal;
         if (!S_ISREG(info.st_mode)) fail_at(at, "cannot include '" + path + "': not a netlist file (a folder?)");
         check_include_loop(L, path, at);
+        if (std::find(state.result.files.begin(), state.result.files.end(), path) == state.result.files.end())
+            state.result.files.push_back(path);
 
         // The scope of the included file.
         if (lua_isnoneornil(L, 2)) {
@@ -749,6 +751,7 @@ netlist load_netlist(const std::string &file, const netlist_options &options)
     }
     std::string error;
     lua_pushcfunction(L, add_include_chain);
+    state.result.files.push_back(file);
     int status = luaL_loadfilex(L, file.c_str(), "t");
     if (status == LUA_OK) status = lua_pcall(L, 0, 0, 1);
     if (status == LUA_ERRMEM && budget.memory_exceeded) {

@@ -6,6 +6,7 @@
 
 #include <systemc>
 
+#include "build_info.hpp"
 #include "command_line.hpp"
 #include "describe.hpp"
 #include "platform.hpp"
@@ -68,6 +69,10 @@ int sc_main(int argc, char **argv)
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         std::fputs(simtx::command_line_usage, argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
+    }
+    if (!std::strcmp(argv[1], "--version")) {
+        std::printf("simtx %s (commit %s)\n", simtx::build_version, simtx::build_commit);
+        return 0;
     }
     if (!std::strcmp(argv[1], "describe")) return command_describe(argc, argv);
     if (!std::strcmp(argv[1], "run")) return command_run(argc, argv);

@@ -9,6 +9,7 @@
 #include "did_you_mean.hpp"
 #include "netlist.hpp"
 #include "nvm_controller.h"
+#include "kernel_image.h"
 #include "simt_core.h"
 #include "tm_unit.h"
 #include "workload.h"
@@ -38,6 +39,10 @@ bool backend_access(void *context, bool is_write, uint32_t address, void *data, 
 bool backend_launch(void *context, simt_launch *launch, char *error, size_t error_size)
 {
     auto *state = static_cast<backend_state *>(context);
+    const kernel_function *kernel = kernel_image_function_at(launch->image, launch->entry_pc);
+    std::string shape = std::to_string(launch->grid[0]) + "x" + std::to_string(launch->grid[1]) + "x" + std::to_string(launch->grid[2]) +
+                        " x " + std::to_string(launch->block[0]) + "x" + std::to_string(launch->block[1]) + "x" + std::to_string(launch->block[2]);
+    state->owner->begin_launch(kernel ? kernel->name : "?", shape);
     for (block_module *core : state->cores)
         if (!simt_core_start_launch(static_cast<simt_core *>(core->core()), launch, error, error_size)) return false;
     for (block_module *core : state->cores) core->wake_up();
