@@ -48,7 +48,7 @@ int command_run(int argc, char **argv)
     try {
         // Outputs first: a path that cannot be written is found before the run, not after it.
         simtx::check_run_outputs(command.run);
-        if (!command.workload.name.empty()) command.run.host_program = simtx::workload_host_program(command.workload);
+        if (!command.workload.name.empty() || !command.workload.host_plugin.empty()) command.run.host_program = simtx::workload_host_program(command.workload);
         simtx::netlist net = simtx::load_netlist(command.netlist_file, command.netlist);
         simtx::platform platform(net, command.run);
         return platform.run();
