@@ -40,5 +40,7 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "transaction-level GPU simulator with tran
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
+# Stripped as Debian ships binaries (the debug information is most of simtx's size).
+set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libsystemc (>= 2.3.3), liblua5.4-0, libc6, libstdc++6, clang, lld | lld-14")
 include(CPack)

@@ -29,7 +29,8 @@ echo "$(wc -l < "$scratch/contents") entries, among them:"
 grep -E "bin/|host_api.h|simtxConfig.cmake|simtx.pc|gtx480.lua$" "$scratch/contents" | awk '{print "  " $NF}'
 
 dpkg-deb -x "$deb" "$scratch/root"
-"$scratch/root/usr/bin/simtx" run "$scratch/root/usr/share/simtx/platforms/gtx480.lua" --workload vector_add --quiet
+# A bare netlist name is an installed platform.
+(cd "$scratch" && "$scratch/root/usr/bin/simtx" run gtx480.lua --workload vector_add --quiet)
 printf '#include "gpu.h"\nGPU_KERNEL void k(const unsigned *a) { (void)a; }\n' > "$scratch/k.c"
 "$scratch/root/usr/bin/simtx-cc" "$scratch/k.c" -o "$scratch/k.elf"
 echo "unpacked simtx ran the default simulation; unpacked simtx-cc compiled a kernel"

@@ -21,8 +21,8 @@
 #ifndef SIMTX_KERNEL_DIR
 #error "SIMTX_KERNEL_DIR must name the directory of the built kernels"
 #endif
-#ifndef SIMTX_INSTALLED_KERNEL_DIR
-#error "SIMTX_INSTALLED_KERNEL_DIR must name the installed kernels' directory relative to simtx's"
+#ifndef SIMTX_INSTALLED_DATA_DIR
+#error "SIMTX_INSTALLED_DATA_DIR must name the installed data directory (share/simtx) relative to simtx's"
 #endif
 
 namespace simtx {
@@ -149,15 +149,8 @@ bool backend_durable_read(void *context, uint32_t address, void *data, size_t si
 // (cmake/install.cmake), else those of the build tree simtx was built in.
 std::string kernel_directory()
 {
-    char executable[4096];
-    ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
-    if (length > 0) {
-        std::string path(executable, static_cast<size_t>(length));
-        std::string installed = path.substr(0, path.find_last_of('/') + 1) + SIMTX_INSTALLED_KERNEL_DIR;
-        struct stat status;
-        if (stat(installed.c_str(), &status) == 0 && S_ISDIR(status.st_mode)) return installed;
-    }
-    return SIMTX_KERNEL_DIR;
+    std::string installed = installed_data_directory();
+    return installed.empty() ? SIMTX_KERNEL_DIR : installed + "/kernels";
 }
 
 // Every option given is one the workload reads (its values are checked when
@@ -177,6 +170,21 @@ void check_option_names(const workload_info *info, const workload_request &reque
                               "' has no option '" + option.first + "'" + did_you_mean(option.first, known) + " (options: " + list + ")");
 }
 
+
+} // namespace
+
+std::string installed_data_directory()
+{
+    char executable[4096];
+    ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
+    if (length <= 0) return "";
+    std::string path(executable, static_cast<size_t>(length));
+    std::string installed = path.substr(0, path.find_last_of('/') + 1) + SIMTX_INSTALLED_DATA_DIR;
+    struct stat status;
+    return stat(installed.c_str(), &status) == 0 && S_ISDIR(status.st_mode) ? installed : "";
+}
+
+namespace {
 
 // A host program's entry, run on the device: 0 passed, 1 failed, 2 bad
 // input; writes its message.

@@ -28,6 +28,10 @@ struct workload_request {
 // entry point), and returns the host program for run_options::host_program.
 std::function<std::string(platform &)> workload_host_program(const workload_request &request);
 
+// <prefix>/share/simtx when this simtx is an installed one (its platforms/
+// and the built-in kernels/ are there), else "".
+std::string installed_data_directory();
+
 } // namespace simtx
 
 #endif
