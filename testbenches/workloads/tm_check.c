@@ -1,6 +1,7 @@
 #include "tm_check.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct tm_check {
     gpu_serializability *oracle;
@@ -51,12 +52,14 @@ void tm_check_discard(tm_check *check, gpu_device *device)
 void tm_print_statistics(gpu_device *device, workload_context *context, const char *name)
 {
     /* The tm_units' and the cores' statistics (the commit units count commits and aborts too). */
-    static const char *const names[] = {"aborts_validation", "aborts_intra_warp", "aborts_timeout", "tm_wasted_cycles", "commit_cycles", "log_bytes"};
+    /* Qualified by block type (host_api.h), printed by name. */
+    static const char *const queries[] = {"tm_unit:aborts_validation", "tm_unit:aborts_intra_warp", "tm_unit:aborts_timeout",
+                                          "simt_core:tm_wasted_cycles", "tm_unit:commit_cycles",      "tm_unit:log_bytes"};
     if (!context->log) return;
     fprintf(context->log, "%s:", name);
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
         double value = 0;
-        if (gpu_statistic(device, names[i], &value)) fprintf(context->log, " %s=%.0f", names[i], value);
+        if (gpu_statistic(device, queries[i], &value)) fprintf(context->log, " %s=%.0f", strchr(queries[i], ':') + 1, value);
     }
     fprintf(context->log, "\n");
 }
