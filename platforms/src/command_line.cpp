@@ -30,8 +30,9 @@ const char command_line_usage[] =
     "  --workload NAME          run a workload's host program (kernels on the netlist's simt_core\n"
     "                           blocks, checked by its oracle); --set workload.OPTION=VALUE sets\n"
     "                           its options (n, opt=O0..Os, seed, ...; see testbenches/workloads)\n"
-    "  --host PLUGIN.so [-- ARG...]  run your own host program: a shared library exporting\n"
-    "                           simtx_host_main, given the arguments after -- (docs/sdk.md)\n"
+    "  --host PLUGIN.so         run your own host program instead: a shared library exporting\n"
+    "                           simtx_host_main (docs/sdk.md)\n"
+    "  -- ARG...                the host plugin's arguments (the rest of the command line)\n"
     "\n"
     "exit status: 0 done, 1 the run failed, 2 bad input\n";
 
@@ -71,7 +72,8 @@ run_command parse_run_command(int argc, const char *const *argv)
         } else if (option == "--workload") command.workload.name = option_value(argc, argv, i);
         else if (option == "--host") command.workload.host_plugin = option_value(argc, argv, i);
         else if (option == "--") {
-            if (command.workload.host_plugin.empty()) throw usage_error("arguments after -- are for a host plugin: give --host PLUGIN.so first");
+            if (command.workload.host_plugin.empty())
+                throw usage_error("arguments after -- are for a host plugin: give --host PLUGIN.so first");
             command.workload.host_arguments.assign(argv + i + 1, argv + argc);
             break;
         }
@@ -105,7 +107,8 @@ run_command parse_run_command(int argc, const char *const *argv)
     }
     if (!command.run.trace_globs.empty() && command.run.vcd_file.empty()) throw usage_error("--trace needs --vcd FILE");
     if (!command.workload.options.empty() && command.workload.name.empty()) throw usage_error("--set workload.* needs --workload NAME");
-    if (!command.workload.host_plugin.empty() && !command.workload.name.empty()) throw usage_error("--host and --workload exclude each other");
+    if (!command.workload.host_plugin.empty() && !command.workload.name.empty())
+        throw usage_error("--host and --workload exclude each other");
     command.workload.seed = command.run.seed;
     return command;
 }

@@ -53,7 +53,8 @@ int command_run(int argc, char **argv)
         // A bare name that is no file here names an installed platform: `simtx run gtx480.lua`.
         struct stat status;
         std::string installed = simtx::installed_data_directory();
-        if (command.netlist_file.find('/') == std::string::npos && stat(command.netlist_file.c_str(), &status) && !installed.empty())
+        bool bare_name = command.netlist_file.find('/') == std::string::npos;
+        if (bare_name && stat(command.netlist_file.c_str(), &status) && !installed.empty())
             command.netlist_file = installed + "/platforms/" + command.netlist_file;
         simtx::netlist net = simtx::load_netlist(command.netlist_file, command.netlist);
         simtx::platform platform(net, command.run);

@@ -27,6 +27,17 @@
 
 namespace simtx {
 
+std::string installed_data_directory()
+{
+    char executable[4096];
+    ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
+    if (length <= 0) return "";
+    std::string path(executable, static_cast<size_t>(length));
+    std::string installed = path.substr(0, path.find_last_of('/') + 1) + SIMTX_INSTALLED_DATA_DIR;
+    struct stat status;
+    return stat(installed.c_str(), &status) == 0 && S_ISDIR(status.st_mode) ? installed : "";
+}
+
 namespace {
 
 // One statistic of the platform, split for the host API's queries.
@@ -170,22 +181,6 @@ void check_option_names(const workload_info *info, const workload_request &reque
                               "' has no option '" + option.first + "'" + did_you_mean(option.first, known) + " (options: " + list + ")");
 }
 
-
-} // namespace
-
-std::string installed_data_directory()
-{
-    char executable[4096];
-    ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
-    if (length <= 0) return "";
-    std::string path(executable, static_cast<size_t>(length));
-    std::string installed = path.substr(0, path.find_last_of('/') + 1) + SIMTX_INSTALLED_DATA_DIR;
-    struct stat status;
-    return stat(installed.c_str(), &status) == 0 && S_ISDIR(status.st_mode) ? installed : "";
-}
-
-namespace {
-
 // A host program's entry, run on the device: 0 passed, 1 failed, 2 bad
 // input; writes its message.
 using host_entry = std::function<int(gpu_device *device, std::string &message)>;
@@ -276,7 +271,7 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
     }
     check_option_names(info, request);
     return [info, request](platform &owner) -> std::string {
-        return run_host_program(owner, request.name, "workload '" + request.name + "'", info->transactional, [&](gpu_device *device, std::string &message) {
+        auto entry = [&](gpu_device *device, std::string &message) {
             std::vector<workload_option> options;
             for (const auto &option : request.options) options.push_back({option.first.c_str(), option.second.c_str()});
             char error[2048] = "";
@@ -285,7 +280,8 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
             int status = info->main(device, &context);
             message = error;
             return status == 0 ? 0 : context.bad_input ? 2 : 1;
-        });
+        };
+        return run_host_program(owner, request.name, "workload '" + request.name + "'", info->transactional, entry);
     };
 }
 
