@@ -5,6 +5,9 @@
 # finds the others relative to itself, so `cmake --install --prefix DIR`
 # works for any DIR. CPack makes the Debian package from the same rules.
 include(CMakePackageConfigHelpers)
+# Installing (and cpack) never rebuilds: build first. Otherwise every cpack
+# run would first check every target of the tree (most of its time).
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 
 set(SIMTX_INSTALL_DATADIR ${CMAKE_INSTALL_DATADIR}/simtx)
 set(SIMTX_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/simtx)
