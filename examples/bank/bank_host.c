@@ -9,6 +9,11 @@
 
 #include "bank.h"
 
+/* The kernel ELF when no argument names one (the CMake project defines the one it built). */
+#ifndef BANK_KERNEL
+#define BANK_KERNEL "bank_O2.elf"
+#endif
+
 #define BLOCK 128
 #define PER_THREAD 2
 #define INITIAL_BALANCE 1000
@@ -25,7 +30,7 @@ static bool parse(gpu_device *device, const char *text, const char *name, unsign
 
 int simtx_host_main(gpu_device *device, int argc, char **argv)
 {
-    const char *kernel = argc > 1 ? argv[1] : BANK_KERNEL; /* BANK_KERNEL: the ELF CMake built */
+    const char *kernel = argc > 1 ? argv[1] : BANK_KERNEL;
     unsigned long threads = 512, account_count = 64;
     if ((argc > 2 && !parse(device, argv[2], "THREADS", 1, 1u << 20, &threads)) ||
         (argc > 3 && !parse(device, argv[3], "ACCOUNTS", 2, 1u << 20, &account_count)))

@@ -7,11 +7,16 @@
 
 #include "saxpy.h"
 
+/* The kernel ELF when no argument names one (the CMake project defines the one it built). */
+#ifndef SAXPY_KERNEL
+#define SAXPY_KERNEL "saxpy_O2.elf"
+#endif
+
 #define BLOCK 256
 
 int simtx_host_main(gpu_device *device, int argc, char **argv)
 {
-    const char *kernel = argc > 1 ? argv[1] : SAXPY_KERNEL; /* SAXPY_KERNEL: the ELF CMake built */
+    const char *kernel = argc > 1 ? argv[1] : SAXPY_KERNEL;
     char *end = NULL;
     unsigned long n = argc > 2 ? strtoul(argv[2], &end, 0) : 10000;
     if ((end && *end) || n == 0 || n > (1u << 24)) {
