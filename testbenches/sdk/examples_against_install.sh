@@ -1,7 +1,8 @@
 #!/bin/sh
 # usage: examples_against_install.sh BUILD_DIR EXAMPLES_DIR
 # Installs BUILD_DIR into a scratch prefix, builds examples/saxpy and
-# examples/bank against it as a user outside the tree would (find_package),
+# examples/bank against it as a user outside the tree would (find_package;
+# a kernel rebuilt when its header changes),
 # builds saxpy once more by hand (simtx-cc, pkg-config), and runs each on two
 # netlists of the installed platforms; every run's oracles must pass.
 set -eu
@@ -16,10 +17,18 @@ cmake --install "$build" --prefix "$prefix" > "$scratch/install.log"
 simtx=$prefix/bin/simtx
 platforms=$prefix/share/simtx/platforms
 
+# The projects are copied: the header test below edits one.
+cp -R "$examples" "$scratch/sources"
 for example in saxpy bank; do
-    cmake -S "$examples/$example" -B "$scratch/$example" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release > "$scratch/$example.log"
+    cmake -S "$scratch/sources/$example" -B "$scratch/$example" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release > "$scratch/$example.log"
     cmake --build "$scratch/$example" >> "$scratch/$example.log"
 done
+# A kernel is rebuilt when a header it includes changes (simtx_add_kernel's depfile).
+echo "/* edited */" >> "$scratch/sources/saxpy/saxpy.h"
+cmake --build "$scratch/saxpy" | grep -q "kernel saxpy_O2.elf" || {
+    echo "FAILED: saxpy_O2.elf was not rebuilt after saxpy.h changed" >&2
+    exit 1
+}
 
 # run NETLIST PLUGIN EXPECTED [ARGS...]: the run passes and prints EXPECTED.
 run() {
