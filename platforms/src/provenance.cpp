@@ -43,6 +43,17 @@ void provenance::write_json(FILE *out, uint64_t seed) const
                          json_string(record_.workload_options[i].second).c_str());
         std::fprintf(out, "}}");
     }
+    std::fprintf(out, ",\n    \"host_plugin\": ");
+    if (record_.host_plugin.empty()) {
+        std::fprintf(out, "null");
+    } else {
+        std::string hash = sha256_file_hex(record_.host_plugin);
+        std::fprintf(out, "{\"path\": %s, \"sha256\": %s, \"arguments\": [", json_string(record_.host_plugin).c_str(),
+                     hash.empty() ? "null" : json_string(hash).c_str());
+        for (size_t i = 0; i < record_.host_arguments.size(); i++)
+            std::fprintf(out, "%s%s", i ? ", " : "", json_string(record_.host_arguments[i]).c_str());
+        std::fprintf(out, "]}");
+    }
     std::fprintf(out, ",\n    \"seed\": %llu\n  }", static_cast<unsigned long long>(seed));
 }
 

@@ -22,6 +22,8 @@ struct run_record {
     std::vector<std::pair<std::string, std::string>> workload_options;
     std::map<std::string, std::string> defines;
     std::vector<std::string> sets;
+    std::string host_plugin; // empty: none
+    std::vector<std::string> host_arguments;
 };
 
 class provenance {

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <sys/stat.h>
 
 #include <systemc>
 
@@ -49,7 +50,13 @@ int command_run(int argc, char **argv)
     try {
         // Outputs first: a path that cannot be written is found before the run, not after it.
         simtx::check_run_outputs(command.run);
-        if (!command.workload.name.empty()) command.run.host_program = simtx::workload_host_program(command.workload);
+        if (!command.workload.name.empty() || !command.workload.host_plugin.empty()) command.run.host_program = simtx::workload_host_program(command.workload);
+        // A bare name that is no file here names an installed platform: `simtx run gtx480.lua`.
+        struct stat status;
+        std::string installed = simtx::installed_data_directory();
+        bool bare_name = command.netlist_file.find('/') == std::string::npos;
+        if (bare_name && stat(command.netlist_file.c_str(), &status) && !installed.empty())
+            command.netlist_file = installed + "/platforms/" + command.netlist_file;
         simtx::netlist net = simtx::load_netlist(command.netlist_file, command.netlist);
         simtx::platform platform(net, command.run);
         return platform.run();
