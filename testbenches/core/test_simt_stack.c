@@ -1,6 +1,7 @@
-/* The SIMT stack alone: divergence and reconvergence, calls and exits, and
- * a transaction's Retry/Transaction entries through commits that fail some
- * lanes and then commit all. */
+/* The SIMT stack alone: divergence and reconvergence, calls and exits, a
+ * transaction's Retry/Transaction entries through commits that fail some
+ * lanes and then commit all, and Pause-and-Go's Paused entries as HPCA'16
+ * Figures 6 and 7 draw them. */
 #include "simt_stack.h"
 #include "test_support.h"
 
@@ -114,9 +115,9 @@ static void test_transaction(void)
     CHECK_EQUAL(simt_stack_push(&s, 0x210, 0x230, 0x03, false), SIMT_STACK_OK);
     /* The commit: lanes 1 and 3 fail validation and retry; 0 and 2 commit. */
     simt_stack_retry_lanes(&s, retry, 0x0a);
-    bool rerun = false;
-    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x200, &rerun), SIMT_STACK_OK);
-    CHECK(rerun);
+    simt_settle next = SIMT_SETTLE_DONE;
+    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x200, &next), SIMT_STACK_OK);
+    CHECK_EQUAL(next, SIMT_SETTLE_RERUN);
     CHECK_EQUAL(s.depth, 3);
     CHECK_EQUAL(s.entries[retry].mask, 0);
     CHECK_EQUAL(simt_stack_top(&s)->kind, ENTRY_TRANSACTION);
@@ -124,17 +125,133 @@ static void test_transaction(void)
     CHECK_EQUAL(simt_stack_top(&s)->mask, 0x0a);
     /* A doomed attempt of lane 3 aborts while lane 1 commits. */
     simt_stack_retry_lanes(&s, retry, 0x08);
-    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x200, &rerun), SIMT_STACK_OK);
-    CHECK(rerun);
+    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x200, &next), SIMT_STACK_OK);
+    CHECK_EQUAL(next, SIMT_SETTLE_RERUN);
     CHECK_EQUAL(simt_stack_top(&s)->mask, 0x08);
     /* Every lane committed: the Retry entry pops, the warp goes on after tx_commit. */
-    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x200, &rerun), SIMT_STACK_OK);
-    CHECK(!rerun);
+    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x200, &next), SIMT_STACK_OK);
+    CHECK_EQUAL(next, SIMT_SETTLE_DONE);
     CHECK_EQUAL(s.depth, 1);
     CHECK_EQUAL(simt_stack_top(&s)->pc, 0x244);
     CHECK_EQUAL(simt_stack_top(&s)->mask, 0xff);
     CHECK_EQUAL(simt_stack_top(&s)->kind, ENTRY_NORMAL);
     CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    simt_stack_release(&s);
+}
+
+/* An entry's fields at once. */
+static void check_entry(const simt_stack *s, uint32_t e, simt_stack_kind kind, uint32_t pc, uint64_t mask, uint32_t log_index)
+{
+    CHECK(e < s->depth);
+    if (e >= s->depth) return;
+    CHECK_EQUAL(s->entries[e].kind, kind);
+    CHECK_EQUAL(s->entries[e].pc, pc);
+    CHECK_EQUAL(s->entries[e].mask, mask);
+    if (kind == ENTRY_PAUSED) CHECK_EQUAL(s->entries[e].log_index, log_index);
+}
+
+/* Figure 6 (8 threads; x = a[i+1] at 0x108, y = a[i-1] at 0x110, a[i] = z
+ * at 0x120, tx_commit at 0x128; 4-byte instructions here, so Retry's pc is
+ * 0x104, and the log index is the paper's L + 1: the next position, tx.h 5).
+ * 1: the transaction opens; 2: threads 0-3 pause at the load at 0x110 (log
+ * index 1) in a new entry below the running one; 3: 4-7 reach tx_commit, 5
+ * and 6 fail validation into Retry, 4 and 7 leave, and 0-3 resume at 0x110;
+ * 4: they commit but for 1 and 2; 5: Retry's 1, 2, 5, 6 re-run. */
+static void test_pause_figure6(void)
+{
+    simt_stack s;
+    CHECK(simt_stack_init(&s, 4)); /* small: the pause must grow it */
+    simt_stack_start(&s, 0x100, EXIT_PC, 0xff);
+    uint32_t retry = 0;
+    CHECK_EQUAL(simt_stack_open_transaction(&s, 0x100, 0x128, 0xff, &retry), SIMT_STACK_OK);
+    simt_stack_top(&s)->pc = 0x110; /* 0x108 executed */
+    /* state 1 */
+    CHECK_EQUAL(s.depth, 3);
+    check_entry(&s, 0, ENTRY_NORMAL, 0x12c, 0xff, 0);
+    check_entry(&s, 1, ENTRY_RETRY, 0x104, 0x00, 0);
+    check_entry(&s, 2, ENTRY_TRANSACTION, 0x110, 0xff, 0);
+    /* state 2: the load issued (pc on), then its response paused 0-3 */
+    simt_stack_top(&s)->pc = 0x118;
+    CHECK_EQUAL(simt_stack_pause(&s, retry, 0x110, 0x0f, 1), SIMT_STACK_OK);
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    CHECK_EQUAL(s.depth, 4);
+    check_entry(&s, 1, ENTRY_RETRY, 0x104, 0x00, 0);
+    check_entry(&s, 2, ENTRY_PAUSED, 0x110, 0x0f, 1);
+    check_entry(&s, 3, ENTRY_TRANSACTION, 0x118, 0xf0, 0);
+    CHECK_EQUAL(simt_stack_attempt_index(&s, retry), 3);
+    CHECK_EQUAL(simt_stack_attempt_lanes(&s, retry), 0xf0);
+    /* state 3: 4-7 at tx_commit; 5 and 6 fail */
+    simt_stack_top(&s)->pc = 0x128;
+    simt_stack_retry_lanes(&s, retry, 0x60);
+    check_entry(&s, 1, ENTRY_RETRY, 0x104, 0x60, 0);
+    check_entry(&s, 2, ENTRY_PAUSED, 0x110, 0x0f, 1);
+    check_entry(&s, 3, ENTRY_TRANSACTION, 0x128, 0xf0, 0);
+    simt_settle next = SIMT_SETTLE_DONE;
+    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x100, &next), SIMT_STACK_OK);
+    CHECK_EQUAL(next, SIMT_SETTLE_RESUME); /* 0-3 continue from 0x110 with their log index */
+    CHECK_EQUAL(s.depth, 3);
+    check_entry(&s, 2, ENTRY_TRANSACTION, 0x110, 0x0f, 0);
+    CHECK_EQUAL(simt_stack_top(&s)->log_index, 1);
+    CHECK_EQUAL(simt_stack_attempt_lanes(&s, retry), 0x0f);
+    /* state 4: 0-3 at tx_commit; 1 and 2 fail */
+    simt_stack_top(&s)->pc = 0x128;
+    simt_stack_retry_lanes(&s, retry, 0x06);
+    check_entry(&s, 1, ENTRY_RETRY, 0x104, 0x66, 0);
+    check_entry(&s, 2, ENTRY_TRANSACTION, 0x128, 0x0f, 0);
+    /* state 5: Retry is copied into a new Transaction entry */
+    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x100, &next), SIMT_STACK_OK);
+    CHECK_EQUAL(next, SIMT_SETTLE_RERUN);
+    simt_stack_top(&s)->pc = 0x128; /* executed till commit */
+    check_entry(&s, 1, ENTRY_RETRY, 0x104, 0x00, 0);
+    check_entry(&s, 2, ENTRY_TRANSACTION, 0x128, 0x66, 0);
+    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x100, &next), SIMT_STACK_OK);
+    CHECK_EQUAL(next, SIMT_SETTLE_DONE);
+    check_entry(&s, 0, ENTRY_NORMAL, 0x12c, 0xff, 0);
+    CHECK_EQUAL(s.depth, 1);
+    simt_stack_release(&s);
+}
+
+/* Figure 7: three rounds of pause. 1, 2, 5, 6 pause at 0x128 (log index 4,
+ * the paper's 3); the others diverge and 0 and 3 pause inside their path at
+ * 0x148 (7: the paper's 6), which empties it; 4 and 7 run on to 0x168. The
+ * newest pause resumes first, then the oldest, then the transaction ends. */
+static void test_pause_figure7(void)
+{
+    simt_stack s;
+    CHECK(simt_stack_init(&s, 16));
+    simt_stack_start(&s, 0x100, EXIT_PC, 0xff);
+    uint32_t retry = 0;
+    CHECK_EQUAL(simt_stack_open_transaction(&s, 0x100, 0x180, 0xff, &retry), SIMT_STACK_OK);
+    simt_stack_top(&s)->pc = 0x12c;
+    CHECK_EQUAL(simt_stack_pause(&s, retry, 0x128, 0x66, 4), SIMT_STACK_OK);
+    /* 0, 3 and 4, 7 diverge at 0x140 and reconverge at 0x160 */
+    simt_stack_top(&s)->pc = 0x160;
+    CHECK_EQUAL(simt_stack_push(&s, 0x150, 0x160, 0x90, false), SIMT_STACK_OK);
+    CHECK_EQUAL(simt_stack_push(&s, 0x14c, 0x160, 0x09, false), SIMT_STACK_OK);
+    CHECK_EQUAL(simt_stack_pause(&s, retry, 0x148, 0x09, 7), SIMT_STACK_OK);
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING); /* their emptied path pops */
+    check_entry(&s, s.depth - 1, ENTRY_NORMAL, 0x150, 0x90, 0);
+    check_entry(&s, s.depth - 2, ENTRY_TRANSACTION, 0x160, 0x90, 0);
+    simt_stack_top(&s)->pc = 0x160;
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    simt_stack_top(&s)->pc = 0x168;
+    CHECK_EQUAL(s.depth, 5);
+    check_entry(&s, 1, ENTRY_RETRY, 0x104, 0x00, 0);
+    check_entry(&s, 2, ENTRY_PAUSED, 0x128, 0x66, 4);
+    check_entry(&s, 3, ENTRY_PAUSED, 0x148, 0x09, 7);
+    check_entry(&s, 4, ENTRY_TRANSACTION, 0x168, 0x90, 0);
+    simt_settle next = SIMT_SETTLE_DONE;
+    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x100, &next), SIMT_STACK_OK);
+    CHECK_EQUAL(next, SIMT_SETTLE_RESUME);
+    check_entry(&s, s.depth - 1, ENTRY_TRANSACTION, 0x148, 0x09, 0);
+    CHECK_EQUAL(simt_stack_top(&s)->log_index, 7);
+    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x100, &next), SIMT_STACK_OK);
+    CHECK_EQUAL(next, SIMT_SETTLE_RESUME);
+    check_entry(&s, s.depth - 1, ENTRY_TRANSACTION, 0x128, 0x66, 0);
+    CHECK_EQUAL(simt_stack_top(&s)->log_index, 4);
+    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x100, &next), SIMT_STACK_OK);
+    CHECK_EQUAL(next, SIMT_SETTLE_DONE);
+    CHECK_EQUAL(s.depth, 1);
     simt_stack_release(&s);
 }
 
@@ -144,5 +261,7 @@ int main(void)
     test_calls_and_broken_return();
     test_depth_limit();
     test_transaction();
+    test_pause_figure6();
+    test_pause_figure7();
     return simtx_test_summary();
 }

@@ -64,15 +64,32 @@ simt_stack_status simt_stack_open_transaction(simt_stack *s, uint32_t begin_pc, 
     return SIMT_STACK_OK;
 }
 
-simt_stack_status simt_stack_settle_transaction(simt_stack *s, uint32_t retry_index, uint32_t begin_pc, bool *rerun)
+simt_stack_status simt_stack_pause(simt_stack *s, uint32_t retry_index, uint32_t pc, uint64_t lanes, uint32_t log_index)
 {
-    s->depth = retry_index + 1; /* drop the (empty) Transaction entry and anything above */
+    uint32_t attempt = simt_stack_attempt_index(s, retry_index);
+    for (uint32_t e = attempt; e < s->depth; e++) s->entries[e].mask &= ~lanes;
+    simt_stack_status status = simt_stack_push(s, 0, 0, 0, false); /* room for one more */
+    if (status != SIMT_STACK_OK) return status;
+    for (uint32_t e = s->depth - 1; e > attempt; e--) s->entries[e] = s->entries[e - 1];
+    s->entries[attempt] = (stack_entry){pc, TX_NO_RECONVERGE, lanes, false, ENTRY_PAUSED, log_index};
+    return SIMT_STACK_OK;
+}
+
+simt_stack_status simt_stack_settle_transaction(simt_stack *s, uint32_t retry_index, uint32_t begin_pc, simt_settle *next)
+{
+    s->depth = simt_stack_attempt_index(s, retry_index); /* drop the (empty) Transaction entry and anything above */
+    if (s->depth > retry_index + 1) { /* the newest pause resumes where it stopped */
+        s->entries[s->depth - 1].kind = ENTRY_TRANSACTION;
+        *next = SIMT_SETTLE_RESUME;
+        return SIMT_STACK_OK;
+    }
     stack_entry *retry = &s->entries[retry_index];
-    *rerun = retry->mask != 0;
-    if (!*rerun) {
+    if (!retry->mask) {
+        *next = SIMT_SETTLE_DONE;
         s->depth = retry_index; /* pop the Retry entry: the parent is at tx_commit + 4 */
         return SIMT_STACK_OK;
     }
+    *next = SIMT_SETTLE_RERUN;
     uint64_t again = retry->mask;
     retry->mask = 0;
     simt_stack_status status = simt_stack_push(s, begin_pc + 4, TX_NO_RECONVERGE, again, false);

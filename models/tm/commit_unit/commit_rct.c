@@ -82,6 +82,7 @@ static void rct_pack(rct *r)
     }
     simtx_msg *msg = &r->ready[r->ready_count++];
     notify_init(msg, NOTIFY_KIND_CONFLICT_ADDRESSES, -1, true);
+    msg->aux = r->pending_since; /* notify.h: the receiver measures the update latency from it */
     msg->size = 4 * r->pending_count;
     memcpy(msg->data, r->pending, msg->size);
     r->stats.messages++;
