@@ -84,8 +84,7 @@ static void resume_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t 
     tx_warp *tx = w->tx;
     const stack_entry *top = simt_stack_top(&w->stack);
     tx->phase = TX_WAIT_BEGIN;
-    tx->attempt_start = now;
-    tx->attempt_instructions = 0;
+    tx->attempt_start = now; /* its timeout; its time and instructions count from the attempt's start */
     warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY);
     simtx_msg *resume = send_event(c, SIMTX_OP_TX_RESUME, warp_index, top->mask, 0);
     if (resume) resume->transaction_id = top->log_index;
@@ -145,7 +144,7 @@ void tx_client_abort_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_
         core_fail(c, "a transaction faulted on 1000 retries in a row (a bad address or jump, not an inconsistent read), last at %s", where);
         return;
     }
-    c->tm_stats.tm_wasted_cycles += now - tx->attempt_start;
+    c->tm_stats.tm_wasted_cycles += now - tx->round_start;
     c->tm_stats.tm_wasted_instructions += tx->attempt_instructions;
     send_event(c, SIMTX_OP_TX_ROLLBACK, warp_index, lanes, (uint64_t)tx->abort_cause);
     for (uint64_t m = lanes; m; m &= m - 1) lane_rollback(c, w, (uint32_t)__builtin_ctzll(m));
@@ -197,8 +196,8 @@ void tx_client_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd, u
     tx->commit_rd = rd;
     tx->committing = mask;
     tx->phase = TX_WAIT_COMMIT;
-    c->tm_stats.tm_core_cycles += now - tx->attempt_start;
-    simtx_histogram_add(&c->tm_stats.tm_core_duration, now - tx->attempt_start);
+    c->tm_stats.tm_core_cycles += now - tx->round_start;
+    simtx_histogram_add(&c->tm_stats.tm_core_duration, now - tx->round_start);
     warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY);
     send_event(c, SIMTX_OP_TX_COMMIT, warp_index, mask, 0);
 }
@@ -224,7 +223,7 @@ static void commit_answered(simt_core *c, warp *w, uint32_t warp_index, const tx
     w->uniform_registers &= ~(1u << tx->commit_rd);
     if (outcome->retry) {
         unsigned count = (unsigned)__builtin_popcountll(outcome->retry);
-        c->tm_stats.tm_wasted_cycles += now - tx->attempt_start;
+        c->tm_stats.tm_wasted_cycles += now - tx->round_start;
         c->tm_stats.tm_wasted_instructions += tx->attempt_instructions * count / (unsigned)__builtin_popcountll(committing);
         for (uint64_t m = outcome->retry; m; m &= m - 1) lane_rollback(c, w, (uint32_t)__builtin_ctzll(m));
         simt_stack_retry_lanes(&w->stack, tx->retry_index, outcome->retry);
@@ -271,6 +270,7 @@ void tx_client_response(simt_core *c, const simtx_msg *msg, uint64_t now)
         w->tx->may_pause = (msg->flags & SIMTX_FLAG_TX_PAUSE) != 0;
         w->tx->phase = TX_RUNNING;
         w->tx->attempt_start = now;
+        if (msg->op == SIMTX_OP_TX_BEGIN) w->tx->round_start = now;
         warp_sched_set_hot(&c->sched, warp_index, 0, STALL_NONE);
         return;
     }

@@ -48,6 +48,10 @@ typedef struct tx_warp {
     uint32_t *checkpoint; /* registers at tx_begin, [32][lanes] */
     uint32_t attempt;     /* the warp's attempt number (TX_BEGIN's aux) */
     uint64_t attempt_start, attempt_instructions;
+    /* TX_BEGIN's answer: a part resumed after a pause keeps it, so its time
+     * (statistics, wasted cycles) includes the pause, as the paper's
+     * transaction length does; attempt_start (the timeout) restarts. */
+    uint64_t round_start;
     bool abort_requested;
     int abort_cause;      /* TX_ROLLBACK_TIMEOUT or TX_ROLLBACK_FAULT */
     uint64_t timeout;     /* doubles after each timeout abort, so long but correct transactions finish */
