@@ -385,7 +385,7 @@ void tm_unit_clear_history(void *unit)
     u->history.word_count = 0;
 }
 
-/* For the deadlock report: the warps by phase and the send queues. */
+/* For the deadlock report: the warps by phase, paused lanes and the send queues. */
 static void tm_unit_describe_pending(void *core, char *text, size_t size)
 {
     const tmu *u = core;
@@ -397,6 +397,8 @@ static void tm_unit_describe_pending(void *core, char *text, size_t size)
     size_t used = 0;
     for (size_t p = TMU_RUNNING; p < sizeof phases / sizeof phases[0] && used < size; p++)
         if (count[p]) used += (size_t)snprintf(text + used, size - used, "%s%u warp%s %s", used ? ", " : "", count[p], count[p] == 1 ? "" : "s", phases[p]);
+    if (used < size && u->probes.paused_lanes)
+        used += (size_t)snprintf(text + used, size - used, "%s%llu lanes paused", used ? ", " : "", (unsigned long long)u->probes.paused_lanes);
     if (used < size && (u->to_core.length || u->to_memory.length || u->pass.length))
         snprintf(text + used, size - used, "%squeued: %zu to the core%s, %zu to memory%s", used ? "; " : "", u->to_core.length,
                  u->core_blocked ? " (refused)" : "", u->to_memory.length + u->pass.length, u->memory_blocked ? " (refused)" : "");
