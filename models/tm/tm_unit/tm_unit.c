@@ -230,7 +230,7 @@ static void *tm_unit_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_histogram(o, "write_set", &u->stats.write_set, "words", "write-log entries per committed transaction");
     simtx_observe_histogram(o, "aborts_per_tx", &u->stats.aborts_per_tx, "aborts", "aborts before each committed transaction");
     simtx_observe_histogram(o, "commit_duration", &u->stats.commit_duration, "cycles", "per warp commit: TX_COMMIT to its response");
-    simtx_observe_histogram(o, "cat_update_latency", &u->stats.cat_update_latency, "cycles", "per conflict-address notification: its oldest entry made at the commit unit to the table's update here (batching, queueing, the notify network)");
+    simtx_observe_histogram(o, "cat_update_latency", &u->stats.cat_update_latency, "cycles", "per conflict-address notification: the commit unit's send to the table's update here (queueing, the notify network)");
     simtx_observe_probe(o, "tx_warps", &u->probes.tx_warps, 11, "warps inside a transaction");
     simtx_observe_probe(o, "committing", &u->probes.committing, 11, "warps between TX_COMMIT and its response");
     simtx_observe_probe(o, "cat_occupancy", &u->probes.cat_occupancy, 16, "conflict address table entries in use");
