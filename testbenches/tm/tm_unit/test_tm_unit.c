@@ -5,9 +5,9 @@
  * pass-through untouched and its back-pressure, loads answered from the
  * logs, per-transaction and coalesced commits, a validation failure and its
  * retry, Warp TM's intra-warp conflict, TCD's read-only commit, EA/PG's
- * conflict address table, Early-Abort and Pause-and-Go (HPCA'16 Figures 6
- * and 7 on the unit's side), rollback, faults, the commit records and bad
- * parameters. */
+ * conflict address table and its update latency, Early-Abort and
+ * Pause-and-Go (HPCA'16 Figures 6 and 7 on the unit's side), rollback,
+ * faults, the commit records and bad parameters. */
 #include <stdio.h>
 #include <string.h>
 
@@ -585,6 +585,30 @@ static void test_early_abort(void)
     bench_close(b);
 }
 
+/* The update latency: a notification sent at commit-clock cycle 10 reaches
+ * a unit whose clock runs twice as fast at its cycle 50: 30 cycles. */
+static void test_update_latency(void)
+{
+    const char *settings[] = {"notify_clock_ratio=2", NULL};
+    bench *b = bench_open(settings);
+    b->now = 50;
+    simtx_msg msg;
+    notify_init(&msg, NOTIFY_KIND_CONFLICT_ADDRESSES, -1, true);
+    uint32_t entry = BASE | NOTIFY_CAT_ADD;
+    msg.size = 4;
+    memcpy(msg.data, &entry, 4);
+    msg.aux = 10;
+    CHECK(tm_unit_block_info.accept(b->unit, NOTIFY, &msg, b->now) != SIMTX_BUSY);
+    const simtx_stat_entry *e = simtx_observer_find_stat(b->observer, "cat_update_latency");
+    CHECK(e != NULL);
+    if (e) {
+        const simtx_histogram *h = e->value;
+        CHECK_EQUAL(h->count, 1);
+        CHECK_EQUAL(h->maximum, 30);
+    }
+    bench_close(b);
+}
+
 /* TX_RESUME of `lanes` from log index `log_index`; returns its response's index. */
 static int resume(bench *b, uint64_t lanes, uint32_t log_index)
 {
@@ -862,6 +886,7 @@ int main(void)
     test_coalesced_intra_warp();
     test_tcd();
     test_early_abort();
+    test_update_latency();
     test_pause_figure6();
     test_pause_figure7();
     test_pause_rules();
