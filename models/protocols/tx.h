@@ -92,7 +92,9 @@
  *      truncates their logs there and its log pointer continues from it.
  *      The response is TX_BEGIN's (the warp issues nothing before it). The
  *      Retry entry's lanes re-run (TX_BEGIN) only after every Paused entry
- *      resumed and ended (HPCA'16 Figure 6).
+ *      resumed and ended (HPCA'16 Figure 6). TX_BEGIN while lanes are
+ *      paused, or TX_RESUME of lanes not paused, during an attempt or with
+ *      another log index, fails the run.
  *
  *      LOG INDEX. The paper interleaves a warp's logs in one buffer with one
  *      entry per transactional access for every lane (zero for inactive
