@@ -63,8 +63,9 @@
  *          their log index. They leave the running attempt before the
  *          access (their values are not written, their store data not
  *          logged); the core parks them, at the access's pc, in a Paused
- *          entry that keeps the log index, right below the running
- *          Transaction entry. The unit never pauses the attempt's last
+ *          entry that keeps the log index (with their copies of the
+ *          divergent and call entries they were in), right below the
+ *          running Transaction entry. The unit never pauses the attempt's last
  *          running lanes (one lane runs on), so every pause ends with a
  *          commit of the others; a round of pauses is bounded by the lanes,
  *          and a paused lane never aborts a committing transaction.

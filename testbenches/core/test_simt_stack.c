@@ -212,9 +212,9 @@ static void test_pause_figure6(void)
 }
 
 /* Figure 7: three rounds of pause. 1, 2, 5, 6 pause at 0x128 (log index 4,
- * the paper's 3); the others diverge and 0 and 3 pause inside their path at
- * 0x148 (7: the paper's 6), which empties it; 4 and 7 run on to 0x168. The
- * newest pause resumes first, then the oldest, then the transaction ends. */
+ * the paper's 3), 0 and 3 at 0x148 (7: the paper's 6), and 4 and 7 run on
+ * to 0x168. The newest pause resumes first, then the oldest, then the
+ * transaction ends. */
 static void test_pause_figure7(void)
 {
     simt_stack s;
@@ -224,16 +224,8 @@ static void test_pause_figure7(void)
     CHECK_EQUAL(simt_stack_open_transaction(&s, 0x100, 0x180, 0xff, &retry), SIMT_STACK_OK);
     simt_stack_top(&s)->pc = 0x12c;
     CHECK_EQUAL(simt_stack_pause(&s, retry, 0x128, 0x66, 4), SIMT_STACK_OK);
-    /* 0, 3 and 4, 7 diverge at 0x140 and reconverge at 0x160 */
-    simt_stack_top(&s)->pc = 0x160;
-    CHECK_EQUAL(simt_stack_push(&s, 0x150, 0x160, 0x90, false), SIMT_STACK_OK);
-    CHECK_EQUAL(simt_stack_push(&s, 0x14c, 0x160, 0x09, false), SIMT_STACK_OK);
+    simt_stack_top(&s)->pc = 0x14c;
     CHECK_EQUAL(simt_stack_pause(&s, retry, 0x148, 0x09, 7), SIMT_STACK_OK);
-    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING); /* their emptied path pops */
-    check_entry(&s, s.depth - 1, ENTRY_NORMAL, 0x150, 0x90, 0);
-    check_entry(&s, s.depth - 2, ENTRY_TRANSACTION, 0x160, 0x90, 0);
-    simt_stack_top(&s)->pc = 0x160;
-    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
     simt_stack_top(&s)->pc = 0x168;
     CHECK_EQUAL(s.depth, 5);
     check_entry(&s, 1, ENTRY_RETRY, 0x104, 0x00, 0);
@@ -243,12 +235,73 @@ static void test_pause_figure7(void)
     simt_settle next = SIMT_SETTLE_DONE;
     CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x100, &next), SIMT_STACK_OK);
     CHECK_EQUAL(next, SIMT_SETTLE_RESUME);
-    check_entry(&s, s.depth - 1, ENTRY_TRANSACTION, 0x148, 0x09, 0);
+    CHECK_EQUAL(s.depth, 4);
+    check_entry(&s, 3, ENTRY_TRANSACTION, 0x148, 0x09, 0);
     CHECK_EQUAL(simt_stack_top(&s)->log_index, 7);
     CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x100, &next), SIMT_STACK_OK);
     CHECK_EQUAL(next, SIMT_SETTLE_RESUME);
-    check_entry(&s, s.depth - 1, ENTRY_TRANSACTION, 0x128, 0x66, 0);
+    check_entry(&s, 2, ENTRY_TRANSACTION, 0x128, 0x66, 0);
     CHECK_EQUAL(simt_stack_top(&s)->log_index, 4);
+    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x100, &next), SIMT_STACK_OK);
+    CHECK_EQUAL(next, SIMT_SETTLE_DONE);
+    CHECK_EQUAL(s.depth, 1);
+    simt_stack_release(&s);
+}
+
+/* Lanes paused inside a divergent path and inside a call keep those
+ * entries: 0-3 and 4-7 diverge at 0x140 (reconverging at 0x160); 4-7 call
+ * a function at 0x400 from 0x150, where 6 and 7 pause at 0x408. Their
+ * segment (the Transaction entry's copy, the path's, the call's) waits
+ * below the running entry; the others' emptied nothing, and their call
+ * returns and reconverges. On resume 6 and 7 continue in the call, return
+ * to 0x154 and reconverge at 0x160 before tx_commit. */
+static void test_pause_divergence_and_calls(void)
+{
+    simt_stack s;
+    CHECK(simt_stack_init(&s, 4));
+    simt_stack_start(&s, 0x100, EXIT_PC, 0xff);
+    uint32_t retry = 0;
+    CHECK_EQUAL(simt_stack_open_transaction(&s, 0x100, 0x180, 0xff, &retry), SIMT_STACK_OK);
+    simt_stack_top(&s)->pc = 0x160;
+    CHECK_EQUAL(simt_stack_push(&s, 0x144, 0x160, 0x0f, false), SIMT_STACK_OK);
+    CHECK_EQUAL(simt_stack_push(&s, 0x150, 0x160, 0xf0, false), SIMT_STACK_OK);
+    simt_stack_top(&s)->pc = 0x154; /* the call */
+    CHECK_EQUAL(simt_stack_push(&s, 0x40c, EXIT_PC, 0xf0, true), SIMT_STACK_OK); /* after the load at 0x408 */
+    CHECK_EQUAL(simt_stack_pause(&s, retry, 0x408, 0xc0, 2), SIMT_STACK_OK);
+    CHECK_EQUAL(s.depth, 9);
+    check_entry(&s, 2, ENTRY_PAUSED, 0x160, 0xc0, 2);
+    check_entry(&s, 3, ENTRY_NORMAL, 0x154, 0xc0, 0);
+    check_entry(&s, 4, ENTRY_NORMAL, 0x408, 0xc0, 0);
+    CHECK(s.entries[4].is_call);
+    CHECK_EQUAL(s.entries[4].reconverge, EXIT_PC);
+    check_entry(&s, 5, ENTRY_TRANSACTION, 0x160, 0x3f, 0);
+    check_entry(&s, 6, ENTRY_NORMAL, 0x144, 0x0f, 0);
+    check_entry(&s, 7, ENTRY_NORMAL, 0x154, 0x30, 0);
+    check_entry(&s, 8, ENTRY_NORMAL, 0x40c, 0x30, 0);
+    CHECK_EQUAL(simt_stack_attempt_lanes(&s, retry), 0x3f);
+    /* 4 and 5 return and reach 0x160, then 0-3 do: the attempt is whole. */
+    simt_stack_top(&s)->pc = EXIT_PC;
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    simt_stack_top(&s)->pc = 0x160;
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    simt_stack_top(&s)->pc = 0x160;
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    check_entry(&s, s.depth - 1, ENTRY_TRANSACTION, 0x160, 0x3f, 0);
+    simt_stack_top(&s)->pc = 0x180; /* at tx_commit: all commit */
+    simt_settle next = SIMT_SETTLE_DONE;
+    CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x100, &next), SIMT_STACK_OK);
+    CHECK_EQUAL(next, SIMT_SETTLE_RESUME);
+    CHECK_EQUAL(s.depth, 5);
+    check_entry(&s, 2, ENTRY_TRANSACTION, 0x160, 0xc0, 0);
+    CHECK_EQUAL(simt_stack_attempt_index(&s, retry), 2);
+    CHECK_EQUAL(simt_stack_attempt_lanes(&s, retry), 0xc0);
+    check_entry(&s, 4, ENTRY_NORMAL, 0x408, 0xc0, 0); /* the paused load again, inside the call */
+    simt_stack_top(&s)->pc = EXIT_PC; /* the return */
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    check_entry(&s, s.depth - 1, ENTRY_NORMAL, 0x154, 0xc0, 0);
+    simt_stack_top(&s)->pc = 0x160;
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    check_entry(&s, s.depth - 1, ENTRY_TRANSACTION, 0x160, 0xc0, 0);
     CHECK_EQUAL(simt_stack_settle_transaction(&s, retry, 0x100, &next), SIMT_STACK_OK);
     CHECK_EQUAL(next, SIMT_SETTLE_DONE);
     CHECK_EQUAL(s.depth, 1);
@@ -263,5 +316,6 @@ int main(void)
     test_transaction();
     test_pause_figure6();
     test_pause_figure7();
+    test_pause_divergence_and_calls();
     return simtx_test_summary();
 }

@@ -4,7 +4,8 @@ with ea=true): lanes whose transactional access hits the core's conflict
 address table pause and resume once their warp's running attempt ended
 (every pause is resumed: resumes == pauses), on Warp TM and KILO TM, on HT,
 ATM and RBT, with 64-lane warps (paused lanes in both beats of a request),
-and beside doomed attempts rolled back by faults (tx_rollback); with tables far too small for the run, updates are dropped and
+beside doomed attempts rolled back by faults (tx_rollback), and at -O0
+(lanes paused inside calls resume inside them); with tables far too small for the run, updates are dropped and
 the results stay correct; under heavy contention (ATM on two accounts)
 every transfer commits and the run ends (no livelock, no watchdog: only
 committing transactions hold the table, so a paused or early-aborted lane
@@ -54,6 +55,8 @@ def main():
              ("kilotm_pg_atm", "kilotm", ["pg"], "atm", atm, ()),
              ("warptm_eapg_rbt_64_lanes", "warptm", ["ea", "pg"], "rbt", rbt, ("--define", "lanes=64")),
              ("warptm_eapg_tx_rollback", "warptm", ["ea", "pg"], "tx_rollback", [], ()),
+             ("warptm_eapg_bintree_O0", "warptm", ["ea", "pg"], "bintree", ["opt=O0"], ()),
+             ("warptm_pg_rbt_O0", "warptm", ["pg"], "rbt", rbt + ["opt=O0"], ()),
              ("warptm_pg_ht_small_tables", "warptm", ["pg"], "ht", ht, small),
              ("warptm_eapg_atm_contention", "warptm", ["ea", "pg"], "atm", ["n=256", "accounts=2"], ())]
     for name, platform, defines, workload, settings, extra in cases:

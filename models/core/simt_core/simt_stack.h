@@ -9,10 +9,14 @@
 /* Entry kinds. A transaction (KILO TM) keeps two entries above its parent:
  * Retry collects the lanes that failed to commit, Transaction runs the
  * attempt. Pause-and-Go (HPCA'16 Figure 6) parks lanes the tm_unit paused in
- * a Paused entry between Retry and the running Transaction entry: its pc is
- * the paused access, log_index where their log resumes (tx.h). A pause
- * under earlier ones goes right below the running entry, so the newest
- * paused lanes resume first (Figure 7); a resumed entry turns Transaction. */
+ * a Paused entry between Retry and the running Transaction entry, with
+ * log_index where their log resumes (tx.h). It is the paused lanes' copy of
+ * the Transaction entry; the divergent and call entries they were inside
+ * follow it, copied for them (so they reconverge and return as they would
+ * have), the last one's pc the paused access; a single Paused entry's pc is
+ * the access. A later pause goes right below the running entry, so the
+ * newest paused lanes resume first (Figure 7); a resumed Paused entry turns
+ * Transaction. */
 typedef enum simt_stack_kind { ENTRY_NORMAL, ENTRY_RETRY, ENTRY_TRANSACTION, ENTRY_PAUSED } simt_stack_kind;
 
 typedef struct stack_entry {
@@ -73,11 +77,12 @@ simt_stack_status simt_stack_open_transaction(simt_stack *s, uint32_t begin_pc, 
 /* The lanes of `lanes` failed their attempt: they wait in the Retry entry. */
 static inline void simt_stack_retry_lanes(simt_stack *s, uint32_t retry_index, uint64_t lanes) { s->entries[retry_index].mask |= lanes; }
 
-/* The running attempt's Transaction entry: the first above Retry that is not Paused. */
+/* The running attempt's Transaction entry: the only one above Retry (Paused
+ * entries and their segments below it, its divergent entries above). */
 static inline uint32_t simt_stack_attempt_index(const simt_stack *s, uint32_t retry_index)
 {
-    uint32_t e = retry_index + 1;
-    while (s->entries[e].kind == ENTRY_PAUSED) e++;
+    uint32_t e = s->depth - 1;
+    while (e > retry_index + 1 && s->entries[e].kind != ENTRY_TRANSACTION) e--;
     return e;
 }
 
@@ -87,10 +92,11 @@ static inline uint64_t simt_stack_attempt_lanes(const simt_stack *s, uint32_t re
     return s->entries[simt_stack_attempt_index(s, retry_index)].mask;
 }
 
-/* Pause-and-Go: the lanes of `lanes` (some of the running attempt's) stop
- * at the access at pc. They leave the attempt's entries (the Transaction
- * entry and any divergent entries above it) and wait in a new Paused entry
- * below it with log_index. Emptied entries above are left for
+/* Pause-and-Go: the lanes of `lanes` (some of the running attempt's, all in
+ * the top entry) stop at the access at pc. They leave the attempt's entries
+ * (the Transaction entry and the divergent and call entries above it) and
+ * wait below it in a Paused entry with log_index, followed by their copies
+ * of those entries (the last at pc). Emptied entries above are left for
  * simt_stack_reconverge. */
 simt_stack_status simt_stack_pause(simt_stack *s, uint32_t retry_index, uint32_t pc, uint64_t lanes, uint32_t log_index);
 
@@ -98,7 +104,7 @@ simt_stack_status simt_stack_pause(simt_stack *s, uint32_t retry_index, uint32_t
 typedef enum simt_settle {
     SIMT_SETTLE_DONE,   /* every lane committed: the parent continues after tx_commit */
     SIMT_SETTLE_RERUN,  /* Retry's lanes re-run from begin_pc + 4 (a new attempt) */
-    SIMT_SETTLE_RESUME, /* the newest Paused entry's lanes resume (top, now a Transaction entry) */
+    SIMT_SETTLE_RESUME, /* the newest Paused entry's lanes resume (now the Transaction entry; its segment above) */
 } simt_settle;
 
 /* After a commit or an abort emptied the running Transaction entry: the

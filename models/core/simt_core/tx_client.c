@@ -76,13 +76,13 @@ void tx_client_release_token(simt_core *c)
     c->token_waiters = 0;
 }
 
-/* The newest paused lanes (the stack's top entry) run again from their
+/* The newest paused lanes (now the Transaction entry) run again from their
  * access: TX_RESUME with their log index, and the warp waits for its answer
  * (their accesses must not pass it on the link). */
 static void resume_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
 {
     tx_warp *tx = w->tx;
-    const stack_entry *top = simt_stack_top(&w->stack);
+    const stack_entry *top = &w->stack.entries[simt_stack_attempt_index(&w->stack, tx->retry_index)];
     tx->phase = TX_WAIT_BEGIN;
     tx->attempt_start = now; /* its timeout; its time and instructions count from the attempt's start */
     warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY);
