@@ -56,6 +56,7 @@ typedef struct warp {
      * becomes a compare-and-swap against that value (ABA-blind, like a CAS). */
     uint64_t reserved;
     uint32_t reserved_address[MAX_LANES], reserved_value[MAX_LANES];
+    uint64_t sfence_since;      /* the cycle after the one its sfence first waited (0: not waiting) */
 } warp;
 
 typedef struct cta_slot {
@@ -128,6 +129,10 @@ struct simt_core {
         uint64_t tm_wasted_cycles, tm_wasted_instructions, tm_core_cycles, tm_token_stalls;
         simtx_histogram tm_core_duration;
     } tm_stats;
+    /* Persistence (the caches and the NVM controllers count the rest). */
+    struct {
+        uint64_t sfences, sfence_stall_cycles;
+    } pm_stats;
     struct {
         uint64_t tx_warps;
     } tm_probes;

@@ -145,6 +145,9 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_probe(o, "stall_reason", &c->probes.stall_reason, 3,
                         "0 issued, 1 idle, 2 scoreboard, 3 pipeline, 4 memory, 5 barrier");
     simtx_observe_probe(o, "pending_memory", &c->probes.pending_memory, 16, "memory instructions in flight (pending table entries)");
+    simtx_observe_counter(o, "sfences", &c->pm_stats.sfences, "instructions", "sfence (persist barrier) warp instructions issued");
+    simtx_observe_counter(o, "sfence_stall_cycles", &c->pm_stats.sfence_stall_cycles, "cycles",
+                          "cycles warps waited at an sfence for their earlier accesses (clwb: durable at the NVM controller), summed over warps");
     simtx_observe_counter(o, "tm_wasted_cycles", &c->tm_stats.tm_wasted_cycles, "cycles", "cycles of aborted warp attempts, tx_begin to abort");
     simtx_observe_counter(o, "tm_wasted_instructions", &c->tm_stats.tm_wasted_instructions, "instructions", "thread instructions of aborted attempts");
     simtx_observe_counter(o, "tm_core_cycles", &c->tm_stats.tm_core_cycles, "cycles", "warp attempts' time in the core: TX_BEGIN's answer to tx_commit");
