@@ -56,7 +56,6 @@ typedef struct warp {
      * becomes a compare-and-swap against that value (ABA-blind, like a CAS). */
     uint64_t reserved;
     uint32_t reserved_address[MAX_LANES], reserved_value[MAX_LANES];
-    uint64_t sfence_since;      /* the cycle after the one its sfence first waited (0: not waiting) */
 } warp;
 
 typedef struct cta_slot {
@@ -133,6 +132,10 @@ struct simt_core {
     struct {
         uint64_t sfences, sfence_stall_cycles;
     } pm_stats;
+    /* Per warp slot: the cycle after the one its sfence first waited (0:
+     * not waiting). Beside the warps, not in them: a larger warp struct
+     * costs the cycle's warp indexing more instructions. */
+    uint64_t *sfence_since;
     struct {
         uint64_t tx_warps;
     } tm_probes;

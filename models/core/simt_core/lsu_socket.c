@@ -30,8 +30,7 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
     simtx_msg header;
     ldst_kind kind = op == RV_LR ? LDST_KIND_LR : op == RV_SC ? LDST_KIND_SC : LDST_KIND_PLAIN;
     simtx_op msg_op = cls == RV_CLASS_LOAD || op == RV_LR ? SIMTX_OP_READ
-                      : op == RV_CLWB                    ? SIMTX_OP_CLEAN_LINE
-                      : cls == RV_CLASS_STORE            ? SIMTX_OP_WRITE
+                      : cls == RV_CLASS_STORE            ? (op == RV_CLWB ? SIMTX_OP_CLEAN_LINE : SIMTX_OP_WRITE)
                                                          : SIMTX_OP_ATOMIC;
     bool addresses_only = msg_op == SIMTX_OP_READ || msg_op == SIMTX_OP_CLEAN_LINE; /* no data beats */
     simtx_msg_init(&header, msg_op, shared ? cta->shared_offset : 0, 0);

@@ -81,10 +81,11 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     c->full_mask = c->lanes == 64 ? UINT64_MAX : (1ull << c->lanes) - 1;
     c->warps = calloc((size_t)p->warps, sizeof *c->warps);
     c->ctas = calloc((size_t)p->ctas, sizeof *c->ctas);
+    c->sfence_since = calloc((size_t)p->warps, sizeof *c->sfence_since);
     c->pending = calloc((size_t)p->max_pending_memory, sizeof *c->pending);
     c->free_pending = calloc((size_t)p->max_pending_memory, sizeof *c->free_pending);
     bool scheduled = warp_sched_init(&c->sched, (uint32_t)p->warps, (uint32_t)p->schedulers, !strcmp(p->scheduler, "lrr"));
-    if (!c->warps || !scheduled || !c->ctas || !c->pending || !c->free_pending ||
+    if (!c->warps || !scheduled || !c->ctas || !c->sfence_since || !c->pending || !c->free_pending ||
         !msg_queue_init(&c->sockets[LDST_PORT].beats, LSU_QUEUE_BEATS) || !msg_queue_init(&c->sockets[LDS_PORT].beats, LSU_QUEUE_BEATS)) {
         snprintf(error, error_size, "out of memory");
         simt_core_destroy(c);
@@ -173,7 +174,7 @@ static void simt_core_destroy(void *core)
     msg_queue_release(&c->sockets[LDST_PORT].beats);
     msg_queue_release(&c->sockets[LDS_PORT].beats);
     warp_sched_release(&c->sched);
-    free(c->warps), free(c->ctas), free(c->pending), free(c->free_pending);
+    free(c->warps), free(c->ctas), free(c->pending), free(c->free_pending), free(c->sfence_since);
     free(c);
 }
 
