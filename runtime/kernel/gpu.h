@@ -94,7 +94,9 @@ GPU_INLINE uint32_t gpu_tx_commit(void)
  * until all its earlier memory instructions have completed (clwbs and
  * non-temporal stores: durable; plain stores: taken by the L2, not
  * durable). The AGPM paper's CTA-level ordering is gpu_sfence in every warp
- * followed by gpu_sync_threads(). */
+ * followed by gpu_sync_threads() (which also waits for the warp's earlier
+ * accesses before it arrives, so every warp's clwbs are durable when the
+ * CTA leaves it). */
 GPU_INLINE void gpu_clwb(const void *address) { __asm__ volatile(".insn r 0x0b, 4, 0, x0, %0, x0" ::"r"(address) : "memory"); }
 GPU_INLINE void gpu_sfence(void) { __asm__ volatile(".insn r 0x0b, 5, 0, x0, x0, x0" ::: "memory"); }
 GPU_INLINE void gpu_store_nontemporal(uint32_t *address, uint32_t value)
