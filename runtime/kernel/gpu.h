@@ -66,7 +66,11 @@ GPU_INLINE void gpu_sync_threads(void) { __asm__ volatile(".insn r 0x0b, 0, 0, x
 /* Ends the calling thread at once (like returning from the kernel). */
 GPU_INLINE void gpu_exit(void) { __asm__ volatile(".insn r 0x0b, 1, 0, x0, x0, x0" ::: "memory"); }
 
-/* Transactions (on a platform with a tm_unit beside each core). */
+/* Transactions run in the core's tm_unit and commit at the commit units: a
+ * transactional kernel needs a platform with both (gtx480_kilotm.lua,
+ * gtx480_warptm.lua, gtx480_idealtm.lua). An aborted transaction's lanes
+ * get their registers and stack back and run it again from gpu_tx_begin;
+ * atomics, barriers and persistence ops inside a transaction are errors. */
 GPU_INLINE void gpu_tx_begin(void) { __asm__ volatile(".insn r 0x0b, 2, 0, x0, x0, x0" ::: "memory"); }
 /* Returns non-zero when the transaction committed. */
 GPU_INLINE uint32_t gpu_tx_commit(void)
