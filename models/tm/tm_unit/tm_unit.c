@@ -37,6 +37,8 @@ static const simtx_param_spec tm_unit_param_specs[] = {
     {"cat_ways", SIMTX_PARAM_INT, "8", "ways", 1, 64, NULL, "EA/PG: its associativity; a word whose set is full is not taken", PARAM(cat_ways)},
     {"cat_ports", SIMTX_PARAM_INT, "4", "lookups", 1, 64, NULL,
      "EA/PG: conflict address table lookups per cycle (the L1's 4 ports: 8 cycles per log position of 32 lanes)", PARAM(cat_ports)},
+    {"pauses_per_lane", SIMTX_PARAM_INT, "1", "pauses", 0, 1 << 20, NULL,
+     "Pause-and-Go: the most times a lane pauses in one attempt (0: no limit); each pause costs the lane a whole commit round of its warp, so repeated pauses lengthen long transactions more than the aborts they avoid", PARAM(pauses_per_lane)},
     {"notify_clock_ratio", SIMTX_PARAM_DOUBLE, "1", "", 0.001, 1000, NULL,
      "EA/PG: this block's cycles per cycle of the commit units' clock, whose cycle numbers the notifications carry (cat_update_latency)",
      PARAM(notify_clock_ratio)},

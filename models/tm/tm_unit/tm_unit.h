@@ -25,6 +25,7 @@ typedef struct tm_unit_params {
     int64_t cat_entries;       /* EA/PG: conflict address table entries */
     int64_t cat_ways;          /* its associativity */
     int64_t cat_ports;         /* its lookups per cycle */
+    int64_t pauses_per_lane;   /* Pause-and-Go: pauses of a lane per attempt (0: unlimited) */
     double notify_clock_ratio; /* EA/PG: its cycles per cycle of the notifying commit units */
     bool record;               /* keep the commit records */
 } tm_unit_params;

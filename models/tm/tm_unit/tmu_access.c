@@ -125,6 +125,7 @@ static void pause_lanes(tmu *u, tmu_warp *w, tmu_request *r, uint64_t lanes)
     for (uint64_t m = lanes; m; m &= m - 1) {
         tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
         lane->paused = true;
+        lane->pauses++;
         lane->pause_index = w->log_position;
         lane->pause_reads = lane->reads.count;
         lane->pause_writes = lane->writes.count;

@@ -54,6 +54,7 @@ typedef struct tmu_lane {
      * these many read and write entries (TX_RESUME truncates back to them) */
     bool paused;
     uint32_t pause_index, pause_reads, pause_writes;
+    uint32_t pauses; /* in the running attempt */
 } tmu_lane;
 
 enum { TMU_IDLE, TMU_RUNNING, TMU_TCD_CHECK, TMU_CONFLICT_CHECK, TMU_WAIT_CID, TMU_VALIDATING };

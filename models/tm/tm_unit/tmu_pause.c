@@ -4,17 +4,24 @@
  * read or write, would likely fail validation, so the lane pauses before
  * the access (tmu_access.c parks it, the core keeps it in a Paused entry)
  * and resumes once the warp's running attempt is over. The lookups take
- * cat_ports lanes per cycle, spent before the access is served. */
+ * cat_ports lanes per cycle, spent before the access is served. A lane
+ * that has paused pauses_per_lane times in the attempt runs on: the paper
+ * sets no bound, and on the trees, where most of a warp's lanes hit the
+ * table near the root, repeated pauses cost more commit rounds than the
+ * aborts they avoid (docs/fidelity.md). */
 #include "tmu_internal.h"
 
 static uint64_t pause_access(void *state, tmu *u, uint32_t warp, const tmu_request *r, uint64_t *pause, uint64_t *abort)
 {
-    (void)state, (void)warp, (void)abort;
+    (void)state, (void)abort;
     uint32_t conflicting = r->op == SIMTX_OP_READ ? TMU_CAT_WRITTEN : TMU_CAT_WRITTEN | TMU_CAT_READ;
-    uint64_t lanes = 0;
+    const tmu_lane *lane = u->warps[warp]->lane;
+    uint64_t limit = (uint64_t)u->params.pauses_per_lane, lanes = 0;
     unsigned count = 0;
-    for (uint64_t m = r->lanes; m; m &= m - 1, count++)
-        if (tmu_cat_bits(u, r->addresses[__builtin_ctzll(m)] & ~3u) & conflicting) lanes |= m & -m;
+    for (uint64_t m = r->lanes; m; m &= m - 1, count++) {
+        unsigned l = (unsigned)__builtin_ctzll(m);
+        if ((tmu_cat_bits(u, r->addresses[l] & ~3u) & conflicting) && (!limit || lane[l].pauses < limit)) lanes |= m & -m;
+    }
     u->stats.pause_lookups += count;
     u->stats.pause_hits += (uint64_t)__builtin_popcountll(lanes);
     *pause = lanes;

@@ -19,6 +19,7 @@ static void lane_reset(tmu_lane *lane)
     lane->tcd = false;
     lane->early_aborted = false;
     lane->paused = false;
+    lane->pauses = 0;
 }
 
 /* The warp's state, allocated at its first event; NULL after a failure. */

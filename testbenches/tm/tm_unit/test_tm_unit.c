@@ -739,7 +739,7 @@ static void test_pause_figure6(void)
  * pause resumes first from its index and the pointer continues from it. */
 static void test_pause_figure7(void)
 {
-    const char *settings[] = {"filters=pause_and_go", NULL};
+    const char *settings[] = {"filters=pause_and_go", "pauses_per_lane=0", NULL}; /* lane 0 pauses twice */
     bench *b = bench_open(settings);
     event(b, SIMTX_OP_TX_BEGIN, 0xff, 0, 10);
     uint32_t log_index = 99, offset = 0x400;
@@ -783,6 +783,30 @@ static void test_pause_figure7(void)
     CHECK_EQUAL(counter(b, "pauses"), 4);
     CHECK_EQUAL(counter(b, "resumes"), 4);
     bench_close(b);
+}
+
+/* pauses_per_lane (default 1): a lane that paused in the attempt runs on
+ * past a later hit; with 0 (no limit) it pauses again. */
+static void test_pause_limit(void)
+{
+    for (unsigned limit = 0; limit < 2; limit++) {
+        const char *settings[] = {"filters=pause_and_go", limit ? "pauses_per_lane=1" : "pauses_per_lane=0", NULL};
+        bench *b = bench_open(settings);
+        event(b, SIMTX_OP_TX_BEGIN, 0x7, 0, 10);
+        uint32_t log_index = 99, hit[2];
+        uint64_t id = 2000;
+        for (unsigned i = 0; i < 2; i++) hit[i] = (BASE + 0x400 + 4 * (i + 1)) | NOTIFY_CAT_ADD | NOTIFY_CAT_WRITE;
+        notify_cat(b, hit, 2);
+        CHECK_EQUAL(paused_by(b, load8(b, 0x7, 0x400, id), id, &log_index), 0x6);
+        id++;
+        CHECK_EQUAL(commit(b, 0x1).committed, 0x1);
+        resume(b, 0x6, log_index);
+        hit[0] = (BASE + 0x440 + 4 * 1) | NOTIFY_CAT_ADD | NOTIFY_CAT_WRITE;
+        notify_cat(b, hit, 1);
+        CHECK_EQUAL(paused_by(b, load8(b, 0x6, 0x440, id), id, &log_index), limit ? 0 : 0x2);
+        CHECK_EQUAL(counter(b, "pauses"), limit ? 1 : 2);
+        bench_close(b);
+    }
 }
 
 /* The attempt's last running lanes never all pause (the lowest runs on),
@@ -889,6 +913,7 @@ int main(void)
     test_update_latency();
     test_pause_figure6();
     test_pause_figure7();
+    test_pause_limit();
     test_pause_rules();
     test_rollback_and_faults();
     test_bad_parameters();
