@@ -22,6 +22,19 @@ static void show_bank(dram_controller *c, unsigned bank, uint64_t now)
     c->probes.bank_row[bank] = b->row;
 }
 
+/* The latest command per bank, as DRAMSys draws its command lanes; REF
+ * goes to every bank, TRANSFER to both. */
+static void show_command(dram_controller *c, const dram_command *command)
+{
+    uint64_t value = (uint64_t)command->kind + 1;
+    if (command->kind == DRAM_CMD_REF) {
+        for (unsigned b = 0; b < c->timing.banks; b++) c->probes.bank_command[b] = value;
+        return;
+    }
+    c->probes.bank_command[command->bank] = value;
+    if (command->kind == DRAM_CMD_TRANSFER) c->probes.bank_command[command->target_bank] = value;
+}
+
 /* The probes are shown where what they show changes, rather than every
  * cycle: waveforms sample them between time steps only. */
 static void show_counts(dram_controller *c)
@@ -145,6 +158,7 @@ static inline void issue(dram_controller *c, dram_command command, uint64_t now)
                                           .column = command.column, .target_bank = command.target_bank,
                                           .target_row = command.target_row});
     c->stats.commands[command.kind]++;
+    if (c->env.probes_traced) show_command(c, &command);
     if (command.kind == DRAM_CMD_RD || command.kind == DRAM_CMD_WR) {
         uint64_t data_start = now + (command.kind == DRAM_CMD_RD ? c->timing.cl : c->timing.wl);
         if (c->env.probes_traced) record_bus_burst(c, data_start ? data_start : 1); /* 0: never started */
