@@ -143,7 +143,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_level_probe(o, "active_warps", &c->probes.active_warps, 11, 0, "resident warps");
     simtx_observe_probe(o, "issued", &c->probes.issued, 4, "warp instructions issued this cycle");
     simtx_observe_enum_probe(o, "stall_reason", &c->probes.stall_reason, 3, warp_sched_stall_names, STALL_REASONS,
-                        "0 issued, 1 idle, 2 scoreboard, 3 pipeline, 4 memory, 5 barrier");
+                             "why no instruction issued this cycle (issued: one did)");
     simtx_observe_level_probe(o, "pending_memory", &c->probes.pending_memory, 16, 0, "memory instructions in flight (pending table entries)");
     simtx_observe_counter(o, "tm_wasted_cycles", &c->tm_stats.tm_wasted_cycles, "cycles", "cycles of aborted warp attempts, tx_begin to abort");
     simtx_observe_counter(o, "tm_wasted_instructions", &c->tm_stats.tm_wasted_instructions, "instructions", "thread instructions of aborted attempts");

@@ -179,15 +179,16 @@ static void register_observations(dram_controller *c)
     /* DRAM_CMD_ order, after "none" (value 0: no command yet). */
     static const char *const bank_commands[] = {"none", "ACT", "PRE", "RD", "WR", "REF", "COPY_ACT", "TRANSFER"};
     _Static_assert(sizeof bank_commands / sizeof *bank_commands == DRAM_CMD_COUNT + 1, "a name per DRAM command");
+    _Static_assert(DRAM_CMD_COUNT + 1 <= 8, "bankN_command is 3 bits wide");
     char name[48];
     for (unsigned b = 0; b < c->timing.banks; b++) {
         snprintf(name, sizeof name, "bank%u_state", b);
-        simtx_observe_enum_probe(o, name, &c->probes.bank_state[b], 2, bank_states, 4, "0 idle, 1 row open, 2 refreshing, 3 RowClone copy");
+        simtx_observe_enum_probe(o, name, &c->probes.bank_state[b], 2, bank_states, 4, "the bank's state (a RowClone copy holds it for 2 tRAS + tRP)");
         snprintf(name, sizeof name, "bank%u_row", b);
         simtx_observe_probe(o, name, &c->probes.bank_row[b], 24, "row open (last opened)");
         snprintf(name, sizeof name, "bank%u_command", b);
         simtx_observe_enum_probe(o, name, &c->probes.bank_command[b], 3, bank_commands, DRAM_CMD_COUNT + 1,
-                                 "latest command to this bank: 1 ACT, 2 PRE, 3 RD, 4 WR, 5 REF, 6 COPY_ACT, 7 TRANSFER (0 none yet)");
+                                 "latest command to this bank (REF goes to every bank, TRANSFER to both of its banks)");
     }
     simtx_observe_level_probe(o, "queue_depth", &c->probes.queue_depth, 13, c->queue_depth, "read/write requests held");
     simtx_observe_level_probe(o, "return_queue_depth", &c->probes.return_queue_depth, 13, c->return_queue_depth, "responses waiting");
