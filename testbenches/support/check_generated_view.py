@@ -7,8 +7,10 @@ once), level probes (queue depths, occupancies) are analog traces, the
 named enumerations are translated, and the instance groups follow the
 dataflow order of block kinds.
 
-usage: check_generated_view.py [--enum PROBE]... -- SIMTX run NETLIST [options...]
+usage: check_generated_view.py [--enum PROBE]... [--repeats PROBE]... -- SIMTX run NETLIST [options...]
   --enum PROBE: a probe (instance.name) that must be shown through a translate file
+  --repeats PROBE: a translated probe that shows the same name twice in a row
+                   as two changes (a DRAM bank's commands: RD, RD on row hits)
 """
 import argparse
 import math
@@ -49,6 +51,7 @@ def view_traces(view):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--enum", action="append", default=[])
+    parser.add_argument("--repeats", action="append", default=[])
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -89,9 +92,13 @@ def main():
             entries = [l.split(None, 1) for l in path.read_text().splitlines() if l and not l.startswith("#")]
             keys = [int(k) for k, _ in entries]
             checks.append((f"{translate} names values 0..{len(keys) - 1} once each", keys == list(range(len(keys)))))
-            checks.append((f"{translate} names are unique", len({n for _, n in entries}) == len(entries)))
+            checks.append((f"{translate} names every value", all(n.strip() for _, n in entries)))
             taken = {v for _, v in changes.get(identifier, [])}
             checks.append((f"{translate} names every value {signal} takes ({sorted(taken)})", taken <= set(keys)))
+            if signal in args.repeats:
+                shown = [dict(entries).get(str(v)) for _, v in changes.get(identifier, [])]
+                checks.append((f"{signal} shows a name twice in a row as two changes",
+                               any(a == b for a, b in zip(shown, shown[1:]))))
         for signal in args.enum:
             checks.append((f"{signal} is in the view", any(l == f"SystemC.{signal}" or l.startswith(f"SystemC.{signal}[")
                                                           for _, _, l in traces)))

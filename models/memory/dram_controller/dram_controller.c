@@ -22,17 +22,23 @@ static void show_bank(dram_controller *c, unsigned bank, uint64_t now)
     c->probes.bank_row[bank] = b->row;
 }
 
-/* The latest command per bank, as DRAMSys draws its command lanes; REF
- * goes to every bank, TRANSFER to both. */
+/* The latest command per bank, as DRAMSys draws its command lanes: the
+ * kind + 1, with bit 3 toggled at each command so that a run of row hits
+ * (RD, RD, ...) shows one box per command. REF goes to every bank,
+ * TRANSFER to both of its banks. */
+static void show_command_on(dram_controller *c, unsigned bank, const dram_command *command)
+{
+    c->probes.bank_command[bank] = ((uint64_t)command->kind + 1) | ((c->probes.bank_command[bank] & 8) ^ 8);
+}
+
 static void show_command(dram_controller *c, const dram_command *command)
 {
-    uint64_t value = (uint64_t)command->kind + 1;
     if (command->kind == DRAM_CMD_REF) {
-        for (unsigned b = 0; b < c->timing.banks; b++) c->probes.bank_command[b] = value;
+        for (unsigned b = 0; b < c->timing.banks; b++) show_command_on(c, b, command);
         return;
     }
-    c->probes.bank_command[command->bank] = value;
-    if (command->kind == DRAM_CMD_TRANSFER) c->probes.bank_command[command->target_bank] = value;
+    show_command_on(c, command->bank, command);
+    if (command->kind == DRAM_CMD_TRANSFER) show_command_on(c, command->target_bank, command);
 }
 
 /* The probes are shown where what they show changes, rather than every

@@ -176,10 +176,11 @@ static void register_observations(dram_controller *c)
     simtx_observe_real(o, "bus_utilisation", &c->stats.bus_utilisation, "fraction", "data-bus busy cycles over the run");
     simtx_observe_real(o, "row_hit_rate", &c->stats.row_hit_rate, "fraction", "row hits over requests served");
     static const char *const bank_states[] = {"idle", "row_open", "refreshing", "rowclone_copy"};
-    /* DRAM_CMD_ order, after "none" (value 0: no command yet). */
-    static const char *const bank_commands[] = {"none", "ACT", "PRE", "RD", "WR", "REF", "COPY_ACT", "TRANSFER"};
-    _Static_assert(sizeof bank_commands / sizeof *bank_commands == DRAM_CMD_COUNT + 1, "a name per DRAM command");
-    _Static_assert(DRAM_CMD_COUNT + 1 <= 8, "bankN_command is 3 bits wide");
+    /* DRAM_CMD_ order after "none" (0: no command yet), twice: bit 3
+     * toggles at each command (dram_controller.c, show_command). */
+    static const char *const bank_commands[] = {"none", "ACT", "PRE", "RD", "WR", "REF", "COPY_ACT", "TRANSFER",
+                                                "none", "ACT", "PRE", "RD", "WR", "REF", "COPY_ACT", "TRANSFER"};
+    _Static_assert(DRAM_CMD_COUNT + 1 == 8, "a name per DRAM command, below the toggle bit");
     char name[48];
     for (unsigned b = 0; b < c->timing.banks; b++) {
         snprintf(name, sizeof name, "bank%u_state", b);
@@ -187,7 +188,7 @@ static void register_observations(dram_controller *c)
         snprintf(name, sizeof name, "bank%u_row", b);
         simtx_observe_probe(o, name, &c->probes.bank_row[b], 24, "row open (last opened)");
         snprintf(name, sizeof name, "bank%u_command", b);
-        simtx_observe_enum_probe(o, name, &c->probes.bank_command[b], 3, bank_commands, DRAM_CMD_COUNT + 1,
+        simtx_observe_enum_probe(o, name, &c->probes.bank_command[b], 4, bank_commands, 16,
                                  "latest command to this bank (REF goes to every bank, TRANSFER to both of its banks)");
     }
     simtx_observe_level_probe(o, "queue_depth", &c->probes.queue_depth, 13, c->queue_depth, "read/write requests held");
