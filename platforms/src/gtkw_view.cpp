@@ -49,7 +49,7 @@ void gtkw_view::add(const simtx_probe_entry &probe, const std::string &block_kin
 {
     std::string name = probe.name;
     std::string instance = name.substr(0, name.find('.'));
-    signal s{name, instance, block_kind, probe.width, probe.kind, instance_index, 0};
+    signal s{name, instance, block_kind, probe.width, probe.kind, probe.level_maximum, instance_index, 0};
     if (probe.kind == SIMTX_PROBE_ENUM) {
         std::string content = "# " + block_kind + " " + probe_pattern(name.substr(name.find('.') + 1)) + ": " + probe.doc + "\n";
         for (unsigned v = 0; v < probe.value_name_count; v++) content += std::to_string(v) + " " + probe.value_names[v] + "\n";
@@ -98,8 +98,11 @@ void gtkw_view::write(FILE *out, const std::string &dump_name, const std::string
             std::fprintf(out, "@%lx\n^%zu %s\nSystemC.%s%s\n", flag_translated | flag_decimal | flag_right_justify,
                          s.translate + 1, translate_names[s.translate].c_str(), s.name.c_str(), range.c_str());
         } else if (s.kind == SIMTX_PROBE_LEVEL && s.width > 1) {
-            std::fprintf(out, "@%lx\nSystemC.%s%s\n@%lx\n", flag_analog_step | flag_analog_full_scale | flag_decimal | flag_right_justify,
-                         s.name.c_str(), range.c_str(), flag_analog_stretch);
+            // GTKWave scales an analog trace to the values in the dump; a
+            // known range goes into the trace's name (an alias).
+            std::string alias = s.level_maximum ? "+{" + s.name + " 0.." + std::to_string(s.level_maximum) + "} " : "";
+            std::fprintf(out, "@%lx\n%sSystemC.%s%s\n@%lx\n", flag_analog_step | flag_analog_full_scale | flag_decimal | flag_right_justify,
+                         alias.c_str(), s.name.c_str(), range.c_str(), flag_analog_stretch);
             for (int row = 1; row < analog_rows; row++) std::fputs("-\n", out);
         } else {
             std::fprintf(out, "@%lx\nSystemC.%s%s\n", s.width > 1 ? flag_decimal | flag_right_justify : flag_binary | flag_right_justify,

@@ -41,6 +41,7 @@ class gtkw_view {
         std::string name, instance, block_kind;
         unsigned width;
         simtx_probe_kind kind;
+        uint64_t level_maximum;
         size_t instance_index, translate; // translate: index in translate_files_ (enumerations)
     };
     std::vector<signal> signals_;

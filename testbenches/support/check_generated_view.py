@@ -3,7 +3,8 @@
 its zoom shows the whole run (and not a tiny part of the window), the
 marker sits at the run's end, every translate file it names exists beside
 it and names every value its signals take in the VCD (values 0..n-1, each
-once), level probes (queue depths, occupancies) are analog traces, the
+once), level probes (queue depths, occupancies) are analog traces within the
+range their name gives when the block knows it, the
 named enumerations are translated, and the instance groups follow the
 dataflow order of block kinds.
 
@@ -40,7 +41,7 @@ def view_traces(view):
             flags = int(line[1:], 16)
         elif line.startswith("^"):
             translate = line.split(None, 1)[1]
-        elif line.startswith("SystemC."):
+        elif line.startswith("SystemC.") or line.startswith("+{"):
             traces.append((flags, translate if flags & FLAG_TRANSLATED else None, line))
             translate = None
         elif line.startswith("-") and flags & 0x800000:
@@ -76,9 +77,16 @@ def main():
         traces, groups = view_traces(view)
         checks.append(("the view names signals", len(traces) > 0))
         for flags, translate, line in traces:
+            alias = re.match(r"\+\{(\S+) 0\.\.(\d+)\} ", line)
+            line = line[alias.end():] if alias else line
             signal = line[len("SystemC."):].split("[")[0]
             identifier = names.get("SystemC." + signal)
             checks.append((f"{signal} is in the VCD", identifier is not None))
+            if alias:
+                maximum = int(alias.group(2))
+                highest = max((v for _, v in changes.get(identifier, [])), default=0)
+                checks.append((f"{signal} stays within its range 0..{maximum} (reaches {highest})",
+                               alias.group(1) == signal and highest <= maximum))
             if LEVEL.search(signal) and "[" in line:
                 checks.append((f"{signal} is an analog (step) trace", bool(flags & FLAG_ANALOG_STEP)))
             if signal in args.enum:
@@ -100,7 +108,7 @@ def main():
                 checks.append((f"{signal} shows a name twice in a row as two changes",
                                any(a == b for a, b in zip(shown, shown[1:]))))
         for signal in args.enum:
-            checks.append((f"{signal} is in the view", any(l == f"SystemC.{signal}" or l.startswith(f"SystemC.{signal}[")
+            checks.append((f"{signal} is in the view", any(f"SystemC.{signal}[" in l or l.endswith(f"SystemC.{signal}")
                                                           for _, _, l in traces)))
 
         kinds = [re.search(r"\((\w+)\)$", g) for g in groups]
