@@ -38,6 +38,8 @@ def main():
                 present.add(".".join(scopes + [name]) + suffix)
             elif words[0] == "$enddefinitions":
                 break
+        if translates and f'[savefile] "{os.path.basename(view)}"' not in open(view).read():
+            failures.append("the view names translate files but no [savefile] line naming itself (GTKWave finds them through it)")
         for name in translates:
             mine = os.path.join(os.path.dirname(view), name)
             generated = os.path.join(directory, "run." + name)
@@ -52,7 +54,7 @@ def main():
         print("not in the VCD:", m)
     for f in failures:
         print("FAILED:", f)
-    print(f"{len(wanted) + len(translates) - len(missing) - len(failures)} passed, {len(missing) + len(failures)} failed")
+    print(f"{len(wanted) + len(translates) + 1 - len(missing) - len(failures)} passed, {len(missing) + len(failures)} failed")
     return 1 if missing or failures or not wanted else 0
 
 
