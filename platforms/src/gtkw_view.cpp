@@ -90,7 +90,7 @@ void gtkw_view::write(FILE *out, const std::string &dump_name, const std::string
         if (s.instance != instance) {
             if (!group.empty()) std::fprintf(out, "@%lx\n-%s\n", flag_group_end | flag_blank, group.c_str());
             instance = s.instance;
-            group = s.instance + " (" + s.block_kind + ")";
+            group = s.block_kind.empty() ? s.instance : s.instance + " (" + s.block_kind + ")";
             std::fprintf(out, "@%lx\n-%s\n", flag_group_begin | flag_blank, group.c_str());
         }
         std::string range = s.width > 1 ? "[" + std::to_string(s.width - 1) + ":0]" : "";

@@ -24,7 +24,7 @@ struct gtkw_translate_file {
 class gtkw_view {
   public:
     // A traced probe (in VCD order) of the instance_index-th instance, of
-    // the given block kind.
+    // the given block kind (empty: unknown, shown last).
     void add(const simtx_probe_entry &probe, const std::string &block_kind, size_t instance_index);
 
     // The translate files the view refers to (one per distinct enumeration).

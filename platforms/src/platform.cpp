@@ -128,9 +128,11 @@ void platform::open_waveforms()
         sc_core::sc_trace(trace_file_, *reinterpret_cast<const sc_dt::uint64 *>(probe->value), probe->name,
                           static_cast<int>(probe->width));
         traced++;
+        // Every probe is "instance.name"; one that names no instance goes last.
         std::string instance_name(probe->name, std::strcspn(probe->name, "."));
-        for (size_t n = 0; n < net_.instances.size(); n++)
-            if (net_.instances[n].name == instance_name) view_.add(*probe, net_.instances[n].info->name, n);
+        size_t n = 0;
+        while (n < net_.instances.size() && net_.instances[n].name != instance_name) n++;
+        view_.add(*probe, n < net_.instances.size() ? net_.instances[n].info->name : "", n);
     }
     if (!traced) throw input_error("--trace selects no probe (see: simtx describe <block>)");
     std::string base = waveform_base(options_.vcd_file);
