@@ -85,11 +85,36 @@ void simtx_observe_histogram(simtx_observer *o, const char *name, const simtx_hi
     add_stat(o, name, SIMTX_STAT_HISTOGRAM, value, unit, doc);
 }
 
+static simtx_probe_entry *add_probe(simtx_observer *o, const char *name, const uint64_t *value, unsigned width, const char *doc)
+{
+    o->probes = grow(o->probes, &o->probe_capacity, o->probe_count, sizeof *o->probes);
+    simtx_probe_entry *probe = &o->probes[o->probe_count++];
+    *probe = (simtx_probe_entry){full_name(o, name), value, width ? width : 1, doc ? doc : "", SIMTX_PROBE_NUMBER, NULL, 0, 0};
+    return probe;
+}
+
 void simtx_observe_probe(simtx_observer *o, const char *name, const uint64_t *value, unsigned width, const char *doc)
 {
+    if (o) add_probe(o, name, value, width, doc);
+}
+
+void simtx_observe_enum_probe(simtx_observer *o, const char *name, const uint64_t *value, unsigned width,
+                              const char *const *names, unsigned count, const char *doc)
+{
     if (!o) return;
-    o->probes = grow(o->probes, &o->probe_capacity, o->probe_count, sizeof *o->probes);
-    o->probes[o->probe_count++] = (simtx_probe_entry){full_name(o, name), value, width ? width : 1, doc ? doc : ""};
+    simtx_probe_entry *probe = add_probe(o, name, value, width, doc);
+    probe->kind = SIMTX_PROBE_ENUM;
+    probe->value_names = names;
+    probe->value_name_count = count;
+}
+
+void simtx_observe_level_probe(simtx_observer *o, const char *name, const uint64_t *value, unsigned width,
+                               uint64_t maximum, const char *doc)
+{
+    if (!o) return;
+    simtx_probe_entry *probe = add_probe(o, name, value, width, doc);
+    probe->kind = SIMTX_PROBE_LEVEL;
+    probe->level_maximum = maximum;
 }
 
 size_t simtx_observer_stat_count(const simtx_observer *o) { return o ? o->stat_count : 0; }

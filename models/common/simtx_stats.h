@@ -51,11 +51,24 @@ typedef struct simtx_stat_entry {
     const char *doc;
 } simtx_stat_entry;
 
+/* How a waveform shows a probe: a number, a name per value (an
+ * enumeration: value i is value_names[i]), or a level drawn as an analog
+ * step trace (a queue depth or occupancy, 0..level_maximum when known). */
+typedef enum simtx_probe_kind {
+    SIMTX_PROBE_NUMBER,
+    SIMTX_PROBE_ENUM,
+    SIMTX_PROBE_LEVEL
+} simtx_probe_kind;
+
 typedef struct simtx_probe_entry {
     char *name;
     const uint64_t *value;
     unsigned width; /* bits shown in waveforms */
     const char *doc;
+    simtx_probe_kind kind;
+    const char *const *value_names; /* SIMTX_PROBE_ENUM: static storage */
+    unsigned value_name_count;
+    uint64_t level_maximum; /* SIMTX_PROBE_LEVEL: 0 when unknown */
 } simtx_probe_entry;
 
 typedef struct simtx_observer simtx_observer;
@@ -70,6 +83,12 @@ void simtx_observe_real(simtx_observer *o, const char *name, const double *value
 void simtx_observe_average(simtx_observer *o, const char *name, const simtx_average *value, const char *unit, const char *doc);
 void simtx_observe_histogram(simtx_observer *o, const char *name, const simtx_histogram *value, const char *unit, const char *doc);
 void simtx_observe_probe(simtx_observer *o, const char *name, const uint64_t *value, unsigned width, const char *doc);
+/* An enumeration: names[i] (static storage, count entries) names value i. */
+void simtx_observe_enum_probe(simtx_observer *o, const char *name, const uint64_t *value, unsigned width,
+                              const char *const *names, unsigned count, const char *doc);
+/* A level (queue depth, occupancy) between 0 and maximum (0: unknown). */
+void simtx_observe_level_probe(simtx_observer *o, const char *name, const uint64_t *value, unsigned width,
+                               uint64_t maximum, const char *doc);
 
 size_t simtx_observer_stat_count(const simtx_observer *o);
 const simtx_stat_entry *simtx_observer_stat(const simtx_observer *o, size_t index);

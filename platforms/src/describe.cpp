@@ -55,6 +55,18 @@ void describe_all(FILE *out)
         std::fprintf(out, "%-16s %s\n", (*entry)->name, (*entry)->summary);
 }
 
+// How a waveform shows a probe: "number", "level" (with its range when
+// known) or the enumeration's names.
+static std::string probe_shown_as(const simtx_probe_entry *p)
+{
+    if (p->kind == SIMTX_PROBE_LEVEL)
+        return p->level_maximum ? "level 0.." + std::to_string(p->level_maximum) : std::string("level");
+    if (p->kind != SIMTX_PROBE_ENUM) return "number";
+    std::string names;
+    for (unsigned v = 0; v < p->value_name_count; v++) names += (v ? ", " : "") + std::to_string(v) + " " + p->value_names[v];
+    return names;
+}
+
 void describe_block(const simtx_block_info *info, FILE *out)
 {
     std::fprintf(out, "%s: %s\n\nparameters\n", info->name, info->summary);
@@ -80,7 +92,7 @@ void describe_block(const simtx_block_info *info, FILE *out)
     std::fprintf(out, "\nprobes (for --vcd)\n");
     for (size_t i = 0; i < simtx_observer_probe_count(core.observer); i++) {
         const simtx_probe_entry *p = simtx_observer_probe(core.observer, i);
-        std::fprintf(out, "  %-26s %3u bits  %s\n", std::strchr(p->name, '.') + 1, p->width, p->doc);
+        std::fprintf(out, "  %-26s %3u bits  %s (%s)\n", std::strchr(p->name, '.') + 1, p->width, p->doc, probe_shown_as(p).c_str());
     }
 }
 
@@ -102,10 +114,10 @@ void describe_block_markdown(const simtx_block_info *info, FILE *out)
         const simtx_stat_entry *e = simtx_observer_stat(core.observer, i);
         std::fprintf(out, "| `%s` | %s | %s | %s |\n", std::strchr(e->name, '.') + 1, stat_kind_name(e->kind), e->unit, e->doc);
     }
-    std::fprintf(out, "\n### Probes\n\n| probe | bits | description |\n| --- | --- | --- |\n");
+    std::fprintf(out, "\n### Probes\n\n| probe | bits | shown as | description |\n| --- | --- | --- | --- |\n");
     for (size_t i = 0; i < simtx_observer_probe_count(core.observer); i++) {
         const simtx_probe_entry *p = simtx_observer_probe(core.observer, i);
-        std::fprintf(out, "| `%s` | %u | %s |\n", std::strchr(p->name, '.') + 1, p->width, p->doc);
+        std::fprintf(out, "| `%s` | %u | %s | %s |\n", std::strchr(p->name, '.') + 1, p->width, probe_shown_as(p).c_str(), p->doc);
     }
     std::fprintf(out, "<!-- end of generated section -->\n");
 }

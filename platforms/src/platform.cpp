@@ -114,35 +114,30 @@ static bool selected(const std::vector<std::string> &globs, const char *name)
     return false;
 }
 
-// The VCD (written by SystemC to its temporary file) and the signals of a
-// GTKWave view with one group per instance.
+// The VCD (written by SystemC to its temporary file), the signals of the
+// GTKWave view and its translate files.
 void platform::open_waveforms()
 {
     const std::string &temporary = vcd_out_->temporary_path();
     trace_file_ = sc_core::sc_create_vcd_trace_file(temporary.substr(0, temporary.size() - 4).c_str());
     trace_file_->set_time_unit(1, sc_core::SC_PS);
-    std::string group;
     size_t traced = 0;
-    char line[512];
     for (size_t i = 0; i < simtx_observer_probe_count(observer_.get()); i++) {
         const simtx_probe_entry *probe = simtx_observer_probe(observer_.get(), i);
         if (!selected(options_.trace_globs, probe->name)) continue;
         sc_core::sc_trace(trace_file_, *reinterpret_cast<const sc_dt::uint64 *>(probe->value), probe->name,
                           static_cast<int>(probe->width));
         traced++;
-        std::string name = probe->name;
-        std::string instance_name = name.substr(0, name.find('.'));
-        if (instance_name != group) {
-            if (!group.empty()) view_signals_ += "@1000200\n-" + group + "\n";
-            group = instance_name;
-            view_signals_ += "@800200\n-" + group + "\n";
-        }
-        if (probe->width == 1) std::snprintf(line, sizeof line, "@28\nSystemC.%s\n", probe->name);
-        else std::snprintf(line, sizeof line, "@24\nSystemC.%s[%u:0]\n", probe->name, probe->width - 1);
-        view_signals_ += line;
+        // Every probe is "instance.name"; one that names no instance goes last.
+        std::string instance_name(probe->name, std::strcspn(probe->name, "."));
+        size_t n = 0;
+        while (n < net_.instances.size() && net_.instances[n].name != instance_name) n++;
+        view_.add(*probe, n < net_.instances.size() ? net_.instances[n].info->name : "", n);
     }
-    if (!group.empty()) view_signals_ += "@1000200\n-" + group + "\n";
     if (!traced) throw input_error("--trace selects no probe (see: simtx describe <block>)");
+    std::string base = waveform_base(options_.vcd_file);
+    for (const gtkw_translate_file &file : view_.translate_files())
+        translate_out_.push_back(std::make_unique<output_file>("--vcd", base + file.suffix));
 }
 
 // SystemC stamps the VCD with the wall-clock date; blank it out so the same
@@ -172,11 +167,17 @@ void platform::close_waveforms(bool complete)
     std::string base = waveform_base(options_.vcd_file);
     std::string vcd_file = complete ? base + ".vcd" : partial_path(base + ".vcd");
     std::string view_file = complete ? base + ".gtkw" : partial_path(base + ".gtkw");
-    std::fprintf(view_out_->stream(), "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] 0\n[treeopen] SystemC.\n%s",
-                 vcd_file.substr(vcd_file.rfind('/') + 1).c_str(), view_file.substr(view_file.rfind('/') + 1).c_str(),
-                 view_signals_.c_str());
+    auto file_name = [](const std::string &path) { return path.substr(path.rfind('/') + 1); };
+    std::vector<std::string> translate_names;
+    for (size_t i = 0; i < translate_out_.size(); i++) {
+        std::string path = base + view_.translate_files()[i].suffix;
+        translate_names.push_back(file_name(complete ? path : partial_path(path)));
+        std::fputs(view_.translate_files()[i].content.c_str(), translate_out_[i]->stream());
+    }
+    view_.write(view_out_->stream(), file_name(vcd_file), file_name(view_file), translate_names, sc_core::sc_time_stamp().value());
     vcd_out_->keep(complete);
     view_out_->keep(complete);
+    for (auto &file : translate_out_) file->keep(complete);
 }
 
 // One line, rewritten in place: the launch (when a host program runs

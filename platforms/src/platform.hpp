@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "block_sc.hpp"
+#include "gtkw_view.hpp"
 #include "netlist.hpp"
 #include "output_file.hpp"
 #include "protocol_checker.hpp"
@@ -80,13 +81,14 @@ class platform {
     run_options options_;
     // Created first, so a path that cannot be written stops the run before it starts.
     std::unique_ptr<output_file> stats_out_, vcd_out_, view_out_;
+    std::vector<std::unique_ptr<output_file>> translate_out_; // the view's translate files
     // Declared before the modules: it must outlive them, also when the
     // constructor throws half-way.
     std::unique_ptr<simtx_observer, void (*)(simtx_observer *)> observer_;
     std::vector<std::unique_ptr<block_module>> modules_;
     std::vector<std::unique_ptr<protocol_checker>> checkers_;
     sc_core::sc_trace_file *trace_file_ = nullptr;
-    std::string view_signals_; // the GTKWave view after its header
+    gtkw_view view_;
     bool show_progress_ = false;
     std::unique_ptr<run_summary> summary_;   // after the modules: it reads their statistics
     std::unique_ptr<provenance> provenance_;

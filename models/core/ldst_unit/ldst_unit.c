@@ -147,7 +147,7 @@ static void *ldst_unit_create(const void *params, const simtx_env *env, char *er
     simtx_observe_counter(o, "command_errors", &u->stats.command_errors, "requests", "requests with an op, size or beat layout the unit does not serve");
     simtx_observe_counter(o, "memory_errors", &u->stats.memory_errors, "requests", "requests the memory side answered with an error");
     simtx_observe_counter(o, "refused", &u->stats.refused, "messages", "arrivals refused for want of room: first beats, TM messages, memory responses");
-    simtx_observe_probe(o, "in_flight", &u->probes.in_flight, 16, "requests held");
+    simtx_observe_level_probe(o, "in_flight", &u->probes.in_flight, 16, 0, "requests held");
     return u;
 }
 

@@ -141,11 +141,11 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_histogram(o, "active_lanes", &c->stats.active_lanes, "lanes", "active lanes per issued warp instruction");
     simtx_observe_real(o, "ipc", &c->stats.ipc, "instructions/cycle", "thread instructions per busy cycle (GPGPU-Sim's gpu_ipc, per core)");
     simtx_observe_real(o, "simd_efficiency", &c->stats.simd_efficiency, "", "active lanes per warp instruction over lanes per warp");
-    simtx_observe_probe(o, "active_warps", &c->probes.active_warps, 11, "resident warps");
+    simtx_observe_level_probe(o, "active_warps", &c->probes.active_warps, 11, 0, "resident warps");
     simtx_observe_probe(o, "issued", &c->probes.issued, 4, "warp instructions issued this cycle");
-    simtx_observe_probe(o, "stall_reason", &c->probes.stall_reason, 3,
-                        "0 issued, 1 idle, 2 scoreboard, 3 pipeline, 4 memory, 5 barrier");
-    simtx_observe_probe(o, "pending_memory", &c->probes.pending_memory, 16, "memory instructions in flight (pending table entries)");
+    simtx_observe_enum_probe(o, "stall_reason", &c->probes.stall_reason, 3, warp_sched_stall_names, STALL_REASONS,
+                             "why no instruction issued this cycle (issued: one did)");
+    simtx_observe_level_probe(o, "pending_memory", &c->probes.pending_memory, 16, 0, "memory instructions in flight (pending table entries)");
     simtx_observe_counter(o, "sfences", &c->pm_stats.sfences, "instructions", "sfence (persist barrier) warp instructions issued");
     simtx_observe_counter(o, "sfence_stall_cycles", &c->pm_stats.sfence_stall_cycles, "cycles",
                           "cycles warps waited at an sfence for their earlier accesses (clwb: durable at the NVM controller), summed over warps");
@@ -154,7 +154,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_counter(o, "tm_core_cycles", &c->tm_stats.tm_core_cycles, "cycles", "warp attempts' time in the core: TX_BEGIN's answer to tx_commit (a part resumed after a pause: from its attempt's TX_BEGIN)");
     simtx_observe_counter(o, "tm_token_stalls", &c->tm_stats.tm_token_stalls, "events", "tx_begin found no free transactional-warp token");
     simtx_observe_histogram(o, "tm_core_duration", &c->tm_stats.tm_core_duration, "cycles", "per warp attempt: TX_BEGIN's answer to tx_commit (a part resumed after a pause: from its attempt's TX_BEGIN)");
-    simtx_observe_probe(o, "tm_warps", &c->tm_probes.tx_warps, 11, "warps inside a transaction (holding a token)");
+    simtx_observe_level_probe(o, "tm_warps", &c->tm_probes.tx_warps, 11, 0, "warps inside a transaction (holding a token)");
     return c;
 }
 

@@ -146,11 +146,11 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     simtx_observe_counter(o, "error_responses", &c->stats.error_responses, "responses", "responses with an error status");
     simtx_observe_average(o, "mshr_occupancy_mean", &c->stats.mshr_occupancy.average, "entries", "MSHRs in use, averaged over time");
     simtx_observe_real(o, "hit_rate", &c->stats.hit_rate, "", "hits / (hits + misses + sector misses + hit_reserved)");
-    simtx_observe_probe(o, "mshr_occupancy", &c->probes.mshr_occupancy, 16, "MSHRs in use");
-    simtx_observe_probe(o, "input_queue", &c->probes.input_queue, 16, "requests waiting for the tag lookup");
-    simtx_observe_probe(o, "miss_queue", &c->probes.miss_queue, 16, "messages waiting to go to the next level");
-    simtx_observe_probe(o, "response_queue", &c->probes.response_queue, 16, "responses waiting to go back");
-    simtx_observe_probe(o, "pending", &c->probes.pending, 16, "forwarded requests awaiting the next level");
+    simtx_observe_level_probe(o, "mshr_occupancy", &c->probes.mshr_occupancy, 16, 0, "MSHRs in use");
+    simtx_observe_level_probe(o, "input_queue", &c->probes.input_queue, 16, 0, "requests waiting for the tag lookup");
+    simtx_observe_level_probe(o, "miss_queue", &c->probes.miss_queue, 16, 0, "messages waiting to go to the next level");
+    simtx_observe_level_probe(o, "response_queue", &c->probes.response_queue, 16, 0, "responses waiting to go back");
+    simtx_observe_level_probe(o, "pending", &c->probes.pending, 16, 0, "forwarded requests awaiting the next level");
     return c;
 }
 

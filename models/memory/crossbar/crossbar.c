@@ -361,10 +361,10 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
         const char *side = is_core_port(x, i) ? "core" : "partition";
         unsigned index = is_core_port(x, i) ? i : i - core_count(x);
         snprintf(name, sizeof name, "%s%u_input_queue", side, index);
-        simtx_observe_probe(o, name, &x->ports[i].input_depth, 16,
+        simtx_observe_level_probe(o, name, &x->ports[i].input_depth, 16, (uint64_t)p->input_queue_depth,
                             is_core_port(x, i) ? "request-network packets waiting at this core's input" : "reply-network packets waiting at this partition's input");
         snprintf(name, sizeof name, "%s%u_output_queue", side, index);
-        simtx_observe_probe(o, name, &x->ports[i].output_depth, 16,
+        simtx_observe_level_probe(o, name, &x->ports[i].output_depth, 16, (uint64_t)p->output_queue_depth,
                             is_core_port(x, i) ? "reply-network packets waiting for this core's link" : "request-network packets waiting for this partition's link");
     }
     return x;

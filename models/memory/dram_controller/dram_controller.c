@@ -22,6 +22,25 @@ static void show_bank(dram_controller *c, unsigned bank, uint64_t now)
     c->probes.bank_row[bank] = b->row;
 }
 
+/* The latest command per bank, as DRAMSys draws its command lanes: the
+ * kind + 1, with bit 3 toggled at each command so that a run of row hits
+ * (RD, RD, ...) shows one box per command. REF goes to every bank,
+ * TRANSFER to both of its banks. */
+static void show_command_on(dram_controller *c, unsigned bank, const dram_command *command)
+{
+    c->probes.bank_command[bank] = ((uint64_t)command->kind + 1) | ((c->probes.bank_command[bank] & 8) ^ 8);
+}
+
+static void show_command(dram_controller *c, const dram_command *command)
+{
+    if (command->kind == DRAM_CMD_REF) {
+        for (unsigned b = 0; b < c->timing.banks; b++) show_command_on(c, b, command);
+        return;
+    }
+    show_command_on(c, command->bank, command);
+    if (command->kind == DRAM_CMD_TRANSFER) show_command_on(c, command->target_bank, command);
+}
+
 /* The probes are shown where what they show changes, rather than every
  * cycle: waveforms sample them between time steps only. */
 static void show_counts(dram_controller *c)
@@ -145,6 +164,7 @@ static inline void issue(dram_controller *c, dram_command command, uint64_t now)
                                           .column = command.column, .target_bank = command.target_bank,
                                           .target_row = command.target_row});
     c->stats.commands[command.kind]++;
+    if (c->env.probes_traced) show_command(c, &command);
     if (command.kind == DRAM_CMD_RD || command.kind == DRAM_CMD_WR) {
         uint64_t data_start = now + (command.kind == DRAM_CMD_RD ? c->timing.cl : c->timing.wl);
         if (c->env.probes_traced) record_bus_burst(c, data_start ? data_start : 1); /* 0: never started */

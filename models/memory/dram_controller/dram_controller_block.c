@@ -135,6 +135,7 @@ static void dram_controller_destroy(void *core)
     free(c->response_ready);
     free(c->probes.bank_state);
     free(c->probes.bank_row);
+    free(c->probes.bank_command);
     free(c->params.address_map);
     free(c->params.row_copy_mode);
     free(c);
@@ -174,16 +175,25 @@ static void register_observations(dram_controller *c)
     simtx_observe_real(o, "activates_per_kilocycle", &c->stats.activates_per_kilocycle, "ACT/1000 cycles", "activates per 1000 DRAM clocks over the run");
     simtx_observe_real(o, "bus_utilisation", &c->stats.bus_utilisation, "fraction", "data-bus busy cycles over the run");
     simtx_observe_real(o, "row_hit_rate", &c->stats.row_hit_rate, "fraction", "row hits over requests served");
+    static const char *const bank_states[] = {"idle", "row_open", "refreshing", "rowclone_copy"};
+    /* DRAM_CMD_ order after "none" (0: no command yet), twice: bit 3
+     * toggles at each command (dram_controller.c, show_command). */
+    static const char *const bank_commands[] = {"none", "ACT", "PRE", "RD", "WR", "REF", "COPY_ACT", "TRANSFER",
+                                                "none", "ACT", "PRE", "RD", "WR", "REF", "COPY_ACT", "TRANSFER"};
+    _Static_assert(DRAM_CMD_COUNT + 1 == 8, "a name per DRAM command, below the toggle bit");
     char name[48];
     for (unsigned b = 0; b < c->timing.banks; b++) {
         snprintf(name, sizeof name, "bank%u_state", b);
-        simtx_observe_probe(o, name, &c->probes.bank_state[b], 2, "0 idle, 1 row open, 2 refreshing, 3 RowClone copy");
+        simtx_observe_enum_probe(o, name, &c->probes.bank_state[b], 2, bank_states, 4, "the bank's state (a RowClone copy holds it for 2 tRAS + tRP)");
         snprintf(name, sizeof name, "bank%u_row", b);
         simtx_observe_probe(o, name, &c->probes.bank_row[b], 24, "row open (last opened)");
+        snprintf(name, sizeof name, "bank%u_command", b);
+        simtx_observe_enum_probe(o, name, &c->probes.bank_command[b], 4, bank_commands, 16,
+                                 "latest command to this bank (REF goes to every bank, TRANSFER to both of its banks)");
     }
-    simtx_observe_probe(o, "queue_depth", &c->probes.queue_depth, 13, "read/write requests held");
-    simtx_observe_probe(o, "return_queue_depth", &c->probes.return_queue_depth, 13, "responses waiting");
-    simtx_observe_probe(o, "copy_queue_depth", &c->probes.copy_queue_depth, 9, "ROW_COPY operations held");
+    simtx_observe_level_probe(o, "queue_depth", &c->probes.queue_depth, 13, c->queue_depth, "read/write requests held");
+    simtx_observe_level_probe(o, "return_queue_depth", &c->probes.return_queue_depth, 13, c->return_queue_depth, "responses waiting");
+    simtx_observe_level_probe(o, "copy_queue_depth", &c->probes.copy_queue_depth, 9, (uint64_t)c->params.copy_queue_depth, "ROW_COPY operations held");
     simtx_observe_probe(o, "row_hits", &c->probes.row_hits, 32, "row hits so far");
     simtx_observe_probe(o, "row_misses", &c->probes.row_misses, 32, "row misses and conflicts so far");
     simtx_observe_probe(o, "bus_utilisation", &c->probes.bus_utilisation, 7, "percent of the last 64 cycles the data bus was busy");
@@ -254,9 +264,10 @@ static void *dram_controller_create(const void *params, const simtx_env *env, ch
     c->response_ready = calloc(c->response_capacity, sizeof *c->response_ready);
     c->probes.bank_state = calloc(t.banks, sizeof *c->probes.bank_state);
     c->probes.bank_row = calloc(t.banks, sizeof *c->probes.bank_row);
+    c->probes.bank_command = calloc(t.banks, sizeof *c->probes.bank_command);
     ok = ok && c->data && c->requests && c->sequences && c->messages && c->free_messages && c->queue && c->conflicts && c->open_row &&
          c->free_slots && c->bank_hit_scan && c->bank_queues && c->candidate_banks && c->copies && c->copies_on_bank && c->response_messages &&
-         c->response_ready && c->probes.bank_state && c->probes.bank_row && c->params.address_map &&
+         c->response_ready && c->probes.bank_state && c->probes.bank_row && c->probes.bank_command && c->params.address_map &&
          c->params.row_copy_mode;
     for (unsigned i = 0; ok && i < copies; i++) ok = (c->copies[i].buffer = malloc(map.geometry.row_bytes)) != NULL;
     if (ok && p->check_timing) ok = (c->checker = dram_timing_checker_create(&t, map.geometry.rows)) != NULL;

@@ -201,7 +201,7 @@ struct dram_controller {
     } bus;
     uint64_t last_copy_first_command, last_copy_done;
     struct {
-        uint64_t *bank_state, *bank_row;
+        uint64_t *bank_state, *bank_row, *bank_command; /* bank_command: latest DRAM_CMD_ + 1, 0 none yet */
         uint64_t queue_depth, return_queue_depth, copy_queue_depth, row_hits, row_misses, bus_utilisation;
     } probes;
 };

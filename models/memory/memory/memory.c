@@ -66,7 +66,7 @@ static void *memory_create(const void *params, const simtx_env *env, char *error
     simtx_observe_counter(o, "address_errors", &m->stats.address_errors, "requests", "requests outside [base, base+size)");
     simtx_observe_counter(o, "command_errors", &m->stats.command_errors, "requests", "requests with an unsupported op");
     simtx_observe_average(o, "queue_occupancy", &m->stats.queue_occupancy, "requests", "requests held, sampled at each arrival");
-    simtx_observe_probe(o, "queue_depth", &m->probes.queue_depth, 16, "requests held");
+    simtx_observe_level_probe(o, "queue_depth", &m->probes.queue_depth, 16, 0, "requests held");
     return m;
 }
 

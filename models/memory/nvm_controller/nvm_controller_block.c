@@ -115,8 +115,8 @@ static void observe(nvm_controller *c, simtx_observer *o)
     simtx_observe_histogram(o, "write_media_latency", &c->stats.write_media_latency, "cycles", "acceptance to the media holding the write");
     simtx_observe_average(o, "wpq_occupancy", &c->stats.wpq_occupancy.average, "writes", "WPQ entries held, averaged over time");
     simtx_observe_average(o, "read_queue_occupancy", &c->stats.read_queue_occupancy.average, "requests", "reads held, averaged over time");
-    simtx_observe_probe(o, "wpq_occupancy", &c->probes.wpq_occupancy, 13, "WPQ entries held");
-    simtx_observe_probe(o, "read_queue_depth", &c->probes.read_queue_depth, 13, "reads held");
+    simtx_observe_level_probe(o, "wpq_occupancy", &c->probes.wpq_occupancy, 13, (uint64_t)c->params.wpq_entries, "WPQ entries held");
+    simtx_observe_level_probe(o, "read_queue_depth", &c->probes.read_queue_depth, 13, (uint64_t)c->params.read_queue_depth, "reads held");
 }
 
 static void *nvm_controller_create(const void *params, const simtx_env *env, char *error, size_t error_size)

@@ -109,7 +109,7 @@ static void *router_create(const void *params, const simtx_env *env, char *error
         char name[48];
         snprintf(name, sizeof name, "%s%u_queue", i < input_count(r) ? "input" : "output",
                  i < input_count(r) ? i : i - input_count(r));
-        simtx_observe_probe(o, name, &r->queue_depth_probes[i], 8, "messages waiting in this port's arrival queue");
+        simtx_observe_level_probe(o, name, &r->queue_depth_probes[i], 8, (uint64_t)p->queue_depth, "messages waiting in this port's arrival queue");
     }
     return r;
 }

@@ -199,13 +199,15 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
     simtx_observe_histogram(o, "hazard_latency", &u->stats.hazard_latency, "cycles", "TM_LOG_DONE complete to hazard detection done (in-order wait included)");
     simtx_observe_average(o, "queue_depth", &u->stats.queue_depth, "messages", "TM input queue occupancy, sampled at each arrival");
     simtx_observe_average(o, "active_cids", &u->stats.active_cids, "IDs", "IDs between retire and hazard pointers, sampled each active cycle");
-    simtx_observe_probe(o, "queue_depth", &u->probes.queue_depth, 16, "TM messages waiting to be taken in");
+    simtx_observe_level_probe(o, "queue_depth", &u->probes.queue_depth, 16, 0, "TM messages waiting to be taken in");
     simtx_observe_probe(o, "retire_cid", &u->probes.retire_cid, 32, "oldest ID not yet retired");
     simtx_observe_probe(o, "hazard_cid", &u->probes.hazard_cid, 32, "next ID for hazard detection");
     simtx_observe_probe(o, "writeback_cid", &u->probes.writeback_cid, 32, "next ID to write back");
-    simtx_observe_probe(o, "head_state", &u->probes.head_state, 4, "state of the oldest ID: 0 free 1 fill 2 skip 3 checked 4 validating 5 validated 6 committing 7 done");
-    simtx_observe_probe(o, "active_cids", &u->probes.active_cids, 16, "IDs between retire and next-heard");
-    simtx_observe_probe(o, "held_queries", &u->probes.held_queries, 16, "TCD queries waiting for older IDs");
+    static const char *const slot_states[] = {"free", "fill", "skip", "checked", "validating", "validated", "committing", "done"};
+    _Static_assert(sizeof slot_states / sizeof *slot_states == COMMIT_SLOT_DONE + 1, "a name per commit slot state");
+    simtx_observe_enum_probe(o, "head_state", &u->probes.head_state, 4, slot_states, COMMIT_SLOT_DONE + 1, "state of the oldest ID");
+    simtx_observe_level_probe(o, "active_cids", &u->probes.active_cids, 16, 0, "IDs between retire and next-heard");
+    simtx_observe_level_probe(o, "held_queries", &u->probes.held_queries, 16, 0, "TCD queries waiting for older IDs");
     return u;
 }
 

@@ -233,10 +233,10 @@ static void *tm_unit_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_histogram(o, "aborts_per_tx", &u->stats.aborts_per_tx, "aborts", "aborts before each committed transaction");
     simtx_observe_histogram(o, "commit_duration", &u->stats.commit_duration, "cycles", "per warp commit: TX_COMMIT to its response");
     simtx_observe_histogram(o, "cat_update_latency", &u->stats.cat_update_latency, "cycles", "per conflict-address notification: the commit unit's send to the table's update here (queueing, the notify network)");
-    simtx_observe_probe(o, "tx_warps", &u->probes.tx_warps, 11, "warps inside a transaction");
-    simtx_observe_probe(o, "committing", &u->probes.committing, 11, "warps between TX_COMMIT and its response");
-    simtx_observe_probe(o, "cat_occupancy", &u->probes.cat_occupancy, 16, "conflict address table entries in use");
-    simtx_observe_probe(o, "paused_lanes", &u->probes.paused_lanes, 11, "lanes paused by Pause-and-Go, waiting to resume");
+    simtx_observe_level_probe(o, "tx_warps", &u->probes.tx_warps, 11, 0, "warps inside a transaction");
+    simtx_observe_level_probe(o, "committing", &u->probes.committing, 11, 0, "warps between TX_COMMIT and its response");
+    simtx_observe_level_probe(o, "cat_occupancy", &u->probes.cat_occupancy, 16, 0, "conflict address table entries in use");
+    simtx_observe_level_probe(o, "paused_lanes", &u->probes.paused_lanes, 11, 0, "lanes paused by Pause-and-Go, waiting to resume");
     simtx_observe_probe(o, "aborted", &u->stats.aborts, 32, "transaction attempts aborted so far (lanes, every cause): its steps show when aborts happen");
     return u;
 }

@@ -179,7 +179,7 @@ static void *tm_traffic_create(const void *params, const simtx_env *env, char *e
     simtx_observe_counter(o, "tm_n_tcd_failures", &t->stats.tcd_failures, "transactions", "read-only transactions whose temporal check failed (then committed through the commit units)");
     simtx_observe_counter(o, "oracle_checked", &t->stats.oracle_checked, "transactions", "committed transactions the oracle replayed (0 until the end)");
     simtx_observe_histogram(o, "attempt_latency", &t->stats.attempt_latency, "cycles", "commit-ID request to last write-back acknowledgement");
-    simtx_observe_probe(o, "in_flight", &t->probes.in_flight, 16, "agents between their commit-ID request and their acknowledgements");
+    simtx_observe_level_probe(o, "in_flight", &t->probes.in_flight, 16, 0, "agents between their commit-ID request and their acknowledgements");
     simtx_observe_probe(o, "committed", &t->probes.committed, 32, "transactions committed");
     return t;
 }

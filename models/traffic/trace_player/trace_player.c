@@ -480,7 +480,7 @@ static void *trace_player_create(const void *params, const simtx_env *env, char 
     simtx_observe_histogram(o, "write_latency", &t->stats.write_latency, "cycles", "issue to response of writes");
     simtx_observe_counter(o, "cycles", &t->stats.cycles, "cycles", "cycles from start to the last response");
     simtx_observe_real(o, "bytes_per_cycle", &t->stats.bytes_per_cycle, "bytes/cycle", "bandwidth achieved over the run");
-    simtx_observe_probe(o, "outstanding", &t->probes.outstanding, 17, "requests in flight");
+    simtx_observe_level_probe(o, "outstanding", &t->probes.outstanding, 17, 0, "requests in flight");
     simtx_observe_probe(o, "completed", &t->probes.completed, 48, "requests completed so far");
     advance(t);
     return t;
