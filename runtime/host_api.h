@@ -45,6 +45,12 @@ typedef struct gpu_backend {
      * address, from the NVM controller holding it (media plus write-pending
      * queue; never the caches); false when no NVM controller holds it. */
     bool (*durable_read)(void *context, uint32_t address, void *data, size_t size);
+    /* Optional (persistent memory): zero-time write into the durable image
+     * (recovery after a power failure). */
+    bool (*durable_write)(void *context, uint32_t address, const void *data, size_t size);
+    /* Optional (crash injection): whether the last failed run was stopped
+     * by an injected power failure rather than an error. */
+    bool (*crashed)(void *context);
 } gpu_backend;
 
 typedef struct gpu_device gpu_device;
@@ -75,9 +81,17 @@ bool gpu_memset(gpu_device *device, uint32_t destination, int value, size_t byte
  * the caches' dirty lines). False outside the persistent window or on a
  * platform without NVM controllers. */
 bool gpu_copy_from_durable(gpu_device *device, void *destination, uint32_t source, size_t bytes);
+/* Writes into that durable image: a recovery after a power failure rolls
+ * back what the image holds. False outside the persistent window or on a
+ * platform without NVM controllers. */
+bool gpu_copy_to_durable(gpu_device *device, uint32_t destination, const void *source, size_t bytes);
 /* Whether the platform keeps the persistent window in NVM controllers (so
  * that gpu_copy_from_durable can answer). */
 bool gpu_has_durable_image(const gpu_device *device);
+/* Whether a power failure (crash injection: simtx run --crash-at) stopped
+ * the last launch: gpu_synchronize then returned false, and from then on
+ * only the durable image answers (every other access and launch fails). */
+bool gpu_crashed(const gpu_device *device);
 
 /* Loads and verifies a kernel ELF and places its .data/.bss in memory. */
 gpu_module *gpu_module_load(gpu_device *device, const char *path);

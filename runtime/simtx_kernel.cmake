@@ -1,4 +1,4 @@
-# simtx_add_kernel(NAME <name> SOURCES <c files> [OPT_LEVELS O0 O1 ...])
+# simtx_add_kernel(NAME <name> SOURCES <c files> [OPT_LEVELS O0 O1 ...] [DEFINES NAME ...])
 # Builds <build>/kernels/<name>_<opt>.elf for every optimisation level
 # (default: O0 O1 O2 O3 Os) with Debian's clang + ld.lld, the flags the
 # DESIGN prototype found, the kernel runtime, crt0 and the linker script.
@@ -17,7 +17,8 @@ if(NOT TARGET simtx_kernels)
 endif()
 
 function(simtx_add_kernel)
-  cmake_parse_arguments(ARG "" "NAME;LINKER_SCRIPT" "SOURCES;OPT_LEVELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME;LINKER_SCRIPT" "SOURCES;OPT_LEVELS;DEFINES" ${ARGN})
+  list(TRANSFORM ARG_DEFINES PREPEND -D)
   if(NOT ARG_OPT_LEVELS)
     set(ARG_OPT_LEVELS O0 O1 O2 O3 Os)
   endif()
@@ -34,14 +35,15 @@ function(simtx_add_kernel)
       get_filename_component(stem ${source} NAME)
       set(object ${work}/${stem}.o)
       # The runtime itself must not have its loops turned back into memset calls.
-      set(extra "")
+      set(extra ${ARG_DEFINES})
       if(source_path STREQUAL "${SIMTX_KERNEL_RUNTIME_DIR}/runtime.c")
         set(extra -fno-builtin)
       endif()
       add_custom_command(OUTPUT ${object}
         COMMAND ${CMAKE_COMMAND} -E make_directory ${work}
         COMMAND ${SIMTX_KERNEL_CC} ${SIMTX_KERNEL_FLAGS} -${opt} ${extra} -c ${source_path} -o ${object}
-        DEPENDS ${source_path} ${SIMTX_KERNEL_RUNTIME_DIR}/gpu.h
+        DEPENDS ${source_path} ${SIMTX_KERNEL_RUNTIME_DIR}/gpu.h ${SIMTX_KERNEL_RUNTIME_DIR}/gpu_durable.h
+                ${SIMTX_KERNEL_RUNTIME_DIR}/gpu_durable_layout.h
         COMMENT "kernel ${ARG_NAME} -${opt}: ${stem}" VERBATIM)
       list(APPEND objects ${object})
     endforeach()

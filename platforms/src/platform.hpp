@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "block_sc.hpp"
+#include "crash_injection.hpp"
 #include "netlist.hpp"
 #include "output_file.hpp"
 #include "protocol_checker.hpp"
@@ -29,6 +30,7 @@ struct run_options {
     // before a deadlock is reported; shorter may stop an initiator that
     // waits on a block working for a long time without a message.
     double watchdog_ns = 500000;
+    crash_options crash;                // a power failure injected (crash_injection.hpp)
     bool quiet = false;                 // no text summary
     bool check_protocol = false;        // a protocol checker on every binding
     // A host program (a workload) that drives the run itself: it accesses
@@ -47,9 +49,15 @@ class platform {
     // waveforms, marked partial, beside the requested files.
     int run();
 
-    // Simulates until no block has work left, an error or --max-time;
-    // returns the error text, empty when none. May be called repeatedly.
+    // Simulates until no block has work left, an error, --max-time or an
+    // injected power failure; returns the error text, empty when none. May
+    // be called repeatedly; after a failure it only repeats the failure.
     std::string simulate();
+    // Whether an injected power failure stopped the run (crashed() then
+    // says why).
+    bool crashed() const { return !crash_message_.empty(); }
+    const std::string &crash_message() const { return crash_message_; }
+    crash_domain persistence_domain() const { return options_.crash.domain; }
 
     block_module *find(const std::string &name) const;
     const std::vector<std::unique_ptr<block_module>> &modules() const { return modules_; }
@@ -78,6 +86,7 @@ class platform {
     sc_core::sc_trace_file *trace_file_ = nullptr;
     std::string view_signals_; // the GTKWave view after its header
     bool show_progress_ = false;
+    std::string crash_message_; // empty: no power failure (yet)
 };
 
 uint64_t instance_seed(uint64_t seed, const std::string &instance_name);
