@@ -82,6 +82,10 @@ bool rv_reference_run(const kernel_image *image, uint32_t entry_pc, const rv_ref
             break;
         }
         case RV_CLASS_LOAD: case RV_CLASS_STORE: case RV_CLASS_ATOMIC: {
+            if (op == RV_CLWB) { /* no effect on values: a thread alone has no caches */
+                write = false;
+                break;
+            }
             unsigned size = rv_access_size(op);
             rv_class cls = rv_class_of(op);
             uint32_t address = a + (uint32_t)(cls == RV_CLASS_ATOMIC ? 0 : i->imm), old = 0;

@@ -87,7 +87,11 @@
  *                                        others (1) itself, as today
  *   SIMTX_OP_CLEAN_LINE                  clwb of each lane's line (ldst_unit:
  *                                        one mem.h CLEAN_LINE per touched
- *                                        segment); access size 1, 2 or 4
+ *                                        segment, complete when all are
+ *                                        answered: durable at an NVM
+ *                                        controller); access size 1, 2 or 4
+ *                                        (the core sends 1); addresses beats
+ *                                        only
  *   SIMTX_OP_FENCE                       completes after every earlier request
  *                                        of the socket has completed
  *   SIMTX_OP_WRITE + LDST_KIND_CLEAR     zero the window (lds: a CTA's region
@@ -98,6 +102,13 @@
  *   travel in the message layer's flags field, not in aux: a unit that does
  *   not model an attribute ignores it (the lds has no temporal hint); the
  *   ldst_unit copies them into every mem.h request it makes for the request.
+ *   A non-temporal store (gpu.nt_store) is a WRITE with
+ *   SIMTX_FLAG_NON_TEMPORAL: the caches pass it on uncached (mem.h), so it
+ *   completes when the target takes it (an NVM controller's WPQ: durable).
+ *   The core sends clwb and non-temporal stores only for lanes in the
+ *   persistent window and outside transactions (it fails the run on any
+ *   other); its sfence sends nothing: the warp waits until its earlier
+ *   requests have completed.
  *   A transactional load (SIMTX_FLAG_TRANSACTIONAL) is an ordinary load to
  *   the ldst_unit; the tm_unit logs the values that come back (lazy
  *   versioning keeps transactional stores in its write log). Its OK

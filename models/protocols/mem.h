@@ -38,6 +38,11 @@
  *               line for cached blocks) -> data[0..size) holds the bytes.
  *   WRITE       address, size, data, byte_enable (bit i: data[i] is
  *               written; simtx_msg_enable_bytes) -> acknowledgement, no data.
+ *               aux says why a cache's write-back leaves it (targets may
+ *               count by it): MEM_WRITEBACK_EVICTION (replaced, or dropped
+ *               before an op acting on the line), MEM_WRITEBACK_CLEAN (a
+ *               CLEAN_LINE or FLUSH_LINE asked for it); 0 on a requester's
+ *               own write.
  *   ATOMIC      a 32-bit read-modify-write: atomic_op (simtx_atomic_op),
  *               data[0..3] the operand, aux the expected value of a CAS ->
  *               data[0..3] the old value. The L2 executes it (Fermi's ROP)
@@ -45,7 +50,12 @@
  *               its copy of the line.
  *   CLEAN_LINE  write the line holding address back if dirty, keep it;
  *   FLUSH_LINE  write it back and drop it -> acknowledgement once the next
- *               level has the data, no data.
+ *               level has the data, no data. A cache holding the line
+ *               dirty answers when its write-back is acknowledged; any
+ *               other cache passes the request on (behind a write-back of
+ *               the line still on its way), so the answer comes from the
+ *               target: every line reaching it is there (a clwb: durable
+ *               at an NVM controller, mem.h's PERSISTENT below).
  *   FENCE       -> acknowledgement once every request the block forwarded
  *               before it is acknowledged. aux bit MEM_FENCE_INVALIDATE: a
  *               write-through cache also drops every line (the kernel
@@ -72,15 +82,20 @@
  * FLAGS (msg.flags, simtx_msg_flag)
  *
  *   Orthogonal attributes, set by the initiator, copied into the response,
- *   passed on by every block that does not act on them. Nothing sets them
- *   yet; their meaning when a block acts on them:
+ *   passed on by every block that does not act on them; their meaning when
+ *   a block acts on them:
  *   TRANSACTIONAL  the access belongs to a running transaction (the
  *                  transaction_id field says which);
  *   PERSISTENT     the target is persistent memory: a write is acknowledged
  *                  once durable (an nvm_controller acknowledges every
  *                  write once its write-pending queue holds it, flag or
  *                  not: the queue is in the persistent domain);
- *   NON_TEMPORAL   no reuse expected: a cache need not allocate a line;
+ *   NON_TEMPORAL   no reuse expected (set by the ldst_unit for a
+ *                  non-temporal store): a cache never allocates or keeps
+ *                  the line of such a WRITE: it drops its copy (written
+ *                  back first if dirty, ahead of the write) and passes
+ *                  the write on, answered when the target acknowledges it
+ *                  (an NVM controller: once durable in its WPQ);
  *   SNAPSHOT       a read of a snapshot version (SI-TM), not the latest;
  *   BROADCAST      core-mapped networks only (notify.h); address-mapped
  *                  routing blocks ignore it.
@@ -110,5 +125,8 @@
 
 /* msg.aux bit of a FENCE asking a write-through cache to drop all its lines. */
 #define MEM_FENCE_INVALIDATE UINT64_C(1)
+/* msg.aux of a cache's write-back WRITE: why its data leaves the cache. */
+#define MEM_WRITEBACK_EVICTION UINT64_C(1)
+#define MEM_WRITEBACK_CLEAN UINT64_C(2)
 
 #endif

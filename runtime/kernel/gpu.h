@@ -66,8 +66,7 @@ GPU_INLINE void gpu_sync_threads(void) { __asm__ volatile(".insn r 0x0b, 0, 0, x
 /* Ends the calling thread at once (like returning from the kernel). */
 GPU_INLINE void gpu_exit(void) { __asm__ volatile(".insn r 0x0b, 1, 0, x0, x0, x0" ::: "memory"); }
 
-/* Transactions, persistence: decoded now, rejected at load time until the
- * issues that implement them land. */
+/* Transactions (on a platform with a tm_unit beside each core). */
 GPU_INLINE void gpu_tx_begin(void) { __asm__ volatile(".insn r 0x0b, 2, 0, x0, x0, x0" ::: "memory"); }
 /* Returns non-zero when the transaction committed. */
 GPU_INLINE uint32_t gpu_tx_commit(void)
@@ -76,6 +75,26 @@ GPU_INLINE uint32_t gpu_tx_commit(void)
     __asm__ volatile(".insn r 0x0b, 3, 0, %0, x0, x0" : "=r"(committed)::"memory");
     return committed;
 }
+
+/* Persistence (the persistent window, gpu_malloc_persistent; on a platform
+ * with NVM controllers a write is durable once a controller's write-pending
+ * queue holds it, ADR). Each op acts on the persistent window only: an
+ * address outside it fails the run naming the lane and the instruction;
+ * inside a transaction each fails the run too (persist after tx_commit).
+ * On a platform without NVM the window is DRAM and the ops act on it.
+ *
+ * gpu_clwb: writes the line holding address back from every cache level to
+ * the memory controller; complete (for gpu_sfence) once the controller has
+ * accepted it, i.e. durable. The line stays cached. A plain store alone is
+ * durable only once its line is evicted from the L2 (write-back).
+ * gpu_store_nontemporal: a 4-byte store that bypasses the caches (their
+ * copies of the line are dropped, written back first if dirty) straight
+ * into the controller's WPQ; complete once accepted (durable).
+ * gpu_sfence: the persist barrier, per warp: the warp issues nothing more
+ * until all its earlier memory instructions have completed (clwbs and
+ * non-temporal stores: durable; plain stores: taken by the L2, not
+ * durable). The AGPM paper's CTA-level ordering is gpu_sfence in every warp
+ * followed by gpu_sync_threads(). */
 GPU_INLINE void gpu_clwb(const void *address) { __asm__ volatile(".insn r 0x0b, 4, 0, x0, %0, x0" ::"r"(address) : "memory"); }
 GPU_INLINE void gpu_sfence(void) { __asm__ volatile(".insn r 0x0b, 5, 0, x0, x0, x0" ::: "memory"); }
 GPU_INLINE void gpu_store_nontemporal(uint32_t *address, uint32_t value)

@@ -17,6 +17,7 @@
 
 #define LATENCY 20
 #define MAX_IN_FLIGHT 4096
+#define LOG_SIZE 256
 
 static void record_failure(void *context, const char *message);
 
@@ -36,6 +37,14 @@ typedef struct test_system {
     void *ldst;                 /* on the core's socket 0; its memory socket reaches the in-test memory */
     simtx_observer *ldst_observer;
     uint64_t ldst_next;
+    /* The memory's log: each request's op, flags, address and arrival (the
+     * persistence ordering tests read it); LOG_SIZE first ones. */
+    struct {
+        uint8_t op, flags;
+        uint32_t address;
+        uint64_t arrival;
+    } log[LOG_SIZE];
+    size_t logged;
 } test_system;
 
 enum { LDST_SOCKET = 0, LDS_SOCKET = 1, LDST_CORE = 0, LDST_MEMORY = 1 };
@@ -78,6 +87,12 @@ static bool ldst_send(void *context, unsigned port, const simtx_msg *msg)
         return true;
     }
     if (s->count == MAX_IN_FLIGHT) return false;
+    if (s->logged < LOG_SIZE) {
+        s->log[s->logged].op = msg->op;
+        s->log[s->logged].flags = msg->flags;
+        s->log[s->logged].address = (uint32_t)msg->address;
+        s->log[s->logged++].arrival = s->now;
+    }
     simtx_msg response = *msg;
     if (msg->op == SIMTX_OP_READ) sparse_memory_read(s->memory, msg->address, response.data, msg->size);
     else if (msg->op == SIMTX_OP_WRITE) sparse_memory_write_masked(s->memory, msg->address, msg->data, msg->size, msg->byte_enable);
@@ -397,6 +412,80 @@ static void run_globals(void)
     destroy_system(s);
 }
 
+/* The first logged request of op to [from, from + bytes), or -1. */
+static int find_logged(const test_system *s, simtx_op op, uint32_t from, uint32_t bytes)
+{
+    for (size_t i = 0; i < s->logged; i++)
+        if (s->log[i].op == op && s->log[i].address - from < bytes) return (int)i;
+    return -1;
+}
+
+/* One warp stores p[t], cleans its line (clwb) and stores q[t]. With an
+ * sfence between, q's write reaches memory only after the clean has been
+ * answered (LATENCY after it arrived) and the warp counts the wait; without
+ * one, q's write follows at once. */
+static void run_persist_order(bool fenced)
+{
+    test_system *s = create_system(32, 4);
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL};
+    gpu_device *device = gpu_device_create(&backend);
+    gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/pm_order_O2.elf");
+    if (!CHECK(module != NULL)) return;
+    uint32_t p = gpu_malloc_persistent(device, 128), q = gpu_malloc_persistent(device, 128);
+    uint32_t args[3] = {p, q, fenced};
+    CHECK(gpu_launch(device, module, "pm_order", (gpu_dim3){1, 1, 1}, (gpu_dim3){32, 1, 1}, args, sizeof args, 0));
+    CHECK(gpu_synchronize(device));
+    CHECK_STRING(gpu_last_error(device), "");
+    int store_p = find_logged(s, SIMTX_OP_WRITE, p, 128), clean = find_logged(s, SIMTX_OP_CLEAN_LINE, p, 128);
+    int store_q = find_logged(s, SIMTX_OP_WRITE, q, 128);
+    if (CHECK(store_p >= 0 && clean > store_p && store_q >= 0)) {
+        CHECK_EQUAL(s->log[clean].address, p); /* the line of p (128-byte aligned allocation) */
+        uint64_t clean_answered = s->log[clean].arrival + LATENCY;
+        if (fenced) CHECK(s->log[store_q].arrival > clean_answered);
+        else CHECK(s->log[store_q].arrival < clean_answered);
+    }
+    CHECK_EQUAL(statistic(s, "sfences"), fenced ? 1u : 0u);
+    /* The sfence is decoded after the argument load and branch that follow
+     * the clwb, and waits the rest of the clean's LATENCY. */
+    uint64_t stalled = statistic(s, "sfence_stall_cycles");
+    if (fenced) CHECK(stalled > 0 && stalled < LATENCY);
+    else CHECK_EQUAL(statistic(s, "sfence_stall_cycles"), 0);
+    const simtx_stat_entry *cleans = simtx_observer_find_stat(s->ldst_observer, "clean_lines");
+    CHECK_EQUAL(cleans ? *(const uint64_t *)cleans->value : 0, 1);
+    uint32_t values[32];
+    CHECK(gpu_copy_from_device(device, values, q, sizeof values));
+    CHECK_EQUAL(values[31], 33);
+    gpu_module_unload(module);
+    gpu_device_destroy(device);
+    destroy_system(s);
+}
+
+/* A non-temporal store: one write per segment, flagged non-temporal. */
+static void run_non_temporal_store(void)
+{
+    test_system *s = create_system(32, 4);
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL};
+    gpu_device *device = gpu_device_create(&backend);
+    gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/pm_order_O2.elf");
+    if (!CHECK(module != NULL)) return;
+    uint32_t p = gpu_malloc_persistent(device, 128);
+    uint32_t args[3] = {p, 0, 0};
+    CHECK(gpu_launch(device, module, "pm_nt", (gpu_dim3){1, 1, 1}, (gpu_dim3){32, 1, 1}, args, sizeof args, 0));
+    CHECK(gpu_synchronize(device));
+    int store = find_logged(s, SIMTX_OP_WRITE, p, 128);
+    if (CHECK(store >= 0)) CHECK(s->log[store].flags & SIMTX_FLAG_NON_TEMPORAL);
+    size_t writes = 0;
+    for (size_t i = 0; i < s->logged; i++) writes += s->log[i].op == SIMTX_OP_WRITE;
+    CHECK_EQUAL(writes, 1); /* one write for the warp's segment */
+    uint32_t values[32];
+    CHECK(gpu_copy_from_device(device, values, p, sizeof values));
+    CHECK_EQUAL(values[0], 3);
+    CHECK_EQUAL(values[31], 34);
+    gpu_module_unload(module);
+    gpu_device_destroy(device);
+    destroy_system(s);
+}
+
 static void run_vector_add(const char *opt, int lanes)
 {
     test_system *s = calloc(1, sizeof *s);
@@ -478,6 +567,9 @@ int main(void)
     run_pattern("shared_stride", 32, 32, 0, 31); /* every lane on bank 0 */
     run_pattern("shared_stride", 32, 33, 0, 0);  /* odd stride: conflict-free */
     run_globals();
+    run_persist_order(true);
+    run_persist_order(false);
+    run_non_temporal_store();
     /* One iteration of the loop (mul a4,a1,a1; add a1,a3,a4; addi a3,a3,1;
      * bne a2,a3) is a chain: mul latency, one issue cycle, the ALU latency
      * of addi before bne, the branch latency: 20 + 1 + 4 + 2 = 27 cycles

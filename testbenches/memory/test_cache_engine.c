@@ -319,6 +319,7 @@ static void test_clean_and_flush(void)
     CHECK_EQUAL(h.down_count, 1);
     CHECK_EQUAL(h.down[0].op, SIMTX_OP_WRITE);
     CHECK_EQUAL(h.down[0].size, 128);
+    CHECK_EQUAL(h.down[0].aux, MEM_WRITEBACK_CLEAN);
     CHECK(harness_response(&h, 2) == NULL); /* not before the acknowledgement */
     harness_serve(&h, 1);
     harness_run(&h, 3);
@@ -331,23 +332,67 @@ static void test_clean_and_flush(void)
     uint8_t memory[128];
     sparse_memory_read(h.memory, 0x3000, memory, 128);
     CHECK(memcmp(memory, data, 128) == 0);
-    /* Clean line: answered at once, nothing goes down. */
+    /* Clean line: the clean goes on (behind any write-back of the line on
+     * its way down) and is answered when the next level answers it. */
     harness_request(&h, SIMTX_OP_CLEAN_LINE, 0x3000, 0, 3, NULL);
+    harness_run(&h, 10);
+    CHECK_EQUAL(h.down_count, 2);
+    CHECK_EQUAL(h.down[1].op, SIMTX_OP_CLEAN_LINE);
+    CHECK(harness_response(&h, 3) == NULL);
     harness_settle(&h, 100);
     CHECK(harness_response(&h, 3) != NULL);
-    CHECK_EQUAL(h.down_count, 1);
+    CHECK(cache_line_state(h.cache, 0x3000, NULL, NULL)); /* kept */
     /* Dirty again, then flushed: written back and invalidated. */
     harness_request(&h, SIMTX_OP_WRITE, 0x3020, 32, 4, data);
     harness_settle(&h, 100);
     harness_request(&h, SIMTX_OP_FLUSH_LINE, 0x3000, 0, 5, NULL);
     harness_settle(&h, 100);
     CHECK(harness_response(&h, 5) != NULL);
-    CHECK_EQUAL(h.down_count, 2);
-    CHECK_EQUAL(h.down[1].address, 0x3020);
-    CHECK_EQUAL(h.down[1].size, 32);
+    CHECK_EQUAL(h.down_count, 3);
+    CHECK_EQUAL(h.down[2].address, 0x3020);
+    CHECK_EQUAL(h.down[2].size, 32);
     CHECK(!cache_line_state(h.cache, 0x3000, NULL, NULL));
     CHECK_EQUAL(cache_get_stats(h.cache)->cleans, 2);
     CHECK_EQUAL(cache_get_stats(h.cache)->flushes, 1);
+    CHECK_EQUAL(cache_get_stats(h.cache)->clean_writebacks, 2);
+    harness_release(&h);
+}
+
+/* A non-temporal write to a dirty line of a write-back cache: the line is
+ * written back (an eviction) and dropped, the write follows it down, and it
+ * is answered only once the next level acknowledges it; a later read misses
+ * and fetches the merged data. */
+static void test_non_temporal_write(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    uint8_t data[128], word[4] = {1, 2, 3, 4};
+    fill_pattern(data, 128, 5);
+    harness_request(&h, SIMTX_OP_WRITE, 0x5000, 128, 1, data);
+    harness_settle(&h, 100);
+    CHECK_EQUAL(h.down_count, 0); /* allocated, dirty */
+    simtx_msg nt = harness_message(SIMTX_OP_WRITE, 0x5040, 4, 2, word);
+    nt.flags = SIMTX_FLAG_NON_TEMPORAL;
+    CHECK(cache_accept(h.cache, CACHE_UPSTREAM_PORT, &nt, h.now) != SIMTX_BUSY);
+    harness_run(&h, 10);
+    CHECK_EQUAL(h.down_count, 2);
+    CHECK_EQUAL(h.down[0].op, SIMTX_OP_WRITE);
+    CHECK_EQUAL(h.down[0].aux, MEM_WRITEBACK_EVICTION);
+    CHECK_EQUAL(h.down[0].size, 128);
+    CHECK_EQUAL(h.down[1].op, SIMTX_OP_WRITE);
+    CHECK_EQUAL(h.down[1].address, 0x5040);
+    CHECK(h.down[1].flags & SIMTX_FLAG_NON_TEMPORAL);
+    CHECK(!cache_line_state(h.cache, 0x5000, NULL, NULL)); /* dropped */
+    CHECK(harness_response(&h, 2) == NULL);               /* not before the acknowledgement */
+    harness_settle(&h, 100);
+    CHECK(harness_response(&h, 2) != NULL);
+    harness_request(&h, SIMTX_OP_READ, 0x5040, 8, 3, NULL);
+    harness_settle(&h, 100);
+    const simtx_msg *read = harness_response(&h, 3);
+    CHECK(read && memcmp(read->data, word, 4) == 0 && memcmp(read->data + 4, data + 0x44, 4) == 0);
+    CHECK_EQUAL(cache_get_stats(h.cache)->non_temporal_writes, 1);
     harness_release(&h);
 }
 
@@ -988,6 +1033,7 @@ int main(void)
     test_lru_order();
     test_write_back_and_eviction();
     test_clean_and_flush();
+    test_non_temporal_write();
     test_write_through_policy();
     test_bypass();
     test_fence();

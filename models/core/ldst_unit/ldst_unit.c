@@ -61,6 +61,7 @@ typedef struct ldst_entry {
     uint32_t remaining;  /* mem.h responses still expected */
     uint32_t stamp;      /* the lowest aux of its READ responses: a transactional load's read stamp (ldst.h) */
     uint64_t sequence;   /* arrival order: a fence completes after every earlier request */
+    uint64_t arrival;    /* the cycle its first beat arrived (a persist request's wait) */
     simtx_msg head;      /* the first beat's fields (data unused) */
     uint64_t beat_aux[LDST_MAX_BEATS];
     void *beat_handle[LDST_MAX_BEATS];
@@ -88,7 +89,8 @@ typedef struct ldst_unit {
     struct {
         uint64_t loads, stores, atomics, lr, sc, sc_failures, fences, clean_lines, lane_accesses, memory_requests;
         uint64_t tm_messages, address_errors, command_errors, memory_errors, refused;
-        simtx_histogram requests_per_access;
+        uint64_t non_temporal_stores;
+        simtx_histogram requests_per_access, persist_request_cycles;
     } stats;
     struct {
         uint64_t in_flight;
@@ -131,6 +133,11 @@ static void *ldst_unit_create(const void *params, const simtx_env *env, char *er
     simtx_observe_counter(o, "sc_failures", &u->stats.sc_failures, "lanes", "sc.w lanes that found another value and did not store");
     simtx_observe_counter(o, "fences", &u->stats.fences, "requests", "fences answered");
     simtx_observe_counter(o, "clean_lines", &u->stats.clean_lines, "requests", "clwb requests (one memory request per touched line)");
+    simtx_observe_counter(o, "non_temporal_stores", &u->stats.non_temporal_stores, "requests",
+                          "non-temporal store requests (included in stores)");
+    simtx_observe_histogram(o, "persist_request_cycles", &u->stats.persist_request_cycles, "cycles",
+                            "per clwb or non-temporal store request: first beat to completion (durable at the NVM controller); "
+                            "its mean is the AGPM paper's cycles waited per PM request (CWPPR)");
     simtx_observe_counter(o, "lane_accesses", &u->stats.lane_accesses, "lanes", "active lanes of the requests performed");
     simtx_observe_counter(o, "memory_requests", &u->stats.memory_requests, "requests", "requests sent to the memory side after coalescing");
     simtx_observe_histogram(o, "requests_per_access", &u->stats.requests_per_access, "requests",
@@ -242,6 +249,8 @@ static void respond(ldst_unit *u, ldst_entry *e, ldst_fault fault, unsigned faul
 {
     bool values = fault == LDST_FAULT_NONE && e->head.op != SIMTX_OP_WRITE && e->head.op != SIMTX_OP_FENCE &&
                   e->head.op != SIMTX_OP_CLEAN_LINE;
+    if (fault == LDST_FAULT_NONE && (e->head.op == SIMTX_OP_CLEAN_LINE || (e->head.flags & SIMTX_FLAG_NON_TEMPORAL)))
+        simtx_histogram_add(&u->stats.persist_request_cycles, ready - e->arrival);
     simtx_msg response;
     simtx_msg_copy_header(&response, &e->head);
     simtx_msg_make_response(&response, SIMTX_STATUS_OK);
@@ -528,7 +537,10 @@ static void count_request(ldst_unit *u, const ldst_entry *e, uint32_t requests)
         if (kind == LDST_KIND_LR) u->stats.lr++;
         else u->stats.loads++;
         break;
-    case SIMTX_OP_WRITE: u->stats.stores++; break;
+    case SIMTX_OP_WRITE:
+        u->stats.stores++;
+        u->stats.non_temporal_stores += (head->flags & SIMTX_FLAG_NON_TEMPORAL) != 0;
+        break;
     case SIMTX_OP_ATOMIC:
         if (kind == LDST_KIND_SC) u->stats.sc++;
         else u->stats.atomics++;
@@ -772,6 +784,7 @@ static simtx_accept_result ldst_unit_accept(void *core, unsigned port, const sim
         e->fault = LDST_FAULT_NONE;
         e->fault_lane = 0;
         e->sequence = u->sequence++;
+        e->arrival = now;
         simtx_msg_copy_header(&e->head, msg);
         u->staging = index;
     }

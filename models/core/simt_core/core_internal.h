@@ -128,6 +128,14 @@ struct simt_core {
         uint64_t tm_wasted_cycles, tm_wasted_instructions, tm_core_cycles, tm_token_stalls;
         simtx_histogram tm_core_duration;
     } tm_stats;
+    /* Persistence (the caches and the NVM controllers count the rest). */
+    struct {
+        uint64_t sfences, sfence_stall_cycles;
+    } pm_stats;
+    /* Per warp slot: the cycle after the one its sfence first waited (0:
+     * not waiting). Beside the warps, not in them: a larger warp struct
+     * costs the cycle's warp indexing more instructions. */
+    uint64_t *sfence_since;
     struct {
         uint64_t tx_warps;
     } tm_probes;

@@ -173,6 +173,7 @@ CYCLE_STEP bool exec_warp_ready(simt_core *c, uint32_t warp_index, uint64_t now,
          * flight would still change, tx_commit sends logs those loads fill. */
         if (w->pending_memory) {
             *why = STALL_MEMORY;
+            if (k->insn.op == RV_SFENCE && !c->sfence_since[warp_index]) c->sfence_since[warp_index] = now + 1;
             return false;
         }
     }
@@ -262,6 +263,25 @@ CYCLE_STEP bool exec_uniform_argument_load(simt_core *c, warp *w, const kernel_i
         return false;
     w->uniform_registers &= ~(1u << k->insn.rd);
     const_load_arguments(c, w, k, mask, NULL, uniform_address, uniform_address, now);
+    return true;
+}
+
+/* The persist barrier, issued once the warp's earlier accesses have all
+ * completed (exec_warp_ready): clwbs and non-temporal stores acknowledged
+ * by the persistent domain. False: refused inside a transaction (reported).
+ * Out of line: the cycle's code does not carry it. */
+static __attribute__((noinline)) bool exec_sfence(simt_core *c, warp *w, uint32_t warp_index, uint32_t pc, uint64_t mask, uint64_t now)
+{
+    if (tx_client_active(w->tx)) {
+        char where[320];
+        core_describe(c, w, pc, where, sizeof where);
+        core_fail(c, "sfence inside a transaction (lane %u) at %s: the transactional memory defers its stores to the commit, "
+                     "so nothing could be persisted here; persist after tx_commit", (unsigned)__builtin_ctzll(mask), where);
+        return false;
+    }
+    c->pm_stats.sfences++;
+    if (c->sfence_since[warp_index]) c->pm_stats.sfence_stall_cycles += now + 1 - c->sfence_since[warp_index];
+    c->sfence_since[warp_index] = 0;
     return true;
 }
 
@@ -385,7 +405,10 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
             return ISSUE_FAILED;
         }
         break;
-    case RV_CLASS_LOAD: case RV_CLASS_STORE: case RV_CLASS_ATOMIC: case RV_CLASS_FENCE:
+    case RV_CLASS_LOAD: case RV_CLASS_STORE: case RV_CLASS_ATOMIC:
+        break;
+    case RV_CLASS_FENCE:
+        if (op == RV_SFENCE && !exec_sfence(c, w, warp_index, pc, mask, now)) return ISSUE_FAILED;
         break;
     case RV_CLASS_TX:
         if (op == RV_TX_BEGIN) {

@@ -249,8 +249,6 @@ static bool verify_and_resolve(kernel_image *image, char *error, size_t error_si
         }
         case RV_CLASS_EXIT: case RV_CLASS_ILLEGAL: k->flow = KERNEL_FLOW_STOP; break;
         case RV_CLASS_TX: break;
-        case RV_CLASS_UNSUPPORTED:
-            return failf(error, error_size, "%s is not supported yet at %s", rv_op_name((rv_op)k->insn.op), where);
         default:
             if (k->insn.op == RV_ECALL || k->insn.op == RV_EBREAK) k->flow = KERNEL_FLOW_STOP;
             break;

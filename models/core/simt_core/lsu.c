@@ -8,6 +8,32 @@
 #include "const_path.h"
 #include "cta.h"
 
+/* clwb and the non-temporal store act on persistent memory only, and
+ * outside transactions (the lazy TM model logs no persistence op): any
+ * other use fails the run naming the lane and the instruction. Out of line:
+ * the other memory instructions never call it. */
+static __attribute__((noinline)) bool persist_op_refused(simt_core *c, warp *w, rv_op op, uint32_t pc, uint64_t mask,
+                                                         const uint32_t *addresses)
+{
+    char where[320];
+    unsigned size = rv_access_size(op);
+    if (tx_client_active(w->tx)) {
+        core_describe(c, w, pc, where, sizeof where);
+        core_fail(c, "%s inside a transaction at %s: not supported (persist the transaction's data after its commit)", rv_op_name(op),
+                  where);
+        return true;
+    }
+    for (uint64_t m = mask; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctzll(m), address = addresses[lane];
+        if (rv_window_of(address) == RV_WINDOW_PERSISTENT && rv_window_of(address + size - 1) == RV_WINDOW_PERSISTENT) continue;
+        core_describe(c, w, pc, where, sizeof where);
+        core_fail(c, "%s at 0x%08x (lane %u) outside the persistent window 0x%08x..0x%08x (it acts on persistent memory only), at %s",
+                  rv_op_name(op), address, lane, RV_PERSISTENT_BASE, RV_PERSISTENT_END - 1, where);
+        return true;
+    }
+    return false;
+}
+
 issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc, uint64_t mask, uint64_t now)
 {
     rv_op op = (rv_op)k->insn.op;
@@ -73,6 +99,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         return ISSUE_DONE;
     }
     if (uniform_base) fill_lanes(c, addresses, c->full_mask, lowest);
+    if ((op == RV_CLWB || op == RV_NT_STORE) && persist_op_refused(c, w, op, pc, mask, addresses)) return ISSUE_FAILED;
     if (access == ACCESS_MEMORY) global_mask = mask;
     else if (access == ACCESS_IN_CORE && rv_window_of(lowest) == RV_WINDOW_SHARED) shared_mask = mask;
     for (uint64_t m = access == ACCESS_LANE_BY_LANE ? mask : 0; m; m &= m - 1) {

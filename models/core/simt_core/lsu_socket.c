@@ -29,7 +29,10 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
     uint32_t address_offset = shared ? RV_SHARED_BASE : 0;
     simtx_msg header;
     ldst_kind kind = op == RV_LR ? LDST_KIND_LR : op == RV_SC ? LDST_KIND_SC : LDST_KIND_PLAIN;
-    simtx_op msg_op = cls == RV_CLASS_LOAD || op == RV_LR ? SIMTX_OP_READ : cls == RV_CLASS_STORE ? SIMTX_OP_WRITE : SIMTX_OP_ATOMIC;
+    simtx_op msg_op = cls == RV_CLASS_LOAD || op == RV_LR ? SIMTX_OP_READ
+                      : cls == RV_CLASS_STORE            ? (op == RV_CLWB ? SIMTX_OP_CLEAN_LINE : SIMTX_OP_WRITE)
+                                                         : SIMTX_OP_ATOMIC;
+    bool addresses_only = msg_op == SIMTX_OP_READ || msg_op == SIMTX_OP_CLEAN_LINE; /* no data beats */
     simtx_msg_init(&header, msg_op, shared ? cta->shared_offset : 0, 0);
     if (msg_op == SIMTX_OP_ATOMIC) header.atomic_op = (uint8_t)lsu_atomic_code(op);
     uint64_t header_aux = ldst_aux(k->insn.rd, rv_access_size(op), LDST_BEAT_ADDRESSES, 0, false, kind,
@@ -40,9 +43,10 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
     header.warp = (int32_t)warp_index;
     header.cta = (int32_t)w->cta_slot;
     if (transactional) header.flags = SIMTX_FLAG_TRANSACTIONAL;
+    if (op == RV_NT_STORE) header.flags = SIMTX_FLAG_NON_TEMPORAL; /* the caches' to act on (mem.h) */
     /* A run's addresses travel in the header: a load's addresses beats
      * carry no slots, a store sends none (ldst.h). */
-    bool run = word_run && !shared && !transactional && kind == LDST_KIND_PLAIN && msg_op != SIMTX_OP_ATOMIC;
+    bool run = word_run && !shared && !transactional && kind == LDST_KIND_PLAIN && (msg_op == SIMTX_OP_READ || msg_op == SIMTX_OP_WRITE);
     if (run) {
         header.address = addresses[0];
         header_aux |= LDST_RUN;
@@ -57,7 +61,7 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
         beat->size = ldst_beat_size(lanes, group);
         uint64_t aux = header_aux | (uint64_t)group << 20;
         /* Slots of inactive lanes are ignored. */
-        beat->aux = aux | (uint64_t)LDST_BEAT_ADDRESSES << 16 | (last_group && msg_op == SIMTX_OP_READ ? LDST_LAST : 0);
+        beat->aux = aux | (uint64_t)LDST_BEAT_ADDRESSES << 16 | (last_group && addresses_only ? LDST_LAST : 0);
         if (run) {
         } else if (group_lanes == UINT32_MAX && !address_offset) { /* the usual full warp: one copy */
             memcpy(beat->data, &addresses[first], LDST_BEAT_BYTES);
@@ -68,7 +72,7 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
             }
         }
         if (!run || msg_op == SIMTX_OP_READ) put_beat(c, port, beat, now);
-        if (msg_op == SIMTX_OP_READ) continue;
+        if (addresses_only) continue;
         beat->aux = aux | (uint64_t)LDST_BEAT_DATA << 16 | (last_group && op != RV_SC ? LDST_LAST : 0);
         memcpy(beat->data, &data[first], beat->size); /* lanes are consecutive slots */
         put_beat(c, port, beat, now);

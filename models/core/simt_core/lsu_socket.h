@@ -22,7 +22,7 @@ static inline unsigned lsu_socket_beats(rv_class cls, rv_op op, uint64_t lanes)
 {
     unsigned groups = (uint32_t)lanes ? 1u : 0u;
     if (lanes >> LDST_LANES_PER_BEAT) groups++;
-    unsigned per_group = cls == RV_CLASS_LOAD || op == RV_LR ? 1u : op == RV_SC ? 3u : 2u;
+    unsigned per_group = cls == RV_CLASS_LOAD || op == RV_LR || op == RV_CLWB ? 1u : op == RV_SC ? 3u : 2u;
     return groups * per_group;
 }
 

@@ -139,17 +139,17 @@ rv_class rv_class_of(rv_op op)
     case RV_BEQ: case RV_BNE: case RV_BLT: case RV_BGE: case RV_BLTU: case RV_BGEU: return RV_CLASS_BRANCH;
     case RV_JAL: case RV_JALR: return RV_CLASS_JUMP;
     case RV_LB: case RV_LH: case RV_LW: case RV_LBU: case RV_LHU: return RV_CLASS_LOAD;
-    case RV_SB: case RV_SH: case RV_SW: return RV_CLASS_STORE;
+    /* clwb and the non-temporal store travel the store path (clwb without
+     * data: an ldst.h CLEAN_LINE); the persist barrier is a fence. */
+    case RV_SB: case RV_SH: case RV_SW: case RV_NT_STORE: case RV_CLWB: return RV_CLASS_STORE;
     case RV_AMOSWAP: case RV_AMOADD: case RV_AMOXOR: case RV_AMOAND: case RV_AMOOR: case RV_AMOMIN: case RV_AMOMAX:
     case RV_AMOMINU: case RV_AMOMAXU: case RV_LR: case RV_SC:
         return RV_CLASS_ATOMIC;
     case RV_CSRR: return RV_CLASS_CSR;
     case RV_BAR: return RV_CLASS_BARRIER;
     case RV_EXIT: return RV_CLASS_EXIT;
-    case RV_FENCE: return RV_CLASS_FENCE;
+    case RV_FENCE: case RV_SFENCE: return RV_CLASS_FENCE;
     case RV_TX_BEGIN: case RV_TX_COMMIT: return RV_CLASS_TX;
-    case RV_CLWB: case RV_SFENCE: case RV_NT_STORE:
-        return RV_CLASS_UNSUPPORTED;
     default: return RV_CLASS_ILLEGAL;
     }
 }
@@ -176,17 +176,17 @@ void rv_disassemble(const rv_insn *insn, uint32_t pc, char *out, size_t out_size
         else snprintf(out, out_size, "jalr %s, %d(%s)", rd, insn->imm, rs1);
         break;
     case RV_CLASS_LOAD: snprintf(out, out_size, "%s %s, %d(%s)", name, rd, insn->imm, rs1); break;
-    case RV_CLASS_STORE: snprintf(out, out_size, "%s %s, %d(%s)", name, rs2, insn->imm, rs1); break;
+    case RV_CLASS_STORE:
+        if (insn->op == RV_CLWB) snprintf(out, out_size, "%s (%s)", name, rs1);
+        else snprintf(out, out_size, "%s %s, %d(%s)", name, rs2, insn->imm, rs1);
+        break;
     case RV_CLASS_ATOMIC:
         if (insn->op == RV_LR) snprintf(out, out_size, "%s %s, (%s)", name, rd, rs1);
         else snprintf(out, out_size, "%s %s, %s, (%s)", name, rd, rs2, rs1);
         break;
     case RV_CLASS_CSR: snprintf(out, out_size, "csrr %s, 0x%x", rd, (unsigned)insn->imm); break;
     case RV_CLASS_TX:
-    case RV_CLASS_UNSUPPORTED:
-        if (insn->op == RV_NT_STORE) snprintf(out, out_size, "%s %s, %d(%s)", name, rs2, insn->imm, rs1);
-        else if (insn->op == RV_CLWB) snprintf(out, out_size, "%s (%s)", name, rs1);
-        else if (insn->op == RV_TX_COMMIT) snprintf(out, out_size, "%s %s", name, rd);
+        if (insn->op == RV_TX_COMMIT) snprintf(out, out_size, "%s %s", name, rd);
         else snprintf(out, out_size, "%s", name);
         break;
     case RV_CLASS_ILLEGAL:

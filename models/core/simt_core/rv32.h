@@ -62,8 +62,7 @@ typedef enum rv_op {
 
 typedef enum rv_class {
     RV_CLASS_ALU, RV_CLASS_MUL, RV_CLASS_DIV, RV_CLASS_BRANCH, RV_CLASS_JUMP, RV_CLASS_LOAD, RV_CLASS_STORE,
-    RV_CLASS_ATOMIC, RV_CLASS_CSR, RV_CLASS_BARRIER, RV_CLASS_EXIT, RV_CLASS_FENCE, RV_CLASS_TX, RV_CLASS_UNSUPPORTED,
-    RV_CLASS_ILLEGAL
+    RV_CLASS_ATOMIC, RV_CLASS_CSR, RV_CLASS_BARRIER, RV_CLASS_EXIT, RV_CLASS_FENCE, RV_CLASS_TX, RV_CLASS_ILLEGAL
 } rv_class;
 
 typedef struct rv_insn {
@@ -133,7 +132,7 @@ static inline bool rv_branch_taken(rv_op op, uint32_t a, uint32_t b)
 static inline unsigned rv_access_size(rv_op op)
 {
     switch (op) {
-    case RV_LB: case RV_LBU: case RV_SB: return 1;
+    case RV_LB: case RV_LBU: case RV_SB: case RV_CLWB: return 1; /* clwb: any byte of its line */
     case RV_LH: case RV_LHU: case RV_SH: return 2;
     default: return 4;
     }

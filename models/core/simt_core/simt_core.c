@@ -81,10 +81,11 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     c->full_mask = c->lanes == 64 ? UINT64_MAX : (1ull << c->lanes) - 1;
     c->warps = calloc((size_t)p->warps, sizeof *c->warps);
     c->ctas = calloc((size_t)p->ctas, sizeof *c->ctas);
+    c->sfence_since = calloc((size_t)p->warps, sizeof *c->sfence_since);
     c->pending = calloc((size_t)p->max_pending_memory, sizeof *c->pending);
     c->free_pending = calloc((size_t)p->max_pending_memory, sizeof *c->free_pending);
     bool scheduled = warp_sched_init(&c->sched, (uint32_t)p->warps, (uint32_t)p->schedulers, !strcmp(p->scheduler, "lrr"));
-    if (!c->warps || !scheduled || !c->ctas || !c->pending || !c->free_pending ||
+    if (!c->warps || !scheduled || !c->ctas || !c->sfence_since || !c->pending || !c->free_pending ||
         !msg_queue_init(&c->sockets[LDST_PORT].beats, LSU_QUEUE_BEATS) || !msg_queue_init(&c->sockets[LDS_PORT].beats, LSU_QUEUE_BEATS)) {
         snprintf(error, error_size, "out of memory");
         simt_core_destroy(c);
@@ -145,6 +146,9 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_probe(o, "stall_reason", &c->probes.stall_reason, 3,
                         "0 issued, 1 idle, 2 scoreboard, 3 pipeline, 4 memory, 5 barrier");
     simtx_observe_probe(o, "pending_memory", &c->probes.pending_memory, 16, "memory instructions in flight (pending table entries)");
+    simtx_observe_counter(o, "sfences", &c->pm_stats.sfences, "instructions", "sfence (persist barrier) warp instructions issued");
+    simtx_observe_counter(o, "sfence_stall_cycles", &c->pm_stats.sfence_stall_cycles, "cycles",
+                          "cycles warps waited at an sfence for their earlier accesses (clwb: durable at the NVM controller), summed over warps");
     simtx_observe_counter(o, "tm_wasted_cycles", &c->tm_stats.tm_wasted_cycles, "cycles", "cycles of aborted warp attempts, tx_begin to abort");
     simtx_observe_counter(o, "tm_wasted_instructions", &c->tm_stats.tm_wasted_instructions, "instructions", "thread instructions of aborted attempts");
     simtx_observe_counter(o, "tm_core_cycles", &c->tm_stats.tm_core_cycles, "cycles", "warp attempts' time in the core: TX_BEGIN's answer to tx_commit");
@@ -170,7 +174,7 @@ static void simt_core_destroy(void *core)
     msg_queue_release(&c->sockets[LDST_PORT].beats);
     msg_queue_release(&c->sockets[LDS_PORT].beats);
     warp_sched_release(&c->sched);
-    free(c->warps), free(c->ctas), free(c->pending), free(c->free_pending);
+    free(c->warps), free(c->ctas), free(c->pending), free(c->free_pending), free(c->sfence_since);
     free(c);
 }
 

@@ -136,6 +136,10 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     simtx_observe_counter(o, "forwarded", &c->stats.forwarded, "requests", "requests passed on (write-through, uncached, atomics...)");
     simtx_observe_counter(o, "atomics", &c->stats.atomics, "requests", "atomics executed on a cached line (atomics = execute)");
     simtx_observe_counter(o, "cleans", &c->stats.cleans, "requests", "CLEAN_LINE requests handled");
+    simtx_observe_counter(o, "clean_writebacks", &c->stats.clean_writebacks, "messages",
+                          "writebacks made for a CLEAN_LINE or FLUSH_LINE (a clwb's data leaving this level; included in writebacks)");
+    simtx_observe_counter(o, "non_temporal_writes", &c->stats.non_temporal_writes, "requests",
+                          "non-temporal writes passed on uncached, a cached copy dropped (written back first if dirty)");
     simtx_observe_counter(o, "flushes", &c->stats.flushes, "requests", "FLUSH_LINE requests handled");
     simtx_observe_counter(o, "fences", &c->stats.fences, "requests", "FENCE requests answered");
     simtx_observe_counter(o, "invalidations", &c->stats.invalidations, "lines", "lines dropped by invalidating fences (kernel boundaries)");

@@ -78,6 +78,7 @@ typedef struct cache_stats {
     uint64_t reservation_fails_mshr, reservation_fails_merge, reservation_fails_set, stalls_queue;
     uint64_t fills, fill_bytes, evictions, writebacks, writeback_bytes, write_evictions;
     uint64_t forwarded, atomics, cleans, flushes, fences, invalidations, error_responses;
+    uint64_t clean_writebacks, non_temporal_writes; /* persistence: writebacks a clean or flush caused, uncached writes */
     simtx_time_average mshr_occupancy;
     double hit_rate;
 } cache_stats;

@@ -89,6 +89,7 @@ CACHE_STEP void push_writeback(cache *c, unsigned line_index, const simtx_msg *c
     unsigned first = (unsigned)__builtin_ctz(line->dirty), last = 31u - (unsigned)__builtin_clz(line->dirty);
     unsigned offset = first * c->sector_size, size = (last - first + 1) * c->sector_size;
     simtx_msg *msg = own_request(c, cause, SIMTX_OP_WRITE, c->tags[line_index] * c->config.line_size + offset, size, kind, index, now);
+    msg->aux = kind == ID_FORWARD ? MEM_WRITEBACK_CLEAN : MEM_WRITEBACK_EVICTION; /* why the data leaves (mem.h) */
     memcpy(msg->data, line_data(c, line_index) + offset, size);
     monitor(c, SIMTX_OP_MONITOR_WRITEBACK, line_index, cause, 0);
     msg->byte_enable[0] = msg->byte_enable[1] = 0;

@@ -180,31 +180,27 @@ static bool handle_write_back(cache *c, const simtx_msg *msg, unsigned offset, u
 }
 
 /* CLEAN_LINE writes a dirty line back and keeps it; FLUSH_LINE also drops it.
- * The requester is answered once the next level acknowledges the data. A
- * write-through cache holds nothing dirty: it passes the request on. */
+ * The requester is answered once the next level acknowledges the data (a
+ * clwb is durable once the NVM controller has it). A line not dirty here
+ * (or a write-through cache, which holds nothing dirty) passes the request
+ * on: behind a write-back of the line still on its way down, so that its
+ * answer says the next level has the line's latest data. */
 static bool handle_clean(cache *c, const simtx_msg *msg, uint64_t now)
 {
     bool flush = msg->op == SIMTX_OP_FLUSH_LINE;
     int index = lookup_line(c, line_of(c, msg->address));
     cache_line *line = index >= 0 ? &c->lines[index] : NULL;
     if (line && line->mshr >= 0) return false; /* wait for the fill to land first */
-    if (!c->config.write_back) {
-        if (!can_forward(c, 0)) return false;
-        if (line && flush) drop_line(c, (unsigned)index, msg);
-        forward(c, msg, now);
-    } else if (line && line->dirty) {
-        if (!can_forward(c, 0)) return false;
+    if (!can_forward(c, 0)) return false;
+    if (line && line->dirty) {
         unsigned entry = c->free_pending[--c->free_pending_count];
         c->pending[entry].request = *msg;
         push_writeback(c, (unsigned)index, msg, ID_FORWARD, entry, now);
+        c->stats.clean_writebacks++;
         if (flush) drop_line(c, (unsigned)index, msg);
     } else {
-        if (!response_room(c)) {
-            c->stats.stalls_queue++;
-            return false;
-        }
         if (line && flush) drop_line(c, (unsigned)index, msg);
-        push_response(c, msg, SIMTX_STATUS_OK, now + c->config.hit_latency);
+        forward(c, msg, now);
     }
     if (flush) c->stats.flushes++;
     else c->stats.cleans++;
@@ -227,6 +223,19 @@ static bool forward_acting_on_line(cache *c, const simtx_msg *msg, uint64_t now)
     }
     forward(c, msg, now);
     return true;
+}
+
+/* A non-temporal write (mem.h) is never cached: a write-through cache
+ * drops its copy as for any write; a write-back one writes the line back if
+ * dirty, drops it and forwards the write behind the write-back, so the next
+ * level gets both in order and a later read misses and fetches the new
+ * data. Answered when the next level acknowledges it (an NVM controller's
+ * WPQ: durable). Out of line: plain writes never reach it. */
+static __attribute__((noinline)) bool handle_non_temporal_write(cache *c, const simtx_msg *msg, unsigned offset, uint64_t now)
+{
+    bool taken = c->config.write_back ? forward_acting_on_line(c, msg, now) : handle_write_through(c, msg, offset, now);
+    c->stats.non_temporal_writes += taken;
+    return taken;
 }
 
 /* Row copies and the ops of the families this cache passes through are
@@ -265,6 +274,7 @@ static bool handle_request(cache *c, const simtx_msg *msg, uint64_t now)
     switch (msg->op) {
     case SIMTX_OP_READ: return handle_fetching_access(c, msg, offset, now);
     case SIMTX_OP_WRITE:
+        if (msg->flags & SIMTX_FLAG_NON_TEMPORAL) return handle_non_temporal_write(c, msg, offset, now);
         return c->config.write_back ? handle_write_back(c, msg, offset, now) : handle_write_through(c, msg, offset, now);
     case SIMTX_OP_CLEAN_LINE:
     case SIMTX_OP_FLUSH_LINE: return handle_clean(c, msg, now);

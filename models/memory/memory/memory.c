@@ -142,6 +142,9 @@ static void serve(memory *m, simtx_msg *msg)
         m->stats.atomics++;
         break;
     }
+    case SIMTX_OP_CLEAN_LINE:
+    case SIMTX_OP_FLUSH_LINE:
+    case SIMTX_OP_FENCE: break; /* nothing is cached here, and every earlier request is served */
     default:
         m->stats.command_errors++;
         simtx_msg_make_response(msg, SIMTX_STATUS_COMMAND_ERROR);

@@ -3,6 +3,7 @@
  * the responses. */
 #include <stdio.h>
 
+#include "mem.h"
 #include "nvm_controller_internal.h"
 #include "partition_interleave.h"
 
@@ -72,6 +73,10 @@ static simtx_accept_result accept_write(nvm_controller *c, const simtx_msg *msg,
     simtx_msg_make_response(ack, SIMTX_STATUS_OK);
     c->stats.writes++;
     c->stats.bytes_written += msg->size;
+    if (msg->flags & SIMTX_FLAG_NON_TEMPORAL) c->stats.persists_non_temporal++;
+    else if (msg->aux == MEM_WRITEBACK_CLEAN) c->stats.persists_clwb++;
+    else if (msg->aux == MEM_WRITEBACK_EVICTION) c->stats.persists_writeback++;
+    else c->stats.persists_other++;
     simtx_histogram_add(&c->stats.write_accept_latency, waited + (uint64_t)c->params.wpq_latency);
     return SIMTX_ACCEPTED;
 }

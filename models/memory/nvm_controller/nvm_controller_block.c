@@ -96,6 +96,12 @@ static void observe(nvm_controller *c, simtx_observer *o)
     simtx_observe_counter(o, "media_writes", &c->stats.media_writes, "accesses", "WPQ entries written to the media");
     simtx_observe_counter(o, "bytes_read", &c->stats.bytes_read, "bytes", "bytes answered to reads");
     simtx_observe_counter(o, "bytes_written", &c->stats.bytes_written, "bytes", "bytes of writes accepted");
+    simtx_observe_counter(o, "persists_writeback", &c->stats.persists_writeback, "requests",
+                          "writes accepted that a cache wrote back on eviction (a plain store's data reaching persistence)");
+    simtx_observe_counter(o, "persists_clwb", &c->stats.persists_clwb, "requests", "writes accepted that a cache wrote back for a clwb");
+    simtx_observe_counter(o, "persists_non_temporal", &c->stats.persists_non_temporal, "requests", "non-temporal writes accepted");
+    simtx_observe_counter(o, "persists_other", &c->stats.persists_other, "requests",
+                          "other writes accepted (a requester's own writes, no write-back cache on the way)");
     simtx_observe_counter(o, "fences", &c->stats.fences, "requests", "FENCE requests answered (every accepted write is already durable)");
     simtx_observe_counter(o, "line_requests", &c->stats.line_requests, "requests",
                           "CLEAN_LINE and FLUSH_LINE answered at once (no cache above held the line dirty)");

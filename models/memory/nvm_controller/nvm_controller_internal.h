@@ -35,6 +35,10 @@ struct nvm_controller {
     struct {
         uint64_t reads, writes, forwarded_reads, media_reads, media_writes, bytes_read, bytes_written, fences, line_requests;
         uint64_t wpq_full_stalls, wpq_full_cycles, address_errors, command_errors;
+        /* Accepted writes by the path that persisted them (mem.h): a cache's
+         * eviction write-back, a clean's (clwb) write-back, a non-temporal
+         * write, any other write. */
+        uint64_t persists_writeback, persists_clwb, persists_non_temporal, persists_other;
         simtx_histogram read_latency, write_accept_latency, write_media_latency;
         simtx_time_average wpq_occupancy, read_queue_occupancy;
     } stats;

@@ -516,6 +516,10 @@ static void test_clean_line(void)
     CHECK_EQUAL(core_responses(&b, responses, 4), 1);
     CHECK(ldst_is_last(responses[0]) && responses[0]->status == SIMTX_STATUS_OK && responses[0]->size == 0);
     CHECK_EQUAL(counter(&b, "clean_lines"), 1);
+    /* Its wait (CWPPR): from its beat at cycle 0 to its answers at cycle 4. */
+    const simtx_stat_entry *waits = simtx_observer_find_stat(b.observer, "persist_request_cycles");
+    const simtx_histogram *wait = waits ? (const simtx_histogram *)waits->value : NULL;
+    CHECK(wait && wait->count == 1 && wait->sum == 4);
     bench_close(&b);
 }
 
@@ -537,6 +541,8 @@ static void test_flags(void)
     for (size_t i = 0; i < b.fake.sent_count; i++)
         transactional += b.fake.sent_port[i] == MEMORY && b.fake.sent[i].op == SIMTX_OP_READ && b.fake.sent[i].flags == SIMTX_FLAG_TRANSACTIONAL;
     CHECK_EQUAL(transactional, 1);
+    CHECK_EQUAL(counter(&b, "non_temporal_stores"), 1);
+    CHECK_EQUAL(counter(&b, "stores"), 1);
     bench_close(&b);
 }
 
