@@ -17,7 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "testbenches" / "memory"))
 from check_rowclone_view import parse_vcd  # noqa: E402
 
-CRASH_NS = 20000
+CRASH_NS = 7000
 
 
 def last_time_ps(vcd):
