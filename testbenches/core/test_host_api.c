@@ -427,7 +427,7 @@ static int find_logged(const test_system *s, simtx_op op, uint32_t from, uint32_
 static void run_persist_order(bool fenced)
 {
     test_system *s = create_system(32, 4);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/pm_order_O2.elf");
     if (!CHECK(module != NULL)) return;
@@ -464,7 +464,7 @@ static void run_persist_order(bool fenced)
 static void run_non_temporal_store(void)
 {
     test_system *s = create_system(32, 4);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/pm_order_O2.elf");
     if (!CHECK(module != NULL)) return;
