@@ -1,5 +1,6 @@
-#include "host_api.h"
+#include "host_backend.h"
 
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,15 @@ void gpu_device_destroy(gpu_device *d)
 }
 
 bool gpu_last_error_is_input(const gpu_device *d) { return d->error_is_input; }
+
+bool gpu_set_error(gpu_device *d, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    set_error_kind(d, false, format, args);
+    va_end(args);
+    return false;
+}
 
 const char *gpu_last_error(const gpu_device *d) { return d->error; }
 unsigned gpu_launch_count(const gpu_device *d) { return d->launches; }
@@ -317,9 +327,37 @@ bool gpu_tm_history(gpu_device *d, void (*visit)(void *visit_context, const tm_u
     return true;
 }
 
-bool gpu_statistic(gpu_device *d, const char *name, double *value)
+/* The query's forms (host_api.h): NAME, TYPE:NAME, INSTANCE_GLOB.NAME.
+ * Statistic names hold no '.' or ':', so the first of either splits them. */
+bool gpu_statistic(gpu_device *d, const char *query, double *value)
 {
-    if (!d->backend.statistic || !d->backend.statistic(d->backend.context, name, value))
-        return set_error(d, "no statistic named '%s'", name);
+    *value = 0;
+    if (!d->backend.statistic_at) return set_error(d, "no statistic named '%s': the device reports none", query);
+    const char *separator = strpbrk(query, ".:");
+    const char *name = separator ? separator + 1 : query;
+    size_t qualifier_length = separator ? (size_t)(separator - query) : 0;
+    char qualifier[256];
+    if (qualifier_length >= sizeof qualifier) return set_error(d, "statistic '%s': qualifier too long", query);
+    memcpy(qualifier, query, qualifier_length);
+    qualifier[qualifier_length] = '\0';
+    bool by_type = separator && *separator == ':', by_instance = separator && *separator == '.';
+    const char *first_type = NULL, *other_type = NULL;
+    bool found = false;
+    gpu_statistic_entry entry;
+    for (size_t i = 0; d->backend.statistic_at(d->backend.context, i, &entry); i++) {
+        if (strcmp(entry.name, name)) continue;
+        if (by_type && strcmp(entry.block_type, qualifier)) continue;
+        if (by_instance && fnmatch(qualifier, entry.instance, 0)) continue;
+        found = true;
+        *value += entry.value;
+        if (!first_type) first_type = entry.block_type;
+        else if (strcmp(first_type, entry.block_type) && !other_type) other_type = entry.block_type;
+    }
+    if (!found) return set_error(d, "no statistic matches '%s'", query);
+    if (!separator && other_type) {
+        *value = 0;
+        return set_error(d, "statistic '%s' is reported by blocks of types %s and %s: qualify it, e.g. '%s:%s' or 'INSTANCE*.%s'",
+                         query, first_type, other_type, first_type, query, query);
+    }
     return true;
 }

@@ -1,11 +1,15 @@
-/* The host API: a CUDA-runtime-like C interface for workload host programs.
- * Allocate global or persistent memory, copy in and out, load a kernel ELF,
- * launch a kernel over a grid of CTAs, synchronize, read statistics.
+/* The host API: a CUDA-runtime-like C interface for host programs that drive
+ * kernels on a simtx platform. Allocate global or persistent memory, copy in
+ * and out, load a kernel ELF, launch a kernel over a grid of CTAs,
+ * synchronize, read statistics, check transactional runs for
+ * serializability.
  *
- * The device is reached through a small backend (zero-time memory access,
- * launch, run until idle, statistics): the simtx CLI provides one over an
- * elaborated platform (testbenches/workloads/workload_runner.cpp); a unit test may
- * provide its own. Errors: functions return false/0 and gpu_last_error()
+ * This header is the whole interface a host program needs (it is installed
+ * as <simtx/host_api.h>); a host program is either built into simtx (the
+ * workloads of testbenches/workloads) or a host plugin that `simtx run
+ * NETLIST --host PLUGIN.so [-- ARGS]` loads (docs/sdk.md): a shared library
+ * exporting simtx_host_main (below). How the device is reached is internal
+ * (host_backend.h). Errors: functions return false/0 and gpu_last_error()
  * says why. */
 #ifndef SIMTX_HOST_API_H
 #define SIMTX_HOST_API_H
@@ -14,9 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "simt_core.h"
-#include "tm_unit.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,34 +25,6 @@ extern "C" {
 typedef struct gpu_dim3 {
     uint32_t x, y, z;
 } gpu_dim3;
-
-typedef struct gpu_backend {
-    void *context;
-    /* Zero-time access to the device's memory; false when no memory answers. */
-    bool (*access)(void *context, bool is_write, uint32_t address, void *data, size_t size);
-    /* Hands a launch to every core. */
-    bool (*launch)(void *context, simt_launch *launch, char *error, size_t error_size);
-    /* Simulates until no work is left; false with a message on a failed run. */
-    bool (*run)(void *context, char *error, size_t error_size);
-    /* The sum of every statistic named `name` or ending in ".name". */
-    bool (*statistic)(void *context, const char *name, double *value);
-    /* Optional (transactional memory): turns commit recording on or off in
-     * every tm_unit; visits every recorded commit of every tm_unit, then
-     * forgets them. */
-    bool (*tm_record)(void *context, bool on);
-    bool (*tm_history)(void *context, void (*visit)(void *visit_context, const tm_unit_record *record, const uint32_t *words),
-                       void *visit_context);
-    /* Optional (persistent memory): zero-time read of the durable image at
-     * address, from the NVM controller holding it (media plus write-pending
-     * queue; never the caches); false when no NVM controller holds it. */
-    bool (*durable_read)(void *context, uint32_t address, void *data, size_t size);
-    /* Optional (persistent memory): zero-time write into the durable image
-     * (recovery after a power failure). */
-    bool (*durable_write)(void *context, uint32_t address, const void *data, size_t size);
-    /* Optional (crash injection): whether the last failed run was stopped
-     * by an injected power failure rather than an error. */
-    bool (*crashed)(void *context);
-} gpu_backend;
 
 typedef struct gpu_device gpu_device;
 typedef struct gpu_module gpu_module;
@@ -62,12 +35,13 @@ typedef struct gpu_module gpu_module;
 #define GPU_ARGS_MAX 0x10000u
 #define GPU_HEAP_BASE 0x10100000u
 
-gpu_device *gpu_device_create(const gpu_backend *backend);
-void gpu_device_destroy(gpu_device *device);
 const char *gpu_last_error(const gpu_device *device);
 /* Whether the last error is bad input (a kernel file that cannot be loaded,
  * or that lacks the kernel launched) rather than a failed run. */
 bool gpu_last_error_is_input(const gpu_device *device);
+/* Sets the text gpu_last_error returns (a host program's own failure, e.g.
+ * its oracle's, which simtx then reports); returns false. */
+bool gpu_set_error(gpu_device *device, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
 /* Device addresses, 256-byte aligned; 0 on failure. */
 uint32_t gpu_malloc(gpu_device *device, size_t bytes);
@@ -96,7 +70,6 @@ bool gpu_crashed(const gpu_device *device);
 /* Loads and verifies a kernel ELF and places its .data/.bss in memory. */
 gpu_module *gpu_module_load(gpu_device *device, const char *path);
 void gpu_module_unload(gpu_module *module);
-const kernel_image *gpu_module_image(const gpu_module *module);
 
 /* Launches kernel `name` of the module; args (args_size bytes) are copied to
  * the device and the kernel receives their address. Asynchronous: returns at
@@ -104,15 +77,61 @@ const kernel_image *gpu_module_image(const gpu_module *module);
 bool gpu_launch(gpu_device *device, gpu_module *module, const char *name, gpu_dim3 grid, gpu_dim3 block, const void *args,
                 size_t args_size, uint32_t shared_bytes);
 bool gpu_synchronize(gpu_device *device);
-bool gpu_statistic(gpu_device *device, const char *name, double *value);
-/* Transactional memory: record every committed transaction (for the
- * serializability oracle) and hand the records over (each core's words:
- * address, value pairs, reads then writes). False without a TM backend. */
-bool gpu_tm_record(gpu_device *device, bool on);
-bool gpu_tm_history(gpu_device *device, void (*visit)(void *visit_context, const tm_unit_record *record, const uint32_t *words),
-                    void *visit_context);
 /* Kernel launches completed so far. */
 unsigned gpu_launch_count(const gpu_device *device);
+
+/* A statistic summed over the blocks that report it, so far in the run.
+ * `query` takes one of three forms:
+ *   "NAME"            every block reporting NAME; refused (false, with the
+ *                     block types named) when blocks of more than one type
+ *                     report it, e.g. hits: the L1s and the L2 slices
+ *   "TYPE:NAME"       the blocks of one type: "l1_cache:hits",
+ *                     "simt_core:thread_instructions", "tm_unit:commits"
+ *   "INSTANCE.NAME"   the instances matching a glob: "sm*.tm_n_commits",
+ *                     "cu0.tm_n_commits"
+ * Counters add up; an average gives the sum of its instances' means, a
+ * histogram the sum of its samples. False when nothing matches. Statistic
+ * names and their blocks: `simtx describe TYPE`. */
+bool gpu_statistic(gpu_device *device, const char *query, double *value);
+
+/* Transactional memory: the serializability oracle. It records every
+ * committed transaction (addresses and values read, then written), replays
+ * them in commit order on a snapshot of memory and compares every read and
+ * the final memory with the replay.
+ *
+ * Register, before the launch, EVERY region a transaction reads or writes
+ * (the replay's initial image is these snapshots; a transaction reading
+ * outside them fails the check: "transaction 5 read 0x10200000,
+ * which the initial image cannot supply"). Memory the
+ * transactions touch must not be written outside transactions while the
+ * check runs (the host's own copies included).
+ *
+ *   gpu_serializability *check = gpu_serializability_begin(device);
+ *   gpu_serializability_region(check, d_table, bytes);  // every region read
+ *   ... gpu_launch, gpu_synchronize (one launch or several) ...
+ *   size_t commits;
+ *   if (!gpu_serializability_end(check, &commits)) fail(gpu_last_error(device));
+ *
+ * begin is NULL (gpu_last_error says why) on a platform without tm_unit
+ * blocks; end frees the check and returns false with the first violation,
+ * e.g. "serializability oracle: transaction 7 (#3 in commit order) read
+ * 0x10100040 = 0x0 but the serial replay has 0x1". */
+typedef struct gpu_serializability gpu_serializability;
+gpu_serializability *gpu_serializability_begin(gpu_device *device);
+bool gpu_serializability_region(gpu_serializability *check, uint32_t address, uint32_t bytes);
+bool gpu_serializability_end(gpu_serializability *check, size_t *commit_count);
+/* Drops a check on an error path (no verdict; recording off). NULL is allowed. */
+void gpu_serializability_discard(gpu_serializability *check);
+
+/* A host plugin's entry point, exported with C linkage:
+ *   int simtx_host_main(gpu_device *device, int argc, char **argv)
+ * argv[0] is the plugin's path, argv[1..] the arguments after `--`. Return 0
+ * when the run and the program's oracle passed; 1 for a failed run or
+ * oracle (simtx exits 1 with gpu_last_error's text); 2 for bad input such
+ * as a wrong argument (simtx exits 2 with it). The device is simtx's: the
+ * platform is elaborated before the call and finished after it. */
+#define SIMTX_HOST_MAIN simtx_host_main
+typedef int (*simtx_host_main_function)(gpu_device *device, int argc, char **argv);
 
 #ifdef __cplusplus
 }

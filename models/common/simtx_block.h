@@ -132,6 +132,11 @@ typedef struct simtx_block_info {
      * core still holds (queue occupancies, requests in flight, what it waits
      * for), for the deadlock report; called only then. */
     void (*describe_pending)(void *core, char *text, size_t size);
+    /* Optional: whether the parameters make an optional socket (index into
+     * sockets) necessary. Returns NULL when it may stay unbound, else the
+     * reason (naming the parameter); the netlist check then refuses a
+     * netlist that leaves it unbound, before the run. */
+    const char *(*socket_needed)(const void *params, size_t socket);
     /* The core calls env->room whenever a port that may have refused an
      * arrival can take one again (set only when it never misses one). */
     bool announces_room;

@@ -46,7 +46,7 @@ typedef enum simtx_op {
     SIMTX_OP_TX_BEGIN,    /* an attempt of lane_mask starts; response: it may run */
     SIMTX_OP_TX_COMMIT,   /* response data: struct tx_outcome */
     SIMTX_OP_TX_ROLLBACK, /* the core abandons the attempt (aux: the cause) */
-    SIMTX_OP_TX_RESUME,   /* paused lanes run again (reserved) */
+    SIMTX_OP_TX_RESUME,   /* paused lanes run again (Pause-and-Go) */
     SIMTX_OP_TX_ABORT,    /* tm_unit -> core: lanes must abort (reserved) */
     SIMTX_OP_COUNT
 } simtx_op;
@@ -133,6 +133,7 @@ typedef enum simtx_msg_flag {
     SIMTX_FLAG_NON_TEMPORAL = 1u << 2,  /* no reuse expected: caches need not allocate */
     SIMTX_FLAG_SNAPSHOT = 1u << 3,      /* reads a snapshot version (SI-TM), not the latest */
     SIMTX_FLAG_BROADCAST = 1u << 4,     /* to every destination of a core-mapped network */
+    SIMTX_FLAG_TX_PAUSE = 1u << 5,      /* tx.h responses: lanes paused (Pause-and-Go), or accesses may pause them */
 } simtx_msg_flag;
 
 typedef struct simtx_msg {

@@ -79,7 +79,10 @@ typedef enum notify_kind {
  * word got its first reader (writer) among the partition's committing
  * transactions, clear when it lost its last. A word belongs to one
  * partition, so its entries arrive in order. A table that was full when a
- * word came sent nothing for it, then or when it leaves. */
+ * word came sent nothing for it, then or when it leaves. aux: the cycle
+ * (the sender's clock) the commit unit sent it, from which the receiver
+ * measures the update latency (queueing and the notify network; the
+ * sender's batching of entries comes before). */
 #define NOTIFY_CAT_WRITE 1u
 #define NOTIFY_CAT_ADD 2u
 #define NOTIFY_CAT_ENTRIES (SIMTX_MSG_MAX_DATA / 4)

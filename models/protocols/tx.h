@@ -16,7 +16,8 @@
  *
  * PARTIES
  *
- *   core     owns the SIMT stack (Retry, Transaction and Paused entries),
+ *   core     owns the SIMT stack (Retry, Transaction and Paused entries:
+ *            simt_core/simt_stack.h),
  *            the registers and their checkpoint at tx_begin, the private
  *            stack (local memory) and its undo log, the transactional-warp
  *            tokens, and the attempt's timeout. It decides nothing about
@@ -37,7 +38,11 @@
  *      of the warp (0 for the first). The response says the attempt may run:
  *      at once, or once the unit has what its first access needs (KILO TM's
  *      temporal conflict detection fetches the start time first). The warp
- *      issues nothing of the attempt before the response.
+ *      issues nothing of the attempt before the response. A response with
+ *      SIMTX_FLAG_TX_PAUSE says the attempt's accesses may pause lanes (a
+ *      pausing filter is configured): the warp then issues nothing after a
+ *      transactional access until that access is answered, so a paused lane
+ *      has run nothing past it.
  *   2. Transactional accesses. Global loads and stores of lanes inside a
  *      transaction go to the tm_unit as protocols/ldst.h requests with
  *      SIMTX_FLAG_TRANSACTIONAL; other accesses never reach it. A store
@@ -53,9 +58,17 @@
  *      the transaction neither read nor wrote fails the run.
  *      A response may carry, besides the values:
  *        - lanes to pause (Pause-and-Go, a conflict address table hit):
- *          SIMTX_FLAG_TX_PAUSE, aux = the paused lanes, transaction_id =
- *          the log index to resume from. The core parks them in a Paused
- *          entry that keeps the log index; their values are not written.
+ *          every response beat has SIMTX_FLAG_TX_PAUSE, aux bits 32-63 =
+ *          the paused lanes of the beat's group of 32, transaction_id =
+ *          their log index. They leave the running attempt before the
+ *          access (their values are not written, their store data not
+ *          logged); the core parks them, at the access's pc, in a Paused
+ *          entry that keeps the log index (with their copies of the
+ *          divergent and call entries they were in), right below the
+ *          running Transaction entry. The unit never pauses the attempt's last
+ *          running lanes (one lane runs on), so every pause ends with a
+ *          commit of the others; a round of pauses is bounded by the lanes,
+ *          and a paused lane never aborts a committing transaction.
  *        - lanes to abort (Early-Abort): a TX_ABORT (6) follows.
  *      Atomics inside a transaction are refused (a command error naming
  *      the lane), as today.
@@ -73,10 +86,30 @@
  *      doomed attempt that read inconsistent data), with none of their
  *      accesses in flight; the unit drops their logs and counts the abort.
  *      Response: an acknowledgement. The lanes re-run as in 3.
- *   5. TX_RESUME (core -> tm_unit): paused `lanes` run again from the log
- *      index in transaction_id (the unit truncates their logs there).
- *      Reserved: no filter pauses yet, and the tm_unit answers a command
- *      error.
+ *   5. TX_RESUME (core -> tm_unit): once the running attempt ended (its
+ *      TX_COMMIT answered, or its TX_ROLLBACK sent), the newest Paused entry
+ *      becomes the Transaction entry and its `lanes` run again from the
+ *      paused access, with their log index in transaction_id; the unit
+ *      truncates their logs there and its log pointer continues from it.
+ *      The response is TX_BEGIN's (the warp issues nothing before it). The
+ *      Retry entry's lanes re-run (TX_BEGIN) only after every Paused entry
+ *      resumed and ended (HPCA'16 Figure 6). TX_BEGIN while lanes are
+ *      paused, or TX_RESUME of lanes not paused, during an attempt or with
+ *      another log index, fails the run.
+ *
+ *      LOG INDEX. The paper interleaves a warp's logs in one buffer with one
+ *      entry per transactional access for every lane (zero for inactive
+ *      lanes), so a per-warp log pointer is every lane's position. Here each
+ *      lane has its own read and write logs (a word once per log), and the
+ *      unit keeps the paper's pointer beside them: the attempt's
+ *      transactional accesses that served lanes so far (0 at TX_BEGIN). A
+ *      pause's log index is the pointer before the paused access, i.e. the
+ *      position the lanes' next entry takes (the paper's Figures 6-7 show
+ *      the last position written, one less). The unit checks TX_RESUME's
+ *      index against the one it paused the lanes at, and truncates each
+ *      lane's logs to what they held then: nothing is appended to a paused
+ *      lane's logs, so the truncation drops nothing today; it makes the
+ *      paper's guarantee explicit.
  *   6. TX_ABORT (tm_unit -> core, unsolicited, on a tx_events socket that
  *      the first filter needing it adds: a tm_unit initiator bound to a core
  *      target; reserved, not sent yet): `lanes` must abort (aux = the cause: early abort, SI-TM
@@ -91,13 +124,18 @@
  *   lane_mask  the lanes the event is about
  *   warp, cta, core   the warp (the unit keeps its state per warp slot)
  *   aux        BEGIN: attempt number (0: the lanes' first; the unit counts
- *              aborts per transaction from it); ROLLBACK, ABORT: cause
- *   transaction_id    RESUME and a pause: the log index
+ *              aborts per transaction from it); ROLLBACK, ABORT: cause;
+ *              a pause's response beats: bits 32-63 the group's paused lanes
+ *   flags      SIMTX_FLAG_TX_PAUSE: on BEGIN's and RESUME's responses, the
+ *              accesses may pause; on an access's response beats, a pause
+ *   transaction_id    RESUME and a pause's response: the log index
  *   data       COMMIT's response: struct tx_outcome (size = its bytes)
  *
  * COSTS
  *
  *   One message and its response per event on the core <-> tm_unit link.
+ *   A pausing filter looks every lane of an access up before serving it
+ *   (Pause-and-Go: cat_ports lanes per cycle), in the access's latency.
  *   TX_COMMIT's latency is the commit protocol's (tm_lazy.h for KILO/Warp
  *   TM). The core measures what it can see of an attempt (its time from
  *   TX_BEGIN's response to TX_COMMIT, the instructions and cycles of

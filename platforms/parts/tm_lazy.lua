@@ -16,13 +16,16 @@
 --               without log-transfer or L2 cost, exact conflict detection)
 --   spec        the parameter set (default specs/gtx480.lua; its
 --               address_map, clocks.commit and tm table)
---   tokens, tcd, ea, broken   the define() of the same name when not given:
+--   tokens, tcd, ea, pg, broken   the define() of the same name when not given:
 --               transactional warps per core (spec.tm.warp_tokens), temporal
 --               conflict detection for read-only transactions (true),
 --               EA/PG's Early-Abort (false: with it each commit unit keeps a
 --               reference count table and broadcasts its changes over a
 --               notify network, `notify`, to the cores' conflict address
---               tables, and each tm_unit runs the early_abort check last), and
+--               tables, and each tm_unit runs the early_abort check last),
+--               EA/PG's Pause-and-Go (false: the same tables and network,
+--               and each tm_unit pauses lanes at accesses that hit its
+--               table: filter pause_and_go), and
 --               TEST ONLY: the commit units skip one validation check, so the
 --               serializability oracle must fail (false)
 --   params      more commit_unit parameters for every unit ({ lwh_entries = 1024 });
@@ -40,7 +43,7 @@ local check = include("options.lua").check
 
 return function(options)
     options = check("tm_lazy", options, {
-        mode = true, spec = true, tokens = true, tcd = true, ea = true, broken = true, params = true, clock = true, prefix = true,
+        mode = true, spec = true, tokens = true, tcd = true, ea = true, pg = true, broken = true, params = true, clock = true, prefix = true,
     })
     local mode = options.mode
     if mode ~= "kilo" and mode ~= "warp" and mode ~= "ideal" then
@@ -57,6 +60,9 @@ return function(options)
     if tcd == nil then tcd = define("tcd", true) end
     local early_abort = options.ea
     if early_abort == nil then early_abort = define("ea", false) end
+    local pause_and_go = options.pg
+    if pause_and_go == nil then pause_and_go = define("pg", false) end
+    local conflict_tables = early_abort or pause_and_go -- the RCTs, the notify network and the CATs
     local function name(p) return prefix .. "cu" .. p end
     local cores = define("cores", spec.cores)
     local tokens = options.tokens or define("tokens", spec.tm.warp_tokens)
@@ -82,7 +88,7 @@ return function(options)
     -- EA/PG's notify network: the commit units broadcast their reference
     -- count changes to every core's tm_unit (protocols/notify.h).
     local notify = prefix .. "notify"
-    if early_abort then
+    if conflict_tables then
         block(notify, "crossbar", {
             clock = "icnt", cores = partitions, partitions = cores, mapping = "core",
             flit_bytes = spec.crossbar.flit_bytes, latency = spec.crossbar.latency,
@@ -96,10 +102,10 @@ return function(options)
             words_per_cycle = spec.tm.commit_words_per_cycle,
             lwt_entries = spec.tm.lwt_entries, lwt_subarrays = spec.tm.lwt_subarrays,
         }
-        if early_abort then params.notify = "rct" end
+        if conflict_tables then params.notify = "rct" end
         for k, v in pairs(options.params or {}) do params[k] = v end
         block(name(partition), "commit_unit", params)
-        if early_abort then connect(name(partition) .. ".notify", notify .. ".cores[" .. partition .. "]") end
+        if conflict_tables then connect(name(partition) .. ".notify", notify .. ".cores[" .. partition .. "]") end
         connect(socket, name(partition) .. ".upstream")
         return name(partition) .. ".downstream"
     end
@@ -117,9 +123,11 @@ return function(options)
             clock = "core", commit = mode == "warp" and "coalesced" or "per_tx",
             precommit = #precommit > 0 and table.concat(precommit, ",") or "none",
             partitions = partitions, interleave = interleave, conflict_table = spec.tm.conflict_table,
+            filters = pause_and_go and "pause_and_go" or "none",
+            notify_clock_ratio = spec.clocks.core / spec.clocks.commit, -- the notifications carry commit-clock cycles
         })
         connect(socket, unit .. ".core")
-        if early_abort then connect(notify .. ".partitions[" .. core .. "]", unit .. ".notify") end
+        if conflict_tables then connect(notify .. ".partitions[" .. core .. "]", unit .. ".notify") end
         return unit .. ".ldst"
     end
 

@@ -12,6 +12,7 @@ namespace simtx {
 const char command_line_usage[] =
     "usage: simtx run NETLIST [options]\n"
     "       simtx describe [BLOCK [--markdown]]\n"
+    "       simtx --version\n"
     "\n"
     "run options:\n"
     "  --set INST.PARAM=VALUE   override a parameter; INST and PARAM may be globs (sm*.warps=24)\n"
@@ -34,9 +35,14 @@ const char command_line_usage[] =
     "                           write-pending queues, default) or eadr (the caches' dirty lines too)\n"
     "  --check-protocol         check the TLM-2.0 base protocol on every binding\n"
     "  --quiet                  no text summary\n"
+    "  --stats-detail           print every block's statistics after the summary (always in --stats)\n"
+    "  --progress               show progress on stderr even when it is not a terminal\n"
     "  --workload NAME          run a workload's host program (kernels on the netlist's simt_core\n"
     "                           blocks, checked by its oracle); --set workload.OPTION=VALUE sets\n"
     "                           its options (n, opt=O0..Os, seed, ...; see testbenches/workloads)\n"
+    "  --host PLUGIN.so         run your own host program instead: a shared library exporting\n"
+    "                           simtx_host_main (docs/sdk.md)\n"
+    "  -- ARG...                the host plugin's arguments (the rest of the command line)\n"
     "\n"
     "exit status: 0 done, 1 the run failed, 2 bad input\n";
 
@@ -74,6 +80,13 @@ run_command parse_run_command(int argc, const char *const *argv)
                 throw usage_error("--set expects workload.OPTION=VALUE, got 'workload." + setting + "'");
             command.workload.options.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
         } else if (option == "--workload") command.workload.name = option_value(argc, argv, i);
+        else if (option == "--host") command.workload.host_plugin = option_value(argc, argv, i);
+        else if (option == "--") {
+            if (command.workload.host_plugin.empty())
+                throw usage_error("arguments after -- are for a host plugin: give --host PLUGIN.so first");
+            command.workload.host_arguments.assign(argv + i + 1, argv + argc);
+            break;
+        }
         else if (option == "--set") command.netlist.sets.push_back(option_value(argc, argv, i));
         else if (option == "--define") {
             std::string definition = option_value(argc, argv, i);
@@ -112,17 +125,30 @@ run_command parse_run_command(int argc, const char *const *argv)
             }
         } else if (option == "--check-protocol") command.run.check_protocol = true;
         else if (option == "--quiet") command.run.quiet = true;
+        else if (option == "--stats-detail") command.run.stats_detail = true;
+        else if (option == "--progress") command.run.progress = true;
         else
             throw usage_error("unknown option '" + option + "'" +
                               did_you_mean(option, {"--set", "--define", "--seed", "--stats", "--vcd", "--trace", "--max-time",
-                                                    "--watchdog", "--crash-at", "--crash-seed", "--crash-window", "--crash-domain", "--check-protocol", "--quiet", "--workload"}));
+                                                    "--watchdog", "--check-protocol", "--quiet", "--workload",
+                                                    "--stats-detail", "--progress", "--host", "--crash-at", "--crash-seed", "--crash-window", "--crash-domain"}));
     }
     if (!command.run.trace_globs.empty() && command.run.vcd_file.empty()) throw usage_error("--trace needs --vcd FILE");
     if (!command.workload.options.empty() && command.workload.name.empty()) throw usage_error("--set workload.* needs --workload NAME");
+    if (!command.workload.host_plugin.empty() && !command.workload.name.empty())
+        throw usage_error("--host and --workload exclude each other");
     const crash_options &crash = command.run.crash;
     if (crash.at_ns && crash.seeded) throw usage_error("--crash-at and --crash-seed both choose the crash time: give one");
     if (crash.seeded != (crash.window_ns != 0)) throw usage_error("--crash-seed and --crash-window go together");
     command.workload.seed = command.run.seed;
+    run_record &record = command.run.record;
+    record.arguments.assign(argv, argv + argc);
+    record.workload = command.workload.name;
+    record.workload_options = command.workload.options;
+    record.host_plugin = command.workload.host_plugin;
+    record.host_arguments = command.workload.host_arguments;
+    record.defines = command.netlist.defines;
+    record.sets = command.netlist.sets;
     return command;
 }
 

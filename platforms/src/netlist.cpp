@@ -483,6 +483,8 @@ int lua_include(lua_State *L)
         if (stat(normal.c_str(), &normal_info) == 0 && normal_info.st_dev == info.st_dev && normal_info.st_ino == info.st_ino) path = normal;
         if (!S_ISREG(info.st_mode)) fail_at(at, "cannot include '" + path + "': not a netlist file (a folder?)");
         check_include_loop(L, path, at);
+        if (std::find(state.result.files.begin(), state.result.files.end(), path) == state.result.files.end())
+            state.result.files.push_back(path);
 
         // The scope of the included file.
         if (lua_isnoneornil(L, 2)) {
@@ -692,9 +694,12 @@ void finalize(netlist &net)
         for (size_t s = 0; s < inst.info->socket_count; s++)
             for (unsigned i = 0; i < inst.socket_counts[s]; i++) {
                 const simtx_socket_spec &spec = inst.info->sockets[s];
-                if (spec.role == SIMTX_SOCKET_MONITOR || spec.optional || bound.count(inst.name + "." + spec.name + "[" + std::to_string(i) + "]")) continue;
+                if (spec.role == SIMTX_SOCKET_MONITOR || bound.count(inst.name + "." + spec.name + "[" + std::to_string(i) + "]")) continue;
+                const char *needed_by = !spec.optional ? "" : inst.info->socket_needed ? inst.info->socket_needed(inst.params->data(), s) : nullptr;
+                if (!needed_by) continue;
                 std::string socket = inst.name + "." + spec.name + (spec.count_parameter ? "[" + std::to_string(i) + "]" : "");
-                fail_at(inst.where, "socket '" + socket + "' of " + describe_instance(inst) + " is not bound");
+                fail_at(inst.where, "socket '" + socket + "' of " + describe_instance(inst) + " is not bound" +
+                                        (*needed_by ? std::string(" (") + needed_by + " needs it)" : ""));
             }
     // Address ranges of one block must not overlap.
     for (size_t i = 0; i < net.bindings.size(); i++)
@@ -746,6 +751,7 @@ netlist load_netlist(const std::string &file, const netlist_options &options)
     }
     std::string error;
     lua_pushcfunction(L, add_include_chain);
+    state.result.files.push_back(file);
     int status = luaL_loadfilex(L, file.c_str(), "t");
     if (status == LUA_OK) status = lua_pcall(L, 0, 0, 1);
     if (status == LUA_ERRMEM && budget.memory_exceeded) {

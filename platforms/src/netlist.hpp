@@ -90,6 +90,7 @@ struct address_map {
 
 struct netlist {
     std::string file;
+    std::vector<std::string> files; // file, then each file it included (once, in reading order)
     struct address_map address_map;
     std::vector<clock_domain> clocks;
     std::vector<instance> instances;

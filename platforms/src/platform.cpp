@@ -8,6 +8,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "json_string.hpp"
+
 namespace simtx {
 
 uint64_t instance_seed(uint64_t seed, const std::string &instance_name)
@@ -80,7 +82,15 @@ platform::platform(const netlist &net, const run_options &options)
         }
     }
     if (!options.vcd_file.empty()) open_waveforms();
-    show_progress_ = isatty(STDERR_FILENO);
+    show_progress_ = options.progress || isatty(STDERR_FILENO);
+    summary_ = std::make_unique<run_summary>(net, observer_.get());
+    provenance_ = std::make_unique<provenance>(options.record, net.files);
+    started_ = std::chrono::steady_clock::now();
+}
+
+void platform::begin_launch(const std::string &kernel, const std::string &shape)
+{
+    summary_->begin_launch(kernel, shape, sc_core::sc_time_stamp().value());
 }
 
 platform::~platform()
@@ -169,7 +179,11 @@ void platform::close_waveforms(bool complete)
     view_out_->keep(complete);
 }
 
-void platform::report_progress(double wall_seconds)
+// One line, rewritten in place: the launch (when a host program runs
+// kernels), how much of its work is done, the wall time since the run began
+// and an estimate of what the launch still needs (from this simulate()
+// call's pace). done_override (0..1) replaces the initiators' fraction.
+void platform::report_progress(double wall_seconds, double done_override)
 {
     double done = 0;
     unsigned initiators = 0;
@@ -178,10 +192,26 @@ void platform::report_progress(double wall_seconds)
         done += module->progress();
         initiators++;
     }
-    double simulated_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
-    std::fprintf(stderr, "\r[simtx] %.3f us simulated", simulated_us);
-    if (initiators) std::fprintf(stderr, ", %.1f%% of the work", 100.0 * done / initiators);
-    std::fprintf(stderr, ", %.0f simulated ns/s   ", wall_seconds > 0 ? simulated_us * 1e3 / wall_seconds : 0.0);
+    double fraction = done_override >= 0 ? done_override : initiators ? done / initiators : -1;
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    std::string line = "[simtx] ";
+    char text[256];
+    if (summary_->launch_count()) {
+        std::snprintf(text, sizeof text, "launch %zu (%s): ", summary_->launch_count() - 1, summary_->current_kernel().c_str());
+        line += text;
+    }
+    if (fraction >= 0) {
+        std::snprintf(text, sizeof text, "%5.1f%%, ", 100 * fraction);
+        line += text;
+    }
+    std::snprintf(text, sizeof text, "%.3f us simulated, %.1f s elapsed", sc_core::sc_time_stamp().to_seconds() * 1e6, elapsed);
+    line += text;
+    if (fraction > 0.01 && fraction < 1) {
+        std::snprintf(text, sizeof text, ", about %.0f s left%s", wall_seconds * (1 - fraction) / fraction,
+                      summary_->launch_count() ? " in this launch" : "");
+        line += text;
+    }
+    std::fprintf(stderr, "\r%-100s", line.c_str());
     std::fflush(stderr);
 }
 
@@ -260,8 +290,12 @@ std::string platform::simulate()
             progress_shown = true;
         }
     }
-    if (progress_shown) std::fputc('\n', stderr);
     if (error.empty()) error = block_module::run_error();
+    // A completed launch or run ends its line at 100% (with --progress also
+    // one too short for a report).
+    progress_shown |= options_.progress;
+    if (progress_shown && error.empty()) report_progress(wall(), 1.0);
+    if (progress_shown) std::fputc('\n', stderr);
     if (error.empty() && !sc_core::sc_pending_activity())
         for (const auto &module : modules_)
             if (!module->finished()) {
@@ -344,22 +378,6 @@ static double peak_memory_mib()
     return usage.ru_maxrss / 1024.0;
 }
 
-static std::string json_string(const std::string &text)
-{
-    std::string quoted = "\"";
-    for (unsigned char c : text) {
-        if (c == '"' || c == '\\') quoted += '\\';
-        if (c < 0x20) {
-            char escape[8];
-            std::snprintf(escape, sizeof escape, "\\u%04x", c);
-            quoted += escape;
-        } else {
-            quoted += static_cast<char>(c);
-        }
-    }
-    return quoted + "\"";
-}
-
 void platform::write_json(FILE *out, double wall_seconds, const std::string &error) const
 {
     double simulated_s = sc_core::sc_time_stamp().to_seconds();
@@ -392,23 +410,29 @@ void platform::write_json(FILE *out, double wall_seconds, const std::string &err
     }
     std::fprintf(out, "\n    },\n    \"statistics\": {\n");
     simtx_stats_write_json_members(observer_.get(), out, 6);
-    std::fprintf(out, "    }\n  },\n  \"host\": {\n");
+    std::fprintf(out, "    }\n  },\n  \"summary\": ");
+    summary_->write_json(out, sc_core::sc_time_stamp().value());
+    std::fprintf(out, ",\n  \"host\": {\n");
     std::fprintf(out, "    \"wall_seconds\": %.6f,\n    \"simulated_seconds_per_wall_second\": %.6g,\n", wall_seconds,
                  wall_seconds > 0 ? simulated_s / wall_seconds : 0.0);
-    std::fprintf(out, "    \"peak_memory_mib\": %.1f\n  }\n}\n", peak_memory_mib());
+    std::fprintf(out, "    \"peak_memory_mib\": %.1f\n  },\n", peak_memory_mib());
+    // After host: the sections before it are the simulated results, alike
+    // for the same inputs; the record names paths and the command line.
+    std::fprintf(out, "  \"run\": ");
+    provenance_->write_json(out, options_.seed);
+    std::fprintf(out, "\n}\n");
 }
 
 void platform::write_text(FILE *out, double wall_seconds, const std::string &error) const
 {
     double simulated_s = sc_core::sc_time_stamp().to_seconds();
-    std::fprintf(out, "simtx %s, seed %llu%s\n", net_.file.c_str(), static_cast<unsigned long long>(options_.seed),
-                 error.empty() ? "" : " (partial: the run failed)");
-    std::fprintf(out, "simulated time  %s\n", sc_core::sc_time_stamp().to_string().c_str());
-    for (const clock_domain &c : net_.clocks)
-        std::fprintf(out, "clock %-10s %g MHz, %llu cycles\n", c.name.c_str(), c.frequency_mhz,
-                     static_cast<unsigned long long>(sc_core::sc_time_stamp().value() / c.period_ps));
-    std::fprintf(out, "statistics\n");
-    simtx_stats_write_text(observer_.get(), out);
+    std::fprintf(out, "simtx %s%s%s, seed %llu%s\n", net_.file.c_str(), options_.record.workload.empty() ? "" : ", workload ",
+                 options_.record.workload.c_str(), static_cast<unsigned long long>(options_.seed), error.empty() ? "" : " (partial: the run failed)");
+    summary_->write_text(out, sc_core::sc_time_stamp().value());
+    if (options_.stats_detail) {
+        std::fprintf(out, "statistics of every block\n");
+        simtx_stats_write_text(observer_.get(), out);
+    }
     std::fprintf(out, "host (not simulated; varies from run to run)\n");
     std::fprintf(out, "  wall time         %.3f s\n", wall_seconds);
     std::fprintf(out, "  simulation speed  %.4g simulated us per wall second\n", wall_seconds > 0 ? simulated_s * 1e6 / wall_seconds : 0.0);

@@ -3,6 +3,7 @@
 #ifndef SIMTX_PLATFORM_HPP
 #define SIMTX_PLATFORM_HPP
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -13,6 +14,8 @@
 #include "netlist.hpp"
 #include "output_file.hpp"
 #include "protocol_checker.hpp"
+#include "provenance.hpp"
+#include "run_summary.hpp"
 
 namespace simtx {
 
@@ -32,6 +35,9 @@ struct run_options {
     double watchdog_ns = 500000;
     crash_options crash;                // a power failure injected (crash_injection.hpp)
     bool quiet = false;                 // no text summary
+    bool stats_detail = false;          // the text lists every block's statistics after the summary
+    bool progress = false;              // progress on stderr even when it is not a terminal
+    run_record record;                  // how the run was asked for (the JSON's "run" section)
     bool check_protocol = false;        // a protocol checker on every binding
     // A host program (a workload) that drives the run itself: it accesses
     // memory, launches kernels and calls platform::simulate() as often as it
@@ -63,10 +69,14 @@ class platform {
     const std::vector<std::unique_ptr<block_module>> &modules() const { return modules_; }
     simtx_observer *observer() const { return observer_.get(); }
 
+    // A host program announces each kernel launch before simulating it: the
+    // summary's per-launch figures and the progress line name it.
+    void begin_launch(const std::string &kernel, const std::string &shape);
+
   private:
     void open_waveforms();
     void close_waveforms(bool complete);
-    void report_progress(double wall_seconds);
+    void report_progress(double wall_seconds, double done_override = -1);
     double initiators_progress() const;
     bool initiator_waits() const;
     std::string deadlock_report() const;
@@ -87,6 +97,9 @@ class platform {
     std::string view_signals_; // the GTKWave view after its header
     bool show_progress_ = false;
     std::string crash_message_; // empty: no power failure (yet)
+    std::unique_ptr<run_summary> summary_;   // after the modules: it reads their statistics
+    std::unique_ptr<provenance> provenance_;
+    std::chrono::steady_clock::time_point started_; // for the progress line's elapsed time
 };
 
 uint64_t instance_seed(uint64_t seed, const std::string &instance_name);

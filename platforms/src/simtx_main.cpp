@@ -3,9 +3,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <sys/stat.h>
 
 #include <systemc>
 
+#include "build_info.hpp"
 #include "command_line.hpp"
 #include "describe.hpp"
 #include "platform.hpp"
@@ -48,7 +50,13 @@ int command_run(int argc, char **argv)
     try {
         // Outputs first: a path that cannot be written is found before the run, not after it.
         simtx::check_run_outputs(command.run);
-        if (!command.workload.name.empty()) command.run.host_program = simtx::workload_host_program(command.workload);
+        if (!command.workload.name.empty() || !command.workload.host_plugin.empty()) command.run.host_program = simtx::workload_host_program(command.workload);
+        // A bare name that is no file here names an installed platform: `simtx run gtx480.lua`.
+        struct stat status;
+        std::string installed = simtx::installed_data_directory();
+        bool bare_name = command.netlist_file.find('/') == std::string::npos;
+        if (bare_name && stat(command.netlist_file.c_str(), &status) && !installed.empty())
+            command.netlist_file = installed + "/platforms/" + command.netlist_file;
         simtx::netlist net = simtx::load_netlist(command.netlist_file, command.netlist);
         simtx::platform platform(net, command.run);
         return platform.run();
@@ -68,6 +76,10 @@ int sc_main(int argc, char **argv)
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         std::fputs(simtx::command_line_usage, argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
+    }
+    if (!std::strcmp(argv[1], "--version")) {
+        std::printf("simtx %s (commit %s)\n", simtx::build_version, simtx::build_commit);
+        return 0;
     }
     if (!std::strcmp(argv[1], "describe")) return command_describe(argc, argv);
     if (!std::strcmp(argv[1], "run")) return command_run(argc, argv);

@@ -66,7 +66,11 @@ GPU_INLINE void gpu_sync_threads(void) { __asm__ volatile(".insn r 0x0b, 0, 0, x
 /* Ends the calling thread at once (like returning from the kernel). */
 GPU_INLINE void gpu_exit(void) { __asm__ volatile(".insn r 0x0b, 1, 0, x0, x0, x0" ::: "memory"); }
 
-/* Transactions (on a platform with a tm_unit beside each core). */
+/* Transactions run in the core's tm_unit and commit at the commit units: a
+ * transactional kernel needs a platform with both (gtx480_kilotm.lua,
+ * gtx480_warptm.lua, gtx480_idealtm.lua). An aborted transaction's lanes
+ * get their registers and stack back and run it again from gpu_tx_begin;
+ * atomics, barriers and persistence ops inside a transaction are errors. */
 GPU_INLINE void gpu_tx_begin(void) { __asm__ volatile(".insn r 0x0b, 2, 0, x0, x0, x0" ::: "memory"); }
 /* Returns non-zero when the transaction committed. */
 GPU_INLINE uint32_t gpu_tx_commit(void)
@@ -94,7 +98,9 @@ GPU_INLINE uint32_t gpu_tx_commit(void)
  * until all its earlier memory instructions have completed (clwbs and
  * non-temporal stores: durable; plain stores: taken by the L2, not
  * durable). The AGPM paper's CTA-level ordering is gpu_sfence in every warp
- * followed by gpu_sync_threads(). */
+ * followed by gpu_sync_threads() (which also waits for the warp's earlier
+ * accesses before it arrives, so every warp's clwbs are durable when the
+ * CTA leaves it). */
 GPU_INLINE void gpu_clwb(const void *address) { __asm__ volatile(".insn r 0x0b, 4, 0, x0, %0, x0" ::"r"(address) : "memory"); }
 GPU_INLINE void gpu_sfence(void) { __asm__ volatile(".insn r 0x0b, 5, 0, x0, x0, x0" ::: "memory"); }
 GPU_INLINE void gpu_store_nontemporal(uint32_t *address, uint32_t value)

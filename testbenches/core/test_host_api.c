@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host_api.h"
+#include "host_backend.h"
 #include "lds.h"
 #include "ldst_unit.h"
 #include "simt_core.h"
@@ -217,9 +217,9 @@ static bool backend_run(void *context, char *error, size_t error_size)
     return info->finished(s->core);
 }
 
-static bool backend_statistic(void *context, const char *name, double *value)
+static bool backend_statistic(void *context, size_t index, gpu_statistic_entry *entry)
 {
-    (void)context, (void)name, (void)value;
+    (void)context, (void)index, (void)entry;
     return false;
 }
 

@@ -54,6 +54,8 @@ static void test_decode_and_disassemble(void)
         {0x0000100b, 0, "gpu.exit"},
         {0x0000200b, 0, "gpu.tx_begin"},
         {0x00b5202b, 0, "gpu.nt_store a1, 0(a0)"},
+        {0x0005400b, 0, "gpu.clwb (a0)"},
+        {0x0000500b, 0, "gpu.sfence"},
         {0xc0001073, 0, "csr-write 0xc00 (0xc0001073)"},
         {0xffffffff, 0, "illegal 0xffffffff"},
     };
@@ -64,6 +66,13 @@ static void test_decode_and_disassemble(void)
         rv_disassemble(&insn, cases[i].pc, text, sizeof text);
         CHECK_STRING(text, cases[i].text);
     }
+    /* The persistence ops: clwb and the non-temporal store take the store
+     * path (clwb on any byte of its line), sfence is a fence. */
+    CHECK_EQUAL(rv_class_of(RV_CLWB), RV_CLASS_STORE);
+    CHECK_EQUAL(rv_class_of(RV_NT_STORE), RV_CLASS_STORE);
+    CHECK_EQUAL(rv_class_of(RV_SFENCE), RV_CLASS_FENCE);
+    CHECK_EQUAL(rv_access_size(RV_CLWB), 1);
+    CHECK_EQUAL(rv_access_size(RV_NT_STORE), 4);
     CHECK_EQUAL(rv_compute(RV_DIV, 7, 0), UINT32_MAX);
     CHECK_EQUAL(rv_compute(RV_REM, 7, 0), 7);
     CHECK_EQUAL(rv_compute(RV_DIV, 0x80000000u, UINT32_MAX), 0x80000000u);

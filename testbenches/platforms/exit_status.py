@@ -45,6 +45,8 @@ def cases(kernels, work):
              r"indirect jump at 0x[0-9a-f]+ <vector_add"),
         "workload or workload option":
             (["run", core, "--workload", "vector_add", "--set", "workload.block=0"], r"workload.block: expected an integer"),
+        "host plugin":
+            (["run", core, "--host", f"{work}/no_such_plugin.so"], r"--host .*no_such_plugin.so: cannot load the host plugin"),
         "output path":
             (["run", f"{NETLISTS}/good_small.lua", "--stats", work], r"--stats .*is a folder"),
     }

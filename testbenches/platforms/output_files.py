@@ -78,7 +78,8 @@ def main():
     result = run(simtx, slow, "--max-time", "5000", "--stats", stats, "--vcd", os.path.join(work, "wave.vcd"))
     check(result.returncode == 1, f"--max-time: exit {result.returncode}, expected 1")
     check("stopped at --max-time" in result.stderr, f"--max-time: stderr {result.stderr!r}")
-    check("(partial: the run failed)" in result.stdout and "mem.reads" in result.stdout, "--max-time: no summary marked partial")
+    check("(partial: the run failed)" in result.stdout and "fixed-latency memory requests" in result.stdout,
+          "--max-time: no summary marked partial")
     check(open(stats).read() == complete, "--max-time overwrote the complete statistics")
     partial = json.load(open(stats + ".partial"))
     check("--max-time" in partial.get("partial", {}).get("error", ""), f"partial statistics not marked: {list(partial)}")

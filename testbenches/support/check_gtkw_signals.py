@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Checks that every signal a hand-made GTKWave view names exists in the VCD
-of the run it is made for. usage: check_gtkw_signals.py SIMTX VIEW NETLIST"""
+of the run it is made for. usage: check_gtkw_signals.py SIMTX VIEW NETLIST
+[RUN ARGUMENTS...] (default: --define requests=200, for the trace netlists)"""
 import re
 import subprocess
 import sys
@@ -9,10 +10,11 @@ import tempfile
 
 def main():
     simtx, view, netlist = sys.argv[1:4]
+    arguments = sys.argv[4:] or ["--define", "requests=200"]
     wanted = [l.strip() for l in open(view) if l.startswith("SystemC.")]
     with tempfile.TemporaryDirectory() as directory:
         vcd = directory + "/run.vcd"
-        if subprocess.run([simtx, "run", netlist, "--quiet", "--vcd", vcd, "--define", "requests=200"]).returncode:
+        if subprocess.run([simtx, "run", netlist, "--quiet", "--vcd", vcd, *arguments]).returncode:
             print("simtx failed")
             return 1
         scopes, present = [], set()

@@ -67,7 +67,7 @@ int divergence_main(gpu_device *device, workload_context *context)
         }
     /* Every thread must also have executed exactly the reference's instructions. */
     double simt_instructions = 0;
-    HOST_CHECK(gpu_statistic(device, "thread_instructions", &simt_instructions));
+    HOST_CHECK(gpu_statistic(device, "simt_core:thread_instructions", &simt_instructions));
     if ((uint64_t)simt_instructions != total_steps) {
         status = workload_fail(context, "divergence: the SIMT cores executed %.0f thread instructions, the reference %llu",
                                simt_instructions, (unsigned long long)total_steps);
@@ -75,7 +75,7 @@ int divergence_main(gpu_device *device, workload_context *context)
     }
     /* Read between kernels, the active-lanes histogram (its sum) is current. */
     double active_lanes = 0;
-    HOST_CHECK(gpu_statistic(device, "active_lanes", &active_lanes));
+    HOST_CHECK(gpu_statistic(device, "simt_core:active_lanes", &active_lanes));
     if (active_lanes != simt_instructions) {
         status = workload_fail(context, "divergence: the active-lanes histogram sums to %.0f lanes, not the %.0f thread instructions",
                                active_lanes, simt_instructions);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "durable_recovery.h"
+#include "host_backend.h"
 #include "simt_core.h"
 #include "test_support.h"
 

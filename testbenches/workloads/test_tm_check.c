@@ -1,6 +1,6 @@
-/* The serializability check's glue (tm_check.c) on a fake device: a launch
+/* The serializability check's glue (tm_check.c, host_serializability.c) on a fake device: a launch
  * that commits nothing is consistent; one committed write must be found in
- * the final memory. Built with UBSan on tm_check.c itself, so an undefined
+ * the final memory. Built with UBSan on the glue itself, so an undefined
  * operation (qsort of an empty history) fails the test in any build. */
 #include <string.h>
 

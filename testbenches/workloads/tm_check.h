@@ -1,5 +1,6 @@
-/* The serializability oracle for transactional workloads (models/tm/commit_unit/
- * tm_oracle.h) fed from the cores' commit records: every committed
+/* The serializability oracle for transactional workloads (the host API's
+ * gpu_serializability_*, runtime/host_serializability.c) behind the
+ * workloads' option check_serializability, fed from the commit records: every committed
  * transaction's reads and writes replayed in commit-ID order on a shadow of
  * the memory regions the transactions use; each read must see the replayed
  * value and the final memory must equal the replay.

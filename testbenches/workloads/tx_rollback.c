@@ -56,8 +56,8 @@ int tx_rollback_main(gpu_device *device, workload_context *context)
             goto done;
         }
     double aborts = 0, doomed_aborts = 0;
-    gpu_statistic(device, "aborts_validation", &aborts);
-    gpu_statistic(device, strcmp(doomed, "fault") ? "aborts_timeout" : "aborts_fault", &doomed_aborts);
+    gpu_statistic(device, "tm_unit:aborts_validation", &aborts);
+    gpu_statistic(device, strcmp(doomed, "fault") ? "tm_unit:aborts_timeout" : "tm_unit:aborts_fault", &doomed_aborts);
     if (expect_doomed && !doomed_aborts) {
         status = workload_fail(context, "tx_rollback: no doomed transaction was aborted by %s", strcmp(doomed, "fault") ? "timeout" : "fault");
         goto done;

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "host_api.h"
+#include "host_backend.h"
 
 #ifdef __cplusplus
 extern "C" {

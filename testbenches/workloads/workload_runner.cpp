@@ -2,13 +2,19 @@
 
 #include <chrono>
 #include <cstring>
+#include <dlfcn.h>
+#include <map>
+#include <memory>
 #include <ctime>
 #include <set>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "did_you_mean.hpp"
 #include "netlist.hpp"
 #include "nvm_controller.h"
+#include "kernel_image.h"
 #include "simt_core.h"
 #include "tm_unit.h"
 #include "workload.h"
@@ -16,13 +22,35 @@
 #ifndef SIMTX_KERNEL_DIR
 #error "SIMTX_KERNEL_DIR must name the directory of the built kernels"
 #endif
+#ifndef SIMTX_INSTALLED_DATA_DIR
+#error "SIMTX_INSTALLED_DATA_DIR must name the installed data directory (share/simtx) relative to simtx's"
+#endif
 
 namespace simtx {
 
+std::string installed_data_directory()
+{
+    char executable[4096];
+    ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
+    if (length <= 0) return "";
+    std::string path(executable, static_cast<size_t>(length));
+    std::string installed = path.substr(0, path.find_last_of('/') + 1) + SIMTX_INSTALLED_DATA_DIR;
+    struct stat status;
+    return stat(installed.c_str(), &status) == 0 && S_ISDIR(status.st_mode) ? installed : "";
+}
+
 namespace {
+
+// One statistic of the platform, split for the host API's queries.
+struct statistic_name {
+    const simtx_stat_entry *entry;
+    std::string instance, name;
+    const char *block_type;
+};
 
 struct backend_state {
     platform *owner;
+    std::vector<statistic_name> statistics;
     std::vector<block_module *> cores;
     std::vector<block_module *> tm_units; // the commit records' keepers
     std::vector<block_module *> nvm_controllers; // the durable image's keepers
@@ -38,6 +66,10 @@ bool backend_access(void *context, bool is_write, uint32_t address, void *data, 
 bool backend_launch(void *context, simt_launch *launch, char *error, size_t error_size)
 {
     auto *state = static_cast<backend_state *>(context);
+    const kernel_function *kernel = kernel_image_function_at(launch->image, launch->entry_pc);
+    std::string shape = std::to_string(launch->grid[0]) + "x" + std::to_string(launch->grid[1]) + "x" + std::to_string(launch->grid[2]) +
+                        " x " + std::to_string(launch->block[0]) + "x" + std::to_string(launch->block[1]) + "x" + std::to_string(launch->block[2]);
+    state->owner->begin_launch(kernel ? kernel->name : "?", shape);
     for (block_module *core : state->cores)
         if (!simt_core_start_launch(static_cast<simt_core *>(core->core()), launch, error, error_size)) return false;
     for (block_module *core : state->cores) core->wake_up();
@@ -57,31 +89,42 @@ bool backend_run(void *context, char *error, size_t error_size)
     return false;
 }
 
-bool backend_statistic(void *context, const char *name, double *value)
+bool backend_statistic_at(void *context, size_t index, gpu_statistic_entry *out)
 {
     auto *state = static_cast<backend_state *>(context);
+    if (index >= state->statistics.size()) return false;
     // The cores derive some statistics (ipc, the active_lanes histogram) at
     // finish, which only makes them again from their counters: make them
     // current for a host reading between kernels.
-    for (block_module *core : state->cores) core->finish();
-    const simtx_observer *observer = state->owner->observer();
-    size_t length = std::strlen(name);
-    bool found = false;
-    *value = 0;
+    if (index == 0)
+        for (block_module *core : state->cores) core->finish();
+    const statistic_name &statistic = state->statistics[index];
+    const simtx_stat_entry *entry = statistic.entry;
+    out->instance = statistic.instance.c_str();
+    out->block_type = statistic.block_type;
+    out->name = statistic.name.c_str();
+    if (entry->kind == SIMTX_STAT_COUNTER) out->value = static_cast<double>(*static_cast<const uint64_t *>(entry->value));
+    else if (entry->kind == SIMTX_STAT_REAL) out->value = *static_cast<const double *>(entry->value);
+    else if (entry->kind == SIMTX_STAT_AVERAGE) out->value = simtx_average_mean(static_cast<const simtx_average *>(entry->value));
+    else out->value = static_cast<double>(static_cast<const simtx_histogram *>(entry->value)->sum);
+    return true;
+}
+
+// Every statistic ("instance.name") with its block's type.
+std::vector<statistic_name> list_statistics(platform &owner)
+{
+    std::map<std::string, const char *> block_types;
+    for (const auto &module : owner.modules()) block_types[module->basename()] = module->info()->name;
+    std::vector<statistic_name> statistics;
+    const simtx_observer *observer = owner.observer();
     for (size_t i = 0; i < simtx_observer_stat_count(observer); i++) {
         const simtx_stat_entry *entry = simtx_observer_stat(observer, i);
-        size_t entry_length = std::strlen(entry->name);
-        bool match = !std::strcmp(entry->name, name) ||
-                     (entry_length > length && entry->name[entry_length - length - 1] == '.' &&
-                      !std::strcmp(entry->name + entry_length - length, name));
-        if (!match) continue;
-        found = true;
-        if (entry->kind == SIMTX_STAT_COUNTER) *value += static_cast<double>(*static_cast<const uint64_t *>(entry->value));
-        else if (entry->kind == SIMTX_STAT_REAL) *value += *static_cast<const double *>(entry->value);
-        else if (entry->kind == SIMTX_STAT_AVERAGE) *value += simtx_average_mean(static_cast<const simtx_average *>(entry->value));
-        else *value += static_cast<double>(static_cast<const simtx_histogram *>(entry->value)->sum);
+        const char *dot = std::strchr(entry->name, '.');
+        std::string instance = dot ? std::string(entry->name, static_cast<size_t>(dot - entry->name)) : std::string();
+        auto type = block_types.find(instance);
+        statistics.push_back({entry, instance, dot ? dot + 1 : entry->name, type == block_types.end() ? "" : type->second});
     }
-    return found;
+    return statistics;
 }
 
 bool backend_tm_record(void *context, bool on)
@@ -136,6 +179,14 @@ bool backend_durable_write(void *context, uint32_t address, const void *data, si
 
 bool backend_crashed(void *context) { return static_cast<backend_state *>(context)->owner->crashed(); }
 
+// The built-in workloads' kernels: installed beside an installed simtx
+// (cmake/install.cmake), else those of the build tree simtx was built in.
+std::string kernel_directory()
+{
+    std::string installed = installed_data_directory();
+    return installed.empty() ? SIMTX_KERNEL_DIR : installed + "/kernels";
+}
+
 // Every option given is one the workload reads (its values are checked when
 // its host program reads them, before its first launch).
 void check_option_names(const workload_info *info, const workload_request &request)
@@ -153,10 +204,84 @@ void check_option_names(const workload_info *info, const workload_request &reque
                               "' has no option '" + option.first + "'" + did_you_mean(option.first, known) + " (options: " + list + ")");
 }
 
+// A host program's entry, run on the device: 0 passed, 1 failed, 2 bad
+// input; writes its message.
+using host_entry = std::function<int(gpu_device *device, std::string &message)>;
+
+// Runs a host program on the elaborated platform through the host API.
+std::string run_host_program(platform &owner, const std::string &name, const std::string &label, bool transactional,
+                             const host_entry &entry)
+{
+    // End elaboration (sockets are bound from then on) before the host
+    // program's first memory access.
+    if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    backend_state state{&owner, list_statistics(owner), {}, {}, {}, 0, 0};
+    for (const auto &module : owner.modules())
+        if (!std::strcmp(module->info()->name, "simt_core")) state.cores.push_back(module.get());
+        else if (!std::strcmp(module->info()->name, "tm_unit")) state.tm_units.push_back(module.get());
+        else if (!std::strcmp(module->info()->name, "nvm_controller")) state.nvm_controllers.push_back(module.get());
+    if (state.cores.empty()) throw input_error(label + ": the netlist has no simt_core block");
+    // Transactions run in the tm_units and commit at the commit units;
+    // without both a TM kernel would never finish.
+    bool has_commit_units = false;
+    for (const auto &module : owner.modules()) has_commit_units |= !std::strcmp(module->info()->name, "commit_unit");
+    if (transactional && (!has_commit_units || state.tm_units.empty()))
+        throw input_error(label + " uses transactional memory, but the netlist has no commit_unit and tm_unit blocks " +
+                          "(platforms/gtx480_kilotm.lua, gtx480_warptm.lua, gtx480_idealtm.lua have them)");
+    gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic_at, backend_tm_record, backend_tm_history,
+                        state.nvm_controllers.empty() ? nullptr : backend_durable_read,
+                        state.nvm_controllers.empty() ? nullptr : backend_durable_write, backend_crashed};
+    gpu_device *device = gpu_device_create(&backend);
+    std::string message;
+    int status = entry(device, message);
+    // The launch lives in the device: detach it before freeing.
+    for (block_module *core : state.cores) simt_core_end_launch(static_cast<simt_core *>(core->core()));
+    gpu_device_destroy(device);
+    if (status == 2) throw input_error(label + ": " + (message.empty() ? "bad input" : message));
+    if (status) return label + ": " + (message.empty() ? "failed" : message);
+    // Host figures (not simulated): the time spent simulating kernels,
+    // without the host program's setup and oracle.
+    std::printf("%s: kernels simulated in %.3f s wall, %.3f s CPU\n", name.c_str(), state.simulate_wall_seconds,
+                state.simulate_cpu_seconds);
+    return "";
+}
+
+// A host plugin (docs/sdk.md): loaded now, so that a missing file or entry
+// point is bad input before the netlist is read.
+std::function<std::string(platform &)> plugin_host_program(const workload_request &request)
+{
+    const std::string &path = request.host_plugin;
+    // dlopen searches the library path for a name without a slash: a plugin
+    // is always the file named.
+    std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+    void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) throw input_error("--host " + path + ": cannot load the host plugin: " + dlerror());
+    std::shared_ptr<void> library(handle, dlclose);
+    auto main = reinterpret_cast<simtx_host_main_function>(dlsym(handle, "simtx_host_main"));
+    if (!main)
+        throw input_error("--host " + path + ": the host plugin exports no simtx_host_main (declare it "
+                          "int simtx_host_main(gpu_device *, int, char **) with C linkage; see simtx/host_api.h)");
+    size_t slash = path.find_last_of('/');
+    std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+    return [library, main, name, request](platform &owner) -> std::string {
+        return run_host_program(owner, name, "host program '" + name + "'", false, [&](gpu_device *device, std::string &message) {
+            std::vector<std::string> arguments{request.host_plugin};
+            arguments.insert(arguments.end(), request.host_arguments.begin(), request.host_arguments.end());
+            std::vector<char *> argv;
+            for (std::string &argument : arguments) argv.push_back(&argument[0]);
+            argv.push_back(nullptr);
+            int status = main(device, static_cast<int>(arguments.size()), argv.data());
+            if (status) message = gpu_last_error(device)[0] ? gpu_last_error(device) : "returned " + std::to_string(status);
+            return status == 0 ? 0 : status == 2 ? 2 : 1;
+        });
+    };
+}
+
 } // namespace
 
 std::function<std::string(platform &)> workload_host_program(const workload_request &request)
 {
+    if (!request.host_plugin.empty()) return plugin_host_program(request);
     const workload_info *info = workload_find(request.name.c_str());
     if (!info) {
         std::string known;
@@ -170,41 +295,17 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
     }
     check_option_names(info, request);
     return [info, request](platform &owner) -> std::string {
-        // End elaboration (sockets are bound from then on) before the host
-        // program's first memory access.
-        if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
-        backend_state state{&owner, {}, {}, {}, 0, 0};
-        for (const auto &module : owner.modules())
-            if (!std::strcmp(module->info()->name, "simt_core")) state.cores.push_back(module.get());
-            else if (!std::strcmp(module->info()->name, "tm_unit")) state.tm_units.push_back(module.get());
-            else if (!std::strcmp(module->info()->name, "nvm_controller")) state.nvm_controllers.push_back(module.get());
-        if (state.cores.empty()) throw input_error("workload '" + request.name + "': the netlist has no simt_core block");
-        // Transactions run in the tm_units and commit at the commit units;
-        // without both a TM kernel would never finish.
-        bool has_commit_units = false;
-        for (const auto &module : owner.modules()) has_commit_units |= !std::strcmp(module->info()->name, "commit_unit");
-        if (info->transactional && (!has_commit_units || state.tm_units.empty()))
-            throw input_error("workload '" + request.name + "' uses transactional memory, but the netlist has no commit_unit and tm_unit blocks " +
-                              "(platforms/gtx480_kilotm.lua, gtx480_warptm.lua, gtx480_idealtm.lua have them)");
-        gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic, backend_tm_record, backend_tm_history,
-                            state.nvm_controllers.empty() ? nullptr : backend_durable_read,
-                            state.nvm_controllers.empty() ? nullptr : backend_durable_write, backend_crashed};
-        gpu_device *device = gpu_device_create(&backend);
-        std::vector<workload_option> options;
-        for (const auto &option : request.options) options.push_back({option.first.c_str(), option.second.c_str()});
-        char error[2048] = "";
-        workload_context context{options.data(), options.size(), SIMTX_KERNEL_DIR, stdout, error, sizeof error, false, request.seed};
-        int status = info->main(device, &context);
-        // The launch lives in the device: detach it before freeing.
-        for (block_module *core : state.cores) simt_core_end_launch(static_cast<simt_core *>(core->core()));
-        gpu_device_destroy(device);
-        if (status && context.bad_input) throw input_error("workload '" + request.name + "': " + (error[0] ? error : "bad input"));
-        if (status) return "workload '" + request.name + "': " + (error[0] ? error : "failed");
-        // Host figures (not simulated): the time spent simulating kernels,
-        // without the host program's setup and oracle.
-        std::printf("%s: kernels simulated in %.3f s wall, %.3f s CPU\n", request.name.c_str(), state.simulate_wall_seconds,
-                    state.simulate_cpu_seconds);
-        return "";
+        auto entry = [&](gpu_device *device, std::string &message) {
+            std::vector<workload_option> options;
+            for (const auto &option : request.options) options.push_back({option.first.c_str(), option.second.c_str()});
+            char error[2048] = "";
+            std::string kernels = kernel_directory();
+            workload_context context{options.data(), options.size(), kernels.c_str(), stdout, error, sizeof error, false, request.seed};
+            int status = info->main(device, &context);
+            message = error;
+            return status == 0 ? 0 : context.bad_input ? 2 : 1;
+        };
+        return run_host_program(owner, request.name, "workload '" + request.name + "'", info->transactional, entry);
     };
 }
 

@@ -66,6 +66,42 @@ void kernel_image_destroy(kernel_image *image)
     free(image);
 }
 
+/* A persistence op between a tx_begin (index begin) and its commit (end)
+ * in the same function is refused at load time: lazy versioning holds the
+ * transaction's stores until the commit, so nothing could be persisted
+ * there (the core refuses one reached through a call at run time). A
+ * search over the successors from begin that stops at end; visited and
+ * stack are scratch arrays of n + 1 entries. */
+static bool no_persistence_op_inside(const kernel_image *image, const kernel_function *f, const kernel_insn *insns, uint32_t n,
+                                     const uint32_t *successors, uint32_t begin, uint32_t end, uint32_t *visited, uint32_t *stack,
+                                     char *error, size_t error_size)
+{
+    for (uint32_t v = 0; v <= n; v++) visited[v] = 0;
+    uint32_t depth = 0;
+    stack[depth++] = begin;
+    visited[begin] = 1;
+    while (depth) {
+        uint32_t v = stack[--depth];
+        rv_op op = (rv_op)insns[v].insn.op;
+        if (op == RV_SFENCE || op == RV_CLWB || op == RV_NT_STORE) {
+            char where[160], begun[160];
+            kernel_image_describe_pc(image, f->start + 4 * v, where, sizeof where);
+            kernel_image_describe_pc(image, f->start + 4 * begin, begun, sizeof begun);
+            return failf(error, error_size,
+                         "%s at %s lies inside the transaction begun at %s: persistence ops are not supported in transactions "
+                         "(the transaction's stores wait for its commit; persist after tx_commit)",
+                         rv_op_name(op), where, begun);
+        }
+        for (int s = 0; s < 2; s++) {
+            uint32_t w = successors[2 * v + s];
+            if (w >= n || w == end || visited[w]) continue;
+            visited[w] = 1;
+            stack[depth++] = w;
+        }
+    }
+    return true;
+}
+
 /* Immediate post-dominators of one function's instructions (Cooper, Harvey
  * and Kennedy's iterative algorithm on the reverse CFG; node n is the
  * virtual exit). Writes the reconvergence pc of every branch. */
@@ -179,6 +215,7 @@ static bool compute_post_dominators(kernel_image *image, const kernel_function *
             break;
         }
         insns[i].target = f->start + 4 * v;
+        ok = no_persistence_op_inside(image, f, insns, n, successors, i, v, next_pred, stack, error, error_size);
     }
 done:
     free(successors), free(pred_count), free(pred_start), free(preds), free(order), free(number), free(ipdom), free(stack),

@@ -19,8 +19,8 @@ static __attribute__((noinline)) bool persist_op_refused(simt_core *c, warp *w, 
     unsigned size = rv_access_size(op);
     if (tx_client_active(w->tx)) {
         core_describe(c, w, pc, where, sizeof where);
-        core_fail(c, "%s inside a transaction at %s: not supported (persist the transaction's data after its commit)", rv_op_name(op),
-                  where);
+        core_fail(c, "%s inside a transaction (lane %u) at %s: not supported (persist the transaction's data after its commit)",
+                  rv_op_name(op), (unsigned)__builtin_ctzll(mask), where);
         return true;
     }
     for (uint64_t m = mask; m; m &= m - 1) {

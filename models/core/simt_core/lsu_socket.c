@@ -166,11 +166,17 @@ void lsu_socket_response(simt_core *c, unsigned port, const simtx_msg *msg, uint
     if (msg->status != SIMTX_STATUS_OK && ldst_is_last(msg)) report_fault(c, port, msg); /* every beat's response carries it */
     if (msg->id >= LDST_SHARED_SIZE_CHECK_ID) return;
     pending_access *entry = &c->pending[msg->id];
+    uint32_t paused = 0; /* tx.h 2: the tm_unit paused these lanes of the beat's group */
+    if (msg->flags & SIMTX_FLAG_TX_PAUSE) {
+        paused = (uint32_t)(msg->aux >> 32);
+        tx_client_note_pause(c->warps[entry->warp].tx, (uint64_t)paused << (LDST_LANES_PER_BEAT * ldst_group(msg)),
+                             msg->transaction_id);
+    }
     if (msg->size && msg->status == SIMTX_STATUS_OK) { /* an addresses beat's response: the lanes' values of rd */
         warp *w = &c->warps[entry->warp];
         rv_op op = (rv_op)entry->op;
         unsigned group = ldst_group(msg), first = LDST_LANES_PER_BEAT * group;
-        uint32_t lanes = ldst_group_lanes(msg->lane_mask, group);
+        uint32_t lanes = ldst_group_lanes(msg->lane_mask, group) & ~paused;
         uint32_t *rd = reg(c, w, entry->rd) + first;
         if (op == RV_LR)
             for (uint32_t m = lanes; m; m &= m - 1) w->reserved_value[first + (unsigned)__builtin_ctz(m)] = ldst_slot(msg, (unsigned)__builtin_ctz(m));
@@ -183,5 +189,9 @@ void lsu_socket_response(simt_core *c, unsigned port, const simtx_msg *msg, uint
             for (uint32_t m = lanes; m; m &= m - 1) rd[__builtin_ctz(m)] = rv_extend_load(op, ldst_slot(msg, (unsigned)__builtin_ctz(m)));
         }
     }
-    if (ldst_is_last(msg)) lsu_complete(c, entry, (uint32_t)msg->id, now);
+    if (!ldst_is_last(msg)) return;
+    warp *w = &c->warps[entry->warp];
+    uint32_t pc = entry->pc;
+    lsu_complete(c, entry, (uint32_t)msg->id, now);
+    if (w->tx && w->tx->pausing) tx_client_pause(c, w, (uint32_t)(w - c->warps), pc, now);
 }

@@ -151,9 +151,9 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
                           "cycles warps waited at an sfence for their earlier accesses (clwb: durable at the NVM controller), summed over warps");
     simtx_observe_counter(o, "tm_wasted_cycles", &c->tm_stats.tm_wasted_cycles, "cycles", "cycles of aborted warp attempts, tx_begin to abort");
     simtx_observe_counter(o, "tm_wasted_instructions", &c->tm_stats.tm_wasted_instructions, "instructions", "thread instructions of aborted attempts");
-    simtx_observe_counter(o, "tm_core_cycles", &c->tm_stats.tm_core_cycles, "cycles", "warp attempts' time in the core: TX_BEGIN's answer to tx_commit");
+    simtx_observe_counter(o, "tm_core_cycles", &c->tm_stats.tm_core_cycles, "cycles", "warp attempts' time in the core: TX_BEGIN's answer to tx_commit (a part resumed after a pause: from its attempt's TX_BEGIN)");
     simtx_observe_counter(o, "tm_token_stalls", &c->tm_stats.tm_token_stalls, "events", "tx_begin found no free transactional-warp token");
-    simtx_observe_histogram(o, "tm_core_duration", &c->tm_stats.tm_core_duration, "cycles", "per warp attempt: TX_BEGIN's answer to tx_commit");
+    simtx_observe_histogram(o, "tm_core_duration", &c->tm_stats.tm_core_duration, "cycles", "per warp attempt: TX_BEGIN's answer to tx_commit (a part resumed after a pause: from its attempt's TX_BEGIN)");
     simtx_observe_probe(o, "tm_warps", &c->tm_probes.tx_warps, 11, "warps inside a transaction (holding a token)");
     return c;
 }

@@ -64,15 +64,49 @@ simt_stack_status simt_stack_open_transaction(simt_stack *s, uint32_t begin_pc, 
     return SIMT_STACK_OK;
 }
 
-simt_stack_status simt_stack_settle_transaction(simt_stack *s, uint32_t retry_index, uint32_t begin_pc, bool *rerun)
+simt_stack_status simt_stack_pause(simt_stack *s, uint32_t retry_index, uint32_t pc, uint64_t lanes, uint32_t log_index)
 {
-    s->depth = retry_index + 1; /* drop the (empty) Transaction entry and anything above */
+    uint32_t attempt = simt_stack_attempt_index(s, retry_index), top = s->depth - 1, count = 0;
+    for (uint32_t e = attempt; e <= top; e++) count += (s->entries[e].mask & lanes) != 0;
+    for (uint32_t i = 0; i < count; i++) { /* room for the copies */
+        simt_stack_status status = simt_stack_push(s, 0, 0, 0, false);
+        if (status != SIMT_STACK_OK) return status;
+    }
+    /* The attempt's entries move up by `count`; the lanes' copies of those
+     * holding them fill the gap, in order (an entry holds all of the top
+     * entry's lanes or none: IPDOM entries nest). */
+    for (uint32_t e = top + 1; e-- > attempt;) s->entries[e + count] = s->entries[e];
+    uint32_t copy = attempt;
+    for (uint32_t e = attempt + count; e <= top + count; e++) {
+        if (!(s->entries[e].mask & lanes)) continue;
+        s->entries[copy] = s->entries[e];
+        s->entries[copy].mask = lanes;
+        s->entries[e].mask &= ~lanes;
+        copy++;
+    }
+    s->entries[attempt].kind = ENTRY_PAUSED;
+    s->entries[attempt].log_index = log_index;
+    s->entries[copy - 1].pc = pc;
+    return SIMT_STACK_OK;
+}
+
+simt_stack_status simt_stack_settle_transaction(simt_stack *s, uint32_t retry_index, uint32_t begin_pc, simt_settle *next)
+{
+    s->depth = simt_stack_attempt_index(s, retry_index); /* drop the (empty) Transaction entry and anything above */
+    if (s->depth > retry_index + 1) { /* the newest pause (top segment) resumes where it stopped */
+        uint32_t e = s->depth - 1;
+        while (s->entries[e].kind != ENTRY_PAUSED) e--;
+        s->entries[e].kind = ENTRY_TRANSACTION;
+        *next = SIMT_SETTLE_RESUME;
+        return SIMT_STACK_OK;
+    }
     stack_entry *retry = &s->entries[retry_index];
-    *rerun = retry->mask != 0;
-    if (!*rerun) {
+    if (!retry->mask) {
+        *next = SIMT_SETTLE_DONE;
         s->depth = retry_index; /* pop the Retry entry: the parent is at tx_commit + 4 */
         return SIMT_STACK_OK;
     }
+    *next = SIMT_SETTLE_RERUN;
     uint64_t again = retry->mask;
     retry->mask = 0;
     simt_stack_status status = simt_stack_push(s, begin_pc + 4, TX_NO_RECONVERGE, again, false);

@@ -8,8 +8,15 @@
 
 /* Entry kinds. A transaction (KILO TM) keeps two entries above its parent:
  * Retry collects the lanes that failed to commit, Transaction runs the
- * attempt. Paused is reserved for Pause-and-Go (an attempt stopped and
- * resumed from its log at log_index); nothing creates it yet. */
+ * attempt. Pause-and-Go (HPCA'16 Figure 6) parks lanes the tm_unit paused in
+ * a Paused entry between Retry and the running Transaction entry, with
+ * log_index where their log resumes (tx.h). It is the paused lanes' copy of
+ * the Transaction entry; the divergent and call entries they were inside
+ * follow it, copied for them (so they reconverge and return as they would
+ * have), the last one's pc the paused access; a single Paused entry's pc is
+ * the access. A later pause goes right below the running entry, so the
+ * newest paused lanes resume first (Figure 7); a resumed Paused entry turns
+ * Transaction. */
 typedef enum simt_stack_kind { ENTRY_NORMAL, ENTRY_RETRY, ENTRY_TRANSACTION, ENTRY_PAUSED } simt_stack_kind;
 
 typedef struct stack_entry {
@@ -17,7 +24,7 @@ typedef struct stack_entry {
     uint64_t mask;
     bool is_call;
     uint8_t kind;       /* simt_stack_kind */
-    uint32_t log_index; /* ENTRY_PAUSED: where the attempt's log resumes; 0 otherwise */
+    uint32_t log_index; /* ENTRY_PAUSED, and a Transaction entry resumed from one: where its lanes' log resumed (tx.h) */
 } stack_entry;
 
 /* Reconvergence pc of Retry/Transaction entries: never an instruction
@@ -70,14 +77,41 @@ simt_stack_status simt_stack_open_transaction(simt_stack *s, uint32_t begin_pc, 
 /* The lanes of `lanes` failed their attempt: they wait in the Retry entry. */
 static inline void simt_stack_retry_lanes(simt_stack *s, uint32_t retry_index, uint64_t lanes) { s->entries[retry_index].mask |= lanes; }
 
-/* The running attempt's lanes (the Transaction entry above Retry). */
-static inline uint64_t simt_stack_attempt_lanes(const simt_stack *s, uint32_t retry_index) { return s->entries[retry_index + 1].mask; }
+/* The running attempt's Transaction entry: the only one above Retry (Paused
+ * entries and their segments below it, its divergent entries above). */
+static inline uint32_t simt_stack_attempt_index(const simt_stack *s, uint32_t retry_index)
+{
+    uint32_t e = s->depth - 1;
+    while (e > retry_index + 1 && s->entries[e].kind != ENTRY_TRANSACTION) e--;
+    return e;
+}
 
-/* After a commit or an abort emptied the Transaction entry: the Retry
- * entry's lanes re-run from begin_pc + 4 under a fresh Transaction entry
- * (*rerun true), or, with none left, the Retry entry pops and the parent
- * continues after tx_commit (*rerun false). */
-simt_stack_status simt_stack_settle_transaction(simt_stack *s, uint32_t retry_index, uint32_t begin_pc, bool *rerun);
+/* The running attempt's lanes (its Transaction entry). */
+static inline uint64_t simt_stack_attempt_lanes(const simt_stack *s, uint32_t retry_index)
+{
+    return s->entries[simt_stack_attempt_index(s, retry_index)].mask;
+}
+
+/* Pause-and-Go: the lanes of `lanes` (some of the running attempt's, all in
+ * the top entry) stop at the access at pc. They leave the attempt's entries
+ * (the Transaction entry and the divergent and call entries above it) and
+ * wait below it in a Paused entry with log_index, followed by their copies
+ * of those entries (the last at pc). Emptied entries above are left for
+ * simt_stack_reconverge. */
+simt_stack_status simt_stack_pause(simt_stack *s, uint32_t retry_index, uint32_t pc, uint64_t lanes, uint32_t log_index);
+
+/* What follows a settled attempt. */
+typedef enum simt_settle {
+    SIMT_SETTLE_DONE,   /* every lane committed: the parent continues after tx_commit */
+    SIMT_SETTLE_RERUN,  /* Retry's lanes re-run from begin_pc + 4 (a new attempt) */
+    SIMT_SETTLE_RESUME, /* the newest Paused entry's lanes resume (now the Transaction entry; its segment above) */
+} simt_settle;
+
+/* After a commit or an abort emptied the running Transaction entry: the
+ * newest Paused entry resumes; without one, the Retry entry's lanes re-run
+ * from begin_pc + 4 under a fresh Transaction entry; with none left the
+ * Retry entry pops and the parent continues after tx_commit. */
+simt_stack_status simt_stack_settle_transaction(simt_stack *s, uint32_t retry_index, uint32_t begin_pc, simt_settle *next);
 
 /* The lanes of mask leave every entry (thread exit). */
 void simt_stack_remove_lanes(simt_stack *s, uint64_t mask);

@@ -9,8 +9,8 @@
 #include "execute.h"
 #include "lsu.h"
 
-/* Queues a tx.h event of the warp for the ldst socket. */
-static bool send_event(simt_core *c, simtx_op op, uint32_t warp_index, uint64_t lanes, uint64_t aux)
+/* Queues a tx.h event of the warp for the ldst socket; NULL when out of memory. */
+static simtx_msg *send_event(simt_core *c, simtx_op op, uint32_t warp_index, uint64_t lanes, uint64_t aux)
 {
     tx_queue *q = &c->tx_out;
     if (q->length == q->capacity) {
@@ -18,7 +18,7 @@ static bool send_event(simt_core *c, simtx_op op, uint32_t warp_index, uint64_t 
         simtx_msg *grown = malloc(capacity * sizeof *grown);
         if (!grown) {
             core_fail(c, "out of memory for transaction events");
-            return false;
+            return NULL;
         }
         for (size_t i = 0; i < q->length; i++) grown[i] = q->messages[(q->head + i) % q->capacity];
         free(q->messages);
@@ -34,7 +34,7 @@ static bool send_event(simt_core *c, simtx_op op, uint32_t warp_index, uint64_t 
     msg->core = (int32_t)c->params.core_id;
     msg->warp = (int32_t)warp_index;
     msg->cta = (int32_t)c->warps[warp_index].cta_slot;
-    return true;
+    return msg;
 }
 
 bool tx_client_undo_append(simt_core *c, tx_lane *lane, uint32_t offset, uint32_t old, uint32_t size)
@@ -76,6 +76,20 @@ void tx_client_release_token(simt_core *c)
     c->token_waiters = 0;
 }
 
+/* The newest paused lanes (now the Transaction entry) run again from their
+ * access: TX_RESUME with their log index, and the warp waits for its answer
+ * (their accesses must not pass it on the link). */
+static void resume_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
+{
+    tx_warp *tx = w->tx;
+    const stack_entry *top = &w->stack.entries[simt_stack_attempt_index(&w->stack, tx->retry_index)];
+    tx->phase = TX_WAIT_BEGIN;
+    tx->attempt_start = now; /* its timeout; its time and instructions count from the attempt's start */
+    warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY);
+    simtx_msg *resume = send_event(c, SIMTX_OP_TX_RESUME, warp_index, top->mask, 0);
+    if (resume) resume->transaction_id = top->log_index;
+}
+
 /* An attempt of `lanes` starts: TX_BEGIN, and the warp waits for its answer. */
 static void start_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t lanes, uint64_t now)
 {
@@ -87,19 +101,27 @@ static void start_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t l
     send_event(c, SIMTX_OP_TX_BEGIN, warp_index, lanes, tx->attempt++);
 }
 
-/* After a commit or an abort left the Transaction entry empty: lanes in the
- * Retry entry start a new attempt under a fresh Transaction entry; with none
- * left the transaction is over and the warp continues after tx_commit. */
+/* After a commit or an abort left the Transaction entry empty: the newest
+ * paused lanes resume; else lanes in the Retry entry start a new attempt
+ * under a fresh Transaction entry; with none left the transaction is over
+ * and the warp continues after tx_commit. */
 static void settle_transaction(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
 {
     tx_warp *tx = w->tx;
     for (unsigned r = 0; r < 32; r++) w->register_ready[r] = now + 1;
     w->next_issue = now + 1;
     warp_sched_set_hot(&c->sched, warp_index, 0, STALL_NONE);
-    bool rerun;
-    simt_stack_status status = simt_stack_settle_transaction(&w->stack, tx->retry_index, tx->begin_pc, &rerun);
-    if (status != SIMT_STACK_OK) exec_report_stack(c, status, tx->begin_pc + 4);
-    if (rerun) {
+    simt_settle next;
+    simt_stack_status status = simt_stack_settle_transaction(&w->stack, tx->retry_index, tx->begin_pc, &next);
+    if (status != SIMT_STACK_OK) {
+        exec_report_stack(c, status, tx->begin_pc + 4);
+        return;
+    }
+    if (next == SIMT_SETTLE_RESUME) {
+        resume_attempt(c, w, warp_index, now);
+        return;
+    }
+    if (next == SIMT_SETTLE_RERUN) {
         start_attempt(c, w, warp_index, simt_stack_attempt_lanes(&w->stack, tx->retry_index), now);
         return;
     }
@@ -122,7 +144,7 @@ void tx_client_abort_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_
         core_fail(c, "a transaction faulted on 1000 retries in a row (a bad address or jump, not an inconsistent read), last at %s", where);
         return;
     }
-    c->tm_stats.tm_wasted_cycles += now - tx->attempt_start;
+    c->tm_stats.tm_wasted_cycles += now - tx->round_start;
     c->tm_stats.tm_wasted_instructions += tx->attempt_instructions;
     send_event(c, SIMTX_OP_TX_ROLLBACK, warp_index, lanes, (uint64_t)tx->abort_cause);
     for (uint64_t m = lanes; m; m &= m - 1) lane_rollback(c, w, (uint32_t)__builtin_ctzll(m));
@@ -174,8 +196,8 @@ void tx_client_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd, u
     tx->commit_rd = rd;
     tx->committing = mask;
     tx->phase = TX_WAIT_COMMIT;
-    c->tm_stats.tm_core_cycles += now - tx->attempt_start;
-    simtx_histogram_add(&c->tm_stats.tm_core_duration, now - tx->attempt_start);
+    c->tm_stats.tm_core_cycles += now - tx->round_start;
+    simtx_histogram_add(&c->tm_stats.tm_core_duration, now - tx->round_start);
     warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY);
     send_event(c, SIMTX_OP_TX_COMMIT, warp_index, mask, 0);
 }
@@ -201,12 +223,31 @@ static void commit_answered(simt_core *c, warp *w, uint32_t warp_index, const tx
     w->uniform_registers &= ~(1u << tx->commit_rd);
     if (outcome->retry) {
         unsigned count = (unsigned)__builtin_popcountll(outcome->retry);
-        c->tm_stats.tm_wasted_cycles += now - tx->attempt_start;
+        c->tm_stats.tm_wasted_cycles += now - tx->round_start;
         c->tm_stats.tm_wasted_instructions += tx->attempt_instructions * count / (unsigned)__builtin_popcountll(committing);
         for (uint64_t m = outcome->retry; m; m &= m - 1) lane_rollback(c, w, (uint32_t)__builtin_ctzll(m));
         simt_stack_retry_lanes(&w->stack, tx->retry_index, outcome->retry);
     }
     settle_transaction(c, w, warp_index, now);
+}
+
+void tx_client_pause(simt_core *c, warp *w, uint32_t warp_index, uint32_t pc, uint64_t now)
+{
+    tx_warp *tx = w->tx;
+    uint64_t lanes = tx->pausing;
+    tx->pausing = 0;
+    if (!tx_client_active(tx) || (lanes & ~simt_stack_attempt_lanes(&w->stack, tx->retry_index)) ||
+        lanes == simt_stack_attempt_lanes(&w->stack, tx->retry_index)) {
+        core_fail(c, "the tm_unit paused lanes 0x%llx of warp %u: not a part of its running attempt (tx.h 2 keeps one running)",
+                  (unsigned long long)lanes, warp_index);
+        return;
+    }
+    simt_stack_status status = simt_stack_pause(&w->stack, tx->retry_index, pc, lanes, tx->pause_log_index);
+    if (status != SIMT_STACK_OK) {
+        exec_report_stack(c, status, pc);
+        return;
+    }
+    cta_reconverge_warp(c, w, warp_index, now); /* entries the paused lanes emptied pop */
 }
 
 void tx_client_response(simt_core *c, const simtx_msg *msg, uint64_t now)
@@ -219,14 +260,17 @@ void tx_client_response(simt_core *c, const simtx_msg *msg, uint64_t now)
         return;
     }
     if (msg->op == SIMTX_OP_TX_ROLLBACK) return; /* the re-run's TX_BEGIN follows it in order */
-    int expected = msg->op == SIMTX_OP_TX_BEGIN ? TX_WAIT_BEGIN : msg->op == SIMTX_OP_TX_COMMIT ? TX_WAIT_COMMIT : -1;
+    bool starts = msg->op == SIMTX_OP_TX_BEGIN || msg->op == SIMTX_OP_TX_RESUME;
+    int expected = starts ? TX_WAIT_BEGIN : msg->op == SIMTX_OP_TX_COMMIT ? TX_WAIT_COMMIT : -1;
     if (!w || !w->tx || w->tx->phase != expected) {
         core_fail(c, "unexpected %s response for warp %d", simtx_op_name((simtx_op)msg->op), msg->warp);
         return;
     }
-    if (msg->op == SIMTX_OP_TX_BEGIN) {
+    if (starts) {
+        w->tx->may_pause = (msg->flags & SIMTX_FLAG_TX_PAUSE) != 0;
         w->tx->phase = TX_RUNNING;
         w->tx->attempt_start = now;
+        if (msg->op == SIMTX_OP_TX_BEGIN) w->tx->round_start = now;
         warp_sched_set_hot(&c->sched, warp_index, 0, STALL_NONE);
         return;
     }

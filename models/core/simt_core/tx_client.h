@@ -35,8 +35,9 @@ typedef struct tx_lane {
     uint32_t depth; /* flattened nesting */
 } tx_lane;
 
-/* IDLE: no transaction; WAIT_BEGIN: TX_BEGIN sent, not answered (the warp
- * issues nothing of the attempt); RUNNING; WAIT_COMMIT: TX_COMMIT sent. */
+/* IDLE: no transaction; WAIT_BEGIN: TX_BEGIN or TX_RESUME sent, not
+ * answered (the warp issues nothing of the attempt); RUNNING; WAIT_COMMIT:
+ * TX_COMMIT sent. */
 enum { TX_IDLE, TX_WAIT_BEGIN, TX_RUNNING, TX_WAIT_COMMIT };
 
 typedef struct tx_warp {
@@ -47,11 +48,22 @@ typedef struct tx_warp {
     uint32_t *checkpoint; /* registers at tx_begin, [32][lanes] */
     uint32_t attempt;     /* the warp's attempt number (TX_BEGIN's aux) */
     uint64_t attempt_start, attempt_instructions;
+    /* TX_BEGIN's answer: a part resumed after a pause keeps it, so its time
+     * (statistics, wasted cycles) includes the pause, as the paper's
+     * transaction length does; attempt_start (the timeout) restarts. */
+    uint64_t round_start;
     bool abort_requested;
     int abort_cause;      /* TX_ROLLBACK_TIMEOUT or TX_ROLLBACK_FAULT */
     uint64_t timeout;     /* doubles after each timeout abort, so long but correct transactions finish */
     uint32_t fault_aborts; /* consecutive fault aborts: a transaction that always faults is a kernel bug */
     uint32_t fault_pc;
+    /* Pause-and-Go: the tm_unit said (TX_BEGIN's or TX_RESUME's answer)
+     * that its accesses may pause lanes, so the warp issues nothing after a
+     * transactional access until it is answered; the lanes its responses
+     * paused so far, with their log index. */
+    bool may_pause;
+    uint64_t pausing;
+    uint32_t pause_log_index;
     tx_lane lane[MAX_LANES];
 } tx_warp;
 
@@ -79,6 +91,15 @@ static inline void tx_client_request_abort(tx_warp *tx, int cause, uint32_t pc)
     tx->abort_cause = cause;
     tx->fault_pc = pc;
 }
+/* A response beat of a transactional access paused the lanes of `lanes`
+ * (tx.h 2: SIMTX_FLAG_TX_PAUSE, the beat's group's lanes in aux bits 32-63). */
+static inline void tx_client_note_pause(tx_warp *tx, uint64_t lanes, uint32_t log_index)
+{
+    tx->pausing |= lanes;
+    tx->pause_log_index = log_index;
+}
+/* The paused access (at pc) completed: its paused lanes wait in a Paused entry. */
+void tx_client_pause(simt_core *c, warp *w, uint32_t warp_index, uint32_t pc, uint64_t now);
 /* A tx.h response on the ldst socket. */
 void tx_client_response(simt_core *c, const simtx_msg *msg, uint64_t now);
 /* The token a transactional warp holds: free it and wake the waiters. */

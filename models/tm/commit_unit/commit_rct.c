@@ -143,7 +143,11 @@ static bool rct_flush(void *self, uint64_t now)
     if (r->pending_count && now >= r->pending_since + r->batch_cycles) rct_pack(r);
     r->now = now + 1; /* the next cycle's updates */
     size_t sent = 0;
-    while (sent < r->ready_count && r->env.send(r->env.unit, &r->ready[sent], now)) sent++;
+    while (sent < r->ready_count) {
+        r->ready[sent].aux = now; /* notify.h: the receivers measure the update latency from the send */
+        if (!r->env.send(r->env.unit, &r->ready[sent], now)) break;
+        sent++;
+    }
     if (sent) {
         memmove(r->ready, r->ready + sent, (r->ready_count - sent) * sizeof *r->ready);
         r->ready_count -= sent;

@@ -944,6 +944,13 @@ static void commit_unit_describe_pending(void *core, char *text, size_t size)
              u->out[COMMIT_UNIT_DOWNSTREAM].length, u->port_blocked[COMMIT_UNIT_DOWNSTREAM] ? " (refused)" : "");
 }
 
+/* A notify policy other than none sends through the notify socket. */
+static const char *commit_unit_socket_needed(const void *params, size_t socket)
+{
+    const commit_unit_params *p = params;
+    return socket == COMMIT_UNIT_NOTIFY && strcmp(p->notify, commit_notify_none.name) ? "its parameter notify, not none," : NULL;
+}
+
 const simtx_block_info commit_unit_block_info = {
     .name = "commit_unit",
     .summary = "KILO TM / Warp TM commit unit of a memory partition: ordered commit IDs, hazard detection, value-based validation and write-back through the L2",
@@ -956,5 +963,6 @@ const simtx_block_info commit_unit_block_info = {
     .cycle = commit_unit_cycle,
     .port_free = commit_unit_port_free,
     .describe_pending = commit_unit_describe_pending,
+    .socket_needed = commit_unit_socket_needed,
     .debug_access = commit_unit_debug_access,
 };

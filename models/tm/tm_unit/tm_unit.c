@@ -21,7 +21,7 @@ static const simtx_param_spec tm_unit_param_specs[] = {
      "checks before commit IDs, run in the order given: none, or a comma-separated list of tcd (KILO TM's temporal conflict detection: read-only transactions commit here when no block they read was written from their read stamp on), intra_warp (Warp TM's intra-warp conflict check) and early_abort (EA/PG's Early-Abort: lanes whose logs hit the conflict address table abort before sending them)",
      PARAM(precommit)},
     {"filters", SIMTX_PARAM_STRING, "", "", 0, 0, NULL,
-     "access filters run on every transactional access, comma-separated (the slot for Pause-and-Go and SI-TM; none is built yet)",
+     "access filters run on every transactional access, comma-separated: none, or pause_and_go (EA/PG's Pause-and-Go: lanes whose word hits the conflict address table pause until the warp's running attempt ends)",
      PARAM(filters)},
     {"partitions", SIMTX_PARAM_INT, "6", "", 1, 64, NULL, "memory partitions, each with a commit unit (the crossbar's)", PARAM(partitions)},
     {"interleave", SIMTX_PARAM_INT, "256", "bytes", 4, 1 << 30, NULL, "bytes per partition chunk (the crossbar's interleave)", PARAM(interleave)},
@@ -37,6 +37,9 @@ static const simtx_param_spec tm_unit_param_specs[] = {
     {"cat_ways", SIMTX_PARAM_INT, "8", "ways", 1, 64, NULL, "EA/PG: its associativity; a word whose set is full is not taken", PARAM(cat_ways)},
     {"cat_ports", SIMTX_PARAM_INT, "4", "lookups", 1, 64, NULL,
      "EA/PG: conflict address table lookups per cycle (the L1's 4 ports: 8 cycles per log position of 32 lanes)", PARAM(cat_ports)},
+    {"notify_clock_ratio", SIMTX_PARAM_DOUBLE, "1", "", 0.001, 1000, NULL,
+     "EA/PG: this block's cycles per cycle of the commit units' clock, whose cycle numbers the notifications carry (cat_update_latency)",
+     PARAM(notify_clock_ratio)},
     {"record", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL,
      "record every committed transaction's reads and writes for the serializability oracle", PARAM(record)},
 };
@@ -56,7 +59,7 @@ static const tmu_commit_policy *const commit_policies[] = {&tmu_commit_per_tx, &
 static const tmu_precommit *const precommit_checks[] = {&tmu_precommit_tcd, &tmu_precommit_intra_warp, &tmu_precommit_early_abort};
 _Static_assert(sizeof precommit_checks / sizeof precommit_checks[0] <= TMU_MAX_PRECOMMIT,
                "u->precommit holds each check once: TMU_MAX_PRECOMMIT must cover them all");
-static const tmu_filter *const access_filters[1] = {NULL}; /* none built yet */
+static const tmu_filter *const access_filters[] = {&tmu_filter_pause_and_go};
 
 void tmu_fail(tmu *u, const char *format, ...)
 {
@@ -156,13 +159,20 @@ static bool choose_policies(tmu *u, const tm_unit_params *p, char *error, size_t
     }
     rest = p->filters;
     while ((rest = next_name(rest, name, sizeof name))) {
+        if (strcmp(name, "none") == 0) continue;
         const tmu_filter *filter = NULL;
         for (size_t i = 0; i < sizeof access_filters / sizeof access_filters[0]; i++)
             if (access_filters[i] && strcmp(access_filters[i]->name, name) == 0) filter = access_filters[i];
         if (!filter || u->filter_count == TMU_MAX_FILTERS) {
-            snprintf(error, error_size, "filters: '%s' is not a filter (none is built yet)", name);
+            snprintf(error, error_size, "filters: '%s' is not a filter (none, pause_and_go)", name);
             return false;
         }
+        for (uint32_t i = 0; i < u->filter_count; i++)
+            if (u->filter[i] == filter) {
+                snprintf(error, error_size, "filters: '%s' is named twice", name);
+                return false;
+            }
+        u->may_pause |= filter->pauses;
         u->filter[u->filter_count] = filter;
         if (filter->create && !filter->create(&u->filter_state[u->filter_count], p, error, error_size)) return false;
         u->filter_count++;
@@ -211,13 +221,21 @@ static void *tm_unit_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_counter(o, "cat_overflows", &u->stats.cat_overflows, "entries", "updates that found the word's set full (the word stays unknown)");
     simtx_observe_counter(o, "cat_lookups", &u->stats.cat_lookups, "words", "conflict address table lookups");
     simtx_observe_counter(o, "cat_hits", &u->stats.cat_hits, "words", "lookups that found the word");
+    simtx_observe_counter(o, "pause_lookups", &u->stats.pause_lookups, "words", "conflict address table lookups of Pause-and-Go (pause_and_go; the rest are Early-Abort's)");
+    simtx_observe_counter(o, "pause_hits", &u->stats.pause_hits, "words", "Pause-and-Go lookups that found a conflicting bit (a load of a written word, a store to a read or written one)");
+    simtx_observe_counter(o, "pauses", &u->stats.pauses, "accesses", "transactional accesses that paused lanes (each makes one Paused entry on the core)");
+    simtx_observe_counter(o, "lanes_paused", &u->stats.paused_lanes, "lanes", "lanes paused, summed over the pauses");
+    simtx_observe_counter(o, "resumes", &u->stats.resumes, "events", "TX_RESUME events (paused lanes running again; equals pauses once the warps finish)");
     simtx_observe_histogram(o, "read_set", &u->stats.read_set, "words", "read-log entries per committed transaction");
     simtx_observe_histogram(o, "write_set", &u->stats.write_set, "words", "write-log entries per committed transaction");
     simtx_observe_histogram(o, "aborts_per_tx", &u->stats.aborts_per_tx, "aborts", "aborts before each committed transaction");
     simtx_observe_histogram(o, "commit_duration", &u->stats.commit_duration, "cycles", "per warp commit: TX_COMMIT to its response");
+    simtx_observe_histogram(o, "cat_update_latency", &u->stats.cat_update_latency, "cycles", "per conflict-address notification: the commit unit's send to the table's update here (queueing, the notify network)");
     simtx_observe_probe(o, "tx_warps", &u->probes.tx_warps, 11, "warps inside a transaction");
     simtx_observe_probe(o, "committing", &u->probes.committing, 11, "warps between TX_COMMIT and its response");
     simtx_observe_probe(o, "cat_occupancy", &u->probes.cat_occupancy, 16, "conflict address table entries in use");
+    simtx_observe_probe(o, "paused_lanes", &u->probes.paused_lanes, 11, "lanes paused by Pause-and-Go, waiting to resume");
+    simtx_observe_probe(o, "aborted", &u->stats.aborts, 32, "transaction attempts aborted so far (lanes, every cause): its steps show when aborts happen");
     return u;
 }
 
@@ -266,7 +284,7 @@ static simtx_accept_result tm_unit_accept(void *core, unsigned port, const simtx
 {
     tmu *u = core;
     if (port == NOTIFY_PORT) {
-        tmu_cat_notify(u, msg);
+        tmu_cat_notify(u, msg, now);
         return SIMTX_ACCEPTED_NO_TICK;
     }
     if (port == CORE_PORT) {
@@ -299,10 +317,10 @@ static simtx_accept_result tm_unit_accept(void *core, unsigned port, const simtx
     return SIMTX_ACCEPTED;
 }
 
-/* Sends a queue on the ldst socket until it refuses (port_free follows). */
-static void send_all(tmu *u, tmu_queue *q)
+/* Sends a queue's due messages on the ldst socket until it refuses (port_free follows). */
+static void send_all(tmu *u, tmu_queue *q, uint64_t now)
 {
-    while (!u->memory_blocked && q->length) {
+    while (!u->memory_blocked && q->length && q->ready[q->head] <= now) {
         if (!u->env.send(u->env.context, LDST_PORT, &q->messages[q->head])) {
             u->memory_blocked = true;
             return;
@@ -327,8 +345,10 @@ static uint64_t tm_unit_cycle(void *core, uint64_t now)
     if (!u->core_blocked && q->length && q->ready[q->head] < next) next = q->ready[q->head] > now ? q->ready[q->head] : now + 1;
     /* The tail of a pass-through request first (its beats stay together),
      * then the unit's own requests between the core's requests. */
-    send_all(u, &u->pass);
-    if (!u->pass_open) send_all(u, &u->to_memory);
+    send_all(u, &u->pass, now);
+    if (!u->pass_open) send_all(u, &u->to_memory, now);
+    q = &u->to_memory;
+    if (!u->memory_blocked && q->length && q->ready[q->head] > now && q->ready[q->head] < next) next = q->ready[q->head]; /* a filter's delay */
     return next;
 }
 
@@ -365,7 +385,7 @@ void tm_unit_clear_history(void *unit)
     u->history.word_count = 0;
 }
 
-/* For the deadlock report: the warps by phase and the send queues. */
+/* For the deadlock report: the warps by phase, paused lanes and the send queues. */
 static void tm_unit_describe_pending(void *core, char *text, size_t size)
 {
     const tmu *u = core;
@@ -377,6 +397,8 @@ static void tm_unit_describe_pending(void *core, char *text, size_t size)
     size_t used = 0;
     for (size_t p = TMU_RUNNING; p < sizeof phases / sizeof phases[0] && used < size; p++)
         if (count[p]) used += (size_t)snprintf(text + used, size - used, "%s%u warp%s %s", used ? ", " : "", count[p], count[p] == 1 ? "" : "s", phases[p]);
+    if (used < size && u->probes.paused_lanes)
+        used += (size_t)snprintf(text + used, size - used, "%s%llu lanes paused", used ? ", " : "", (unsigned long long)u->probes.paused_lanes);
     if (used < size && (u->to_core.length || u->to_memory.length || u->pass.length))
         snprintf(text + used, size - used, "%squeued: %zu to the core%s, %zu to memory%s", used ? "; " : "", u->to_core.length,
                  u->core_blocked ? " (refused)" : "", u->to_memory.length + u->pass.length, u->memory_blocked ? " (refused)" : "");

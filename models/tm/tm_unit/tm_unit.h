@@ -16,7 +16,7 @@ extern "C" {
 typedef struct tm_unit_params {
     char *commit;              /* per_tx (KILO TM) | coalesced (Warp TM) */
     char *precommit;           /* checks before commit IDs, in order: none, or a list of tcd, intra_warp, early_abort */
-    char *filters;             /* access filters, in order (none built yet) */
+    char *filters;             /* access filters, in order: none, or pause_and_go */
     int64_t partitions;        /* memory partitions, each with a commit unit */
     int64_t interleave;        /* bytes per partition chunk */
     int64_t conflict_table;    /* Warp TM: ownership table bytes */
@@ -25,6 +25,7 @@ typedef struct tm_unit_params {
     int64_t cat_entries;       /* EA/PG: conflict address table entries */
     int64_t cat_ways;          /* its associativity */
     int64_t cat_ports;         /* its lookups per cycle */
+    double notify_clock_ratio; /* EA/PG: its cycles per cycle of the notifying commit units */
     bool record;               /* keep the commit records */
 } tm_unit_params;
 

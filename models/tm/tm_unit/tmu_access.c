@@ -1,7 +1,8 @@
-/* tmu_access: transactional accesses (lazy versioning). A store goes to the
- * lane's write log; a load of a logged word is answered from the logs; the
- * other lanes of a load go on as a word load, whose values are logged on
- * the way back, and their read stamps (ldst.h) lower the attempt's. */
+/* tmu_access: transactional accesses (lazy versioning). The access filters
+ * look first (lanes they pause leave the attempt, tx.h 2); a store goes to
+ * the lane's write log; a load of a logged word is answered from the logs;
+ * the other lanes of a load go on as a word load, whose values are logged
+ * on the way back, and their read stamps (ldst.h) lower the attempt's. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,7 @@ static uint32_t new_request(tmu *u)
     r->fault = LDST_FAULT_NONE;
     r->fault_lane = 0;
     r->forwarded = 0;
+    r->paused = 0;
     return index;
 }
 
@@ -68,6 +70,11 @@ static void respond(tmu *u, uint32_t index, uint64_t ready)
         simtx_msg_make_response(&response, SIMTX_STATUS_OK);
         response.aux &= UINT64_C(0xffffffff);
         if (r->fault != LDST_FAULT_NONE) ldst_set_fault(&response, r->fault, r->fault_lane);
+        if (r->paused) { /* tx.h 2: the beat's group's paused lanes in aux bits 32-63 */
+            response.flags |= SIMTX_FLAG_TX_PAUSE;
+            response.aux |= (uint64_t)ldst_group_lanes(r->paused, ldst_group(beat)) << 32;
+            response.transaction_id = r->pause_index;
+        }
         response.aux = (response.aux & ~LDST_LAST) | (b + 1 == r->beat_count ? LDST_LAST : 0);
         if (r->op == SIMTX_OP_READ && r->fault == LDST_FAULT_NONE && ldst_beat_of(beat) == LDST_BEAT_ADDRESSES) {
             unsigned group = ldst_group(beat);
@@ -86,8 +93,8 @@ static void respond(tmu *u, uint32_t index, uint64_t ready)
     u->free_requests[u->free_request_count++] = index;
 }
 
-/* Sends the lanes of a load the logs did not hold on as a word load. */
-static void forward_load(tmu *u, uint32_t index, uint64_t lanes)
+/* Sends the lanes of a load the logs did not hold on as a word load, at `ready`. */
+static void forward_load(tmu *u, uint32_t index, uint64_t lanes, uint64_t ready)
 {
     tmu_request *r = &u->requests[index];
     const simtx_msg *head = &r->beats[0];
@@ -101,23 +108,60 @@ static void forward_load(tmu *u, uint32_t index, uint64_t lanes)
     header.handle = NULL;
     header.route_depth = 0;
     unsigned count = ldst_make_beats(beats, &header, words, NULL, NULL);
-    for (unsigned b = 0; b < count; b++) tmu_queue_push(u, &u->to_memory, &beats[b], 0);
+    for (unsigned b = 0; b < count; b++) tmu_queue_push(u, &u->to_memory, &beats[b], ready);
     r->forwarded = lanes;
     u->stats.forwarded_loads++;
+}
+
+/* Pauses the lanes of `lanes` at the request (Pause-and-Go): they leave
+ * the running attempt with their logs as they are, and the request goes on
+ * for the others. One lane of the attempt always runs on, so every pause
+ * ends with the attempt's commit and a round of pauses is bounded by the
+ * lanes (committing transactions keep priority: nothing here aborts them). */
+static void pause_lanes(tmu *u, tmu_warp *w, tmu_request *r, uint64_t lanes)
+{
+    if (lanes == w->lanes) lanes &= lanes - 1; /* the lowest lane runs on */
+    if (!lanes) return;
+    for (uint64_t m = lanes; m; m &= m - 1) {
+        tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
+        lane->paused = true;
+        lane->pause_index = w->log_position;
+        lane->pause_reads = lane->reads.count;
+        lane->pause_writes = lane->writes.count;
+    }
+    unsigned count = (unsigned)__builtin_popcountll(lanes);
+    w->lanes &= ~lanes;
+    w->paused |= lanes;
+    r->lanes &= ~lanes;
+    r->paused = lanes;
+    r->pause_index = w->log_position;
+    u->stats.pauses++;
+    u->stats.paused_lanes += count;
+    u->probes.paused_lanes += count;
 }
 
 /* Serves a checked request. */
 static void serve(tmu *u, tmu_warp *w, uint32_t warp, uint32_t index, uint64_t now)
 {
     tmu_request *r = &u->requests[index];
+    uint64_t paused = 0, delay = 0; /* the filters' cycles come before the access */
     for (uint32_t i = 0; i < u->filter_count; i++) {
         uint64_t pause = 0, abort = 0;
-        u->filter[i]->access(u->filter_state[i], u, warp, r, &pause, &abort);
-        if (pause | abort) { /* tx.h 2: SIMTX_FLAG_TX_PAUSE and TX_ABORT come with the filters that need them */
-            tmu_fail(u, "filter %s paused or aborted lanes: not supported yet", u->filter[i]->name);
+        delay += u->filter[i]->access(u->filter_state[i], u, warp, r, &pause, &abort);
+        if (abort) { /* tx.h 6: TX_ABORT comes with the filter that needs it */
+            tmu_fail(u, "filter %s aborted lanes: not supported yet", u->filter[i]->name);
+            return;
+        }
+        paused |= pause;
+    }
+    if (paused) {
+        pause_lanes(u, w, r, paused & r->lanes);
+        if (!r->lanes) { /* every lane paused: nothing to serve */
+            respond(u, index, now + delay + 1);
             return;
         }
     }
+    w->log_position++;
     if (r->op == SIMTX_OP_READ) {
         uint64_t forward = 0, answered = 0;
         for (uint64_t m = r->lanes; m; m &= m - 1) {
@@ -134,8 +178,8 @@ static void serve(tmu *u, tmu_warp *w, uint32_t warp, uint32_t index, uint64_t n
         }
         u->stats.tx_loads++;
         u->stats.log_answered_lanes += (uint64_t)__builtin_popcountll(answered);
-        r->ready = answered ? now + (uint64_t)u->params.log_latency : now + 1;
-        if (forward) forward_load(u, index, forward);
+        r->ready = now + delay + (answered ? (uint64_t)u->params.log_latency : 1);
+        if (forward) forward_load(u, index, forward, delay ? now + delay : 0);
         else respond(u, index, r->ready);
         return;
     }
@@ -158,7 +202,7 @@ static void serve(tmu *u, tmu_warp *w, uint32_t warp, uint32_t index, uint64_t n
         else if (!tmu_log_append(u, &lane->writes, word, value)) return;
     }
     u->stats.tx_stores++;
-    respond(u, index, now + 1);
+    respond(u, index, now + delay + 1);
 }
 
 /* Whether the op, size and lanes are served; the fault and its lane if not. */

@@ -50,6 +50,10 @@ typedef struct tmu_lane {
     bool passed;
     bool tcd;          /* committed read-only by temporal conflict detection */
     bool early_aborted; /* failed the Early-Abort check (its conflict address table) */
+    /* Pause-and-Go: paused at the warp's log position pause_index, with
+     * these many read and write entries (TX_RESUME truncates back to them) */
+    bool paused;
+    uint32_t pause_index, pause_reads, pause_writes;
 } tmu_lane;
 
 enum { TMU_IDLE, TMU_RUNNING, TMU_TCD_CHECK, TMU_CONFLICT_CHECK, TMU_WAIT_CID, TMU_VALIDATING };
@@ -74,11 +78,15 @@ typedef struct tmu_request {
     unsigned fault_lane;
     uint64_t ready;            /* the cycle the lanes answered from the logs are */
     uint64_t forwarded;        /* lanes sent on as a load, whose completion is awaited */
+    uint64_t paused;           /* lanes a filter paused (tx.h 2), out of `lanes` */
+    uint32_t pause_index;      /* their log index */
 } tmu_request;
 
 typedef struct tmu_warp {
     int phase;
     uint64_t lanes;            /* the running attempt's */
+    uint64_t paused;           /* Pause-and-Go: lanes waiting to resume */
+    uint32_t log_position;     /* the warp's log pointer: transactional accesses of the attempt so far (tx.h 5) */
     int32_t core, cta;
     simtx_msg commit_event;    /* the TX_COMMIT being answered (header only) */
     uint32_t precommit_resume; /* the pre-commit stage after the running check */
@@ -140,17 +148,19 @@ typedef struct tmu_precommit {
     bool (*response)(tmu *u, tmu_warp *w, uint32_t warp, unsigned kind, uint32_t lane, const simtx_msg *msg, uint64_t now);
 } tmu_precommit;
 
-/* An access filter (Pause-and-Go,
- * SI-TM's snapshot reads), run in order on every transactional request
- * before the logs serve it. None is built yet; the slot is the interface
- * they will fill. */
+/* An access filter (Pause-and-Go; SI-TM's snapshot reads to come), run in
+ * order on every transactional request of a running attempt before the
+ * logs serve it. */
 typedef struct tmu_filter {
     const char *name;
+    bool pauses; /* it may pause lanes: TX_BEGIN's and TX_RESUME's answers say so (tx.h 2) */
     bool (*create)(void **state, const tm_unit_params *params, char *error, size_t error_size);
     void (*destroy)(void *state);
-    /* A transactional request of the warp: lanes that must pause
-     * (Pause-and-Go) in *pause and lanes that must abort in *abort. */
-    void (*access)(void *state, tmu *u, uint32_t warp, const tmu_request *r, uint64_t *pause, uint64_t *abort);
+    /* A transactional request of the warp: lanes that should pause in
+     * *pause (the unit keeps one lane of the attempt running) and lanes
+     * that must abort in *abort. Returns its cycles, spent before the
+     * request is served. */
+    uint64_t (*access)(void *state, tmu *u, uint32_t warp, const tmu_request *r, uint64_t *pause, uint64_t *abort);
     /* The warp's attempt ended (committed or rolled back) for `lanes`. */
     void (*attempt_ended)(void *state, uint32_t warp, uint64_t lanes);
 } tmu_filter;
@@ -160,6 +170,7 @@ extern const tmu_commit_policy tmu_commit_coalesced; /* tmu_commit_coalesced.c *
 extern const tmu_precommit tmu_precommit_tcd;        /* tmu_tcd.c */
 extern const tmu_precommit tmu_precommit_intra_warp; /* tmu_intra_warp.c */
 extern const tmu_precommit tmu_precommit_early_abort; /* tmu_early_abort.c */
+extern const tmu_filter tmu_filter_pause_and_go;     /* tmu_pause.c */
 
 struct tmu {
     tm_unit_params params;
@@ -170,6 +181,7 @@ struct tmu {
     const tmu_filter *filter[TMU_MAX_FILTERS];
     void *filter_state[TMU_MAX_FILTERS];
     uint32_t filter_count;
+    bool may_pause;            /* a filter may pause lanes */
     tmu_warp **warps;          /* by the core's warp slot, allocated at its first TX_BEGIN */
     uint32_t warp_count;
     tmu_request *requests;     /* transactional requests in flight (their index is the forwarded load's id) */
@@ -188,12 +200,13 @@ struct tmu {
     struct {
         uint64_t commits, aborts, aborts_validation, aborts_intra_warp, aborts_early, aborts_timeout, aborts_fault;
         uint64_t cat_updates, cat_overflows, cat_lookups, cat_hits;
+        uint64_t pauses, paused_lanes, resumes, pause_lookups, pause_hits;
         uint64_t tcd_commits, commit_cycles, log_bytes, messages;
         uint64_t tx_loads, tx_stores, log_answered_lanes, forwarded_loads, passed_through;
-        simtx_histogram read_set, write_set, aborts_per_tx, commit_duration;
+        simtx_histogram read_set, write_set, aborts_per_tx, commit_duration, cat_update_latency;
     } stats;
     struct {
-        uint64_t tx_warps, committing, cat_occupancy;
+        uint64_t tx_warps, committing, cat_occupancy, paused_lanes;
     } probes;
 };
 
@@ -253,7 +266,7 @@ static inline tm_walk_tx tmu_walk_tx(const tmu_lane *lane)
  * notifications (protocols/notify.h): the written (TMU_CAT_WRITTEN) and read
  * (TMU_CAT_READ) bits of a word among committing transactions. */
 enum { TMU_CAT_WRITTEN = 1, TMU_CAT_READ = 2 };
-void tmu_cat_notify(tmu *u, const simtx_msg *msg);
+void tmu_cat_notify(tmu *u, const simtx_msg *msg, uint64_t now);
 uint32_t tmu_cat_bits(tmu *u, uint32_t address);
 void tmu_cat_release(tmu *u);
 

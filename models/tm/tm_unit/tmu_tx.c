@@ -1,4 +1,4 @@
-/* tmu_tx: the tx.h events (TX_BEGIN, TX_COMMIT, TX_ROLLBACK), the commit's
+/* tmu_tx: the tx.h events (TX_BEGIN, TX_COMMIT, TX_ROLLBACK, TX_RESUME), the commit's
  * common steps (pre-commit chain, commit IDs, the outcome) and the dispatch
  * of the memory side's TM responses to the policy slots. */
 #include <inttypes.h>
@@ -18,6 +18,7 @@ static void lane_reset(tmu_lane *lane)
     lane->passed = true;
     lane->tcd = false;
     lane->early_aborted = false;
+    lane->paused = false;
 }
 
 /* The warp's state, allocated at its first event; NULL after a failure. */
@@ -60,10 +61,22 @@ static void answer(tmu *u, const simtx_msg *request, simtx_status status, const 
     tmu_queue_push(u, &u->to_core, &response, now + 1);
 }
 
+/* The answer to TX_BEGIN or TX_RESUME: the attempt may run, and its
+ * accesses may pause lanes when a filter pauses (tx.h 2). */
+static void answer_start(tmu *u, const simtx_msg *request, uint64_t now)
+{
+    simtx_msg response;
+    simtx_msg_copy_header(&response, request);
+    simtx_msg_make_response(&response, SIMTX_STATUS_OK);
+    response.size = 0;
+    if (u->may_pause) response.flags |= SIMTX_FLAG_TX_PAUSE;
+    tmu_queue_push(u, &u->to_core, &response, now + 1);
+}
+
 static void begin(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint64_t now)
 {
-    if (w->phase != TMU_IDLE) {
-        tmu_fail(u, "TX_BEGIN of warp %u while its transaction runs", warp);
+    if (w->phase != TMU_IDLE || w->paused) {
+        tmu_fail(u, "TX_BEGIN of warp %u while its transaction runs or lanes 0x%llx are paused", warp, (unsigned long long)w->paused);
         return;
     }
     w->lanes = msg->lane_mask;
@@ -76,8 +89,43 @@ static void begin(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint
     }
     u->probes.tx_warps++;
     w->read_stamp = UINT32_MAX;
+    w->log_position = 0;
     w->phase = TMU_RUNNING;
-    answer(u, msg, SIMTX_STATUS_OK, NULL, 0, now);
+    answer_start(u, msg, now);
+}
+
+/* TX_RESUME (tx.h 5): paused lanes run again from their access, their logs
+ * back at the log index (nothing was appended to them while they waited;
+ * the truncation keeps that so). The warp's read stamp still holds their
+ * earlier reads. */
+static void resume(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint64_t now)
+{
+    uint64_t lanes = msg->lane_mask;
+    if (w->phase != TMU_IDLE || !lanes || (lanes & ~w->paused)) {
+        tmu_fail(u, "TX_RESUME of warp %u for lanes 0x%llx: not paused lanes (0x%llx), or while an attempt runs", warp,
+                 (unsigned long long)lanes, (unsigned long long)w->paused);
+        return;
+    }
+    for (uint64_t m = lanes; m; m &= m - 1) {
+        tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
+        if (lane->pause_index != msg->transaction_id) {
+            tmu_fail(u, "TX_RESUME of warp %u: log index %u, lane %d paused at %u", warp, msg->transaction_id,
+                     __builtin_ctzll(m), lane->pause_index);
+            return;
+        }
+        lane->reads.count = lane->pause_reads;
+        lane->writes.count = lane->pause_writes;
+        lane->paused = false;
+    }
+    unsigned count = (unsigned)__builtin_popcountll(lanes);
+    w->paused &= ~lanes;
+    w->lanes = lanes;
+    w->log_position = msg->transaction_id;
+    w->phase = TMU_RUNNING;
+    u->probes.tx_warps++;
+    u->probes.paused_lanes -= count;
+    u->stats.resumes++;
+    answer_start(u, msg, now);
 }
 
 /* The attempt ends (committed, failed or rolled back) for `lanes`. */
@@ -128,7 +176,8 @@ void tmu_tx_event(tmu *u, const simtx_msg *msg, uint64_t now)
     case SIMTX_OP_TX_BEGIN: begin(u, w, warp, msg, now); break;
     case SIMTX_OP_TX_COMMIT: commit(u, w, warp, msg, now); break;
     case SIMTX_OP_TX_ROLLBACK: rollback(u, w, warp, msg, now); break;
-    default: answer(u, msg, SIMTX_STATUS_COMMAND_ERROR, NULL, 0, now); break; /* TX_RESUME, TX_ABORT: no filter pauses yet */
+    case SIMTX_OP_TX_RESUME: resume(u, w, warp, msg, now); break;
+    default: answer(u, msg, SIMTX_STATUS_COMMAND_ERROR, NULL, 0, now); break; /* TX_ABORT comes from the unit, never to it */
     }
 }
 

@@ -5,8 +5,9 @@
  * pass-through untouched and its back-pressure, loads answered from the
  * logs, per-transaction and coalesced commits, a validation failure and its
  * retry, Warp TM's intra-warp conflict, TCD's read-only commit, EA/PG's
- * conflict address table and Early-Abort, rollback, faults, the commit
- * records and bad parameters. */
+ * conflict address table and its update latency, Early-Abort and
+ * Pause-and-Go (HPCA'16 Figures 6 and 7 on the unit's side), rollback,
+ * faults, the commit records and bad parameters. */
 #include <stdio.h>
 #include <string.h>
 
@@ -584,6 +585,234 @@ static void test_early_abort(void)
     bench_close(b);
 }
 
+/* The update latency: a notification sent at commit-clock cycle 10 reaches
+ * a unit whose clock runs twice as fast at its cycle 50: 30 cycles. */
+static void test_update_latency(void)
+{
+    const char *settings[] = {"notify_clock_ratio=2", NULL};
+    bench *b = bench_open(settings);
+    b->now = 50;
+    simtx_msg msg;
+    notify_init(&msg, NOTIFY_KIND_CONFLICT_ADDRESSES, -1, true);
+    uint32_t entry = BASE | NOTIFY_CAT_ADD;
+    msg.size = 4;
+    memcpy(msg.data, &entry, 4);
+    msg.aux = 10;
+    CHECK(tm_unit_block_info.accept(b->unit, NOTIFY, &msg, b->now) != SIMTX_BUSY);
+    const simtx_stat_entry *e = simtx_observer_find_stat(b->observer, "cat_update_latency");
+    CHECK(e != NULL);
+    if (e) {
+        const simtx_histogram *h = e->value;
+        CHECK_EQUAL(h->count, 1);
+        CHECK_EQUAL(h->maximum, 30);
+    }
+    bench_close(b);
+}
+
+/* TX_RESUME of `lanes` from log index `log_index`; returns its response's index. */
+static int resume(bench *b, uint64_t lanes, uint32_t log_index)
+{
+    simtx_msg msg = tx_event(SIMTX_OP_TX_RESUME, lanes, 0, 900 + SIMTX_OP_TX_RESUME);
+    msg.transaction_id = log_index;
+    unsigned before = b->to_core_count;
+    CHECK(tm_unit_block_info.accept(b->unit, CORE, &msg, b->now) != SIMTX_BUSY);
+    for (unsigned c = 0; c < 10 && find_response(b, SIMTX_OP_TX_RESUME, before) < 0; c++) run(b, 1);
+    int index = find_response(b, SIMTX_OP_TX_RESUME, before);
+    CHECK(index >= 0);
+    return index;
+}
+
+/* A tx.h event the unit must refuse: it fails the run naming `text`. */
+static void refused(bench *b, simtx_op op, uint64_t lanes, uint32_t log_index, const char *text)
+{
+    simtx_msg msg = tx_event(op, lanes, 1, 900 + op);
+    msg.transaction_id = log_index;
+    tm_unit_block_info.accept(b->unit, CORE, &msg, b->now);
+    run(b, 3);
+    CHECK_CONTAINS(b->fake.failure, text);
+    b->fake.failure[0] = '\0';
+}
+
+/* The lanes a request's responses paused (every beat says its group's), or 0. */
+static uint64_t paused_by(const bench *b, int first, uint64_t id, uint32_t *log_index)
+{
+    uint64_t lanes = 0;
+    for (unsigned i = (unsigned)first; first >= 0 && i < b->to_core_count; i++) {
+        const simtx_msg *r = &b->to_core[i];
+        if (r->id != id) continue;
+        if (r->flags & SIMTX_FLAG_TX_PAUSE) {
+            lanes |= (r->aux >> 32) << (LDST_LANES_PER_BEAT * ldst_group(r));
+            *log_index = r->transaction_id;
+        }
+        if (ldst_is_last(r)) break;
+    }
+    return lanes;
+}
+
+/* A load of lanes 0-7 at BASE + offset + 4 l (the paper's a[i+1], a[i-1]
+ * with i the lane); returns the first response's index. */
+static int load8(bench *b, uint64_t lanes, uint32_t offset, uint64_t id)
+{
+    uint32_t addresses[64] = {0};
+    for (unsigned l = 0; l < 8; l++) addresses[l] = BASE + offset + 4 * l;
+    return access(b, SIMTX_OP_READ, 4, lanes, addresses, NULL, true, id);
+}
+
+/* Figure 6 on the unit's side: threads 0-7 load a[i+1] at 0x108; at the
+ * load of a[i-1] (0x110) the words of threads 0-3 are being written by
+ * committing transactions, so 0-3 pause there (log index 1: one access
+ * before); 4-7 get their values, store a[i] (0x120) and commit; 0-3 resume
+ * at the log index once the words left the table, with their first load
+ * still in their logs: 0-2 commit, 3 read a[4] before 4 wrote it and fails
+ * validation; its retry begins once no lane is paused. The lookups take ceil(8 lanes / 4
+ * ports) = 2 cycles before the access. */
+static void test_pause_figure6(void)
+{
+    const char *settings[] = {"filters=pause_and_go", "cat_ports=4", NULL};
+    bench *b = bench_open(settings);
+    for (unsigned w = 0; w < 12; w++) b->memory.words[w] = 100 + w;
+    int begun = event(b, SIMTX_OP_TX_BEGIN, 0xff, 0, 10);
+    CHECK(b->to_core[begun].flags & SIMTX_FLAG_TX_PAUSE); /* the accesses may pause: the core holds the warp after each */
+    uint32_t log_index = 99;
+    int first = load8(b, 0xff, 8, 1000); /* x = a[i+1]: words 2..9 */
+    CHECK_EQUAL(paused_by(b, first, 1000, &log_index), 0);
+    uint32_t written[4];
+    for (unsigned l = 0; l < 4; l++) written[l] = (BASE + 4 * l) | NOTIFY_CAT_ADD | NOTIFY_CAT_WRITE; /* a[i-1] of 0-3 */
+    notify_cat(b, written, 4);
+    first = load8(b, 0xff, 0, 1001); /* y = a[i-1]: words 0..7 */
+    CHECK_EQUAL(paused_by(b, first, 1001, &log_index), 0x0f);
+    CHECK_EQUAL(log_index, 1);
+    CHECK_EQUAL(ldst_slot(&b->to_core[first], 5), 105); /* 4-7 have their values */
+    CHECK_EQUAL(ldst_slot(&b->to_core[first], 1), 0);   /* 0-3 none */
+    CHECK_EQUAL(counter(b, "pauses"), 1);
+    CHECK_EQUAL(counter(b, "lanes_paused"), 4);
+    CHECK_EQUAL(counter(b, "pause_lookups"), 16);
+    CHECK_EQUAL(counter(b, "pause_hits"), 4);
+    const simtx_probe_entry *probe = NULL;
+    for (size_t i = 0; i < simtx_observer_probe_count(b->observer); i++)
+        if (strcmp(simtx_observer_probe(b->observer, i)->name, "paused_lanes") == 0) probe = simtx_observer_probe(b->observer, i);
+    CHECK(probe && *probe->value == 4);
+    /* a[i] = z by 4-7: 2 cycles of lookups, then answered the cycle after. */
+    uint32_t addresses[64] = {0}, data[64] = {0};
+    for (unsigned l = 4; l < 8; l++) addresses[l] = BASE + 4 + 4 * l, data[l] = 200 + l;
+    uint64_t start = b->now;
+    first = access(b, SIMTX_OP_WRITE, 4, 0xf0, addresses, data, true, 1002);
+    CHECK_EQUAL(b->to_core_cycle[first] - start, 1 + 1); /* 4 lanes, 4 ports: 1 cycle */
+    /* Threads 4-7 commit (the paper aborts 5 and 6 at validation; the
+     * unit's side is the same for both); 0-3 are not part of the commit. */
+    tx_outcome outcome = commit(b, 0xf0);
+    CHECK_EQUAL(outcome.committed, 0xf0);
+    CHECK_EQUAL(b->memory.words[5 + 1], 205);
+    /* A retry cannot begin while lanes are paused: 0-3 resume first. */
+    uint32_t removed[4];
+    for (unsigned l = 0; l < 4; l++) removed[l] = (BASE + 4 * l) | NOTIFY_CAT_WRITE;
+    notify_cat(b, removed, 4);
+    int resumed = resume(b, 0x0f, 1);
+    CHECK_EQUAL(b->to_core[resumed].status, SIMTX_STATUS_OK);
+    CHECK(b->to_core[resumed].flags & SIMTX_FLAG_TX_PAUSE);
+    CHECK_EQUAL(counter(b, "resumes"), 1);
+    CHECK(*probe->value == 0);
+    uint64_t answered = counter(b, "log_answered_lanes");
+    first = load8(b, 0x0f, 8, 1003); /* their a[i+1] again: still in their read logs */
+    CHECK_EQUAL(counter(b, "log_answered_lanes") - answered, 4);
+    CHECK_EQUAL(ldst_slot(&b->to_core[first], 3), 105);
+    first = load8(b, 0x0f, 0, 1004); /* the paused access, re-executed */
+    CHECK_EQUAL(paused_by(b, first, 1004, &log_index), 0);
+    CHECK_EQUAL(ldst_slot(&b->to_core[first], 2), 102);
+    outcome = commit(b, 0x0f);
+    CHECK_EQUAL(outcome.committed, 0x07);
+    CHECK_EQUAL(outcome.retry, 0x08);
+    CHECK_EQUAL(counter(b, "commits"), 7);
+    CHECK_EQUAL(counter(b, "aborts_validation"), 1);
+    event(b, SIMTX_OP_TX_BEGIN, 0x08, 1, 10);
+    first = load8(b, 0x08, 8, 1005);
+    CHECK_EQUAL(ldst_slot(&b->to_core[first], 3), 204);
+    CHECK_EQUAL(commit(b, 0x08).committed, 0x08);
+    CHECK_EQUAL(counter(b, "pauses"), 1);
+    CHECK_EQUAL(counter(b, "resumes"), 1);
+    bench_close(b);
+}
+
+/* Figure 7 on the unit's side: the warp's log pointer counts its
+ * transactional accesses; lanes 1, 2, 5, 6 pause after three (log index
+ * 3), lanes 0 and 3 after six (6), and 4 and 7 run to nine. The newest
+ * pause resumes first from its index and the pointer continues from it. */
+static void test_pause_figure7(void)
+{
+    const char *settings[] = {"filters=pause_and_go", NULL};
+    bench *b = bench_open(settings);
+    event(b, SIMTX_OP_TX_BEGIN, 0xff, 0, 10);
+    uint32_t log_index = 99, offset = 0x400;
+    uint64_t id = 1000;
+    for (unsigned i = 0; i < 3; i++, offset += 0x40) load8(b, 0xff, offset, id++);
+    uint32_t hit[8];
+    const unsigned first_paused[] = {1, 2, 5, 6}, second_paused[] = {0, 3};
+    for (unsigned i = 0; i < 4; i++) hit[i] = (BASE + offset + 4 * first_paused[i]) | NOTIFY_CAT_ADD | NOTIFY_CAT_WRITE;
+    notify_cat(b, hit, 4);
+    CHECK_EQUAL(paused_by(b, load8(b, 0xff, offset, id), id, &log_index), 0x66);
+    CHECK_EQUAL(log_index, 3);
+    id++, offset += 0x40;
+    for (unsigned i = 0; i < 2; i++, offset += 0x40) load8(b, 0x99, offset, id++);
+    for (unsigned i = 0; i < 2; i++) hit[i] = (BASE + offset + 4 * second_paused[i]) | NOTIFY_CAT_ADD | NOTIFY_CAT_WRITE;
+    notify_cat(b, hit, 2);
+    CHECK_EQUAL(paused_by(b, load8(b, 0x99, offset, id), id, &log_index), 0x09);
+    CHECK_EQUAL(log_index, 6);
+    id++, offset += 0x40;
+    for (unsigned i = 0; i < 2; i++, offset += 0x40) load8(b, 0x90, offset, id++);
+    /* 4 and 7 at log position 9: a pause of one of them now would say 9. */
+    hit[0] = (BASE + offset + 4 * 7) | NOTIFY_CAT_ADD | NOTIFY_CAT_WRITE;
+    notify_cat(b, hit, 1);
+    CHECK_EQUAL(paused_by(b, load8(b, 0x90, offset, id), id, &log_index), 0x80);
+    CHECK_EQUAL(log_index, 9);
+    id++;
+    CHECK_EQUAL(commit(b, 0x10).committed, 0x10);
+    resume(b, 0x80, 9);
+    CHECK_EQUAL(commit(b, 0x80).committed, 0x80);
+    resume(b, 0x09, 6);
+    hit[0] = (BASE + offset + 4 * 0) | NOTIFY_CAT_ADD | NOTIFY_CAT_WRITE;
+    notify_cat(b, hit, 1);
+    CHECK_EQUAL(paused_by(b, load8(b, 0x09, offset, id), id, &log_index), 0x01);
+    CHECK_EQUAL(log_index, 6); /* the pointer went back to 6 at the resume */
+    id++;
+    CHECK_EQUAL(commit(b, 0x08).committed, 0x08);
+    resume(b, 0x01, 6);
+    CHECK_EQUAL(commit(b, 0x01).committed, 0x01);
+    refused(b, SIMTX_OP_TX_RESUME, 0x66, 4, "log index 4, lane 1 paused at 3"); /* a wrong log index */
+    resume(b, 0x66, 3);
+    CHECK_EQUAL(commit(b, 0x66).committed, 0x66);
+    CHECK_EQUAL(counter(b, "pauses"), 4);
+    CHECK_EQUAL(counter(b, "resumes"), 4);
+    bench_close(b);
+}
+
+/* The attempt's last running lanes never all pause (the lowest runs on),
+ * so every pause ends with a commit; a store pauses on a word committing
+ * transactions read, a load does not; TX_BEGIN while lanes are paused and
+ * TX_RESUME of lanes not paused fail the run. */
+static void test_pause_rules(void)
+{
+    const char *settings[] = {"filters=pause_and_go", NULL};
+    bench *b = bench_open(settings);
+    event(b, SIMTX_OP_TX_BEGIN, 0xf0, 0, 10);
+    uint32_t read[8], log_index = 99;
+    for (unsigned l = 0; l < 8; l++) read[l] = (BASE + 4 * l) | NOTIFY_CAT_ADD; /* read by committing transactions */
+    notify_cat(b, read, 8);
+    CHECK_EQUAL(paused_by(b, load8(b, 0xf0, 0, 1000), 1000, &log_index), 0); /* read-read */
+    uint32_t addresses[64] = {0}, data[64] = {0};
+    for (unsigned l = 4; l < 8; l++) addresses[l] = BASE + 4 * l;
+    int first = access(b, SIMTX_OP_WRITE, 4, 0xf0, addresses, data, true, 1001);
+    CHECK_EQUAL(paused_by(b, first, 1001, &log_index), 0xe0); /* lane 4 runs on */
+    CHECK_EQUAL(log_index, 1);
+    CHECK_EQUAL(counter(b, "pause_hits"), 4);
+    refused(b, SIMTX_OP_TX_RESUME, 0xe0, 1, "while an attempt runs");
+    CHECK_EQUAL(commit(b, 0x10).committed, 0x10);
+    refused(b, SIMTX_OP_TX_BEGIN, 0x10, 0, "are paused");
+    refused(b, SIMTX_OP_TX_RESUME, 0x01, 1, "not paused lanes");
+    resume(b, 0xe0, 1);
+    CHECK_EQUAL(commit(b, 0xe0).committed, 0xe0);
+    bench_close(b);
+}
+
 /* TX_ROLLBACK drops the logs and counts its cause; atomics and misaligned
  * accesses inside a transaction fault without effect; an unknown event is a
  * command error. */
@@ -607,8 +836,6 @@ static void test_rollback_and_faults(void)
     CHECK_EQUAL(b->to_core[first].status, SIMTX_STATUS_ADDRESS_ERROR);
     CHECK_EQUAL(ldst_fault_of(&b->to_core[first]), LDST_FAULT_MISALIGNED);
     CHECK_EQUAL(ldst_fault_lane(&b->to_core[first]), 1);
-    int resume = event(b, SIMTX_OP_TX_RESUME, 0x1, 0, 10);
-    CHECK_EQUAL(b->to_core[resume].status, SIMTX_STATUS_COMMAND_ERROR);
     tx_outcome outcome = commit(b, 0x3);
     CHECK_EQUAL(outcome.committed, 0x3);
     bench_close(b);
@@ -635,6 +862,7 @@ static void test_bad_parameters(void)
         {"precommit=tcd,tcd", "precommit: 'tcd' is named twice"},
         {"precommit=none,intra_warp", "precommit: 'none' cannot be combined"},
         {"filters=early_abort", "filters: 'early_abort' is not a filter"},
+        {"filters=pause_and_go,pause_and_go", "filters: 'pause_and_go' is named twice"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fake_env fake;
@@ -658,6 +886,10 @@ int main(void)
     test_coalesced_intra_warp();
     test_tcd();
     test_early_abort();
+    test_update_latency();
+    test_pause_figure6();
+    test_pause_figure7();
+    test_pause_rules();
     test_rollback_and_faults();
     test_bad_parameters();
     return simtx_test_summary();

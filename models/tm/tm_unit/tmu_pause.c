@@ -1,0 +1,29 @@
+/* tmu_pause: EA/PG's Pause-and-Go (HPCA'16 Section 4.4), an access filter.
+ * Each lane's word is looked up in the conflict address table (tmu_cat.c):
+ * a load of a word committing transactions write, or a store to a word they
+ * read or write, would likely fail validation, so the lane pauses before
+ * the access (tmu_access.c parks it, the core keeps it in a Paused entry)
+ * and resumes once the warp's running attempt is over. The lookups take
+ * cat_ports lanes per cycle, spent before the access is served. */
+#include "tmu_internal.h"
+
+static uint64_t pause_access(void *state, tmu *u, uint32_t warp, const tmu_request *r, uint64_t *pause, uint64_t *abort)
+{
+    (void)state, (void)warp, (void)abort;
+    uint32_t conflicting = r->op == SIMTX_OP_READ ? TMU_CAT_WRITTEN : TMU_CAT_WRITTEN | TMU_CAT_READ;
+    uint64_t lanes = 0;
+    unsigned count = 0;
+    for (uint64_t m = r->lanes; m; m &= m - 1, count++)
+        if (tmu_cat_bits(u, r->addresses[__builtin_ctzll(m)] & ~3u) & conflicting) lanes |= m & -m;
+    u->stats.pause_lookups += count;
+    u->stats.pause_hits += (uint64_t)__builtin_popcountll(lanes);
+    *pause = lanes;
+    uint64_t ports = (uint64_t)u->params.cat_ports;
+    return (count + ports - 1) / ports;
+}
+
+const tmu_filter tmu_filter_pause_and_go = {
+    .name = "pause_and_go",
+    .pauses = true,
+    .access = pause_access,
+};

@@ -1,0 +1,331 @@
+#include "run_summary.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "json_string.hpp"
+
+namespace simtx {
+
+namespace {
+
+const double not_applicable = std::nan("");
+
+// a / b, or n/a when b is 0 (a hit rate without lookups is no rate, not 0).
+double ratio(double a, double b) { return b != 0 ? a / b : not_applicable; }
+
+std::string format_value(const summary_metric &m)
+{
+    char text[64];
+    if (std::isnan(m.value)) return "n/a";
+    if (m.unit == "fraction") std::snprintf(text, sizeof text, "%.2f%%", 100 * m.value);
+    else if (m.integer) std::snprintf(text, sizeof text, "%.0f", m.value);
+    else if (std::fabs(m.value) >= 1000) std::snprintf(text, sizeof text, "%.1f", m.value);
+    else std::snprintf(text, sizeof text, "%.4g", m.value);
+    return text;
+}
+
+void write_json_number(FILE *out, const summary_metric &m)
+{
+    if (std::isnan(m.value) || std::isinf(m.value)) std::fputs("null", out);
+    else if (m.integer) std::fprintf(out, "%.0f", m.value);
+    else std::fprintf(out, "%.17g", m.value);
+}
+
+double number_parameter(const instance &inst, const char *name)
+{
+    const simtx_param_spec *spec = simtx_param_find(inst.info->params, name);
+    if (!spec) return not_applicable;
+    char value[128];
+    simtx_param_format(spec, inst.params->data(), value, sizeof value);
+    return std::strtod(value, nullptr);
+}
+
+// The per-launch table's columns (metric, title): what a reader compares across launches.
+const char *const launch_columns[][2] = {{"simulated_time", "time ns"}, {"cycles_core", "core cycles"},
+                                         {"thread_instructions", "thread instr"}, {"ipc", "IPC"}, {"simd_efficiency", "SIMD eff"},
+                                         {"l1_hit_rate", "L1 hit"}, {"l2_hit_rate", "L2 hit"}, {"dram_bandwidth", "DRAM GB/s"},
+                                         {"tm_commits", "commits"}, {"tm_aborts", "aborts"}, {"pm_persists", "persists"}};
+
+} // namespace
+
+run_summary::run_summary(const netlist &net, const simtx_observer *observer) : net_(net), observer_(observer)
+{
+    std::map<std::string, const instance *> by_name;
+    for (const instance &inst : net.instances) by_name[inst.name] = &inst;
+    for (size_t i = 0; i < simtx_observer_stat_count(observer); i++) {
+        std::string name = simtx_observer_stat(observer, i)->name;
+        size_t dot = name.find('.');
+        auto found = by_name.find(name.substr(0, dot));
+        stat_instance_.push_back(dot == std::string::npos || found == by_name.end() ? nullptr : found->second);
+        stat_name_.push_back(dot == std::string::npos ? name : name.substr(dot + 1));
+    }
+}
+
+run_summary::snapshot run_summary::take(uint64_t now_ps) const
+{
+    snapshot s;
+    s.time_ps = now_ps;
+    s.values.reserve(2 * stat_name_.size());
+    for (size_t i = 0; i < stat_name_.size(); i++) {
+        const simtx_stat_entry *e = simtx_observer_stat(observer_, i);
+        double value = 0, count = 0;
+        switch (e->kind) {
+        case SIMTX_STAT_COUNTER: value = static_cast<double>(*static_cast<const uint64_t *>(e->value)); break;
+        case SIMTX_STAT_REAL: value = *static_cast<const double *>(e->value); break;
+        case SIMTX_STAT_AVERAGE: {
+            const auto *a = static_cast<const simtx_average *>(e->value);
+            value = a->sum;
+            count = static_cast<double>(a->count);
+            break;
+        }
+        case SIMTX_STAT_HISTOGRAM: {
+            const auto *h = static_cast<const simtx_histogram *>(e->value);
+            value = static_cast<double>(h->sum);
+            count = static_cast<double>(h->count);
+            break;
+        }
+        }
+        s.values.push_back(value);
+        s.values.push_back(count);
+    }
+    return s;
+}
+
+void run_summary::begin_launch(const std::string &kernel, const std::string &shape, uint64_t now_ps)
+{
+    launches_.push_back({kernel, shape, take(now_ps)});
+}
+
+const std::string &run_summary::current_kernel() const
+{
+    static const std::string none;
+    return launches_.empty() ? none : launches_.back().kernel;
+}
+
+bool run_summary::has(const char *type) const { return first(type) != nullptr; }
+
+const instance *run_summary::first(const char *type) const
+{
+    for (const instance &inst : net_.instances)
+        if (!std::strcmp(inst.info->name, type)) return &inst;
+    return nullptr;
+}
+
+// The statistic summed over every block of the type, over the span (a
+// histogram's or average's sum, or with count its sample count).
+double run_summary::sum(const interval &span, const char *type, const char *statistic, bool count) const
+{
+    double total = 0;
+    for (size_t i = 0; i < stat_name_.size(); i++) {
+        if (!stat_instance_[i] || std::strcmp(stat_instance_[i]->info->name, type) || stat_name_[i] != statistic) continue;
+        size_t at = 2 * i + (count ? 1 : 0);
+        total += span.to->values[at] - (span.from ? span.from->values[at] : 0);
+    }
+    return total;
+}
+
+// The statistic times a weight of its block (flits x its flit bytes), summed.
+double run_summary::sum_weighted(const interval &span, const char *type, const char *statistic,
+                                 const std::function<double(const instance &)> &weight) const
+{
+    double total = 0;
+    for (size_t i = 0; i < stat_name_.size(); i++) {
+        if (!stat_instance_[i] || std::strcmp(stat_instance_[i]->info->name, type) || stat_name_[i] != statistic) continue;
+        double value = span.to->values[2 * i] - (span.from ? span.from->values[2 * i] : 0);
+        total += value * weight(*stat_instance_[i]);
+    }
+    return total;
+}
+
+std::vector<summary_metric> run_summary::metrics(const interval &span) const
+{
+    std::vector<summary_metric> m;
+    auto add = [&](const std::string &key, const std::string &label, const std::string &unit, double value, bool integer) {
+        m.push_back({key, label, unit, value, integer});
+    };
+    auto counter = [&](const char *type, const char *statistic) { return sum(span, type, statistic); };
+    uint64_t ps = span.to->time_ps - (span.from ? span.from->time_ps : 0);
+    double ns = static_cast<double>(ps) / 1000;
+    auto cycles_of = [&](const char *type) {
+        const instance *inst = first(type);
+        return static_cast<double>(ps / net_.clock_of(*inst).period_ps);
+    };
+    // Bytes per ns is GB/s.
+    auto bandwidth = [&](double bytes) { return ratio(bytes, ns); };
+
+    add("simulated_time", "simulated time", "ns", ns, false);
+    for (const clock_domain &c : net_.clocks) {
+        char label[128];
+        std::snprintf(label, sizeof label, "cycles, clock %s (%g MHz)", c.name.c_str(), c.frequency_mhz);
+        add("cycles_" + c.name, label, "cycles", static_cast<double>(ps / c.period_ps), true);
+    }
+    if (has("simt_core")) {
+        double warp = counter("simt_core", "warp_instructions"), thread = counter("simt_core", "thread_instructions");
+        double lanes = number_parameter(*first("simt_core"), "lanes");
+        add("warp_instructions", "warp instructions", "instructions", warp, true);
+        add("thread_instructions", "thread instructions", "instructions", thread, true);
+        add("ipc", "IPC (thread instructions per core cycle)", "instructions/cycle", ratio(thread, cycles_of("simt_core")), false);
+        add("simd_efficiency", "SIMD efficiency (active lanes / lanes)", "fraction", ratio(thread, warp * lanes), false);
+        add("ctas_completed", "CTAs completed", "CTAs", counter("simt_core", "ctas_completed"), true);
+        double stalls = counter("simt_core", "stall_memory") + counter("simt_core", "stall_scoreboard") +
+                        counter("simt_core", "stall_pipeline") + counter("simt_core", "stall_barrier") + counter("simt_core", "stall_idle");
+        add("stall_memory_share", "stall cycles waiting on memory", "fraction",
+            ratio(counter("simt_core", "stall_memory"), stalls), false);
+    }
+    if (has("lds")) {
+        add("lds_requests", "shared-memory requests", "requests", counter("lds", "requests"), true);
+        add("lds_bank_conflict_cycles", "shared-memory bank-conflict cycles", "cycles", counter("lds", "bank_conflict_cycles"), true);
+    }
+    for (const char *level : {"l1", "l2"}) {
+        std::string type = std::string(level) + "_cache", upper = level[1] == '1' ? "L1" : "L2";
+        if (!has(type.c_str())) continue;
+        double hits = counter(type.c_str(), "hits");
+        double lookups = hits + counter(type.c_str(), "misses") + counter(type.c_str(), "sector_misses") + counter(type.c_str(), "hit_reserved");
+        add(std::string(level) + "_accesses", upper + " accesses", "requests", counter(type.c_str(), "accesses"), true);
+        add(std::string(level) + "_hit_rate", upper + " hit rate", "fraction", ratio(hits, lookups), false);
+    }
+    if (has("crossbar")) {
+        double request = sum_weighted(span, "crossbar", "request_flits", [](const instance &inst) { return number_parameter(inst, "flit_bytes"); });
+        // The reply network's flits are reply_flit_bytes, or flit_bytes when that is 0.
+        double reply = sum_weighted(span, "crossbar", "reply_flits", [](const instance &inst) {
+            double bytes = number_parameter(inst, "reply_flit_bytes");
+            return bytes > 0 ? bytes : number_parameter(inst, "flit_bytes");
+        });
+        add("crossbar_request_bandwidth", "crossbar request bandwidth (flit bytes)", "GB/s", bandwidth(request), false);
+        add("crossbar_reply_bandwidth", "crossbar reply bandwidth (flit bytes)", "GB/s", bandwidth(reply), false);
+    }
+    if (has("router")) add("router_requests", "router requests forwarded", "messages", counter("router", "requests"), true);
+    if (has("dram_controller")) {
+        double hits = counter("dram_controller", "row_hits");
+        double served = hits + counter("dram_controller", "row_misses") + counter("dram_controller", "row_conflicts");
+        add("dram_reads", "DRAM reads", "requests", counter("dram_controller", "reads"), true);
+        add("dram_writes", "DRAM writes", "requests", counter("dram_controller", "writes"), true);
+        add("dram_bandwidth", "DRAM bandwidth (bytes read and written)", "GB/s",
+            bandwidth(counter("dram_controller", "bytes_read") + counter("dram_controller", "bytes_written")), false);
+        add("dram_row_hit_rate", "DRAM row-buffer hit rate", "fraction", ratio(hits, served), false);
+        add("dram_activates", "DRAM activates", "commands", counter("dram_controller", "activates"), true);
+    }
+    if (has("memory")) {
+        add("memory_requests", "fixed-latency memory requests", "requests", counter("memory", "reads") + counter("memory", "writes") + counter("memory", "atomics"), true);
+        add("memory_bandwidth", "fixed-latency memory bandwidth", "GB/s", bandwidth(counter("memory", "bytes_read") + counter("memory", "bytes_written")), false);
+    }
+    // Transactions of the cores' tm_units (lanes) and of TM traffic generators.
+    if (has("tm_unit") || has("tm_traffic")) {
+        double commits = counter("tm_unit", "commits") + counter("tm_traffic", "tm_n_commits");
+        double aborts = counter("tm_unit", "aborts") + counter("tm_traffic", "tm_n_aborts");
+        add("tm_commits", "TM commits", "transactions", commits, true);
+        add("tm_aborts", "TM aborts (attempts)", "attempts", aborts, true);
+        add("tm_aborts_per_commit", "TM aborts per commit", "attempts/transaction", ratio(aborts, commits), false);
+    }
+    if (has("tm_unit")) {
+        for (const char *cause : {"validation", "intra_warp", "early", "timeout", "fault"}) {
+            std::string statistic = std::string("aborts_") + cause, label = cause;
+            for (char &c : label) c = c == '_' ? '-' : c;
+            add("tm_aborts_" + std::string(cause), "  aborts: " + label, "attempts", counter("tm_unit", statistic.c_str()), true);
+        }
+        add("tm_tcd_commits", "TM read-only commits by TCD", "transactions", counter("tm_unit", "tcd_commits"), true);
+        add("tm_log_traffic", "TM log traffic to the commit units", "bytes", counter("tm_unit", "log_bytes"), true);
+    }
+    if (has("simt_core") && has("tm_unit")) {
+        double wasted = counter("simt_core", "tm_wasted_instructions");
+        add("tm_wasted_instructions", "TM wasted thread instructions", "instructions", wasted, true);
+        add("tm_wasted_share", "TM wasted share of thread instructions", "fraction",
+            ratio(wasted, counter("simt_core", "thread_instructions")), false);
+        add("tm_wasted_cycles", "TM wasted warp cycles (aborted attempts)", "cycles", counter("simt_core", "tm_wasted_cycles"), true);
+    }
+    if (has("commit_unit")) {
+        add("commit_unit_validations", "commit units: validation reads", "words", counter("commit_unit", "tm_n_validations"), true);
+        add("commit_unit_writes", "commit units: write-backs", "words", counter("commit_unit", "tm_n_commit_writes"), true);
+        add("commit_unit_hazards", "commit units: IDs waiting on an older writer", "transactions", counter("commit_unit", "hazards"), true);
+    }
+    if (has("nvm_controller")) {
+        add("pm_persists", "PM persists (writes into the WPQs)", "requests", counter("nvm_controller", "writes"), true);
+        add("pm_media_writes", "PM media writes", "accesses", counter("nvm_controller", "media_writes"), true);
+        add("pm_reads", "PM reads", "requests", counter("nvm_controller", "reads"), true);
+        add("pm_wpq_full_stalls", "PM writes refused: WPQ full", "stalls", counter("nvm_controller", "wpq_full_stalls"), true);
+        add("pm_bandwidth", "PM bandwidth (bytes read and written)", "GB/s",
+            bandwidth(counter("nvm_controller", "bytes_read") + counter("nvm_controller", "bytes_written")), false);
+    }
+    if (has("trace_player")) {
+        add("trace_requests", "trace requests completed", "requests", counter("trace_player", "reads") + counter("trace_player", "writes"), true);
+        add("trace_bandwidth", "trace bandwidth (bytes read and written)", "GB/s",
+            bandwidth(counter("trace_player", "bytes_read") + counter("trace_player", "bytes_written")), false);
+        add("trace_read_latency", "trace read latency (mean)", "cycles",
+            ratio(sum(span, "trace_player", "read_latency"), sum(span, "trace_player", "read_latency", true)), false);
+    }
+    if (has("row_copy_initiator")) add("row_copies", "RowClone copies", "operations", counter("row_copy_initiator", "copies"), true);
+    return m;
+}
+
+void run_summary::write_text(FILE *out, uint64_t now_ps) const
+{
+    snapshot end = take(now_ps);
+    std::vector<summary_metric> total = metrics({nullptr, &end});
+    size_t width = 0;
+    for (const summary_metric &m : total) width = std::max(width, m.label.size());
+    std::fprintf(out, "summary (whole run)\n");
+    for (const summary_metric &m : total) {
+        std::string unit = m.unit == "fraction" ? "" : "  " + m.unit;
+        std::fprintf(out, "  %-*s  %14s%s\n", static_cast<int>(width), m.label.c_str(), format_value(m).c_str(), unit.c_str());
+    }
+    if (launches_.empty()) return;
+    // One row per launch, with the columns this netlist has.
+    std::vector<std::vector<summary_metric>> rows;
+    for (size_t i = 0; i < launches_.size(); i++)
+        rows.push_back(metrics({&launches_[i].start, i + 1 < launches_.size() ? &launches_[i + 1].start : &end}));
+    std::vector<size_t> columns;
+    std::vector<std::string> header = {"#", "kernel", "grid x block"};
+    for (const auto &column : launch_columns)
+        for (size_t c = 0; c < total.size(); c++)
+            if (total[c].key == column[0]) {
+                columns.push_back(c);
+                header.push_back(column[1]);
+            }
+    std::vector<std::vector<std::string>> cells = {header};
+    for (size_t i = 0; i < rows.size(); i++) {
+        std::vector<std::string> row = {std::to_string(i), launches_[i].kernel, launches_[i].shape};
+        for (size_t c : columns) row.push_back(format_value(rows[i][c]));
+        cells.push_back(row);
+    }
+    std::vector<size_t> widths(header.size(), 0);
+    for (const auto &row : cells)
+        for (size_t c = 0; c < row.size(); c++) widths[c] = std::max(widths[c], row[c].size());
+    std::fprintf(out, "kernel launches (%zu)\n", launches_.size());
+    for (const auto &row : cells) {
+        std::fputs(" ", out);
+        for (size_t c = 0; c < row.size(); c++)
+            std::fprintf(out, c < 3 ? " %-*s" : " %*s", static_cast<int>(widths[c]), row[c].c_str());
+        std::fputc('\n', out);
+    }
+}
+
+void run_summary::write_json(FILE *out, uint64_t now_ps) const
+{
+    snapshot end = take(now_ps);
+    auto members = [&](const std::vector<summary_metric> &list, int indent) {
+        for (size_t i = 0; i < list.size(); i++) {
+            std::fprintf(out, "%s%*s\"%s\": {\"value\": ", i ? ",\n" : "", indent, "", list[i].key.c_str());
+            write_json_number(out, list[i]);
+            std::fprintf(out, ", \"unit\": %s}", json_string(list[i].unit).c_str());
+        }
+        std::fputc('\n', out);
+    };
+    std::fprintf(out, "{\n    \"total\": {\n");
+    members(metrics({nullptr, &end}), 6);
+    std::fprintf(out, "    },\n    \"launches\": [");
+    for (size_t i = 0; i < launches_.size(); i++) {
+        const snapshot &stop = i + 1 < launches_.size() ? launches_[i + 1].start : end;
+        std::fprintf(out, "%s\n      {\"index\": %zu, \"kernel\": %s, \"grid_x_block\": %s, \"start_ps\": %llu, \"end_ps\": %llu,\n", i ? "," : "",
+                     i, json_string(launches_[i].kernel).c_str(), json_string(launches_[i].shape).c_str(),
+                     static_cast<unsigned long long>(launches_[i].start.time_ps), static_cast<unsigned long long>(stop.time_ps));
+        std::fprintf(out, "       \"metrics\": {\n");
+        members(metrics({&launches_[i].start, &stop}), 8);
+        std::fprintf(out, "       }}");
+    }
+    std::fprintf(out, "%s]\n  }", launches_.empty() ? "" : "\n    ");
+}
+
+} // namespace simtx

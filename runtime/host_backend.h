@@ -1,0 +1,67 @@
+/* The host API's side facing the simulator: how a gpu_device reaches the
+ * platform (zero-time memory access, launch, run until idle, statistics,
+ * commit records). The simtx CLI provides one over an elaborated platform
+ * (testbenches/workloads/workload_runner.cpp); a unit test may provide its
+ * own. Not installed: host programs see only host_api.h. */
+#ifndef SIMTX_HOST_BACKEND_H
+#define SIMTX_HOST_BACKEND_H
+
+#include "host_api.h"
+#include "simt_core.h"
+#include "tm_unit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One statistic of one block instance, as the backend lists them. */
+typedef struct gpu_statistic_entry {
+    const char *instance;   /* "sm0" */
+    const char *block_type; /* "simt_core" */
+    const char *name;       /* "thread_instructions" */
+    double value;
+} gpu_statistic_entry;
+
+typedef struct gpu_backend {
+    void *context;
+    /* Zero-time access to the device's memory; false when no memory answers. */
+    bool (*access)(void *context, bool is_write, uint32_t address, void *data, size_t size);
+    /* Hands a launch to every core. */
+    bool (*launch)(void *context, simt_launch *launch, char *error, size_t error_size);
+    /* Simulates until no work is left; false with a message on a failed run. */
+    bool (*run)(void *context, char *error, size_t error_size);
+    /* The index-th statistic of the platform (current values); false past
+     * the last. Optional. */
+    bool (*statistic_at)(void *context, size_t index, gpu_statistic_entry *entry);
+    /* Optional (transactional memory): turns commit recording on or off in
+     * every tm_unit; visits every recorded commit of every tm_unit, then
+     * forgets them. */
+    bool (*tm_record)(void *context, bool on);
+    bool (*tm_history)(void *context, void (*visit)(void *visit_context, const tm_unit_record *record, const uint32_t *words),
+                       void *visit_context);
+    /* Optional (persistent memory): zero-time read of the durable image at
+     * address, from the NVM controller holding it (media plus write-pending
+     * queue; never the caches); false when no NVM controller holds it. */
+    bool (*durable_read)(void *context, uint32_t address, void *data, size_t size);
+    /* Optional (persistent memory): zero-time write into the durable image
+     * (recovery after a power failure). */
+    bool (*durable_write)(void *context, uint32_t address, const void *data, size_t size);
+    /* Optional (crash injection): whether the last failed run was stopped
+     * by an injected power failure rather than an error. */
+    bool (*crashed)(void *context);
+} gpu_backend;
+
+gpu_device *gpu_device_create(const gpu_backend *backend);
+void gpu_device_destroy(gpu_device *device);
+const kernel_image *gpu_module_image(const gpu_module *module);
+/* Commit recording for the serializability oracle (host_serializability.c):
+ * each core's words are address, value pairs, reads then writes. False
+ * without a TM backend. */
+bool gpu_tm_record(gpu_device *device, bool on);
+bool gpu_tm_history(gpu_device *device, void (*visit)(void *visit_context, const tm_unit_record *record, const uint32_t *words),
+                    void *visit_context);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

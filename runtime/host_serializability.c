@@ -1,0 +1,196 @@
+/* The serializability oracle for host programs (host_api.h): the tm_units'
+ * commit records replayed in commit-ID order by verification/tm_oracle on
+ * snapshots of the regions registered before the launch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host_backend.h"
+#include "tm_oracle.h"
+
+typedef struct region {
+    uint32_t address, bytes;
+    uint8_t *data;
+} region;
+
+typedef struct commit {
+    uint32_t cid, after; /* after: read-only, serialized right after cid (temporal conflict detection) */
+    uint32_t read_count, write_count;
+    uint32_t *words; /* address, value pairs */
+} commit;
+
+struct gpu_serializability {
+    gpu_device *device;
+    region *regions;
+    size_t region_count;
+    commit *commits;
+    size_t commit_count, commit_capacity;
+    bool out_of_memory;
+};
+
+/* Names the oracle in the device's last error. */
+static void prefix_error(gpu_device *device)
+{
+    char reason[512];
+    snprintf(reason, sizeof reason, "%s", gpu_last_error(device));
+    gpu_set_error(device, "serializability oracle: %s", reason);
+}
+
+gpu_serializability *gpu_serializability_begin(gpu_device *device)
+{
+    gpu_serializability *check = calloc(1, sizeof *check);
+    if (!check) {
+        gpu_set_error(device, "serializability oracle: out of host memory");
+        return NULL;
+    }
+    check->device = device;
+    if (!gpu_tm_record(device, true)) {
+        prefix_error(device);
+        free(check);
+        return NULL;
+    }
+    return check;
+}
+
+bool gpu_serializability_region(gpu_serializability *check, uint32_t address, uint32_t bytes)
+{
+    region *grown = realloc(check->regions, (check->region_count + 1) * sizeof *grown);
+    if (!grown) return gpu_set_error(check->device, "serializability oracle: out of host memory");
+    check->regions = grown;
+    region *r = &check->regions[check->region_count];
+    r->address = address;
+    r->bytes = bytes;
+    r->data = malloc(bytes ? bytes : 1);
+    if (!r->data) return gpu_set_error(check->device, "serializability oracle: out of host memory");
+    if (!gpu_copy_from_device(check->device, r->data, address, bytes)) {
+        free(r->data);
+        return false;
+    }
+    check->region_count++;
+    return true;
+}
+
+static void collect(void *context, const tm_unit_record *record, const uint32_t *words)
+{
+    gpu_serializability *check = context;
+    if (check->out_of_memory) return;
+    if (check->commit_count == check->commit_capacity) {
+        size_t capacity = check->commit_capacity ? check->commit_capacity * 2 : 1024;
+        commit *grown = realloc(check->commits, capacity * sizeof *grown);
+        if (!grown) {
+            check->out_of_memory = true;
+            return;
+        }
+        check->commits = grown;
+        check->commit_capacity = capacity;
+    }
+    size_t n = 2 * ((size_t)record->read_count + record->write_count);
+    commit *c = &check->commits[check->commit_count];
+    c->words = malloc((n ? n : 1) * sizeof(uint32_t));
+    if (!c->words) {
+        check->out_of_memory = true;
+        return;
+    }
+    memcpy(c->words, words + record->first_word, n * sizeof(uint32_t));
+    c->cid = record->cid;
+    c->after = record->after;
+    c->read_count = record->read_count;
+    c->write_count = record->write_count;
+    check->commit_count++;
+}
+
+static int by_cid(const void *a, const void *b)
+{
+    const commit *x = a, *y = b;
+    if (x->cid != y->cid) return x->cid < y->cid ? -1 : 1;
+    return x->after < y->after ? -1 : x->after > y->after;
+}
+
+static bool read_initial(void *context, uint64_t address, void *data, size_t size)
+{
+    const gpu_serializability *check = context;
+    for (size_t i = 0; i < check->region_count; i++) {
+        const region *r = &check->regions[i];
+        if (address >= r->address && address + size <= (uint64_t)r->address + r->bytes) {
+            memcpy(data, r->data + (address - r->address), size);
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool read_final(void *context, uint64_t address, void *data, size_t size)
+{
+    const gpu_serializability *check = context;
+    return gpu_copy_from_device(check->device, data, (uint32_t)address, size);
+}
+
+static void destroy(gpu_serializability *check)
+{
+    for (size_t i = 0; i < check->region_count; i++) free(check->regions[i].data);
+    for (size_t i = 0; i < check->commit_count; i++) free(check->commits[i].words);
+    free(check->regions);
+    free(check->commits);
+    free(check);
+}
+
+/* Replays the sorted history; NULL when serializable, else the first violation. */
+static const char *replay(gpu_serializability *check, tm_oracle *oracle, char *message, size_t message_size)
+{
+    tm_oracle_access *accesses = NULL;
+    size_t capacity = 0;
+    const char *error = NULL;
+    for (size_t i = 0; i < check->commit_count && !error; i++) {
+        const commit *c = &check->commits[i];
+        if (i && !c->after && c->cid == check->commits[i - 1].cid && !check->commits[i - 1].after) {
+            snprintf(message, message_size, "commit ID %u committed twice", c->cid);
+            error = message;
+            break;
+        }
+        size_t n = (size_t)c->read_count + c->write_count;
+        if (n > capacity) {
+            capacity = n * 2;
+            tm_oracle_access *grown = realloc(accesses, capacity * sizeof *grown);
+            if (!grown) {
+                error = "out of host memory";
+                break;
+            }
+            accesses = grown;
+        }
+        for (size_t k = 0; k < n; k++) accesses[k] = (tm_oracle_access){c->words[2 * k], c->words[2 * k + 1], 4};
+        tm_oracle_commit(oracle, c->cid, accesses, c->read_count, accesses + c->read_count, c->write_count);
+    }
+    free(accesses);
+    return error ? error : tm_oracle_check_final(oracle, read_final, check);
+}
+
+bool gpu_serializability_end(gpu_serializability *check, size_t *commit_count)
+{
+    gpu_device *device = check->device;
+    *commit_count = 0;
+    if (!gpu_tm_history(device, collect, check) || check->out_of_memory) {
+        if (check->out_of_memory) gpu_set_error(device, "serializability oracle: out of host memory");
+        else prefix_error(device);
+        gpu_tm_record(device, false);
+        destroy(check);
+        return false;
+    }
+    /* A launch that committed nothing leaves commits NULL, which qsort must not get. */
+    if (check->commit_count > 1) qsort(check->commits, check->commit_count, sizeof *check->commits, by_cid);
+    tm_oracle *oracle = tm_oracle_create(read_initial, check);
+    char message[128];
+    const char *error = oracle ? replay(check, oracle, message, sizeof message) : "out of host memory";
+    if (error) gpu_set_error(device, "serializability oracle: %s", error);
+    *commit_count = check->commit_count;
+    tm_oracle_destroy(oracle);
+    gpu_tm_record(device, false);
+    destroy(check);
+    return !error;
+}
+
+void gpu_serializability_discard(gpu_serializability *check)
+{
+    if (!check) return;
+    gpu_tm_record(check->device, false);
+    destroy(check);
+}

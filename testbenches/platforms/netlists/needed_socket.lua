@@ -1,0 +1,6 @@
+clock("core", { frequency_mhz = 1000 })
+block("player", "trace_player", {})
+block("cu", "commit_unit", { notify = "rct" })
+block("mem", "memory", {})
+connect("player.memory", "cu.upstream")
+connect("cu.downstream", "mem.port")

@@ -1,0 +1,61 @@
+#!/bin/sh
+# usage: examples_against_install.sh BUILD_DIR EXAMPLES_DIR
+# Installs BUILD_DIR into a scratch prefix, builds examples/saxpy and
+# examples/bank against it as a user outside the tree would (find_package;
+# a kernel rebuilt when its header changes),
+# builds saxpy once more by hand (simtx-cc, pkg-config), and runs each on two
+# netlists of the installed platforms; every run's oracles must pass.
+set -eu
+build=$1
+examples=$2
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/simtx-sdk.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+prefix=$scratch/prefix
+export SC_COPYRIGHT_MESSAGE=DISABLE
+
+cmake --install "$build" --prefix "$prefix" > "$scratch/install.log"
+simtx=$prefix/bin/simtx
+platforms=$prefix/share/simtx/platforms
+
+# The projects are copied: the header test below edits one.
+cp -R "$examples" "$scratch/sources"
+for example in saxpy bank; do
+    cmake -S "$scratch/sources/$example" -B "$scratch/$example" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release > "$scratch/$example.log"
+    cmake --build "$scratch/$example" >> "$scratch/$example.log"
+done
+# A kernel is rebuilt when a header it includes changes (simtx_add_kernel's depfile).
+echo "/* edited */" >> "$scratch/sources/saxpy/saxpy.h"
+cmake --build "$scratch/saxpy" | grep -q "kernel saxpy_O2.elf" || {
+    echo "FAILED: saxpy_O2.elf was not rebuilt after saxpy.h changed" >&2
+    exit 1
+}
+
+# run NETLIST PLUGIN EXPECTED [ARGS...]: the run passes and prints EXPECTED.
+run() {
+    netlist=$1 plugin=$2 expected=$3
+    shift 3
+    output=$("$simtx" run "$platforms/$netlist" --define cores=2 --quiet --host "$plugin" "$@") || {
+        echo "FAILED: simtx run $netlist --host $plugin $*" >&2
+        exit 1
+    }
+    echo "$output" | grep -E "$expected" || {
+        echo "FAILED: simtx run $netlist --host $plugin $* printed no line matching '$expected':" >&2
+        echo "$output" >&2
+        exit 1
+    }
+}
+run gtx480.lua "$scratch/saxpy/libsaxpy.so" "^saxpy: 10000 elements correct, [1-9][0-9]* thread instructions$"
+run simt_1core.lua "$scratch/saxpy/libsaxpy.so" "^saxpy: 1000 elements correct" -- "$scratch/saxpy/saxpy_O2.elf" 1000
+run gtx480_warptm.lua "$scratch/bank/libbank.so" "^bank: 64 accounts exact after 1024 transfers; serializability oracle: 1024 commits replayed, consistent"
+run gtx480_kilotm.lua "$scratch/bank/libbank.so" "^bank: 16 accounts exact after 256 transfers; serializability oracle: 256 commits replayed, consistent" -- "$scratch/bank/bank_O2.elf" 128 16
+
+# Without CMake: one command per kernel and per plugin.
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig:$(find "$prefix" -type d -name pkgconfig | tr '\n' ':')"
+simtx_cc=$(pkg-config --variable=simtx_cc simtx)
+"$simtx_cc" -O1 "$examples/saxpy/saxpy_kernel.c" -o "$scratch/saxpy_by_hand.elf"
+# shellcheck disable=SC2046 # cflags are words
+cc -shared -fPIC -Wall -Werror $(pkg-config --cflags simtx) "$examples/saxpy/saxpy_host.c" -o "$scratch/libsaxpy_by_hand.so"
+run gtx480.lua "$scratch/libsaxpy_by_hand.so" "^saxpy: 300 elements correct" -- "$scratch/saxpy_by_hand.elf" 300
+# A bare netlist name is an installed platform.
+(cd "$scratch" && "$simtx" run simt_1core.lua --quiet --host ./libsaxpy_by_hand.so -- saxpy_by_hand.elf 50) | grep -q "^saxpy: 50 elements correct"
+echo "examples against the install: 6 runs passed"
