@@ -24,6 +24,7 @@ struct gpu_device {
     simt_launch launch;
     uint8_t args[GPU_ARGS_MAX];
     bool launch_pending;
+    bool crashed; /* a power failure stopped a launch: only the durable image is left */
     unsigned launches;
     char error[1024];
     bool error_is_input; /* the last error is about the kernel file, not the run */
@@ -148,6 +149,7 @@ bool gpu_free(gpu_device *d, uint32_t address)
 #define HOST_CHUNK 128u
 static bool access(gpu_device *d, bool is_write, uint32_t address, void *data, size_t bytes)
 {
+    if (d->crashed) return set_error(d, "the device lost power: only the durable image is left (0x%08x)", address);
     uint8_t *p = data;
     while (bytes) {
         size_t chunk = bytes < HOST_CHUNK - (address & (HOST_CHUNK - 1)) ? bytes : HOST_CHUNK - (address & (HOST_CHUNK - 1));
@@ -170,24 +172,39 @@ bool gpu_copy_from_device(gpu_device *d, void *destination, uint32_t source, siz
     return access(d, false, source, destination, bytes);
 }
 
-bool gpu_copy_from_durable(gpu_device *d, void *destination, uint32_t source, size_t bytes)
+/* Both directions of the durable image, in the same 128-byte chunks (one
+ * NVM controller holds each). */
+static bool durable_access(gpu_device *d, const char *function, bool is_write, uint32_t address, uint8_t *data, size_t bytes)
 {
-    if (source < RV_PERSISTENT_BASE || bytes > RV_PERSISTENT_END - source)
-        return set_error(d, "gpu_copy_from_durable(0x%08x, %zu bytes): outside the persistent window", source, bytes);
-    if (!d->backend.durable_read) return set_error(d, "gpu_copy_from_durable: the platform has no NVM controllers");
-    uint8_t *p = destination;
+    if (address < RV_PERSISTENT_BASE || bytes > RV_PERSISTENT_END - address)
+        return set_error(d, "%s(0x%08x, %zu bytes): outside the persistent window", function, address, bytes);
+    if (!d->backend.durable_read || (is_write && !d->backend.durable_write))
+        return set_error(d, "%s: the platform has no NVM controllers", function);
     while (bytes) {
-        size_t chunk = bytes < HOST_CHUNK - (source & (HOST_CHUNK - 1)) ? bytes : HOST_CHUNK - (source & (HOST_CHUNK - 1));
-        if (!d->backend.durable_read(d->backend.context, source, p, chunk))
-            return set_error(d, "no NVM controller holds 0x%08x", source);
-        source += (uint32_t)chunk;
-        p += chunk;
+        size_t chunk = bytes < HOST_CHUNK - (address & (HOST_CHUNK - 1)) ? bytes : HOST_CHUNK - (address & (HOST_CHUNK - 1));
+        bool done = is_write ? d->backend.durable_write(d->backend.context, address, data, chunk)
+                             : d->backend.durable_read(d->backend.context, address, data, chunk);
+        if (!done) return set_error(d, "no NVM controller holds 0x%08x", address);
+        address += (uint32_t)chunk;
+        data += chunk;
         bytes -= chunk;
     }
     return true;
 }
 
+bool gpu_copy_from_durable(gpu_device *d, void *destination, uint32_t source, size_t bytes)
+{
+    return durable_access(d, "gpu_copy_from_durable", false, source, destination, bytes);
+}
+
+bool gpu_copy_to_durable(gpu_device *d, uint32_t destination, const void *source, size_t bytes)
+{
+    return durable_access(d, "gpu_copy_to_durable", true, destination, (uint8_t *)(uintptr_t)source, bytes);
+}
+
 bool gpu_has_durable_image(const gpu_device *d) { return d->backend.durable_read != NULL; }
+
+bool gpu_crashed(const gpu_device *d) { return d->crashed; }
 
 bool gpu_memset(gpu_device *d, uint32_t destination, int value, size_t bytes)
 {
@@ -250,6 +267,7 @@ bool gpu_launch(gpu_device *d, gpu_module *m, const char *name, gpu_dim3 grid, g
                 size_t args_size, uint32_t shared_bytes)
 {
     if (d->launch_pending && !gpu_synchronize(d)) return false;
+    if (d->crashed) return set_error(d, "launch of '%s': the device lost power", name);
     const kernel_function *f = kernel_image_find_function(m->image, name);
     if (!f) return set_input_error(d, "launch: kernel file '%s' has no kernel '%s'", m->path, name);
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
@@ -283,7 +301,10 @@ bool gpu_synchronize(gpu_device *d)
     if (!d->launch_pending) return true;
     d->launch_pending = false;
     char error[1024];
-    if (!d->backend.run(d->backend.context, error, sizeof error)) return set_error(d, "%s", error);
+    if (!d->backend.run(d->backend.context, error, sizeof error)) {
+        d->crashed = d->backend.crashed && d->backend.crashed(d->backend.context);
+        return set_error(d, "%s", error);
+    }
     if (d->launch.finished_ctas != d->launch.total_ctas)
         return set_error(d, "the kernel stopped with %llu of %llu CTAs finished", (unsigned long long)d->launch.finished_ctas,
                          (unsigned long long)d->launch.total_ctas);

@@ -55,9 +55,17 @@ bool gpu_memset(gpu_device *device, uint32_t destination, int value, size_t byte
  * the caches' dirty lines). False outside the persistent window or on a
  * platform without NVM controllers. */
 bool gpu_copy_from_durable(gpu_device *device, void *destination, uint32_t source, size_t bytes);
+/* Writes into that durable image: a recovery after a power failure rolls
+ * back what the image holds. False outside the persistent window or on a
+ * platform without NVM controllers. */
+bool gpu_copy_to_durable(gpu_device *device, uint32_t destination, const void *source, size_t bytes);
 /* Whether the platform keeps the persistent window in NVM controllers (so
  * that gpu_copy_from_durable can answer). */
 bool gpu_has_durable_image(const gpu_device *device);
+/* Whether a power failure (crash injection: simtx run --crash-at) stopped
+ * the last launch: gpu_synchronize then returned false, and from then on
+ * only the durable image answers (every other access and launch fails). */
+bool gpu_crashed(const gpu_device *device);
 
 /* Loads and verifies a kernel ELF and places its .data/.bss in memory. */
 gpu_module *gpu_module_load(gpu_device *device, const char *path);

@@ -43,6 +43,12 @@ typedef struct gpu_backend {
      * address, from the NVM controller holding it (media plus write-pending
      * queue; never the caches); false when no NVM controller holds it. */
     bool (*durable_read)(void *context, uint32_t address, void *data, size_t size);
+    /* Optional (persistent memory): zero-time write into the durable image
+     * (recovery after a power failure). */
+    bool (*durable_write)(void *context, uint32_t address, const void *data, size_t size);
+    /* Optional (crash injection): whether the last failed run was stopped
+     * by an injected power failure rather than an error. */
+    bool (*crashed)(void *context);
 } gpu_backend;
 
 gpu_device *gpu_device_create(const gpu_backend *backend);

@@ -1,4 +1,4 @@
-# simtx_add_kernel(NAME <name> SOURCES <c files> [OPT_LEVELS O0 O1 ...]
+# simtx_add_kernel(NAME <name> SOURCES <c files> [OPT_LEVELS O0 O1 ...] [DEFINES NAME[=VALUE] ...]
 #                  [INCLUDE_DIRECTORIES <dirs>] [LINKER_SCRIPT <file>] [OUTPUT_DIRECTORY <dir>])
 # Builds <dir>/<name>_<opt>.elf for every optimisation level (default:
 # O0 O1 O2 O3 Os) with simtx-cc (${SIMTX_CC}): Debian's clang + ld.lld with
@@ -9,7 +9,7 @@
 # A target `kernel_<name>` builds them all; `simtx_kernels` builds every kernel.
 # Used in the source tree and, installed, by find_package(simtx).
 function(simtx_add_kernel)
-  cmake_parse_arguments(ARG "" "NAME;LINKER_SCRIPT;OUTPUT_DIRECTORY" "SOURCES;OPT_LEVELS;INCLUDE_DIRECTORIES" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME;LINKER_SCRIPT;OUTPUT_DIRECTORY" "SOURCES;OPT_LEVELS;INCLUDE_DIRECTORIES;DEFINES" ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_SOURCES)
     message(FATAL_ERROR "simtx_add_kernel: give NAME and SOURCES")
   endif()
@@ -26,6 +26,9 @@ function(simtx_add_kernel)
   endif()
   set(options "")
   set(depends ${SIMTX_CC})
+  foreach(definition ${ARG_DEFINES})
+    list(APPEND options -D${definition})
+  endforeach()
   foreach(directory ${ARG_INCLUDE_DIRECTORIES})
     get_filename_component(directory ${directory} ABSOLUTE)
     list(APPEND options -I${directory})

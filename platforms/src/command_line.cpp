@@ -26,6 +26,13 @@ const char command_line_usage[] =
     "  --watchdog NS            stop (as a deadlock) when no block takes a message and no\n"
     "                           initiator progresses for this much simulated time\n"
     "                           (default 500000; 0: never)\n"
+    "  --crash-at NS            inject a power failure at this simulated time; the workload\n"
+    "                           recovers from the durable image and checks it (past the end\n"
+    "                           of the run: bad input)\n"
+    "  --crash-seed S           ... or at a time drawn from seed S, uniform over 1..--crash-window NS\n"
+    "  --crash-window NS        (the length of a crash-free run)\n"
+    "  --crash-domain D         what survives the failure: adr (the NVM controllers' media and\n"
+    "                           write-pending queues, default) or eadr (the caches' dirty lines too)\n"
     "  --check-protocol         check the TLM-2.0 base protocol on every binding\n"
     "  --quiet                  no text summary\n"
     "  --stats-detail           print every block's statistics after the summary (always in --stats)\n"
@@ -101,7 +108,22 @@ run_command parse_run_command(int argc, const char *const *argv)
             command.run.max_time_ns = static_cast<double>(parse_number("--max-time", option_value(argc, argv, i)));
         else if (option == "--watchdog")
             command.run.watchdog_ns = static_cast<double>(parse_number("--watchdog", option_value(argc, argv, i)));
-        else if (option == "--check-protocol") command.run.check_protocol = true;
+        else if (option == "--crash-at") {
+            command.run.crash.at_ns = parse_number("--crash-at", option_value(argc, argv, i));
+            if (!command.run.crash.at_ns) throw usage_error("--crash-at: expected a time after 0 ns");
+        } else if (option == "--crash-seed") {
+            command.run.crash.seed = parse_number("--crash-seed", option_value(argc, argv, i));
+            command.run.crash.seeded = true;
+        } else if (option == "--crash-window") {
+            command.run.crash.window_ns = parse_number("--crash-window", option_value(argc, argv, i));
+            if (!command.run.crash.window_ns) throw usage_error("--crash-window: expected a time after 0 ns");
+        } else if (option == "--crash-domain") {
+            try {
+                command.run.crash.domain = parse_crash_domain(option_value(argc, argv, i));
+            } catch (const std::invalid_argument &e) {
+                throw usage_error(e.what());
+            }
+        } else if (option == "--check-protocol") command.run.check_protocol = true;
         else if (option == "--quiet") command.run.quiet = true;
         else if (option == "--stats-detail") command.run.stats_detail = true;
         else if (option == "--progress") command.run.progress = true;
@@ -109,12 +131,15 @@ run_command parse_run_command(int argc, const char *const *argv)
             throw usage_error("unknown option '" + option + "'" +
                               did_you_mean(option, {"--set", "--define", "--seed", "--stats", "--vcd", "--trace", "--max-time",
                                                     "--watchdog", "--check-protocol", "--quiet", "--workload",
-                                                    "--stats-detail", "--progress", "--host"}));
+                                                    "--stats-detail", "--progress", "--host", "--crash-at", "--crash-seed", "--crash-window", "--crash-domain"}));
     }
     if (!command.run.trace_globs.empty() && command.run.vcd_file.empty()) throw usage_error("--trace needs --vcd FILE");
     if (!command.workload.options.empty() && command.workload.name.empty()) throw usage_error("--set workload.* needs --workload NAME");
     if (!command.workload.host_plugin.empty() && !command.workload.name.empty())
         throw usage_error("--host and --workload exclude each other");
+    const crash_options &crash = command.run.crash;
+    if (crash.at_ns && crash.seeded) throw usage_error("--crash-at and --crash-seed both choose the crash time: give one");
+    if (crash.seeded != (crash.window_ns != 0)) throw usage_error("--crash-seed and --crash-window go together");
     command.workload.seed = command.run.seed;
     run_record &record = command.run.record;
     record.arguments.assign(argv, argv + argc);

@@ -223,8 +223,14 @@ std::string platform::simulate()
     // Run in slices so progress can be shown; a slice ends early once nothing
     // is left to do (idle blocks schedule nothing, so the event queue drains).
     const sc_core::sc_time slice(10, sc_core::SC_US);
-    const sc_core::sc_time limit = options_.max_time_ns > 0 ? sc_core::sc_time(options_.max_time_ns, sc_core::SC_NS)
-                                                            : sc_core::sc_max_time();
+    if (crashed()) return crash_message_;
+    const sc_core::sc_time max_time = options_.max_time_ns > 0 ? sc_core::sc_time(options_.max_time_ns, sc_core::SC_NS)
+                                                               : sc_core::sc_max_time();
+    // A power failure: every instant up to it runs, none after.
+    const sc_core::sc_time crash_time = options_.crash.requested()
+                                            ? sc_core::sc_time(static_cast<double>(options_.crash.time_ns()), sc_core::SC_NS)
+                                            : sc_core::sc_max_time();
+    const sc_core::sc_time limit = std::min(max_time, crash_time);
     double last_report = 0;
     bool progress_shown = false;
     std::string error;
@@ -239,6 +245,12 @@ std::string platform::simulate()
     while (block_module::run_error().empty() && sc_core::sc_pending_activity()) {
         sc_core::sc_time now = sc_core::sc_time_stamp();
         sc_core::sc_time next_event = now + sc_core::sc_time_to_pending_activity();
+        if (next_event > limit && crash_time <= max_time) {
+            crash_message_ = "power failure at " + crash_time.to_string() + " (" + options_.crash.option_text() + ", " +
+                             crash_domain_name(options_.crash.domain) + ")";
+            error = crash_message_;
+            break;
+        }
         if (next_event > limit) {
             error = "stopped at --max-time " + limit.to_string() + " before the work was done";
             break;
@@ -332,11 +344,21 @@ int platform::run()
     auto start = std::chrono::steady_clock::now();
     auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     std::string error = options_.host_program ? options_.host_program(*this) : simulate();
+    if (options_.crash.requested() && !crashed() && error.empty())
+        throw input_error(options_.crash.option_text() + ": the crash time " + std::to_string(options_.crash.time_ns()) +
+                          " ns is past the end of the run (" + sc_core::sc_time_stamp().to_string() + ")");
+    // A failure the host program handled (it recovered the durable image and
+    // checked it) ends the run there; without a host program the failure is
+    // the run's end. Either way nothing in flight is checked.
+    if (crashed()) {
+        std::printf("simtx: %s\n", crash_message_.c_str());
+        if (error == crash_message_) error.clear();
+    }
     if (error.empty()) error = block_module::run_error();
     for (const auto &checker : checkers_) {
         for (const std::string &violation : checker->violations())
             if (error.empty()) error = "protocol violation: " + violation;
-        if (error.empty() && checker->in_flight())
+        if (error.empty() && checker->in_flight() && !crashed())
             error = std::string("protocol check: ") + checker->name() + " has transactions still in flight at the end";
     }
     if (error.empty()) {

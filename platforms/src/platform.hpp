@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "block_sc.hpp"
+#include "crash_injection.hpp"
 #include "gtkw_view.hpp"
 #include "netlist.hpp"
 #include "output_file.hpp"
@@ -33,6 +34,7 @@ struct run_options {
     // before a deadlock is reported; shorter may stop an initiator that
     // waits on a block working for a long time without a message.
     double watchdog_ns = 500000;
+    crash_options crash;                // a power failure injected (crash_injection.hpp)
     bool quiet = false;                 // no text summary
     bool stats_detail = false;          // the text lists every block's statistics after the summary
     bool progress = false;              // progress on stderr even when it is not a terminal
@@ -54,9 +56,15 @@ class platform {
     // waveforms, marked partial, beside the requested files.
     int run();
 
-    // Simulates until no block has work left, an error or --max-time;
-    // returns the error text, empty when none. May be called repeatedly.
+    // Simulates until no block has work left, an error, --max-time or an
+    // injected power failure; returns the error text, empty when none. May
+    // be called repeatedly; after a failure it only repeats the failure.
     std::string simulate();
+    // Whether an injected power failure stopped the run (crashed() then
+    // says why).
+    bool crashed() const { return !crash_message_.empty(); }
+    const std::string &crash_message() const { return crash_message_; }
+    crash_domain persistence_domain() const { return options_.crash.domain; }
 
     block_module *find(const std::string &name) const;
     const std::vector<std::unique_ptr<block_module>> &modules() const { return modules_; }
@@ -90,6 +98,7 @@ class platform {
     sc_core::sc_trace_file *trace_file_ = nullptr;
     gtkw_view view_;
     bool show_progress_ = false;
+    std::string crash_message_; // empty: no power failure (yet)
     std::unique_ptr<run_summary> summary_;   // after the modules: it reads their statistics
     std::unique_ptr<provenance> provenance_;
     std::chrono::steady_clock::time_point started_; // for the progress line's elapsed time

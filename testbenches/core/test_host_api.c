@@ -275,7 +275,7 @@ static uint64_t mul_chain_cycles(int64_t mul_latency, uint32_t iterations)
     simt_core_params params = default_params();
     params.mul_latency = mul_latency;
     test_system *s = system_from(&params);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
     uint32_t out = gpu_malloc(device, 32 * 4);
@@ -308,7 +308,7 @@ static uint64_t statistic(test_system *s, const char *name)
 static void run_pattern(const char *kernel, int lanes, uint32_t stride, uint64_t expected_requests, uint64_t expected_conflict_cycles)
 {
     test_system *s = create_system(lanes, 4);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
     if (!CHECK(module != NULL)) {
@@ -344,7 +344,7 @@ static uint64_t finish_spread(const char *scheduler)
     if (!CHECK(fd >= 0)) return 0;
     close(fd);
     test_system *s = create_system_with(32, 8, scheduler, 1, trace_file);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
     uint32_t out = gpu_malloc(device, 256 * 4);
@@ -377,7 +377,7 @@ static uint64_t finish_spread(const char *scheduler)
 static void run_globals(void)
 {
     test_system *s = create_system(32, 8);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     uint32_t junk = 0xdeadbeef;
     gpu_copy_to_device(device, 0x10000000, &junk, 4); /* the loader must overwrite what was there */
@@ -427,7 +427,7 @@ static int find_logged(const test_system *s, simtx_op op, uint32_t from, uint32_
 static void run_persist_order(bool fenced)
 {
     test_system *s = create_system(32, 4);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/pm_order_O2.elf");
     if (!CHECK(module != NULL)) return;
@@ -464,7 +464,7 @@ static void run_persist_order(bool fenced)
 static void run_non_temporal_store(void)
 {
     test_system *s = create_system(32, 4);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/pm_order_O2.elf");
     if (!CHECK(module != NULL)) return;
@@ -500,7 +500,7 @@ static void run_vector_add(const char *opt, int lanes)
     simtx_params_release(simt_core_block_info.params, &params);
     if (!CHECK(s->core != NULL)) return;
     attach_lds(s);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     char path[1024];
     snprintf(path, sizeof path, "%s/vector_add_%s.elf", SIMTX_KERNEL_DIR, opt);

@@ -28,6 +28,9 @@ def cases(kernels, work):
               f"workload.kernel={kernels}/bad_wrong_result_O2.elf"], r"vector_add: c\[0\] = -?[0-9]+, expected"),
         "`--max-time` reached, or a deadlock":
             (["run", f"{NETLISTS}/slow_memory.lua", "--quiet", "--max-time", "5000"], r"stopped at --max-time 5 us"),
+        "an injected power failure":
+            (["run", "platforms/gpu_pm.lua", "--quiet", "--workload", "vector_add", "--crash-at", "300"],
+             r"workload 'vector_add': power failure at 300 ns"),
         "command line":
             (["run", f"{NETLISTS}/good_small.lua", "--seed", "many"], r"--seed: expected a non-negative integer, got 'many'"),
         "netlist":

@@ -148,18 +148,36 @@ bool backend_tm_history(void *context, void (*visit)(void *, const tm_unit_recor
     return true;
 }
 
-// The host copies in pieces within one 128-byte block, which one partition holds.
-bool backend_durable_read(void *context, uint32_t address, void *data, size_t size)
+// The host copies in pieces within one 128-byte block, which one partition
+// holds. Under eADR the caches' dirty lines survive a failure too: the image
+// is what a zero-time access through the caches reads (the L1s write
+// through, the L2 slices overlay their dirty bytes), still without anything
+// in flight.
+bool backend_durable_access(void *context, bool is_write, uint32_t address, void *data, size_t size)
 {
     auto *state = static_cast<backend_state *>(context);
+    if (state->owner->persistence_domain() == crash_domain::eadr) return backend_access(context, is_write, address, data, size);
     for (block_module *module : state->nvm_controllers) {
         auto *controller = static_cast<nvm_controller *>(module->core());
         if (!nvm_controller_holds(controller, address)) continue;
-        nvm_controller_read_durable(controller, address, data, size);
+        if (is_write) nvm_controller_write_durable(controller, address, data, size);
+        else nvm_controller_read_durable(controller, address, data, size);
         return true;
     }
     return false;
 }
+
+bool backend_durable_read(void *context, uint32_t address, void *data, size_t size)
+{
+    return backend_durable_access(context, false, address, data, size);
+}
+
+bool backend_durable_write(void *context, uint32_t address, const void *data, size_t size)
+{
+    return backend_durable_access(context, true, address, const_cast<void *>(data), size);
+}
+
+bool backend_crashed(void *context) { return static_cast<backend_state *>(context)->owner->crashed(); }
 
 // The built-in workloads' kernels: installed beside an installed simtx
 // (cmake/install.cmake), else those of the build tree simtx was built in.
@@ -211,7 +229,8 @@ std::string run_host_program(platform &owner, const std::string &name, const std
         throw input_error(label + " uses transactional memory, but the netlist has no commit_unit and tm_unit blocks " +
                           "(platforms/gtx480_kilotm.lua, gtx480_warptm.lua, gtx480_idealtm.lua have them)");
     gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic_at, backend_tm_record, backend_tm_history,
-                        state.nvm_controllers.empty() ? nullptr : backend_durable_read};
+                        state.nvm_controllers.empty() ? nullptr : backend_durable_read,
+                        state.nvm_controllers.empty() ? nullptr : backend_durable_write, backend_crashed};
     gpu_device *device = gpu_device_create(&backend);
     std::string message;
     int status = entry(device, message);

@@ -1,0 +1,132 @@
+#include "durable_common.h"
+
+#include <stdio.h>
+
+int durable_options(workload_context *context, const char *name, durable_run *run)
+{
+    memset(run, 0, sizeof *run);
+    run->name = name;
+    run->path_name = workload_string(context, "persist", "nt");
+    run->broken = workload_string(context, "broken", "none");
+    if (context->bad_input) return 1;
+    if (!strcmp(run->path_name, "none")) run->path = GPU_PERSIST_NONE;
+    else if (!strcmp(run->path_name, "nt")) run->path = GPU_PERSIST_NT;
+    else if (!strcmp(run->path_name, "clwb")) run->path = GPU_PERSIST_CLWB;
+    else return workload_bad_option(context, "workload.persist must be none, nt or clwb, got '%s'", run->path_name);
+    if (!strcmp(run->broken, "none")) {
+        workload_kernel_path(context, name, run->kernel, sizeof run->kernel);
+    } else if (!strcmp(run->broken, "no_sfence") || !strcmp(run->broken, "data_before_log")) {
+        if (run->path == GPU_PERSIST_NONE) return workload_bad_option(context, "workload.broken=%s needs persist=nt or clwb", run->broken);
+        snprintf(run->kernel, sizeof run->kernel, "%s/%s_%s_O2.elf", context->kernel_dir, name, run->broken);
+    } else {
+        return workload_bad_option(context, "workload.broken must be none, no_sfence or data_before_log, got '%s'", run->broken);
+    }
+    return context->bad_input ? 1 : 0;
+}
+
+bool durable_prepare(gpu_device *device, durable_run *run, uint32_t ctas, uint32_t threads, uint32_t entries)
+{
+    run->ctas = ctas;
+    if (run->path == GPU_PERSIST_NONE) return true;
+    return gpu_durable_region_create(device, ctas, threads, entries, &run->region);
+}
+
+bool durable_synchronize(gpu_device *device, durable_run *run)
+{
+    if (gpu_synchronize(device)) return true;
+    run->crashed = gpu_crashed(device);
+    return run->crashed;
+}
+
+int durable_recover(gpu_device *device, workload_context *context, durable_run *run, uint8_t *states, gpu_durable_recovery *report)
+{
+    memset(report, 0, sizeof *report);
+    for (uint32_t cta = 0; cta < run->ctas; cta++) states[cta] = GPU_DURABLE_COMPLETE;
+    if (run->path == GPU_PERSIST_NONE) return 0;
+    if (!gpu_durable_recover(device, &run->region, run->ctas, states, report))
+        return workload_fail(context, "%s: recovery: %s", run->name, gpu_last_error(device));
+    return 0;
+}
+
+void durable_tally_words(durable_tally *tally, const uint32_t *durable, const uint32_t *before, const uint32_t *after,
+                         const uint32_t *owner, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        durable_tally *t = &tally[owner[i]];
+        t->outputs++;
+        t->new_values += durable[i] == after[i];
+        t->old_values += durable[i] == before[i];
+    }
+}
+
+static const char *state_name(uint8_t state)
+{
+    return state == GPU_DURABLE_IDLE ? "IDLE" : state == GPU_DURABLE_IN_TX ? "IN_TX" : state == GPU_DURABLE_COMPLETE ? "COMPLETE" : "invalid";
+}
+
+int durable_verdict(workload_context *context, const durable_run *run, const uint8_t *states, const durable_tally *tally,
+                    const gpu_durable_recovery *report)
+{
+    if (run->path == GPU_PERSIST_NONE) {
+        if (context->log) fprintf(context->log, "%s (persist=none): no durable transactions to check%s\n", run->name, run->crashed ? " after the power failure" : "");
+        return 0;
+    }
+    uint32_t torn = 0, lost = 0, first_torn = UINT32_MAX, first_lost = UINT32_MAX;
+    for (uint32_t cta = 0; cta < run->ctas; cta++) {
+        const durable_tally *t = &tally[cta];
+        bool all_new = t->new_values == t->outputs, all_old = t->old_values == t->outputs;
+        if (!all_new && !all_old && torn++ == 0) first_torn = cta;
+        if (states[cta] == GPU_DURABLE_COMPLETE && !all_new && lost++ == 0) first_lost = cta;
+    }
+    if (context->log) {
+        if (run->crashed)
+            fprintf(context->log,
+                    "%s (persist=%s%s%s): after the power failure: %u CTAs complete, %u rolled back (%u log entries undone), %u not "
+                    "begun; %u torn, %u lost\n",
+                    run->name, run->path_name, strcmp(run->broken, "none") ? ", broken=" : "", strcmp(run->broken, "none") ? run->broken : "",
+                    report->complete, report->rolled_back, report->entries_undone, report->idle, torn, lost);
+        else
+            fprintf(context->log, "%s (persist=%s): durable image: %u CTAs, %u torn, %u lost\n", run->name, run->path_name, run->ctas, torn, lost);
+    }
+    if (report->bad_states || report->bad_entries)
+        return workload_fail(context, "%s: recovery found %u invalid state words and %u log entries outside the persistent window", run->name,
+                             report->bad_states, report->bad_entries);
+    if (first_torn != UINT32_MAX) {
+        const durable_tally *t = &tally[first_torn];
+        return workload_fail(context, "%s: torn transaction: CTA %u (state %s at the failure) has %u of %u outputs new and %u old after recovery (%u torn CTAs)",
+                             run->name, first_torn, state_name(states[first_torn]), t->new_values, t->outputs, t->old_values, torn);
+    }
+    if (first_lost != UINT32_MAX) {
+        const durable_tally *t = &tally[first_lost];
+        return workload_fail(context, "%s: lost transaction: CTA %u was COMPLETE in the durable image but has %u of %u outputs new (%u lost CTAs)",
+                             run->name, first_lost, t->new_values, t->outputs, lost);
+    }
+    if (!run->crashed)
+        for (uint32_t cta = 0; cta < run->ctas; cta++)
+            if (states[cta] != GPU_DURABLE_COMPLETE || tally[cta].new_values != tally[cta].outputs)
+                return workload_fail(context, "%s: after the run CTA %u is %s in the durable image with %u of %u outputs new", run->name, cta,
+                                     state_name(states[cta]), tally[cta].new_values, tally[cta].outputs);
+    return 0;
+}
+
+int durable_check_words(gpu_device *device, workload_context *context, durable_run *run, uint32_t address, const uint32_t *before,
+                        const uint32_t *after, const uint32_t *owner, size_t count)
+{
+    if (!gpu_has_durable_image(device)) return 0;
+    int status = 0;
+    uint8_t *states = calloc(run->ctas, 1);
+    durable_tally *tally = calloc(run->ctas, sizeof *tally);
+    uint32_t *durable = malloc(count * sizeof *durable);
+    gpu_durable_recovery report;
+    if (!states || !tally || !durable) status = workload_fail(context, "out of host memory");
+    else if (!(status = durable_recover(device, context, run, states, &report))) {
+        if (!gpu_copy_from_durable(device, durable, address, count * sizeof *durable)) {
+            status = workload_fail(context, "%s", gpu_last_error(device));
+        } else {
+            durable_tally_words(tally, durable, before, after, owner, count);
+            status = durable_verdict(context, run, states, tally, &report);
+        }
+    }
+    free(states), free(tally), free(durable);
+    return status;
+}

@@ -1,0 +1,17 @@
+/* StreamTriad as a durable transaction per CTA: no reuse, every output
+ * logged once (the AGPM paper's reason f: no locality at either level). */
+#include "gpu_durable.h"
+#include "durable_args.h"
+
+GPU_KERNEL void pm_stream(const struct pm_stream_args *args)
+{
+    gpu_durable_tx tx = gpu_durable_open(&args->region, args->path);
+    uint32_t first = gpu_global_id_x(), stride = gpu_grid_dim_x() * gpu_block_dim_x(), n = args->n;
+    uint32_t end = first + args->per_thread * stride;
+    volatile uint32_t *a = (volatile uint32_t *)args->a;
+    const uint32_t *b = (const uint32_t *)args->b, *c = (const uint32_t *)args->c;
+    for (uint32_t i = first; i < end && i < n; i += stride) gpu_durable_log(&tx, &a[i]);
+    gpu_durable_begin(&tx);
+    for (uint32_t i = first; i < end && i < n; i += stride) gpu_durable_store(&tx, &a[i], b[i] + args->scalar * c[i]);
+    gpu_durable_commit(&tx);
+}

@@ -1,0 +1,61 @@
+/* pm_mvt: MVT's first kernel (x1 += A y1, n x n) on persistent memory, one
+ * durable transaction per CTA, x1 persisted every iteration
+ * (durable_common.h). Oracle: every element of x1; the durable image checked
+ * after the run or after a power failure. */
+#include "durable_common.h"
+
+int pm_mvt_main(gpu_device *device, workload_context *context)
+{
+    uint32_t n = (uint32_t)workload_int(context, "n", 256, 1, 4096);
+    uint32_t block = (uint32_t)workload_int(context, "block", 64, 1, 1024);
+    uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
+    durable_run run;
+    if (durable_options(context, "pm_mvt", &run) || context->bad_input) return 1;
+    size_t count = (size_t)n * n;
+    uint32_t ctas = (n + block - 1) / block;
+    int status = 0;
+    gpu_module *module = NULL;
+    uint32_t *a = malloc(4 * count), *y1 = malloc(4 * (size_t)n), *before = malloc(4 * (size_t)n), *after = malloc(4 * (size_t)n),
+             *owner = malloc(4 * (size_t)n), *result = malloc(4 * (size_t)n);
+    if (!a || !y1 || !before || !after || !owner || !result) {
+        status = workload_fail(context, "out of host memory");
+        goto done;
+    }
+    for (size_t i = 0; i < count; i++) a[i] = (uint32_t)workload_random(&seed);
+    for (uint32_t i = 0; i < n; i++) {
+        y1[i] = (uint32_t)workload_random(&seed);
+        before[i] = (uint32_t)workload_random(&seed);
+        owner[i] = i / block;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x = before[i];
+        for (uint32_t j = 0; j < n; j++) x += a[(size_t)i * n + j] * y1[j];
+        after[i] = x;
+    }
+    HOST_CHECK(module = gpu_module_load(device, run.kernel));
+    uint32_t da, dy1, dx1;
+    HOST_CHECK(da = gpu_malloc_persistent(device, 4 * count));
+    HOST_CHECK(dy1 = gpu_malloc_persistent(device, 4 * (size_t)n));
+    HOST_CHECK(dx1 = gpu_malloc_persistent(device, 4 * (size_t)n));
+    HOST_CHECK(gpu_copy_to_device(device, da, a, 4 * count));
+    HOST_CHECK(gpu_copy_to_device(device, dy1, y1, 4 * (size_t)n));
+    HOST_CHECK(gpu_copy_to_device(device, dx1, before, 4 * (size_t)n));
+    HOST_CHECK(durable_prepare(device, &run, ctas, block, 1));
+    struct pm_mvt_args args = {run.region, run.path, da, dy1, dx1, n};
+    HOST_CHECK(gpu_launch(device, module, "pm_mvt", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0));
+    HOST_CHECK(durable_synchronize(device, &run));
+    if (!run.crashed) {
+        HOST_CHECK(gpu_copy_from_device(device, result, dx1, 4 * (size_t)n));
+        for (uint32_t i = 0; i < n; i++)
+            if (result[i] != after[i]) {
+                status = workload_fail(context, "pm_mvt: x1[%u] = %u, expected %u", i, result[i], after[i]);
+                goto done;
+            }
+        if (context->log) fprintf(context->log, "pm_mvt: %u elements correct\n", n);
+    }
+    status = durable_check_words(device, context, &run, dx1, before, after, owner, n);
+done:
+    gpu_module_unload(module);
+    free(a), free(y1), free(before), free(after), free(owner), free(result);
+    return status;
+}
