@@ -9,27 +9,12 @@ oracle fails the run).
 
 usage: check_early_abort.py SIMTX SCRATCH_DIR
 """
-import json
 import pathlib
-import re
-import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
 from check_report import report  # noqa: E402
-
-
-def run(simtx, scratch, name, platform, workload, settings, extra=()):
-    stats_path = pathlib.Path(scratch) / f"ea_{name}.json"
-    command = [simtx, "run", f"platforms/gtx480_{platform}.lua", "--quiet", "--define", "cores=3", "--define", "ea=true",
-               "--stats", str(stats_path), "--workload", workload, *extra]
-    for setting in settings:
-        command += ["--set", f"workload.{setting}"]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode:
-        return None, result.stderr.strip().splitlines()[-1:]
-    statistics = json.loads(stats_path.read_text())["simulated"]["statistics"]
-    return (lambda pattern: sum(value for key, value in statistics.items() if re.fullmatch(pattern, key))), None
+from tm_platform_run import run  # noqa: E402
 
 
 def main():
@@ -40,7 +25,7 @@ def main():
              ("kilotm_atm", "kilotm", "atm", ["n=2048", "accounts=200"], ()),
              ("warptm_ht_small_tables", "warptm", "ht", ht, ("--set", "cu*.rct_entries=16", "--set", "sm*_tm.cat_entries=8"))]
     for name, platform, workload, settings, extra in cases:
-        total, error = run(simtx, scratch, name, platform, workload, settings, extra)
+        total, error = run(simtx, scratch, "ea_" + name, platform, ["ea"], workload, settings, extra)
         checks.append((f"{name}: the run and its oracles pass {error or ''}", total is not None))
         if total is None:
             continue

@@ -14,29 +14,12 @@ serializability oracle (a failing oracle fails the run).
 
 usage: check_pause_and_go.py SIMTX SCRATCH_DIR
 """
-import json
 import pathlib
-import re
-import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
 from check_report import report  # noqa: E402
-
-
-def run(simtx, scratch, name, platform, defines, workload, settings, extra=()):
-    stats_path = pathlib.Path(scratch) / f"pg_{name}.json"
-    command = [simtx, "run", f"platforms/gtx480_{platform}.lua", "--quiet", "--define", "cores=3",
-               "--stats", str(stats_path), "--workload", workload, *extra]
-    for define in defines:
-        command += ["--define", f"{define}=true"]
-    for setting in settings:
-        command += ["--set", f"workload.{setting}"]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode:
-        return None, result.stderr.strip().splitlines()[-1:]
-    statistics = json.loads(stats_path.read_text())["simulated"]["statistics"]
-    return (lambda pattern: sum(value for key, value in statistics.items() if re.fullmatch(pattern, key))), None
+from tm_platform_run import run  # noqa: E402
 
 
 def main():
@@ -60,7 +43,7 @@ def main():
              ("warptm_pg_ht_small_tables", "warptm", ["pg"], "ht", ht, small),
              ("warptm_eapg_atm_contention", "warptm", ["ea", "pg"], "atm", ["n=256", "accounts=2"], ())]
     for name, platform, defines, workload, settings, extra in cases:
-        total, error = run(simtx, scratch, name, platform, defines, workload, settings, extra)
+        total, error = run(simtx, scratch, "pg_" + name, platform, defines, workload, settings, extra)
         checks.append((f"{name}: the run and its oracles pass {error or ''}", total is not None))
         if total is None:
             continue
