@@ -228,6 +228,16 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
         }
         add("tm_tcd_commits", "TM read-only commits by TCD", "transactions", counter("tm_unit", "tcd_commits"), true);
         add("tm_log_traffic", "TM log traffic to the commit units", "bytes", counter("tm_unit", "log_bytes"), true);
+        // EA/PG's filters, only when the platform has them at work.
+        if (double updates = counter("tm_unit", "cat_updates")) {
+            add("tm_cat_updates", "EA/PG conflict address table updates", "entries", updates, true);
+            add("tm_cat_hit_rate", "EA/PG conflict address table hit rate", "fraction",
+                ratio(counter("tm_unit", "cat_hits"), counter("tm_unit", "cat_lookups")), false);
+        }
+        if (double pauses = counter("tm_unit", "pauses")) {
+            add("tm_pauses", "Pause-and-Go pauses", "pauses", pauses, true);
+            add("tm_lanes_paused", "Pause-and-Go lanes paused", "lanes", counter("tm_unit", "lanes_paused"), true);
+        }
     }
     if (has("simt_core") && has("tm_unit")) {
         double wasted = counter("simt_core", "tm_wasted_instructions");
@@ -243,6 +253,9 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
     }
     if (has("nvm_controller")) {
         add("pm_persists", "PM persists (writes into the WPQs)", "requests", counter("nvm_controller", "writes"), true);
+        add("pm_persists_clwb", "  persists by clwb", "requests", counter("nvm_controller", "persists_clwb"), true);
+        add("pm_persists_non_temporal", "  persists by non-temporal store", "requests", counter("nvm_controller", "persists_non_temporal"), true);
+        add("pm_persists_writeback", "  persists by eviction write-back", "requests", counter("nvm_controller", "persists_writeback"), true);
         add("pm_media_writes", "PM media writes", "accesses", counter("nvm_controller", "media_writes"), true);
         add("pm_reads", "PM reads", "requests", counter("nvm_controller", "reads"), true);
         add("pm_wpq_full_stalls", "PM writes refused: WPQ full", "stalls", counter("nvm_controller", "wpq_full_stalls"), true);
