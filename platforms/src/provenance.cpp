@@ -14,6 +14,7 @@ provenance::provenance(const run_record &record, const std::vector<std::string> 
     char directory[PATH_MAX];
     working_directory_ = getcwd(directory, sizeof directory) ? directory : "";
     for (const std::string &file : files) files_.emplace_back(file, sha256_file_hex(file));
+    if (!record.host_plugin.empty()) host_plugin_hash_ = sha256_file_hex(record.host_plugin);
 }
 
 void provenance::write_json(FILE *out, uint64_t seed) const
@@ -47,9 +48,8 @@ void provenance::write_json(FILE *out, uint64_t seed) const
     if (record_.host_plugin.empty()) {
         std::fprintf(out, "null");
     } else {
-        std::string hash = sha256_file_hex(record_.host_plugin);
         std::fprintf(out, "{\"path\": %s, \"sha256\": %s, \"arguments\": [", json_string(record_.host_plugin).c_str(),
-                     hash.empty() ? "null" : json_string(hash).c_str());
+                     host_plugin_hash_.empty() ? "null" : json_string(host_plugin_hash_).c_str());
         for (size_t i = 0; i < record_.host_arguments.size(); i++)
             std::fprintf(out, "%s%s", i ? ", " : "", json_string(record_.host_arguments[i]).c_str());
         std::fprintf(out, "]}");

@@ -38,6 +38,7 @@ class provenance {
     run_record record_;
     std::string working_directory_;
     std::vector<std::pair<std::string, std::string>> files_; // path, SHA-256 (empty: unreadable)
+    std::string host_plugin_hash_;                            // empty: none, or unreadable
 };
 
 } // namespace simtx
