@@ -267,8 +267,8 @@ static void test_ref_table(void)
         CHECK(ref_table_init(&t, set_counts[s] * 2, 2));
         CHECK_EQUAL(t.sets, set_counts[s]);
         for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
-            CHECK_EQUAL(ref_table_set(&t, keys[k]) - t.entries, (ptrdiff_t)(keys[k] % set_counts[s]) * 2);
-        for (uint32_t key = 0; key < 5000; key++) CHECK_EQUAL(ref_table_set(&t, key * 7919u) - t.entries, (ptrdiff_t)((key * 7919u) % set_counts[s]) * 2);
+            CHECK_EQUAL(ref_table_set(&t, keys[k]), keys[k] % set_counts[s]);
+        for (uint32_t key = 0; key < 5000; key++) CHECK_EQUAL(ref_table_set(&t, key * 7919u), (key * 7919u) % set_counts[s]);
         ref_table_release(&t);
     }
     ref_table t;
@@ -284,10 +284,15 @@ static void test_ref_table(void)
     CHECK(ref_table_find(&t, 9) == NULL);
     CHECK(ref_table_find(&t, 5) == b && *ref_table_find(&t, 5) == 3);
     CHECK(ref_table_take(&t, 2) != NULL); /* another set */
-    *a = 0, ref_table_settle(&t, a, 1);
+    *a = 0, ref_table_settle(&t, a, 1); /* 5 moves into the freed way */
     CHECK_EQUAL(t.used, 1);
     CHECK(ref_table_find(&t, 1) == NULL);
-    CHECK(ref_table_take(&t, 9) == a); /* the freed way */
+    CHECK(ref_table_find(&t, 5) != NULL && *ref_table_find(&t, 5) == 3);
+    uint32_t *c = ref_table_take(&t, 9);
+    CHECK(c != NULL && *c == 0);
+    *c = 2, ref_table_settle(&t, c, 0);
+    CHECK(ref_table_take(&t, 13) == NULL); /* full again */
+    CHECK(*ref_table_find(&t, 9) == 2 && *ref_table_find(&t, 5) == 3);
     ref_table_release(&t);
 }
 
