@@ -1,9 +1,11 @@
 /* Unit tests of the shared C pieces: parameter tables, statistics, message
- * queues, the sparse backing store and the op property table. */
+ * queues, the sparse backing store, the op property table and the
+ * reference-count table. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "msg_queue.h"
+#include "ref_table.h"
 #include "simtx_msg.h"
 #include "simtx_params.h"
 #include "simtx_stats.h"
@@ -253,8 +255,50 @@ static void test_op_properties(void)
     CHECK_EQUAL(msg.flags, 0);
 }
 
+/* The set index is key mod sets, computed without a division, for every
+ * key width and for set counts that are and are not powers of two; a full
+ * set refuses a new key and takes it again once an entry freed. */
+static void test_ref_table(void)
+{
+    static const uint32_t set_counts[] = {1, 3, 7, 384, 1024, 1000003};
+    static const uint32_t keys[] = {0, 1, 2, 383, 384, 385, 0x3fffffff, 0x7fffffff, 0xfffffffe, 0xffffffff, 123456789};
+    for (size_t s = 0; s < sizeof set_counts / sizeof *set_counts; s++) {
+        ref_table t;
+        CHECK(ref_table_init(&t, set_counts[s] * 2, 2));
+        CHECK_EQUAL(t.sets, set_counts[s]);
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            CHECK_EQUAL(ref_table_set(&t, keys[k]), keys[k] % set_counts[s]);
+        for (uint32_t key = 0; key < 5000; key++) CHECK_EQUAL(ref_table_set(&t, key * 7919u), (key * 7919u) % set_counts[s]);
+        ref_table_release(&t);
+    }
+    ref_table t;
+    CHECK(ref_table_init(&t, 8, 2)); /* 4 sets of 2 */
+    uint32_t *a = ref_table_take(&t, 1);
+    CHECK(a != NULL);
+    *a = 1, ref_table_settle(&t, a, 0); /* taken only once its value is non-zero */
+    uint32_t *b = ref_table_take(&t, 5);
+    CHECK(b != NULL && b != a);
+    *b = 3, ref_table_settle(&t, b, 0);
+    CHECK_EQUAL(t.used, 2);
+    CHECK(ref_table_take(&t, 9) == NULL); /* the set of 1 and 5 is full */
+    CHECK(ref_table_find(&t, 9) == NULL);
+    CHECK(ref_table_find(&t, 5) == b && *ref_table_find(&t, 5) == 3);
+    CHECK(ref_table_take(&t, 2) != NULL); /* another set */
+    *a = 0, ref_table_settle(&t, a, 1); /* 5 moves into the freed way */
+    CHECK_EQUAL(t.used, 1);
+    CHECK(ref_table_find(&t, 1) == NULL);
+    CHECK(ref_table_find(&t, 5) != NULL && *ref_table_find(&t, 5) == 3);
+    uint32_t *c = ref_table_take(&t, 9);
+    CHECK(c != NULL && *c == 0);
+    *c = 2, ref_table_settle(&t, c, 0);
+    CHECK(ref_table_take(&t, 13) == NULL); /* full again */
+    CHECK(*ref_table_find(&t, 9) == 2 && *ref_table_find(&t, 5) == 3);
+    ref_table_release(&t);
+}
+
 int main(void)
 {
+    test_ref_table();
     test_op_properties();
     test_params();
     test_stats();

@@ -43,7 +43,7 @@ static void *rct_create(const commit_unit_params *p, const commit_notify_env *en
         return NULL;
     }
     rct *r = calloc(1, sizeof *r);
-    if (!r || !ref_table_init(&r->table, (uint64_t)p->rct_entries, (uint64_t)p->rct_ways)) {
+    if (!r || !ref_table_init(&r->table, (uint32_t)p->rct_entries, (uint32_t)p->rct_ways)) {
         if (r) ref_table_release(&r->table);
         free(r);
         snprintf(error, error_size, "out of memory for a reference count table of %lld entries", (long long)p->rct_entries);

@@ -14,7 +14,7 @@ void tmu_cat_notify(tmu *u, const simtx_msg *msg, uint64_t now)
     if (msg->id != NOTIFY_KIND_CONFLICT_ADDRESSES) return; /* a kind this unit does not act on */
     uint64_t made = (uint64_t)((double)msg->aux * u->params.notify_clock_ratio); /* in this block's cycles */
     simtx_histogram_add(&u->stats.cat_update_latency, now > made ? now - made : 0);
-    if (!u->cat.entries && !ref_table_init(&u->cat, (uint64_t)u->params.cat_entries, (uint64_t)u->params.cat_ways)) {
+    if (!u->cat.entries && !ref_table_init(&u->cat, (uint32_t)u->params.cat_entries, (uint32_t)u->params.cat_ways)) {
         tmu_fail(u, "out of memory for a conflict address table of %lld entries", (long long)u->params.cat_entries);
         return;
     }
