@@ -87,8 +87,10 @@
  *      writes only the others; a later instruction that reads the load's
  *      register waits for them on the scoreboard, as for any load. Every
  *      response of the request comes after its verdict (ldst.h's beat
- *      order). Without the flag no request carries a VERDICT beat and none
- *      of this costs anything.
+ *      order). A beat of its own because a beat's TLM transaction has one
+ *      response, and a load's data come in its ADDRESSES beats'. Without
+ *      the flag no request carries a VERDICT beat and none of this costs
+ *      anything.
  *      Atomics inside a transaction are refused (a command error naming
  *      the lane), as today.
  *   3. TX_COMMIT (core -> tm_unit) at the outer tx_commit of `lanes`, once

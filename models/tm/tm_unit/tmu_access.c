@@ -102,7 +102,7 @@ static void respond(tmu *u, uint32_t index, uint64_t ready)
 static void forward_load(tmu *u, uint32_t index, uint64_t lanes, uint64_t ready)
 {
     tmu_request *r = &u->requests[index];
-    const simtx_msg *head = &r->beats[0];
+    const simtx_msg *head = &r->beats[r->verdict]; /* not the VERDICT beat: its flags are the core's */
     uint32_t words[TMU_MAX_LANES];
     for (uint64_t m = lanes; m; m &= m - 1) words[__builtin_ctzll(m)] = r->addresses[__builtin_ctzll(m)] & ~3u;
     simtx_msg header, beats[LDST_MAX_BEATS];
