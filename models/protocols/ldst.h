@@ -42,6 +42,10 @@
  *      error); the core sends them only to the ldst_unit, outside
  *      transactions.
  *      ldst_make_beats (below) writes the beats of a request.
+      A transactional request under a pausing filter starts with one more
+      beat, LDST_BEAT_VERDICT, before the groups' (tx.h 2, THE VERDICT):
+      only a tm_unit serves it, and answers it before the request
+      completes; any other unit answers LDST_FAULT_UNSUPPORTED.
  *   2. Reassembly. The core sends the beats of one request back to back and
  *      never interleaves two requests on one socket, so a unit reassembles
  *      in one staging area per socket: every beat repeats the request's
@@ -232,7 +236,8 @@ extern "C" {
 #define LDST_MAX_GROUPS (LDST_MAX_LANES / LDST_LANES_PER_BEAT)
 #define LDST_MAX_BEATS (3u * LDST_MAX_GROUPS) /* addresses, data, expected per group */
 
-typedef enum ldst_beat { LDST_BEAT_ADDRESSES, LDST_BEAT_DATA, LDST_BEAT_EXPECTED } ldst_beat;
+/* LDST_BEAT_VERDICT: a tm_unit's only (tx.h 2, THE VERDICT). */
+typedef enum ldst_beat { LDST_BEAT_ADDRESSES, LDST_BEAT_DATA, LDST_BEAT_EXPECTED, LDST_BEAT_VERDICT } ldst_beat;
 typedef enum ldst_kind { LDST_KIND_PLAIN, LDST_KIND_LR, LDST_KIND_SC, LDST_KIND_CLEAR } ldst_kind;
 typedef enum ldst_fault {
     LDST_FAULT_NONE,

@@ -40,9 +40,10 @@
  *      temporal conflict detection fetches the start time first). The warp
  *      issues nothing of the attempt before the response. A response with
  *      SIMTX_FLAG_TX_PAUSE says the attempt's accesses may pause lanes (a
- *      pausing filter is configured): the warp then issues nothing after a
- *      transactional access until that access is answered, so a paused lane
- *      has run nothing past it.
+ *      pausing filter is configured): its transactional requests then ask
+ *      for a verdict (2, THE VERDICT), and the warp issues nothing after a
+ *      transactional access until that access's verdict has come, so a
+ *      paused lane has run nothing past it.
  *   2. Transactional accesses. Global loads and stores of lanes inside a
  *      transaction go to the tm_unit as protocols/ldst.h requests with
  *      SIMTX_FLAG_TRANSACTIONAL; other accesses never reach it. A store
@@ -56,20 +57,40 @@
  *      last-written times) holds the load and the warp's later requests.
  *      Misaligned lanes are an address error, a sub-word store to a word
  *      the transaction neither read nor wrote fails the run.
- *      A response may carry, besides the values:
- *        - lanes to pause (Pause-and-Go, a conflict address table hit):
- *          every response beat has SIMTX_FLAG_TX_PAUSE, aux bits 32-63 =
- *          the paused lanes of the beat's group of 32, transaction_id =
- *          their log index. They leave the running attempt before the
- *          access (their values are not written, their store data not
- *          logged); the core parks them, at the access's pc, in a Paused
- *          entry that keeps the log index (with their copies of the
- *          divergent and call entries they were in), right below the
- *          running Transaction entry. The unit never pauses the attempt's last
- *          running lanes (one lane runs on), so every pause ends with a
- *          commit of the others; a round of pauses is bounded by the lanes,
- *          and a paused lane never aborts a committing transaction.
- *        - lanes to abort (Early-Abort): a TX_ABORT (6) follows.
+ *      A pausing filter (Pause-and-Go, a conflict address table hit) may
+ *      pause lanes at the access: they leave the running attempt before it
+ *      (their values are not written, their store data not logged); the
+ *      core parks them, at the access's pc, in a Paused entry that keeps
+ *      their log index (with their copies of the divergent and call entries
+ *      they were in), right below the running Transaction entry. The unit
+ *      never pauses the attempt's last running lanes (one lane runs on), so
+ *      every pause ends with a commit of the others; a round of pauses is
+ *      bounded by the lanes, and a paused lane never aborts a committing
+ *      transaction. A filter may also abort lanes (Early-Abort at the
+ *      access): a TX_ABORT (6) follows.
+ *
+ *      THE VERDICT. Under SIMTX_FLAG_TX_PAUSE (1) each transactional
+ *      request of the core starts with a VERDICT beat (ldst.h
+ *      LDST_BEAT_VERDICT): the request's fields, group 0, size 0, not last,
+ *      flags SIMTX_FLAG_TRANSACTIONAL | SIMTX_FLAG_TX_PAUSE (tx_verdict_beat
+ *      below). The unit answers it once the request's last beat has
+ *      arrived and its filters have looked every lane up (Pause-and-Go:
+ *      cat_ports lanes per cycle), before serving the access: status OK,
+ *      flags as sent, not last, size 8, data = the paused lanes (a 64-bit
+ *      lane mask, little endian; 0: none), transaction_id = their log
+ *      index (tx_verdict_lanes). A faulty request's verdict comes with its
+ *      other responses and pauses nothing. The core parks the paused lanes
+ *      at the verdict and lets the warp issue again: the access's data
+ *      arrive later, in the responses of the request's other beats, which
+ *      still carry SIMTX_FLAG_TX_PAUSE with aux bits 32-63 = the paused
+ *      lanes of the beat's group when lanes paused, so that the core
+ *      writes only the others; a later instruction that reads the load's
+ *      register waits for them on the scoreboard, as for any load. Every
+ *      response of the request comes after its verdict (ldst.h's beat
+ *      order). A beat of its own because a beat's TLM transaction has one
+ *      response, and a load's data come in its ADDRESSES beats'. Without
+ *      the flag no request carries a VERDICT beat and none of this costs
+ *      anything.
  *      Atomics inside a transaction are refused (a command error naming
  *      the lane), as today.
  *   3. TX_COMMIT (core -> tm_unit) at the outer tx_commit of `lanes`, once
@@ -107,9 +128,12 @@
  *      position the lanes' next entry takes (the paper's Figures 6-7 show
  *      the last position written, one less). The unit checks TX_RESUME's
  *      index against the one it paused the lanes at, and truncates each
- *      lane's logs to what they held then: nothing is appended to a paused
- *      lane's logs, so the truncation drops nothing today; it makes the
- *      paper's guarantee explicit.
+ *      lane's logs to what they held then plus the words of loads it
+ *      issued before the pause that came back later (the warp goes on at
+ *      the verdict, not at the data): nothing of the paused access or
+ *      after it is ever appended to a paused lane's logs, so the
+ *      truncation drops nothing today; it makes the paper's guarantee
+ *      explicit.
  *   6. TX_ABORT (tm_unit -> core, unsolicited, on a tx_events socket that
  *      the first filter needing it adds: a tm_unit initiator bound to a core
  *      target; reserved, not sent yet): `lanes` must abort (aux = the cause: early abort, SI-TM
@@ -127,15 +151,19 @@
  *              aborts per transaction from it); ROLLBACK, ABORT: cause;
  *              a pause's response beats: bits 32-63 the group's paused lanes
  *   flags      SIMTX_FLAG_TX_PAUSE: on BEGIN's and RESUME's responses, the
- *              accesses may pause; on an access's response beats, a pause
- *   transaction_id    RESUME and a pause's response: the log index
+ *              accesses may pause; on a VERDICT beat and its response; on
+ *              an access's other response beats, lanes paused
+ *   transaction_id    RESUME, a verdict and a pause's responses: the log index
  *   data       COMMIT's response: struct tx_outcome (size = its bytes)
  *
  * COSTS
  *
  *   One message and its response per event on the core <-> tm_unit link.
  *   A pausing filter looks every lane of an access up before serving it
- *   (Pause-and-Go: cat_ports lanes per cycle), in the access's latency.
+ *   (Pause-and-Go: cat_ports lanes per cycle), in the access's latency;
+ *   under it each transactional request takes one more beat each way (the
+ *   VERDICT), and the warp waits for the lookup (the verdict), not for the
+ *   access's data.
  *   TX_COMMIT's latency is the commit protocol's (tm_lazy.h for KILO/Warp
  *   TM). The core measures what it can see of an attempt (its time from
  *   TX_BEGIN's response to TX_COMMIT, the instructions and cycles of
@@ -149,13 +177,19 @@
  *   its warps); the tm_unit may refuse a request only while it has work
  *   that will free room without the core's help. A warp sends TX_COMMIT only
  *   with no access in flight, so no log is still being filled when the
- *   commit starts. Tokens (transactional warps per core) are the core's: a
+ *   commit starts. A verdict needs nothing from the core after the
+ *   request's last beat, and the core takes it at once: a warp waiting for
+ *   one always gets it. Tokens (transactional warps per core) are the core's: a
  *   warp without one waits before TX_BEGIN, never inside a transaction.
  */
 #ifndef SIMTX_TX_H
 #define SIMTX_TX_H
 
 #include <stdint.h>
+#include <string.h>
+
+#include "ldst.h"
+#include "simtx_msg.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -169,6 +203,30 @@ typedef struct tx_outcome {
 } tx_outcome;
 
 enum { TX_SERIALIZE_NONE, TX_SERIALIZE_WAVEFRONT, TX_SERIALIZE_WORK_GROUP };
+
+/* The VERDICT beat (2) that starts a transactional request under
+ * SIMTX_FLAG_TX_PAUSE, made from the request's first beat. */
+static inline void tx_verdict_beat(simtx_msg *beat, const simtx_msg *first)
+{
+    simtx_msg_copy_header(beat, first);
+    beat->size = 0;
+    beat->aux = (first->aux & ~(UINT64_C(0x1ff) << 16)) | (uint64_t)LDST_BEAT_VERDICT << 16;
+    beat->flags = (uint8_t)(first->flags | SIMTX_FLAG_TRANSACTIONAL | SIMTX_FLAG_TX_PAUSE);
+}
+
+/* A verdict's response: its paused lanes (their log index: transaction_id). */
+static inline void tx_set_verdict_lanes(simtx_msg *response, uint64_t paused)
+{
+    response->size = 8;
+    memcpy(response->data, &paused, 8);
+}
+
+static inline uint64_t tx_verdict_lanes(const simtx_msg *response)
+{
+    uint64_t paused = 0;
+    if (response->size >= 8) memcpy(&paused, response->data, 8);
+    return paused;
+}
 
 /* TX_ROLLBACK's causes (aux). */
 enum { TX_ROLLBACK_TIMEOUT, TX_ROLLBACK_FAULT };

@@ -108,9 +108,9 @@ CYCLE_STEP bool exec_warp_ready(simt_core *c, uint32_t warp_index, uint64_t now,
             *insn = NULL;
             return true;
         }
-        if (tx->may_pause && w->pending_memory) { /* tx.h 2: an access may pause lanes; nothing passes it */
+        if (tx->verdicts_pending) { /* tx.h 2: an access may pause lanes; nothing passes its verdict */
             *why = STALL_MEMORY;
-            warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY); /* its response wakes the warp */
+            warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY); /* the verdict wakes the warp */
             return false;
         }
     }

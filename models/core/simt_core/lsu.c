@@ -159,7 +159,8 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         core_fail(c, "atomic inside a transaction at %s: not supported (use plain loads and stores)", where);
         return ISSUE_FAILED;
     }
-    if (global_mask && (!c->free_pending_count || !lsu_socket_has_room(c, LDST_PORT, lsu_socket_beats(cls, op, global_mask))))
+    if (global_mask && (!c->free_pending_count ||
+                        !lsu_socket_has_room(c, LDST_PORT, lsu_socket_beats(cls, op, global_mask) + (transactional && w->tx->may_pause))))
         return ISSUE_STALLED;
     if (shared_mask && (!c->free_pending_count || !lsu_socket_has_room(c, LDS_PORT, lsu_socket_beats(cls, op, shared_mask))))
         return ISSUE_STALLED;

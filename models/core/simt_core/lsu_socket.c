@@ -51,6 +51,13 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
         header.address = addresses[0];
         header_aux |= LDST_RUN;
     }
+    if (transactional && w->tx->may_pause) { /* tx.h 2: a VERDICT beat first, and the warp waits for its answer */
+        simtx_msg verdict;
+        header.aux = header_aux;
+        tx_verdict_beat(&verdict, &header);
+        put_beat(c, port, &verdict, now);
+        w->tx->verdicts_pending++;
+    }
     const uint32_t *data = reg(c, w, k->insn.rs2);
     simtx_msg *beat = &header; /* each beat is the header with its kind, group, size and slots */
     for (unsigned group = 0; group < LDST_MAX_GROUPS; group++) {
@@ -168,9 +175,11 @@ void lsu_socket_response(simt_core *c, unsigned port, const simtx_msg *msg, uint
     pending_access *entry = &c->pending[msg->id];
     uint32_t paused = 0; /* tx.h 2: the tm_unit paused these lanes of the beat's group */
     if (msg->flags & SIMTX_FLAG_TX_PAUSE) {
+        if (ldst_beat_of(msg) == LDST_BEAT_VERDICT) {
+            tx_client_verdict(c, &c->warps[entry->warp], entry->warp, entry->pc, msg, now);
+            return;
+        }
         paused = (uint32_t)(msg->aux >> 32);
-        tx_client_note_pause(c->warps[entry->warp].tx, (uint64_t)paused << (LDST_LANES_PER_BEAT * ldst_group(msg)),
-                             msg->transaction_id);
     }
     if (msg->size && msg->status == SIMTX_STATUS_OK) { /* an addresses beat's response: the lanes' values of rd */
         warp *w = &c->warps[entry->warp];
@@ -190,8 +199,5 @@ void lsu_socket_response(simt_core *c, unsigned port, const simtx_msg *msg, uint
         }
     }
     if (!ldst_is_last(msg)) return;
-    warp *w = &c->warps[entry->warp];
-    uint32_t pc = entry->pc;
     lsu_complete(c, entry, (uint32_t)msg->id, now);
-    if (w->tx && w->tx->pausing) tx_client_pause(c, w, (uint32_t)(w - c->warps), pc, now);
 }

@@ -231,23 +231,33 @@ static void commit_answered(simt_core *c, warp *w, uint32_t warp_index, const tx
     settle_transaction(c, w, warp_index, now);
 }
 
-void tx_client_pause(simt_core *c, warp *w, uint32_t warp_index, uint32_t pc, uint64_t now)
+void tx_client_verdict(simt_core *c, warp *w, uint32_t warp_index, uint32_t pc, const simtx_msg *msg, uint64_t now)
 {
     tx_warp *tx = w->tx;
-    uint64_t lanes = tx->pausing;
-    tx->pausing = 0;
-    if (!tx_client_active(tx) || (lanes & ~simt_stack_attempt_lanes(&w->stack, tx->retry_index)) ||
-        lanes == simt_stack_attempt_lanes(&w->stack, tx->retry_index)) {
-        core_fail(c, "the tm_unit paused lanes 0x%llx of warp %u: not a part of its running attempt (tx.h 2 keeps one running)",
-                  (unsigned long long)lanes, warp_index);
+    if (!tx_client_active(tx) || !tx->verdicts_pending) {
+        core_fail(c, "a verdict for warp %u, which waits for none (tx.h 2)", warp_index);
         return;
     }
-    simt_stack_status status = simt_stack_pause(&w->stack, tx->retry_index, pc, lanes, tx->pause_log_index);
-    if (status != SIMT_STACK_OK) {
-        exec_report_stack(c, status, pc);
-        return;
+    tx->verdicts_pending--;
+    uint64_t lanes = msg->status == SIMTX_STATUS_OK ? tx_verdict_lanes(msg) : 0; /* a fault pauses nothing */
+    if (lanes) {
+        uint64_t running = simt_stack_attempt_lanes(&w->stack, tx->retry_index);
+        if ((lanes & ~running) || lanes == running) {
+            core_fail(c, "the tm_unit paused lanes 0x%llx of warp %u: not a part of its running attempt (tx.h 2 keeps one running)",
+                      (unsigned long long)lanes, warp_index);
+            return;
+        }
+        simt_stack_status status = simt_stack_pause(&w->stack, tx->retry_index, pc, lanes, msg->transaction_id);
+        if (status != SIMT_STACK_OK) {
+            exec_report_stack(c, status, pc);
+            return;
+        }
+        cta_reconverge_warp(c, w, warp_index, now); /* entries the paused lanes emptied pop */
     }
-    cta_reconverge_warp(c, w, warp_index, now); /* entries the paused lanes emptied pop */
+    /* The warp may issue again (an abort the access's fault asks for
+     * waits for its completion in exec_warp_ready). */
+    if (!tx->verdicts_pending && !w->at_barrier && !warp_set_has(c->sched.room_waiters, warp_index))
+        warp_sched_set_hot(&c->sched, warp_index, 0, STALL_NONE);
 }
 
 void tx_client_response(simt_core *c, const simtx_msg *msg, uint64_t now)
@@ -268,6 +278,7 @@ void tx_client_response(simt_core *c, const simtx_msg *msg, uint64_t now)
     }
     if (starts) {
         w->tx->may_pause = (msg->flags & SIMTX_FLAG_TX_PAUSE) != 0;
+        w->tx->verdicts_pending = 0; /* none: the warp had no access in flight */
         w->tx->phase = TX_RUNNING;
         w->tx->attempt_start = now;
         if (msg->op == SIMTX_OP_TX_BEGIN) w->tx->round_start = now;

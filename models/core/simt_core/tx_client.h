@@ -58,12 +58,11 @@ typedef struct tx_warp {
     uint32_t fault_aborts; /* consecutive fault aborts: a transaction that always faults is a kernel bug */
     uint32_t fault_pc;
     /* Pause-and-Go: the tm_unit said (TX_BEGIN's or TX_RESUME's answer)
-     * that its accesses may pause lanes, so the warp issues nothing after a
-     * transactional access until it is answered; the lanes its responses
-     * paused so far, with their log index. */
+     * that its accesses may pause lanes, so each transactional request asks
+     * for a verdict and the warp issues nothing while one is outstanding
+     * (tx.h 2). */
     bool may_pause;
-    uint64_t pausing;
-    uint32_t pause_log_index;
+    uint32_t verdicts_pending;
     tx_lane lane[MAX_LANES];
 } tx_warp;
 
@@ -91,15 +90,9 @@ static inline void tx_client_request_abort(tx_warp *tx, int cause, uint32_t pc)
     tx->abort_cause = cause;
     tx->fault_pc = pc;
 }
-/* A response beat of a transactional access paused the lanes of `lanes`
- * (tx.h 2: SIMTX_FLAG_TX_PAUSE, the beat's group's lanes in aux bits 32-63). */
-static inline void tx_client_note_pause(tx_warp *tx, uint64_t lanes, uint32_t log_index)
-{
-    tx->pausing |= lanes;
-    tx->pause_log_index = log_index;
-}
-/* The paused access (at pc) completed: its paused lanes wait in a Paused entry. */
-void tx_client_pause(simt_core *c, warp *w, uint32_t warp_index, uint32_t pc, uint64_t now);
+/* The verdict of the warp's transactional access at pc (tx.h 2): its
+ * paused lanes wait in a Paused entry, and the warp may issue again. */
+void tx_client_verdict(simt_core *c, warp *w, uint32_t warp_index, uint32_t pc, const simtx_msg *msg, uint64_t now);
 /* A tx.h response on the ldst socket. */
 void tx_client_response(simt_core *c, const simtx_msg *msg, uint64_t now);
 /* The token a transactional warp holds: free it and wake the waiters. */

@@ -250,8 +250,8 @@ static void tm_unit_destroy(void *core)
     tmu_access_release(u);
     tmu_history_release(u);
     tmu_cat_release(u);
-    tmu_queue *queues[] = {&u->to_core, &u->pass, &u->to_memory};
-    for (size_t i = 0; i < 3; i++) free(queues[i]->messages), free(queues[i]->ready);
+    tmu_queue *queues[] = {&u->verdicts, &u->to_core, &u->pass, &u->to_memory};
+    for (size_t i = 0; i < sizeof queues / sizeof queues[0]; i++) free(queues[i]->messages), free(queues[i]->ready);
     free(u);
 }
 
@@ -336,20 +336,24 @@ static uint64_t tm_unit_cycle(void *core, uint64_t now)
     tmu *u = core;
     uint64_t next = SIMTX_NEVER;
     if (u->timed_checks) next = tmu_timed_checks_cycle(u, now);
-    tmu_queue *q = &u->to_core;
-    while (!u->core_blocked && q->length && q->ready[q->head] <= now) {
-        if (!u->env.send(u->env.context, CORE_PORT, &q->messages[q->head])) {
-            u->core_blocked = true;
-            break;
+    /* Verdicts first (tx.h 2): a request's own responses are due only after its verdict. */
+    tmu_queue *to_core[2] = {&u->verdicts, &u->to_core};
+    for (unsigned i = 0; i < 2; i++) {
+        tmu_queue *q = to_core[i];
+        while (!u->core_blocked && q->length && q->ready[q->head] <= now) {
+            if (!u->env.send(u->env.context, CORE_PORT, &q->messages[q->head])) {
+                u->core_blocked = true;
+                break;
+            }
+            queue_pop(q);
         }
-        queue_pop(q);
+        if (!u->core_blocked && q->length && q->ready[q->head] < next) next = q->ready[q->head] > now ? q->ready[q->head] : now + 1;
     }
-    if (!u->core_blocked && q->length && q->ready[q->head] < next) next = q->ready[q->head] > now ? q->ready[q->head] : now + 1;
     /* The tail of a pass-through request first (its beats stay together),
      * then the unit's own requests between the core's requests. */
     send_all(u, &u->pass, now);
     if (!u->pass_open) send_all(u, &u->to_memory, now);
-    q = &u->to_memory;
+    const tmu_queue *q = &u->to_memory;
     if (!u->memory_blocked && q->length && q->ready[q->head] > now && q->ready[q->head] < next) next = q->ready[q->head]; /* a filter's delay */
     return next;
 }
@@ -401,8 +405,8 @@ static void tm_unit_describe_pending(void *core, char *text, size_t size)
         if (count[p]) used += (size_t)snprintf(text + used, size - used, "%s%u warp%s %s", used ? ", " : "", count[p], count[p] == 1 ? "" : "s", phases[p]);
     if (used < size && u->probes.paused_lanes)
         used += (size_t)snprintf(text + used, size - used, "%s%llu lanes paused", used ? ", " : "", (unsigned long long)u->probes.paused_lanes);
-    if (used < size && (u->to_core.length || u->to_memory.length || u->pass.length))
-        snprintf(text + used, size - used, "%squeued: %zu to the core%s, %zu to memory%s", used ? "; " : "", u->to_core.length,
+    if (used < size && (u->verdicts.length || u->to_core.length || u->to_memory.length || u->pass.length))
+        snprintf(text + used, size - used, "%squeued: %zu to the core%s, %zu to memory%s", used ? "; " : "", u->verdicts.length + u->to_core.length,
                  u->core_blocked ? " (refused)" : "", u->to_memory.length + u->pass.length, u->memory_blocked ? " (refused)" : "");
 }
 

@@ -1,5 +1,6 @@
 /* tmu_access: transactional accesses (lazy versioning). The access filters
- * look first (lanes they pause leave the attempt, tx.h 2); a store goes to
+ * look first (lanes they pause leave the attempt, and the request's
+ * verdict goes to the core once they are done, tx.h 2); a store goes to
  * the lane's write log; a load of a logged word is answered from the logs;
  * the other lanes of a load go on as a word load, whose values are logged
  * on the way back, and their read stamps (ldst.h) lower the attempt's. */
@@ -48,6 +49,9 @@ static uint32_t new_request(tmu *u)
     r->fault_lane = 0;
     r->forwarded = 0;
     r->paused = 0;
+    r->verdict = false;
+    r->first_response = 0;
+    r->verdict_ready = 0;
     return index;
 }
 
@@ -59,11 +63,13 @@ static uint32_t extract(uint32_t word_value, uint32_t address, unsigned size)
     return size == 4 ? value : value & ((1u << (8 * size)) - 1u);
 }
 
-/* The request's responses, in beat order, ready at `ready` (ldst.h 4). */
+/* The request's responses, in beat order, ready at `ready` (ldst.h 4);
+ * after its verdict when that was answered already (tx.h 2). */
 static void respond(tmu *u, uint32_t index, uint64_t ready)
 {
     tmu_request *r = &u->requests[index];
-    for (unsigned b = 0; b < r->beat_count; b++) {
+    if (r->first_response && ready <= r->verdict_ready) ready = r->verdict_ready + 1;
+    for (unsigned b = r->first_response; b < r->beat_count; b++) {
         simtx_msg response;
         const simtx_msg *beat = &r->beats[b];
         simtx_msg_copy_header(&response, beat);
@@ -97,7 +103,7 @@ static void respond(tmu *u, uint32_t index, uint64_t ready)
 static void forward_load(tmu *u, uint32_t index, uint64_t lanes, uint64_t ready)
 {
     tmu_request *r = &u->requests[index];
-    const simtx_msg *head = &r->beats[0];
+    const simtx_msg *head = &r->beats[r->verdict]; /* not the VERDICT beat: its flags are the core's */
     uint32_t words[TMU_MAX_LANES];
     for (uint64_t m = lanes; m; m &= m - 1) words[__builtin_ctzll(m)] = r->addresses[__builtin_ctzll(m)] & ~3u;
     simtx_msg header, beats[LDST_MAX_BEATS];
@@ -141,6 +147,22 @@ static void pause_lanes(tmu *u, tmu_warp *w, tmu_request *r, uint64_t lanes)
     u->probes.paused_lanes += count;
 }
 
+/* Answers the request's VERDICT beat (tx.h 2): its paused lanes, ready at
+ * `ready`, the filters' lookups done. */
+static void send_verdict(tmu *u, tmu_request *r, uint64_t ready)
+{
+    simtx_msg response;
+    simtx_msg_copy_header(&response, &r->beats[0]);
+    simtx_msg_make_response(&response, SIMTX_STATUS_OK);
+    response.aux &= UINT64_C(0xffffffff) & ~LDST_LAST;
+    response.transaction_id = r->paused ? r->pause_index : 0;
+    tx_set_verdict_lanes(&response, r->paused);
+    tmu_queue *q = &u->verdicts;
+    if (!tmu_queue_push(u, q, &response, ready)) return;
+    r->verdict_ready = q->ready[(q->head + q->length - 1) % q->capacity]; /* the queue's order may delay it */
+    r->first_response = 1;
+}
+
 /* Serves a checked request. */
 static void serve(tmu *u, tmu_warp *w, uint32_t warp, uint32_t index, uint64_t now)
 {
@@ -155,12 +177,11 @@ static void serve(tmu *u, tmu_warp *w, uint32_t warp, uint32_t index, uint64_t n
         }
         paused |= pause;
     }
-    if (paused) {
-        pause_lanes(u, w, r, paused & r->lanes);
-        if (!r->lanes) { /* every lane paused: nothing to serve */
-            respond(u, index, now + delay + 1);
-            return;
-        }
+    if (paused) pause_lanes(u, w, r, paused & r->lanes);
+    if (r->verdict) send_verdict(u, r, now + delay);
+    if (paused && !r->lanes) { /* every lane paused: nothing to serve */
+        respond(u, index, now + delay + 1);
+        return;
     }
     w->log_position++;
     if (r->op == SIMTX_OP_READ) {
@@ -267,12 +288,14 @@ void tmu_access_beat(tmu *u, const simtx_msg *msg, uint64_t now)
     unsigned group = ldst_group(msg), kind = ldst_beat_of(msg);
     bool fits = r->beat_count < LDST_MAX_BEATS && (!r->beat_count || (msg->op == head->op && msg->id == head->id &&
                                                                       msg->lane_mask == head->lane_mask)) &&
-                group < LDST_MAX_GROUPS && kind <= LDST_BEAT_DATA;
+                group < LDST_MAX_GROUPS && (kind <= LDST_BEAT_DATA || (kind == LDST_BEAT_VERDICT && !r->beat_count));
     /* Kept whole for its response; past the most beats a request takes the
      * last slot keeps the latest beat, so the completion is answered. */
     r->beats[r->beat_count < LDST_MAX_BEATS ? r->beat_count++ : LDST_MAX_BEATS - 1] = *msg;
     if (!fits) {
         r->fault = LDST_FAULT_UNSUPPORTED;
+    } else if (kind == LDST_BEAT_VERDICT) {
+        r->verdict = true; /* no slots */
     } else {
         uint32_t *slots = (kind == LDST_BEAT_ADDRESSES ? r->addresses : r->data) + LDST_LANES_PER_BEAT * group;
         for (uint32_t m = ldst_group_lanes(msg->lane_mask, group); m; m &= m - 1) {
@@ -307,7 +330,11 @@ void tmu_access_response(tmu *u, const simtx_msg *msg, uint64_t now)
             unsigned i = (unsigned)__builtin_ctz(m), l = LDST_LANES_PER_BEAT * group + i;
             uint32_t word = r->addresses[l] & ~3u, word_value = ldst_slot(msg, i);
             tmu_lane *lane = &w->lane[l];
-            if (!tmu_log_find(&lane->reads, word)) tmu_log_append(u, &lane->reads, word, word_value);
+            if (!tmu_log_find(&lane->reads, word)) {
+                tmu_log_append(u, &lane->reads, word, word_value);
+                /* A load the lane issued before it paused (tx.h 5): its word stays at the resume. */
+                if (lane->paused) lane->pause_reads = lane->reads.count;
+            }
             r->results[l] = extract(word_value, r->addresses[l], r->access_size);
         }
     }

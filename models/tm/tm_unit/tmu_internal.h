@@ -51,7 +51,8 @@ typedef struct tmu_lane {
     bool tcd;          /* committed read-only by temporal conflict detection */
     bool early_aborted; /* failed the Early-Abort check (its conflict address table) */
     /* Pause-and-Go: paused at the warp's log position pause_index, with
-     * these many read and write entries (TX_RESUME truncates back to them) */
+     * these many read and write entries (TX_RESUME truncates back to them;
+     * a load the lane issued before the pause may log its words later) */
     bool paused;
     uint32_t pause_index, pause_reads, pause_writes;
     uint32_t pauses; /* in the running attempt */
@@ -81,6 +82,9 @@ typedef struct tmu_request {
     uint64_t forwarded;        /* lanes sent on as a load, whose completion is awaited */
     uint64_t paused;           /* lanes a filter paused (tx.h 2), out of `lanes` */
     uint32_t pause_index;      /* their log index */
+    bool verdict;              /* beats[0] is a VERDICT beat (tx.h 2), answered when the filters are done */
+    uint8_t first_response;    /* 1 once the verdict is answered: the other beats' responses remain */
+    uint64_t verdict_ready;    /* the cycle the verdict went into the `verdicts` queue for */
 } tmu_request;
 
 typedef struct tmu_warp {
@@ -190,6 +194,8 @@ struct tmu {
     uint32_t staging;          /* the request whose beats are arriving (UINT32_MAX: none) */
     bool pass_open;            /* a pass-through request's first beat went on, its last not yet */
     tmu_queue to_core;         /* responses to the core */
+    tmu_queue verdicts;        /* verdicts (tx.h 2) to the core, sent before to_core: they pass the responses
+                                  queued before them, never their own request's */
     tmu_queue pass;            /* tail beats of a pass-through request the ldst socket refused */
     tmu_queue to_memory;       /* the unit's own requests (TM protocol, forwarded loads) */
     bool core_blocked, memory_blocked;

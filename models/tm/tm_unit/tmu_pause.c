@@ -4,7 +4,8 @@
  * read or write, would likely fail validation, so the lane pauses before
  * the access (tmu_access.c parks it, the core keeps it in a Paused entry)
  * and resumes once the warp's running attempt is over. The lookups take
- * cat_ports lanes per cycle, spent before the access is served. A lane
+ * cat_ports lanes per cycle, spent before the access is served and before
+ * its verdict lets the warp go on (tx.h 2). A lane
  * that has paused pauses_per_lane times in the attempt runs on: the paper
  * sets no bound, and on the trees, where most of a warp's lanes hit the
  * table near the root, repeated pauses cost more commit rounds than the

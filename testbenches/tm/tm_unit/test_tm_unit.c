@@ -152,6 +152,12 @@ typedef struct bench {
     simtx_msg passed[64]; /* requests that went to the ldst socket unanswered by the fake (pass-through) */
     unsigned passed_count;
     uint64_t last_cid_request; /* the cycle the unit last asked for commit IDs */
+    bool verdicts;             /* transactional requests start with a VERDICT beat (tx.h 2), as under Pause-and-Go */
+    int verdict;               /* the last request's verdict response (-1: none) */
+    uint64_t request_cycle;    /* the cycle the last request's beats arrived */
+    bool hold_loads;           /* the fake memory keeps forwarded loads until release_loads */
+    simtx_msg held[16];
+    unsigned held_count;
 } bench;
 
 static bench b_storage;
@@ -206,6 +212,8 @@ static void drain(bench *b)
                 b->to_core[b->to_core_count++] = sent[i];
             } else if (sent[i].id < 1000) { /* the core's own request, passed through */
                 b->passed[b->passed_count++] = sent[i];
+            } else if (b->hold_loads && sent[i].op == SIMTX_OP_READ && b->held_count < 16) {
+                b->held[b->held_count++] = sent[i];
             } else {
                 if (sent[i].op == SIMTX_OP_TM_CID_REQUEST) b->last_cid_request = b->now;
                 simtx_msg response;
@@ -270,10 +278,9 @@ static tx_outcome commit(bench *b, uint64_t lanes)
 }
 
 /* Sends the beats of an ldst.h request (id, lanes, one address and value
- * per lane) and runs until its completion; returns the index of its first
- * response. */
-static int access(bench *b, simtx_op op, unsigned size, uint64_t lanes, const uint32_t *addresses, const uint32_t *data,
-                  bool transactional, uint64_t id)
+ * per lane), a VERDICT beat first when b->verdicts asks for it. */
+static void send_request(bench *b, simtx_op op, unsigned size, uint64_t lanes, const uint32_t *addresses, const uint32_t *data,
+                         bool transactional, uint64_t id)
 {
     simtx_msg header, beats[LDST_MAX_BEATS];
     simtx_msg_init(&header, op, 0, 0);
@@ -286,18 +293,55 @@ static int access(bench *b, simtx_op op, unsigned size, uint64_t lanes, const ui
     header.cta = 1;
     header.flags = transactional ? SIMTX_FLAG_TRANSACTIONAL : 0;
     unsigned count = ldst_make_beats(beats, &header, addresses, data, NULL);
-    unsigned before = b->to_core_count;
+    if (b->verdicts && transactional) {
+        simtx_msg verdict;
+        tx_verdict_beat(&verdict, &beats[0]);
+        CHECK(tm_unit_block_info.accept(b->unit, CORE, &verdict, b->now) != SIMTX_BUSY);
+    }
     for (unsigned i = 0; i < count; i++) CHECK(tm_unit_block_info.accept(b->unit, CORE, &beats[i], b->now) != SIMTX_BUSY);
+    b->request_cycle = b->now;
+}
+
+/* send_request, then runs until the request's completion; returns the
+ * index of its first response (its verdict's, if any, in b->verdict). */
+static int access(bench *b, simtx_op op, unsigned size, uint64_t lanes, const uint32_t *addresses, const uint32_t *data,
+                  bool transactional, uint64_t id)
+{
+    unsigned before = b->to_core_count;
+    send_request(b, op, size, lanes, addresses, data, transactional, id);
+    b->verdict = -1;
     for (unsigned c = 0; c < 500; c++) {
         for (unsigned i = before; i < b->to_core_count; i++)
             if (b->to_core[i].id == id && ldst_is_last(&b->to_core[i])) {
-                for (unsigned j = before; j <= i; j++)
-                    if (b->to_core[j].id == id) return (int)j;
+                int first = -1;
+                for (unsigned j = before; j <= i; j++) {
+                    if (b->to_core[j].id != id) continue;
+                    if (ldst_beat_of(&b->to_core[j]) == LDST_BEAT_VERDICT) {
+                        CHECK(first < 0); /* the verdict comes first */
+                        b->verdict = (int)j;
+                    } else if (first < 0) {
+                        first = (int)j;
+                    }
+                }
+                CHECK_EQUAL(b->verdict >= 0, b->verdicts && transactional);
+                return first;
             }
         run(b, 1);
     }
     CHECK(!"no completion");
     return -1;
+}
+
+/* Answers the forwarded loads the fake memory held (b->hold_loads). */
+static void release_loads(bench *b)
+{
+    for (unsigned i = 0; i < b->held_count; i++) {
+        simtx_msg response;
+        fake_answer(&b->memory, &b->held[i], &response);
+        CHECK(tm_unit_block_info.accept(b->unit, LDST, &response, b->now) != SIMTX_BUSY);
+    }
+    b->held_count = 0;
+    run(b, 1);
 }
 
 static uint32_t load1(bench *b, uint32_t address, uint64_t id)
@@ -633,7 +677,8 @@ static void refused(bench *b, simtx_op op, uint64_t lanes, uint32_t log_index, c
     b->fake.failure[0] = '\0';
 }
 
-/* The lanes a request's responses paused (every beat says its group's), or 0. */
+/* The lanes a request's responses paused (every beat says its group's), or
+ * 0; its verdict (tx.h 2), when it asked for one, says the same. */
 static uint64_t paused_by(const bench *b, int first, uint64_t id, uint32_t *log_index)
 {
     uint64_t lanes = 0;
@@ -645,6 +690,13 @@ static uint64_t paused_by(const bench *b, int first, uint64_t id, uint32_t *log_
             *log_index = r->transaction_id;
         }
         if (ldst_is_last(r)) break;
+    }
+    if (b->verdict >= 0 && b->to_core[b->verdict].id == id) {
+        const simtx_msg *verdict = &b->to_core[b->verdict];
+        CHECK(verdict->flags & SIMTX_FLAG_TX_PAUSE);
+        CHECK(!ldst_is_last(verdict));
+        CHECK_EQUAL(tx_verdict_lanes(verdict), lanes);
+        if (lanes) CHECK_EQUAL(verdict->transaction_id, *log_index);
     }
     return lanes;
 }
@@ -670,6 +722,7 @@ static void test_pause_figure6(void)
 {
     const char *settings[] = {"filters=pause_and_go", "cat_ports=4", NULL};
     bench *b = bench_open(settings);
+    b->verdicts = true;
     for (unsigned w = 0; w < 12; w++) b->memory.words[w] = 100 + w;
     int begun = event(b, SIMTX_OP_TX_BEGIN, 0xff, 0, 10);
     CHECK(b->to_core[begun].flags & SIMTX_FLAG_TX_PAUSE); /* the accesses may pause: the core holds the warp after each */
@@ -682,6 +735,10 @@ static void test_pause_figure6(void)
     first = load8(b, 0xff, 0, 1001); /* y = a[i-1]: words 0..7 */
     CHECK_EQUAL(paused_by(b, first, 1001, &log_index), 0x0f);
     CHECK_EQUAL(log_index, 1);
+    /* The verdict when the lookups are done (ceil(8 lanes / 4 ports) = 2
+     * cycles after the request), the values after it. */
+    CHECK_EQUAL(b->to_core_cycle[b->verdict] - b->request_cycle, 2);
+    CHECK(b->to_core_cycle[first] > b->to_core_cycle[b->verdict]);
     CHECK_EQUAL(ldst_slot(&b->to_core[first], 5), 105); /* 4-7 have their values */
     CHECK_EQUAL(ldst_slot(&b->to_core[first], 1), 0);   /* 0-3 none */
     CHECK_EQUAL(counter(b, "pauses"), 1);
@@ -741,6 +798,7 @@ static void test_pause_figure7(void)
 {
     const char *settings[] = {"filters=pause_and_go", "pauses_per_lane=0", NULL}; /* lane 0 pauses twice */
     bench *b = bench_open(settings);
+    b->verdicts = true;
     event(b, SIMTX_OP_TX_BEGIN, 0xff, 0, 10);
     uint32_t log_index = 99, offset = 0x400;
     uint64_t id = 1000;
@@ -785,6 +843,55 @@ static void test_pause_figure7(void)
     bench_close(b);
 }
 
+/* The core goes on at a verdict, not at the data (tx.h 2): a lane may
+ * pause at a load while its earlier load is still out. That load's word,
+ * logged after the pause, belongs before the log index: it stays in the
+ * lane's read log at the resume, so the lane's commit validates it (a
+ * write to it in between fails the lane). The verdict of a 32-lane load
+ * comes ceil(32 / 4 ports) = 8 cycles after the request, long before the
+ * held data. */
+static void test_pause_with_load_out(void)
+{
+    const char *settings[] = {"filters=pause_and_go", "cat_ports=4", NULL};
+    bench *b = bench_open(settings);
+    b->verdicts = true;
+    b->hold_loads = true;
+    event(b, SIMTX_OP_TX_BEGIN, 0x3, 0, 10);
+    uint32_t addresses[64] = {0}, log_index = 99;
+    for (unsigned l = 0; l < 2; l++) addresses[l] = BASE + 0x800 + 4 * l; /* A: words 512, 513 */
+    unsigned before = b->to_core_count;
+    send_request(b, SIMTX_OP_READ, 4, 0x3, addresses, NULL, true, 1000);
+    run(b, 20);
+    CHECK_EQUAL(b->held_count, 1);                    /* A's data held by the memory side */
+    CHECK_EQUAL(b->to_core_count - before, 1);        /* ... its verdict out: the core may go on */
+    CHECK_EQUAL(ldst_beat_of(&b->to_core[before]), LDST_BEAT_VERDICT);
+    CHECK_EQUAL(tx_verdict_lanes(&b->to_core[before]), 0);
+    CHECK_EQUAL(b->to_core_cycle[before] - b->request_cycle, 1); /* 2 lanes, 4 ports */
+    uint32_t hit = (BASE + 0xc04) | NOTIFY_CAT_ADD | NOTIFY_CAT_WRITE; /* lane 1's word of B */
+    notify_cat(b, &hit, 1);
+    for (unsigned l = 0; l < 2; l++) addresses[l] = BASE + 0xc00 + 4 * l; /* B */
+    before = b->to_core_count;
+    send_request(b, SIMTX_OP_READ, 4, 0x3, addresses, NULL, true, 1001);
+    run(b, 20);
+    CHECK_EQUAL(b->to_core_count - before, 1);
+    CHECK_EQUAL(tx_verdict_lanes(&b->to_core[before]), 0x2); /* lane 1 pauses at B */
+    CHECK_EQUAL(b->to_core[before].transaction_id, 1);
+    release_loads(b); /* A's words come back, lane 1 paused */
+    b->hold_loads = false;
+    run(b, 5);
+    CHECK(find_response(b, SIMTX_OP_READ, before + 1) >= 0);
+    CHECK_EQUAL(commit(b, 0x1).committed, 0x1);
+    b->memory.words[513] = 7; /* another transaction writes lane 1's word of A */
+    uint32_t removed = (BASE + 0xc04) | NOTIFY_CAT_WRITE;
+    notify_cat(b, &removed, 1);
+    resume(b, 0x2, 1);
+    CHECK_EQUAL(paused_by(b, load8(b, 0x2, 0xc00, 1002), 1002, &log_index), 0);
+    tx_outcome outcome = commit(b, 0x2);
+    CHECK_EQUAL(outcome.retry, 0x2); /* its read of A, logged after the pause, was validated */
+    CHECK_EQUAL(counter(b, "aborts_validation"), 1);
+    bench_close(b);
+}
+
 /* pauses_per_lane (default 1): a lane that paused in the attempt runs on
  * past a later hit; with 0 (no limit) it pauses again. */
 static void test_pause_limit(void)
@@ -792,6 +899,7 @@ static void test_pause_limit(void)
     for (unsigned limit = 0; limit < 2; limit++) {
         const char *settings[] = {"filters=pause_and_go", limit ? "pauses_per_lane=1" : "pauses_per_lane=0", NULL};
         bench *b = bench_open(settings);
+        b->verdicts = limit; /* with and without VERDICT beats: the pause is the same */
         event(b, SIMTX_OP_TX_BEGIN, 0x7, 0, 10);
         uint32_t log_index = 99, hit[2];
         uint64_t id = 2000;
@@ -817,6 +925,7 @@ static void test_pause_rules(void)
 {
     const char *settings[] = {"filters=pause_and_go", NULL};
     bench *b = bench_open(settings);
+    b->verdicts = true;
     event(b, SIMTX_OP_TX_BEGIN, 0xf0, 0, 10);
     uint32_t read[8], log_index = 99;
     for (unsigned l = 0; l < 8; l++) read[l] = (BASE + 4 * l) | NOTIFY_CAT_ADD; /* read by committing transactions */
@@ -914,6 +1023,7 @@ int main(void)
     test_pause_figure6();
     test_pause_figure7();
     test_pause_limit();
+    test_pause_with_load_out();
     test_pause_rules();
     test_rollback_and_faults();
     test_bad_parameters();
