@@ -49,7 +49,7 @@ typedef struct packet_route {
     int destination; /* output port */
     packet_size size;
     uint8_t network;
-    bool broadcast;  /* a copy goes to every partition-side output, destination the next one */
+    bool broadcast;  /* a copy goes to every partition-side output (its outputs_missing set) */
 } packet_route;
 
 /* A bounded FIFO of packets, by their index in the crossbar's message
@@ -126,6 +126,10 @@ typedef struct crossbar {
     uint64_t *heads_for, *wanted_outputs;
     /* The outputs whose queue is full: the switch passes them over. */
     uint64_t *full_outputs;
+    /* Per input whose head is a broadcast: the outputs still missing their
+     * copy, in whose heads_for sets it stands; and the set a broadcast
+     * starts with (every partition-side output). */
+    uint64_t *outputs_missing, *broadcast_outputs;
     /* Per input with a head packet: the cycle it may cross the switch (its
      * ready cycle or its switch input's, the later) and its network, in
      * compact arrays, so that the switch's search reads no port state. */
@@ -199,10 +203,23 @@ static const packet_route *head_route(const crossbar_port *port)
 /* The inputs whose head packet goes to output d. */
 static uint64_t *heads_for(const crossbar *x, unsigned d) { return &x->heads_for[(size_t)d * port_set_words(x->port_count)]; }
 
+/* The outputs still missing a copy of input s's head, a broadcast. */
+static uint64_t *outputs_missing(const crossbar *x, unsigned s) { return &x->outputs_missing[(size_t)s * port_set_words(x->port_count)]; }
+
 /* When the head of a port's (non-empty) output queue may leave. */
 static uint64_t output_head_due(const crossbar_port *port)
 {
     return max_cycle(packet_queue_front_ready(&port->output), port->link_free);
+}
+
+/* Input s has a new head, a broadcast: it stands in the set of every
+ * output, each of which takes its copy when its arbitration picks it. */
+__attribute__((noinline)) static void enter_broadcast_head(crossbar *x, unsigned s)
+{
+    uint64_t *missing = outputs_missing(x, s);
+    memcpy(missing, x->broadcast_outputs, port_set_words(x->port_count) * sizeof *missing);
+    FOR_EACH_PORT(d, missing, x->port_count) port_set_add(heads_for(x, d), s);
+    for (unsigned word = 0; word < port_set_words(x->port_count); word++) x->wanted_outputs[word] |= missing[word];
 }
 
 /* Input s has a new head packet: enter it in its output's set. Inlined
@@ -213,18 +230,20 @@ static inline __attribute__((always_inline)) void enter_head(crossbar *x, unsign
     const crossbar_port *in = &x->ports[s];
     const packet_route *route = head_route(in);
     unsigned d = (unsigned)route->destination;
-    port_set_add(heads_for(x, d), s);
-    port_set_add(x->wanted_outputs, d);
+    if (__builtin_expect(route->broadcast, 0)) {
+        enter_broadcast_head(x, s);
+    } else {
+        port_set_add(heads_for(x, d), s);
+        port_set_add(x->wanted_outputs, d);
+    }
     x->head_ready[s] = max_cycle(packet_queue_front_ready(&in->input), in->switch_in_free);
     x->head_network[s] = route->network;
 }
 
-/* The head packet of input s crosses the switch: take it out of its output's
- * set. Inlined into the switch, as it was before a broadcast's copies also
- * called it. */
-static inline __attribute__((always_inline)) void leave_head(crossbar *x, unsigned s)
+/* Input s's head crosses the switch to output d: take it out of that
+ * output's set. Inlined into the switch. */
+static inline __attribute__((always_inline)) void leave_head(crossbar *x, unsigned s, unsigned d)
 {
-    unsigned d = (unsigned)head_route(&x->ports[s])->destination;
     uint64_t *inputs = heads_for(x, d);
     port_set_remove(inputs, s);
     if (port_set_empty(inputs, x->port_count)) port_set_remove(x->wanted_outputs, d);
@@ -263,6 +282,8 @@ static void crossbar_destroy(void *core)
     free(x->heads_for);
     free(x->wanted_outputs);
     free(x->full_outputs);
+    free(x->outputs_missing);
+    free(x->broadcast_outputs);
     free(x->head_ready);
     free(x->head_network);
     free(x->output_due);
@@ -322,12 +343,14 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->heads_for = calloc((size_t)n * port_set_words(n), sizeof *x->heads_for);
     x->wanted_outputs = calloc(port_set_words(n), sizeof *x->wanted_outputs);
     x->full_outputs = calloc(port_set_words(n), sizeof *x->full_outputs);
+    x->outputs_missing = calloc((size_t)n * port_set_words(n), sizeof *x->outputs_missing);
+    x->broadcast_outputs = calloc(port_set_words(n), sizeof *x->broadcast_outputs);
     x->head_ready = calloc(n, sizeof *x->head_ready);
     x->head_network = calloc(n, sizeof *x->head_network);
     x->output_due = calloc(n, sizeof *x->output_due);
     bool ok = x->params.mapping && x->ports && x->messages && x->free_messages && x->queue_packets && x->queue_ready_cycles &&
               x->input_routes && x->output_sizes && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs && x->full_outputs &&
-              x->head_ready && x->head_network && x->output_due;
+              x->outputs_missing && x->broadcast_outputs && x->head_ready && x->head_network && x->output_due;
     if (!ok) {
         snprintf(error, error_size, "out of memory for %u ports", n);
         crossbar_destroy(x);
@@ -344,6 +367,7 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
         first_slot += (size_t)p->output_queue_depth;
     }
     for (size_t i = 0; i < slots; i++) x->free_messages[x->free_message_count++] = (uint32_t)i;
+    for (unsigned d = core_count(x); d < n; d++) port_set_add(x->broadcast_outputs, d);
     simtx_observer *o = env->observer;
     static const char *const network_names[NETWORKS] = {"request", "reply"};
     for (unsigned k = 0; k < NETWORKS; k++) {
@@ -451,24 +475,50 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
     return SIMTX_ACCEPTED;
 }
 
-/* The head of input s, a broadcast, crosses to output d (not the last) as
- * a copy in a free message slot (the output queue slot it takes is one a
- * message may occupy, so there is always one); the packet stays at the
- * head, now for output d + 1. */
-__attribute__((noinline)) static void cross_broadcast_copy(crossbar *x, unsigned s, unsigned d, uint64_t ready, uint64_t switch_free)
+/* Output d, whose arbitration picked input s's head, a broadcast, takes its
+ * copy in a free message slot; the input stays free for the other outputs
+ * in this cycle. Returns false, with the head now destined to d, when d was
+ * the last output missing one: the packet itself then crosses as a
+ * unicast's, and the input's switch becomes busy for the transfer.
+ * Messages in use never outnumber the queue slots in use (the original
+ * holds its input slot, each copy an output slot), so the output slot the
+ * copy takes leaves a free message slot, however many copies leave at once. */
+__attribute__((noinline)) static bool take_broadcast_copy(crossbar *x, unsigned s, unsigned d, uint64_t ready, uint64_t switch_free)
 {
     crossbar_port *in = &x->ports[s], *out = &x->ports[d];
+    uint64_t *missing = outputs_missing(x, s);
+    port_set_remove(missing, d);
+    if (port_set_empty(missing, x->port_count)) {
+        in->input_routes[in->input.head].destination = (int)d;
+        return false;
+    }
+    if (__builtin_expect(!x->free_message_count, 0)) { /* the run stops at the end of this cycle */
+        x->env.fail(x->env.context, "no free message slot for a broadcast copy: messages in use outnumber the queue slots in use");
+        return true;
+    }
     uint32_t copy = x->free_messages[--x->free_message_count];
     x->messages[copy] = x->messages[packet_queue_front(&in->input)];
     packet_queue_push(&out->output, copy, ready);
     if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
-    in->switch_in_free = out->switch_out_free = switch_free;
-    leave_head(x, s);
-    in->input_routes[in->input.head].destination = (int)d + 1;
-    enter_head(x, s);
-    in->input_depth = in->input.length;
+    out->switch_out_free = switch_free;
+    leave_head(x, s, d);
     out->output_depth = out->output.length;
     out->next_source = s + 1 < x->port_count ? s + 1 : 0;
+    return true;
+}
+
+/* The cycle input p's head, a broadcast, may next cross to one of the
+ * outputs missing it (SIMTX_NEVER: all of them full, freed by their links). */
+__attribute__((noinline)) static uint64_t broadcast_head_due(const crossbar *x, unsigned p, uint64_t now)
+{
+    uint64_t due = SIMTX_NEVER;
+    FOR_EACH_PORT(d, outputs_missing(x, p), x->port_count) {
+        const crossbar_port *out = &x->ports[d];
+        uint64_t when = max_cycle(x->head_ready[p], out->switch_out_free);
+        if (packet_queue_full(&out->output) && when <= now) continue;
+        due = min_cycle(due, when);
+    }
+    return due;
 }
 
 static uint64_t crossbar_cycle(void *core, uint64_t now)
@@ -518,7 +568,10 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
      * visited. Outputs are decided one after another: a transfer changes
      * only its output and its input, whose next head cannot move in this
      * cycle (the switch input is busy), so the order does not matter, nor
-     * do outputs that such a head makes wanted. */
+     * do outputs that such a head makes wanted. A broadcast head's copy
+     * changes only its output and the head's missing outputs: the input
+     * drives several outputs in one transfer (fan-out), and every free one
+     * that picks it takes its copy in this cycle. */
     uint64_t open_outputs[MAX_PORT_WORDS];
     for (unsigned word = 0; word < port_set_words(n); word++) open_outputs[word] = x->wanted_outputs[word] & ~x->full_outputs[word];
     FOR_EACH_PORT(d, open_outputs, n) {
@@ -551,14 +604,11 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
             next = min_cycle(next, x->output_due[d]);
             port_set_add(x->busy_outputs, d);
         }
-        if (__builtin_expect(route->broadcast, 0) && d + 1 < n) {
-            cross_broadcast_copy(x, s, d, ready, now + cycles);
-            continue;
-        }
+        if (__builtin_expect(route->broadcast, 0) && take_broadcast_copy(x, s, d, ready, now + cycles)) continue;
         packet_queue_push(&out->output, packet_queue_front(&in->input), ready);
         if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
         in->switch_in_free = out->switch_out_free = now + cycles;
-        leave_head(x, s);
+        leave_head(x, s, d);
         packet_queue_pop(&in->input);
         if (in->refused) { /* refused while full: the sender may come in now */
             in->refused = false;
@@ -573,7 +623,12 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
     /* Sleep until something can move: the next cycle at the soonest, so the
      * inputs need not be looked at when an output moves then. */
     if (next > now + 1) FOR_EACH_PORT(p, x->busy_inputs, n) {
-        const crossbar_port *out = &x->ports[head_route(&x->ports[p])->destination];
+        const packet_route *route = head_route(&x->ports[p]);
+        if (__builtin_expect(route->broadcast, 0)) {
+            next = min_cycle(next, broadcast_head_due(x, p, now));
+            continue;
+        }
+        const crossbar_port *out = &x->ports[route->destination];
         uint64_t when = x->head_ready[p];
         if (out->switch_out_free > when) when = out->switch_out_free;
         /* A full output queue frees when its link sends, planned above. */
