@@ -49,7 +49,7 @@ typedef struct packet_route {
     int destination; /* output port */
     packet_size size;
     uint8_t network;
-    bool broadcast;  /* a copy goes to every partition-side output (its outputs_missing set) */
+    bool broadcast;  /* a copy goes to every partition-side output (its outputs_missing set); destination: the sentinel port */
 } packet_route;
 
 /* A bounded FIFO of packets, by their index in the crossbar's message
@@ -106,6 +106,9 @@ typedef struct crossbar {
     simtx_env env;
     crossbar_mapping mapping;
     unsigned port_count;
+    /* port_count ports and a sentinel, the destination of a broadcast head:
+     * never free and always full, so that planning a wake-up for an input
+     * need not test whether its head is a broadcast. */
     crossbar_port *ports;
     /* The messages of the packets in the queues, one slot per queue slot of
      * every port, so that a queue with room always finds a free one. */
@@ -127,9 +130,11 @@ typedef struct crossbar {
     /* The outputs whose queue is full: the switch passes them over. */
     uint64_t *full_outputs;
     /* Per input whose head is a broadcast: the outputs still missing their
-     * copy, in whose heads_for sets it stands; and the set a broadcast
-     * starts with (every partition-side output). */
+     * copy, in whose heads_for sets it stands; the set a broadcast starts
+     * with (every partition-side output); and how many heads are
+     * broadcasts (their wake-up is planned apart from the unicasts'). */
     uint64_t *outputs_missing, *broadcast_outputs;
+    unsigned broadcast_heads;
     /* Per input with a head packet: the cycle it may cross the switch (its
      * ready cycle or its switch input's, the later) and its network, in
      * compact arrays, so that the switch's search reads no port state. */
@@ -186,7 +191,7 @@ static int map_request(const crossbar *x, uint64_t address)
 static int destination(const crossbar *x, const simtx_msg *msg)
 {
     if (!msg->is_response && x->mapping == MAP_CORE) {
-        if (msg->flags & SIMTX_FLAG_BROADCAST) return (int)core_count(x); /* the first output */
+        if (msg->flags & SIMTX_FLAG_BROADCAST) return (int)x->port_count; /* the sentinel port: every output */
         return msg->core >= 0 && msg->core < x->params.partitions ? (int)core_count(x) + msg->core : NO_ROUTE;
     }
     if (!msg->is_response) return map_request(x, msg->address);
@@ -216,6 +221,7 @@ static uint64_t output_head_due(const crossbar_port *port)
  * output, each of which takes its copy when its arbitration picks it. */
 __attribute__((noinline)) static void enter_broadcast_head(crossbar *x, unsigned s)
 {
+    x->broadcast_heads++;
     uint64_t *missing = outputs_missing(x, s);
     memcpy(missing, x->broadcast_outputs, port_set_words(x->port_count) * sizeof *missing);
     FOR_EACH_PORT(d, missing, x->port_count) port_set_add(heads_for(x, d), s);
@@ -247,6 +253,21 @@ static inline __attribute__((always_inline)) void leave_head(crossbar *x, unsign
     uint64_t *inputs = heads_for(x, d);
     port_set_remove(inputs, s);
     if (port_set_empty(inputs, x->port_count)) port_set_remove(x->wanted_outputs, d);
+}
+
+/* The head packet of input s has crossed the switch: the next one, if any,
+ * becomes the head; a refused sender may come in now. */
+static inline __attribute__((always_inline)) void pop_head(crossbar *x, unsigned s)
+{
+    crossbar_port *in = &x->ports[s];
+    packet_queue_pop(&in->input);
+    if (in->refused) { /* refused while full: the sender may come in now */
+        in->refused = false;
+        if (x->env.room) x->env.room(x->env.context, s);
+    }
+    if (packet_queue_empty(&in->input)) port_set_remove(x->busy_inputs, s);
+    else enter_head(x, s);
+    in->input_depth = in->input.length;
 }
 
 static unsigned network_of(const simtx_msg *msg) { return msg->is_response ? REPLY_NETWORK : REQUEST_NETWORK; }
@@ -331,7 +352,7 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->port_count = (unsigned)(p->cores + p->partitions);
     unsigned n = x->port_count;
     size_t slots = (size_t)n * ((size_t)p->input_queue_depth + (size_t)p->output_queue_depth);
-    x->ports = calloc(n, sizeof *x->ports);
+    x->ports = calloc(n + 1, sizeof *x->ports);
     x->messages = calloc(slots, sizeof *x->messages);
     x->free_messages = calloc(slots, sizeof *x->free_messages);
     x->queue_packets = calloc(slots, sizeof *x->queue_packets);
@@ -368,6 +389,7 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     }
     for (size_t i = 0; i < slots; i++) x->free_messages[x->free_message_count++] = (uint32_t)i;
     for (unsigned d = core_count(x); d < n; d++) port_set_add(x->broadcast_outputs, d);
+    x->ports[n].switch_out_free = SIMTX_NEVER; /* the sentinel; its output queue, of capacity 0, is full */
     simtx_observer *o = env->observer;
     static const char *const network_names[NETWORKS] = {"request", "reply"};
     for (unsigned k = 0; k < NETWORKS; k++) {
@@ -476,47 +498,57 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
 }
 
 /* Output d, whose arbitration picked input s's head, a broadcast, takes its
- * copy in a free message slot; the input stays free for the other outputs
- * in this cycle. Returns false, with the head now destined to d, when d was
- * the last output missing one: the packet itself then crosses as a
- * unicast's, and the input's switch becomes busy for the transfer.
- * Messages in use never outnumber the queue slots in use (the original
- * holds its input slot, each copy an output slot), so the output slot the
- * copy takes leaves a free message slot, however many copies leave at once. */
-__attribute__((noinline)) static bool take_broadcast_copy(crossbar *x, unsigned s, unsigned d, uint64_t ready, uint64_t switch_free)
+ * copy; the input stays free for the other outputs in this cycle. The last
+ * output missing one takes the packet itself, which leaves the input as a
+ * unicast does, the input's switch port then busy for the transfer; the
+ * others take a copy in a free message slot. Messages in use never
+ * outnumber the queue slots in use (the original holds its input slot,
+ * each copy an output slot), so the output slot a copy takes leaves a free
+ * message slot, however many copies leave at once. Out of line, so that
+ * the switch keeps no value live across it for the unicasts. */
+__attribute__((noinline)) static void cross_broadcast(crossbar *x, unsigned s, unsigned d, uint64_t ready, uint64_t switch_free)
 {
     crossbar_port *in = &x->ports[s], *out = &x->ports[d];
     uint64_t *missing = outputs_missing(x, s);
     port_set_remove(missing, d);
-    if (port_set_empty(missing, x->port_count)) {
-        in->input_routes[in->input.head].destination = (int)d;
-        return false;
+    uint32_t packet = packet_queue_front(&in->input);
+    bool last = port_set_empty(missing, x->port_count);
+    if (!last) {
+        if (__builtin_expect(!x->free_message_count, 0)) { /* the run stops at the end of this cycle */
+            x->env.fail(x->env.context, "no free message slot for a broadcast copy: messages in use outnumber the queue slots in use");
+            return;
+        }
+        uint32_t copy = x->free_messages[--x->free_message_count];
+        x->messages[copy] = x->messages[packet];
+        packet = copy;
     }
-    if (__builtin_expect(!x->free_message_count, 0)) { /* the run stops at the end of this cycle */
-        x->env.fail(x->env.context, "no free message slot for a broadcast copy: messages in use outnumber the queue slots in use");
-        return true;
-    }
-    uint32_t copy = x->free_messages[--x->free_message_count];
-    x->messages[copy] = x->messages[packet_queue_front(&in->input)];
-    packet_queue_push(&out->output, copy, ready);
+    packet_queue_push(&out->output, packet, ready);
     if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
     out->switch_out_free = switch_free;
     leave_head(x, s, d);
+    if (last) {
+        in->switch_in_free = switch_free;
+        x->broadcast_heads--;
+        pop_head(x, s);
+    }
     out->output_depth = out->output.length;
     out->next_source = s + 1 < x->port_count ? s + 1 : 0;
-    return true;
 }
 
-/* The cycle input p's head, a broadcast, may next cross to one of the
- * outputs missing it (SIMTX_NEVER: all of them full, freed by their links). */
-__attribute__((noinline)) static uint64_t broadcast_head_due(const crossbar *x, unsigned p, uint64_t now)
+/* The next cycle an input's head, a broadcast, may cross to one of the
+ * outputs missing it (SIMTX_NEVER: all of them full, freed by their links).
+ * Apart from the unicast heads' planning, which thus makes no call. */
+__attribute__((noinline)) static uint64_t broadcast_heads_due(const crossbar *x, uint64_t now)
 {
     uint64_t due = SIMTX_NEVER;
-    FOR_EACH_PORT(d, outputs_missing(x, p), x->port_count) {
-        const crossbar_port *out = &x->ports[d];
-        uint64_t when = max_cycle(x->head_ready[p], out->switch_out_free);
-        if (packet_queue_full(&out->output) && when <= now) continue;
-        due = min_cycle(due, when);
+    FOR_EACH_PORT(p, x->busy_inputs, x->port_count) {
+        if (!head_route(&x->ports[p])->broadcast) continue;
+        FOR_EACH_PORT(d, outputs_missing(x, p), x->port_count) {
+            const crossbar_port *out = &x->ports[d];
+            uint64_t when = max_cycle(x->head_ready[p], out->switch_out_free);
+            if (packet_queue_full(&out->output) && when <= now) continue;
+            due = min_cycle(due, when);
+        }
     }
     return due;
 }
@@ -604,37 +636,30 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
             next = min_cycle(next, x->output_due[d]);
             port_set_add(x->busy_outputs, d);
         }
-        if (__builtin_expect(route->broadcast, 0) && take_broadcast_copy(x, s, d, ready, now + cycles)) continue;
+        if (__builtin_expect(route->broadcast, 0)) {
+            cross_broadcast(x, s, d, ready, now + cycles);
+            continue;
+        }
         packet_queue_push(&out->output, packet_queue_front(&in->input), ready);
         if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
         in->switch_in_free = out->switch_out_free = now + cycles;
         leave_head(x, s, d);
-        packet_queue_pop(&in->input);
-        if (in->refused) { /* refused while full: the sender may come in now */
-            in->refused = false;
-            if (x->env.room) x->env.room(x->env.context, s);
-        }
-        if (packet_queue_empty(&in->input)) port_set_remove(x->busy_inputs, s);
-        else enter_head(x, s);
-        in->input_depth = in->input.length;
+        pop_head(x, s);
         out->output_depth = out->output.length;
         out->next_source = s + 1 < n ? s + 1 : 0;
     }
     /* Sleep until something can move: the next cycle at the soonest, so the
      * inputs need not be looked at when an output moves then. */
     if (next > now + 1) FOR_EACH_PORT(p, x->busy_inputs, n) {
-        const packet_route *route = head_route(&x->ports[p]);
-        if (__builtin_expect(route->broadcast, 0)) {
-            next = min_cycle(next, broadcast_head_due(x, p, now));
-            continue;
-        }
-        const crossbar_port *out = &x->ports[route->destination];
+        /* A broadcast's destination is the sentinel, never free: planned below. */
+        const crossbar_port *out = &x->ports[head_route(&x->ports[p])->destination];
         uint64_t when = x->head_ready[p];
         if (out->switch_out_free > when) when = out->switch_out_free;
         /* A full output queue frees when its link sends, planned above. */
         if (packet_queue_full(&out->output) && when <= now) continue;
         if (when < next) next = when;
     }
+    if (__builtin_expect(x->broadcast_heads != 0, 0) && next > now + 1) next = min_cycle(next, broadcast_heads_due(x, now));
     if (next <= now) next = now + 1;
     return next;
 }
