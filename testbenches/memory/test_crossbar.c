@@ -390,6 +390,63 @@ static void test_broadcast_past_busy_output(void)
     simtx_params_release(crossbar_block_info.params, &p);
 }
 
+/* Message slots under load: a broadcast's copies share its message, which
+ * must outlive every copy and the input's entry, whichever leaves last.
+ * Core 2's output stays busy with long unicasts, so that the broadcasts'
+ * other copies leave their links before core 2's crosses, while new
+ * arrivals take the slots freed: every output still gets every broadcast
+ * once, with its own contents, and every unicast in order. */
+static void test_broadcast_message_slots(void)
+{
+    recorder r;
+    crossbar_params p;
+    void *x = core_mapped(&r, &p);
+    if (!x) return;
+    const unsigned rounds = 4, per_round = 8; /* 8: the input queue depth */
+    uint64_t wake = 1;
+    for (unsigned round = 0; round < rounds; round++) {
+        for (unsigned i = 0; i < per_round; i++) {
+            uint64_t aux = 1 + round * per_round + i;
+            simtx_msg note;
+            notify_init(&note, NOTIFY_KIND_TEST, 2, false);
+            note.size = 128;
+            note.aux = 1000 + aux;
+            CHECK(taken(crossbar_block_info.accept(x, 1, &note, r.now)));
+            notify_init(&note, NOTIFY_KIND_TEST, -1, true);
+            note.size = 8;
+            memcpy(note.data, &aux, sizeof aux);
+            note.aux = aux;
+            CHECK(taken(crossbar_block_info.accept(x, 0, &note, r.now)));
+        }
+        wake = run_as_scheduled(&r, x, r.now + 1, r.now + 200);
+    }
+    (void)wake;
+    const unsigned total = rounds * per_round;
+    CHECK_EQUAL(r.count, 4 * total + total);
+    for (unsigned core = 0; core < 4; core++) {
+        uint64_t previous_unicast = 1000;
+        unsigned got[64] = {0};
+        for (size_t i = 0; i < r.count; i++) {
+            if (r.port[i] != 2 + core) continue;
+            uint64_t aux = r.sent[i].aux, carried;
+            if (aux > 1000) {
+                CHECK_EQUAL(core, 2);
+                CHECK_EQUAL(aux, previous_unicast + 1);
+                previous_unicast = aux;
+                continue;
+            }
+            memcpy(&carried, r.sent[i].data, sizeof carried);
+            CHECK_EQUAL(carried, aux);
+            CHECK(aux >= 1 && aux <= total);
+            if (aux >= 1 && aux <= total) got[aux]++;
+        }
+        for (unsigned aux = 1; aux <= total; aux++) CHECK_EQUAL(got[aux], 1);
+    }
+    CHECK(r.failure[0] == '\0');
+    crossbar_block_info.destroy(x);
+    simtx_params_release(crossbar_block_info.params, &p);
+}
+
 /* An output whose receiver refuses, with a one-packet output queue: the
  * first header-only broadcast's copies all cross at cycle 1, and the three
  * free links send theirs at the latency (3); the second one crosses to
@@ -465,6 +522,7 @@ int main(void)
     test_broadcast_past_busy_output();
     test_broadcast_past_refusing_output();
     test_two_broadcasting_inputs();
+    test_broadcast_message_slots();
     test_core_mapping_unicast();
     test_core_mapping_broadcast();
     test_reply_network_parameters();

@@ -111,9 +111,15 @@ typedef struct crossbar {
      * need not test whether its head is a broadcast. */
     crossbar_port *ports;
     /* The messages of the packets in the queues, one slot per queue slot of
-     * every port, so that a queue with room always finds a free one. */
+     * every port. A broadcast's copies share its message rather than take
+     * slots of their own: per slot, how many queue entries beyond one point
+     * at it (0 for a unicast's; at most the outputs, 250, so a byte), the
+     * last entry to leave freeing it. Every message in use thus has a queue
+     * entry of its own, and an input queue with room always finds a free
+     * slot, however many copies cross at once. */
     simtx_msg *messages;
     uint32_t *free_messages, free_message_count;
+    uint8_t *message_sharers;
     uint32_t *queue_packets;       /* every queue's slots, the queues point in */
     uint64_t *queue_ready_cycles;
     packet_route *input_routes;    /* every port's, ports[i].input_routes point in */
@@ -294,6 +300,7 @@ static void crossbar_destroy(void *core)
     free(x->ports);
     free(x->messages);
     free(x->free_messages);
+    free(x->message_sharers);
     free(x->queue_packets);
     free(x->queue_ready_cycles);
     free(x->input_routes);
@@ -355,6 +362,7 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->ports = calloc(n + 1, sizeof *x->ports);
     x->messages = calloc(slots, sizeof *x->messages);
     x->free_messages = calloc(slots, sizeof *x->free_messages);
+    x->message_sharers = calloc(slots, sizeof *x->message_sharers);
     x->queue_packets = calloc(slots, sizeof *x->queue_packets);
     x->queue_ready_cycles = calloc(slots, sizeof *x->queue_ready_cycles);
     x->input_routes = calloc((size_t)n * (size_t)p->input_queue_depth, sizeof *x->input_routes);
@@ -369,7 +377,7 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->head_ready = calloc(n, sizeof *x->head_ready);
     x->head_network = calloc(n, sizeof *x->head_network);
     x->output_due = calloc(n, sizeof *x->output_due);
-    bool ok = x->params.mapping && x->ports && x->messages && x->free_messages && x->queue_packets && x->queue_ready_cycles &&
+    bool ok = x->params.mapping && x->ports && x->messages && x->free_messages && x->message_sharers && x->queue_packets && x->queue_ready_cycles &&
               x->input_routes && x->output_sizes && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs && x->full_outputs &&
               x->outputs_missing && x->broadcast_outputs && x->head_ready && x->head_network && x->output_due;
     if (!ok) {
@@ -498,30 +506,19 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
 }
 
 /* Output d, whose arbitration picked input s's head, a broadcast, takes its
- * copy; the input stays free for the other outputs in this cycle. The last
- * output missing one takes the packet itself, which leaves the input as a
- * unicast does, the input's switch port then busy for the transfer; the
- * others take a copy in a free message slot. Messages in use never
- * outnumber the queue slots in use (the original holds its input slot,
- * each copy an output slot), so the output slot a copy takes leaves a free
- * message slot, however many copies leave at once. Out of line, so that
- * the switch keeps no value live across it for the unicasts. */
+ * copy, an entry sharing the packet's message; the input stays free for
+ * the other outputs in this cycle. When d was the last output missing one,
+ * the packet leaves the input as a unicast does, the input's switch port
+ * then busy for the transfer. Out of line, so that the switch keeps no
+ * value live across it for the unicasts. */
 __attribute__((noinline)) static void cross_broadcast(crossbar *x, unsigned s, unsigned d, uint64_t ready, uint64_t switch_free)
 {
     crossbar_port *in = &x->ports[s], *out = &x->ports[d];
     uint64_t *missing = outputs_missing(x, s);
     port_set_remove(missing, d);
-    uint32_t packet = packet_queue_front(&in->input);
     bool last = port_set_empty(missing, x->port_count);
-    if (!last) {
-        if (__builtin_expect(!x->free_message_count, 0)) { /* the run stops at the end of this cycle */
-            x->env.fail(x->env.context, "no free message slot for a broadcast copy: messages in use outnumber the queue slots in use");
-            return;
-        }
-        uint32_t copy = x->free_messages[--x->free_message_count];
-        x->messages[copy] = x->messages[packet];
-        packet = copy;
-    }
+    uint32_t packet = packet_queue_front(&in->input);
+    if (!last) x->message_sharers[packet]++; /* the last takes over the input's entry */
     packet_queue_push(&out->output, packet, ready);
     if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
     out->switch_out_free = switch_free;
@@ -584,7 +581,8 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         x->stats[network].flits += flits;
         packet_queue_pop(queue);
         port_set_remove(x->full_outputs, d);
-        x->free_messages[x->free_message_count++] = packet;
+        if (__builtin_expect(x->message_sharers[packet] != 0, 0)) x->message_sharers[packet]--; /* a broadcast's, still queued elsewhere */
+        else x->free_messages[x->free_message_count++] = packet;
         port->output_depth = queue->length;
         if (packet_queue_empty(queue)) {
             port_set_remove(x->busy_outputs, d);
