@@ -53,8 +53,12 @@
  *
  *   As any crossbar packet: header_bytes plus size in flits on each output
  *   link the notification takes, the crossbar's latency, and one switch
- *   transfer per copy (a broadcast to n cores holds its input for n
- *   transfers). The receiver's own handling time is its block's.
+ *   transfer. A broadcast fans out: each output takes its copy when its
+ *   own round-robin picks it, every free one in the same transfer, a busy
+ *   one (transferring, or its queue full) later without holding the
+ *   others back; the broadcast holds its input, as one transfer, until
+ *   the last output took its copy. The receiver's own handling time is its
+ *   block's.
  */
 #ifndef SIMTX_NOTIFY_H
 #define SIMTX_NOTIFY_H

@@ -1,7 +1,8 @@
 /* Unit tests of the crossbar core without SystemC: configurations it must
  * refuse, per-pair ordering, port serialization in flits, the route stack a
  * reply retraces, and the core mapping of a notify network (unicast by
- * msg.core, broadcast, errors). */
+ * msg.core, broadcast fan-out in one transfer, a busy or refusing output
+ * taking its copy later, two broadcasting inputs, errors). */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,13 +19,14 @@ typedef struct recorder {
     uint64_t cycle[MAX_SENT];
     size_t count;
     uint64_t now;
+    uint64_t refusing; /* ports whose receiver refuses, one bit each */
     char failure[256];
 } recorder;
 
 static bool record_send(void *context, unsigned port, const simtx_msg *msg)
 {
     recorder *r = context;
-    if (r->count == MAX_SENT) return false;
+    if (r->count == MAX_SENT || (r->refusing >> port & 1)) return false;
     r->sent[r->count] = *msg;
     r->port[r->count] = port;
     r->cycle[r->count++] = r->now;
@@ -262,40 +264,70 @@ static void test_core_mapping_unicast(void)
     simtx_params_release(crossbar_block_info.params, &p);
 }
 
-/* A broadcast notification of 64 bytes (8 + 64 = 72: 3 flits) reaches
- * every output once, one switch transfer of 3 cycles after another; a
- * second one follows on each output link 3 cycles behind the first. */
+/* Runs the crossbar from the cycle after r->now up to (not including) end,
+ * leaving r->now at the last cycle run, and ticks it only at the cycles it
+ * asks for (from `wake` on), as the scheduler does: a crossbar asleep past
+ * a cycle something could move at fails the test. Returns its next wake. */
+static uint64_t run_as_scheduled(recorder *r, void *x, uint64_t wake, uint64_t end)
+{
+    for (r->now++; r->now < end; r->now++)
+        if (r->now >= wake) wake = crossbar_block_info.cycle(x, r->now);
+    r->now--;
+    return wake;
+}
+
+/* The cycle output port got the packet whose aux is `aux`, or 0. */
+static uint64_t sent_at(const recorder *r, unsigned port, uint64_t aux)
+{
+    for (size_t i = 0; i < r->count; i++)
+        if (r->port[i] == port && r->sent[i].aux == aux) return r->cycle[i];
+    return 0;
+}
+
+static unsigned sent_to(const recorder *r, unsigned port)
+{
+    unsigned count = 0;
+    for (size_t i = 0; i < r->count; i++) count += r->port[i] == port;
+    return count;
+}
+
+static void send_broadcast(void *x, unsigned input, uint64_t aux, uint32_t size, uint64_t now)
+{
+    simtx_msg note;
+    notify_init(&note, NOTIFY_KIND_TEST, -1, true);
+    note.size = size;
+    memset(note.data, 0xA5, size);
+    note.aux = aux;
+    CHECK(taken(crossbar_block_info.accept(x, input, &note, now)));
+}
+
+/* A broadcast notification of 64 bytes (8 + 64 = 72: 3 flits, 3 cycles at
+ * one flit per cycle) arriving at cycle 0 crosses the switch in one
+ * transfer at cycle 1: every output queue gets its copy then, and every
+ * link sends it at the latency (3). A second one behind it in the same
+ * input crosses when the input's switch frees, one transfer (3 cycles)
+ * later, and leaves every link at 3 + 3. */
 static void test_core_mapping_broadcast(void)
 {
     recorder r;
     crossbar_params p;
     void *x = core_mapped(&r, &p);
     if (!x) return;
-    simtx_msg note;
-    notify_init(&note, NOTIFY_KIND_TEST, -1, true);
-    note.size = 64;
-    memset(note.data, 0xA5, 64);
-    note.aux = 11;
-    CHECK(taken(crossbar_block_info.accept(x, 0, &note, 0)));
-    note.aux = 12;
-    CHECK(taken(crossbar_block_info.accept(x, 0, &note, 0)));
-    run_until(&r, x, 80);
+    const uint64_t transfer = (8 + 64 + 31) / 32;
+    send_broadcast(x, 0, 11, 64, 0);
+    send_broadcast(x, 0, 12, 64, 0);
+    run_as_scheduled(&r, x, 1, 80);
     CHECK_EQUAL(r.count, 8);
-    uint64_t first_at[4] = {0}, second_at[4] = {0};
-    unsigned firsts = 0, seconds = 0;
     for (size_t i = 0; i < r.count; i++) {
-        CHECK(r.port[i] >= 2 && r.port[i] < 6);
         CHECK_EQUAL(r.sent[i].op, SIMTX_OP_NOTIFY);
         CHECK_EQUAL(r.sent[i].data[63], 0xA5);
-        unsigned core = r.port[i] - 2;
-        if (r.sent[i].aux == 11) first_at[core] = r.cycle[i], firsts |= 1u << core;
-        else second_at[core] = r.cycle[i], seconds |= 1u << core;
+        CHECK(r.sent[i].handle == NULL);
     }
-    CHECK_EQUAL(firsts, 15);
-    CHECK_EQUAL(seconds, 15);
-    for (unsigned core = 1; core < 4; core++) CHECK_EQUAL(first_at[core] - first_at[core - 1], 3);
-    CHECK_EQUAL(first_at[0], 3);
-    for (unsigned core = 0; core < 4; core++) CHECK(second_at[core] >= first_at[core] + 3);
+    for (unsigned core = 0; core < 4; core++) {
+        CHECK_EQUAL(sent_to(&r, 2 + core), 2);
+        CHECK_EQUAL(sent_at(&r, 2 + core, 11), (uint64_t)p.latency);
+        CHECK_EQUAL(sent_at(&r, 2 + core, 12), (uint64_t)p.latency + transfer);
+    }
     CHECK(r.failure[0] == '\0');
     /* Only posted ops may be broadcast: no one response could answer it. */
     simtx_msg read;
@@ -306,6 +338,7 @@ static void test_core_mapping_broadcast(void)
     crossbar_block_info.destroy(x);
     simtx_params_release(crossbar_block_info.params, &p);
     /* An address-mapped crossbar has no broadcast. */
+    simtx_msg note;
     recorder_init(&r);
     params_with(&p, NULL);
     char error[256];
@@ -324,8 +357,172 @@ static void test_core_mapping_broadcast(void)
     simtx_params_release(crossbar_block_info.params, &p);
 }
 
+/* An output busy with a unicast transfer takes its copy of a broadcast
+ * when its switch port frees, without holding the other outputs' back:
+ * input 1's 128-byte unicast for core 2 (8 + 128 = 136: 5 flits) crosses
+ * at cycle 1; input 0's header-only broadcast (1 flit) arriving at cycle 1
+ * crosses to cores 0, 1, 3 at cycle 2 and to core 2 at cycle 1 + 5, each
+ * leaving latency - 1 cycles after its crossing (core 2's link is free by
+ * then: the unicast left at 3 for 5 cycles). */
+static void test_broadcast_past_busy_output(void)
+{
+    recorder r;
+    crossbar_params p;
+    void *x = core_mapped(&r, &p);
+    if (!x) return;
+    const uint64_t unicast_transfer = (8 + 128 + 31) / 32, after = (uint64_t)p.latency - 1;
+    simtx_msg note;
+    notify_init(&note, NOTIFY_KIND_TEST, 2, false);
+    note.size = 128;
+    note.aux = 1;
+    CHECK(taken(crossbar_block_info.accept(x, 1, &note, 0)));
+    uint64_t wake = run_as_scheduled(&r, x, 1, 2); /* cycle 1: the unicast crosses */
+    send_broadcast(x, 0, 2, 0, 1);
+    run_as_scheduled(&r, x, wake < 2 ? wake : 2, 40);
+    CHECK_EQUAL(r.count, 5);
+    CHECK_EQUAL(sent_at(&r, 4, 1), 1 + after);
+    for (unsigned core = 0; core < 4; core++) {
+        CHECK_EQUAL(sent_to(&r, 2 + core), core == 2 ? 2 : 1);
+        CHECK_EQUAL(sent_at(&r, 2 + core, 2), core == 2 ? 1 + unicast_transfer + after : 2 + after);
+    }
+    CHECK(r.failure[0] == '\0');
+    crossbar_block_info.destroy(x);
+    simtx_params_release(crossbar_block_info.params, &p);
+}
+
+/* Message slots under load: a broadcast's copies share its message, which
+ * must outlive every copy and the input's entry, whichever leaves last.
+ * Core 2's output stays busy with long unicasts, so that the broadcasts'
+ * other copies leave their links before core 2's crosses, while new
+ * arrivals take the slots freed: every output still gets every broadcast
+ * once, with its own contents, and every unicast in order. */
+static void test_broadcast_message_slots(void)
+{
+    recorder r;
+    crossbar_params p;
+    void *x = core_mapped(&r, &p);
+    if (!x) return;
+    const unsigned rounds = 4, per_round = 8; /* 8: the input queue depth */
+    uint64_t wake = 1;
+    for (unsigned round = 0; round < rounds; round++) {
+        for (unsigned i = 0; i < per_round; i++) {
+            uint64_t aux = 1 + round * per_round + i;
+            simtx_msg note;
+            notify_init(&note, NOTIFY_KIND_TEST, 2, false);
+            note.size = 128;
+            note.aux = 1000 + aux;
+            CHECK(taken(crossbar_block_info.accept(x, 1, &note, r.now)));
+            notify_init(&note, NOTIFY_KIND_TEST, -1, true);
+            note.size = 8;
+            memcpy(note.data, &aux, sizeof aux);
+            note.aux = aux;
+            CHECK(taken(crossbar_block_info.accept(x, 0, &note, r.now)));
+        }
+        wake = run_as_scheduled(&r, x, r.now + 1, r.now + 200);
+    }
+    (void)wake;
+    const unsigned total = rounds * per_round;
+    CHECK_EQUAL(r.count, 4 * total + total);
+    for (unsigned core = 0; core < 4; core++) {
+        uint64_t previous_unicast = 1000;
+        unsigned got[64] = {0};
+        for (size_t i = 0; i < r.count; i++) {
+            if (r.port[i] != 2 + core) continue;
+            uint64_t aux = r.sent[i].aux, carried;
+            if (aux > 1000) {
+                CHECK_EQUAL(core, 2);
+                CHECK_EQUAL(aux, previous_unicast + 1);
+                previous_unicast = aux;
+                continue;
+            }
+            memcpy(&carried, r.sent[i].data, sizeof carried);
+            CHECK_EQUAL(carried, aux);
+            CHECK(aux >= 1 && aux <= total);
+            if (aux >= 1 && aux <= total) got[aux]++;
+        }
+        for (unsigned aux = 1; aux <= total; aux++) CHECK_EQUAL(got[aux], 1);
+    }
+    CHECK(r.failure[0] == '\0');
+    crossbar_block_info.destroy(x);
+    simtx_params_release(crossbar_block_info.params, &p);
+}
+
+/* An output whose receiver refuses, with a one-packet output queue: the
+ * first header-only broadcast's copies all cross at cycle 1, and the three
+ * free links send theirs at the latency (3); the second one crosses to
+ * those three as their queues free (cycle 3) and leaves at 3 + 2, while
+ * the refusing core's full queue holds its copy at the input. When core 1
+ * takes packets again (cycle 10), its link sends the first broadcast then,
+ * the second crosses in that cycle and leaves latency - 1 cycles later. */
+static void test_broadcast_past_refusing_output(void)
+{
+    recorder r;
+    crossbar_params p;
+    recorder_init(&r);
+    params_with(&p, "core");
+    p.cores = 2;
+    p.partitions = 4;
+    p.latency = 3;
+    p.output_queue_depth = 1;
+    char error[256] = "";
+    void *x = crossbar_block_info.create(&p, &r.env, error, sizeof error);
+    CHECK(x != NULL);
+    if (!x) return;
+    const uint64_t latency = (uint64_t)p.latency, refused_until = 10;
+    r.refusing = UINT64_C(1) << 3; /* core 1 */
+    send_broadcast(x, 0, 1, 0, 0);
+    send_broadcast(x, 0, 2, 0, 0);
+    uint64_t wake = run_as_scheduled(&r, x, 1, refused_until);
+    CHECK_EQUAL(r.count, 6);
+    for (unsigned core = 0; core < 4; core++) {
+        if (core == 1) continue;
+        CHECK_EQUAL(sent_at(&r, 2 + core, 1), latency);
+        CHECK_EQUAL(sent_at(&r, 2 + core, 2), latency + latency - 1);
+    }
+    CHECK_EQUAL(sent_to(&r, 3), 0);
+    r.refusing = 0; /* the port frees at cycle 10: the scheduler ticks the crossbar then */
+    crossbar_block_info.port_free(x, 3);
+    run_as_scheduled(&r, x, wake < refused_until ? wake : refused_until, 40);
+    CHECK_EQUAL(r.count, 8);
+    CHECK_EQUAL(sent_at(&r, 3, 1), refused_until);
+    CHECK_EQUAL(sent_at(&r, 3, 2), refused_until + latency - 1);
+    CHECK(r.failure[0] == '\0');
+    crossbar_block_info.destroy(x);
+    simtx_params_release(crossbar_block_info.params, &p);
+}
+
+/* Two inputs broadcasting at once, two header-only broadcasts each (1 flit,
+ * 1 cycle per transfer), all arriving at cycle 0: every output's
+ * round-robin alternates between them, one whole broadcast per transfer,
+ * input 0's first (the pointers start at port 0). */
+static void test_two_broadcasting_inputs(void)
+{
+    recorder r;
+    crossbar_params p;
+    void *x = core_mapped(&r, &p);
+    if (!x) return;
+    send_broadcast(x, 0, 1, 0, 0);
+    send_broadcast(x, 0, 3, 0, 0);
+    send_broadcast(x, 1, 2, 0, 0);
+    send_broadcast(x, 1, 4, 0, 0);
+    run_as_scheduled(&r, x, 1, 40);
+    CHECK_EQUAL(r.count, 16);
+    const uint64_t after = (uint64_t)p.latency - 1;
+    for (unsigned core = 0; core < 4; core++) {
+        CHECK_EQUAL(sent_to(&r, 2 + core), 4);
+        for (uint64_t aux = 1; aux <= 4; aux++) CHECK_EQUAL(sent_at(&r, 2 + core, aux), aux + after); /* crossed at cycle aux */
+    }
+    CHECK(r.failure[0] == '\0');
+    crossbar_block_info.destroy(x);
+    simtx_params_release(crossbar_block_info.params, &p);
+}
+
 int main(void)
 {
+    test_broadcast_past_busy_output();
+    test_broadcast_past_refusing_output();
+    test_two_broadcasting_inputs();
+    test_broadcast_message_slots();
     test_core_mapping_unicast();
     test_core_mapping_broadcast();
     test_reply_network_parameters();

@@ -49,7 +49,7 @@ typedef struct packet_route {
     int destination; /* output port */
     packet_size size;
     uint8_t network;
-    bool broadcast;  /* a copy goes to every partition-side output, destination the next one */
+    bool broadcast;  /* a copy goes to every partition-side output (its outputs_missing set); destination: the sentinel port */
 } packet_route;
 
 /* A bounded FIFO of packets, by their index in the crossbar's message
@@ -106,11 +106,20 @@ typedef struct crossbar {
     simtx_env env;
     crossbar_mapping mapping;
     unsigned port_count;
+    /* port_count ports and a sentinel, the destination of a broadcast head:
+     * never free and always full, so that planning a wake-up for an input
+     * need not test whether its head is a broadcast. */
     crossbar_port *ports;
     /* The messages of the packets in the queues, one slot per queue slot of
-     * every port, so that a queue with room always finds a free one. */
+     * every port. A broadcast's copies share its message rather than take
+     * slots of their own: per slot, how many queue entries beyond one point
+     * at it (0 for a unicast's; at most the outputs, 250, so a byte), the
+     * last entry to leave freeing it. Every message in use thus has a queue
+     * entry of its own, and an input queue with room always finds a free
+     * slot, however many copies cross at once. */
     simtx_msg *messages;
     uint32_t *free_messages, free_message_count;
+    uint8_t *message_sharers;
     uint32_t *queue_packets;       /* every queue's slots, the queues point in */
     uint64_t *queue_ready_cycles;
     packet_route *input_routes;    /* every port's, ports[i].input_routes point in */
@@ -126,6 +135,12 @@ typedef struct crossbar {
     uint64_t *heads_for, *wanted_outputs;
     /* The outputs whose queue is full: the switch passes them over. */
     uint64_t *full_outputs;
+    /* Per input whose head is a broadcast: the outputs still missing their
+     * copy, in whose heads_for sets it stands; the set a broadcast starts
+     * with (every partition-side output); and how many heads are
+     * broadcasts (their wake-up is planned apart from the unicasts'). */
+    uint64_t *outputs_missing, *broadcast_outputs;
+    unsigned broadcast_heads;
     /* Per input with a head packet: the cycle it may cross the switch (its
      * ready cycle or its switch input's, the later) and its network, in
      * compact arrays, so that the switch's search reads no port state. */
@@ -182,7 +197,7 @@ static int map_request(const crossbar *x, uint64_t address)
 static int destination(const crossbar *x, const simtx_msg *msg)
 {
     if (!msg->is_response && x->mapping == MAP_CORE) {
-        if (msg->flags & SIMTX_FLAG_BROADCAST) return (int)core_count(x); /* the first output */
+        if (msg->flags & SIMTX_FLAG_BROADCAST) return (int)x->port_count; /* the sentinel port: every output */
         return msg->core >= 0 && msg->core < x->params.partitions ? (int)core_count(x) + msg->core : NO_ROUTE;
     }
     if (!msg->is_response) return map_request(x, msg->address);
@@ -199,10 +214,24 @@ static const packet_route *head_route(const crossbar_port *port)
 /* The inputs whose head packet goes to output d. */
 static uint64_t *heads_for(const crossbar *x, unsigned d) { return &x->heads_for[(size_t)d * port_set_words(x->port_count)]; }
 
+/* The outputs still missing a copy of input s's head, a broadcast. */
+static uint64_t *outputs_missing(const crossbar *x, unsigned s) { return &x->outputs_missing[(size_t)s * port_set_words(x->port_count)]; }
+
 /* When the head of a port's (non-empty) output queue may leave. */
 static uint64_t output_head_due(const crossbar_port *port)
 {
     return max_cycle(packet_queue_front_ready(&port->output), port->link_free);
+}
+
+/* Input s has a new head, a broadcast: it stands in the set of every
+ * output, each of which takes its copy when its arbitration picks it. */
+__attribute__((noinline)) static void enter_broadcast_head(crossbar *x, unsigned s)
+{
+    x->broadcast_heads++;
+    uint64_t *missing = outputs_missing(x, s);
+    memcpy(missing, x->broadcast_outputs, port_set_words(x->port_count) * sizeof *missing);
+    FOR_EACH_PORT(d, missing, x->port_count) port_set_add(heads_for(x, d), s);
+    for (unsigned word = 0; word < port_set_words(x->port_count); word++) x->wanted_outputs[word] |= missing[word];
 }
 
 /* Input s has a new head packet: enter it in its output's set. Inlined
@@ -213,21 +242,38 @@ static inline __attribute__((always_inline)) void enter_head(crossbar *x, unsign
     const crossbar_port *in = &x->ports[s];
     const packet_route *route = head_route(in);
     unsigned d = (unsigned)route->destination;
-    port_set_add(heads_for(x, d), s);
-    port_set_add(x->wanted_outputs, d);
+    if (__builtin_expect(route->broadcast, 0)) {
+        enter_broadcast_head(x, s);
+    } else {
+        port_set_add(heads_for(x, d), s);
+        port_set_add(x->wanted_outputs, d);
+    }
     x->head_ready[s] = max_cycle(packet_queue_front_ready(&in->input), in->switch_in_free);
     x->head_network[s] = route->network;
 }
 
-/* The head packet of input s crosses the switch: take it out of its output's
- * set. Inlined into the switch, as it was before a broadcast's copies also
- * called it. */
-static inline __attribute__((always_inline)) void leave_head(crossbar *x, unsigned s)
+/* Input s's head crosses the switch to output d: take it out of that
+ * output's set. Inlined into the switch. */
+static inline __attribute__((always_inline)) void leave_head(crossbar *x, unsigned s, unsigned d)
 {
-    unsigned d = (unsigned)head_route(&x->ports[s])->destination;
     uint64_t *inputs = heads_for(x, d);
     port_set_remove(inputs, s);
     if (port_set_empty(inputs, x->port_count)) port_set_remove(x->wanted_outputs, d);
+}
+
+/* The head packet of input s has crossed the switch: the next one, if any,
+ * becomes the head; a refused sender may come in now. */
+static inline __attribute__((always_inline)) void pop_head(crossbar *x, unsigned s)
+{
+    crossbar_port *in = &x->ports[s];
+    packet_queue_pop(&in->input);
+    if (in->refused) { /* refused while full: the sender may come in now */
+        in->refused = false;
+        if (x->env.room) x->env.room(x->env.context, s);
+    }
+    if (packet_queue_empty(&in->input)) port_set_remove(x->busy_inputs, s);
+    else enter_head(x, s);
+    in->input_depth = in->input.length;
 }
 
 static unsigned network_of(const simtx_msg *msg) { return msg->is_response ? REPLY_NETWORK : REQUEST_NETWORK; }
@@ -254,6 +300,7 @@ static void crossbar_destroy(void *core)
     free(x->ports);
     free(x->messages);
     free(x->free_messages);
+    free(x->message_sharers);
     free(x->queue_packets);
     free(x->queue_ready_cycles);
     free(x->input_routes);
@@ -263,6 +310,8 @@ static void crossbar_destroy(void *core)
     free(x->heads_for);
     free(x->wanted_outputs);
     free(x->full_outputs);
+    free(x->outputs_missing);
+    free(x->broadcast_outputs);
     free(x->head_ready);
     free(x->head_network);
     free(x->output_due);
@@ -310,9 +359,10 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->port_count = (unsigned)(p->cores + p->partitions);
     unsigned n = x->port_count;
     size_t slots = (size_t)n * ((size_t)p->input_queue_depth + (size_t)p->output_queue_depth);
-    x->ports = calloc(n, sizeof *x->ports);
+    x->ports = calloc(n + 1, sizeof *x->ports);
     x->messages = calloc(slots, sizeof *x->messages);
     x->free_messages = calloc(slots, sizeof *x->free_messages);
+    x->message_sharers = calloc(slots, sizeof *x->message_sharers);
     x->queue_packets = calloc(slots, sizeof *x->queue_packets);
     x->queue_ready_cycles = calloc(slots, sizeof *x->queue_ready_cycles);
     x->input_routes = calloc((size_t)n * (size_t)p->input_queue_depth, sizeof *x->input_routes);
@@ -322,12 +372,14 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     x->heads_for = calloc((size_t)n * port_set_words(n), sizeof *x->heads_for);
     x->wanted_outputs = calloc(port_set_words(n), sizeof *x->wanted_outputs);
     x->full_outputs = calloc(port_set_words(n), sizeof *x->full_outputs);
+    x->outputs_missing = calloc((size_t)n * port_set_words(n), sizeof *x->outputs_missing);
+    x->broadcast_outputs = calloc(port_set_words(n), sizeof *x->broadcast_outputs);
     x->head_ready = calloc(n, sizeof *x->head_ready);
     x->head_network = calloc(n, sizeof *x->head_network);
     x->output_due = calloc(n, sizeof *x->output_due);
-    bool ok = x->params.mapping && x->ports && x->messages && x->free_messages && x->queue_packets && x->queue_ready_cycles &&
+    bool ok = x->params.mapping && x->ports && x->messages && x->free_messages && x->message_sharers && x->queue_packets && x->queue_ready_cycles &&
               x->input_routes && x->output_sizes && x->busy_inputs && x->busy_outputs && x->heads_for && x->wanted_outputs && x->full_outputs &&
-              x->head_ready && x->head_network && x->output_due;
+              x->outputs_missing && x->broadcast_outputs && x->head_ready && x->head_network && x->output_due;
     if (!ok) {
         snprintf(error, error_size, "out of memory for %u ports", n);
         crossbar_destroy(x);
@@ -344,6 +396,8 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
         first_slot += (size_t)p->output_queue_depth;
     }
     for (size_t i = 0; i < slots; i++) x->free_messages[x->free_message_count++] = (uint32_t)i;
+    for (unsigned d = core_count(x); d < n; d++) port_set_add(x->broadcast_outputs, d);
+    x->ports[n].switch_out_free = SIMTX_NEVER; /* the sentinel; its output queue, of capacity 0, is full */
     simtx_observer *o = env->observer;
     static const char *const network_names[NETWORKS] = {"request", "reply"};
     for (unsigned k = 0; k < NETWORKS; k++) {
@@ -451,24 +505,49 @@ static simtx_accept_result crossbar_accept(void *core, unsigned port, const simt
     return SIMTX_ACCEPTED;
 }
 
-/* The head of input s, a broadcast, crosses to output d (not the last) as
- * a copy in a free message slot (the output queue slot it takes is one a
- * message may occupy, so there is always one); the packet stays at the
- * head, now for output d + 1. */
-__attribute__((noinline)) static void cross_broadcast_copy(crossbar *x, unsigned s, unsigned d, uint64_t ready, uint64_t switch_free)
+/* Output d, whose arbitration picked input s's head, a broadcast, takes its
+ * copy, an entry sharing the packet's message; the input stays free for
+ * the other outputs in this cycle. When d was the last output missing one,
+ * the packet leaves the input as a unicast does, the input's switch port
+ * then busy for the transfer. Out of line, so that the switch keeps no
+ * value live across it for the unicasts. */
+__attribute__((noinline)) static void cross_broadcast(crossbar *x, unsigned s, unsigned d, uint64_t ready, uint64_t switch_free)
 {
     crossbar_port *in = &x->ports[s], *out = &x->ports[d];
-    uint32_t copy = x->free_messages[--x->free_message_count];
-    x->messages[copy] = x->messages[packet_queue_front(&in->input)];
-    packet_queue_push(&out->output, copy, ready);
+    uint64_t *missing = outputs_missing(x, s);
+    port_set_remove(missing, d);
+    bool last = port_set_empty(missing, x->port_count);
+    uint32_t packet = packet_queue_front(&in->input);
+    if (!last) x->message_sharers[packet]++; /* the last takes over the input's entry */
+    packet_queue_push(&out->output, packet, ready);
     if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
-    in->switch_in_free = out->switch_out_free = switch_free;
-    leave_head(x, s);
-    in->input_routes[in->input.head].destination = (int)d + 1;
-    enter_head(x, s);
-    in->input_depth = in->input.length;
+    out->switch_out_free = switch_free;
+    leave_head(x, s, d);
+    if (last) {
+        in->switch_in_free = switch_free;
+        x->broadcast_heads--;
+        pop_head(x, s);
+    }
     out->output_depth = out->output.length;
     out->next_source = s + 1 < x->port_count ? s + 1 : 0;
+}
+
+/* The next cycle an input's head, a broadcast, may cross to one of the
+ * outputs missing it (SIMTX_NEVER: all of them full, freed by their links).
+ * Apart from the unicast heads' planning, which thus makes no call. */
+__attribute__((noinline)) static uint64_t broadcast_heads_due(const crossbar *x, uint64_t now)
+{
+    uint64_t due = SIMTX_NEVER;
+    FOR_EACH_PORT(p, x->busy_inputs, x->port_count) {
+        if (!head_route(&x->ports[p])->broadcast) continue;
+        FOR_EACH_PORT(d, outputs_missing(x, p), x->port_count) {
+            const crossbar_port *out = &x->ports[d];
+            uint64_t when = max_cycle(x->head_ready[p], out->switch_out_free);
+            if (packet_queue_full(&out->output) && when <= now) continue;
+            due = min_cycle(due, when);
+        }
+    }
+    return due;
 }
 
 static uint64_t crossbar_cycle(void *core, uint64_t now)
@@ -502,7 +581,8 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         x->stats[network].flits += flits;
         packet_queue_pop(queue);
         port_set_remove(x->full_outputs, d);
-        x->free_messages[x->free_message_count++] = packet;
+        if (__builtin_expect(x->message_sharers[packet] != 0, 0)) x->message_sharers[packet]--; /* a broadcast's, still queued elsewhere */
+        else x->free_messages[x->free_message_count++] = packet;
         port->output_depth = queue->length;
         if (packet_queue_empty(queue)) {
             port_set_remove(x->busy_outputs, d);
@@ -518,7 +598,10 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
      * visited. Outputs are decided one after another: a transfer changes
      * only its output and its input, whose next head cannot move in this
      * cycle (the switch input is busy), so the order does not matter, nor
-     * do outputs that such a head makes wanted. */
+     * do outputs that such a head makes wanted. A broadcast head's copy
+     * changes only its output and the head's missing outputs: the input
+     * drives several outputs in one transfer (fan-out), and every free one
+     * that picks it takes its copy in this cycle. */
     uint64_t open_outputs[MAX_PORT_WORDS];
     for (unsigned word = 0; word < port_set_words(n); word++) open_outputs[word] = x->wanted_outputs[word] & ~x->full_outputs[word];
     FOR_EACH_PORT(d, open_outputs, n) {
@@ -551,28 +634,22 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
             next = min_cycle(next, x->output_due[d]);
             port_set_add(x->busy_outputs, d);
         }
-        if (__builtin_expect(route->broadcast, 0) && d + 1 < n) {
-            cross_broadcast_copy(x, s, d, ready, now + cycles);
+        if (__builtin_expect(route->broadcast, 0)) {
+            cross_broadcast(x, s, d, ready, now + cycles);
             continue;
         }
         packet_queue_push(&out->output, packet_queue_front(&in->input), ready);
         if (packet_queue_full(&out->output)) port_set_add(x->full_outputs, d);
         in->switch_in_free = out->switch_out_free = now + cycles;
-        leave_head(x, s);
-        packet_queue_pop(&in->input);
-        if (in->refused) { /* refused while full: the sender may come in now */
-            in->refused = false;
-            if (x->env.room) x->env.room(x->env.context, s);
-        }
-        if (packet_queue_empty(&in->input)) port_set_remove(x->busy_inputs, s);
-        else enter_head(x, s);
-        in->input_depth = in->input.length;
+        leave_head(x, s, d);
+        pop_head(x, s);
         out->output_depth = out->output.length;
         out->next_source = s + 1 < n ? s + 1 : 0;
     }
     /* Sleep until something can move: the next cycle at the soonest, so the
      * inputs need not be looked at when an output moves then. */
     if (next > now + 1) FOR_EACH_PORT(p, x->busy_inputs, n) {
+        /* A broadcast's destination is the sentinel, never free: planned below. */
         const crossbar_port *out = &x->ports[head_route(&x->ports[p])->destination];
         uint64_t when = x->head_ready[p];
         if (out->switch_out_free > when) when = out->switch_out_free;
@@ -580,6 +657,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         if (packet_queue_full(&out->output) && when <= now) continue;
         if (when < next) next = when;
     }
+    if (__builtin_expect(x->broadcast_heads != 0, 0) && next > now + 1) next = min_cycle(next, broadcast_heads_due(x, now));
     if (next <= now) next = now + 1;
     return next;
 }
