@@ -4,9 +4,10 @@
  * reader (writer) and its last one leaving are packed, 4 bytes each, into
  * NOTIFY_KIND_CONFLICT_ADDRESSES broadcasts for the cores' conflict address
  * tables: a broadcast leaves when full or when its oldest entry has waited
- * notify_batch_cycles (a broadcast holds the notify network's input for a
- * transfer per core, so one per update would saturate it). A word whose set is full is not counted, and nothing is sent for
- * it (Section 4.2): validation, not the table, keeps transactions correct. */
+ * notify_batch_cycles (every broadcast takes each core's notify link for
+ * its flits, so one per update would saturate the links). A word whose set
+ * is full is not counted, and nothing is sent for it (Section 4.2):
+ * validation, not the table, keeps transactions correct. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
