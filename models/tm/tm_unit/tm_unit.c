@@ -196,6 +196,11 @@ static void *tm_unit_create(const void *params, const simtx_env *env, char *erro
     u->env = *env;
     u->staging = UINT32_MAX;
     u->recording = p->record;
+    if (p->cat_entries < p->cat_ways) { /* as the commit unit's rct_entries: a table holds at least one set */
+        snprintf(error, error_size, "cat_entries %lld must be at least cat_ways (%lld)", (long long)p->cat_entries, (long long)p->cat_ways);
+        tm_unit_destroy(u);
+        return NULL;
+    }
     if (!choose_policies(u, p, error, error_size)) {
         tm_unit_destroy(u);
         return NULL;
