@@ -12,6 +12,7 @@ int spmv_tm_main(gpu_device *device, workload_context *context);
 int list_main(gpu_device *device, workload_context *context);
 int bintree_main(gpu_device *device, workload_context *context);
 int tx_rollback_main(gpu_device *device, workload_context *context);
+int tx_blind_main(gpu_device *device, workload_context *context);
 int spmv_main(gpu_device *device, workload_context *context);
 int bfs_main(gpu_device *device, workload_context *context);
 int divergence_main(gpu_device *device, workload_context *context);
@@ -33,6 +34,7 @@ static const workload_info workloads[] = {
     {"list", "TM: sorted linked-list insert", "n variant prefill spread block seed check_serializability", true, list_main},
     {"bintree", "TM: binary search tree insert, then delete, or mixed operations on a prefilled tree", "n remove removes prefill spread block seed check_serializability", true, bintree_main},
     {"tx_rollback", "TM: rollback of private-stack stores and doomed transactions", "n block doomed expect_doomed check_serializability", true, tx_rollback_main},
+    {"tx_blind", "TM: blind write-write conflicts between lanes of a warp, one transaction on each arm of an if", "n block group expect_intra_warp check_serializability", true, tx_blind_main},
     {"spmv", "sparse matrix (CSR) times vector, one row per thread", "n per_row block seed", false, spmv_main},
     {"bfs", "frontier-based breadth-first search, one launch per level", "n degree block seed", false, bfs_main},
     {"divergence", "divergence torture kernel checked against the scalar reference interpreter", "n block seed", false, divergence_main},
