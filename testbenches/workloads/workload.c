@@ -13,6 +13,7 @@ int list_main(gpu_device *device, workload_context *context);
 int bintree_main(gpu_device *device, workload_context *context);
 int tx_rollback_main(gpu_device *device, workload_context *context);
 int tx_blind_main(gpu_device *device, workload_context *context);
+int isa_main(gpu_device *device, workload_context *context);
 int spmv_main(gpu_device *device, workload_context *context);
 int bfs_main(gpu_device *device, workload_context *context);
 int divergence_main(gpu_device *device, workload_context *context);
@@ -38,6 +39,7 @@ static const workload_info workloads[] = {
     {"spmv", "sparse matrix (CSR) times vector, one row per thread", "n per_row block seed", false, spmv_main},
     {"bfs", "frontier-based breadth-first search, one launch per level", "n degree block seed", false, bfs_main},
     {"divergence", "divergence torture kernel checked against the scalar reference interpreter", "n block seed", false, divergence_main},
+    {"isa", "instruction coverage: every RV32IMA instruction on edge operands, checked by the host's own arithmetic", "n block seed", false, isa_main},
     {"pm_stream", "durable: StreamTriad, one undo-log transaction per CTA", "n per_thread block seed persist broken", false, pm_stream_main},
     {"pm_gemm", "durable: GEMM, one undo-log transaction per CTA", "n block seed persist broken", false, pm_gemm_main},
     {"pm_mvt", "durable: MVT (x1 += A y1), the output persisted every iteration", "n block seed persist broken", false, pm_mvt_main},
