@@ -2,7 +2,9 @@
  * core supports (isa_ops.h), each written as inline asm so that it runs at
  * every optimisation level, on its operand pair (a, b) and writes each
  * result; its sub-word stores and AMOs act on its own global and shared
- * words. The host checks every word with its own C arithmetic (isa.c). */
+ * words. The host checks every word with its own C arithmetic (isa.c).
+ * Left out: ecall and ebreak, which stop the run by design (execute.c),
+ * and the CSR writes the core refuses; fence runs, csrr in gpu.h's ids. */
 #include "gpu.h"
 #include "isa_ops.h"
 #include "workload_args.h"
