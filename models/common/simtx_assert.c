@@ -1,3 +1,4 @@
+/* simtx_assert: the report of a broken internal invariant (simtx_assert.h). */
 #include "simtx_assert.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* simtx_assert: internal consistency checks, in the manner of Lua's
  * lua_assert (on in its test build, LUAI_ASSERT; nothing in a release).
  * Compiled in when SIMTX_ASSERTIONS is defined -- the build defines it in
- * Debug and sanitizer builds (CMakeLists.txt) -- and to nothing otherwise,
+ * Debug and sanitizer builds (models/CMakeLists.txt) -- and to nothing otherwise,
  * its condition not even evaluated, so a release simulator pays nothing.
  *
  * Use it where a broken invariant of the simulator itself (not bad input,
