@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "simtx_assert.h"
 #include "simtx_msg.h"
 
 #ifdef __cplusplus
@@ -29,6 +30,7 @@ static inline bool msg_queue_empty(const msg_queue *q) { return q->length == 0; 
  * caller to write the message in place; NULL if full. */
 static inline simtx_msg *msg_queue_push_slot(msg_queue *q, uint64_t ready_cycle)
 {
+    simtx_assert("msg_queue", q->head < q->capacity && q->length <= q->capacity);
     if (q->length == q->capacity) return NULL;
     size_t tail = q->head + q->length;
     if (tail >= q->capacity) tail -= q->capacity;
@@ -53,6 +55,7 @@ static inline simtx_msg *msg_queue_front(msg_queue *q)
 
 static inline uint64_t msg_queue_front_ready(const msg_queue *q)
 {
+    simtx_assert("msg_queue", q->length > 0);
     return q->ready_cycles[q->head];
 }
 
@@ -60,6 +63,7 @@ static inline uint64_t msg_queue_front_ready(const msg_queue *q)
  * head: lets a core keep per-entry data of its own in parallel arrays. */
 static inline size_t msg_queue_slot(const msg_queue *q, size_t position)
 {
+    simtx_assert("msg_queue", position < q->capacity);
     size_t slot = q->head + position;
     return slot >= q->capacity ? slot - q->capacity : slot;
 }

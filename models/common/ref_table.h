@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "simtx_assert.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -51,6 +53,7 @@ static inline uint32_t *ref_table_find(ref_table *table, uint32_t key)
 {
     uint32_t set = ref_table_set(table, key);
     ref_entry *ways = &table->entries[(size_t)set * table->ways];
+    simtx_assert("ref_table", table->live[set] <= table->ways); /* else the scan runs into the next set, or past the table */
     for (unsigned w = 0, live = table->live[set]; w < live; w++)
         if (ways[w].key == key) return &ways[w].value;
     return NULL;

@@ -69,16 +69,33 @@ GPU_INLINE void gpu_exit(void) { __asm__ volatile(".insn r 0x0b, 1, 0, x0, x0, x
 /* Transactions run in the core's tm_unit and commit at the commit units: a
  * transactional kernel needs a platform with both (gtx480_kilotm.lua,
  * gtx480_warptm.lua, gtx480_idealtm.lua). An aborted transaction's lanes
- * get their registers and stack back and run it again from gpu_tx_begin;
- * atomics, barriers and persistence ops inside a transaction are errors. */
-GPU_INLINE void gpu_tx_begin(void) { __asm__ volatile(".insn r 0x0b, 2, 0, x0, x0, x0" ::: "memory"); }
-/* Returns non-zero when the transaction committed. */
-GPU_INLINE uint32_t gpu_tx_commit(void)
-{
-    uint32_t committed;
-    __asm__ volatile(".insn r 0x0b, 3, 0, %0, x0, x0" : "=r"(committed)::"memory");
-    return committed;
-}
+ * get their registers and stack back and run it again from gpu_tx_begin.
+ *
+ * The rules a kernel must follow (the loader refuses a kernel breaking the
+ * first; the core stops the run at the others, naming lane and pc):
+ *  - every gpu_tx_begin() is followed, on every path in the same function,
+ *    by its gpu_tx_commit() (no early return, break or goto out of it);
+ *  - nothing inside but loads, stores, arithmetic and calls: no atomics,
+ *    barriers or persistence ops (persist after gpu_tx_commit());
+ *  - nested pairs are flattened into the outer transaction.
+ *
+ * Both are macros, not functions: each written call site gets an asm
+ * statement of its own (its site number in an assembler comment), so that
+ * clang cannot merge the identical begins of two transactions, one in
+ * each arm of an if, into one begin above the branch (or their commits
+ * into one below it): -O1 and above did, leaving one begin with two
+ * commits, which the loader refuses. One written site inlined twice (a
+ * static helper holding a whole transaction, called from both arms) is
+ * still one site: mark such a helper __attribute__((noinline)). */
+#define GPU_TX_SITE_ " # site " GPU_STRINGIFY(__COUNTER__)
+#define gpu_tx_begin() __asm__ volatile(".insn r 0x0b, 2, 0, x0, x0, x0" GPU_TX_SITE_ ::: "memory")
+/* Yields non-zero when the transaction committed. */
+#define gpu_tx_commit()                                                                              \
+    ({                                                                                               \
+        uint32_t gpu_tx_committed_;                                                                  \
+        __asm__ volatile(".insn r 0x0b, 3, 0, %0, x0, x0" GPU_TX_SITE_ : "=r"(gpu_tx_committed_)::"memory"); \
+        gpu_tx_committed_;                                                                           \
+    })
 
 /* Persistence (the persistent window, gpu_malloc_persistent; on a platform
  * with NVM controllers a write is durable once a controller's write-pending

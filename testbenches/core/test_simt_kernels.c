@@ -147,6 +147,34 @@ static void test_good_kernels(void)
     free(seen);
 }
 
+/* gpu.h's transaction intrinsics survive optimisation as written: the
+ * kernel with one transaction on each arm of an if keeps two tx_begins and
+ * two tx_commits at every level and loads (clang merged the begins at -O1
+ * and above, issue 26). */
+static void test_transactions_kept_apart(void)
+{
+    static const char *const opts[] = {"O0", "O1", "O2", "O3", "Os"};
+    for (size_t o = 0; o < 5; o++) {
+        char path[1024], error[512] = "";
+        kernel_path("tx_blind", opts[o], path, sizeof path);
+        kernel_image *image = kernel_image_load_file(path, error, sizeof error);
+        if (!CHECK(image != NULL)) {
+            fprintf(stderr, "  %s: %s\n", opts[o], error);
+            continue;
+        }
+        const kernel_function *f = kernel_image_find_function(image, "tx_blind");
+        unsigned begins = 0, commits = 0;
+        for (uint32_t pc = f->start; pc < f->end; pc += 4) {
+            rv_op op = (rv_op)kernel_image_insn(image, pc)->insn.op;
+            begins += op == RV_TX_BEGIN;
+            commits += op == RV_TX_COMMIT;
+        }
+        CHECK_EQUAL(begins, 2);
+        CHECK_EQUAL(commits, 2);
+        kernel_image_destroy(image);
+    }
+}
+
 static void expect_rejected(const char *name, const char *message)
 {
     char path[1024], error[512] = "";
@@ -269,6 +297,7 @@ int main(int argc, char **argv)
     kernel_dir = argc > 1 ? argv[1] : SIMTX_KERNEL_DIR;
     test_decode_and_disassemble();
     test_good_kernels();
+    test_transactions_kept_apart();
     test_rejections();
     test_malformed();
     test_reference();

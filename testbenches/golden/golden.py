@@ -34,6 +34,14 @@ CASES = {
     "warptm_bintree": ["platforms/gtx480_warptm.lua", "--workload", "bintree", "--set", "workload.n=512"],
     "warptm_list": ["platforms/gtx480_warptm.lua", "--workload", "list", "--set", "workload.n=100"],
     "idealtm_ht": ["platforms/gtx480_idealtm.lua", "--workload", "ht"],
+    # EA/PG (issue 26, 12c): read-only queries share reads with the transfers (Early-Abort must not count
+    # read-read), Pause-and-Go on HT's buckets, both on SpMV with its loads inside (x read by every row).
+    "warptm_ea_atm": ["platforms/gtx480_warptm_ea.lua", "--workload", "atm", "--set", "workload.n=1024",
+                      "--set", "workload.accounts=100", "--set", "workload.queries=50"],
+    "warptm_pg_ht": ["platforms/gtx480_warptm_pg.lua", "--workload", "ht", "--set", "workload.n=2048",
+                     "--set", "workload.buckets=256"],
+    "warptm_eapg_spmv_tm": ["platforms/gtx480_warptm_eapg.lua", "--workload", "spmv_tm", "--set", "workload.n=500",
+                            "--set", "workload.loads_inside=1"],
     "dram_rowclone_checked": ["platforms/dram_trace.lua", "--define", "copies=20", "--define", "check_timing=true"],
     "dram_stream_writes": ["platforms/dram_trace.lua", "--set", "player.synthetic_pattern=stream",
                            "--set", "player.read_percent=50", "--set", "player.request_size=128"],

@@ -12,6 +12,8 @@ int spmv_tm_main(gpu_device *device, workload_context *context);
 int list_main(gpu_device *device, workload_context *context);
 int bintree_main(gpu_device *device, workload_context *context);
 int tx_rollback_main(gpu_device *device, workload_context *context);
+int tx_blind_main(gpu_device *device, workload_context *context);
+int isa_main(gpu_device *device, workload_context *context);
 int spmv_main(gpu_device *device, workload_context *context);
 int bfs_main(gpu_device *device, workload_context *context);
 int divergence_main(gpu_device *device, workload_context *context);
@@ -33,9 +35,11 @@ static const workload_info workloads[] = {
     {"list", "TM: sorted linked-list insert", "n variant prefill spread block seed check_serializability", true, list_main},
     {"bintree", "TM: binary search tree insert, then delete, or mixed operations on a prefilled tree", "n remove removes prefill spread block seed check_serializability", true, bintree_main},
     {"tx_rollback", "TM: rollback of private-stack stores and doomed transactions", "n block doomed expect_doomed check_serializability", true, tx_rollback_main},
+    {"tx_blind", "TM: blind write-write conflicts between lanes of a warp, one transaction on each arm of an if", "n block group expect_intra_warp check_serializability", true, tx_blind_main},
     {"spmv", "sparse matrix (CSR) times vector, one row per thread", "n per_row block seed", false, spmv_main},
     {"bfs", "frontier-based breadth-first search, one launch per level", "n degree block seed", false, bfs_main},
     {"divergence", "divergence torture kernel checked against the scalar reference interpreter", "n block seed", false, divergence_main},
+    {"isa", "instruction coverage: every RV32IMA instruction on edge operands, checked by the host's own arithmetic", "n block seed", false, isa_main},
     {"pm_stream", "durable: StreamTriad, one undo-log transaction per CTA", "n per_thread block seed persist broken", false, pm_stream_main},
     {"pm_gemm", "durable: GEMM, one undo-log transaction per CTA", "n block seed persist broken", false, pm_gemm_main},
     {"pm_mvt", "durable: MVT (x1 += A y1), the output persisted every iteration", "n block seed persist broken", false, pm_mvt_main},

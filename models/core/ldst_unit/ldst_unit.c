@@ -16,6 +16,7 @@
 #include "ldst_coalesce.h"
 #include "mem.h"
 #include "msg_queue.h"
+#include "simtx_assert.h"
 
 #define PARAM(field) offsetof(ldst_unit_params, field)
 
@@ -472,6 +473,7 @@ static void push_segment(ldst_unit *u, ldst_entry *e, const ldst_segment *s, uin
     for (uint64_t m = s->lanes; m; m &= m - 1) {
         unsigned lane = (unsigned)__builtin_ctzll(m);
         uint32_t o = e->addresses[lane] - (uint32_t)msg->address;
+        simtx_assert(u->env.instance_name, o + size <= msg->size); /* the coalescer kept the lane in its segment */
         memcpy(msg->data + o, &u->staged_data[lane], size);
         msg->byte_enable[o >> 6] |= ((UINT64_C(1) << size) - 1) << (o & 63); /* aligned: within one enable word */
     }

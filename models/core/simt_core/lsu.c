@@ -7,6 +7,7 @@
 
 #include "const_path.h"
 #include "cta.h"
+#include "simtx_assert.h"
 
 /* clwb and the non-temporal store act on persistent memory only, and
  * outside transactions (the lazy TM model logs no persistence op): any
@@ -247,6 +248,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         }
     }
     if (global_mask || shared_mask) {
+        simtx_assert(c->env.instance_name, c->free_pending_count > 0); /* issue checked for room */
         uint32_t entry_index = c->free_pending[--c->free_pending_count];
         pending_access *entry = &c->pending[entry_index];
         entry->in_use = true;
@@ -302,6 +304,7 @@ void lsu_send_queued(simt_core *c, uint64_t now)
 
 void lsu_complete(simt_core *c, pending_access *entry, uint32_t entry_index, uint64_t now)
 {
+    simtx_assert(c->env.instance_name, entry->in_use && entry->remaining > 0);
     if (--entry->remaining) return;
     if (!entry->warp_waits) { /* a shared store: its warp may have ended, leave it alone */
         entry->in_use = false;

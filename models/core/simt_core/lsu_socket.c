@@ -4,6 +4,7 @@
 #include <inttypes.h>
 
 #include "lsu.h"
+#include "simtx_assert.h"
 
 /* Sends a beat, or queues it behind beats the unit has not taken yet. */
 static void put_beat(simt_core *c, unsigned port, const simtx_msg *beat, uint64_t now)
@@ -172,6 +173,8 @@ void lsu_socket_response(simt_core *c, unsigned port, const simtx_msg *msg, uint
 {
     if (msg->status != SIMTX_STATUS_OK && ldst_is_last(msg)) report_fault(c, port, msg); /* every beat's response carries it */
     if (msg->id >= LDST_SHARED_SIZE_CHECK_ID) return;
+    /* The id is the pending-table index the request carried out. */
+    simtx_assert(c->env.instance_name, msg->id < (uint64_t)c->params.max_pending_memory && c->pending[msg->id].in_use);
     pending_access *entry = &c->pending[msg->id];
     uint32_t paused = 0; /* tx.h 2: the tm_unit paused these lanes of the beat's group */
     if (msg->flags & SIMTX_FLAG_TX_PAUSE) {

@@ -24,5 +24,7 @@ struct bintree_mixed_args { uint32_t keys, ops, nodes, n; };
 struct spmv_tm_args { uint32_t rows, columns, values, x, y, nonzeros, per_thread, loads_inside; };
 struct rbt_args { uint32_t keys, nodes, root, n, remove, ops; };
 struct atm_args { uint32_t accounts, sources, destinations, amounts, threads, per_thread; };
+struct tx_blind_args { uint32_t odd, even, n, group; };
+struct isa_args { uint32_t a, b, in, out, global, shared_out, n; };
 
 #endif
