@@ -117,6 +117,7 @@ struct simt_core {
     uint32_t free_pending_count;
     ldst_socket sockets[2];     /* by port */
     bool lds_size_checked;      /* the lds holds shared_memory (checked at the first clear) */
+    bool launch_fence_pending;  /* the launch's invalidating fence is not answered yet: no CTA dispatched */
     uint64_t last_tick;
     stall_reason last_stall;
     uint64_t busy_since;        /* first cycle with a resident CTA, while some are */

@@ -185,7 +185,8 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
         tx_client_response(c, msg, now);
         return SIMTX_ACCEPTED;
     }
-    bool ours = msg->id < (uint64_t)c->params.max_pending_memory && c->pending[msg->id].in_use;
+    bool ours = (msg->id < (uint64_t)c->params.max_pending_memory && c->pending[msg->id].in_use) ||
+                (port == LDST_PORT && msg->id == LDST_LAUNCH_FENCE_ID && c->launch_fence_pending);
     if (!msg->is_response || (!ours && !(port == LDS_PORT && msg->id >= LDST_SHARED_SIZE_CHECK_ID))) {
         core_fail(c, "unexpected message on the %s socket (id %" PRIu64 ")", port == LDS_PORT ? "lds" : "ldst", msg->id);
         return SIMTX_ACCEPTED;
@@ -245,7 +246,8 @@ static double simt_core_progress(void *core)
 static bool simt_core_finished(void *core)
 {
     const simt_core *c = core;
-    return !c->launch || (c->free_ctas == (uint32_t)c->params.ctas && c->launch->next_cta >= c->launch->total_ctas);
+    return !c->launch || (c->free_ctas == (uint32_t)c->params.ctas && c->launch->next_cta >= c->launch->total_ctas &&
+                          !c->launch_fence_pending);
 }
 
 const simtx_block_info simt_core_block_info = {
