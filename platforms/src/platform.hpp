@@ -80,6 +80,8 @@ class platform {
     void report_progress(double wall_seconds, double done_override = -1);
     double initiators_progress() const;
     bool initiator_waits() const;
+    uint64_t visible_changes() const;
+    const block_module *running_program(bool messages_moved) const;
     std::string deadlock_report() const;
     void write_outputs(double wall_seconds, const std::string &error);
     void write_json(FILE *out, double wall_seconds, const std::string &error) const;

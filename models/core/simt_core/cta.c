@@ -241,6 +241,7 @@ void cta_reconverge_warp(simt_core *c, warp *w, uint32_t warp_index, uint64_t no
     }
     cta_slot *cta = &c->ctas[w->cta_slot];
     cta->warps_done++;
+    c->visible_events++;
     if (w->pending_memory) cta->draining++;
     warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY); /* done; its stores may be in flight */
     cta_check_barrier(c, w->cta_slot);

@@ -33,6 +33,7 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
                       : cls == RV_CLASS_STORE            ? (op == RV_CLWB ? SIMTX_OP_CLEAN_LINE : SIMTX_OP_WRITE)
                                                          : SIMTX_OP_ATOMIC;
     bool addresses_only = msg_op == SIMTX_OP_READ || msg_op == SIMTX_OP_CLEAN_LINE; /* no data beats */
+    c->visible_events += msg_op != SIMTX_OP_READ;
     simtx_msg_init(&header, msg_op, shared ? cta->shared_offset : 0, 0);
     if (msg_op == SIMTX_OP_ATOMIC) header.atomic_op = (uint8_t)lsu_atomic_code(op);
     uint64_t header_aux = ldst_aux(k->insn.rd, rv_access_size(op), LDST_BEAT_ADDRESSES, 0, false, kind,
