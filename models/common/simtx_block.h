@@ -132,6 +132,13 @@ typedef struct simtx_block_info {
      * core still holds (queue occupancies, requests in flight, what it waits
      * for), for the deadlock report; called only then. */
     void (*describe_pending)(void *core, char *text, size_t size);
+    /* Optional, for initiators that run programs (cores): a count that grows
+     * with every change of state visible outside the program's threads
+     * (stores, atomics, barriers, transaction events, thread exits), not
+     * with the work between them (loads, arithmetic). The watchdog reads it
+     * to stop a livelock: such an initiator running (ticking, or moving
+     * messages) without the count moving (docs/architecture.md, Deadlocks). */
+    uint64_t (*visible_changes)(void *core);
     /* Optional: whether the parameters make an optional socket (index into
      * sockets) necessary. Returns NULL when it may stay unbound, else the
      * reason (naming the parameter); the netlist check then refuses a

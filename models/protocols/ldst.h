@@ -98,6 +98,15 @@
  *                                        only
  *   SIMTX_OP_FENCE                       completes after every earlier request
  *                                        of the socket has completed
+ *   SIMTX_OP_FENCE + LDST_KIND_INVALIDATE  the same, and the caches behind
+ *                                        the unit drop their lines (ldst_unit:
+ *                                        its mem.h FENCE carries
+ *                                        MEM_FENCE_INVALIDATE): the kernel
+ *                                        boundary of non-coherent L1s. The
+ *                                        core sends one (id
+ *                                        LDST_LAUNCH_FENCE_ID) at each launch
+ *                                        and dispatches no CTA of the launch
+ *                                        before its answer
  *   SIMTX_OP_WRITE + LDST_KIND_CLEAR     zero the window (lds: a CTA's region
  *                                        at dispatch), no lanes
  *   Lanes of one atomic request that name the same word are applied in
@@ -152,7 +161,8 @@
  *              beat and response
  *   size       the beat's bytes: LDST_BEAT_BYTES, or 4 x (the highest active
  *              lane of its group - 32 g + 1); 0 for fence and clear
- *   id         the core's tag of the instruction, returned unchanged
+ *   id         the core's tag of the instruction, returned unchanged (below
+ *              bit 61: a tm_unit tags its own requests with bits 61-62)
  *   core, warp, cta   the issuing warp (statistics; GPU-LocalTM's
  *              serialisation and conflict masks will key on warp and cta)
  *
@@ -215,6 +225,10 @@
  *   later of its arrival and the unit's previous request's last one (the
  *   coalescer's rate); its responses leave when its last mem.h response
  *   arrives (no cycle of its own), a fault's the cycle after its arrival.
+ *   A fence is one mem.h FENCE (one issue cycle); it is answered when that
+ *   is and every earlier request has completed (an invalidating one: the
+ *   L1's cost in mem.h's COSTS), so a launch's fence costs the core the
+ *   round trip to its L1 before its first CTA.
  *   The L1's and the memory side's timing come on top (its README).
  */
 #ifndef SIMTX_LDST_H
@@ -238,7 +252,7 @@ extern "C" {
 
 /* LDST_BEAT_VERDICT: a tm_unit's only (tx.h 2, THE VERDICT). */
 typedef enum ldst_beat { LDST_BEAT_ADDRESSES, LDST_BEAT_DATA, LDST_BEAT_EXPECTED, LDST_BEAT_VERDICT } ldst_beat;
-typedef enum ldst_kind { LDST_KIND_PLAIN, LDST_KIND_LR, LDST_KIND_SC, LDST_KIND_CLEAR } ldst_kind;
+typedef enum ldst_kind { LDST_KIND_PLAIN, LDST_KIND_LR, LDST_KIND_SC, LDST_KIND_CLEAR, LDST_KIND_INVALIDATE } ldst_kind;
 typedef enum ldst_fault {
     LDST_FAULT_NONE,
     LDST_FAULT_RANGE,      /* SIMTX_STATUS_ADDRESS_ERROR: outside the window */
@@ -246,6 +260,9 @@ typedef enum ldst_fault {
     LDST_FAULT_UNSUPPORTED, /* SIMTX_STATUS_COMMAND_ERROR */
     LDST_FAULT_MEMORY       /* the memory side's status: it answered an error */
 } ldst_fault;
+
+/* The id of the core's invalidating fence at a launch (no instruction's). */
+#define LDST_LAUNCH_FENCE_ID (UINT64_C(1) << 32)
 
 #define LDST_LAST (UINT64_C(1) << 24)
 #define LDST_RUN (UINT64_C(1) << 25)

@@ -59,7 +59,8 @@
  *   FENCE       -> acknowledgement once every request the block forwarded
  *               before it is acknowledged. aux bit MEM_FENCE_INVALIDATE: a
  *               write-through cache also drops every line (the kernel
- *               boundary of non-coherent L1s).
+ *               boundary of non-coherent L1s: a core's ldst_unit sends one
+ *               at each launch, ldst.h), once no fill is in flight.
  *   ROW_COPY    in-DRAM bulk copy of size bytes from address to aux (both
  *               in one bank's subarray) -> acknowledgement, no data; caches
  *               write back and drop the source line before passing it on.
@@ -116,7 +117,10 @@
  *   Set by each block's parameters: a crossbar charges header_bytes plus
  *   size for a direction that carries data, in flits; a cache charges its
  *   access and hit latencies; a DRAM controller its timing. No cost is
- *   part of the protocol.
+ *   part of the protocol. A cache answers a FENCE hit_latency cycles after
+ *   the tag-lookup slot (one, like an access's) in which it finds the
+ *   condition above; an invalidating one drops every line in that slot
+ *   (valid bits cleared at once, as hardware flash-invalidates).
  */
 #ifndef SIMTX_MEM_H
 #define SIMTX_MEM_H

@@ -99,6 +99,10 @@ class block_module : public sc_core::sc_module {
 
     bool finished() const;
     double progress() const;
+    // Whether the core runs a program whose visible changes it counts, and
+    // the count (simtx_block.h, visible_changes).
+    bool counts_visible_changes() const { return info_->visible_changes != nullptr; }
+    uint64_t visible_changes() const { return info_->visible_changes ? info_->visible_changes(core_) : 0; }
     // Ends the run for this core: derived statistics at the current cycle.
     void finish();
     uint64_t current_cycle() const;

@@ -235,10 +235,13 @@ std::string platform::simulate()
     bool progress_shown = false;
     std::string error;
     // The watchdog: the end of the last slice in which some block accepted
-    // a message or some initiator progressed.
+    // a message or some initiator progressed (a deadlock's sign), and of the
+    // last one in which some program made a change visible outside its
+    // threads (a livelock's).
     const uint64_t watchdog_ps = static_cast<uint64_t>(options_.watchdog_ns * 1000);
     uint64_t progress_messages = block_module::accepted_messages(), progress_ps = sc_core::sc_time_stamp().value();
     double progress_done = initiators_progress();
+    uint64_t visible = visible_changes(), visible_ps = progress_ps;
     // Elaborate and run time 0 (once: a host program calls simulate() again
     // after each kernel launch, and a zero-time start then only warns).
     if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -272,16 +275,32 @@ std::string platform::simulate()
             // behind it while the scheduler runs ahead).
             uint64_t reached_ps = until.value();
             double done = initiators_progress();
-            if (block_module::accepted_messages() != progress_messages || done != progress_done) {
+            bool moved = block_module::accepted_messages() != progress_messages || done != progress_done;
+            const std::string at = sc_core::sc_time::from_value(reached_ps).to_string();
+            if (moved) {
                 progress_messages = block_module::accepted_messages();
                 progress_done = done;
                 progress_ps = reached_ps;
             } else if (reached_ps - progress_ps >= watchdog_ps && initiator_waits() && block_module::run_error().empty()) {
-                std::string at = sc_core::sc_time::from_value(reached_ps).to_string();
                 std::fprintf(stderr, "simtx: deadlock report at %s (the blocks holding work):\n%s", at.c_str(), deadlock_report().c_str());
                 error = "deadlock: no block took a message and no initiator progressed in the " +
                         sc_core::sc_time::from_value(reached_ps - progress_ps).to_string() + " of simulated time up to " + at +
                         " (--watchdog sets the limit)";
+                break;
+            }
+            // A livelock: programs run (messages move, or one has a tick
+            // planned) but none changes anything outside its threads.
+            const block_module *running = nullptr;
+            uint64_t changes = visible_changes();
+            if (changes != visible) {
+                visible = changes;
+                visible_ps = reached_ps;
+            } else if (reached_ps - visible_ps >= watchdog_ps && (running = running_program(moved)) && block_module::run_error().empty()) {
+                std::fprintf(stderr, "simtx: livelock report at %s (the blocks holding work):\n%s", at.c_str(), deadlock_report().c_str());
+                error = "livelock: no program changed state visible outside its threads (no store, atomic, barrier, "
+                        "transaction event or thread exit) in the " +
+                        sc_core::sc_time::from_value(reached_ps - visible_ps).to_string() + " of simulated time up to " + at + " while '" +
+                        running->basename() + "' ran (--watchdog sets the limit)";
                 break;
             }
         }
@@ -316,6 +335,29 @@ double platform::initiators_progress() const
     for (const auto &module : modules_)
         if (module->info()->progress) done += module->progress();
     return done;
+}
+
+// The changes visible outside their threads that the programs made, summed
+// (simtx_block.h, visible_changes).
+uint64_t platform::visible_changes() const
+{
+    uint64_t changes = 0;
+    for (const auto &module : modules_) changes += module->visible_changes();
+    return changes;
+}
+
+// An unfinished initiator running a program, while messages move (its
+// loads, say) or it has a tick planned (it issues): the first in creation
+// order with a tick planned, else the first one; null when none runs.
+const block_module *platform::running_program(bool messages_moved) const
+{
+    const block_module *first = nullptr;
+    for (const auto &module : modules_) {
+        if (!module->counts_visible_changes() || module->finished()) continue;
+        if (module->tick_planned()) return module.get();
+        if (!first) first = module.get();
+    }
+    return messages_moved ? first : nullptr;
 }
 
 // Some unfinished initiator has no tick planned: it waits on other blocks

@@ -30,9 +30,12 @@ struct run_options {
     // deadlock once, for this much simulated time, no block has accepted a
     // message, no initiator's progress has moved, and some unfinished
     // initiator sleeps (waits on others), while housekeeping (refresh,
-    // timers) keeps the clock going; 0: never. Longer spends more wall time
-    // before a deadlock is reported; shorter may stop an initiator that
-    // waits on a block working for a long time without a message.
+    // timers) keeps the clock going; and as a livelock once, for this much
+    // simulated time, no program changed state visible outside its threads
+    // (simtx_block.h, visible_changes) while one runs; 0: never. Longer
+    // spends more wall time before a deadlock is reported; shorter may stop
+    // an initiator that waits on a block working for a long time without a
+    // message, or a long compute or load-only phase.
     double watchdog_ns = 500000;
     crash_options crash;                // a power failure injected (crash_injection.hpp)
     bool quiet = false;                 // no text summary
@@ -80,6 +83,8 @@ class platform {
     void report_progress(double wall_seconds, double done_override = -1);
     double initiators_progress() const;
     bool initiator_waits() const;
+    uint64_t visible_changes() const;
+    const block_module *running_program(bool messages_moved) const;
     std::string deadlock_report() const;
     void write_outputs(double wall_seconds, const std::string &error);
     void write_json(FILE *out, double wall_seconds, const std::string &error) const;

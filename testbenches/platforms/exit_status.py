@@ -26,8 +26,11 @@ def cases(kernels, work):
         "an oracle failed":
             (["run", core, "--workload", "vector_add", "--set", "workload.n=64", "--set",
               f"workload.kernel={kernels}/bad_wrong_result_O2.elf"], r"vector_add: c\[0\] = -?[0-9]+, expected"),
-        "`--max-time` reached, or a deadlock":
+        "`--max-time` reached":
             (["run", f"{NETLISTS}/slow_memory.lua", "--quiet", "--max-time", "5000"], r"stopped at --max-time 5 us"),
+        "a deadlock or livelock":
+            (["run", core, "--quiet", "--watchdog", "1000", "--workload", "vector_add", "--set", "workload.n=64", "--set",
+              f"workload.kernel={kernels}/bad_spin_O2.elf"], r"livelock: no program changed state visible outside its threads"),
         "an injected power failure":
             (["run", "platforms/gpu_pm.lua", "--quiet", "--workload", "vector_add", "--crash-at", "300"],
              r"workload 'vector_add': power failure at 300 ns"),

@@ -2,7 +2,9 @@
  * none (default), output (c in the persistent window) or all (a, b and c
  * there), to run it on persistent memory; on a platform with NVM
  * controllers the durable image of c is checked too (each element 0 or its
- * sum) and its durable count printed. */
+ * sum) and its durable count printed. Option launches: the host writes new
+ * a and b before each further launch, which must read them (no line an L1
+ * kept from an earlier launch), and checks c after each. */
 #include "host_common.h"
 
 int vector_add_main(gpu_device *device, workload_context *context)
@@ -11,6 +13,7 @@ int vector_add_main(gpu_device *device, workload_context *context)
     uint32_t block = (uint32_t)workload_int(context, "block", 256, 1, 1024);
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     const char *persistent = workload_string(context, "persistent", "none");
+    uint32_t launches = (uint32_t)workload_int(context, "launches", 1, 1, 1000);
     char path[1024];
     workload_kernel_path(context, "vector_add", path, sizeof path);
     if (context->bad_input) return 1;
@@ -24,10 +27,6 @@ int vector_add_main(gpu_device *device, workload_context *context)
         status = workload_fail(context, "out of host memory");
         goto done;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        a[i] = (int32_t)workload_random(&seed);
-        b[i] = (int32_t)workload_random(&seed);
-    }
     HOST_CHECK(module = gpu_module_load(device, path));
     uint32_t da, db, dc;
     uint32_t (*allocate_input)(gpu_device *, size_t) = inputs_persistent ? gpu_malloc_persistent : gpu_malloc;
@@ -35,17 +34,26 @@ int vector_add_main(gpu_device *device, workload_context *context)
     HOST_CHECK(da = allocate_input(device, sizeof(int32_t) * n));
     HOST_CHECK(db = allocate_input(device, sizeof(int32_t) * n));
     HOST_CHECK(dc = allocate_output(device, sizeof(int32_t) * n));
-    HOST_CHECK(gpu_copy_to_device(device, da, a, sizeof(int32_t) * n));
-    HOST_CHECK(gpu_copy_to_device(device, db, b, sizeof(int32_t) * n));
     struct vector_add_args args = {da, db, dc, n};
-    HOST_CHECK(gpu_launch(device, module, "vector_add", dim3_1d((n + block - 1) / block), dim3_1d(block), &args, sizeof args, 0));
-    HOST_CHECK(gpu_synchronize(device));
-    HOST_CHECK(gpu_copy_from_device(device, c, dc, sizeof(int32_t) * n));
-    for (uint32_t i = 0; i < n; i++)
-        if (c[i] != (int32_t)((uint32_t)a[i] + (uint32_t)b[i])) {
-            status = workload_fail(context, "vector_add: c[%u] = %d, expected %d", i, c[i], (int32_t)((uint32_t)a[i] + (uint32_t)b[i]));
+    for (uint32_t launch = 0; launch < launches; launch++) {
+        for (uint32_t i = 0; i < n; i++) {
+            a[i] = (int32_t)workload_random(&seed);
+            b[i] = (int32_t)workload_random(&seed);
+        }
+        HOST_CHECK(gpu_copy_to_device(device, da, a, sizeof(int32_t) * n));
+        HOST_CHECK(gpu_copy_to_device(device, db, b, sizeof(int32_t) * n));
+        HOST_CHECK(gpu_launch(device, module, "vector_add", dim3_1d((n + block - 1) / block), dim3_1d(block), &args, sizeof args, 0));
+        HOST_CHECK(gpu_synchronize(device));
+        HOST_CHECK(gpu_copy_from_device(device, c, dc, sizeof(int32_t) * n));
+        uint32_t wrong = 0, first = 0;
+        for (uint32_t i = n; i-- > 0;)
+            if (c[i] != (int32_t)((uint32_t)a[i] + (uint32_t)b[i])) wrong++, first = i;
+        if (wrong) {
+            status = workload_fail(context, "vector_add: c[%u] = %d, expected %d (launch %u: %u of %u elements wrong)", first, c[first],
+                                   (int32_t)((uint32_t)a[first] + (uint32_t)b[first]), launch, wrong, n);
             goto done;
         }
+    }
     if (context->log) fprintf(context->log, "vector_add: %u elements correct\n", n);
     if (output_persistent && gpu_has_durable_image(device)) {
         /* What a power failure now would leave: each element of c is either

@@ -25,7 +25,7 @@ int pm_kvs_main(gpu_device *device, workload_context *context);
 
 /* Options: those the host program reads; opt and kernel are every workload's. */
 static const workload_info workloads[] = {
-    {"vector_add", "c[i] = a[i] + b[i]", "n block seed persistent", false, vector_add_main},
+    {"vector_add", "c[i] = a[i] + b[i], launches times with new inputs", "n block seed persistent launches", false, vector_add_main},
     {"reduction", "shared-memory tree reduction with barriers, one partial sum per CTA", "n block seed", false, reduction_main},
     {"histogram", "histogram with global atomics", "n bins ctas block seed", false, histogram_main},
     {"ht", "TM: chained hash table insert", "n buckets values block seed check_serializability", true, ht_main},

@@ -117,6 +117,11 @@ struct simt_core {
     uint32_t free_pending_count;
     ldst_socket sockets[2];     /* by port */
     bool lds_size_checked;      /* the lds holds shared_memory (checked at the first clear) */
+    bool launch_fence_pending;  /* the launch's invalidating fence is not answered yet: no CTA dispatched */
+    /* Changes visible outside a warp: global and shared stores and atomics,
+     * transaction events and warp exits (barriers are counted in stats).
+     * The watchdog's sign that the core is not spinning (simtx_block.h). */
+    uint64_t visible_events;
     uint64_t last_tick;
     stall_reason last_stall;
     uint64_t busy_since;        /* first cycle with a resident CTA, while some are */

@@ -88,7 +88,7 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
     c->written_registers |= written;
     uint32_t sp_and_a0 = 1u << 2 | 1u << 10;
     c->launch_cleared_registers = kernel_register_mask(launch->image) & c->written_registers & ~sp_and_a0;
-    c->cta_may_fit = true;
+    lsu_socket_launch_fence(c); /* CTAs may fit once the L1 has dropped the previous kernel's lines */
     return true;
 }
 
@@ -241,6 +241,7 @@ void cta_reconverge_warp(simt_core *c, warp *w, uint32_t warp_index, uint64_t no
     }
     cta_slot *cta = &c->ctas[w->cta_slot];
     cta->warps_done++;
+    c->visible_events++;
     if (w->pending_memory) cta->draining++;
     warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY); /* done; its stores may be in flight */
     cta_check_barrier(c, w->cta_slot);

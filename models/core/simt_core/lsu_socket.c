@@ -34,6 +34,7 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
                       : cls == RV_CLASS_STORE            ? (op == RV_CLWB ? SIMTX_OP_CLEAN_LINE : SIMTX_OP_WRITE)
                                                          : SIMTX_OP_ATOMIC;
     bool addresses_only = msg_op == SIMTX_OP_READ || msg_op == SIMTX_OP_CLEAN_LINE; /* no data beats */
+    c->visible_events += msg_op != SIMTX_OP_READ;
     simtx_msg_init(&header, msg_op, shared ? cta->shared_offset : 0, 0);
     if (msg_op == SIMTX_OP_ATOMIC) header.atomic_op = (uint8_t)lsu_atomic_code(op);
     uint64_t header_aux = ldst_aux(k->insn.rd, rv_access_size(op), LDST_BEAT_ADDRESSES, 0, false, kind,
@@ -117,6 +118,21 @@ bool lsu_socket_clear(simt_core *c, uint32_t offset, uint32_t bytes, uint32_t ct
     return true;
 }
 
+void lsu_socket_launch_fence(simt_core *c)
+{
+    simtx_msg *msg = msg_queue_push_slot(&c->sockets[LDST_PORT].beats, 0);
+    if (!msg) {
+        core_fail(c, "internal error: a launch found the ldst socket's queue full");
+        return;
+    }
+    simtx_msg_init(msg, SIMTX_OP_FENCE, 0, 0);
+    msg->aux = ldst_aux(0, 0, LDST_BEAT_ADDRESSES, 0, true, LDST_KIND_INVALIDATE, 0);
+    msg->id = LDST_LAUNCH_FENCE_ID;
+    msg->core = (int32_t)c->params.core_id;
+    c->launch_fence_pending = true;
+    c->cta_may_fit = false;
+}
+
 void lsu_socket_send_queued(simt_core *c, unsigned port)
 {
     ldst_socket *socket = &c->sockets[port];
@@ -171,6 +187,13 @@ static void report_fault(simt_core *c, unsigned port, const simtx_msg *msg)
 
 void lsu_socket_response(simt_core *c, unsigned port, const simtx_msg *msg, uint64_t now)
 {
+    if (msg->id == LDST_LAUNCH_FENCE_ID && port == LDST_PORT) {
+        if (msg->status != SIMTX_STATUS_OK)
+            core_fail(c, "the ldst socket answered %s to the launch's invalidating fence", ldst_fault_name(ldst_fault_of(msg)));
+        c->launch_fence_pending = false;
+        c->cta_may_fit = true;
+        return;
+    }
     if (msg->status != SIMTX_STATUS_OK && ldst_is_last(msg)) report_fault(c, port, msg); /* every beat's response carries it */
     if (msg->id >= LDST_SHARED_SIZE_CHECK_ID) return;
     /* The id is the pending-table index the request carried out. */

@@ -44,6 +44,11 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
  * preceded by the size check); false without room. */
 bool lsu_socket_clear(simt_core *c, uint32_t offset, uint32_t bytes, uint32_t cta_slot, uint64_t now);
 
+/* Queues a launch's invalidating fence on the ldst socket (ldst.h): no CTA
+ * is dispatched until it is answered, so the launch reads no line the L1
+ * kept from before it (the host may have written the memory since). */
+void lsu_socket_launch_fence(simt_core *c);
+
 /* Sends a socket's queued beats while its unit takes them. */
 void lsu_socket_send_queued(simt_core *c, unsigned port);
 

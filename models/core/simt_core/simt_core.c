@@ -182,10 +182,12 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
 {
     simt_core *c = core;
     if (port == LDST_PORT && simtx_op_info_of(msg->op)->family == SIMTX_FAMILY_TX) {
+        c->visible_events++; /* a transaction's outcome: its stores are visible, or it retries */
         tx_client_response(c, msg, now);
         return SIMTX_ACCEPTED;
     }
-    bool ours = msg->id < (uint64_t)c->params.max_pending_memory && c->pending[msg->id].in_use;
+    bool ours = (msg->id < (uint64_t)c->params.max_pending_memory && c->pending[msg->id].in_use) ||
+                (port == LDST_PORT && msg->id == LDST_LAUNCH_FENCE_ID && c->launch_fence_pending);
     if (!msg->is_response || (!ours && !(port == LDS_PORT && msg->id >= LDST_SHARED_SIZE_CHECK_ID))) {
         core_fail(c, "unexpected message on the %s socket (id %" PRIu64 ")", port == LDS_PORT ? "lds" : "ldst", msg->id);
         return SIMTX_ACCEPTED;
@@ -242,10 +244,37 @@ static double simt_core_progress(void *core)
     return (double)c->launch->finished_ctas / (double)c->launch->total_ctas;
 }
 
+static uint64_t simt_core_visible_changes(void *core)
+{
+    const simt_core *c = core;
+    return c->visible_events + c->stats.barriers;
+}
+
+/* The warps still running, with their pcs: what a deadlock or livelock
+ * report needs to find the loop (the first few, in slot order). */
+static void simt_core_describe_pending(void *core, char *text, size_t size)
+{
+    const simt_core *c = core;
+    enum { SHOWN = 4 };
+    uint32_t running = 0;
+    size_t used = 0;
+    for (uint32_t i = 0; i < (uint32_t)c->params.warps; i++) {
+        const warp *w = &c->warps[i];
+        if (!w->resident || !w->stack.depth) continue;
+        if (running++ >= SHOWN || used >= size) continue;
+        char where[320];
+        core_describe(c, w, w->stack.entries[w->stack.depth - 1].pc, where, sizeof where);
+        used += (size_t)snprintf(text + used, size - used, "%s%s%s", running > 1 ? "; " : "warps at ", where,
+                                 w->at_barrier ? " waiting at a barrier" : "");
+    }
+    if (running > SHOWN && used < size) snprintf(text + used, size - used, "; and %u more warps", running - SHOWN);
+}
+
 static bool simt_core_finished(void *core)
 {
     const simt_core *c = core;
-    return !c->launch || (c->free_ctas == (uint32_t)c->params.ctas && c->launch->next_cta >= c->launch->total_ctas);
+    return !c->launch || (c->free_ctas == (uint32_t)c->params.ctas && c->launch->next_cta >= c->launch->total_ctas &&
+                          !c->launch_fence_pending);
 }
 
 const simtx_block_info simt_core_block_info = {
@@ -262,5 +291,7 @@ const simtx_block_info simt_core_block_info = {
     .debug_access = simt_core_debug_access,
     .progress = simt_core_progress,
     .finished = simt_core_finished,
+    .describe_pending = simt_core_describe_pending,
+    .visible_changes = simt_core_visible_changes,
     .finish = simt_core_finish,
 };

@@ -13,6 +13,7 @@
 static simtx_msg *send_event(simt_core *c, simtx_op op, uint32_t warp_index, uint64_t lanes, uint64_t aux)
 {
     tx_queue *q = &c->tx_out;
+    c->visible_events++;
     if (q->length == q->capacity) {
         size_t capacity = q->capacity ? q->capacity * 2 : 16;
         simtx_msg *grown = malloc(capacity * sizeof *grown);
