@@ -54,7 +54,7 @@ typedef struct gpu_backend {
 gpu_device *gpu_device_create(const gpu_backend *backend);
 void gpu_device_destroy(gpu_device *device);
 const kernel_image *gpu_module_image(const gpu_module *module);
-/* The memory checker (simtx run --memcheck): each launch from now on hands
+/* The memory checker (on in simtx run unless --no-memcheck): each launch from now on hands
  * the cores the live allocations (simt_launch.memcheck, memcheck.h), and a
  * kernel access outside them fails the run. */
 void gpu_device_set_memcheck(gpu_device *device, bool on);

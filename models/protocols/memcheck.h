@@ -1,8 +1,8 @@
 /* The memory checker's table: the device memory a kernel may access, as
  * the host API keeps it (runtime/host_api.c) and hands it to the cores with
- * each launch (simt_launch.memcheck) when the checker is on (simtx run
- * --memcheck). The host API uses the same lookups to refuse host copies
- * outside the live allocations.
+ * each launch (simt_launch.memcheck) when the checker is on (simtx run,
+ * unless --no-memcheck). The host API uses the same lookups to refuse host
+ * copies outside the live allocations.
  *
  * PARTIES
  *

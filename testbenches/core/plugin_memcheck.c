@@ -1,4 +1,4 @@
-/* A host plugin for the memory checker's tests (simtx run --memcheck --host
+/* A host plugin for the memory checker's tests (simtx run --host
  * this -- KERNEL_ELF MODE), built against the installed header only. MODE:
  * global_past (thread 37 stores 100 MiB past a 4 KiB allocation),
  * shared_past (thread 63 stores one word past its CTA's 256 bytes of shared

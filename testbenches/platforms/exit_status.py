@@ -26,8 +26,8 @@ def cases(kernels, work):
         "an oracle failed":
             (["run", core, "--workload", "vector_add", "--set", "workload.n=64", "--set",
               f"workload.kernel={kernels}/bad_wrong_result_O2.elf"], r"vector_add: c\[0\] = -?[0-9]+, expected"),
-        "a kernel access outside every live allocation with `--memcheck`":
-            (["run", core, "--memcheck", "--workload", "vector_add", "--set", "workload.n=64", "--set",
+        "a kernel access outside every live allocation":
+            (["run", core, "--workload", "vector_add", "--set", "workload.n=64", "--set",
               f"workload.kernel={kernels}/bad_out_of_bounds_O2.elf"],
              r"memcheck: invalid 4-byte store at 0x[0-9a-f]+ by lane 5 at pc 0x[0-9a-f]+ <vector_add.*nearest: allocation"),
         "`--max-time` reached, or a deadlock":

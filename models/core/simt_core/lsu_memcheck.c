@@ -37,8 +37,8 @@ static bool report_global(simt_core *c, warp *w, rv_op op, uint32_t pc, uint32_t
     return report(c, w, op, pc, lane, address, reason);
 }
 
-bool lsu_memcheck_refused(simt_core *c, warp *w, rv_op op, uint32_t pc, uint64_t memory_mask, uint64_t shared_mask,
-                          const uint32_t *addresses)
+bool lsu_memcheck_lanes_refused(simt_core *c, warp *w, rv_op op, uint32_t pc, uint64_t memory_mask, uint64_t shared_mask,
+                                const uint32_t *addresses)
 {
     unsigned size = rv_access_size(op);
     for (uint64_t m = memory_mask; m; m &= m - 1) {

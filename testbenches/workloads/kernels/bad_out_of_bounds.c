@@ -1,5 +1,5 @@
 /* Computes a + b but thread 5 also stores 100 MiB past c: the run passes
- * unless the memory checker (--memcheck) is on. */
+ * when the memory checker is off (--no-memcheck). */
 #include "gpu.h"
 #include "workload_args.h"
 
