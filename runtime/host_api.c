@@ -286,12 +286,14 @@ static bool check_copy(gpu_device *d, const char *function, uint32_t address, co
 
 bool gpu_copy_to_device(gpu_device *d, uint32_t destination, const void *source, size_t bytes)
 {
-    return check_copy(d, "gpu_copy_to_device", destination, source, bytes, false) && (!bytes || access(d, true, destination, (void *)source, bytes));
+    return check_copy(d, "gpu_copy_to_device", destination, source, bytes, false) &&
+           (!bytes || access(d, true, destination, (void *)source, bytes));
 }
 
 bool gpu_copy_from_device(gpu_device *d, void *destination, uint32_t source, size_t bytes)
 {
-    return check_copy(d, "gpu_copy_from_device", source, destination, bytes, false) && (!bytes || access(d, false, source, destination, bytes));
+    return check_copy(d, "gpu_copy_from_device", source, destination, bytes, false) &&
+           (!bytes || access(d, false, source, destination, bytes));
 }
 
 /* Both directions of the durable image, in the same 128-byte chunks (one

@@ -41,7 +41,8 @@ int simtx_host_main(gpu_device *device, int argc, char **argv)
     if (!data) return 1;
     gpu_dim3 one = {1, 1, 1}, grid = {WORDS / 128, 1, 1}, block = {128, 1, 1}, cta64 = {64, 1, 1};
     int status;
-    if (!strcmp(argv[2], "global_past")) status = launch(device, module, "store_words", grid, block, (struct memcheck_args){data, WORDS, 100u << 20, 37});
+    if (!strcmp(argv[2], "global_past"))
+        status = launch(device, module, "store_words", grid, block, (struct memcheck_args){data, WORDS, 100u << 20, 37});
     else if (!strcmp(argv[2], "shared_past"))
         status = launch(device, module, "shared_words_at", one, cta64, (struct memcheck_args){data, 64, 4, 63});
     else if (!strcmp(argv[2], "in_bounds")) {

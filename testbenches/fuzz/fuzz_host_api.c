@@ -114,7 +114,8 @@ static uint32_t next_address(input *in, const model_allocation *live, size_t cou
 static model_allocation *holder(model_allocation *live, size_t count, uint32_t address, size_t bytes)
 {
     for (size_t i = 0; i < count; i++)
-        if (address >= live[i].address && address - live[i].address <= live[i].bytes && bytes <= live[i].bytes - (address - live[i].address))
+        if (address >= live[i].address && address - live[i].address <= live[i].bytes &&
+            bytes <= live[i].bytes - (address - live[i].address))
             return &live[i];
     return NULL;
 }
