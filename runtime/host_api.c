@@ -506,6 +506,8 @@ bool gpu_tm_history(gpu_device *d, void (*visit)(void *visit_context, const tm_u
  * Statistic names hold no '.' or ':', so the first of either splits them. */
 bool gpu_statistic(gpu_device *d, const char *query, double *value)
 {
+    if (!d) return false;
+    if (!query || !value) return set_error(d, "gpu_statistic: the %s is NULL", query ? "value pointer" : "query");
     *value = 0;
     if (!d->backend.statistic_at) return set_error(d, "no statistic named '%s': the device reports none", query);
     const char *separator = strpbrk(query, ".:");

@@ -631,6 +631,10 @@ static void run_bounds(void)
     CHECK(!gpu_serializability_end(NULL, &commits));
     CHECK_EQUAL(commits, 0);
     CHECK(!gpu_serializability_region(NULL, small, 4));
+    double value;
+    CHECK(!gpu_statistic(device, NULL, &value));
+    CHECK(!gpu_statistic(device, "busy_cycles", NULL));
+    CHECK_CONTAINS(gpu_last_error(device), "gpu_statistic: the value pointer is NULL");
     gpu_device_destroy(device);
     destroy_system(s);
 }
