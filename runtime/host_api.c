@@ -1,4 +1,5 @@
 #include "host_backend.h"
+#include "memcheck.h"
 
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -6,14 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A block of a heap: capacity bytes reserved (a multiple of 256), the
+ * first `bytes` of them live while in use (what copies and kernels may
+ * touch). */
 typedef struct allocation {
-    uint32_t address, size;
+    uint32_t address, capacity, bytes;
     bool in_use;
 } allocation;
 
 /* First-fit allocator over one address window. */
 typedef struct heap {
     uint32_t base, end, top;
+    memcheck_kind kind;
     allocation *blocks;
     size_t count, capacity;
 } heap;
@@ -21,6 +26,15 @@ typedef struct heap {
 struct gpu_device {
     gpu_backend backend;
     heap global, persistent;
+    gpu_module **modules; /* loaded, not yet unloaded: what gpu_launch accepts */
+    size_t module_count, module_capacity;
+    /* Every live range (memcheck.h), rebuilt on each change: the copies'
+     * bounds, and the memory checker's table when it is on. */
+    memcheck_range *live;
+    size_t live_count;
+    memcheck_table table;
+    bool memcheck;
+    bool recording; /* a serializability check is running */
     simt_launch launch;
     uint8_t args[GPU_ARGS_MAX];
     bool launch_pending;
@@ -70,23 +84,29 @@ gpu_device *gpu_device_create(const gpu_backend *backend)
     gpu_device *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->backend = *backend;
-    d->global = (heap){GPU_HEAP_BASE, RV_GLOBAL_END, GPU_HEAP_BASE, NULL, 0, 0};
-    d->persistent = (heap){RV_PERSISTENT_BASE, RV_PERSISTENT_END, RV_PERSISTENT_BASE, NULL, 0, 0};
+    d->global = (heap){GPU_HEAP_BASE, RV_GLOBAL_END, GPU_HEAP_BASE, MEMCHECK_GLOBAL, NULL, 0, 0};
+    d->persistent = (heap){RV_PERSISTENT_BASE, RV_PERSISTENT_END, RV_PERSISTENT_BASE, MEMCHECK_PERSISTENT, NULL, 0, 0};
     return d;
 }
 
 void gpu_device_destroy(gpu_device *d)
 {
     if (!d) return;
+    for (size_t i = 0; i < d->module_count; i++) d->modules[i]->device = NULL; /* an unload after this frees only the module */
+    free(d->modules);
     free(d->global.blocks);
     free(d->persistent.blocks);
+    free(d->live);
     free(d);
 }
 
-bool gpu_last_error_is_input(const gpu_device *d) { return d->error_is_input; }
+void gpu_device_set_memcheck(gpu_device *d, bool on) { d->memcheck = on; }
+
+bool gpu_last_error_is_input(const gpu_device *d) { return d && d->error_is_input; }
 
 bool gpu_set_error(gpu_device *d, const char *format, ...)
 {
+    if (!d || !format) return false;
     va_list args;
     va_start(args, format);
     set_error_kind(d, false, format, args);
@@ -94,58 +114,149 @@ bool gpu_set_error(gpu_device *d, const char *format, ...)
     return false;
 }
 
-const char *gpu_last_error(const gpu_device *d) { return d->error; }
-unsigned gpu_launch_count(const gpu_device *d) { return d->launches; }
+const char *gpu_last_error(const gpu_device *d) { return d ? d->error : "no device (NULL)"; }
+unsigned gpu_launch_count(const gpu_device *d) { return d ? d->launches : 0; }
 
-static uint32_t heap_allocate(gpu_device *d, heap *h, size_t bytes, const char *kind)
+static int by_address(const void *a, const void *b)
 {
-    if (!bytes) bytes = 1;
-    uint64_t size = (bytes + 255) & ~(uint64_t)255;
+    const memcheck_range *x = a, *y = b;
+    return x->address < y->address ? -1 : x->address > y->address;
+}
+
+/* Rebuilds the sorted table of live ranges: allocations in use and the
+ * loaded modules' segments (two modules may share theirs: merged). */
+static bool rebuild_live(gpu_device *d)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < d->module_count; i++) count += d->modules[i]->image->data_segment_count;
+    const heap *heaps[2] = {&d->global, &d->persistent};
+    for (int k = 0; k < 2; k++) count += heaps[k]->count;
+    memcheck_range *live = malloc((count ? count : 1) * sizeof *live);
+    if (!live) return set_error(d, "out of host memory");
+    size_t n = 0;
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < heaps[k]->count; i++)
+            if (heaps[k]->blocks[i].in_use)
+                live[n++] = (memcheck_range){heaps[k]->blocks[i].address, heaps[k]->blocks[i].bytes, heaps[k]->kind};
+    for (size_t i = 0; i < d->module_count; i++)
+        for (size_t j = 0; j < d->modules[i]->image->data_segment_count; j++) {
+            const kernel_segment *s = &d->modules[i]->image->data_segments[j];
+            if (s->memory_size) live[n++] = (memcheck_range){s->address, s->memory_size, MEMCHECK_KERNEL_DATA};
+        }
+    qsort(live, n, sizeof *live, by_address);
+    size_t merged = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcheck_range *last = merged ? &live[merged - 1] : NULL;
+        uint64_t last_end = last ? (uint64_t)last->address + last->bytes : 0;
+        if (last && live[i].address < last_end) { /* overlapping segments: only kernel data can (allocations lie above) */
+            uint64_t end = (uint64_t)live[i].address + live[i].bytes;
+            if (end > last_end) last->bytes = (uint32_t)(end - last->address);
+        } else
+            live[merged++] = live[i];
+    }
+    free(d->live);
+    d->live = live;
+    d->live_count = merged;
+    d->table = (memcheck_table){d->live, d->live_count};
+    return true;
+}
+
+/* Where a range of bytes at address lies outside every live range, says so
+ * and names the nearest one. */
+static bool check_live(gpu_device *d, const char *function, uint32_t address, size_t bytes, bool persistent_only)
+{
+    const memcheck_range *range = memcheck_find(&d->table, address, bytes);
+    if (range && (!persistent_only || range->kind == MEMCHECK_PERSISTENT)) return true;
+    if (range)
+        return set_error(d, "%s(0x%08x, %zu bytes): the range lies in a %s, not in a persistent allocation", function, address,
+                         bytes, memcheck_kind_name(range->kind));
+    const memcheck_range *nearest = memcheck_nearest(&d->table, address);
+    if (!nearest) return set_error(d, "%s(0x%08x, %zu bytes): no live allocation (nothing is allocated)", function, address, bytes);
+    bool inside = address - nearest->address < nearest->bytes;
+    return set_error(d, "%s(0x%08x, %zu bytes): the range is %s (nearest: %s 0x%08x of %u bytes)", function, address, bytes,
+                     inside ? "larger than the rest of its allocation" : "outside every live allocation",
+                     memcheck_kind_name(nearest->kind), nearest->address, nearest->bytes);
+}
+
+/* Whether device memory answers every 1 MiB of [address, address + bytes)
+ * and its last byte: memory ends where the platform's memories do, below
+ * the window's end (a zero-time read, no simulated traffic). */
+static bool memory_answers(gpu_device *d, uint32_t address, uint32_t bytes, uint32_t *missing)
+{
+    uint8_t byte;
+    for (uint64_t offset = 0;; offset += 1u << 20) {
+        uint32_t probe = offset < bytes ? address + (uint32_t)offset : address + bytes - 1;
+        if (!d->backend.access(d->backend.context, false, probe, &byte, 1)) {
+            *missing = probe;
+            return false;
+        }
+        if (offset >= bytes) return true;
+    }
+}
+
+static uint32_t heap_allocate(gpu_device *d, heap *h, size_t bytes, const char *function, const char *kind)
+{
+    if (!d) return 0;
+    if (d->crashed) return set_error(d, "%s(%zu bytes): the device lost power", function, bytes);
+    if (bytes > h->end - h->base)
+        return set_error(d, "%s(%zu bytes): out of %s memory: larger than the %u-byte window", function, bytes, kind, h->end - h->base);
+    uint32_t capacity = bytes ? (uint32_t)((bytes + 255) & ~(uint64_t)255) : 256;
     for (size_t i = 0; i < h->count; i++) { /* reuse a freed block that fits */
         allocation *a = &h->blocks[i];
-        if (!a->in_use && a->size >= size) {
-            a->in_use = true;
-            return a->address;
-        }
-    }
-    if (size > (uint64_t)(h->end - h->top)) {
-        set_error(d, "out of %s memory: %zu bytes requested, %u left", kind, bytes, h->end - h->top);
-        return 0;
-    }
-    if (h->count == h->capacity) {
-        size_t capacity = h->capacity ? h->capacity * 2 : 16;
-        allocation *grown = realloc(h->blocks, capacity * sizeof *grown);
-        if (!grown) {
-            set_error(d, "out of host memory");
+        if (!a->in_use && a->capacity >= capacity) {
+            *a = (allocation){a->address, a->capacity, (uint32_t)bytes, true};
+            if (rebuild_live(d)) return a->address;
+            a->in_use = false;
             return 0;
         }
-        h->blocks = grown;
-        h->capacity = capacity;
     }
-    h->blocks[h->count++] = (allocation){h->top, (uint32_t)size, true};
+    if (capacity > h->end - h->top) {
+        set_error(d, "%s(%zu bytes): out of %s memory: %u bytes left", function, bytes, kind, h->end - h->top);
+        return 0;
+    }
+    uint32_t missing;
+    if (!memory_answers(d, h->top, capacity, &missing))
+        return set_error(d, "%s(%zu bytes): out of %s memory: the device's memory ends before 0x%08x", function, bytes, kind,
+                         missing);
+    if (h->count == h->capacity) {
+        size_t grown_capacity = h->capacity ? h->capacity * 2 : 16;
+        allocation *grown = realloc(h->blocks, grown_capacity * sizeof *grown);
+        if (!grown) return set_error(d, "out of host memory");
+        h->blocks = grown;
+        h->capacity = grown_capacity;
+    }
+    h->blocks[h->count++] = (allocation){h->top, capacity, (uint32_t)bytes, true};
+    if (!rebuild_live(d)) {
+        h->count--;
+        return 0;
+    }
     uint32_t address = h->top;
-    h->top += (uint32_t)size;
+    h->top += capacity;
     return address;
 }
 
-uint32_t gpu_malloc(gpu_device *d, size_t bytes) { return heap_allocate(d, &d->global, bytes, "global"); }
-uint32_t gpu_malloc_persistent(gpu_device *d, size_t bytes) { return heap_allocate(d, &d->persistent, bytes, "persistent"); }
+uint32_t gpu_malloc(gpu_device *d, size_t bytes) { return heap_allocate(d, d ? &d->global : NULL, bytes, "gpu_malloc", "global"); }
+uint32_t gpu_malloc_persistent(gpu_device *d, size_t bytes)
+{
+    return heap_allocate(d, d ? &d->persistent : NULL, bytes, "gpu_malloc_persistent", "persistent");
+}
 
 bool gpu_free(gpu_device *d, uint32_t address)
 {
+    if (!d) return false;
     heap *heaps[2] = {&d->global, &d->persistent};
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < heaps[k]->count; i++)
             if (heaps[k]->blocks[i].address == address && heaps[k]->blocks[i].in_use) {
                 heaps[k]->blocks[i].in_use = false;
-                return true;
+                return rebuild_live(d);
             }
-    return set_error(d, "gpu_free(0x%x): not an allocated address", address);
+    return set_error(d, "gpu_free(0x%08x): not the address of a live allocation", address);
 }
 
 /* Zero-time copies in aligned 128-byte chunks: routing blocks interleave the
  * address space (at no finer grain than a coalesced request) and route a
- * debug access by its first byte. */
+ * debug access by its first byte. Unchecked: the callers check the range. */
 #define HOST_CHUNK 128u
 static bool access(gpu_device *d, bool is_write, uint32_t address, void *data, size_t bytes)
 {
@@ -162,24 +273,39 @@ static bool access(gpu_device *d, bool is_write, uint32_t address, void *data, s
     return true;
 }
 
+/* A host copy's arguments: a host buffer unless nothing is copied, and a
+ * device range inside one live range (of persistent memory for the durable
+ * image). */
+static bool check_copy(gpu_device *d, const char *function, uint32_t address, const void *host, size_t bytes, bool persistent_only)
+{
+    if (!d) return false;
+    if (!bytes) return true;
+    if (!host) return set_error(d, "%s(0x%08x, %zu bytes): the host buffer is NULL", function, address, bytes);
+    return check_live(d, function, address, bytes, persistent_only);
+}
+
 bool gpu_copy_to_device(gpu_device *d, uint32_t destination, const void *source, size_t bytes)
 {
-    return access(d, true, destination, (void *)source, bytes);
+    return check_copy(d, "gpu_copy_to_device", destination, source, bytes, false) &&
+           (!bytes || access(d, true, destination, (void *)source, bytes));
 }
 
 bool gpu_copy_from_device(gpu_device *d, void *destination, uint32_t source, size_t bytes)
 {
-    return access(d, false, source, destination, bytes);
+    return check_copy(d, "gpu_copy_from_device", source, destination, bytes, false) &&
+           (!bytes || access(d, false, source, destination, bytes));
 }
 
 /* Both directions of the durable image, in the same 128-byte chunks (one
  * NVM controller holds each). */
 static bool durable_access(gpu_device *d, const char *function, bool is_write, uint32_t address, uint8_t *data, size_t bytes)
 {
-    if (address < RV_PERSISTENT_BASE || bytes > RV_PERSISTENT_END - address)
+    if (!d) return false;
+    if (address < RV_PERSISTENT_BASE || address >= RV_PERSISTENT_END || bytes > RV_PERSISTENT_END - address)
         return set_error(d, "%s(0x%08x, %zu bytes): outside the persistent window", function, address, bytes);
     if (!d->backend.durable_read || (is_write && !d->backend.durable_write))
         return set_error(d, "%s: the platform has no NVM controllers", function);
+    if (!check_copy(d, function, address, data, bytes, true)) return false;
     while (bytes) {
         size_t chunk = bytes < HOST_CHUNK - (address & (HOST_CHUNK - 1)) ? bytes : HOST_CHUNK - (address & (HOST_CHUNK - 1));
         bool done = is_write ? d->backend.durable_write(d->backend.context, address, data, chunk)
@@ -202,11 +328,12 @@ bool gpu_copy_to_durable(gpu_device *d, uint32_t destination, const void *source
     return durable_access(d, "gpu_copy_to_durable", true, destination, (uint8_t *)(uintptr_t)source, bytes);
 }
 
-bool gpu_has_durable_image(const gpu_device *d) { return d->backend.durable_read != NULL; }
+bool gpu_has_durable_image(const gpu_device *d) { return d && d->backend.durable_read != NULL; }
 
-bool gpu_crashed(const gpu_device *d) { return d->crashed; }
+bool gpu_crashed(const gpu_device *d) { return d && d->crashed; }
 
-bool gpu_memset(gpu_device *d, uint32_t destination, int value, size_t bytes)
+/* Fills without checking the range (the loader's segments, gpu_memset's checked one). */
+static bool fill(gpu_device *d, uint32_t destination, int value, size_t bytes)
 {
     uint8_t block[4096];
     memset(block, value, sizeof block);
@@ -219,8 +346,26 @@ bool gpu_memset(gpu_device *d, uint32_t destination, int value, size_t bytes)
     return true;
 }
 
+bool gpu_memset(gpu_device *d, uint32_t destination, int value, size_t bytes)
+{
+    return check_copy(d, "gpu_memset", destination, &value, bytes, false) && fill(d, destination, value, bytes);
+}
+
+/* Whether m is a module of d that is still loaded. */
+static bool module_loaded(const gpu_device *d, const gpu_module *m)
+{
+    for (size_t i = 0; i < d->module_count; i++)
+        if (d->modules[i] == m) return true;
+    return false;
+}
+
 gpu_module *gpu_module_load(gpu_device *d, const char *path)
 {
+    if (!d) return NULL;
+    if (!path) {
+        set_input_error(d, "gpu_module_load: the path is NULL");
+        return NULL;
+    }
     char error[512];
     kernel_image *image = kernel_image_load_file(path, error, sizeof error);
     if (!image) {
@@ -229,20 +374,26 @@ gpu_module *gpu_module_load(gpu_device *d, const char *path)
     }
     for (size_t i = 0; i < image->data_segment_count; i++) {
         const kernel_segment *s = &image->data_segments[i];
-        if (s->address + s->memory_size > GPU_ARGS_ADDRESS) {
-            set_input_error(d, "kernel '%s': .data/.bss 0x%x..0x%x overlap the argument block at 0x%x", path, s->address,
-                      s->address + s->memory_size, GPU_ARGS_ADDRESS);
+        if (s->address < RV_GLOBAL_BASE || (uint64_t)s->address + s->memory_size > GPU_ARGS_ADDRESS) {
+            set_input_error(d, "kernel '%s': .data/.bss 0x%x..0x%llx lie outside 0x%x..0x%x (below the argument block)", path,
+                            s->address, (unsigned long long)s->address + s->memory_size, RV_GLOBAL_BASE, GPU_ARGS_ADDRESS);
             kernel_image_destroy(image);
             return NULL;
         }
-        if (!gpu_memset(d, s->address, 0, s->memory_size) || !gpu_copy_to_device(d, s->address, s->bytes, s->file_size)) {
+        if (!fill(d, s->address, 0, s->memory_size) || !access(d, true, s->address, (void *)(uintptr_t)s->bytes, s->file_size)) {
             kernel_image_destroy(image);
             return NULL;
         }
     }
     gpu_module *m = calloc(1, sizeof *m);
     if (m) m->path = strdup(path);
-    if (!m || !m->path) {
+    gpu_module **grown = d->module_count == d->module_capacity
+                             ? realloc(d->modules, (d->module_capacity ? 2 * d->module_capacity : 4) * sizeof *grown)
+                             : d->modules;
+    if (grown && grown != d->modules) d->module_capacity = d->module_capacity ? 2 * d->module_capacity : 4;
+    if (grown) d->modules = grown;
+    if (!m || !m->path || !grown) {
+        if (m) free(m->path);
         free(m);
         kernel_image_destroy(image);
         set_error(d, "out of host memory");
@@ -250,13 +401,29 @@ gpu_module *gpu_module_load(gpu_device *d, const char *path)
     }
     m->device = d;
     m->image = image;
+    d->modules[d->module_count++] = m;
+    if (!rebuild_live(d)) {
+        gpu_module_unload(m);
+        return NULL;
+    }
     return m;
 }
 
 void gpu_module_unload(gpu_module *m)
 {
     if (!m) return;
+    gpu_device *d = m->device;
+    if (d) {
+        if (d->launch_pending) gpu_synchronize(d); /* the running kernel is this module's, perhaps */
+        for (size_t i = 0; i < d->module_count; i++)
+            if (d->modules[i] == m) {
+                d->modules[i] = d->modules[--d->module_count];
+                break;
+            }
+    }
     kernel_image_destroy(m->image);
+    m->image = NULL;
+    if (d) rebuild_live(d);
     free(m->path);
     free(m);
 }
@@ -266,8 +433,11 @@ const kernel_image *gpu_module_image(const gpu_module *m) { return m->image; }
 bool gpu_launch(gpu_device *d, gpu_module *m, const char *name, gpu_dim3 grid, gpu_dim3 block, const void *args,
                 size_t args_size, uint32_t shared_bytes)
 {
+    if (!d) return false;
     if (d->launch_pending && !gpu_synchronize(d)) return false;
+    if (!name) return set_error(d, "gpu_launch: the kernel name is NULL");
     if (d->crashed) return set_error(d, "launch of '%s': the device lost power", name);
+    if (!m || !module_loaded(d, m)) return set_error(d, "launch of '%s': the module is not one loaded on this device", name);
     const kernel_function *f = kernel_image_find_function(m->image, name);
     if (!f) return set_input_error(d, "launch: kernel file '%s' has no kernel '%s'", m->path, name);
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
@@ -276,7 +446,8 @@ bool gpu_launch(gpu_device *d, gpu_module *m, const char *name, gpu_dim3 grid, g
     if ((uint64_t)grid.x * grid.y > (1ull << 40) / grid.z) return set_error(d, "launch of '%s': more than 2^40 CTAs", name);
     if (shared_bytes > (1u << 30)) return set_error(d, "launch of '%s': %u bytes of dynamic shared memory", name, shared_bytes);
     if (args_size > GPU_ARGS_MAX) return set_error(d, "launch of '%s': %zu bytes of arguments (at most %u)", name, args_size, GPU_ARGS_MAX);
-    if (args_size && !gpu_copy_to_device(d, GPU_ARGS_ADDRESS, args, args_size)) return false;
+    if (args_size && !args) return set_error(d, "launch of '%s': %zu bytes of arguments from NULL", name, args_size);
+    if (args_size && !access(d, true, GPU_ARGS_ADDRESS, (void *)(uintptr_t)args, args_size)) return false;
     simt_launch *l = &d->launch;
     memset(l, 0, sizeof *l);
     l->image = m->image;
@@ -284,12 +455,13 @@ bool gpu_launch(gpu_device *d, gpu_module *m, const char *name, gpu_dim3 grid, g
     l->grid[0] = grid.x, l->grid[1] = grid.y, l->grid[2] = grid.z;
     l->block[0] = block.x, l->block[1] = block.y, l->block[2] = block.z;
     l->args_address = GPU_ARGS_ADDRESS;
-    memcpy(d->args, args, args_size);
+    if (args_size) memcpy(d->args, args, args_size);
     l->args = d->args;
     l->args_size = (uint32_t)args_size;
     l->shared_bytes = (m->image->static_shared_bytes + shared_bytes + 3) & ~3u;
     l->registers_per_thread = simt_kernel_registers(m->image);
     l->total_ctas = (uint64_t)grid.x * grid.y * grid.z;
+    l->memcheck = d->memcheck ? &d->table : NULL;
     char error[512];
     if (!d->backend.launch(d->backend.context, l, error, sizeof error)) return set_error(d, "launch of '%s': %s", name, error);
     d->launch_pending = true;
@@ -298,6 +470,7 @@ bool gpu_launch(gpu_device *d, gpu_module *m, const char *name, gpu_dim3 grid, g
 
 bool gpu_synchronize(gpu_device *d)
 {
+    if (!d) return false;
     if (!d->launch_pending) return true;
     d->launch_pending = false;
     char error[1024];
@@ -314,8 +487,10 @@ bool gpu_synchronize(gpu_device *d)
 
 bool gpu_tm_record(gpu_device *d, bool on)
 {
+    if (on && d->recording) return set_error(d, "a serializability check is already running on this device (end it first)");
     if (!d->backend.tm_record || !d->backend.tm_record(d->backend.context, on))
-        return set_error(d, "this device cannot record transactions");
+        return set_error(d, "this device cannot record transactions (the platform has no tm_unit blocks)");
+    d->recording = on;
     return true;
 }
 
@@ -331,6 +506,8 @@ bool gpu_tm_history(gpu_device *d, void (*visit)(void *visit_context, const tm_u
  * Statistic names hold no '.' or ':', so the first of either splits them. */
 bool gpu_statistic(gpu_device *d, const char *query, double *value)
 {
+    if (!d) return false;
+    if (!query || !value) return set_error(d, "gpu_statistic: the %s is NULL", query ? "value pointer" : "query");
     *value = 0;
     if (!d->backend.statistic_at) return set_error(d, "no statistic named '%s': the device reports none", query);
     const char *separator = strpbrk(query, ".:");

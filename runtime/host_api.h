@@ -9,8 +9,17 @@
  * workloads of testbenches/workloads) or a host plugin that `simtx run
  * NETLIST --host PLUGIN.so [-- ARGS]` loads (docs/sdk.md): a shared library
  * exporting simtx_host_main (below). How the device is reached is internal
- * (host_backend.h). Errors: functions return false/0 and gpu_last_error()
- * says why. */
+ * (host_backend.h).
+ *
+ * Errors: every call checks its arguments against the device first (the
+ * live allocations, the loaded modules, the platform's memories, NVM
+ * controllers and tm_units) and a refused call leaves the allocations and
+ * device memory as they were. It then returns false (bool), 0 (an address:
+ * never a device address) or NULL (a pointer), and gpu_last_error() names
+ * the call, its arguments and the reason, e.g. "gpu_copy_to_device(0x10100000,
+ * 4096 bytes): the range is larger than the rest of its allocation (nearest:
+ * allocation 0x10100000 of 256 bytes)". A NULL device fails every call
+ * without a message. */
 #ifndef SIMTX_HOST_API_H
 #define SIMTX_HOST_API_H
 
@@ -43,21 +52,26 @@ bool gpu_last_error_is_input(const gpu_device *device);
  * its oracle's, which simtx then reports); returns false. */
 bool gpu_set_error(gpu_device *device, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
-/* Device addresses, 256-byte aligned; 0 on failure. */
+/* Device addresses, 256-byte aligned, never overlapping; 0 when the size
+ * exceeds the window or the memory the platform has. Live are the bytes
+ * asked for (copies and, with the memory checker, kernels may touch those),
+ * until gpu_free(address). */
 uint32_t gpu_malloc(gpu_device *device, size_t bytes);
 uint32_t gpu_malloc_persistent(gpu_device *device, size_t bytes);
 bool gpu_free(gpu_device *device, uint32_t address);
+/* Copies and memset: the device range must lie inside one live allocation
+ * (or a loaded module's .data/.bss); 0 bytes do nothing. */
 bool gpu_copy_to_device(gpu_device *device, uint32_t destination, const void *source, size_t bytes);
 bool gpu_copy_from_device(gpu_device *device, void *destination, uint32_t source, size_t bytes);
 bool gpu_memset(gpu_device *device, uint32_t destination, int value, size_t bytes);
 /* Persistent memory: copies out what a power failure now would leave of the
  * persistent window (the NVM media and their ADR write-pending queues, not
- * the caches' dirty lines). False outside the persistent window or on a
- * platform without NVM controllers. */
+ * the caches' dirty lines). False outside one persistent allocation or on
+ * a platform without NVM controllers. */
 bool gpu_copy_from_durable(gpu_device *device, void *destination, uint32_t source, size_t bytes);
 /* Writes into that durable image: a recovery after a power failure rolls
- * back what the image holds. False outside the persistent window or on a
- * platform without NVM controllers. */
+ * back what the image holds. False outside one persistent allocation or on
+ * a platform without NVM controllers. */
 bool gpu_copy_to_durable(gpu_device *device, uint32_t destination, const void *source, size_t bytes);
 /* Whether the platform keeps the persistent window in NVM controllers (so
  * that gpu_copy_from_durable can answer). */
@@ -113,7 +127,8 @@ bool gpu_statistic(gpu_device *device, const char *query, double *value);
  *   if (!gpu_serializability_end(check, &commits)) fail(gpu_last_error(device));
  *
  * begin is NULL (gpu_last_error says why) on a platform without tm_unit
- * blocks; end frees the check and returns false with the first violation,
+ * blocks or while another check runs on the device; a region must lie in
+ * live allocations; end frees the check and returns false with the first violation,
  * e.g. "serializability oracle: transaction 7 (#3 in commit order) read
  * 0x10100040 = 0x0 but the serial replay has 0x1". */
 typedef struct gpu_serializability gpu_serializability;

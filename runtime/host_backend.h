@@ -34,7 +34,7 @@ typedef struct gpu_backend {
      * the last. Optional. */
     bool (*statistic_at)(void *context, size_t index, gpu_statistic_entry *entry);
     /* Optional (transactional memory): turns commit recording on or off in
-     * every tm_unit; visits every recorded commit of every tm_unit, then
+     * every tm_unit (false when the platform has none); visits every recorded commit of every tm_unit, then
      * forgets them. */
     bool (*tm_record)(void *context, bool on);
     bool (*tm_history)(void *context, void (*visit)(void *visit_context, const tm_unit_record *record, const uint32_t *words),
@@ -54,6 +54,10 @@ typedef struct gpu_backend {
 gpu_device *gpu_device_create(const gpu_backend *backend);
 void gpu_device_destroy(gpu_device *device);
 const kernel_image *gpu_module_image(const gpu_module *module);
+/* The memory checker (on in simtx run unless --no-memcheck): each launch from now on hands
+ * the cores the live allocations (simt_launch.memcheck, memcheck.h), and a
+ * kernel access outside them fails the run. */
+void gpu_device_set_memcheck(gpu_device *device, bool on);
 /* Commit recording for the serializability oracle (host_serializability.c):
  * each core's words are address, value pairs, reads then writes. False
  * without a TM backend. */

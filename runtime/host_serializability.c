@@ -38,6 +38,7 @@ static void prefix_error(gpu_device *device)
 
 gpu_serializability *gpu_serializability_begin(gpu_device *device)
 {
+    if (!device) return NULL;
     gpu_serializability *check = calloc(1, sizeof *check);
     if (!check) {
         gpu_set_error(device, "serializability oracle: out of host memory");
@@ -54,6 +55,7 @@ gpu_serializability *gpu_serializability_begin(gpu_device *device)
 
 bool gpu_serializability_region(gpu_serializability *check, uint32_t address, uint32_t bytes)
 {
+    if (!check) return false;
     region *grown = realloc(check->regions, (check->region_count + 1) * sizeof *grown);
     if (!grown) return gpu_set_error(check->device, "serializability oracle: out of host memory");
     check->regions = grown;
@@ -166,8 +168,9 @@ static const char *replay(gpu_serializability *check, tm_oracle *oracle, char *m
 
 bool gpu_serializability_end(gpu_serializability *check, size_t *commit_count)
 {
+    if (commit_count) *commit_count = 0;
+    if (!check) return false;
     gpu_device *device = check->device;
-    *commit_count = 0;
     if (!gpu_tm_history(device, collect, check) || check->out_of_memory) {
         if (check->out_of_memory) gpu_set_error(device, "serializability oracle: out of host memory");
         else prefix_error(device);
@@ -181,7 +184,7 @@ bool gpu_serializability_end(gpu_serializability *check, size_t *commit_count)
     char message[128];
     const char *error = oracle ? replay(check, oracle, message, sizeof message) : "out of host memory";
     if (error) gpu_set_error(device, "serializability oracle: %s", error);
-    *commit_count = check->commit_count;
+    if (commit_count) *commit_count = check->commit_count;
     tm_oracle_destroy(oracle);
     gpu_tm_record(device, false);
     destroy(check);

@@ -45,6 +45,8 @@ const char command_line_usage[] =
     "  --host PLUGIN.so         run your own host program instead: a shared library exporting\n"
     "                           simtx_host_main (docs/sdk.md)\n"
     "  -- ARG...                the host plugin's arguments (the rest of the command line)\n"
+    "  --no-memcheck            no memory checker (on by default: a kernel access outside every\n"
+    "                           live allocation, or its CTA's shared memory, fails the run)\n"
     "\n"
     "exit status: 0 done, 1 the run failed, 2 bad input\n";
 
@@ -129,14 +131,17 @@ run_command parse_run_command(int argc, const char *const *argv)
         else if (option == "--quiet") command.run.quiet = true;
         else if (option == "--stats-detail") command.run.stats_detail = true;
         else if (option == "--progress") command.run.progress = true;
+        else if (option == "--no-memcheck") command.workload.memcheck = false;
         else
             throw usage_error("unknown option '" + option + "'" +
                               did_you_mean(option, {"--set", "--define", "--seed", "--stats", "--vcd", "--trace", "--max-time",
                                                     "--watchdog", "--check-protocol", "--quiet", "--workload",
-                                                    "--stats-detail", "--progress", "--host", "--crash-at", "--crash-seed", "--crash-window", "--crash-domain"}));
+                                                    "--stats-detail", "--progress", "--host", "--crash-at", "--crash-seed", "--crash-window", "--crash-domain", "--no-memcheck"}));
     }
     if (!command.run.trace_globs.empty() && command.run.vcd_file.empty()) throw usage_error("--trace needs --vcd FILE");
     if (!command.workload.options.empty() && command.workload.name.empty()) throw usage_error("--set workload.* needs --workload NAME");
+    if (!command.workload.memcheck && command.workload.name.empty() && command.workload.host_plugin.empty())
+        throw usage_error("--no-memcheck needs --workload or --host (the memory checker checks their kernels)");
     if (!command.workload.host_plugin.empty() && !command.workload.name.empty())
         throw usage_error("--host and --workload exclude each other");
     const crash_options &crash = command.run.crash;

@@ -45,6 +45,7 @@ typedef struct test_system {
         uint64_t arrival;
     } log[LOG_SIZE];
     size_t logged;
+    uint32_t memory_end; /* when not 0: no memory answers from here up (a smaller device) */
 } test_system;
 
 enum { LDST_SOCKET = 0, LDS_SOCKET = 1, LDST_CORE = 0, LDST_MEMORY = 1 };
@@ -159,6 +160,7 @@ static void detach_lds(test_system *s)
 static bool backend_access(void *context, bool is_write, uint32_t address, void *data, size_t size)
 {
     test_system *s = context;
+    if (s->memory_end && address + (uint64_t)size > s->memory_end) return false;
     if (is_write) sparse_memory_write(s->memory, address, data, size);
     else sparse_memory_read(s->memory, address, data, size);
     return true;
@@ -383,8 +385,9 @@ static void run_globals(void)
     gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     uint32_t junk = 0xdeadbeef;
-    gpu_copy_to_device(device, 0x10000000, &junk, 4); /* the loader must overwrite what was there */
-    gpu_copy_to_device(device, 0x10000010, &junk, 4);
+    sparse_memory_write(s->memory, 0x10000000, &junk, 4); /* the loader must overwrite what was there */
+    sparse_memory_write(s->memory, 0x10000010, &junk, 4);
+    CHECK(!gpu_copy_to_device(device, 0x10000000, &junk, 4)); /* no module loaded yet: nothing lives there */
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
     if (!CHECK(module != NULL)) return;
     CHECK(gpu_module_image(module)->data_segment_count > 0);
@@ -554,8 +557,112 @@ static void run_vector_add(const char *opt, int lanes)
     free(s);
 }
 
+/* The durable image of the bounds tests: the in-test memory itself. */
+static bool backend_durable_read(void *context, uint32_t address, void *data, size_t size)
+{
+    return backend_access(context, false, address, data, size);
+}
+
+static bool backend_durable_write(void *context, uint32_t address, const void *data, size_t size)
+{
+    return backend_access(context, true, address, (void *)(uintptr_t)data, size);
+}
+
+/* Issue 26 defect 7: every host API call checks its arguments against the
+ * live allocations and the device (each of these passed unchecked before). */
+static void run_bounds(void)
+{
+    test_system *s = create_system(32, 4);
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, backend_durable_read,
+                           backend_durable_write, NULL};
+    gpu_device *device = gpu_device_create(&backend);
+    /* SIZE_MAX rounded up to 0 bytes: it took the address the next allocation then got too. */
+    CHECK_EQUAL(gpu_malloc(device, SIZE_MAX), 0);
+    CHECK_CONTAINS(gpu_last_error(device), "gpu_malloc(18446744073709551615 bytes): out of global memory");
+    CHECK_EQUAL(gpu_malloc_persistent(device, SIZE_MAX - 100), 0);
+    uint32_t small = gpu_malloc(device, 256), next = gpu_malloc(device, 256);
+    CHECK(small != 0 && next == small + 256);
+    /* Copies: 4 KiB into 256 bytes overwrote the next allocation. */
+    uint8_t page[4096], back[256];
+    memset(page, 0xab, sizeof page);
+    CHECK(gpu_memset(device, next, 0x11, 256));
+    CHECK(!gpu_copy_to_device(device, small, page, sizeof page));
+    CHECK_CONTAINS(gpu_last_error(device), "gpu_copy_to_device(0x10100000, 4096 bytes): the range is larger than the rest of its allocation "
+                                           "(nearest: allocation 0x10100000 of 256 bytes)");
+    CHECK(gpu_copy_from_device(device, back, next, sizeof back));
+    CHECK_EQUAL(back[0], 0x11);
+    CHECK(!gpu_copy_to_device(device, small + 255, page, 2)); /* one byte over */
+    CHECK(gpu_copy_to_device(device, small + 255, page, 1));
+    CHECK(!gpu_copy_from_device(device, back, next + 256, 4)); /* past the last allocation */
+    CHECK_CONTAINS(gpu_last_error(device), "outside every live allocation (nearest: allocation 0x10100100 of 256 bytes)");
+    CHECK(!gpu_memset(device, small, 0, 257));
+    CHECK(!gpu_copy_to_device(device, small, NULL, 4));
+    CHECK(gpu_copy_to_device(device, 0, NULL, 0)); /* nothing copied */
+    /* A freed allocation is no longer live, and is freed once. */
+    CHECK(gpu_free(device, next));
+    CHECK(!gpu_copy_from_device(device, back, next, 4));
+    CHECK(!gpu_free(device, next));
+    CHECK(!gpu_free(device, small + 4));
+    /* A reused block is live for its new size only. */
+    CHECK_EQUAL(gpu_malloc(device, 16), next);
+    CHECK(!gpu_copy_to_device(device, next, page, 17));
+    /* The durable image: a range wrapping past 2^32 was taken as inside the window. */
+    uint32_t persistent = gpu_malloc_persistent(device, 256);
+    CHECK(gpu_copy_to_durable(device, persistent, page, 256));
+    CHECK(!gpu_copy_from_durable(device, back, 0xfffffff0u, 0x20));
+    CHECK_CONTAINS(gpu_last_error(device), "outside the persistent window");
+    CHECK(!gpu_copy_from_durable(device, back, persistent + 128, 256));
+    CHECK(!gpu_copy_to_durable(device, small, page, 4)); /* global memory has no durable image */
+    /* Memory ends before the window does: the allocation is refused, not the first kernel access. */
+    s->memory_end = GPU_HEAP_BASE + (8u << 20);
+    CHECK_EQUAL(gpu_malloc(device, 16u << 20), 0);
+    CHECK_CONTAINS(gpu_last_error(device), "out of global memory: the device's memory ends before 0x10");
+    CHECK(gpu_malloc(device, 1u << 20) != 0); /* what fits still does */
+    /* Launch arguments: a module of this device, still loaded; arguments from somewhere. */
+    gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
+    if (CHECK(module != NULL)) {
+        CHECK(!gpu_launch(device, NULL, "mul_chain", (gpu_dim3){1, 1, 1}, (gpu_dim3){32, 1, 1}, NULL, 0, 0));
+        CHECK_CONTAINS(gpu_last_error(device), "the module is not one loaded on this device");
+        CHECK(!gpu_launch(device, module, "mul_chain", (gpu_dim3){1, 1, 1}, (gpu_dim3){32, 1, 1}, NULL, 12, 0));
+        CHECK(!gpu_launch(device, module, NULL, (gpu_dim3){1, 1, 1}, (gpu_dim3){32, 1, 1}, NULL, 0, 0));
+        gpu_module_unload(module);
+    }
+    /* Transactional memory: no tm_units, no check (it passed with 0 commits). */
+    CHECK(gpu_serializability_begin(device) == NULL);
+    CHECK_CONTAINS(gpu_last_error(device), "cannot record transactions");
+    size_t commits = 1;
+    CHECK(!gpu_serializability_end(NULL, &commits));
+    CHECK_EQUAL(commits, 0);
+    CHECK(!gpu_serializability_region(NULL, small, 4));
+    double value;
+    CHECK(!gpu_statistic(device, NULL, &value));
+    CHECK(!gpu_statistic(device, "busy_cycles", NULL));
+    CHECK_CONTAINS(gpu_last_error(device), "gpu_statistic: the value pointer is NULL");
+    gpu_device_destroy(device);
+    destroy_system(s);
+}
+
+/* A device recording for the oracle: a second check at once would take the first's history. */
+static bool recording_on(void *context, bool on) { return (void)context, (void)on, true; }
+static void run_second_check(void)
+{
+    gpu_backend backend = {NULL, backend_access, NULL, NULL, NULL, recording_on, NULL, NULL, NULL, NULL};
+    gpu_device *device = gpu_device_create(&backend);
+    gpu_serializability *first = gpu_serializability_begin(device);
+    CHECK(first != NULL);
+    CHECK(gpu_serializability_begin(device) == NULL);
+    CHECK_CONTAINS(gpu_last_error(device), "already running");
+    gpu_serializability_discard(first);
+    gpu_serializability *again = gpu_serializability_begin(device);
+    CHECK(again != NULL);
+    gpu_serializability_discard(again);
+    gpu_device_destroy(device);
+}
+
 int main(void)
 {
+    run_bounds();
+    run_second_check();
     run_vector_add("O0", 32);
     run_vector_add("O2", 64);
     run_vector_add("Os", 8);

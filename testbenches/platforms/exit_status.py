@@ -26,6 +26,10 @@ def cases(kernels, work):
         "an oracle failed":
             (["run", core, "--workload", "vector_add", "--set", "workload.n=64", "--set",
               f"workload.kernel={kernels}/bad_wrong_result_O2.elf"], r"vector_add: c\[0\] = -?[0-9]+, expected"),
+        "a kernel access outside every live allocation":
+            (["run", core, "--workload", "vector_add", "--set", "workload.n=64", "--set",
+              f"workload.kernel={kernels}/bad_out_of_bounds_O2.elf"],
+             r"memcheck: invalid 4-byte store at 0x[0-9a-f]+ by lane 5 at pc 0x[0-9a-f]+ <vector_add.*nearest: allocation"),
         "`--max-time` reached":
             (["run", f"{NETLISTS}/slow_memory.lua", "--quiet", "--max-time", "5000"], r"stopped at --max-time 5 us"),
         "a deadlock or livelock":

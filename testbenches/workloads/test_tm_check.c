@@ -8,15 +8,15 @@
 #include "tm_check.h"
 
 typedef struct fake_device {
-    uint8_t memory[256]; /* device addresses 0x1000..0x10ff */
+    uint8_t memory[256]; /* device addresses GPU_HEAP_BASE.. + 0xff: the first allocation */
 } fake_device;
 
 static bool fake_access(void *context, bool is_write, uint32_t address, void *data, size_t size)
 {
     fake_device *f = context;
-    if (address < 0x1000 || address - 0x1000 + size > sizeof f->memory) return false;
-    if (is_write) memcpy(f->memory + (address - 0x1000), data, size);
-    else memcpy(data, f->memory + (address - 0x1000), size);
+    if (address < GPU_HEAP_BASE || address - GPU_HEAP_BASE + size > sizeof f->memory) return false;
+    if (is_write) memcpy(f->memory + (address - GPU_HEAP_BASE), data, size);
+    else memcpy(data, f->memory + (address - GPU_HEAP_BASE), size);
     return true;
 }
 
@@ -27,16 +27,16 @@ static bool no_commits(void *context, void (*visit)(void *, const tm_unit_record
     return true;
 }
 
-/* One transaction: writes 7 to 0x1008. */
+/* One transaction: writes 7 to GPU_HEAP_BASE + 8. */
 static bool one_commit(void *context, void (*visit)(void *, const tm_unit_record *, const uint32_t *), void *visit_context)
 {
-    static const uint32_t words[] = {0x1008, 7};
+    static const uint32_t words[] = {GPU_HEAP_BASE + 8, 7};
     const tm_unit_record record = {1, 0, 0, 1, 0};
     visit(visit_context, &record, words);
     return true;
 }
 
-/* The check's verdict on a history, the final memory holding `final_word` at 0x1008. */
+/* The check's verdict on a history, the final memory holding `final_word` at GPU_HEAP_BASE + 8. */
 static int check_history(bool commits, uint8_t final_word, char *error, size_t error_size)
 {
     fake_device fake = {{0}};
@@ -46,7 +46,9 @@ static int check_history(bool commits, uint8_t final_word, char *error, size_t e
     int status = 0;
     tm_check *check = tm_check_begin(device, &context, &status);
     CHECK(check != NULL);
-    CHECK(tm_check_region(check, device, 0x1000, 64));
+    uint32_t region = gpu_malloc(device, 64);
+    CHECK_EQUAL(region, GPU_HEAP_BASE);
+    CHECK(tm_check_region(check, device, region, 64));
     fake.memory[8] = final_word;
     status = tm_check_end(check, device, &context);
     gpu_device_destroy(device);
@@ -61,6 +63,6 @@ int main(void)
     CHECK_EQUAL(check_history(true, 7, error, sizeof error), 0);
     CHECK_STRING(error, "");
     CHECK_EQUAL(check_history(true, 0, error, sizeof error), 1);
-    CHECK_CONTAINS(error, "final memory at 0x1008 holds 0x00");
+    CHECK_CONTAINS(error, "final memory at 0x10100008 holds 0x00");
     return simtx_test_summary();
 }

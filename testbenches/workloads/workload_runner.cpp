@@ -130,7 +130,7 @@ std::vector<statistic_name> list_statistics(platform &owner)
 bool backend_tm_record(void *context, bool on)
 {
     auto *state = static_cast<backend_state *>(context);
-    // Without a tm_unit nothing is recorded: the first TX_BEGIN fails the run.
+    if (state->tm_units.empty()) return false; // nothing could be recorded: no check to pass
     for (block_module *unit : state->tm_units) tm_unit_set_recording(unit->core(), on);
     return true;
 }
@@ -210,7 +210,7 @@ using host_entry = std::function<int(gpu_device *device, std::string &message)>;
 
 // Runs a host program on the elaborated platform through the host API.
 std::string run_host_program(platform &owner, const std::string &name, const std::string &label, bool transactional,
-                             const host_entry &entry)
+                             bool memcheck, const host_entry &entry)
 {
     // End elaboration (sockets are bound from then on) before the host
     // program's first memory access.
@@ -232,6 +232,7 @@ std::string run_host_program(platform &owner, const std::string &name, const std
                         state.nvm_controllers.empty() ? nullptr : backend_durable_read,
                         state.nvm_controllers.empty() ? nullptr : backend_durable_write, backend_crashed};
     gpu_device *device = gpu_device_create(&backend);
+    gpu_device_set_memcheck(device, memcheck);
     std::string message;
     int status = entry(device, message);
     // The launch lives in the device: detach it before freeing.
@@ -264,7 +265,7 @@ std::function<std::string(platform &)> plugin_host_program(const workload_reques
     size_t slash = path.find_last_of('/');
     std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
     return [library, main, name, request](platform &owner) -> std::string {
-        return run_host_program(owner, name, "host program '" + name + "'", false, [&](gpu_device *device, std::string &message) {
+        return run_host_program(owner, name, "host program '" + name + "'", false, request.memcheck, [&](gpu_device *device, std::string &message) {
             std::vector<std::string> arguments{request.host_plugin};
             arguments.insert(arguments.end(), request.host_arguments.begin(), request.host_arguments.end());
             std::vector<char *> argv;
@@ -305,7 +306,7 @@ std::function<std::string(platform &)> workload_host_program(const workload_requ
             message = error;
             return status == 0 ? 0 : context.bad_input ? 2 : 1;
         };
-        return run_host_program(owner, request.name, "workload '" + request.name + "'", info->transactional, entry);
+        return run_host_program(owner, request.name, "workload '" + request.name + "'", info->transactional, request.memcheck, entry);
     };
 }
 

@@ -21,6 +21,7 @@ struct workload_request {
     uint64_t seed = 1; // the run's --seed: the default seed of the workload's inputs
     std::string host_plugin; // --host FILE: a host plugin instead of a built-in workload (docs/sdk.md)
     std::vector<std::string> host_arguments; // its arguments, after --
+    bool memcheck = true; // the memory checker (runtime/host_backend.h); --no-memcheck turns it off
 };
 
 // Checks the name (throws input_error listing the known workloads), or

@@ -7,6 +7,7 @@
 
 #include "const_path.h"
 #include "cta.h"
+#include "lsu_memcheck.h"
 #include "simtx_assert.h"
 
 /* clwb and the non-temporal store act on persistent memory only, and
@@ -151,6 +152,9 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         global_mask &= ~failed_sc;
         shared_mask &= ~failed_sc;
     }
+    if (c->launch->memcheck && (global_mask || shared_mask) &&
+        lsu_memcheck_refused(c, w, op, pc, global_mask, shared_mask, addresses, lowest, highest))
+        return transactional ? ISSUE_DONE : ISSUE_FAILED; /* a transaction aborts instead */
     /* Inside a transaction the global lanes go to the tm_unit (tx.h), which
      * logs stores and answers loads from its logs; atomics are not part of
      * the lazy TM model. */

@@ -9,6 +9,7 @@
 #define SIMTX_SIMT_CORE_H
 
 #include "kernel_image.h"
+#include "memcheck.h"
 #include "simtx_block.h"
 
 #ifdef __cplusplus
@@ -40,6 +41,7 @@ typedef struct simt_launch {
     uint32_t shared_bytes;    /* per CTA: static .shared plus the launch's dynamic bytes */
     uint32_t registers_per_thread;
     uint64_t total_ctas, next_cta, finished_ctas;
+    const memcheck_table *memcheck; /* the memory checker's live ranges, or NULL: unchecked */
 } simt_launch;
 
 typedef struct simt_core simt_core;
