@@ -48,12 +48,18 @@ void vit_table_release(vit_table *t)
 
 static bool overlaps(uint64_t a, uint64_t a_size, uint64_t b, uint64_t b_size) { return a < b + b_size && b < a + a_size; }
 
-/* Whether [address, address + size) meets region r, its versions' footprint or its relocated area. */
-static bool meets_region(const vit_table *t, const vit_region *r, uint64_t address, uint64_t size)
+/* Whether [address, address + size) meets region r's versions. */
+static bool meets_versions(const vit_table *t, const vit_region *r, uint64_t address, uint64_t size)
 {
     for (unsigned k = 0; k < t->versions; k++)
         if (overlaps(address, size, r->base + k * t->stride, r->size)) return true;
-    return overlaps(address, size, r->relocated, (t->versions - 1) * r->size);
+    return false;
+}
+
+/* ... or its relocated area. */
+static bool meets_region(const vit_table *t, const vit_region *r, uint64_t address, uint64_t size)
+{
+    return meets_versions(t, r, address, size) || overlaps(address, size, r->relocated, (t->versions - 1) * r->size);
 }
 
 static const char *layout_error(const vit_table *t, uint64_t base, uint64_t size, uint64_t relocated)
@@ -64,13 +70,13 @@ static const char *layout_error(const vit_table *t, uint64_t base, uint64_t size
         return "its base, size or relocated area is not a multiple of the alignment (whole DRAM rows in every partition)";
     if (base > UINT64_MAX - t->versions * t->stride || relocated > UINT64_MAX - t->versions * size) return "it ends past the address space";
     vit_region self = {.base = base, .size = size, .relocated = relocated};
-    if (meets_region(t, &self, relocated, (t->versions - 1) * size)) return "its relocated area meets its own versions";
+    if (meets_versions(t, &self, relocated, (t->versions - 1) * size)) return "its relocated area meets its own versions";
     for (unsigned i = 0; i < t->count; i++) {
         const vit_region *r = &t->regions[i];
         for (unsigned k = 0; k < t->versions; k++)
             if (meets_region(t, r, base + k * t->stride, size)) return "its versions meet another region";
         if (meets_region(t, r, relocated, (t->versions - 1) * size)) return "its relocated area meets another region";
-        if (meets_region(t, &self, r->relocated, (t->versions - 1) * r->size)) return "another region's relocated area meets its versions";
+        if (meets_versions(t, &self, r->relocated, (t->versions - 1) * r->size)) return "another region's relocated area meets its versions";
     }
     return NULL;
 }
