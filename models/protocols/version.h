@@ -10,8 +10,10 @@
  *   TM side     the initiator of REGISTER, ACQUIRE, RELEASE and CLOSE (the
  *               host's versioned allocation, the tm_unit at a transaction's
  *               begin and end, the commit path at a version boundary); a
- *               message for partition p carries an address of p (a region
- *               address, or any address p owns for the all-regions forms);
+ *               message for partition p carries an address of p: a region
+ *               address for that region, any other address for all of
+ *               them (the all-regions form; VERSION_ALL_REGIONS is one for
+ *               a slice reached without routing);
  *   VIT slice   holds the regions, their versions' states (Figure 4),
  *               creation times and reference counts; translates every access
  *               it passes on; answers every op of this family but COPY;
@@ -43,11 +45,11 @@
  *       area overlap nothing already registered. -> status OK; or
  *       COMMAND_ERROR and the slice fails the run naming the allocation (no
  *       room among `regions` entries, or a layout it cannot hold). The same
- *       regions may be given before the run by the slice's `regions`
+ *       regions may be given before the run by the slice's `region_list`
  *       parameter (an error there stops the run before it starts, exit 2).
  *       Every slice must register the same regions in the same order.
  *   VERSION_ACQUIRE   address = an address of a region (that region only) or
- *       VERSION_ALL_REGIONS; aux = the snapshot timestamp ts, or
+ *       any other (every region); aux = the snapshot timestamp ts, or
  *       VERSION_NEWEST for the slice's newest creation time. Pins, in each
  *       region, the version that ts reads (refcount + 1). -> aux = the
  *       snapshot handle (epoch << 32 | ts): what snapshot reads and the
@@ -71,7 +73,7 @@
  *       S3 reaching 0 is recycled (S4) and a waiting region gets its S1. A
  *       handle of an earlier epoch is ignored (counted): the overflow reset
  *       every count.
- *   VERSION_CLOSE     address = a region address or VERSION_ALL_REGIONS;
+ *   VERSION_CLOSE     address = a region address, or any other (every region);
  *       aux = the creation time T -> aux = epoch << 32 | T' where T' is the
  *       creation time given (T, or 0 after an overflow). Every addressed
  *       region whose S2 was written since it opened moves it to S3 with
@@ -115,7 +117,7 @@
 
 #include "simtx_msg.h"
 
-/* ACQUIRE/RELEASE/CLOSE address: every region of the slice. */
+/* An ACQUIRE/RELEASE/CLOSE address outside every region: all of them. */
 #define VERSION_ALL_REGIONS UINT64_MAX
 /* ACQUIRE aux: the newest creation time the slice has. */
 #define VERSION_NEWEST UINT64_MAX

@@ -263,25 +263,16 @@ static void answer(vit *v, const simtx_msg *request, simtx_status status, uint64
 
 static int scope_of(const vit *v, const simtx_msg *msg)
 {
-    if (msg->op == SIMTX_OP_VERSION_CLOSE) return msg->address == VERSION_ALL_REGIONS ? SCOPE_ALL : vit_table_region_of(&v->table, msg->address);
+    if (msg->op == SIMTX_OP_VERSION_CLOSE) {
+        int region = vit_table_region_of(&v->table, msg->address);
+        return region < 0 ? SCOPE_ALL : region;
+    }
     if (simtx_op_info_of(msg->op)->family == SIMTX_FAMILY_VERSION) return SCOPE_NONE;
     if (msg->op == SIMTX_OP_READ && (msg->flags & SIMTX_FLAG_SNAPSHOT)) return SCOPE_NONE;
     return vit_table_region_of(&v->table, msg->address);
 }
 
 static bool scopes_meet(int a, int b) { return a != SCOPE_NONE && b != SCOPE_NONE && (a == b || a == SCOPE_ALL || b == SCOPE_ALL); }
-
-static int region_of_op(const vit *v, const simtx_msg *msg, const char *what)
-{
-    if (msg->address == VERSION_ALL_REGIONS) return -1;
-    int region = vit_table_region_of(&v->table, msg->address);
-    if (region < 0) {
-        char error[160];
-        snprintf(error, sizeof error, "vit: %s at 0x%" PRIx64 ": no versioned region holds the address", what, msg->address);
-        v->env.fail(v->env.context, error);
-    }
-    return region;
-}
 
 /* A version.h op (but COPY, which only this slice sends). Returns false when
  * it must wait (no room for its answer). */
@@ -300,23 +291,16 @@ static bool serve_version_op(vit *v, const simtx_msg *msg, uint64_t now)
         }
         v->stats.registered++;
         break;
-    case SIMTX_OP_VERSION_ACQUIRE: {
-        int region = region_of_op(v, msg, "VERSION_ACQUIRE");
-        if (msg->address != VERSION_ALL_REGIONS && region < 0) break;
-        if (!vit_table_acquire(&v->table, region, msg->aux, &aux, error, sizeof error)) v->env.fail(v->env.context, error);
+    /* An address outside every region names them all (version.h). */
+    case SIMTX_OP_VERSION_ACQUIRE:
+        if (!vit_table_acquire(&v->table, vit_table_region_of(&v->table, msg->address), msg->aux, &aux, error, sizeof error))
+            v->env.fail(v->env.context, error);
         break;
-    }
-    case SIMTX_OP_VERSION_RELEASE: {
-        int region = region_of_op(v, msg, "VERSION_RELEASE");
-        if (msg->address != VERSION_ALL_REGIONS && region < 0) break;
-        vit_table_release_snapshot(&v->table, region, msg->aux);
-        break;
-    }
+    case SIMTX_OP_VERSION_RELEASE: vit_table_release_snapshot(&v->table, vit_table_region_of(&v->table, msg->address), msg->aux); break;
     case SIMTX_OP_VERSION_CLOSE: {
-        int region = region_of_op(v, msg, "VERSION_CLOSE");
-        if (msg->address != VERSION_ALL_REGIONS && region < 0) break;
         bool overflow;
-        if (!vit_table_close(&v->table, region, msg->aux, &overflow, &aux, error, sizeof error)) v->env.fail(v->env.context, error);
+        if (!vit_table_close(&v->table, vit_table_region_of(&v->table, msg->address), msg->aux, &overflow, &aux, error, sizeof error))
+            v->env.fail(v->env.context, error);
         break;
     }
     default: {
