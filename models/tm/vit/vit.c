@@ -399,7 +399,7 @@ static void issue_copies(vit *v, uint64_t now)
 static uint64_t vit_cycle(void *core, uint64_t now)
 {
     vit *v = core;
-    if (v->held_count) v->stats.hold_cycles += now > v->now ? now - v->now : 1;
+    if (v->held_count) v->stats.hold_cycles += now - v->now; /* held since the last cycle */
     v->now = now;
     if (!v->up_blocked && !msg_queue_empty(&v->up) && msg_queue_front_ready(&v->up) <= now) {
         if (v->env.send(v->env.context, PORT_UPSTREAM, msg_queue_front(&v->up))) msg_queue_pop(&v->up);
