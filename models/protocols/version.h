@@ -92,9 +92,9 @@
  *
  * COSTS
  *
- *   A slice answers REGISTER/ACQUIRE/RELEASE/CLOSE `latency` cycles after
- *   arrival and adds `latency` to every access it passes on (the table is
- *   looked up in parallel with the L2 queue in the paper; 1 by default). A
+ *   A slice takes one message a cycle from its input, `latency` cycles
+ *   after its arrival: it answers a VERSION op then, and passes an access on
+ *   (the paper looks the table up beside the L2's queue; 1 by default). A
  *   bulk copy unit keeps at most `copy_queue_depth` ROW_COPYs in flight, one
  *   issued per cycle; each costs what the L2 and the DRAM controller charge
  *   (FPM 2 tRAS + tRP within a subarray). Copies overlap execution (Fig. 12):
@@ -102,11 +102,13 @@
  *
  * DEADLOCK RULES
  *
- *   - A slice takes every VERSION op on arrival unless its response queue is
- *     full; that queue drains without waiting for anything, so a RELEASE
- *     never waits behind a held write.
- *   - Held writes wait only for a copy (which depends on nothing but the L2
- *     and DRAM below) or for a free slot, i.e. for a RELEASE. The TM side
+ *   - An access that must wait for an S2 version moves aside into the hold
+ *     buffer (and so do later writes and reads of its region, and a CLOSE
+ *     of it or of every region, to keep their order); everything else,
+ *     RELEASE included, goes on past it. Only a full hold buffer (or no room
+ *     below: queues that drain without waiting for anything) stops the input.
+ *   - Held accesses wait only for a copy (which depends on nothing but the
+ *     L2 and DRAM below) or for a free slot, i.e. for a RELEASE. The TM side
  *     must release a committing transaction's snapshot before its write-back
  *     (it reads nothing after validation), and must not have more writes to
  *     a slice in flight than hold_depth while versions may run out.
