@@ -332,11 +332,38 @@ static void out_of_versions_stalls(void)
     chain_release(&c);
 }
 
+/* VERSION_REGISTER at run time: a second region is taken; one meeting the
+ * first's versions is refused, failing the run with the allocation named. */
+static void register_at_run_time(void)
+{
+    chain c;
+    chain_init(&c);
+    chain_add(&c, &vit_block_info, "vit", vit_settings);
+    chain_add(&c, &bulk_copy_block_info, "copy", (const char *const[]){"row_bytes=2048", NULL});
+    chain_add(&c, &dram_controller_block_info, "dram", dram_settings);
+    simtx_msg m = request(SIMTX_OP_VERSION_REGISTER, 0x800000, 0x2000, 0xC00000, 1);
+    chain_inject(&c, &m);
+    chain_run(&c, 5);
+    const simtx_msg *a = chain_answer(&c, 1, NULL);
+    CHECK(a != NULL && a->status == SIMTX_STATUS_OK);
+    CHECK(c.failure[0] == '\0');
+    m = request(SIMTX_OP_VERSION_REGISTER, 0x10000, 0x2000, 0xD00000, 2); /* on version 2 of the first region */
+    chain_inject(&c, &m);
+    chain_run(&c, 5);
+    a = chain_answer(&c, 2, NULL);
+    CHECK(a != NULL && a->status == SIMTX_STATUS_COMMAND_ERROR);
+    CHECK_CONTAINS(c.failure, "versioned allocation 0x10000 (8192 bytes");
+    CHECK_EQUAL(stat(&c, "vit.regions_registered"), 2);
+    CHECK_EQUAL(stat(&c, "vit.regions_refused"), 1);
+    chain_release(&c);
+}
+
 int main(void)
 {
     copy_one_row();
     copy_over_banks();
     slice_life_cycle();
     out_of_versions_stalls();
+    register_at_run_time();
     return simtx_test_summary();
 }
