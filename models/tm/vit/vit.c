@@ -171,7 +171,7 @@ static void *vit_create(const void *params, const simtx_env *env, char *error, s
     simtx_observe_counter(o, "stale_releases", &s->stale_releases, "snapshots", "releases of an earlier epoch or of no pinned version (ignored)");
     simtx_observe_counter(o, "max_refs", &v->stats.max_refs, "transactions", "the largest reference count of a version");
     simtx_observe_counter(o, "waits_for_slot", &s->wait_slot, "events", "a region found no free slot for its next version (out of versions)");
-    simtx_observe_counter(o, "held_accesses", &v->stats.held_accesses, "requests", "accesses that waited for their region's S2 version (copy or free slot)");
+    simtx_observe_counter(o, "held_accesses", &v->stats.held_accesses, "requests", "accesses (and CLOSEs behind them) that waited for their region's S2 version (copy or free slot)");
     simtx_observe_counter(o, "hold_cycles", &v->stats.hold_cycles, "cycles", "cycles with at least one access waiting for an S2 version");
     simtx_observe_counter(o, "overflows", &s->overflows, "events", "creation-time overflows (every version but the newest invalidated)");
     static const char *const average_names[VIT_STATE_COUNT] = {"", "versions_s1", "versions_s2", "versions_s3", "versions_s4"};
@@ -339,14 +339,12 @@ static bool forward_access(vit *v, const simtx_msg *msg, bool *wait_version, uin
     simtx_msg *out = msg_queue_push_slot(&v->down, now);
     *out = *msg;
     out->address = address;
+    out->handle = NULL;
     if (answered) {
         unsigned index = v->free_pending[--v->free_pending_count];
         simtx_msg_copy_header(&v->pending[index], msg);
         out->id = VIT_ID_TAG | index;
-        out->handle = NULL;
         out->route_depth = 0;
-    } else {
-        out->handle = NULL;
     }
     v->stats.accesses++;
     return true;
@@ -362,9 +360,8 @@ static bool handle(vit *v, const simtx_msg *msg, bool *wait, uint64_t now)
 
 /* Held messages, in order: each waits while an earlier one of a scope it
  * meets still waits. */
-static bool drain_held(vit *v, uint64_t now)
+static void drain_held(vit *v, uint64_t now)
 {
-    bool progress = false;
     unsigned kept = 0;
     for (unsigned i = 0; i < v->held_count; i++) {
         simtx_msg *msg = &v->held[i];
@@ -372,15 +369,11 @@ static bool drain_held(vit *v, uint64_t now)
         bool blocked = false;
         for (unsigned j = 0; j < kept && !blocked; j++) blocked = scopes_meet(scope, scope_of(v, &v->held[j]));
         bool wait;
-        if (!blocked && handle(v, msg, &wait, now)) {
-            progress = true;
-            continue;
-        }
+        if (!blocked && handle(v, msg, &wait, now)) continue;
         if (kept != i) v->held[kept] = *msg;
         kept++;
     }
     v->held_count = kept;
-    return progress;
 }
 
 static void issue_copies(vit *v, uint64_t now)
