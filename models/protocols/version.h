@@ -57,9 +57,12 @@
  *   snapshot READ     a mem.h READ with SIMTX_FLAG_SNAPSHOT and aux = the
  *       handle: reads, of its region, the S3 version with the latest creation
  *       time <= ts that was still the newest at ts (its successor's creation
- *       time > ts). A handle of an earlier epoch (before an overflow) reads
- *       the newest version (its transaction is being aborted). A read no
- *       version serves (it was recycled: not pinned) fails the run.
+ *       time > ts). The response's aux is the handle of the version read:
+ *       the request's, or, for a handle of an earlier epoch (before an
+ *       overflow: its transaction is being aborted), the newest readable
+ *       version's in the current epoch, so the reader learns its snapshot
+ *       is gone. A read no version serves (it was recycled: not pinned)
+ *       fails the run.
  *   other accesses    (READ, WRITE, ATOMIC, CLEAN/FLUSH_LINE, no SNAPSHOT
  *       flag) inside a region go to its S2 version (host, commit write-back
  *       and validation reads see the newest state); reads with no S2 read

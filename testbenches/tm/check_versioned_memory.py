@@ -3,7 +3,8 @@
 (platforms/versioned_memory_trace.lua): every partition's VIT slice makes
 its versions by RowClone FPM copies and no snapshot read sees a later
 version (protocol checked on every binding); two versions stall the writer
-without deadlock; a 2-bit creation time overflows; two runs give the same
+without deadlock; a 2-bit creation time overflows (readers of an invalidated
+snapshot are told by the read's answer); two runs give the same
 statistics; a 43rd region is refused before the run, naming the allocation.
 usage: check_versioned_memory.py SIMTX"""
 import json
@@ -59,6 +60,13 @@ def main():
         _, s = run(simtx, directory, "overflow", "--define", "timestamp_bits=2", "--define", "rounds=12")
         check(all(s.get("vit%d.overflows" % p, 0) > 0 for p in range(6)), "2-bit creation times: every slice overflowed")
         check(s.get("agent0.overflows", 0) > 0 and total(s, ".violations") == 0, "overflows seen by the closer; snapshots consistent")
+
+        # Readers whose snapshot an overflow invalidated read the newest
+        # version and are told so (the answer's handle); before, the check
+        # took such a read for a snapshot violation (agent2 of this seed).
+        _, s = run(simtx, directory, "overflow_readers", "--seed", "2", "--define", "agents=3", "--define", "timestamp_bits=2",
+                   "--define", "rounds=10", "--define", "reads=48", "--define", "writes=64")
+        check(total(s, ".stale_reads") > 0 and total(s, ".violations") == 0, "overflow: stale snapshot reads told, none taken for a violation")
 
         regions = ",".join("0x%x:0x18000:0x%x" % (0x10800000 + i * 0x300000, 0x42000000 + i * 0xA8000) for i in range(43))
         result, _ = run(simtx, directory, "too_many", "--set", "vit*.region_list=" + regions, exit_code=2)

@@ -20,8 +20,9 @@ static vit_table make(unsigned versions, unsigned timestamp_bits)
 
 static uint64_t route(vit_table *t, uint64_t address, bool snapshot, uint64_t ts, bool writes, vit_route expected)
 {
-    uint64_t out = 0;
-    CHECK_EQUAL(vit_table_route(t, address, snapshot, version_handle(t->epoch, ts), writes, &out), expected);
+    uint64_t out = 0, handle = version_handle(t->epoch, ts);
+    CHECK_EQUAL(vit_table_route(t, address, snapshot, &handle, writes, &out), expected);
+    CHECK_EQUAL(handle, version_handle(t->epoch, ts)); /* a handle of this epoch stays */
     return out;
 }
 
@@ -277,11 +278,12 @@ static void timestamp_overflow(void)
         CHECK(t.regions[0].v[k].state != VIT_S3 && t.regions[0].v[k].state != VIT_S2);
     }
     CHECK_EQUAL(t.regions[0].v[2].refs, 0);
-    /* A reader of the old epoch (being aborted) reads the newest state; its
-     * release is ignored. */
-    uint64_t out = 0;
-    CHECK_EQUAL(vit_table_route(&t, 0x800000, true, old_handle, false, &out), VIT_VERSIONED);
+    /* A reader of the old epoch (being aborted) reads the newest readable
+     * version and learns its handle; its release is ignored. */
+    uint64_t out = 0, handle_read = old_handle;
+    CHECK_EQUAL(vit_table_route(&t, 0x800000, true, &handle_read, false, &out), VIT_VERSIONED);
     CHECK_EQUAL(out, 0x820000);
+    CHECK_EQUAL(handle_read, version_handle(1, 0));
     vit_table_release_snapshot(&t, 0, old_handle);
     CHECK_EQUAL(t.stats.stale_releases, 1);
     /* Timestamps restart: a snapshot at 0, then a close at 1. */

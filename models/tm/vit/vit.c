@@ -324,8 +324,8 @@ static bool forward_access(vit *v, const simtx_msg *msg, bool *wait_version, uin
     if (msg_queue_full(&v->down) || (answered && !v->free_pending_count)) return false;
     bool snapshot = msg->op == SIMTX_OP_READ && (msg->flags & SIMTX_FLAG_SNAPSHOT);
     bool writes = msg->op != SIMTX_OP_READ;
-    uint64_t address;
-    vit_route route = vit_table_route(&v->table, msg->address, snapshot, msg->aux, writes, &address);
+    uint64_t address, handle = msg->aux;
+    vit_route route = vit_table_route(&v->table, msg->address, snapshot, &handle, writes, &address);
     if (route == VIT_WAIT) {
         *wait_version = true;
         return false;
@@ -339,6 +339,7 @@ static bool forward_access(vit *v, const simtx_msg *msg, bool *wait_version, uin
     simtx_msg *out = msg_queue_push_slot(&v->down, now);
     *out = *msg;
     out->address = address;
+    if (snapshot) out->aux = handle; /* the L2 answers it: the snapshot read */
     out->handle = NULL;
     if (answered) {
         unsigned index = v->free_pending[--v->free_pending_count];

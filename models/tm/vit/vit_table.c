@@ -173,7 +173,7 @@ void vit_table_copy_done(vit_table *t, int region)
     t->stats.copies_done++;
 }
 
-vit_route vit_table_route(vit_table *t, uint64_t address, bool snapshot, uint64_t handle, bool writes, uint64_t *out)
+vit_route vit_table_route(vit_table *t, uint64_t address, bool snapshot, uint64_t *handle, bool writes, uint64_t *out)
 {
     *out = address;
     for (unsigned i = 0; i < t->count; i++) {
@@ -181,9 +181,12 @@ vit_route vit_table_route(vit_table *t, uint64_t address, bool snapshot, uint64_
         if (address >= r->base && address - r->base < r->size) {
             uint64_t offset = address - r->base;
             int slot;
-            if (snapshot && version_handle_epoch(handle) == t->epoch) {
-                slot = slot_at(t, r, version_handle_timestamp(handle));
+            if (snapshot && version_handle_epoch(*handle) == t->epoch) {
+                slot = slot_at(t, r, version_handle_timestamp(*handle));
                 if (slot < 0) return VIT_GONE;
+            } else if (snapshot) { /* before an overflow: the newest readable version, and says so */
+                slot = r->newest;
+                *handle = version_handle(t->epoch, r->v[slot].created);
             } else if (r->open >= 0 && r->v[r->open].state == VIT_S2) {
                 slot = r->open;
                 if (writes) r->v[slot].written = true;

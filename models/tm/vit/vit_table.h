@@ -73,8 +73,11 @@ int vit_table_register(vit_table *t, uint64_t base, uint64_t size, uint64_t relo
 /* The region holding address, or -1. */
 int vit_table_region_of(const vit_table *t, uint64_t address);
 
-/* Translates an access (snapshot: with handle). *out is the address to use. */
-vit_route vit_table_route(vit_table *t, uint64_t address, bool snapshot, uint64_t handle, bool writes, uint64_t *out);
+/* Translates an access (snapshot: with *handle). *out is the address to
+ * use. A snapshot handle of an earlier epoch (before an overflow) reads the
+ * newest readable version, and *handle becomes that version's (the reader
+ * learns that its snapshot is gone). */
+vit_route vit_table_route(vit_table *t, uint64_t address, bool snapshot, uint64_t *handle, bool writes, uint64_t *out);
 
 /* The handle of a snapshot at ts (VERSION_NEWEST: the clock), pinning in
  * region `region` (-1: every region) the version it reads. Returns false

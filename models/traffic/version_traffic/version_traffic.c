@@ -53,7 +53,7 @@ typedef struct version_traffic {
     bool port_blocked;
     uint64_t issue[64];
     struct {
-        uint64_t rounds, reads, writes, acquires, closes, overflows, violations;
+        uint64_t rounds, reads, writes, acquires, closes, overflows, violations, stale_reads;
         simtx_histogram read_latency;
     } stats;
 } version_traffic;
@@ -88,6 +88,7 @@ static void *version_traffic_create(const void *params, const simtx_env *env, ch
     simtx_observe_counter(o, "acquires", &t->stats.acquires, "snapshots", "snapshots acquired (at every partition)");
     simtx_observe_counter(o, "closes", &t->stats.closes, "versions", "versions closed (at every partition)");
     simtx_observe_counter(o, "overflows", &t->stats.overflows, "events", "CLOSEs answered with a new epoch (creation-time overflow)");
+    simtx_observe_counter(o, "stale_reads", &t->stats.stale_reads, "reads", "snapshot reads answered from the newest version: their snapshot was invalidated by an overflow");
     simtx_observe_counter(o, "violations", &t->stats.violations, "reads", "snapshot reads that returned a newer version's value (fail the run)");
     simtx_observe_histogram(o, "read_latency", &t->stats.read_latency, "cycles", "snapshot read issue to answer");
     return t;
@@ -211,7 +212,8 @@ static simtx_accept_result version_traffic_accept(void *core, unsigned port, con
     case SIMTX_OP_READ: {
         uint32_t value;
         memcpy(&value, msg->data, 4);
-        uint64_t handle = msg->aux;
+        uint64_t handle = msg->aux; /* the snapshot the slice read: ours, or the newest after an overflow */
+        if (handle != t->handle[partition_of(t, msg->address)]) t->stats.stale_reads++;
         if (value > stamp(version_handle_epoch(handle), version_handle_timestamp(handle))) {
             char error[200];
             snprintf(error, sizeof error, "version_traffic: snapshot read of 0x%" PRIx64 " at handle 0x%" PRIx64 " returned 0x%" PRIx32 ", written for a later version",
