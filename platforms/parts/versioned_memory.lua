@@ -5,7 +5,7 @@
 -- hook: crossbar (-> inner before_l2 blocks, e.g. a commit unit) -> vit ->
 -- bulk_copy -> l2. Before the L2, because versions are distinct addresses
 -- the L2 caches apart, and the copies go through the L2 so that it writes
--- the source rows' dirty lines back and drops both rows' lines first
+-- the source rows' dirty lines back and drops the destination rows' lines first
 -- (models/protocols/version.h, models/tm/vit, models/tm/bulk_copy).
 --
 --   local vm = include("parts/versioned_memory.lua")({ regions = { { 0x1000000, 0x18000, 0x4000000 } } })

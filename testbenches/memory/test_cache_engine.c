@@ -1026,10 +1026,11 @@ static void test_monitor_binding(void)
 /* A ROW_COPY acts on whole DRAM rows: with GTX480's map (row_copy_column_bits
  * 0x3CFF, 6 partitions of 256-byte chunks) a 4 KB row of a partition is 32
  * lines 1 KB apart locally (6 KB globally). Every dirty line of the source
- * row is written back (through a miss queue of 4, over several lookups),
- * every line of both rows dropped, the destination's dirty lines discarded,
- * and the ROW_COPY goes last; a line of the neighbouring bank group stays.
- * Before the fix only the line at the ROW_COPY's address was written back. */
+ * row is written back (through a miss queue of 4, over several lookups) and
+ * kept clean, every line of the destination dropped (its dirty lines
+ * discarded), and the ROW_COPY goes last; a line of the neighbouring bank
+ * group stays dirty. Before the fix only the line at the ROW_COPY's address
+ * was written back. */
 static void test_row_copy_whole_row(void)
 {
     harness h;
@@ -1082,10 +1083,9 @@ static void test_row_copy_whole_row(void)
     uint32_t valid = 0, dirty = 0;
     column = 0;
     do {
-        for (int r = 0; r < 2; r++) {
-            uint64_t line = partition_full_address((r ? target : source) | column, partition, 256, 6);
-            CHECK(!cache_line_state(h.cache, line, &valid, &dirty));
-        }
+        CHECK(cache_line_state(h.cache, partition_full_address(source | column, partition, 256, 6), &valid, &dirty));
+        CHECK_EQUAL(dirty, 0);
+        CHECK(!cache_line_state(h.cache, partition_full_address(target | column, partition, 256, 6), &valid, &dirty));
         column = (column - columns) & columns;
     } while (column);
     CHECK(cache_line_state(h.cache, outside, &valid, &dirty));

@@ -237,13 +237,14 @@ static uint64_t row_line_address(const cache *c, uint64_t row_local, uint64_t co
 }
 
 /* A ROW_COPY acts on whole DRAM rows (mem.h): every dirty line of the
- * source row is written back and every line of both rows dropped before it
- * goes on, so DRAM copies the latest data and no stale copy of the
- * destination survives it (its dirty lines are discarded: the copy
- * overwrites them). Dirty lines leave as the miss queue has room, over as
- * many lookups as that takes; a line with a fill in flight waits for it.
- * The tags of all the row's lines are looked up in one lookup (a row is
- * 32 lines of 128 bytes on GTX480): an approximation of a wider probe. */
+ * source row is written back (and kept, clean: the copy does not change the
+ * source) and every line of the destination row dropped before it goes on,
+ * so DRAM copies the latest data and no stale copy of the destination
+ * survives it (its dirty lines are discarded: the copy overwrites them).
+ * Dirty lines leave as the miss queue has room, over as many lookups as
+ * that takes; a line with a fill in flight waits for it. The tags of all
+ * the rows' lines are looked up in one lookup (a row is 32 lines of 128
+ * bytes on GTX480): an approximation of a wider probe. */
 static __attribute__((noinline)) bool handle_row_copy(cache *c, const simtx_msg *msg, uint64_t now)
 {
     uint64_t mask = c->config.row_copy_column_bits;
@@ -279,7 +280,6 @@ static __attribute__((noinline)) bool handle_row_copy(cache *c, const simtx_msg 
             int index = lookup_line(c, line_of(c, row_line_address(c, rows[0], column, partition[0])));
             if (index >= 0 && c->lines[index].dirty && budget) {
                 push_writeback(c, (unsigned)index, msg, ID_EVICTION, 0, now);
-                drop_line(c, (unsigned)index, msg);
                 budget--;
             }
             column = next_row_column(column, bits);
@@ -290,10 +290,8 @@ static __attribute__((noinline)) bool handle_row_copy(cache *c, const simtx_msg 
         uint64_t column = 0;
         do {
             int index = lookup_line(c, line_of(c, row_line_address(c, rows[r], column, partition[r])));
-            if (index >= 0) {
-                if (r == 0 && c->lines[index].dirty) push_writeback(c, (unsigned)index, msg, ID_EVICTION, 0, now);
-                drop_line(c, (unsigned)index, msg);
-            }
+            if (index >= 0 && r == 0 && c->lines[index].dirty) push_writeback(c, (unsigned)index, msg, ID_EVICTION, 0, now);
+            else if (index >= 0 && r == 1) drop_line(c, (unsigned)index, msg);
             column = next_row_column(column, bits);
         } while (column);
     }

@@ -2,7 +2,7 @@
  * (ISCA'17 §5, Figure 12 step 4): it turns its VIT slice's VERSION_COPY
  * into one RowClone ROW_COPY per DRAM row of the version in this partition,
  * issued through the L2 (which writes the source rows' dirty lines back and
- * drops both rows' lines first), at most copy_queue_depth in flight; every
+ * drops the destination rows' lines first), at most copy_queue_depth in flight; every
  * other request passes through (models/protocols/version.h). */
 #ifndef SIMTX_BULK_COPY_H
 #define SIMTX_BULK_COPY_H
