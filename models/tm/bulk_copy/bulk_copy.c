@@ -289,6 +289,14 @@ static void bulk_copy_port_free(void *core, unsigned port)
     else b->down_blocked = false;
 }
 
+/* Host accesses pass on to the L2. */
+static size_t bulk_copy_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
+{
+    (void)core, (void)is_write, (void)address, (void)data, (void)size;
+    *forward_port = PORT_DOWNSTREAM;
+    return 0;
+}
+
 static void bulk_copy_describe_pending(void *core, char *text, size_t size)
 {
     const bulk_copy *b = core;
@@ -308,4 +316,5 @@ const simtx_block_info bulk_copy_block_info = {
     .cycle = bulk_copy_cycle,
     .port_free = bulk_copy_port_free,
     .describe_pending = bulk_copy_describe_pending,
+    .debug_access = bulk_copy_debug_access,
 };

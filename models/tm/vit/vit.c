@@ -454,6 +454,23 @@ static void vit_finish(void *core, uint64_t now)
     for (unsigned s = VIT_S1; s < VIT_STATE_COUNT; s++) simtx_time_average_close(&v->stats.versions_in[s], now);
 }
 
+/* Host accesses pass on to the L2, at the addresses the table gives. */
+static size_t vit_debug_access(void *core, bool is_write, uint64_t address, uint8_t *data, size_t size, int *forward_port)
+{
+    (void)core, (void)is_write, (void)address, (void)data, (void)size;
+    *forward_port = PORT_DOWNSTREAM;
+    return 0;
+}
+
+static unsigned vit_debug_translate(void *core, bool is_write, uint64_t address, uint64_t *to, unsigned capacity)
+{
+    uint64_t found[2];
+    unsigned count = vit_table_host_addresses(&((vit *)core)->table, address, is_write, found);
+    if (count > capacity) count = capacity;
+    memcpy(to, found, count * sizeof *to);
+    return count;
+}
+
 static void vit_describe_pending(void *core, char *text, size_t size)
 {
     const vit *v = core;
@@ -476,4 +493,6 @@ const simtx_block_info vit_block_info = {
     .port_free = vit_port_free,
     .finish = vit_finish,
     .describe_pending = vit_describe_pending,
+    .debug_access = vit_debug_access,
+    .debug_translate = vit_debug_translate,
 };

@@ -173,6 +173,19 @@ void vit_table_copy_done(vit_table *t, int region)
     t->stats.copies_done++;
 }
 
+/* Whether address lies in the footprint of versions 1.. of r; *out: where it goes. */
+static bool relocate(const vit_table *t, const vit_region *r, uint64_t address, uint64_t *out)
+{
+    for (unsigned k = 1; k < t->versions; k++) {
+        uint64_t start = r->base + k * t->stride;
+        if (address >= start && address - start < r->size) {
+            *out = r->relocated + (k - 1) * r->size + (address - start);
+            return true;
+        }
+    }
+    return false;
+}
+
 vit_route vit_table_route(vit_table *t, uint64_t address, bool snapshot, uint64_t *handle, bool writes, uint64_t *out)
 {
     *out = address;
@@ -198,13 +211,9 @@ vit_route vit_table_route(vit_table *t, uint64_t address, bool snapshot, uint64_
             *out = vit_version_address(t, r, slot) + offset;
             return VIT_VERSIONED;
         }
-        for (unsigned k = 1; k < t->versions; k++) {
-            uint64_t start = r->base + k * t->stride;
-            if (address >= start && address - start < r->size) {
-                t->stats.relocations++;
-                *out = r->relocated + (k - 1) * r->size + (address - start);
-                return VIT_RELOCATED;
-            }
+        if (relocate(t, r, address, out)) {
+            t->stats.relocations++;
+            return VIT_RELOCATED;
         }
     }
     return VIT_PLAIN;
@@ -306,17 +315,24 @@ bool vit_table_close(vit_table *t, int region, uint64_t ts, bool *overflowed, ui
     return true;
 }
 
-unsigned vit_table_host_slots(const vit_table *t, int region, bool write, int slots[2])
+unsigned vit_table_host_addresses(const vit_table *t, uint64_t address, bool write, uint64_t to[2])
 {
-    if (region < 0) return 0;
-    const vit_region *r = &t->regions[region];
-    bool open = r->open >= 0 && r->v[r->open].state != VIT_NONE;
-    if (!write) {
-        slots[0] = open && r->v[r->open].state == VIT_S2 ? r->open : r->newest;
-        return 1;
+    for (unsigned i = 0; i < t->count; i++) {
+        const vit_region *r = &t->regions[i];
+        if (address >= r->base && address - r->base < r->size) {
+            uint64_t offset = address - r->base;
+            bool open = r->open >= 0;
+            if (!write) {
+                int slot = open && r->v[r->open].state == VIT_S2 ? r->open : r->newest;
+                to[0] = vit_version_address(t, r, slot) + offset;
+                return 1;
+            }
+            to[0] = vit_version_address(t, r, r->newest) + offset;
+            if (!open) return 1;
+            to[1] = vit_version_address(t, r, r->open) + offset;
+            return 2;
+        }
+        if (relocate(t, r, address, &to[0])) return 1;
     }
-    slots[0] = r->newest;
-    if (!open) return 1;
-    slots[1] = r->open;
-    return 2;
+    return 0;
 }

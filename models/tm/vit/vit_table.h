@@ -104,10 +104,11 @@ static inline uint64_t vit_version_address(const vit_table *t, const vit_region 
     return r->base + (uint64_t)slot * t->stride;
 }
 
-/* Host (zero-time) accesses: the slots holding the newest state of the
- * address's region, for reads (one) and writes (the newest S3 and the open
- * slot, so a copy under way keeps them). Returns the count written to
- * slots (at most 2); 0: not in a region. */
-unsigned vit_table_host_slots(const vit_table *t, int region, bool write, int slots[2]);
+/* Host (zero-time) accesses, which see the newest state: where one to
+ * address goes. A read: the S2 or else the newest S3 (one address); a write:
+ * the newest S3 and the S1/S2 (two), so that a copy under way keeps it; a
+ * versions' footprint address: its relocated one. Returns the count of
+ * addresses written to to[] (0: unchanged). */
+unsigned vit_table_host_addresses(const vit_table *t, uint64_t address, bool write, uint64_t to[2]);
 
 #endif
