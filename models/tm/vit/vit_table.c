@@ -96,7 +96,6 @@ int vit_table_register(vit_table *t, uint64_t base, uint64_t size, uint64_t relo
         return -1;
     }
     vit_region *r = &t->regions[t->count];
-    memset(r, 0, sizeof *r);
     *r = (vit_region){.base = base, .size = size, .relocated = relocated, .newest = 0, .open = -1, .copy = VIT_COPY_NONE};
     r->v[0] = (vit_version){.state = VIT_S3, .created = (uint32_t)t->clock, .superseded = UINT64_MAX};
     t->stats.versions_created++;
@@ -122,8 +121,9 @@ static int slot_at(const vit_table *t, const vit_region *r, uint64_t ts)
     return -1;
 }
 
-/* Sends the region's free slots after recycling: S3 slots no longer read and
- * not the newest go to S4; a region waiting for a slot gets one. */
+/* Recycles the region's S3 versions that nobody reads and that are not the
+ * newest (S4), then gives a region without an S1/S2 its next slot (S1),
+ * or marks it waiting for one. */
 static void recycle(vit_table *t, vit_region *r)
 {
     for (unsigned k = 0; k < t->versions; k++) {
