@@ -147,6 +147,12 @@ typedef struct simtx_block_info {
     /* The core calls env->room whenever a port that may have refused an
      * arrival can take one again (set only when it never misses one). */
     bool announces_room;
+    /* Optional, for routing blocks that move addresses (a Version Index
+     * Table): where a zero-time access to `address` that debug_access
+     * forwarded goes instead. Writes up to `capacity` addresses into to[]
+     * and returns their count: a write goes to each, a read to the first;
+     * 0: to address, unchanged. */
+    unsigned (*debug_translate)(void *core, bool is_write, uint64_t address, uint64_t *to, unsigned capacity);
 } simtx_block_info;
 
 /* Port number of element `index` of socket `socket` given the resolved

@@ -32,6 +32,11 @@ const simtx_op_info simtx_op_infos[256] = {
     [SIMTX_OP_TX_ROLLBACK]     = {"tx_rollback",    SIMTX_FAMILY_TX,       false, false, false, false, true},
     [SIMTX_OP_TX_RESUME]       = {"tx_resume",      SIMTX_FAMILY_TX,       false, false, false, false, true},
     [SIMTX_OP_TX_ABORT]        = {"tx_abort",       SIMTX_FAMILY_TX,       false, false, false, false, true},
+    [SIMTX_OP_VERSION_REGISTER] = {"version_register", SIMTX_FAMILY_VERSION, false, false, false, false, true},
+    [SIMTX_OP_VERSION_ACQUIRE] = {"version_acquire", SIMTX_FAMILY_VERSION, false, false, false, false, true},
+    [SIMTX_OP_VERSION_RELEASE] = {"version_release", SIMTX_FAMILY_VERSION, false, false, false, false, true},
+    [SIMTX_OP_VERSION_CLOSE]   = {"version_close",  SIMTX_FAMILY_VERSION, false, false, false, false, true},
+    [SIMTX_OP_VERSION_COPY]    = {"version_copy",   SIMTX_FAMILY_VERSION, false, false, false, false, true},
     [SIMTX_OP_COUNT ... 255]   = {"unknown",        SIMTX_FAMILY_COUNT,    false, false, false, false, true},
 };
 
@@ -39,7 +44,7 @@ static const char *family_name(unsigned family)
 {
     static const char *const names[SIMTX_FAMILY_COUNT] = {
         "memory access", "atomic", "line maintenance", "fence", "row copy", "lazy-TM protocol", "notification", "monitor event",
-        "transaction event",
+        "transaction event", "versioned memory",
     };
     return family < SIMTX_FAMILY_COUNT ? names[family] : "no family";
 }

@@ -48,6 +48,13 @@ typedef enum simtx_op {
     SIMTX_OP_TX_ROLLBACK, /* the core abandons the attempt (aux: the cause) */
     SIMTX_OP_TX_RESUME,   /* paused lanes run again (Pause-and-Go) */
     SIMTX_OP_TX_ABORT,    /* tm_unit -> core: lanes must abort (reserved) */
+    /* Versioned memory (SI-TM): the Version Index Table slices and their bulk
+     * copy units (models/protocols/version.h). */
+    SIMTX_OP_VERSION_REGISTER, /* a versioned region: address, size, aux = relocated area */
+    SIMTX_OP_VERSION_ACQUIRE,  /* pin a snapshot: aux = timestamp; response aux = handle */
+    SIMTX_OP_VERSION_RELEASE,  /* unpin it: aux = handle */
+    SIMTX_OP_VERSION_CLOSE,    /* S2 -> S3 at creation time aux; response aux = handle base */
+    SIMTX_OP_VERSION_COPY,     /* VIT -> bulk copy: copy a version, address -> aux, size bytes */
     SIMTX_OP_COUNT
 } simtx_op;
 
@@ -64,6 +71,7 @@ typedef enum simtx_op_family {
     SIMTX_FAMILY_NOTIFY,   /* partition -> core notifications (notify.h) */
     SIMTX_FAMILY_MONITOR,  /* cache monitor events (monitor.h) */
     SIMTX_FAMILY_TX,       /* core <-> tm_unit transaction events (tx.h) */
+    SIMTX_FAMILY_VERSION,  /* versioned memory: VIT slices and bulk copy units (version.h) */
     SIMTX_FAMILY_COUNT
 } simtx_op_family;
 

@@ -63,7 +63,11 @@
  *               at each launch, ldst.h), once no fill is in flight.
  *   ROW_COPY    in-DRAM bulk copy of size bytes from address to aux (both
  *               in one bank's subarray) -> acknowledgement, no data; caches
- *               write back and drop the source line before passing it on.
+ *               write back every dirty line of the whole source row
+ *               (keeping it clean) and drop every line of the destination
+ *               row before passing it on (its dirty lines are discarded:
+ *               the copy overwrites them); a cache knows a row's lines
+ *               from its row_copy_column_bits (the DRAM map's C and S bits).
  *   core, warp, cta, lane_mask, transaction_id: the initiator's metadata,
  *   for statistics and for blocks that attribute traffic; caches copy them
  *   into the requests they make on an access's behalf.

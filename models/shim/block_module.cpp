@@ -448,7 +448,16 @@ unsigned block_module::transport_dbg(unsigned port, tlm::tlm_generic_payload &pa
                                       payload.get_data_length(), &forward_port);
     if (done) return static_cast<unsigned>(done);
     if (forward_port >= 0 && static_cast<unsigned>(forward_port) < ports_.size() && ports_[forward_port].is_initiator) {
-        unsigned served = (*ports_[forward_port].initiator)->transport_dbg(payload);
+        auto &next = *ports_[forward_port].initiator;
+        uint64_t address = payload.get_address(), to[4];
+        unsigned copies = info_->debug_translate ? info_->debug_translate(core_, is_write, address, to, 4) : 0;
+        unsigned served = copies ? 0 : next->transport_dbg(payload);
+        for (unsigned i = 0; i < copies && (is_write || i == 0); i++) { // a moved address: each copy
+            payload.set_address(to[i]);
+            unsigned done = next->transport_dbg(payload);
+            if (i == 0) served = done;
+        }
+        payload.set_address(address);
         if (served && info_->debug_forwarded)
             info_->debug_forwarded(core_, is_write, payload.get_address(), payload.get_data_ptr(), served);
         return served;

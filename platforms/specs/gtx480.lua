@@ -111,4 +111,22 @@ return {
         lwt_entries = 2048,      -- EA/PG: "TCD Last Written Time Table 16KB (2048 entries in 4 sub arrays)",
         lwt_subarrays = 4,       -- of 128-byte blocks ("TCD Detection Granularity 128 Byte")
     },
+
+    -- SI-TM (Table 2 "SI-TM-Specific", §4.3), read by parts/versioned_memory.lua.
+    -- Its L2 is l2.size, 128 KB x 6: the other 768 KB of Warp TM's L2 hold
+    -- its tables (WT 15 KB + SRL 740 KB + timestamp table 12 KB + VIT 1 KB).
+    si = {
+        l2_size = 128 * 1024,    -- Table 2: "L2 Cache for all Cores 128KB x 6 partition = 768KB"
+        versions = 8,            -- Table 2: "Concurrently Active Versions 8"
+        vit_bytes = 1024,        -- Table 2: "Version Index Table 1KB"
+        vit_regions = 42,        -- §4.3: 1024 / (193 / 8) = 42 regions of 193-bit entries
+        timestamp_bits = 32,     -- §4.3: "8 x 32-bit creation times"
+        row_copy_bytes = 2048,   -- Table 2: "Row Copy Size 2KB Per Subarray" (one chip; a partition's two chips copy 4 KB in lock step)
+        row_copy_ns = 68,        -- Table 2: "Row Copy Latency 68 ns" (= 2 tRAS + tRP; the dram_controller's FPM takes 64 cycles = 69.3 ns)
+        subarrays = 64,          -- Table 2: "Number of Subarrays 64 per bank" (the dram_controller's default)
+        copy_queue_depth = 4,    -- not in the paper: the dram_controller's ROW_COPY queue
+        writer_table_entries = 3000, -- §4.3: 3000 x 40 bits = 15 KB (issue 27 part 2)
+        reader_list_bytes = 740 * 1024, -- Table 2: "Scalable Reader List 740KB"
+        timestamp_table_entries = 1024, -- §4.3: 1024 x 3 x 24 bits ("12KB")
+    },
 }

@@ -25,6 +25,8 @@ const address_map_user users[] = {
     {"commit_unit", "partitions", "interleave"},
     {"tm_unit", "partitions", "interleave"},
     {"tm_traffic", "partitions", "interleave"},
+    {"bulk_copy", "partition_count", "partition_interleave"},
+    {"version_traffic", "partition_count", "partition_interleave"},
 };
 
 std::string parameter_text(const instance &inst, const char *name)

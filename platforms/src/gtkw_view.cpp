@@ -23,9 +23,10 @@ constexpr int named_markers = 26;
 
 unsigned gtkw_kind_rank(const std::string &block_kind)
 {
-    static const char *const order[] = {"trace_player", "tm_traffic", "row_copy_initiator", "simt_core", "tm_unit",
-                                        "ldst_unit",    "lds",        "l1_cache",           "crossbar",  "router",
-                                        "l2_cache",     "commit_unit", "memory",            "dram_controller", "nvm_controller"};
+    static const char *const order[] = {"trace_player", "tm_traffic",  "row_copy_initiator", "version_traffic", "simt_core",
+                                        "tm_unit",      "ldst_unit",   "lds",                "l1_cache",        "crossbar",
+                                        "router",       "l2_cache",    "commit_unit",        "vit",             "bulk_copy",
+                                        "memory",       "dram_controller", "nvm_controller"};
     for (unsigned i = 0; i < sizeof order / sizeof *order; i++)
         if (block_kind == order[i]) return i;
     return sizeof order / sizeof *order;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cache_harness.h"
+#include "partition_interleave.h"
 #include "l1_cache.h"
 #include "l2_cache.h"
 #include "memory.h"
@@ -1022,6 +1023,76 @@ static void test_monitor_binding(void)
     }
 }
 
+/* A ROW_COPY acts on whole DRAM rows: with GTX480's map (row_copy_column_bits
+ * 0x3CFF, 6 partitions of 256-byte chunks) a 4 KB row of a partition is 32
+ * lines 1 KB apart locally (6 KB globally). Every dirty line of the source
+ * row is written back (through a miss queue of 4, over several lookups) and
+ * kept clean, every line of the destination dropped (its dirty lines
+ * discarded), and the ROW_COPY goes last; a line of the neighbouring bank
+ * group stays dirty. Before the fix only the line at the ROW_COPY's address
+ * was written back. */
+static void test_row_copy_whole_row(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    config.size = 64 * 8 * 128;
+    config.associativity = 8;
+    config.partition_count = 6;
+    config.partition_interleave = 256;
+    config.row_copy_column_bits = 0x3CFF;
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    const uint64_t partition = 2, source = 0x10000, target = 0x20000, columns = 0x3C80;
+    uint8_t data[128];
+    memset(data, 5, sizeof data);
+    uint64_t id = 1, column = 0;
+    do {
+        harness_request(&h, SIMTX_OP_WRITE, partition_full_address(source | column, partition, 256, 6), 128, id++, data);
+        harness_settle(&h, 100);
+        column = (column - columns) & columns;
+    } while (column);
+    for (uint64_t k = 0; k < 4; k++) {
+        harness_request(&h, SIMTX_OP_WRITE, partition_full_address(target | k << 10, partition, 256, 6), 128, id++, data);
+        harness_settle(&h, 100);
+    }
+    uint64_t outside = partition_full_address(source | 0x100, partition, 256, 6); /* bank group 1: another row */
+    harness_request(&h, SIMTX_OP_WRITE, outside, 128, id++, data);
+    harness_settle(&h, 100);
+    CHECK_EQUAL(cache_get_stats(h.cache)->evictions, 0);
+    size_t before = h.down_count;
+    CHECK_EQUAL(before, 0);
+
+    uint64_t copy_id = id;
+    simtx_msg copy = harness_message(SIMTX_OP_ROW_COPY, partition_full_address(source, partition, 256, 6), 4096, copy_id, NULL);
+    copy.aux = partition_full_address(target, partition, 256, 6);
+    CHECK_EQUAL(cache_accept(h.cache, CACHE_UPSTREAM_PORT, &copy, h.now), SIMTX_ACCEPTED);
+    harness_settle(&h, 1000);
+    CHECK_EQUAL(h.down_count - before, 33);
+    unsigned writes = 0;
+    for (size_t i = before; i < h.down_count; i++) {
+        const simtx_msg *m = &h.down[i];
+        if (m->op != SIMTX_OP_WRITE) continue;
+        writes++;
+        uint64_t local = partition_local_address(m->address, 256, 6);
+        CHECK_EQUAL(partition_of_address(m->address, 256, 6), partition);
+        CHECK_EQUAL(local & ~(uint64_t)0x3CFF, source); /* source lines only: the destination's are discarded */
+    }
+    CHECK_EQUAL(writes, 32);
+    CHECK_EQUAL(h.down[h.down_count - 1].op, SIMTX_OP_ROW_COPY);
+    CHECK(harness_response(&h, copy_id) != NULL);
+    uint32_t valid = 0, dirty = 0;
+    column = 0;
+    do {
+        CHECK(cache_line_state(h.cache, partition_full_address(source | column, partition, 256, 6), &valid, &dirty));
+        CHECK_EQUAL(dirty, 0);
+        CHECK(!cache_line_state(h.cache, partition_full_address(target | column, partition, 256, 6), &valid, &dirty));
+        column = (column - columns) & columns;
+    } while (column);
+    CHECK(cache_line_state(h.cache, outside, &valid, &dirty));
+    CHECK(dirty != 0);
+    harness_release(&h);
+}
+
 int main(void)
 {
     test_monitor_binding();
@@ -1049,5 +1120,6 @@ int main(void)
     test_access_latency();
     test_line_crossing();
     test_partition_indexing();
+    test_row_copy_whole_row();
     return simtx_test_summary();
 }

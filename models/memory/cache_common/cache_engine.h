@@ -56,6 +56,10 @@ typedef struct cache_config {
                                       copies are served); an op of any other family fails the run */
     unsigned partition_count;      /* >1: drop the partition bits before indexing sets */
     uint64_t partition_interleave; /* bytes per partition chunk (with partition_count) */
+    uint64_t row_copy_column_bits; /* partition-local address bits that vary within a DRAM row (the
+                                      DRAM map's C and S bits): a ROW_COPY writes back every dirty line
+                                      of its source row and drops every line of its destination row;
+                                      0: only the line at its address */
 } cache_config;
 
 /* Designated initializers of the cache_config fields that the l1_cache and

@@ -225,6 +225,80 @@ static bool forward_acting_on_line(cache *c, const simtx_msg *msg, uint64_t now)
     return true;
 }
 
+/* The next line of a DRAM row after `column` (a partition-local offset made
+ * of line-aligned row_copy_column_bits), 0 after the last: the row's lines
+ * are its base with every such subset of bits set. */
+static uint64_t next_row_column(uint64_t column, uint64_t bits) { return (column - bits) & bits; }
+
+static uint64_t row_line_address(const cache *c, uint64_t row_local, uint64_t column, uint64_t partition)
+{
+    uint64_t local = row_local | column, count = c->config.partition_count;
+    return count > 1 ? partition_full_address(local, partition, c->config.partition_interleave, count) : local;
+}
+
+/* A ROW_COPY acts on whole DRAM rows (mem.h): every dirty line of the
+ * source row is written back (and kept, clean: the copy does not change the
+ * source) and every line of the destination row dropped before it goes on,
+ * so DRAM copies the latest data and no stale copy of the destination
+ * survives it (its dirty lines are discarded: the copy overwrites them).
+ * Dirty lines leave as the miss queue has room, over as many lookups as
+ * that takes; a line with a fill in flight waits for it. The tags of all
+ * the rows' lines are looked up in one lookup (a row is 32 lines of 128
+ * bytes on GTX480): an approximation of a wider probe. */
+static __attribute__((noinline)) bool handle_row_copy(cache *c, const simtx_msg *msg, uint64_t now)
+{
+    uint64_t mask = c->config.row_copy_column_bits;
+    if (!mask) return forward_acting_on_line(c, msg, now);
+    uint64_t count = c->config.partition_count, interleave = c->config.partition_interleave;
+    uint64_t bits = mask & ~(uint64_t)(c->config.line_size - 1);
+    uint64_t rows[2] = {msg->address, msg->aux}, partition[2] = {0, 0};
+    for (int r = 0; r < 2; r++) {
+        if (count > 1) {
+            partition[r] = partition_of_address(rows[r], interleave, count);
+            rows[r] = partition_local_address(rows[r], interleave, count);
+        }
+        rows[r] &= ~mask;
+    }
+    unsigned dirty = 0;
+    for (int r = 0; r < 2; r++) {
+        uint64_t column = 0;
+        do {
+            int index = lookup_line(c, line_of(c, row_line_address(c, rows[r], column, partition[r])));
+            if (index >= 0 && c->lines[index].mshr >= 0) return false; /* wait for the fill to land */
+            dirty += r == 0 && index >= 0 && c->lines[index].dirty;
+            column = next_row_column(column, bits);
+        } while (column);
+    }
+    unsigned room = miss_room(c);
+    if (dirty + 1 > room || !c->free_pending_count) {
+        c->stats.stalls_queue++;
+        if (room < 2) return false;
+        /* Part of the source's dirty lines now; the write-backs leaving wake this cache. */
+        unsigned budget = room - 1;
+        uint64_t column = 0;
+        do {
+            int index = lookup_line(c, line_of(c, row_line_address(c, rows[0], column, partition[0])));
+            if (index >= 0 && c->lines[index].dirty && budget) {
+                push_writeback(c, (unsigned)index, msg, ID_EVICTION, 0, now);
+                budget--;
+            }
+            column = next_row_column(column, bits);
+        } while (column && budget);
+        return false;
+    }
+    for (int r = 0; r < 2; r++) {
+        uint64_t column = 0;
+        do {
+            int index = lookup_line(c, line_of(c, row_line_address(c, rows[r], column, partition[r])));
+            if (index >= 0 && r == 0 && c->lines[index].dirty) push_writeback(c, (unsigned)index, msg, ID_EVICTION, 0, now);
+            else if (index >= 0 && r == 1) drop_line(c, (unsigned)index, msg);
+            column = next_row_column(column, bits);
+        } while (column);
+    }
+    forward(c, msg, now);
+    return true;
+}
+
 /* A non-temporal write (mem.h) is never cached: a write-through cache
  * drops its copy as for any write; a write-back one writes the line back if
  * dirty, drops it and forwards the write behind the write-back, so the next
@@ -246,7 +320,8 @@ __attribute__((noinline)) static bool handle_other_family(cache *c, const simtx_
 {
     const simtx_op_info *op = simtx_op_info_of(msg->op);
     unsigned family = op->family;
-    if (family == SIMTX_FAMILY_ROW_COPY || (family < SIMTX_FAMILY_COUNT && (c->config.pass_through_families >> family) & 1u)) {
+    if (family == SIMTX_FAMILY_ROW_COPY) return handle_row_copy(c, msg, now);
+    if (family < SIMTX_FAMILY_COUNT && (c->config.pass_through_families >> family) & 1u) {
         if (op->acts_on_line) return forward_acting_on_line(c, msg, now);
         if (!can_forward(c, 0)) return false;
         forward(c, msg, now);

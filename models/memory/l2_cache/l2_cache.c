@@ -27,6 +27,7 @@ static const simtx_param_spec l2_cache_param_specs[] = {
     {"atomic_latency", SIMTX_PARAM_INT, "20", "cycles", 0, 1e6, NULL, "cycles from an executed atomic's read-modify-write to its response", PARAM(atomic_latency)},
     {"partition_count", SIMTX_PARAM_INT, "1", "partitions", 1, 1024, NULL, "memory partitions addresses are interleaved over (set indexing drops the partition bits)", PARAM(partition_count)},
     {"partition_interleave", SIMTX_PARAM_INT, "256", "bytes", 1, 1LL << 40, NULL, "bytes per partition chunk, as in the crossbar's mapping", PARAM(partition_interleave)},
+    {"row_copy_column_bits", SIMTX_PARAM_INT, "0x1E7F", "", 0, 9.2e18, NULL, "partition-local address bits that vary within a DRAM row (the DRAM map's C and S bits; the default is the dram_controller's default map's): a ROW_COPY writes back the dirty lines of its whole source row and drops those of its destination row; 0: only the line at its address", PARAM(row_copy_column_bits)},
 };
 
 static const simtx_param_table l2_cache_param_table = {
@@ -48,6 +49,7 @@ static void *l2_cache_create(const void *params, const simtx_env *env, char *err
         .atomic_latency = (unsigned)p->atomic_latency,
         .partition_count = (unsigned)p->partition_count,
         .partition_interleave = (uint64_t)p->partition_interleave,
+        .row_copy_column_bits = (uint64_t)p->row_copy_column_bits,
     };
     return cache_create(&config, env, error, error_size);
 }

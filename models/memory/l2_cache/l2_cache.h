@@ -15,6 +15,7 @@ typedef struct l2_cache_params {
     int64_t atomic_latency;
     int64_t partition_count;      /* partitions the addresses are interleaved over */
     int64_t partition_interleave; /* bytes per partition chunk */
+    int64_t row_copy_column_bits; /* partition-local bits varying within a DRAM row (ROW_COPY acts on the whole row) */
 } l2_cache_params;
 
 extern const simtx_block_info l2_cache_block_info;

@@ -1,0 +1,137 @@
+/* The versioned-memory protocol of SI-TM (Chen, Peng, Irving, ISCA'17, §3
+ * and §5): a Version Index Table slice (models/tm/vit) in every memory
+ * partition, between the crossbar (after a commit unit, if any) and the L2,
+ * and the partition's bulk copy unit (models/tm/bulk_copy) between the slice
+ * and the L2. Its ops form the versioned-memory family of the op property
+ * table (simtx_op_info_of; docs/protocols.md lists every protocol).
+ *
+ * PARTIES
+ *
+ *   TM side     the initiator of REGISTER, ACQUIRE, RELEASE and CLOSE (the
+ *               host's versioned allocation, the tm_unit at a transaction's
+ *               begin and end, the commit path at a version boundary); a
+ *               message for partition p carries an address of p: a region
+ *               address for that region, any other address for all of
+ *               them (the all-regions form; VERSION_ALL_REGIONS is one for
+ *               a slice reached without routing);
+ *   VIT slice   holds the regions, their versions' states (Figure 4),
+ *               creation times and reference counts; translates every access
+ *               it passes on; answers every op of this family but COPY;
+ *   bulk copy   takes COPY from its slice and answers it once every DRAM row
+ *               of the version is copied (ROW_COPY through the L2, mem.h).
+ *
+ * VERSIONS (per region; Figure 4)
+ *
+ *   A region has `versions` slots (8, Table 2). Version k of a region at
+ *   [base, base + size) lives at base + k * stride, where stride is the
+ *   distance between two rows of one DRAM subarray in the global address
+ *   space (gtx480: +0x10000 partition-local = +0x60000 global), so that a
+ *   RowClone FPM copy makes it. A slot is S1 (allocated, the newest S3 being
+ *   copied into it: no read, no write), S2 (the version commits write into:
+ *   write only), S3 (closed at a creation time: read only) or S4 (recycled:
+ *   neither). Slot 0 starts in S3 at registration; while a region has an S3
+ *   and no S1/S2, the next free slot (searched round-robin from the newest)
+ *   enters S1 and its copy starts; the copy done, it is S2. A non-newest S3
+ *   whose reference count is 0 goes to S4 at once. A region always has one
+ *   readable (S3) version.
+ *
+ * ORDER OF EVENTS AND FIELDS (request -> response)
+ *
+ *   VERSION_REGISTER  address = region base, size = its bytes (global),
+ *       aux = the relocated area's base (7 x size bytes for 8 versions). The
+ *       region must lie in one row index: size <= stride; base, size and the
+ *       relocated base are multiples of `align` (whole DRAM rows in every
+ *       partition); the region, its versions' footprint and the relocated
+ *       area overlap nothing already registered. -> status OK; or
+ *       COMMAND_ERROR and the slice fails the run naming the allocation (no
+ *       room among `regions` entries, or a layout it cannot hold). The same
+ *       regions may be given before the run by the slice's `region_list`
+ *       parameter (an error there stops the run before it starts, exit 2).
+ *       Every slice must register the same regions in the same order.
+ *   VERSION_ACQUIRE   address = an address of a region (that region only) or
+ *       any other (every region); aux = the snapshot timestamp ts, or
+ *       VERSION_NEWEST for the slice's newest creation time. Pins, in each
+ *       region, the version that ts reads (refcount + 1). -> aux = the
+ *       snapshot handle (epoch << 32 | ts): what snapshot reads and the
+ *       RELEASE carry. A transaction acquires at its begin (§5).
+ *   snapshot READ     a mem.h READ with SIMTX_FLAG_SNAPSHOT and aux = the
+ *       handle: reads, of its region, the S3 version with the latest creation
+ *       time <= ts that was still the newest at ts (its successor's creation
+ *       time > ts). The response's aux is the handle of the version read:
+ *       the request's, or, for a handle of an earlier epoch (before an
+ *       overflow: its transaction is being aborted), the newest readable
+ *       version's in the current epoch, so the reader learns its snapshot
+ *       is gone. A read no version serves (it was recycled: not pinned)
+ *       fails the run.
+ *   other accesses    (READ, WRITE, ATOMIC, CLEAN/FLUSH_LINE, no SNAPSHOT
+ *       flag) inside a region go to its S2 version (host, commit write-back
+ *       and validation reads see the newest state); reads with no S2 read
+ *       the newest S3. Writes, atomics and line ops of a region without an
+ *       S2 (its copy runs, or no slot is free) wait at the slice, in order,
+ *       in a buffer of `hold_depth`; accesses to other addresses pass them.
+ *       An access to the footprint of versions 1.. of a region (not itself
+ *       versioned) is relocated to relocated + (k - 1) * size + offset.
+ *   VERSION_RELEASE   address as ACQUIRE; aux = the handle ACQUIRE answered
+ *       -> acknowledgement. The pinned versions' counts drop; a non-newest
+ *       S3 reaching 0 is recycled (S4) and a waiting region gets its S1. A
+ *       handle of an earlier epoch is ignored (counted): the overflow reset
+ *       every count.
+ *   VERSION_CLOSE     address = a region address, or any other (every region);
+ *       aux = the creation time T -> aux = epoch << 32 | T' where T' is the
+ *       creation time given (T, or 0 after an overflow). Every addressed
+ *       region whose S2 was written since it opened moves it to S3 with
+ *       creation time T (Figure 4's S2 -> S3 when the warp's write-back is
+ *       done); its next version's copy starts. T must exceed every earlier
+ *       CLOSE's and ACQUIRE's timestamp (the slice fails the run otherwise).
+ *       Overflow (T >= 2^timestamp_bits, §4.3): every version but each
+ *       region's newest state is invalidated, every count is reset, the
+ *       epoch grows and the creation time restarts at 0; the response's
+ *       epoch says so. The TM side must then abort every running
+ *       transaction and restart its timestamps at 1.
+ *   VERSION_COPY      slice -> bulk copy: address = source version base,
+ *       aux = destination version base, size = region bytes (global) ->
+ *       acknowledgement once every DRAM row of the version in this partition
+ *       is copied (status of the worst ROW_COPY).
+ *
+ * COSTS
+ *
+ *   A slice takes one message a cycle from its input, `latency` cycles
+ *   after its arrival: it answers a VERSION op then, and passes an access on
+ *   (the paper looks the table up beside the L2's queue; 1 by default). A
+ *   bulk copy unit keeps at most `copy_queue_depth` ROW_COPYs in flight, one
+ *   issued per cycle; each costs what the L2 and the DRAM controller charge
+ *   (FPM 2 tRAS + tRP within a subarray). Copies overlap execution (Fig. 12):
+ *   only a region's writes wait for its copy.
+ *
+ * DEADLOCK RULES
+ *
+ *   - An access that must wait for an S2 version moves aside into the hold
+ *     buffer (and so do later writes and reads of its region, and a CLOSE
+ *     of it or of every region, to keep their order); everything else,
+ *     RELEASE included, goes on past it. Only a full hold buffer (or no room
+ *     below: queues that drain without waiting for anything) stops the input.
+ *   - Held accesses wait only for a copy (which depends on nothing but the
+ *     L2 and DRAM below) or for a free slot, i.e. for a RELEASE. The TM side
+ *     must release a committing transaction's snapshot before its write-back
+ *     (it reads nothing after validation), and must not have more writes to
+ *     a slice in flight than hold_depth while versions may run out.
+ *   - Requests and responses travel on separate paths (mem.h).
+ */
+#ifndef SIMTX_VERSION_H
+#define SIMTX_VERSION_H
+
+#include "simtx_msg.h"
+
+/* An ACQUIRE/RELEASE/CLOSE address outside every region: all of them. */
+#define VERSION_ALL_REGIONS UINT64_MAX
+/* ACQUIRE aux: the newest creation time the slice has. */
+#define VERSION_NEWEST UINT64_MAX
+/* Timestamps are at most 32 bits (Table 1's 8 x 32-bit creation times). */
+#define VERSION_TIMESTAMP_BITS_MAX 32u
+
+/* A snapshot handle: the overflow epoch above the timestamp. */
+static inline uint64_t version_handle(uint64_t epoch, uint64_t timestamp) { return epoch << 32 | (timestamp & 0xFFFFFFFFu); }
+static inline uint64_t version_handle_epoch(uint64_t handle) { return handle >> 32; }
+static inline uint64_t version_handle_timestamp(uint64_t handle) { return handle & 0xFFFFFFFFu; }
+
+#endif

@@ -1,0 +1,114 @@
+/* vit_table: the Version Index Table of one partition as plain data and
+ * rules, without timing or messages (the block, vit.c, drives it): regions,
+ * the states of their versions (Figure 4), creation times, reference counts,
+ * translation, relocation, recycling and timestamp overflow
+ * (models/protocols/version.h). */
+#ifndef SIMTX_VIT_TABLE_H
+#define SIMTX_VIT_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define VIT_MAX_VERSIONS 32
+
+/* Figure 4's states; VIT_NONE: a slot never used (free, as S4). The values
+ * are the version_state probe's. */
+typedef enum vit_state { VIT_NONE, VIT_S1, VIT_S2, VIT_S3, VIT_S4, VIT_STATE_COUNT } vit_state;
+
+typedef struct vit_version {
+    uint8_t state;       /* vit_state */
+    bool written;        /* S2: a write reached it since it opened */
+    uint32_t created;    /* S3 (kept in S4 until the slot is reused) */
+    uint64_t superseded; /* S3: the next version's creation time (UINT64_MAX: the newest) */
+    uint64_t refs;       /* transactions reading it */
+} vit_version;
+
+/* A region's copy into its open slot. */
+typedef enum vit_copy { VIT_COPY_NONE, VIT_COPY_TO_ISSUE, VIT_COPY_IN_FLIGHT, VIT_COPY_WAIT_SLOT } vit_copy;
+
+typedef struct vit_region {
+    uint64_t base, size, relocated;
+    int newest;    /* the S3 slot with the latest creation time */
+    int open;      /* the S1/S2 slot, or -1 */
+    uint8_t copy;  /* vit_copy */
+    vit_version v[VIT_MAX_VERSIONS];
+} vit_region;
+
+typedef struct vit_table_stats {
+    uint64_t versions_created, versions_recycled, copies_started, copies_done;
+    uint64_t translations, relocations, acquires, releases, stale_releases, overflows, wait_slot;
+} vit_table_stats;
+
+typedef struct vit_table {
+    unsigned versions, capacity, timestamp_bits;
+    uint64_t stride, align;
+    unsigned count;
+    vit_region *regions;
+    uint64_t epoch;
+    uint64_t clock; /* the latest creation time given */
+    uint64_t floor; /* a CLOSE must exceed it: the latest CLOSE or ACQUIRE timestamp */
+    vit_table_stats stats;
+} vit_table;
+
+/* Where an access goes. */
+typedef enum vit_route {
+    VIT_PLAIN,     /* not versioned, not relocated: unchanged */
+    VIT_RELOCATED, /* a versions' footprint address, sent to the relocated area */
+    VIT_VERSIONED, /* in a region: the version's address */
+    VIT_WAIT,      /* a write to a region without an S2: hold it */
+    VIT_GONE,      /* a snapshot no version serves */
+} vit_route;
+
+/* Returns false with a message naming the parameter. */
+bool vit_table_init(vit_table *t, unsigned versions, unsigned capacity, uint64_t stride, uint64_t align,
+                    unsigned timestamp_bits, char *error, size_t error_size);
+void vit_table_release(vit_table *t);
+
+/* Adds a region; slot 0 is S3 at the current creation time and slot 1's
+ * copy is wanted. Returns its index, or -1 with a message naming the
+ * allocation (base, size) and why. */
+int vit_table_register(vit_table *t, uint64_t base, uint64_t size, uint64_t relocated, char *error, size_t error_size);
+
+/* The region holding address, or -1. */
+int vit_table_region_of(const vit_table *t, uint64_t address);
+
+/* Translates an access (snapshot: with *handle). *out is the address to
+ * use. A snapshot handle of an earlier epoch (before an overflow) reads the
+ * newest readable version, and *handle becomes that version's (the reader
+ * learns that its snapshot is gone). */
+vit_route vit_table_route(vit_table *t, uint64_t address, bool snapshot, uint64_t *handle, bool writes, uint64_t *out);
+
+/* The handle of a snapshot at ts (VERSION_NEWEST: the clock), pinning in
+ * region `region` (-1: every region) the version it reads. Returns false
+ * with a message when ts is newer than the clock allows (never) or reads no
+ * version of some region. */
+bool vit_table_acquire(vit_table *t, int region, uint64_t ts, uint64_t *handle, char *error, size_t error_size);
+void vit_table_release_snapshot(vit_table *t, int region, uint64_t handle);
+
+/* Closes the written S2 of `region` (-1: every region) at creation time ts.
+ * Returns false with a message when ts does not exceed the floor. *overflow
+ * tells whether ts overflowed (then every version but the newest state of
+ * each region is invalidated and the creation time restarts at 0). */
+bool vit_table_close(vit_table *t, int region, uint64_t ts, bool *overflow, uint64_t *handle, char *error, size_t error_size);
+
+/* The next copy to issue: returns false when none; else the region, and the
+ * source and destination version bases; its state becomes IN_FLIGHT. */
+bool vit_table_next_copy(vit_table *t, int *region, uint64_t *source, uint64_t *target);
+/* The copy of `region` finished: its S1 becomes S2. */
+void vit_table_copy_done(vit_table *t, int region);
+
+/* The address of version slot k of a region. */
+static inline uint64_t vit_version_address(const vit_table *t, const vit_region *r, int slot)
+{
+    return r->base + (uint64_t)slot * t->stride;
+}
+
+/* Host (zero-time) accesses, which see the newest state: where one to
+ * address goes. A read: the S2 or else the newest S3 (one address); a write:
+ * the newest S3 and the S1/S2 (two), so that a copy under way keeps it; a
+ * versions' footprint address: its relocated one. Returns the count of
+ * addresses written to to[] (0: unchanged). */
+unsigned vit_table_host_addresses(const vit_table *t, uint64_t address, bool write, uint64_t to[2]);
+
+#endif
