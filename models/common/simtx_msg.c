@@ -31,7 +31,7 @@ const simtx_op_info simtx_op_infos[256] = {
     [SIMTX_OP_TX_COMMIT]       = {"tx_commit",      SIMTX_FAMILY_TX,       false, true,  false, false, true},
     [SIMTX_OP_TX_ROLLBACK]     = {"tx_rollback",    SIMTX_FAMILY_TX,       false, false, false, false, true},
     [SIMTX_OP_TX_RESUME]       = {"tx_resume",      SIMTX_FAMILY_TX,       false, false, false, false, true},
-    [SIMTX_OP_TX_ABORT]        = {"tx_abort",       SIMTX_FAMILY_TX,       false, false, false, false, true},
+    [SIMTX_OP_TX_ABORT]        = {"tx_abort",       SIMTX_FAMILY_TX,       false, false, false, false, false},
     [SIMTX_OP_COUNT ... 255]   = {"unknown",        SIMTX_FAMILY_COUNT,    false, false, false, false, true},
 };
 
