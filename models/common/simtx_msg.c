@@ -35,14 +35,28 @@ const simtx_op_info simtx_op_infos[256] = {
     [SIMTX_OP_COUNT ... 255]   = {"unknown",        SIMTX_FAMILY_COUNT,    false, false, false, false, true},
 };
 
-static const char *family_name(unsigned family)
+/* Each protocol's declaration of its family (a new family adds its row here). */
+const simtx_family_info simtx_family_infos[SIMTX_FAMILY_COUNT] = {
+    /*                        name                 crosses_core_path */
+    [SIMTX_FAMILY_ACCESS]   = {"memory access",     false},
+    [SIMTX_FAMILY_ATOMIC]   = {"atomic",            false},
+    [SIMTX_FAMILY_LINE]     = {"line maintenance",  false},
+    [SIMTX_FAMILY_FENCE]    = {"fence",             false},
+    [SIMTX_FAMILY_ROW_COPY] = {"row copy",          false},
+    [SIMTX_FAMILY_TM_LAZY]  = {"lazy-TM protocol",  true},
+    [SIMTX_FAMILY_NOTIFY]   = {"notification",      false},
+    [SIMTX_FAMILY_MONITOR]  = {"monitor event",     false},
+    [SIMTX_FAMILY_TX]       = {"transaction event", false},
+};
+
+unsigned simtx_core_path_families(void)
 {
-    static const char *const names[SIMTX_FAMILY_COUNT] = {
-        "memory access", "atomic", "line maintenance", "fence", "row copy", "lazy-TM protocol", "notification", "monitor event",
-        "transaction event",
-    };
-    return family < SIMTX_FAMILY_COUNT ? names[family] : "no family";
+    unsigned families = 0;
+    for (unsigned f = 0; f < SIMTX_FAMILY_COUNT; f++) families |= (unsigned)simtx_family_infos[f].crosses_core_path << f;
+    return families;
 }
+
+static const char *family_name(unsigned family) { return family < SIMTX_FAMILY_COUNT ? simtx_family_infos[family].name : "no family"; }
 
 void simtx_op_unserved(char *text, size_t size, const char *block, unsigned op)
 {
