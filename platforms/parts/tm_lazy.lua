@@ -34,16 +34,23 @@
 --               of two) and may not be smaller
 --   clock       the commit units' clock domain ("commit")
 --   prefix      of the units' instance names (prefix .. "cu" .. p)
+--   before_l2   more blocks between each commit unit and its L2 slice (a
+--               hook as parts/gpu_memory.lua's, or options.lua's chain of
+--               several): e.g. SI-TM's tables, which see the commit units'
+--               write-backs
 --
 -- Returns { gpu = the options of parts/gpu.lua (core, l1, l2, crossbar,
--- before_l2, core_side, clocks: add more before passing it), before_l2,
--- core_side, names = { cu }, partitions }.
+-- before_l2, core_side, clocks: add more before passing it), before_l2
+-- (the commit units, then options.before_l2), core_side, names = { cu },
+-- partitions }.
 
-local check = include("options.lua").check
+local parts = include("options.lua")
+local check = parts.check
 
 return function(options)
     options = check("tm_lazy", options, {
         mode = true, spec = true, tokens = true, tcd = true, ea = true, pg = true, broken = true, params = true, clock = true, prefix = true,
+        before_l2 = true,
     })
     local mode = options.mode
     if mode ~= "kilo" and mode ~= "warp" and mode ~= "ideal" then
@@ -95,7 +102,7 @@ return function(options)
         })
     end
 
-    local function before_l2(partition, socket)
+    local function commit_unit(partition, socket)
         local params = {
             clock = clock_name, partition = partition, partitions = partitions, interleave = interleave,
             cid_allocator = partition == 0, window = window, validation = mode == "ideal" and "ideal" or "values", skip_validation_check = broken,
@@ -109,6 +116,7 @@ return function(options)
         connect(socket, name(partition) .. ".upstream")
         return name(partition) .. ".downstream"
     end
+    local before_l2 = parts.chain(commit_unit, options.before_l2)
 
     -- The core side: a tm_unit in line between each core and its ldst_unit
     -- (protocols/tx.h). KILO TM commits per transaction, Warp TM coalesced
