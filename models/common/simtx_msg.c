@@ -32,6 +32,7 @@ const simtx_op_info simtx_op_infos[256] = {
     [SIMTX_OP_TX_ROLLBACK]     = {"tx_rollback",    SIMTX_FAMILY_TX,       false, false, false, false, true},
     [SIMTX_OP_TX_RESUME]       = {"tx_resume",      SIMTX_FAMILY_TX,       false, false, false, false, true},
     [SIMTX_OP_TX_ABORT]        = {"tx_abort",       SIMTX_FAMILY_TX,       false, false, false, false, false},
+    [SIMTX_OP_PEER]            = {"peer",           SIMTX_FAMILY_PEER,     true,  true,  false, false, true},
     [SIMTX_OP_COUNT ... 255]   = {"unknown",        SIMTX_FAMILY_COUNT,    false, false, false, false, true},
 };
 
@@ -47,6 +48,7 @@ const simtx_family_info simtx_family_infos[SIMTX_FAMILY_COUNT] = {
     [SIMTX_FAMILY_NOTIFY]   = {"notification",      false},
     [SIMTX_FAMILY_MONITOR]  = {"monitor event",     false},
     [SIMTX_FAMILY_TX]       = {"transaction event", false},
+    [SIMTX_FAMILY_PEER]     = {"peer request",      false},
 };
 
 unsigned simtx_core_path_families(void)

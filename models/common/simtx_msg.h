@@ -48,6 +48,7 @@ typedef enum simtx_op {
     SIMTX_OP_TX_ROLLBACK, /* the core abandons the attempt (aux: the cause) */
     SIMTX_OP_TX_RESUME,   /* paused lanes run again (Pause-and-Go) */
     SIMTX_OP_TX_ABORT,    /* tm_unit -> core, posted: lanes must abort (tx.h 6) */
+    SIMTX_OP_PEER,        /* partition-side block -> a block elsewhere, answered (peer.h) */
     SIMTX_OP_COUNT
 } simtx_op;
 
@@ -64,6 +65,7 @@ typedef enum simtx_op_family {
     SIMTX_FAMILY_NOTIFY,   /* partition -> core notifications (notify.h) */
     SIMTX_FAMILY_MONITOR,  /* cache monitor events (monitor.h) */
     SIMTX_FAMILY_TX,       /* core <-> tm_unit transaction events (tx.h) */
+    SIMTX_FAMILY_PEER,     /* between partition-side blocks over a peer network (peer.h) */
     SIMTX_FAMILY_COUNT
 } simtx_op_family;
 
