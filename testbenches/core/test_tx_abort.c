@@ -269,8 +269,20 @@ static void test_stale_abort(void)
     bench_close(b);
 }
 
+/* The core offers the tx_events target socket to a netlist (optional). */
+static void test_socket_declared(void)
+{
+    CHECK_EQUAL(simt_core_block_info.socket_count, TX_EVENTS_PORT + 1);
+    if (simt_core_block_info.socket_count <= TX_EVENTS_PORT) return;
+    const simtx_socket_spec *socket = &simt_core_block_info.sockets[TX_EVENTS_PORT];
+    CHECK_STRING(socket->name, "tx_events");
+    CHECK_EQUAL(socket->role, SIMTX_SOCKET_TARGET);
+    CHECK(socket->optional);
+}
+
 int main(void)
 {
+    test_socket_declared();
     test_abort_some_lanes();
     test_abort_every_lane();
     test_stale_abort();
