@@ -189,8 +189,10 @@ static void register_causes(tmu *u)
 /* Chooses the policy slots and creates their state; false with a message naming the parameter. */
 static bool choose_policies(tmu *u, const tm_unit_params *p, char *error, size_t error_size)
 {
-    u->commit = strcmp(p->commit, "coalesced") == 0 ? commit_policies[1] : commit_policies[0];
-    if (u->commit->create && !u->commit->create(&u->commit_state, u, 0, error, error_size)) return false;
+    /* A slot joins the unit once its state exists: destroy frees only those. */
+    const tmu_commit_policy *commit = strcmp(p->commit, "coalesced") == 0 ? commit_policies[1] : commit_policies[0];
+    if (commit->create && !commit->create(&u->commit_state, u, 0, error, error_size)) return false;
+    u->commit = commit;
     char name[64];
     const char *rest = p->precommit;
     bool none = false;
@@ -216,8 +218,8 @@ static bool choose_policies(tmu *u, const tm_unit_params *p, char *error, size_t
                 return false;
             }
         uint32_t index = u->precommit_count;
-        u->precommit[u->precommit_count++] = check;
         if (check->create && !check->create(&u->precommit_state[index], u, index, error, error_size)) return false;
+        u->precommit[u->precommit_count++] = check;
     }
     if (none && u->precommit_count) {
         snprintf(error, error_size, "precommit: 'none' cannot be combined with checks (\"%s\")", p->precommit);
@@ -248,10 +250,10 @@ static bool choose_policies(tmu *u, const tm_unit_params *p, char *error, size_t
                 return false;
             }
         uint32_t index = u->filter_count;
-        u->may_pause |= filter->pauses;
-        u->filter[u->filter_count++] = filter;
-        u->filter_aborts[index] = tmu_abort_cause(u, filter->abort_cause);
         if (filter->create && !filter->create(&u->filter_state[index], u, index, error, error_size)) return false;
+        u->may_pause |= filter->pauses;
+        u->filter_aborts[index] = tmu_abort_cause(u, filter->abort_cause);
+        u->filter[u->filter_count++] = filter;
     }
     return true;
 }

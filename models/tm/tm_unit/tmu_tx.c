@@ -205,7 +205,7 @@ static void rollback(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, u
     if (msg->aux == TX_ROLLBACK_TIMEOUT) u->stats.aborts_timeout += count;
     else u->stats.aborts_fault += count;
     for (uint64_t m = msg->lane_mask; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
-    attempt_ended(u, w, warp, msg->lane_mask);
+    attempt_ended(u, w, warp, msg->lane_mask & ~w->aborted); /* the aborted ones left at their TX_ABORT */
     answer(u, msg, SIMTX_STATUS_OK, NULL, 0, now);
 }
 
@@ -298,7 +298,7 @@ void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
     }
     u->stats.aborts += count;
     for (uint64_t m = w->committing; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
-    attempt_ended(u, w, warp, w->committing);
+    attempt_ended(u, w, warp, w->committing & ~w->aborted);
     answer(u, &w->commit_event, SIMTX_STATUS_OK, &outcome, sizeof outcome, now);
 }
 

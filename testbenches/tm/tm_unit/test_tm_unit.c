@@ -1085,6 +1085,7 @@ static void test_filter_hooks(void)
     CHECK_EQUAL(b->memory.words[3], 5);
     CHECK_EQUAL(b->memory.words[4], 0); /* lane 1's store was not logged */
     CHECK_EQUAL(counter(b, "aborts"), 1); /* not counted again */
+    CHECK_EQUAL(s->ended, 2); /* lane 1 left at its abort, lane 0 at the commit: each once */
     CHECK_EQUAL(counter(b, "aborts_validation"), 0);
     /* The re-run: lane 1 reads TRIGGER (aborted once only) and commits. */
     event(b, SIMTX_OP_TX_BEGIN, 0x2, 1, 50);
