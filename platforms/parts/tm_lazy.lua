@@ -2,7 +2,8 @@
 -- as a netlist part: one `commit_unit` per memory partition between the
 -- crossbar and the L2 slice (through the before_l2 hook), on its own clock
 -- domain, a `tm_unit` in line between each core and its ldst_unit (through
--- the core_side hook: sm<i>_tm), and the TM settings of the cores, L1s, L2s
+-- the core_side hook: sm<i>_tm; its tx_events socket bound to the core's for
+-- TX_ABORT), and the TM settings of the cores, L1s, L2s
 -- and crossbar. The unit of partition 0 also hands out commit IDs (the
 -- allocator, at address 0). See models/tm/commit_unit/README.md,
 -- models/tm/tm_unit/README.md, models/protocols/tm_lazy.h and tx.h.
@@ -139,6 +140,7 @@ return function(options)
             notify_clock_ratio = period_ps(spec.clocks.commit) / period_ps(spec.clocks.core), -- the notifications carry commit-clock cycles
         })
         connect(socket, unit .. ".core")
+        connect(unit .. ".tx_events", socket:gsub("%.ldst$", "") .. ".tx_events") -- TX_ABORT (tx.h 6), for filters that abort
         if conflict_tables then connect(notify .. ".partitions[" .. core .. "]", unit .. ".notify") end
         return unit .. ".ldst"
     end
