@@ -1,4 +1,4 @@
-/* test_abort_filter: see test_abort_filter.h. */
+/* test_abort_filter: the testbenches' filters (test_abort_filter.h). */
 #include "test_abort_filter.h"
 
 #include <stdlib.h>
@@ -85,4 +85,25 @@ static const tmu_filter test_abort_filter = {
     .attempt_ended = test_filter_ended,
 };
 
-bool test_abort_filter_register(void) { return tmu_register_filter(&test_abort_filter); }
+/* test_abort_first: every lane aborts at the first access of its first
+ * attempt when that access is a load, so each such transaction runs twice
+ * and a workload's oracle checks the re-runs. */
+static uint64_t abort_first_access(void *state, tmu *u, uint32_t warp, const tmu_request *r, uint64_t *pause, uint64_t *abort)
+{
+    (void)state, (void)pause;
+    const tmu_warp *w = u->warps[warp];
+    if (r->op != SIMTX_OP_READ || w->log_position) return 0;
+    for (uint64_t m = r->lanes; m; m &= m - 1)
+        if (!w->lane[__builtin_ctzll(m)].attempts) *abort |= m & -m;
+    return 0;
+}
+
+static const tmu_filter test_abort_first_filter = {
+    .name = "test_abort_first",
+    .abort_cause = "test_abort_first",
+    .abort_description = "aborts: the test filter's first load of a first attempt",
+    .tx_abort_cause = TX_ABORT_EARLY,
+    .access = abort_first_access,
+};
+
+bool test_abort_filter_register(void) { return tmu_register_filter(&test_abort_filter) && tmu_register_filter(&test_abort_first_filter); }

@@ -5,7 +5,10 @@
  * (SIMTX_FLAG_SNAPSHOT, transaction_id), counts NOTIFY_KIND_TEST
  * notifications and the lanes whose attempt ended, and aborts a lane that
  * loads TEST_ABORT_TRIGGER, once per lane (TX_ABORT, cause
- * TX_ABORT_WRITER_CONFLICT; statistic aborts_test_abort). */
+ * TX_ABORT_WRITER_CONFLICT; statistic aborts_test_abort). A second one,
+ * test_abort_first, aborts every lane at its first attempt's first access
+ * when that is a load (aborts_test_abort_first): a real workload's
+ * transactions then all run through TX_ABORT and a re-run. */
 #ifndef SIMTX_TEST_ABORT_FILTER_H
 #define SIMTX_TEST_ABORT_FILTER_H
 
@@ -28,7 +31,7 @@ typedef struct test_abort_filter_state {
 /* The state of the last unit created with the filter. */
 extern test_abort_filter_state *test_abort_filter_last;
 
-/* Makes "test_abort" a filter name of every tm_unit created after. */
+/* Makes "test_abort" and "test_abort_first" filter names of every tm_unit created after. */
 bool test_abort_filter_register(void);
 
 #ifdef __cplusplus
