@@ -1,6 +1,7 @@
 /* tmu_access: transactional accesses (lazy versioning). The access filters
- * look first (lanes they pause leave the attempt, and the request's
- * verdict goes to the core once they are done, tx.h 2); a store goes to
+ * look first (lanes they pause or abort leave the attempt, the request's
+ * verdict goes to the core once they are done, tx.h 2, and an abort's
+ * TX_ABORT before the request's answer, tx.h 6); a store goes to
  * the lane's write log; a load of a logged word is answered from the logs;
  * the other lanes of a load go on as a word load, whose values are logged
  * on the way back, and their read stamps (ldst.h) lower the attempt's. */
