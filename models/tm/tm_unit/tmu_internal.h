@@ -299,7 +299,9 @@ void tmu_tx_event(tmu *u, const simtx_msg *msg, uint64_t now);
 /* A filter that held TX_BEGIN (its begin hook) is ready: once none holds it, the attempt may run. */
 void tmu_begin_ready(tmu *u, uint32_t warp, uint64_t now);
 /* Aborts `lanes` of the warp's running attempt (a filter's TX_ABORT, tx.h
- * 6): drops their logs, counts them under `cause` and tells the core. */
+ * 6; from its access or notify hook): drops their logs, counts them under
+ * `cause` and tells the core. Nothing once the attempt commits (TX_COMMIT
+ * arrived): the commit decides its lanes. */
 void tmu_abort_lanes(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes, uint64_t *cause, unsigned tx_cause, uint64_t now);
 /* The id of a filter's own request (its responses come to its response hook). */
 uint64_t tmu_filter_id(uint32_t filter_index, uint32_t warp, uint32_t lane);

@@ -168,7 +168,7 @@ static void attempt_ended(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes)
 void tmu_abort_lanes(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes, uint64_t *cause, unsigned tx_cause, uint64_t now)
 {
     lanes &= w->lanes;
-    if (!lanes) return;
+    if (w->phase != TMU_RUNNING || !lanes) return; /* a committing attempt's outcome is its commit's */
     unsigned count = (unsigned)__builtin_popcountll(lanes);
     u->stats.aborts += count;
     if (cause) *cause += count;

@@ -58,10 +58,16 @@ static void test_filter_forward(void *state, tmu *u, uint32_t warp, const tmu_re
     header->transaction_id = ((test_abort_filter_state *)state)->timestamp;
 }
 
+/* A NOTIFY_KIND_TEST naming a warp aborts its lanes in aux (as SI-TM's
+ * writer conflicts will arrive); others are only counted. */
 static void test_filter_notify(void *state, tmu *u, const simtx_msg *msg, uint64_t now)
 {
-    (void)u, (void)now;
-    ((test_abort_filter_state *)state)->notifications += msg->id == NOTIFY_KIND_TEST;
+    test_abort_filter_state *s = state;
+    if (msg->id != NOTIFY_KIND_TEST) return;
+    s->notifications++;
+    uint32_t warp = (uint32_t)msg->warp;
+    if (msg->warp >= 0 && warp < u->warp_count && u->warps[warp])
+        tmu_abort_lanes(u, u->warps[warp], warp, msg->aux, tmu_abort_cause(u, "test_abort"), TX_ABORT_WRITER_CONFLICT, now);
 }
 
 static void test_filter_ended(void *state, uint32_t warp, uint64_t lanes)

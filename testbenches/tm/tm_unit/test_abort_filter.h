@@ -3,7 +3,8 @@
  * until a clock read (a commit-ID request for 0 IDs) answers and keeps the
  * answer + 1000 as the attempt's timestamp, tags forwarded loads with it
  * (SIMTX_FLAG_SNAPSHOT, transaction_id), counts NOTIFY_KIND_TEST
- * notifications and the lanes whose attempt ended, and aborts a lane that
+ * notifications (one naming a warp aborts its lanes in aux) and the lanes
+ * whose attempt ended, and aborts a lane that
  * loads TEST_ABORT_TRIGGER, once per lane (TX_ABORT, cause
  * TX_ABORT_WRITER_CONFLICT; statistic aborts_test_abort). A second one,
  * test_abort_first, aborts every lane at its first attempt's first access

@@ -1101,6 +1101,42 @@ static void test_filter_hooks(void)
     bench_close(b);
 }
 
+/* A filter's notify hook aborts lanes of a running attempt (TX_ABORT),
+ * never those of an attempt already committing (the commit decides). */
+static void test_filter_notify_abort(void)
+{
+    const char *settings[] = {"filters=test_abort", NULL};
+    bench *b = bench_open(settings);
+    event(b, SIMTX_OP_TX_BEGIN, 0x3, 0, 50);
+    store1(b, 0, BASE, 1, 1000);
+    store1(b, 1, BASE + 4, 2, 1001);
+    simtx_msg note;
+    notify_init(&note, NOTIFY_KIND_TEST, 2, false);
+    note.warp = WARP;
+    note.aux = 0x2;
+    CHECK(tm_unit_block_info.accept(b->unit, NOTIFY, &note, b->now) != SIMTX_BUSY);
+    run(b, 2);
+    CHECK_EQUAL(b->event_count, 1);
+    CHECK_EQUAL(b->events[0].lane_mask, 0x2);
+    /* Lane 0 commits; a notification naming it once TX_COMMIT arrived aborts nothing. */
+    simtx_msg commit_event = tx_event(SIMTX_OP_TX_COMMIT, 0x1, 0, 900 + SIMTX_OP_TX_COMMIT);
+    unsigned before = b->to_core_count;
+    CHECK(tm_unit_block_info.accept(b->unit, CORE, &commit_event, b->now) != SIMTX_BUSY);
+    note.aux = 0x1;
+    CHECK(tm_unit_block_info.accept(b->unit, NOTIFY, &note, b->now) != SIMTX_BUSY);
+    for (unsigned c = 0; c < 2000 && find_response(b, SIMTX_OP_TX_COMMIT, before) < 0; c++) run(b, 1);
+    int index = find_response(b, SIMTX_OP_TX_COMMIT, before);
+    CHECK(index >= 0);
+    tx_outcome outcome = {0, 0, 0};
+    if (index >= 0) memcpy(&outcome, b->to_core[index].data, sizeof outcome);
+    CHECK_EQUAL(outcome.committed, 0x1);
+    CHECK_EQUAL(b->event_count, 1);
+    CHECK_EQUAL(b->memory.words[0], 1);
+    CHECK_EQUAL(b->memory.words[1], 0); /* lane 1's store dropped with its logs */
+    CHECK_EQUAL(counter(b, "aborts_test_abort"), 1);
+    bench_close(b);
+}
+
 /* A filter aborts every running lane: the attempt ends at the unit (the
  * core settles without TX_ROLLBACK) and a request still naming them is
  * answered without serving them. */
@@ -1143,5 +1179,6 @@ int main(void)
     test_bad_parameters();
     test_filter_hooks(); /* last: it registers a filter, which adds its abort cause to every unit after */
     test_filter_aborts_all();
+    test_filter_notify_abort();
     return simtx_test_summary();
 }
