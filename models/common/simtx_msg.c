@@ -31,23 +31,40 @@ const simtx_op_info simtx_op_infos[256] = {
     [SIMTX_OP_TX_COMMIT]       = {"tx_commit",      SIMTX_FAMILY_TX,       false, true,  false, false, true},
     [SIMTX_OP_TX_ROLLBACK]     = {"tx_rollback",    SIMTX_FAMILY_TX,       false, false, false, false, true},
     [SIMTX_OP_TX_RESUME]       = {"tx_resume",      SIMTX_FAMILY_TX,       false, false, false, false, true},
-    [SIMTX_OP_TX_ABORT]        = {"tx_abort",       SIMTX_FAMILY_TX,       false, false, false, false, true},
+    [SIMTX_OP_TX_ABORT]        = {"tx_abort",       SIMTX_FAMILY_TX,       false, false, false, false, false},
     [SIMTX_OP_VERSION_REGISTER] = {"version_register", SIMTX_FAMILY_VERSION, false, false, false, false, true},
     [SIMTX_OP_VERSION_ACQUIRE] = {"version_acquire", SIMTX_FAMILY_VERSION, false, false, false, false, true},
     [SIMTX_OP_VERSION_RELEASE] = {"version_release", SIMTX_FAMILY_VERSION, false, false, false, false, true},
     [SIMTX_OP_VERSION_CLOSE]   = {"version_close",  SIMTX_FAMILY_VERSION, false, false, false, false, true},
     [SIMTX_OP_VERSION_COPY]    = {"version_copy",   SIMTX_FAMILY_VERSION, false, false, false, false, true},
+    [SIMTX_OP_PEER]            = {"peer",           SIMTX_FAMILY_PEER,     true,  true,  false, false, true},
     [SIMTX_OP_COUNT ... 255]   = {"unknown",        SIMTX_FAMILY_COUNT,    false, false, false, false, true},
 };
 
-static const char *family_name(unsigned family)
+/* Each protocol's declaration of its family (a new family adds its row here). */
+const simtx_family_info simtx_family_infos[SIMTX_FAMILY_COUNT] = {
+    /*                        name                 crosses_core_path */
+    [SIMTX_FAMILY_ACCESS]   = {"memory access",     false},
+    [SIMTX_FAMILY_ATOMIC]   = {"atomic",            false},
+    [SIMTX_FAMILY_LINE]     = {"line maintenance",  false},
+    [SIMTX_FAMILY_FENCE]    = {"fence",             false},
+    [SIMTX_FAMILY_ROW_COPY] = {"row copy",          false},
+    [SIMTX_FAMILY_TM_LAZY]  = {"lazy-TM protocol",  true},
+    [SIMTX_FAMILY_NOTIFY]   = {"notification",      false},
+    [SIMTX_FAMILY_MONITOR]  = {"monitor event",     false},
+    [SIMTX_FAMILY_TX]       = {"transaction event", false},
+    [SIMTX_FAMILY_VERSION]  = {"versioned memory",  false},
+    [SIMTX_FAMILY_PEER]     = {"peer request",      false},
+};
+
+unsigned simtx_core_path_families(void)
 {
-    static const char *const names[SIMTX_FAMILY_COUNT] = {
-        "memory access", "atomic", "line maintenance", "fence", "row copy", "lazy-TM protocol", "notification", "monitor event",
-        "transaction event", "versioned memory",
-    };
-    return family < SIMTX_FAMILY_COUNT ? names[family] : "no family";
+    unsigned families = 0;
+    for (unsigned f = 0; f < SIMTX_FAMILY_COUNT; f++) families |= (unsigned)simtx_family_infos[f].crosses_core_path << f;
+    return families;
 }
+
+static const char *family_name(unsigned family) { return family < SIMTX_FAMILY_COUNT ? simtx_family_infos[family].name : "no family"; }
 
 void simtx_op_unserved(char *text, size_t size, const char *block, unsigned op)
 {

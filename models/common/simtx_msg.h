@@ -47,7 +47,7 @@ typedef enum simtx_op {
     SIMTX_OP_TX_COMMIT,   /* response data: struct tx_outcome */
     SIMTX_OP_TX_ROLLBACK, /* the core abandons the attempt (aux: the cause) */
     SIMTX_OP_TX_RESUME,   /* paused lanes run again (Pause-and-Go) */
-    SIMTX_OP_TX_ABORT,    /* tm_unit -> core: lanes must abort (reserved) */
+    SIMTX_OP_TX_ABORT,    /* tm_unit -> core, posted: lanes must abort (tx.h 6) */
     /* Versioned memory (SI-TM): the Version Index Table slices and their bulk
      * copy units (models/protocols/version.h). */
     SIMTX_OP_VERSION_REGISTER, /* a versioned region: address, size, aux = relocated area */
@@ -55,6 +55,7 @@ typedef enum simtx_op {
     SIMTX_OP_VERSION_RELEASE,  /* unpin it: aux = handle */
     SIMTX_OP_VERSION_CLOSE,    /* S2 -> S3 at creation time aux; response aux = handle base */
     SIMTX_OP_VERSION_COPY,     /* VIT -> bulk copy: copy a version, address -> aux, size bytes */
+    SIMTX_OP_PEER,        /* partition-side block -> a block elsewhere, answered (peer.h) */
     SIMTX_OP_COUNT
 } simtx_op;
 
@@ -72,8 +73,23 @@ typedef enum simtx_op_family {
     SIMTX_FAMILY_MONITOR,  /* cache monitor events (monitor.h) */
     SIMTX_FAMILY_TX,       /* core <-> tm_unit transaction events (tx.h) */
     SIMTX_FAMILY_VERSION,  /* versioned memory: VIT slices and bulk copy units (version.h) */
+    SIMTX_FAMILY_PEER,     /* between partition-side blocks over a peer network (peer.h) */
     SIMTX_FAMILY_COUNT
 } simtx_op_family;
+
+/* What a family's protocol declares about the blocks its ops cross. */
+typedef struct simtx_family_info {
+    const char *name;
+    /* Its ops travel from a core-side unit (the tm_unit) through the core's
+     * memory path, the ldst_unit and the L1, unchanged to partition-side
+     * blocks (tm_lazy.h's commit protocol): those pass them on, in order. */
+    bool crosses_core_path;
+} simtx_family_info;
+
+extern const simtx_family_info simtx_family_infos[SIMTX_FAMILY_COUNT];
+
+/* The families whose ops cross the core's memory path: bit f for family f. */
+unsigned simtx_core_path_families(void);
 
 typedef struct simtx_op_info {
     const char *name;

@@ -133,9 +133,10 @@
  *
  * PASS-THROUGH (ldst_unit)
  *
- *   Every message on the core's socket whose op is of the lazy TM family
- *   (simtx_op_info_of(op)->family == SIMTX_FAMILY_TM_LAZY, tm_lazy.h) is
- *   not an ldst.h request: the ldst_unit forwards it unchanged to its
+ *   Every message on the core's socket whose op is of a family that crosses
+ *   the core's memory path (simtx_family_infos[f].crosses_core_path in
+ *   simtx_msg.c, declared by its protocol: today the lazy TM family,
+ *   tm_lazy.h) is not an ldst.h request: the ldst_unit forwards it unchanged to its
  *   memory socket (inside accept when the socket takes it, else queued in
  *   order ahead of its own mem.h requests) and returns its response
  *   unchanged. Such messages may arrive between the beats of a request. The
@@ -153,8 +154,13 @@
  *              16-17 beat kind, 20-23 lane group, 24 LDST_LAST, 25 LDST_RUN
  *              (the same in every beat), 28-31 kind,
  *              32-63 the window's size (lds: the CTA's shared bytes, which
- *              lane addresses are checked against; clear: the bytes to zero;
- *              ldst_unit: 0). Responses replace bits 32-63 by the fault,
+ *              lane addresses are checked against; clear: the bytes to zero),
+ *              or for the ldst_unit the request's tag (ldst_tag; 0 from the
+ *              core, set by a unit in between such as a tm_unit filter's
+ *              forward hook): the ldst_unit copies it into bits 32-63 of the
+ *              aux of every mem.h request it makes for the request (their
+ *              bits 0-31 stay the op's own: a CAS's expected value, a
+ *              write-back's cause). Responses replace bits 32-63 by the fault,
  *              or, on a transactional load's OK responses, by the read stamp.
  *              Use the accessors below, never the bits.
  *   lane_mask  the request's active lanes (all groups), the same in every
@@ -165,6 +171,11 @@
  *              bit 61: a tm_unit tags its own requests with bits 61-62)
  *   core, warp, cta   the issuing warp (statistics; GPU-LocalTM's
  *              serialisation and conflict masks will key on warp and cta)
+ *   transaction_id    0 from the core; a unit in between may set it (a
+ *              tm_unit filter: SI-TM's snapshot timestamp); the ldst_unit
+ *              copies it, as the flags, into every mem.h request it makes
+ *              for the request, and caches carry it into their fills
+ *              (mem.h)
  *
  * ADDRESSES
  *
@@ -283,6 +294,8 @@ static inline unsigned ldst_group(const simtx_msg *msg) { return (unsigned)(msg-
 static inline bool ldst_is_last(const simtx_msg *msg) { return (msg->aux & LDST_LAST) != 0; }
 static inline ldst_kind ldst_kind_of(const simtx_msg *msg) { return (ldst_kind)(msg->aux >> 28 & 15u); }
 static inline uint32_t ldst_window_size(const simtx_msg *msg) { return (uint32_t)(msg->aux >> 32); }
+/* A request to the ldst_unit: its tag (the same bits as the window size). */
+static inline uint32_t ldst_tag(const simtx_msg *msg) { return (uint32_t)(msg->aux >> 32); }
 static inline bool ldst_is_run(const simtx_msg *msg) { return (msg->aux & LDST_RUN) != 0; }
 
 /* The beat kinds each lane group of a request takes, bit 1 << ldst_beat

@@ -70,7 +70,10 @@
  *               from its row_copy_column_bits (the DRAM map's C and S bits).
  *   core, warp, cta, lane_mask, transaction_id: the initiator's metadata,
  *   for statistics and for blocks that attribute traffic; caches copy them
- *   into the requests they make on an access's behalf.
+ *   into the requests they make on an access's behalf. The ldst_unit also
+ *   puts its request's tag (ldst.h ldst_tag) into aux bits 32-63 of every
+ *   request it makes (0 from the core), for blocks between it and the L1;
+ *   caches do not carry aux into their fills.
  *
  *   What a generic block needs of an op (family, which direction carries
  *   data, whether it acts on the line at address, whether it is answered)

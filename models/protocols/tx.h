@@ -66,8 +66,8 @@
  *      never pauses the attempt's last running lanes (one lane runs on), so
  *      every pause ends with a commit of the others; a round of pauses is
  *      bounded by the lanes, and a paused lane never aborts a committing
- *      transaction. A filter may also abort lanes (Early-Abort at the
- *      access): a TX_ABORT (6) follows.
+ *      transaction. A filter may also abort lanes at the access: they leave
+ *      the attempt, and a TX_ABORT (6) tells the core.
  *
  *      THE VERDICT. Under SIMTX_FLAG_TX_PAUSE (1) each transactional
  *      request of the core starts with a VERDICT beat (ldst.h
@@ -134,31 +134,58 @@
  *      after it is ever appended to a paused lane's logs, so the
  *      truncation drops nothing today; it makes the paper's guarantee
  *      explicit.
- *   6. TX_ABORT (tm_unit -> core, unsolicited, on a tx_events socket that
- *      the first filter needing it adds: a tm_unit initiator bound to a core
- *      target; reserved, not sent yet): `lanes` must abort (aux = the cause: early abort, SI-TM
- *      writer conflict, LocalTM conflict mask). The unit has dropped their
- *      logs; the core rolls them back at the warp's next issue, once none
- *      of its accesses is in flight, and answers nothing but the TLM
- *      response.
- *
+ *   6. TX_ABORT (tm_unit -> core, unsolicited, posted): a filter of the
+ *      unit aborted `lanes` of the warp's running attempt at one of its
+ *      accesses (SI-TM's writer conflicts, LocalTM's conflict masks; the
+ *      test filter of testbenches/tm/tm_unit). It travels on its own link:
+ *      the tm_unit's `tx_events` initiator socket bound to the core's
+ *      `tx_events` target socket (a netlist must bind it when a configured
+ *      filter may abort: the unit's socket_needed refuses the netlist
+ *      otherwise, before the run). Posted (simtx_op_info.answered false):
+ *      no response. Fields: lane_mask = the aborted lanes, aux = the cause
+ *      (TX_ABORT_*), transaction_id = the attempt number of the TX_BEGIN it
+ *      aborts (BEGIN's aux), warp, core, cta as in BEGIN.
+ *      At the unit the lanes leave the attempt at once: their logs are
+ *      dropped, they are counted (aborts, aborts_<the filter's cause>), the
+ *      access is served for the others only, and when no lane runs on the
+ *      attempt is over there (as after a commit). The unit sends TX_ABORT
+ *      before the answer of the access that caused it. Until the core acts
+ *      on it, the warp's requests and its TX_COMMIT or TX_ROLLBACK may
+ *      still name the lanes: the unit serves such a request for the others
+ *      only, answers the TX_COMMIT with them in `retry`, and counts none of
+ *      them twice.
+ *      The core takes it at once and, at the warp's next issue once none of
+ *      its accesses is in flight (as for a doomed attempt), rolls the lanes
+ *      back (registers from the checkpoint, private-stack stores undone)
+ *      into the Retry entry; the other lanes run on. It sends nothing for
+ *      them (no TX_ROLLBACK: the unit dropped them). When every running
+ *      lane was aborted the transaction settles as after a commit: paused
+ *      lanes resume (5), else the Retry entry re-runs (TX_BEGIN, the next
+ *      attempt number). A TX_ABORT for another attempt, or whose lanes no
+ *      longer run (the attempt's TX_COMMIT or TX_ROLLBACK already covered
+ *      them), is stale and ignored.
+
  * FIELDS
  *
  *   op         SIMTX_OP_TX_BEGIN, _COMMIT, _ROLLBACK, _RESUME, _ABORT
  *   lane_mask  the lanes the event is about
  *   warp, cta, core   the warp (the unit keeps its state per warp slot)
  *   aux        BEGIN: attempt number (0: the lanes' first; the unit counts
- *              aborts per transaction from it); ROLLBACK, ABORT: cause;
+ *              aborts per transaction from it); ROLLBACK, ABORT: cause
+ *              (TX_ROLLBACK_*, TX_ABORT_*);
  *              a pause's response beats: bits 32-63 the group's paused lanes
  *   flags      SIMTX_FLAG_TX_PAUSE: on BEGIN's and RESUME's responses, the
  *              accesses may pause; on a VERDICT beat and its response; on
  *              an access's other response beats, lanes paused
- *   transaction_id    RESUME, a verdict and a pause's responses: the log index
+ *   transaction_id    RESUME, a verdict and a pause's responses: the log
+ *              index; ABORT: the attempt number it aborts
  *   data       COMMIT's response: struct tx_outcome (size = its bytes)
  *
  * COSTS
  *
- *   One message and its response per event on the core <-> tm_unit link.
+ *   One message and its response per event on the core <-> tm_unit link;
+ *   TX_ABORT one posted message on the tx_events link (no response), and
+ *   the aborted lanes' rollback on the core as for a doomed attempt.
  *   A pausing filter looks every lane of an access up before serving it
  *   (Pause-and-Go: cat_ports lanes per cycle), in the access's latency;
  *   under it each transactional request takes one more beat each way (the
@@ -175,7 +202,11 @@
  *
  *   The core accepts every response and every TX_ABORT at once (they free
  *   its warps); the tm_unit may refuse a request only while it has work
- *   that will free room without the core's help. A warp sends TX_COMMIT only
+ *   that will free room without the core's help. TX_ABORT is posted on a
+ *   link of its own, so it never waits behind a response or a request of
+ *   the ldst link, and nothing waits for it: the unit has already dropped
+ *   the lanes, and the core's rollback needs only the warp's own accesses
+ *   to complete, which the unit answers without the core's help. A warp sends TX_COMMIT only
  *   with no access in flight, so no log is still being filled when the
  *   commit starts. A verdict needs nothing from the core after the
  *   request's last beat, and the core takes it at once: a warp waiting for
@@ -231,7 +262,7 @@ static inline uint64_t tx_verdict_lanes(const simtx_msg *response)
 /* TX_ROLLBACK's causes (aux). */
 enum { TX_ROLLBACK_TIMEOUT, TX_ROLLBACK_FAULT };
 
-/* TX_ABORT's causes. */
+/* TX_ABORT's causes (aux). */
 enum { TX_ABORT_EARLY, TX_ABORT_WRITER_CONFLICT, TX_ABORT_LOCAL_CONFLICT };
 
 #ifdef __cplusplus

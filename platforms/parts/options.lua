@@ -6,6 +6,12 @@
 --   merge(t1, t2, ...) is a new table with the keys of every table, later
 --     ones winning: parameters over a spec's defaults.
 --   passthrough(_, socket) is the attachment hook that inserts nothing.
+--   chain(hook1, hook2, ...) is one attachment hook that runs the given ones
+--     in order from the upstream end (hook1 takes the socket, hook2 what
+--     hook1 returned, ...); nil ones are skipped. A hook's second return
+--     value (before_dram's address range of the connection to memory) may
+--     come only from the last hook, since only the last one's socket is
+--     connected onwards by the caller; it is returned as the chain's.
 local function check(part, options, known)
     options = options or {}
     if type(options) ~= "table" then error(part .. ": options must be a table", 3) end
@@ -30,4 +36,23 @@ end
 
 local function passthrough(_, socket) return socket end
 
-return { check = check, merge = merge, passthrough = passthrough }
+local function chain(...)
+    local hooks = {}
+    for i = 1, select("#", ...) do
+        local hook = select(i, ...)
+        if hook ~= nil then
+            if type(hook) ~= "function" then error("chain: hook " .. i .. " is not a function", 2) end
+            hooks[#hooks + 1] = hook
+        end
+    end
+    return function(index, socket)
+        local range
+        for i, hook in ipairs(hooks) do
+            if range then error("chain: only the last hook may return an address range (hook " .. (i - 1) .. " did)", 2) end
+            socket, range = hook(index, socket)
+        end
+        return socket, range
+    end
+end
+
+return { check = check, merge = merge, passthrough = passthrough, chain = chain }

@@ -24,7 +24,7 @@
 -- clocks option), names = { nvm = function(p), router = function(p) } }.
 
 local parts = include("options.lua")
-local check, merge, passthrough = parts.check, parts.merge, parts.passthrough
+local check, merge, chain = parts.check, parts.merge, parts.chain
 
 return function(options)
     options = check("persistent_window", options, {
@@ -40,7 +40,6 @@ return function(options)
     local clock_name = options.clock or "nvm"
     local router_clock = options.router_clock or "l2"
     local prefix = options.prefix or ""
-    local inner = options.before_dram or passthrough
     local names = {
         nvm = function(p) return prefix .. "nvm" .. p end,
         router = function(p) return prefix .. "mem" .. p end,
@@ -48,12 +47,12 @@ return function(options)
     local partitions = spec.address_map.partitions
     local interleave = spec.address_map.interleave
 
-    local function before_dram(partition, socket)
+    local function route(partition, socket)
         local router = names.router(partition)
         -- One message per L2 cycle and link: the router adds a hop, not a
         -- bandwidth limit (a 128-byte line is one flit).
         block(router, "router", { clock = router_clock, inputs = 1, outputs = 2, latency = 1, queue_depth = 8, bytes_per_cycle = 128 })
-        connect(inner(partition, socket), router .. ".inputs[0]")
+        connect(socket, router .. ".inputs[0]")
         block(names.nvm(partition), "nvm_controller", merge(spec.nvm or {}, {
             clock = clock_name, partition = partition, partition_count = partitions, partition_interleave = interleave,
         }, options.params or {}))
@@ -63,7 +62,7 @@ return function(options)
     end
 
     return {
-        before_dram = before_dram,
+        before_dram = chain(options.before_dram, route),
         clocks = { [clock_name] = (spec.clocks and spec.clocks.nvm) or 1200 },
         names = names,
     }

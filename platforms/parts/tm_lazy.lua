@@ -2,7 +2,8 @@
 -- as a netlist part: one `commit_unit` per memory partition between the
 -- crossbar and the L2 slice (through the before_l2 hook), on its own clock
 -- domain, a `tm_unit` in line between each core and its ldst_unit (through
--- the core_side hook: sm<i>_tm), and the TM settings of the cores, L1s, L2s
+-- the core_side hook: sm<i>_tm; its tx_events socket bound to the core's for
+-- TX_ABORT), and the TM settings of the cores, L1s, L2s
 -- and crossbar. The unit of partition 0 also hands out commit IDs (the
 -- allocator, at address 0). See models/tm/commit_unit/README.md,
 -- models/tm/tm_unit/README.md, models/protocols/tm_lazy.h and tx.h.
@@ -34,16 +35,23 @@
 --               of two) and may not be smaller
 --   clock       the commit units' clock domain ("commit")
 --   prefix      of the units' instance names (prefix .. "cu" .. p)
+--   before_l2   more blocks between each commit unit and its L2 slice (a
+--               hook as parts/gpu_memory.lua's, or options.lua's chain of
+--               several): e.g. SI-TM's tables, which see the commit units'
+--               write-backs
 --
 -- Returns { gpu = the options of parts/gpu.lua (core, l1, l2, crossbar,
--- before_l2, core_side, clocks: add more before passing it), before_l2,
--- core_side, names = { cu }, partitions }.
+-- before_l2, core_side, clocks: add more before passing it), before_l2
+-- (the commit units, then options.before_l2), core_side, names = { cu },
+-- partitions }.
 
-local check = include("options.lua").check
+local parts = include("options.lua")
+local check = parts.check
 
 return function(options)
     options = check("tm_lazy", options, {
         mode = true, spec = true, tokens = true, tcd = true, ea = true, pg = true, broken = true, params = true, clock = true, prefix = true,
+        before_l2 = true,
     })
     local mode = options.mode
     if mode ~= "kilo" and mode ~= "warp" and mode ~= "ideal" then
@@ -95,7 +103,7 @@ return function(options)
         })
     end
 
-    local function before_l2(partition, socket)
+    local function commit_unit(partition, socket)
         local params = {
             clock = clock_name, partition = partition, partitions = partitions, interleave = interleave,
             cid_allocator = partition == 0, window = window, validation = mode == "ideal" and "ideal" or "values", skip_validation_check = broken,
@@ -109,6 +117,7 @@ return function(options)
         connect(socket, name(partition) .. ".upstream")
         return name(partition) .. ".downstream"
     end
+    local before_l2 = parts.chain(commit_unit, options.before_l2)
 
     -- The core side: a tm_unit in line between each core and its ldst_unit
     -- (protocols/tx.h). KILO TM commits per transaction, Warp TM coalesced
@@ -131,6 +140,7 @@ return function(options)
             notify_clock_ratio = period_ps(spec.clocks.commit) / period_ps(spec.clocks.core), -- the notifications carry commit-clock cycles
         })
         connect(socket, unit .. ".core")
+        connect(unit .. ".tx_events", socket:gsub("%.ldst$", "") .. ".tx_events") -- TX_ABORT (tx.h 6), for filters that abort
         if conflict_tables then connect(notify .. ".partitions[" .. core .. "]", unit .. ".notify") end
         return unit .. ".ldst"
     end

@@ -57,9 +57,10 @@ void check_address_map(const netlist &net)
             if (std::strcmp(inst.info->name, user.block) != 0) continue;
             // A notify network (mapping = core) routes to cores, not partitions.
             if (!std::strcmp(user.block, "crossbar") && parameter_text(inst, "mapping") == "core") continue;
+            // A crossbar routing by address ranges reads neither: its outputs are its
+            // connects' ranges (a peer network to one central table, protocols/peer.h).
+            if (!std::strcmp(user.block, "crossbar") && parameter_text(inst, "mapping") == "ranges") continue;
             check_copy(net, inst, user.partitions, "partitions", net.address_map.partitions);
-            // A crossbar routing by address ranges does not read its interleave.
-            if (!std::strcmp(user.block, "crossbar") && parameter_text(inst, "mapping") != "interleave") continue;
             check_copy(net, inst, user.interleave, "interleave", net.address_map.interleave);
         }
 }

@@ -74,6 +74,7 @@ typedef struct ldst_entry {
 typedef struct ldst_unit {
     ldst_unit_params params;
     simtx_env env;
+    unsigned pass_families; /* op families that cross the unit unchanged (simtx_core_path_families) */
     ldst_entry *entries;
     uint32_t *free_entries, free_count;
     int64_t staging;        /* the entry being reassembled; -1: none */
@@ -112,6 +113,7 @@ static void *ldst_unit_create(const void *params, const simtx_env *env, char *er
     if (!u) return NULL;
     u->params = *p;
     u->env = *env;
+    u->pass_families = simtx_core_path_families();
     u->staging = -1;
     size_t held = (size_t)p->max_in_flight;
     u->entries = calloc(held, sizeof *u->entries);
@@ -175,7 +177,8 @@ static void fail(ldst_unit *u, const char *format, ...)
     u->env.fail(u->env.context, message);
 }
 
-static bool is_tm(const simtx_msg *msg) { return simtx_op_info_of(msg->op)->family == SIMTX_FAMILY_TM_LAZY; }
+/* An op of a protocol that crosses the core's memory path (the lazy TM one): passed on unchanged. */
+static bool passes(const ldst_unit *u, const simtx_msg *msg) { return (u->pass_families >> simtx_op_info_of(msg->op)->family) & 1u; }
 
 /* A message to the core: straight out when nothing waits before it. */
 static void to_core(ldst_unit *u, const simtx_msg *msg, uint64_t ready, uint64_t now)
@@ -447,7 +450,9 @@ static simtx_msg *push_request(ldst_unit *u, ldst_entry *e, simtx_op op, uint32_
     msg->core = e->head.core;
     msg->warp = e->head.warp;
     msg->cta = e->head.cta;
-    msg->flags = e->head.flags; /* transactional, non-temporal, persistent: the memory side's to act on */
+    msg->flags = e->head.flags; /* transactional, non-temporal, persistent, snapshot: the memory side's to act on */
+    msg->transaction_id = e->head.transaction_id;
+    msg->aux = (uint64_t)ldst_tag(&e->head) << 32; /* ldst.h: the request's tag, in the mem.h aux's upper half */
     msg->id = (uint64_t)(e - u->entries);
     return msg;
 }
@@ -728,7 +733,7 @@ static simtx_accept_result ldst_unit_accept(void *core, unsigned port, const sim
         /* Room for every beat's response first (only a blocked core fills it). */
         if (u->responses.capacity - u->responses.length < LDST_MAX_BEATS) return refuse(u, port);
         u->refused[port] = false;
-        if (is_tm(msg)) {
+        if (passes(u, msg)) {
             to_core(u, msg, now, now);
         } else if (msg->id >= (uint64_t)u->params.max_in_flight || !u->entries[msg->id].in_use || !u->entries[msg->id].remaining) {
             fail(u, "unexpected response on the memory socket (id %" PRIu64 ")", msg->id);
@@ -742,7 +747,7 @@ static simtx_accept_result ldst_unit_accept(void *core, unsigned port, const sim
         return SIMTX_ACCEPTED;
     }
     u->refused[port] = false; /* the port's held arrival, if any, is this one */
-    if (is_tm(msg)) { /* the lazy TM protocol: on to the memory side unchanged, in order */
+    if (passes(u, msg)) { /* e.g. the lazy TM protocol: on to the memory side unchanged, in order */
         if (!u->memory_blocked && msg_queue_empty(&u->tm_requests)) {
             if (u->env.send(u->env.context, MEMORY_PORT, msg)) {
                 u->stats.tm_messages++;

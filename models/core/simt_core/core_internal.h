@@ -16,7 +16,7 @@
 
 /* The sockets, both speaking ldst.h: global and persistent lanes (and the
  * lazy TM protocol) to the ldst_unit, shared lanes to the lds. */
-enum { LDST_PORT = 0, LDS_PORT = 1 };
+enum { LDST_PORT = 0, LDS_PORT = 1, TX_EVENTS_PORT = 2 };
 
 /* Beats waiting for a socket. The lds refuses only while it holds its
  * requests' limit, so room for a few requests keeps issue going and a

@@ -100,7 +100,7 @@ CYCLE_STEP bool exec_warp_ready(simt_core *c, uint32_t warp_index, uint64_t now,
             tx->abort_requested = true;
             tx->abort_cause = TX_ROLLBACK_TIMEOUT;
         }
-        if (tx->abort_requested) { /* roll back once no access of the attempt is in flight */
+        if (tx_client_abort_pending(tx)) { /* roll back once no access of the attempt is in flight */
             if (w->pending_memory) {
                 *why = STALL_MEMORY;
                 return false;
@@ -299,7 +299,7 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
     stack_entry *top = &w->stack.entries[w->stack.depth - 1];
     uint32_t pc = top->pc;
     uint64_t mask = top->mask;
-    if (w->tx && w->tx->phase == TX_RUNNING && w->tx->abort_requested) {
+    if (w->tx && w->tx->phase == TX_RUNNING && tx_client_abort_pending(w->tx)) {
         tx_client_abort_attempt(c, w, warp_index, now);
         return ISSUE_DONE;
     }

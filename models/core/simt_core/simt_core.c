@@ -44,6 +44,7 @@ static const simtx_param_table simt_core_param_table = {
 static const simtx_socket_spec simt_core_sockets[] = {
     {"ldst", SIMTX_SOCKET_INITIATOR, NULL, "global and persistent accesses (ldst.h) and transaction events (tx.h), to a tm_unit or the ldst_unit; responses in", false},
     {"lds", SIMTX_SOCKET_INITIATOR, NULL, "shared-memory accesses and CTA clears to the lds (ldst.h), responses in", false},
+    {"tx_events", SIMTX_SOCKET_TARGET, NULL, "unsolicited tx.h events from a tm_unit (TX_ABORT, tx.h 6); may stay unbound", true},
 };
 
 
@@ -181,6 +182,10 @@ static void simt_core_destroy(void *core)
 static simtx_accept_result simt_core_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     simt_core *c = core;
+    if (port == TX_EVENTS_PORT) { /* taken at once (tx.h 6's deadlock rule) */
+        tx_client_event(c, msg, now);
+        return SIMTX_ACCEPTED;
+    }
     if (port == LDST_PORT && simtx_op_info_of(msg->op)->family == SIMTX_FAMILY_TX) {
         c->visible_events++; /* a transaction's outcome: its stores are visible, or it retries */
         tx_client_response(c, msg, now);
@@ -282,7 +287,7 @@ const simtx_block_info simt_core_block_info = {
     .summary = "SIMT core running RV32IMA kernels per lane: IPDOM stack, GTO/LRR warp schedulers, scoreboard, barriers; global memory through an ldst_unit block, shared memory through an lds block",
     .params = &simt_core_param_table,
     .sockets = simt_core_sockets,
-    .socket_count = 2,
+    .socket_count = sizeof simt_core_sockets / sizeof simt_core_sockets[0],
     .create = simt_core_create,
     .destroy = simt_core_destroy,
     .accept = simt_core_accept,

@@ -92,6 +92,16 @@ static inline uint64_t simt_stack_attempt_lanes(const simt_stack *s, uint32_t re
     return s->entries[simt_stack_attempt_index(s, retry_index)].mask;
 }
 
+/* An unsolicited abort (tx.h 6): `lanes` of the running attempt leave its
+ * entries (the Transaction entry and the divergent and call entries above
+ * it) for the Retry entry. Emptied entries above are left for
+ * simt_stack_reconverge. */
+static inline void simt_stack_abort_lanes(simt_stack *s, uint32_t retry_index, uint64_t lanes)
+{
+    for (uint32_t e = simt_stack_attempt_index(s, retry_index); e < s->depth; e++) s->entries[e].mask &= ~lanes;
+    simt_stack_retry_lanes(s, retry_index, lanes);
+}
+
 /* Pause-and-Go: the lanes of `lanes` (some of the running attempt's, all in
  * the top entry) stop at the access at pc. They leave the attempt's entries
  * (the Transaction entry and the divergent and call entries above it) and

@@ -131,11 +131,54 @@ static void settle_transaction(simt_core *c, warp *w, uint32_t warp_index, uint6
     cta_reconverge_warp(c, w, warp_index, now);
 }
 
-/* Aborts the warp's whole running attempt (a doomed transaction: fault or
- * timeout). Only called with no memory access of the warp in flight. */
+/* The lanes the tm_unit aborted (tx.h 6) roll back into the Retry entry;
+ * the others run on. False when none runs on (the transaction settled). */
+static bool abort_lanes(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
+{
+    tx_warp *tx = w->tx;
+    uint64_t running = simt_stack_attempt_lanes(&w->stack, tx->retry_index), lanes = tx->abort_lanes & running;
+    tx->abort_lanes = 0;
+    if (!lanes) return true;
+    c->tm_stats.tm_wasted_cycles += now - tx->round_start;
+    c->tm_stats.tm_wasted_instructions += tx->attempt_instructions * (unsigned)__builtin_popcountll(lanes) / (unsigned)__builtin_popcountll(running);
+    for (uint64_t m = lanes; m; m &= m - 1) lane_rollback(c, w, (uint32_t)__builtin_ctzll(m));
+    simt_stack_abort_lanes(&w->stack, tx->retry_index, lanes);
+    if (lanes == running) { /* the tm_unit ended the attempt: nothing to roll back there */
+        tx->abort_requested = false;
+        settle_transaction(c, w, warp_index, now);
+        return false;
+    }
+    cta_reconverge_warp(c, w, warp_index, now); /* entries the aborted lanes emptied pop */
+    return true;
+}
+
+void tx_client_event(simt_core *c, const simtx_msg *msg, uint64_t now)
+{
+    (void)now;
+    uint32_t warp_index = (uint32_t)msg->warp;
+    warp *w = warp_index < (uint32_t)c->params.warps ? &c->warps[warp_index] : NULL;
+    if (msg->op != SIMTX_OP_TX_ABORT || msg->is_response || !w) {
+        core_fail(c, "unexpected %s on the tx_events socket (warp %d): only TX_ABORT comes there (tx.h 6)", simtx_op_name((simtx_op)msg->op), msg->warp);
+        return;
+    }
+    tx_warp *tx = w->tx;
+    /* Stale when the attempt already ended: its TX_COMMIT's outcome or its
+     * TX_ROLLBACK covered the lanes (tx.h 6). */
+    if (!tx || tx->phase != TX_RUNNING || msg->transaction_id + 1 != tx->attempt) return;
+    uint64_t lanes = msg->lane_mask & simt_stack_attempt_lanes(&w->stack, tx->retry_index);
+    if (!lanes) return;
+    tx->abort_lanes |= lanes;
+    if (!w->pending_memory && !w->at_barrier) warp_sched_set_hot(&c->sched, warp_index, 0, STALL_NONE); /* it rolls them back at its next issue */
+}
+
+/* With no memory access of the warp in flight: the lanes the tm_unit
+ * aborted, then the whole running attempt when it is doomed (fault or
+ * timeout). */
 void tx_client_abort_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
 {
     tx_warp *tx = w->tx;
+    if (tx->abort_lanes && !abort_lanes(c, w, warp_index, now)) return;
+    if (!tx->abort_requested) return;
     uint64_t lanes = simt_stack_attempt_lanes(&w->stack, tx->retry_index);
     if (tx->abort_cause == TX_ROLLBACK_TIMEOUT) {
         tx->timeout *= 2;
@@ -173,6 +216,7 @@ bool tx_client_begin(simt_core *c, warp *w, uint32_t warp_index, const kernel_in
     tx->begin_pc = pc;
     tx->commit_pc = k->target;
     tx->abort_requested = false;
+    tx->abort_lanes = 0;
     memcpy(tx->checkpoint, w->registers, 32 * sizeof(uint32_t) * c->lanes);
     for (uint64_t m = mask; m; m &= m - 1) {
         tx_lane *lane = &tx->lane[__builtin_ctzll(m)];

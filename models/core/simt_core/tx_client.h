@@ -54,6 +54,7 @@ typedef struct tx_warp {
     uint64_t round_start;
     bool abort_requested;
     int abort_cause;      /* TX_ROLLBACK_TIMEOUT or TX_ROLLBACK_FAULT */
+    uint64_t abort_lanes; /* lanes the tm_unit aborted (TX_ABORT, tx.h 6): rolled back with abort_requested's wait */
     uint64_t timeout;     /* doubles after each timeout abort, so long but correct transactions finish */
     uint32_t fault_aborts; /* consecutive fault aborts: a transaction that always faults is a kernel bug */
     uint32_t fault_pc;
@@ -81,8 +82,14 @@ void tx_client_release_warp(tx_warp *tx);
 bool tx_client_begin(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint32_t pc, uint64_t mask, uint64_t now);
 /* tx_commit of the outer transaction: rd receives 1 in committed lanes. */
 void tx_client_commit(simt_core *c, warp *w, uint32_t warp_index, uint32_t rd, uint64_t mask, uint64_t now);
-/* Rolls back a doomed attempt (fault or timeout), no access in flight. */
+/* With no access in flight: rolls back the lanes the tm_unit aborted
+ * (TX_ABORT), then, if asked and lanes still run, the whole doomed attempt
+ * (fault or timeout, TX_ROLLBACK). */
 void tx_client_abort_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t now);
+/* Whether the warp must roll lanes back before it issues again. */
+static inline bool tx_client_abort_pending(const tx_warp *tx) { return tx->abort_requested || tx->abort_lanes; }
+/* An unsolicited event of the tm_unit on the tx_events socket (TX_ABORT). */
+void tx_client_event(simt_core *c, const simtx_msg *msg, uint64_t now);
 /* Asks for the attempt's abort (a fault the doomed attempt may cause). */
 static inline void tx_client_request_abort(tx_warp *tx, int cause, uint32_t pc)
 {

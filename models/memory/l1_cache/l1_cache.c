@@ -40,8 +40,8 @@ static void *l1_cache_create(const void *params, const simtx_env *env, char *err
     cache_config config = {
         CACHE_CONFIG_SHARED_PARAMS(p),
         .write_back = false,
-        /* The lazy-TM protocol crosses the L1 on its way to the commit units. */
-        .pass_through_families = 1u << SIMTX_FAMILY_TM_LAZY,
+        /* Protocols that cross the core's memory path (the lazy-TM one on its way to the commit units). */
+        .pass_through_families = simtx_core_path_families(),
     };
     if (!p->cache_global) {
         config.bypass_base = (uint64_t)p->global_base;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "notify.h"
 #include "tmu_internal.h"
 
 #define PARAM(field) offsetof(tm_unit_params, field)
@@ -49,12 +50,13 @@ static const simtx_param_spec tm_unit_param_specs[] = {
 static const simtx_param_table tm_unit_param_table = {
     tm_unit_param_specs, sizeof tm_unit_param_specs / sizeof tm_unit_param_specs[0], sizeof(tm_unit_params)};
 
-enum { CORE_PORT = 0, LDST_PORT = 1, NOTIFY_PORT = 2 };
+enum { CORE_PORT = 0, LDST_PORT = 1, NOTIFY_PORT = 2, EVENTS_PORT = 3 };
 
 static const simtx_socket_spec tm_unit_sockets[] = {
     {"core", SIMTX_SOCKET_TARGET, NULL, "ldst.h requests and tx.h events from the SIMT core, responses back", false},
     {"ldst", SIMTX_SOCKET_INITIATOR, NULL, "ldst.h requests (passed through and forwarded loads) and the lazy TM protocol; to the ldst_unit", false},
     {"notify", SIMTX_SOCKET_TARGET, NULL, "notifications from the commit units (protocols/notify.h): EA/PG's conflict-address updates; may stay unbound", true},
+    {"tx_events", SIMTX_SOCKET_INITIATOR, NULL, "unsolicited tx.h events to the core (TX_ABORT, tx.h 6); needed when a filter may abort lanes", true},
 };
 
 static const tmu_commit_policy *const commit_policies[] = {&tmu_commit_per_tx, &tmu_commit_coalesced};
@@ -62,6 +64,36 @@ static const tmu_precommit *const precommit_checks[] = {&tmu_precommit_tcd, &tmu
 _Static_assert(sizeof precommit_checks / sizeof precommit_checks[0] <= TMU_MAX_PRECOMMIT,
                "u->precommit holds each check once: TMU_MAX_PRECOMMIT must cover them all");
 static const tmu_filter *const access_filters[] = {&tmu_filter_pause_and_go};
+#define MAX_EXTRA_FILTERS 4
+static const tmu_filter *extra_filters[MAX_EXTRA_FILTERS];
+
+bool tmu_register_filter(const tmu_filter *filter)
+{
+    for (size_t i = 0; i < MAX_EXTRA_FILTERS; i++) {
+        if (extra_filters[i] == filter) return true;
+        if (!extra_filters[i]) {
+            extra_filters[i] = filter;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The filters a unit may name: its own list, then the registered ones; returns how many. */
+static size_t known_filters(const tmu_filter **filters)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < sizeof access_filters / sizeof access_filters[0]; i++) filters[count++] = access_filters[i];
+    for (size_t i = 0; i < MAX_EXTRA_FILTERS && extra_filters[i]; i++) filters[count++] = extra_filters[i];
+    return count;
+}
+
+/* The names a slot list offers, for an error message: "none, a, b". */
+static void list_names(char *text, size_t size, const char *const *names, size_t count)
+{
+    size_t used = (size_t)snprintf(text, size, "none");
+    for (size_t i = 0; i < count && used < size; i++) used += (size_t)snprintf(text + used, size - used, ", %s", names[i]);
+}
 
 void tmu_fail(tmu *u, const char *format, ...)
 {
@@ -129,10 +161,38 @@ static const char *next_name(const char *list, char *name, size_t size)
     return list + n;
 }
 
-/* Chooses the policy slots; false with a message naming the parameter. */
+uint64_t *tmu_abort_cause(tmu *u, const char *cause)
+{
+    for (uint32_t i = 0; cause && i < u->cause_count; i++)
+        if (strcmp(u->cause_names[i], cause) == 0) return &u->stats.aborts_by_cause[i];
+    return NULL;
+}
+
+/* A slot's abort cause and its counter, once per name. */
+static void add_cause(tmu *u, const char *cause, const char *description)
+{
+    if (!cause || tmu_abort_cause(u, cause) || u->cause_count == TMU_MAX_CAUSES) return;
+    u->cause_descriptions[u->cause_count] = description;
+    u->cause_names[u->cause_count++] = cause;
+}
+
+/* The abort causes the slots of the unit's lists name, configured or not,
+ * so that every tm_unit reports the same statistics. */
+static void register_causes(tmu *u)
+{
+    for (size_t i = 0; i < sizeof precommit_checks / sizeof precommit_checks[0]; i++)
+        add_cause(u, precommit_checks[i]->abort_cause, precommit_checks[i]->abort_description);
+    const tmu_filter *filters[sizeof access_filters / sizeof access_filters[0] + MAX_EXTRA_FILTERS];
+    for (size_t i = 0, count = known_filters(filters); i < count; i++) add_cause(u, filters[i]->abort_cause, filters[i]->abort_description);
+}
+
+/* Chooses the policy slots and creates their state; false with a message naming the parameter. */
 static bool choose_policies(tmu *u, const tm_unit_params *p, char *error, size_t error_size)
 {
-    u->commit = strcmp(p->commit, "coalesced") == 0 ? commit_policies[1] : commit_policies[0];
+    /* A slot joins the unit once its state exists: destroy frees only those. */
+    const tmu_commit_policy *commit = strcmp(p->commit, "coalesced") == 0 ? commit_policies[1] : commit_policies[0];
+    if (commit->create && !commit->create(&u->commit_state, u, 0, error, error_size)) return false;
+    u->commit = commit;
     char name[64];
     const char *rest = p->precommit;
     bool none = false;
@@ -145,7 +205,11 @@ static bool choose_policies(tmu *u, const tm_unit_params *p, char *error, size_t
         for (size_t i = 0; i < sizeof precommit_checks / sizeof precommit_checks[0]; i++)
             if (strcmp(precommit_checks[i]->name, name) == 0) check = precommit_checks[i];
         if (!check) {
-            snprintf(error, error_size, "precommit: '%s' is not a check (none, tcd, intra_warp, early_abort)", name);
+            const char *names[sizeof precommit_checks / sizeof precommit_checks[0]];
+            for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) names[i] = precommit_checks[i]->name;
+            char offered[256];
+            list_names(offered, sizeof offered, names, sizeof names / sizeof names[0]);
+            snprintf(error, error_size, "precommit: '%s' is not a check (%s)", name, offered);
             return false;
         }
         for (uint32_t i = 0; i < u->precommit_count; i++)
@@ -153,6 +217,8 @@ static bool choose_policies(tmu *u, const tm_unit_params *p, char *error, size_t
                 snprintf(error, error_size, "precommit: '%s' is named twice", name);
                 return false;
             }
+        uint32_t index = u->precommit_count;
+        if (check->create && !check->create(&u->precommit_state[index], u, index, error, error_size)) return false;
         u->precommit[u->precommit_count++] = check;
     }
     if (none && u->precommit_count) {
@@ -162,11 +228,20 @@ static bool choose_policies(tmu *u, const tm_unit_params *p, char *error, size_t
     rest = p->filters;
     while ((rest = next_name(rest, name, sizeof name))) {
         if (strcmp(name, "none") == 0) continue;
-        const tmu_filter *filter = NULL;
-        for (size_t i = 0; i < sizeof access_filters / sizeof access_filters[0]; i++)
-            if (access_filters[i] && strcmp(access_filters[i]->name, name) == 0) filter = access_filters[i];
-        if (!filter || u->filter_count == TMU_MAX_FILTERS) {
-            snprintf(error, error_size, "filters: '%s' is not a filter (none, pause_and_go)", name);
+        const tmu_filter *filters[sizeof access_filters / sizeof access_filters[0] + MAX_EXTRA_FILTERS], *filter = NULL;
+        size_t known = known_filters(filters);
+        for (size_t i = 0; i < known; i++)
+            if (strcmp(filters[i]->name, name) == 0) filter = filters[i];
+        if (!filter) {
+            const char *names[sizeof filters / sizeof filters[0]];
+            for (size_t i = 0; i < known; i++) names[i] = filters[i]->name;
+            char offered[256];
+            list_names(offered, sizeof offered, names, known);
+            snprintf(error, error_size, "filters: '%s' is not a filter (%s)", name, offered);
+            return false;
+        }
+        if (u->filter_count == TMU_MAX_FILTERS) {
+            snprintf(error, error_size, "filters: '%s' is one too many (at most %d)", name, TMU_MAX_FILTERS);
             return false;
         }
         for (uint32_t i = 0; i < u->filter_count; i++)
@@ -174,10 +249,11 @@ static bool choose_policies(tmu *u, const tm_unit_params *p, char *error, size_t
                 snprintf(error, error_size, "filters: '%s' is named twice", name);
                 return false;
             }
+        uint32_t index = u->filter_count;
+        if (filter->create && !filter->create(&u->filter_state[index], u, index, error, error_size)) return false;
         u->may_pause |= filter->pauses;
-        u->filter[u->filter_count] = filter;
-        if (filter->create && !filter->create(&u->filter_state[u->filter_count], p, error, error_size)) return false;
-        u->filter_count++;
+        u->filter_aborts[index] = tmu_abort_cause(u, filter->abort_cause);
+        u->filter[u->filter_count++] = filter;
     }
     return true;
 }
@@ -201,6 +277,7 @@ static void *tm_unit_create(const void *params, const simtx_env *env, char *erro
         tm_unit_destroy(u);
         return NULL;
     }
+    register_causes(u);
     if (!choose_policies(u, p, error, error_size)) {
         tm_unit_destroy(u);
         return NULL;
@@ -211,8 +288,11 @@ static void *tm_unit_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_counter(o, "commits", &u->stats.commits, "transactions", "transactions committed (lanes)");
     simtx_observe_counter(o, "aborts", &u->stats.aborts, "attempts", "transaction attempts aborted (lanes), every cause");
     simtx_observe_counter(o, "aborts_validation", &u->stats.aborts_validation, "attempts", "aborts: a commit unit's value-based validation failed");
-    simtx_observe_counter(o, "aborts_intra_warp", &u->stats.aborts_intra_warp, "attempts", "aborts: conflict with another lane of the warp (intra_warp)");
-    simtx_observe_counter(o, "aborts_early", &u->stats.aborts_early, "attempts", "aborts: Early-Abort found a log word in the conflict address table (early_abort)");
+    for (uint32_t i = 0; i < u->cause_count; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "aborts_%s", u->cause_names[i]);
+        simtx_observe_counter(o, name, &u->stats.aborts_by_cause[i], "attempts", u->cause_descriptions[i]);
+    }
     simtx_observe_counter(o, "aborts_timeout", &u->stats.aborts_timeout, "attempts", "aborts: the core's attempt timeout (TX_ROLLBACK, doomed and looping)");
     simtx_observe_counter(o, "aborts_fault", &u->stats.aborts_fault, "attempts", "aborts: the attempt faulted (TX_ROLLBACK, doomed: bad address)");
     simtx_observe_counter(o, "tcd_commits", &u->stats.tcd_commits, "transactions", "read-only transactions committed by temporal conflict detection (no commit ID, no logs sent)");
@@ -251,11 +331,14 @@ static void tm_unit_destroy(void *core)
     tmu *u = core;
     for (uint32_t i = 0; i < u->filter_count; i++)
         if (u->filter[i]->destroy) u->filter[i]->destroy(u->filter_state[i]);
+    for (uint32_t i = 0; i < u->precommit_count; i++)
+        if (u->precommit[i]->destroy) u->precommit[i]->destroy(u->precommit_state[i]);
+    if (u->commit && u->commit->destroy) u->commit->destroy(u->commit_state);
     tmu_tx_release(u);
     tmu_access_release(u);
     tmu_history_release(u);
     tmu_cat_release(u);
-    tmu_queue *queues[] = {&u->verdicts, &u->to_core, &u->pass, &u->to_memory};
+    tmu_queue *queues[] = {&u->verdicts, &u->to_core, &u->pass, &u->to_memory, &u->events};
     for (size_t i = 0; i < sizeof queues / sizeof queues[0]; i++) free(queues[i]->messages), free(queues[i]->ready);
     free(u);
 }
@@ -287,11 +370,24 @@ static simtx_accept_result pass_request(tmu *u, const simtx_msg *msg)
     return SIMTX_ACCEPTED;
 }
 
+/* The unit's own handlers of notification kinds (notify.h); a kind none
+ * handles is still offered to every filter's notify hook. */
+static void (*const notify_handlers[NOTIFY_KIND_COUNT])(tmu *u, const simtx_msg *msg, uint64_t now) = {
+    [NOTIFY_KIND_CONFLICT_ADDRESSES] = tmu_cat_notify,
+};
+
+static void notify(tmu *u, const simtx_msg *msg, uint64_t now)
+{
+    if (msg->id < NOTIFY_KIND_COUNT && notify_handlers[msg->id]) notify_handlers[msg->id](u, msg, now);
+    for (uint32_t i = 0; i < u->filter_count; i++)
+        if (u->filter[i]->notify) u->filter[i]->notify(u->filter_state[i], u, msg, now);
+}
+
 static simtx_accept_result tm_unit_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     tmu *u = core;
     if (port == NOTIFY_PORT) {
-        tmu_cat_notify(u, msg, now);
+        notify(u, msg, now);
         return SIMTX_ACCEPTED_NO_TICK;
     }
     if (port == CORE_PORT) {
@@ -341,6 +437,18 @@ static uint64_t tm_unit_cycle(void *core, uint64_t now)
     tmu *u = core;
     uint64_t next = SIMTX_NEVER;
     if (u->timed_checks) next = tmu_timed_checks_cycle(u, now);
+    /* TX_ABORTs (tx.h 6) before the responses, so that the core hears of an
+     * abort before the answer of the access that caused it. */
+    tmu_queue *events = &u->events;
+    while (!u->events_blocked && events->length && events->ready[events->head] <= now) {
+        if (!u->env.send(u->env.context, EVENTS_PORT, &events->messages[events->head])) {
+            u->events_blocked = true;
+            break;
+        }
+        queue_pop(events);
+    }
+    if (!u->events_blocked && events->length && events->ready[events->head] < next)
+        next = events->ready[events->head] > now ? events->ready[events->head] : now + 1;
     /* Verdicts first (tx.h 2): a request's own responses are due only after its verdict. */
     tmu_queue *to_core[2] = {&u->verdicts, &u->to_core};
     for (unsigned i = 0; i < 2; i++) {
@@ -367,6 +475,7 @@ static void tm_unit_port_free(void *core, unsigned port)
 {
     tmu *u = core;
     if (port == CORE_PORT) u->core_blocked = false;
+    else if (port == EVENTS_PORT) u->events_blocked = false;
     else u->memory_blocked = false;
 }
 
@@ -400,8 +509,8 @@ void tm_unit_clear_history(void *unit)
 static void tm_unit_describe_pending(void *core, char *text, size_t size)
 {
     const tmu *u = core;
-    static const char *const phases[] = {"idle", "running", "in the TCD check", "in a timed check", "waiting for commit IDs",
-                                         "validating"};
+    static const char *const phases[] = {"idle", "running", "in a check waiting for memory", "in a timed check",
+                                         "waiting for commit IDs", "validating", "starting (a filter holds TX_BEGIN)"};
     unsigned count[sizeof phases / sizeof phases[0]] = {0};
     for (uint32_t i = 0; i < u->warp_count; i++)
         if (u->warps[i] && (size_t)u->warps[i]->phase < sizeof phases / sizeof phases[0]) count[u->warps[i]->phase]++;
@@ -413,6 +522,21 @@ static void tm_unit_describe_pending(void *core, char *text, size_t size)
     if (used < size && (u->verdicts.length || u->to_core.length || u->to_memory.length || u->pass.length))
         snprintf(text + used, size - used, "%squeued: %zu to the core%s, %zu to memory%s", used ? "; " : "", u->verdicts.length + u->to_core.length,
                  u->core_blocked ? " (refused)" : "", u->to_memory.length + u->pass.length, u->memory_blocked ? " (refused)" : "");
+}
+
+/* tx_events must be bound when a configured filter may abort lanes (TX_ABORT, tx.h 6). */
+static const char *tm_unit_socket_needed(const void *params, size_t socket)
+{
+    const tm_unit_params *p = params;
+    if (socket != EVENTS_PORT || !p->filters) return NULL;
+    const tmu_filter *filters[sizeof access_filters / sizeof access_filters[0] + MAX_EXTRA_FILTERS];
+    size_t known = known_filters(filters);
+    char name[64];
+    for (const char *rest = p->filters; (rest = next_name(rest, name, sizeof name));)
+        for (size_t i = 0; i < known; i++)
+            if (strcmp(filters[i]->name, name) == 0 && filters[i]->abort_cause)
+                return "filters: a filter that aborts lanes (TX_ABORT) needs tx_events bound to the core's tx_events socket";
+    return NULL;
 }
 
 const simtx_block_info tm_unit_block_info = {
@@ -428,4 +552,5 @@ const simtx_block_info tm_unit_block_info = {
     .port_free = tm_unit_port_free,
     .debug_access = tm_unit_debug_access,
     .describe_pending = tm_unit_describe_pending,
+    .socket_needed = tm_unit_socket_needed,
 };

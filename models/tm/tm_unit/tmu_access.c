@@ -1,6 +1,7 @@
 /* tmu_access: transactional accesses (lazy versioning). The access filters
- * look first (lanes they pause leave the attempt, and the request's
- * verdict goes to the core once they are done, tx.h 2); a store goes to
+ * look first (lanes they pause or abort leave the attempt, the request's
+ * verdict goes to the core once they are done, tx.h 2, and an abort's
+ * TX_ABORT before the request's answer, tx.h 6); a store goes to
  * the lane's write log; a load of a logged word is answered from the logs;
  * the other lanes of a load go on as a word load, whose values are logged
  * on the way back, and their read stamps (ldst.h) lower the attempt's. */
@@ -113,6 +114,8 @@ static void forward_load(tmu *u, uint32_t index, uint64_t lanes, uint64_t ready)
     header.id = TMU_LOAD_TAG | index;
     header.handle = NULL;
     header.route_depth = 0;
+    for (uint32_t i = 0; i < u->filter_count; i++)
+        if (u->filter[i]->forward) u->filter[i]->forward(u->filter_state[i], u, r->warp, r, &header);
     unsigned count = ldst_make_beats(beats, &header, words, NULL, NULL);
     for (unsigned b = 0; b < count; b++) tmu_queue_push(u, &u->to_memory, &beats[b], ready);
     r->forwarded = lanes;
@@ -168,18 +171,20 @@ static void serve(tmu *u, tmu_warp *w, uint32_t warp, uint32_t index, uint64_t n
 {
     tmu_request *r = &u->requests[index];
     uint64_t paused = 0, delay = 0; /* the filters' cycles come before the access */
-    for (uint32_t i = 0; i < u->filter_count; i++) {
+    for (uint32_t i = 0; i < u->filter_count && r->lanes; i++) {
         uint64_t pause = 0, abort = 0;
+        if (!u->filter[i]->access) continue;
         delay += u->filter[i]->access(u->filter_state[i], u, warp, r, &pause, &abort);
-        if (abort) { /* tx.h 6: TX_ABORT comes with the filter that needs it */
-            tmu_fail(u, "filter %s aborted lanes: not supported yet", u->filter[i]->name);
-            return;
+        if (abort & r->lanes) { /* tx.h 6: they leave the attempt, the core hears it before this access's answer */
+            tmu_abort_lanes(u, w, warp, abort & r->lanes, u->filter_aborts[i], u->filter[i]->tx_abort_cause, now + delay);
+            r->lanes &= ~abort;
         }
         paused |= pause;
     }
-    if (paused) pause_lanes(u, w, r, paused & r->lanes);
+    paused &= r->lanes;
+    if (paused) pause_lanes(u, w, r, paused);
     if (r->verdict) send_verdict(u, r, now + delay);
-    if (paused && !r->lanes) { /* every lane paused: nothing to serve */
+    if (!r->lanes) { /* every lane paused or aborted: nothing to serve */
         respond(u, index, now + delay + 1);
         return;
     }
@@ -252,6 +257,14 @@ static void submit(tmu *u, uint32_t index, uint64_t now)
     const simtx_msg *head = &r->beats[0];
     uint32_t warp = r->warp;
     tmu_warp *w = warp < u->warp_count ? u->warps[warp] : NULL;
+    if (w && (r->lanes & w->aborted)) { /* sent before the core heard of their TX_ABORT: not served for them */
+        r->lanes &= ~w->aborted;
+        if (!r->lanes) {
+            w->in_flight++;
+            respond(u, index, now + 1);
+            return;
+        }
+    }
     if (!w || w->phase != TMU_RUNNING || (r->lanes & ~w->lanes)) {
         tmu_fail(u, "a transactional %s of warp %d (lanes 0x%llx) outside a running transaction of those lanes",
                  simtx_op_name((simtx_op)head->op), head->warp, (unsigned long long)r->lanes);
@@ -330,6 +343,7 @@ void tmu_access_response(tmu *u, const simtx_msg *msg, uint64_t now)
             unsigned i = (unsigned)__builtin_ctz(m), l = LDST_LANES_PER_BEAT * group + i;
             uint32_t word = r->addresses[l] & ~3u, word_value = ldst_slot(msg, i);
             tmu_lane *lane = &w->lane[l];
+            if (w->aborted >> l & 1) continue; /* aborted while the load was out */
             if (!tmu_log_find(&lane->reads, word)) {
                 tmu_log_append(u, &lane->reads, word, word_value);
                 /* A load the lane issued before it paused (tx.h 5): its word stays at the resume. */

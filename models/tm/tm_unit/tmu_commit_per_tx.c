@@ -1,48 +1,88 @@
 /* tmu_commit_per_tx: KILO TM's commit: per transaction, its log messages, TM_LOG_DONE and decision to each partition it touches. */
 #include "tmu_internal.h"
 
+/* Per warp, per lane: the answers awaited and the partitions involved. */
+typedef struct per_tx_warp {
+    struct {
+        uint32_t outcomes_pending, acks_pending;
+        uint64_t involved;
+    } lane[TMU_MAX_LANES];
+} per_tx_warp;
+
+static bool per_tx_create(void **state, tmu *u, uint32_t index, char *error, size_t error_size)
+{
+    (void)u, (void)index, (void)error, (void)error_size;
+    return (*state = tmu_slot_warps_new(sizeof(per_tx_warp), NULL)) != NULL;
+}
+
+static void tag(tmu_walk *walk, simtx_msg *msg, const tm_walk_event *e, uint32_t lane)
+{
+    per_tx_warp *p = walk->policy;
+    msg->lane_mask = 1ull << lane;
+    switch (e->kind) {
+    case TM_WALK_LOG: msg->id = tmu_id(TMU_KIND_ACK, walk->warp, lane, e->partition); break;
+    case TM_WALK_DONE:
+        msg->id = tmu_id(TMU_KIND_OUTCOME, walk->warp, lane, e->partition);
+        p->lane[lane].outcomes_pending++;
+        break;
+    case TM_WALK_DECISION:
+        msg->id = tmu_id(TMU_KIND_DECISION, walk->warp, lane, e->partition);
+        p->lane[lane].acks_pending++;
+        break;
+    default: break;
+    }
+}
+
 /* KILO TM's log transfer: per committing lane with a commit ID (one
  * transaction), through the shared walker. */
-static void send_logs(tmu *u, tmu_warp *w, uint32_t warp)
+static void send_logs(void *state, tmu *u, tmu_warp *w, uint32_t warp)
 {
+    per_tx_warp *p = tmu_slot_warp(u, state, warp);
+    if (!p) return;
     tm_walk_tx txs[TMU_MAX_LANES];
     uint8_t lane_of[TMU_MAX_LANES];
     uint64_t involved[TMU_MAX_LANES];
     uint32_t count = 0;
     for (uint64_t m = w->committing; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
+        p->lane[l].involved = 0;
         if (!w->lane[l].cid) continue;
         lane_of[count] = (uint8_t)l;
         txs[count++] = tmu_walk_tx(&w->lane[l]);
     }
-    tmu_walk walk = {u, w, warp, lane_of, false};
+    tmu_walk walk = {u, w, warp, lane_of, tag, p};
     tm_walker walker = tmu_walker(u, &walk);
     tm_walk_logs_per_tx(&walker, txs, count, involved);
-    for (uint32_t i = 0; i < count; i++) w->lane[lane_of[i]].involved |= involved[i];
+    for (uint32_t i = 0; i < count; i++) p->lane[lane_of[i]].involved |= involved[i];
 }
 
 /* Every outcome of the lane is in: its decision to each partition it involved. */
-static void send_decision(tmu *u, tmu_warp *w, uint32_t warp, uint32_t l)
+static void send_decision(tmu *u, tmu_warp *w, per_tx_warp *p, uint32_t warp, uint32_t l)
 {
-    tmu_lane *lane = &w->lane[l];
-    tmu_walk walk = {u, w, warp, NULL, false};
+    const tmu_lane *lane = &w->lane[l];
+    tmu_walk walk = {u, w, warp, NULL, tag, p};
     tm_walker walker = tmu_walker(u, &walk);
-    tm_walk_decision(&walker, l, lane->cid, lane->passed, lane->involved);
+    tm_walk_decision(&walker, l, lane->cid, lane->passed, p->lane[l].involved);
 }
 
-static bool per_tx_response(tmu *u, tmu_warp *w, uint32_t warp, unsigned kind, uint32_t l, const simtx_msg *msg, uint64_t now)
+static bool per_tx_response(void *state, tmu *u, tmu_warp *w, uint32_t warp, unsigned kind, uint32_t l, const simtx_msg *msg, uint64_t now)
 {
-    tmu_lane *lane = &w->lane[l];
-    switch (kind) {
-    case TMU_KIND_OUTCOME:
-        if (msg->aux != TM_OUTCOME_PASS) lane->passed = false;
-        if (--lane->outcomes_pending == 0) send_decision(u, w, warp, l);
-        return true;
-    case TMU_KIND_DECISION:
-        if (--lane->acks_pending == 0 && --w->unresolved == 0) tmu_finish_commit(u, w, warp, now);
-        return true;
-    default: return false;
+    if (kind != TMU_KIND_OUTCOME && kind != TMU_KIND_DECISION) return false;
+    per_tx_warp *p = tmu_slot_warp(u, state, warp);
+    if (!p) return true;
+    if (kind == TMU_KIND_OUTCOME) {
+        if (msg->aux != TM_OUTCOME_PASS) w->lane[l].passed = false;
+        if (--p->lane[l].outcomes_pending == 0) send_decision(u, w, p, warp, l);
+    } else if (--p->lane[l].acks_pending == 0 && --w->unresolved == 0) {
+        tmu_finish_commit(u, w, warp, now);
     }
+    return true;
 }
 
-const tmu_commit_policy tmu_commit_per_tx = {"per_tx", send_logs, per_tx_response};
+const tmu_commit_policy tmu_commit_per_tx = {
+    .name = "per_tx",
+    .create = per_tx_create,
+    .destroy = tmu_slot_warps_free,
+    .send_logs = send_logs,
+    .response = per_tx_response,
+};

@@ -16,19 +16,27 @@ static bool conflicts(tmu *u, const tmu_lane *lane)
     return false;
 }
 
-static bool early_abort_check(tmu *u, tmu_warp *w, uint32_t warp, uint32_t next_stage, uint64_t now)
+/* The state: the counter of its abort cause. */
+static bool early_abort_create(void **state, tmu *u, uint32_t index, char *error, size_t error_size)
+{
+    (void)index, (void)error, (void)error_size;
+    *state = tmu_abort_cause(u, tmu_precommit_early_abort.abort_cause);
+    return true;
+}
+
+static bool early_abort_check(void *state, tmu *u, tmu_warp *w, uint32_t warp, uint32_t next_stage, uint64_t now)
 {
     (void)warp;
     uint32_t lanes = 0, longest = 0;
     for (uint64_t m = w->committing; m; m &= m - 1) {
         tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
         uint32_t entries = lane->reads.count + lane->writes.count;
-        if (!lane->passed || lane->tcd || !entries) continue;
+        if (!lane->passed || lane->check_committed || !entries) continue;
         lanes++;
         if (entries > longest) longest = entries;
         if (conflicts(u, lane)) {
             lane->passed = false;
-            lane->early_aborted = true;
+            lane->abort_cause = state;
         }
     }
     if (!lanes) return false;
@@ -38,5 +46,8 @@ static bool early_abort_check(tmu *u, tmu_warp *w, uint32_t warp, uint32_t next_
 
 const tmu_precommit tmu_precommit_early_abort = {
     .name = "early_abort",
+    .abort_cause = "early",
+    .abort_description = "aborts: Early-Abort found a log word in the conflict address table (early_abort)",
+    .create = early_abort_create,
     .check = early_abort_check,
 };

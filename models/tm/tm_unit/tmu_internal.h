@@ -19,6 +19,7 @@
 #define TMU_MAX_LANES 64
 #define TMU_MAX_PRECOMMIT 3 /* each check at most once */
 #define TMU_MAX_FILTERS 4
+#define TMU_MAX_CAUSES 8 /* abort causes the slots name */
 
 /* Ids of the unit's own requests on the ldst socket: the lazy TM protocol
  * (bit 62) and the loads it forwards (bit 61); tx.h reserves both bits. */
@@ -26,7 +27,7 @@
 #define TMU_LOAD_TAG (UINT64_C(1) << 61)
 
 enum { TMU_KIND_CID = 1, TMU_KIND_ACK, TMU_KIND_OUTCOME, TMU_KIND_DECISION, TMU_KIND_WARP_OUTCOME, TMU_KIND_WARP_DECISION,
-       TMU_KIND_LWT };
+       TMU_KIND_LWT, TMU_KIND_FILTER = 16 /* + the filter's index: its own requests */ };
 
 /* A TM protocol id: the kind, the warp, the lane (or window, or block) and the partition. */
 static inline uint64_t tmu_id(unsigned kind, uint32_t warp, uint32_t lane, uint32_t partition)
@@ -43,13 +44,16 @@ typedef struct tmu_log {
 
 typedef struct tmu_lane {
     tmu_log reads, writes;
-    uint32_t cid;      /* 0: no commit ID (empty, or committed by TCD) */
-    uint64_t involved; /* partitions with entries of this lane */
-    uint32_t outcomes_pending, acks_pending;
+    uint32_t cid;      /* 0: no commit ID (empty, or committed by a pre-commit check) */
     uint32_t attempts; /* aborts before the running attempt */
     bool passed;
-    bool tcd;          /* committed read-only by temporal conflict detection */
-    bool early_aborted; /* failed the Early-Abort check (its conflict address table) */
+    /* A pre-commit check committed the lane without a commit ID (TCD's
+     * read-only lanes): it serializes right after ID serial_after. */
+    bool check_committed;
+    uint32_t serial_after;
+    /* The counter of the abort cause a slot failed the lane with (its
+     * aborts_<cause>); NULL: the commit units' validation. */
+    uint64_t *abort_cause;
     /* Pause-and-Go: paused at the warp's log position pause_index, with
      * these many read and write entries (TX_RESUME truncates back to them;
      * a load the lane issued before the pause may log its words later) */
@@ -58,13 +62,10 @@ typedef struct tmu_lane {
     uint32_t pauses; /* in the running attempt */
 } tmu_lane;
 
-enum { TMU_IDLE, TMU_RUNNING, TMU_TCD_CHECK, TMU_CONFLICT_CHECK, TMU_WAIT_CID, TMU_VALIDATING };
-
-/* A 128-byte block a read-only lane read (temporal conflict detection) and
- * its last-written time (UINT32_MAX until answered). */
-typedef struct tmu_block {
-    uint32_t block, last_written;
-} tmu_block;
+/* TMU_STARTING: TX_BEGIN held by a filter (its begin hook) until it calls
+ * tmu_begin_ready; TMU_CHECK_WAIT: a pre-commit check waits for the memory
+ * side; TMU_CONFLICT_CHECK: a pre-commit check that ends by time. */
+enum { TMU_IDLE, TMU_RUNNING, TMU_CHECK_WAIT, TMU_CONFLICT_CHECK, TMU_WAIT_CID, TMU_VALIDATING, TMU_STARTING };
 
 /* A transactional ldst.h request of the core: its beats (kept whole for
  * their responses) and the lanes' slots. */
@@ -91,6 +92,8 @@ typedef struct tmu_warp {
     int phase;
     uint64_t lanes;            /* the running attempt's */
     uint64_t paused;           /* Pause-and-Go: lanes waiting to resume */
+    uint64_t aborted;          /* lanes a filter aborted (TX_ABORT sent) that the core may still name until the attempt ends */
+    uint32_t attempt;          /* TX_BEGIN's attempt number (TX_ABORT's transaction_id) */
     uint32_t log_position;     /* the warp's log pointer: transactional accesses of the attempt so far (tx.h 5) */
     int32_t core, cta;
     simtx_msg commit_event;    /* the TX_COMMIT being answered (header only) */
@@ -99,17 +102,12 @@ typedef struct tmu_warp {
     uint32_t unresolved;       /* committing lanes still waiting for the commit units */
     uint64_t commit_start;
     uint32_t in_flight;        /* transactional requests not yet answered */
-    /* Warp TM: the warp's commit IDs are first_cid.. in lane order */
     uint64_t check_done_at;
     uint64_t check_cycles;     /* the commit's timed checks so far (an overlapping check adds only its excess) */
-    uint32_t first_cid, cid_count, dones_pending, acks_pending;
-    uint64_t decision_partitions;
-    uint8_t lane_of_rank[TMU_MAX_LANES];
-    /* The attempt's read stamp (ldst.h: every ID below it is in its loads'
-     * values) and temporal conflict detection's blocks at the commit */
-    uint32_t read_stamp, block_count, lwt_pending;
-    tmu_block *blocks;
-    size_t block_capacity;
+    uint32_t begin_holds;      /* filters holding TX_BEGIN (TMU_STARTING) */
+    simtx_msg begin_event;     /* the TX_BEGIN they hold (header only) */
+    /* The attempt's read stamp (ldst.h: every ID below it is in its loads' values) */
+    uint32_t read_stamp;
     tmu_lane lane[TMU_MAX_LANES];
 } tmu_warp;
 
@@ -131,44 +129,91 @@ typedef struct tmu_queue {
 
 typedef struct tmu tmu;
 
+/* SLOTS. Every slot kind owns its state: create (may be NULL) makes it,
+ * with the unit's parameters at hand (u->params) and its place in the
+ * unit's slot list (index), destroy frees it; every hook gets it back.
+ * Per-warp state lives there too (tmu_slot_warps below), never in the
+ * shared tmu_warp/tmu_lane. A slot that fails lanes names its abort cause
+ * (abort_cause, statistic aborts_<cause>): tmu_lane.abort_cause. */
+typedef bool (*tmu_slot_create)(void **state, tmu *u, uint32_t index, char *error, size_t error_size);
+
 /* The commit slot: how logs and decisions travel once the lanes hold commit
  * IDs (per transaction, KILO TM; warp-coalesced, Warp TM). */
 typedef struct tmu_commit_policy {
     const char *name;
-    /* The commit IDs arrived: send the committing lanes' logs. */
-    void (*send_logs)(tmu *u, tmu_warp *w, uint32_t warp);
+    tmu_slot_create create;
+    void (*destroy)(void *state);
+    /* The commit IDs arrived (lane->cid, consecutive in lane order): send
+     * the committing lanes' logs. */
+    void (*send_logs)(void *state, tmu *u, tmu_warp *w, uint32_t warp);
     /* A response of this policy's kinds; false: not one of them. */
-    bool (*response)(tmu *u, tmu_warp *w, uint32_t warp, unsigned kind, uint32_t lane, const simtx_msg *msg, uint64_t now);
+    bool (*response)(void *state, tmu *u, tmu_warp *w, uint32_t warp, unsigned kind, uint32_t lane, const simtx_msg *msg, uint64_t now);
 } tmu_commit_policy;
 
 /* A pre-commit check (temporal conflict detection; Warp TM's intra-warp
- * check), run in the configured order at TX_COMMIT before commit IDs.
- * Every hook may be NULL. */
+ * check; Early-Abort), run in the configured order at TX_COMMIT before
+ * commit IDs. Every hook may be NULL. */
 typedef struct tmu_precommit {
     const char *name;
+    /* The cause of the lanes it fails and its description (NULL: it fails none). */
+    const char *abort_cause, *abort_description;
+    tmu_slot_create create;
+    void (*destroy)(void *state);
     /* At TX_COMMIT: true when the check runs on; it then calls
      * tmu_precommit_continue(..., next_stage, ...) when done. */
-    bool (*check)(tmu *u, tmu_warp *w, uint32_t warp, uint32_t next_stage, uint64_t now);
+    bool (*check)(void *state, tmu *u, tmu_warp *w, uint32_t warp, uint32_t next_stage, uint64_t now);
     /* A response of this policy's kinds; false: not one of them. */
-    bool (*response)(tmu *u, tmu_warp *w, uint32_t warp, unsigned kind, uint32_t lane, const simtx_msg *msg, uint64_t now);
+    bool (*response)(void *state, tmu *u, tmu_warp *w, uint32_t warp, unsigned kind, uint32_t lane, const simtx_msg *msg, uint64_t now);
 } tmu_precommit;
 
-/* An access filter (Pause-and-Go; SI-TM's snapshot reads to come), run in
- * order on every transactional request of a running attempt before the
- * logs serve it. */
+/* An access filter (Pause-and-Go; SI-TM's snapshot reads to come): it sees
+ * the attempt's start, every transactional request of a running attempt
+ * before the logs serve it, the loads forwarded to memory, the responses
+ * to its own requests and the notifications. Every hook may be NULL. */
 typedef struct tmu_filter {
     const char *name;
     bool pauses; /* it may pause lanes: TX_BEGIN's and TX_RESUME's answers say so (tx.h 2) */
-    bool (*create)(void **state, const tm_unit_params *params, char *error, size_t error_size);
+    /* The cause of the lanes it aborts (TX_ABORT, tx.h 6) and its description; NULL: it aborts none. */
+    const char *abort_cause, *abort_description;
+    unsigned tx_abort_cause; /* TX_ABORT's aux (tx.h TX_ABORT_*) */
+    tmu_slot_create create;
     void (*destroy)(void *state);
+    /* TX_BEGIN of `lanes`: true holds the attempt (e.g. to fetch a begin
+     * timestamp) until the filter calls tmu_begin_ready. */
+    bool (*begin)(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now);
     /* A transactional request of the warp: lanes that should pause in
      * *pause (the unit keeps one lane of the attempt running) and lanes
-     * that must abort in *abort. Returns its cycles, spent before the
-     * request is served. */
+     * that must abort in *abort (they leave the attempt: TX_ABORT). Returns
+     * its cycles, spent before the request is served. */
     uint64_t (*access)(void *state, tmu *u, uint32_t warp, const tmu_request *r, uint64_t *pause, uint64_t *abort);
-    /* The warp's attempt ended (committed or rolled back) for `lanes`. */
+    /* A load forwarded to memory for the request's lanes: the filter may tag
+     * its header (flags, transaction_id; aux bits 32-63, the window size,
+     * which the ldst_unit does not use); every beat carries the tags. */
+    void (*forward)(void *state, tmu *u, uint32_t warp, const tmu_request *r, simtx_msg *header);
+    /* A response to one of the filter's own requests (ids from tmu_filter_id). */
+    void (*response)(void *state, tmu *u, uint32_t warp, uint32_t lane, const simtx_msg *msg, uint64_t now);
+    /* A notification (protocols/notify.h) of any kind: it acts on its own kinds. */
+    void (*notify)(void *state, tmu *u, const simtx_msg *msg, uint64_t now);
+    /* The warp's attempt ended (committed, rolled back or aborted) for `lanes`. */
     void (*attempt_ended)(void *state, uint32_t warp, uint64_t lanes);
 } tmu_filter;
+
+/* Per-warp state a slot keeps in its own state: zeroed items of `size`
+ * bytes, made at the warp's first use (release, if set, frees what an item
+ * holds before the item itself). */
+typedef struct tmu_slot_warps {
+    void **items;
+    size_t count, size;
+    void (*release)(void *item);
+} tmu_slot_warps;
+
+/* The warp's item; NULL after a failure (the run failed). */
+void *tmu_slot_warp(tmu *u, tmu_slot_warps *s, uint32_t warp);
+void tmu_slot_warps_release(tmu_slot_warps *s);
+/* A slot whose whole state is its per-warp items: made with items of
+ * `size` bytes (NULL when out of memory), freed with everything it holds. */
+tmu_slot_warps *tmu_slot_warps_new(size_t size, void (*release)(void *item));
+void tmu_slot_warps_free(void *s);
 
 extern const tmu_commit_policy tmu_commit_per_tx;    /* tmu_commit_per_tx.c */
 extern const tmu_commit_policy tmu_commit_coalesced; /* tmu_commit_coalesced.c */
@@ -177,15 +222,23 @@ extern const tmu_precommit tmu_precommit_intra_warp; /* tmu_intra_warp.c */
 extern const tmu_precommit tmu_precommit_early_abort; /* tmu_early_abort.c */
 extern const tmu_filter tmu_filter_pause_and_go;     /* tmu_pause.c */
 
+/* A filter from outside the unit's own list (a testbench's), chosen by name
+ * in `filters` like the others; register before creating the unit. False
+ * when the list of extra filters is full. */
+bool tmu_register_filter(const tmu_filter *filter);
+
 struct tmu {
     tm_unit_params params;
     simtx_env env;
     const tmu_commit_policy *commit;
+    void *commit_state;
     const tmu_precommit *precommit[TMU_MAX_PRECOMMIT];
+    void *precommit_state[TMU_MAX_PRECOMMIT];
     uint32_t precommit_count;
     const tmu_filter *filter[TMU_MAX_FILTERS];
     void *filter_state[TMU_MAX_FILTERS];
     uint32_t filter_count;
+    uint64_t *filter_aborts[TMU_MAX_FILTERS]; /* their abort causes' counters (NULL: none) */
     bool may_pause;            /* a filter may pause lanes */
     tmu_warp **warps;          /* by the core's warp slot, allocated at its first TX_BEGIN */
     uint32_t warp_count;
@@ -198,14 +251,18 @@ struct tmu {
                                   queued before them, never their own request's */
     tmu_queue pass;            /* tail beats of a pass-through request the ldst socket refused */
     tmu_queue to_memory;       /* the unit's own requests (TM protocol, forwarded loads) */
-    bool core_blocked, memory_blocked;
+    tmu_queue events;          /* TX_ABORTs for the tx_events socket (tx.h 6) */
+    bool core_blocked, memory_blocked, events_blocked;
     uint32_t timed_checks;     /* warps in a pre-commit check that ends by time */
-    uint32_t *ownership;       /* Warp TM's ownership table (one warp checks at a time in the model) */
     ref_table cat;             /* EA/PG's conflict address table (tmu_cat.c; allocated at the first update) */
     tmu_history history;
     bool recording;
+    const char *cause_names[TMU_MAX_CAUSES], *cause_descriptions[TMU_MAX_CAUSES]; /* of stats.aborts_by_cause */
+    uint32_t cause_count;
     struct {
-        uint64_t commits, aborts, aborts_validation, aborts_intra_warp, aborts_early, aborts_timeout, aborts_fault;
+        uint64_t commits, aborts, aborts_validation, aborts_timeout, aborts_fault;
+        /* the slots' abort causes (every slot of the unit's lists that names one, configured or not) */
+        uint64_t aborts_by_cause[TMU_MAX_CAUSES];
         uint64_t cat_updates, cat_overflows, cat_lookups, cat_hits;
         uint64_t pauses, paused_lanes, resumes, pause_lookups, pause_hits;
         uint64_t tcd_commits, commit_cycles, log_bytes, messages;
@@ -239,6 +296,15 @@ void tmu_access_release(tmu *u);
 
 /* tmu_tx.c: the tx.h events, the commit's common steps, the TM responses. */
 void tmu_tx_event(tmu *u, const simtx_msg *msg, uint64_t now);
+/* A filter that held TX_BEGIN (its begin hook) is ready: once none holds it, the attempt may run. */
+void tmu_begin_ready(tmu *u, uint32_t warp, uint64_t now);
+/* Aborts `lanes` of the warp's running attempt (a filter's TX_ABORT, tx.h
+ * 6; from its access or notify hook): drops their logs, counts them under
+ * `cause` and tells the core. Nothing once the attempt commits (TX_COMMIT
+ * arrived): the commit decides its lanes. */
+void tmu_abort_lanes(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes, uint64_t *cause, unsigned tx_cause, uint64_t now);
+/* The id of a filter's own request (its responses come to its response hook). */
+uint64_t tmu_filter_id(uint32_t filter_index, uint32_t warp, uint32_t lane);
 void tmu_tx_response(tmu *u, const simtx_msg *msg, uint64_t now);
 /* Pre-commit checks from `stage` on, then commit IDs (or the end of the commit). */
 void tmu_precommit_continue(tmu *u, tmu_warp *w, uint32_t warp, uint32_t stage, uint64_t now);
@@ -253,14 +319,17 @@ void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now);
 void tmu_tx_release(tmu *u);
 
 /* The commit policies drive the shared log walker (tm_lazy_walker.h); its
- * messages are tagged for the warp, counted and queued by the emitter. */
-typedef struct tmu_walk {
+ * messages get the warp and core here, their id (kind, lane) and what the
+ * policy then awaits from the policy's tag, and are counted and queued. */
+typedef struct tmu_walk tmu_walk;
+struct tmu_walk {
     tmu *u;
     tmu_warp *w;
     uint32_t warp;
     const uint8_t *lane_of; /* transaction index -> lane (NULL: the index is the lane) */
-    bool coalesced;         /* Warp TM's message forms and response kinds */
-} tmu_walk;
+    void (*tag)(tmu_walk *walk, simtx_msg *msg, const tm_walk_event *e, uint32_t lane);
+    void *policy;           /* the policy's per-warp state, for tag */
+};
 
 tm_walker tmu_walker(tmu *u, tmu_walk *walk);
 
@@ -276,6 +345,9 @@ enum { TMU_CAT_WRITTEN = 1, TMU_CAT_READ = 2 };
 void tmu_cat_notify(tmu *u, const simtx_msg *msg, uint64_t now);
 uint32_t tmu_cat_bits(tmu *u, uint32_t address);
 void tmu_cat_release(tmu *u);
+
+/* The counter of a slot's abort cause (the slot's abort_cause name). */
+uint64_t *tmu_abort_cause(tmu *u, const char *cause);
 
 /* tmu_history.c: the commit records. */
 void tmu_record_commit(tmu *u, const tmu_lane *lane, uint32_t cid, uint32_t after);

@@ -13,11 +13,10 @@ static void lane_reset(tmu_lane *lane)
 {
     lane->reads.count = lane->writes.count = 0;
     lane->cid = 0;
-    lane->involved = 0;
-    lane->outcomes_pending = lane->acks_pending = 0;
     lane->passed = true;
-    lane->tcd = false;
-    lane->early_aborted = false;
+    lane->check_committed = false;
+    lane->serial_after = 0;
+    lane->abort_cause = NULL;
     lane->paused = false;
     lane->pauses = 0;
 }
@@ -91,8 +90,30 @@ static void begin(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint
     u->probes.tx_warps++;
     w->read_stamp = UINT32_MAX;
     w->log_position = 0;
+    w->aborted = 0;
+    w->attempt = (uint32_t)msg->aux;
+    w->begin_holds = 0;
+    for (uint32_t i = 0; i < u->filter_count; i++)
+        w->begin_holds += u->filter[i]->begin && u->filter[i]->begin(u->filter_state[i], u, warp, msg->lane_mask, now);
+    if (w->begin_holds) { /* a filter fetches what the attempt needs first */
+        w->phase = TMU_STARTING;
+        simtx_msg_copy_header(&w->begin_event, msg);
+        return;
+    }
     w->phase = TMU_RUNNING;
     answer_start(u, msg, now);
+}
+
+void tmu_begin_ready(tmu *u, uint32_t warp, uint64_t now)
+{
+    tmu_warp *w = warp < u->warp_count ? u->warps[warp] : NULL;
+    if (!w || w->phase != TMU_STARTING || !w->begin_holds) {
+        tmu_fail(u, "a filter released TX_BEGIN of warp %u, which it does not hold", warp);
+        return;
+    }
+    if (--w->begin_holds) return;
+    w->phase = TMU_RUNNING;
+    answer_start(u, &w->begin_event, now);
 }
 
 /* TX_RESUME (tx.h 5): paused lanes run again from their access, their logs
@@ -129,33 +150,68 @@ static void resume(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uin
     answer_start(u, msg, now);
 }
 
-/* The attempt ends (committed, failed or rolled back) for `lanes`. */
-static void attempt_ended(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes)
+/* `lanes` left the attempt (committed, failed, rolled back or aborted): the filters hear it. */
+static void lanes_left(tmu *u, uint32_t warp, uint64_t lanes)
 {
     for (uint32_t i = 0; i < u->filter_count; i++)
         if (u->filter[i]->attempt_ended) u->filter[i]->attempt_ended(u->filter_state[i], warp, lanes);
+}
+
+/* The attempt ends (committed, failed or rolled back) for `lanes`. */
+static void attempt_ended(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes)
+{
+    lanes_left(u, warp, lanes);
     w->phase = TMU_IDLE;
     if (u->probes.tx_warps) u->probes.tx_warps--;
 }
 
+void tmu_abort_lanes(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes, uint64_t *cause, unsigned tx_cause, uint64_t now)
+{
+    lanes &= w->lanes;
+    if (w->phase != TMU_RUNNING || !lanes) return; /* a committing attempt's outcome is its commit's */
+    unsigned count = (unsigned)__builtin_popcountll(lanes);
+    u->stats.aborts += count;
+    if (cause) *cause += count;
+    for (uint64_t m = lanes; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
+    w->lanes &= ~lanes;
+    w->aborted |= lanes;
+    if (w->lanes) lanes_left(u, warp, lanes);
+    else attempt_ended(u, w, warp, lanes); /* no lane runs on: the core settles the transaction (resume or re-run) */
+    simtx_msg abort;
+    simtx_msg_init(&abort, SIMTX_OP_TX_ABORT, 0, 0);
+    abort.lane_mask = lanes;
+    abort.aux = tx_cause;
+    abort.transaction_id = w->attempt;
+    abort.warp = (int32_t)warp;
+    abort.core = w->core;
+    abort.cta = w->cta;
+    abort.id = SIMTX_OP_TX_ABORT;
+    tmu_queue_push(u, &u->events, &abort, now);
+}
+
+uint64_t tmu_filter_id(uint32_t filter_index, uint32_t warp, uint32_t lane)
+{
+    return tmu_id(TMU_KIND_FILTER + filter_index, warp, lane, 0);
+}
+
 static void rollback(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint64_t now)
 {
-    if (w->phase != TMU_RUNNING || w->in_flight || (msg->lane_mask & ~w->lanes)) {
+    if (w->phase != TMU_RUNNING || w->in_flight || (msg->lane_mask & ~(w->lanes | w->aborted))) {
         tmu_fail(u, "TX_ROLLBACK of warp %u outside a running attempt of its lanes, or with accesses in flight", warp);
         return;
     }
-    unsigned count = (unsigned)__builtin_popcountll(msg->lane_mask);
+    unsigned count = (unsigned)__builtin_popcountll(msg->lane_mask & ~w->aborted); /* aborted ones were counted */
     u->stats.aborts += count;
     if (msg->aux == TX_ROLLBACK_TIMEOUT) u->stats.aborts_timeout += count;
     else u->stats.aborts_fault += count;
     for (uint64_t m = msg->lane_mask; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
-    attempt_ended(u, w, warp, msg->lane_mask);
+    attempt_ended(u, w, warp, msg->lane_mask & ~w->aborted); /* the aborted ones left at their TX_ABORT */
     answer(u, msg, SIMTX_STATUS_OK, NULL, 0, now);
 }
 
 static void commit(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint64_t now)
 {
-    if (w->phase != TMU_RUNNING || w->in_flight || (msg->lane_mask & ~w->lanes)) {
+    if (w->phase != TMU_RUNNING || w->in_flight || (msg->lane_mask & ~(w->lanes | w->aborted))) {
         tmu_fail(u, "TX_COMMIT of warp %u outside a running attempt of its lanes, or with accesses in flight (tx.h 3)", warp);
         return;
     }
@@ -164,7 +220,8 @@ static void commit(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uin
     w->commit_start = now;
     w->check_cycles = 0;
     u->probes.committing++;
-    for (uint64_t m = msg->lane_mask; m; m &= m - 1) w->lane[__builtin_ctzll(m)].passed = true;
+    /* lanes a filter aborted before the core heard of it retry */
+    for (uint64_t m = msg->lane_mask; m; m &= m - 1) w->lane[__builtin_ctzll(m)].passed = !(w->aborted >> __builtin_ctzll(m) & 1);
     tmu_precommit_continue(u, w, warp, 0, now);
 }
 
@@ -219,7 +276,7 @@ void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
     u->stats.commit_cycles += now - w->commit_start;
     simtx_histogram_add(&u->stats.commit_duration, now - w->commit_start);
     if (u->probes.committing) u->probes.committing--;
-    unsigned intra = 0, early = 0;
+    unsigned count = 0;
     for (uint64_t m = w->committing; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         tmu_lane *lane = &w->lane[l];
@@ -229,21 +286,19 @@ void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
             simtx_histogram_add(&u->stats.read_set, lane->reads.count);
             simtx_histogram_add(&u->stats.write_set, lane->writes.count);
             simtx_histogram_add(&u->stats.aborts_per_tx, lane->attempts);
-            if (lane->tcd) u->stats.tcd_commits++;
-            if (u->recording && (lane->cid || lane->tcd)) tmu_record_commit(u, lane, lane->tcd ? w->read_stamp - 1 : lane->cid, lane->tcd);
+            if (u->recording && (lane->cid || lane->check_committed))
+                tmu_record_commit(u, lane, lane->check_committed ? lane->serial_after : lane->cid, lane->check_committed);
         } else {
             outcome.retry |= 1ull << l;
-            early += lane->early_aborted;
-            intra += !lane->cid && !lane->early_aborted; /* failed before taking an ID */
+            if (w->aborted >> l & 1) continue; /* counted at its TX_ABORT */
+            count++;
+            if (lane->abort_cause) (*lane->abort_cause)++; /* a slot's cause */
+            else u->stats.aborts_validation++;
         }
     }
-    unsigned count = (unsigned)__builtin_popcountll(outcome.retry);
     u->stats.aborts += count;
-    u->stats.aborts_validation += count - intra - early;
-    u->stats.aborts_intra_warp += intra;
-    u->stats.aborts_early += early;
     for (uint64_t m = w->committing; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
-    attempt_ended(u, w, warp, w->committing);
+    attempt_ended(u, w, warp, w->committing & ~w->aborted);
     answer(u, &w->commit_event, SIMTX_STATUS_OK, &outcome, sizeof outcome, now);
 }
 
@@ -251,43 +306,13 @@ static void emit(void *context, simtx_msg *msg, const tm_walk_event *e)
 {
     tmu_walk *walk = context;
     tmu *u = walk->u;
-    uint32_t lane = walk->lane_of ? walk->lane_of[e->tx] : e->tx;
     msg->warp = (int32_t)walk->warp;
     msg->core = walk->w->core;
-    switch (e->kind) {
-    case TM_WALK_LOG:
-        if (walk->coalesced) {
-            for (uint64_t m = e->carried; m; m &= m - 1) msg->lane_mask |= 1ull << walk->lane_of[__builtin_ctzll(m)];
-            msg->id = tmu_id(TMU_KIND_ACK, walk->warp, 0, e->partition);
-        } else {
-            msg->lane_mask = 1ull << lane;
-            msg->id = tmu_id(TMU_KIND_ACK, walk->warp, lane, e->partition);
-        }
-        u->stats.log_bytes += tm_walk_log_bytes(msg);
-        break;
-    case TM_WALK_DONE:
-        if (walk->coalesced) {
-            msg->id = tmu_id(TMU_KIND_WARP_OUTCOME, walk->warp, e->tx, e->partition);
-            walk->w->dones_pending++;
-        } else {
-            msg->lane_mask = 1ull << lane;
-            msg->id = tmu_id(TMU_KIND_OUTCOME, walk->warp, lane, e->partition);
-            walk->w->lane[lane].outcomes_pending++;
-        }
-        u->stats.log_bytes += tm_walk_log_bytes(msg);
-        break;
-    case TM_WALK_SKIP: msg->id = tmu_id(TMU_KIND_ACK, walk->warp, 0, e->partition); break;
-    case TM_WALK_DECISION:
-        if (walk->coalesced) {
-            msg->lane_mask = walk->w->committing;
-            msg->id = tmu_id(TMU_KIND_WARP_DECISION, walk->warp, 0, e->partition);
-            walk->w->acks_pending++;
-        } else {
-            msg->lane_mask = 1ull << lane;
-            msg->id = tmu_id(TMU_KIND_DECISION, walk->warp, lane, e->partition);
-            walk->w->lane[lane].acks_pending++;
-        }
-        break;
+    if (e->kind == TM_WALK_SKIP) {
+        msg->id = tmu_id(TMU_KIND_ACK, walk->warp, 0, e->partition); /* an acknowledgement nobody waits for */
+    } else {
+        walk->tag(walk, msg, e, walk->lane_of ? walk->lane_of[e->tx] : e->tx);
+        if (e->kind != TM_WALK_DECISION) u->stats.log_bytes += tm_walk_log_bytes(msg);
     }
     tmu_push(u, msg);
 }
@@ -319,7 +344,7 @@ void tmu_precommit_continue(tmu *u, tmu_warp *w, uint32_t warp, uint32_t stage, 
         uint32_t wanted = 0;
         for (uint64_t m = w->committing; m; m &= m - 1) {
             const tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
-            wanted += lane->passed && !lane->tcd && (lane->reads.count || lane->writes.count);
+            wanted += lane->passed && !lane->check_committed && (lane->reads.count || lane->writes.count);
         }
         w->unresolved = wanted;
         if (!wanted) {
@@ -331,7 +356,7 @@ void tmu_precommit_continue(tmu *u, tmu_warp *w, uint32_t warp, uint32_t stage, 
             return;
         }
         const tmu_precommit *check = u->precommit[stage++];
-        if (check->check && check->check(u, w, warp, stage, now)) return;
+        if (check->check && check->check(u->precommit_state[stage - 1], u, w, warp, stage, now)) return;
     }
 }
 
@@ -345,6 +370,11 @@ void tmu_tx_response(tmu *u, const simtx_msg *msg, uint64_t now)
         return;
     }
     if (kind == TMU_KIND_ACK) return;
+    if (kind >= TMU_KIND_FILTER && kind - TMU_KIND_FILTER < u->filter_count) { /* a filter's own request, at any phase */
+        const tmu_filter *filter = u->filter[kind - TMU_KIND_FILTER];
+        if (filter->response) filter->response(u->filter_state[kind - TMU_KIND_FILTER], u, warp, l, msg, now);
+        return;
+    }
     tmu_warp *w = warp < u->warp_count ? u->warps[warp] : NULL;
     if (!w || w->phase == TMU_IDLE || (l >= TMU_MAX_LANES && kind != TMU_KIND_LWT)) {
         tmu_fail(u, "unexpected TM response (id 0x%" PRIx64 ")", msg->id);
@@ -352,22 +382,17 @@ void tmu_tx_response(tmu *u, const simtx_msg *msg, uint64_t now)
     }
     if (kind == TMU_KIND_CID) {
         uint32_t cid = (uint32_t)msg->aux;
-        w->first_cid = cid;
-        w->cid_count = 0;
         for (uint64_t m = w->committing; m; m &= m - 1) {
             tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
-            if (lane->passed && !lane->tcd && (lane->reads.count || lane->writes.count)) {
-                lane->cid = cid++;
-                w->lane_of_rank[w->cid_count++] = (uint8_t)__builtin_ctzll(m);
-            }
+            if (lane->passed && !lane->check_committed && (lane->reads.count || lane->writes.count)) lane->cid = cid++;
         }
         w->phase = TMU_VALIDATING;
-        u->commit->send_logs(u, w, warp);
+        u->commit->send_logs(u->commit_state, u, w, warp);
         return;
     }
-    bool handled = u->commit->response(u, w, warp, kind, l, msg, now);
+    bool handled = u->commit->response(u->commit_state, u, w, warp, kind, l, msg, now);
     for (uint32_t i = 0; !handled && i < u->precommit_count; i++)
-        handled = u->precommit[i]->response && u->precommit[i]->response(u, w, warp, kind, l, msg, now);
+        handled = u->precommit[i]->response && u->precommit[i]->response(u->precommit_state[i], u, w, warp, kind, l, msg, now);
     if (!handled) tmu_fail(u, "unexpected TM response kind %u", kind);
 }
 
@@ -377,9 +402,7 @@ void tmu_tx_release(tmu *u)
         tmu_warp *w = u->warps[i];
         if (!w) continue;
         for (uint32_t l = 0; l < TMU_MAX_LANES; l++) free(w->lane[l].reads.entries), free(w->lane[l].writes.entries);
-        free(w->blocks);
         free(w);
     }
     free(u->warps);
-    free(u->ownership);
 }

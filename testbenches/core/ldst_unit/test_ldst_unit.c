@@ -26,6 +26,7 @@ typedef struct bench {
     sparse_memory *memory;
     size_t seen_memory; /* memory-socket messages already served */
     size_t seen_core;   /* core-socket responses already looked at */
+    uint32_t tag, transaction_id; /* what a unit in between (a tm_unit filter) sets on the requests sent */
 } bench;
 
 static void bench_open(bench *b, const char *const *settings)
@@ -39,6 +40,7 @@ static void bench_open(bench *b, const char *const *settings)
     CHECK(b->unit != NULL);
     b->memory = sparse_memory_create();
     b->seen_memory = b->seen_core = 0;
+    b->tag = b->transaction_id = 0;
 }
 
 static void bench_close(bench *b)
@@ -80,6 +82,8 @@ static simtx_accept_result send_run(bench *b, const request *r, uint32_t run, co
     header.warp = 3;
     header.cta = 1;
     header.flags = r->flags;
+    header.aux |= (uint64_t)b->tag << 32;
+    header.transaction_id = b->transaction_id;
     if (run) {
         header.address = run;
         header.aux |= LDST_RUN;
@@ -546,6 +550,40 @@ static void test_flags(void)
     bench_close(&b);
 }
 
+/* A request's transaction_id and tag (ldst.h) reach every memory request
+ * made for it: the tag in aux bits 32-63, a CAS's expected value below. */
+static void test_tags(void)
+{
+    bench b;
+    bench_open(&b, NULL);
+    uint32_t addresses[64], expected[64] = {0}, data[64] = {0};
+    for (unsigned l = 0; l < 32; l++) addresses[l] = GLOBAL + 0xb000 + 256 * (l & 1) + 4 * l; /* two segments */
+    request load = {SIMTX_OP_READ, 0, LDST_KIND_PLAIN, 4, 2, ALL32, 1, SIMTX_FLAG_TRANSACTIONAL | SIMTX_FLAG_SNAPSHOT};
+    b.tag = 0x1234, b.transaction_id = 77;
+    CHECK(send(&b, &load, addresses, NULL, NULL, 0) != SIMTX_BUSY);
+    expected[0] = 5;
+    request cas = {SIMTX_OP_ATOMIC, SIMTX_ATOMIC_CAS, LDST_KIND_PLAIN, 4, 3, 1, 2, 0};
+    b.tag = 9, b.transaction_id = 78;
+    CHECK(send(&b, &cas, addresses, data, expected, 1) != SIMTX_BUSY);
+    for (uint64_t now = 1; now <= 4; now++) ldst_unit_block_info.cycle(b.unit, now); /* issued, not answered */
+    const simtx_msg *requests[8];
+    size_t n = new_requests(&b, requests, 8);
+    CHECK_EQUAL(n, 3);
+    for (size_t i = 0; i < n && i < 2; i++) {
+        CHECK_EQUAL(requests[i]->op, SIMTX_OP_READ);
+        CHECK_EQUAL(requests[i]->transaction_id, 77);
+        CHECK_EQUAL(requests[i]->aux, UINT64_C(0x1234) << 32);
+        CHECK_EQUAL(requests[i]->flags, SIMTX_FLAG_TRANSACTIONAL | SIMTX_FLAG_SNAPSHOT);
+    }
+    if (n == 3) {
+        CHECK_EQUAL(requests[2]->op, SIMTX_OP_ATOMIC);
+        CHECK_EQUAL(requests[2]->transaction_id, 78);
+        CHECK_EQUAL(requests[2]->aux, 5); /* the CAS's expected value: the op's own aux */
+    }
+    run(&b, 5, 8); /* answered */
+    bench_close(&b);
+}
+
 /* A transactional load's responses carry its read stamp, the lowest aux
  * of its memory responses (ldst.h); a plain load's carry none. */
 static void test_read_stamp(void)
@@ -710,6 +748,7 @@ int main(void)
     test_fence();
     test_clean_line();
     test_flags();
+    test_tags();
     test_read_stamp();
     test_tm_pass_through();
     test_backpressure();

@@ -9,6 +9,7 @@
  * Pause-and-Go (HPCA'16 Figures 6 and 7 on the unit's side), rollback,
  * faults, the commit records and bad parameters. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fake_env.h"
@@ -17,11 +18,13 @@
 #include "test_support.h"
 #include "tm_lazy.h"
 #include "tm_unit.h"
+#include "test_abort_filter.h"
 #include "tx.h"
 
-enum { CORE = 0, LDST = 1, NOTIFY = 2 };
+enum { CORE = 0, LDST = 1, NOTIFY = 2, EVENTS = 3 };
 #define WORDS 4096
 #define BASE 0x10000u /* the fake memory's words: BASE + 4 i */
+#define TRIGGER TEST_ABORT_TRIGGER /* BASE + 0x100: a load of it aborts the lane, once per lane */
 #define WARP 5
 
 /* ---- The fake memory side ---- */
@@ -39,6 +42,8 @@ typedef struct fake_memory {
     uint32_t read_stamp; /* the stamp of forwarded loads (0: next_cid, every ID below it being written back) */
     fake_tx txs[256]; /* by commit ID */
     unsigned loads, cid_requests, clock_reads, log_messages, dones, coalesced_dones, decisions, lwt_queries;
+    uint8_t load_flags; /* the last forwarded load's flags and transaction_id (a filter's forward hook tags them) */
+    uint32_t load_transaction_id;
 } fake_memory;
 
 static uint32_t *word_at(fake_memory *m, uint32_t address)
@@ -79,6 +84,8 @@ static void fake_answer(fake_memory *m, const simtx_msg *request, simtx_msg *res
         }
         ldst_set_stamp(response, m->read_stamp ? m->read_stamp : m->next_cid ? m->next_cid : 1);
         m->loads += ldst_is_last(request);
+        m->load_flags = request->flags;
+        m->load_transaction_id = request->transaction_id;
         break;
     case SIMTX_OP_TM_CID_REQUEST:
         if (!m->next_cid) m->next_cid = 1;
@@ -158,6 +165,9 @@ typedef struct bench {
     bool hold_loads;           /* the fake memory keeps forwarded loads until release_loads */
     simtx_msg held[16];
     unsigned held_count;
+    simtx_msg events[16];      /* what the unit sent on tx_events (TX_ABORT) */
+    uint64_t event_cycle[16];
+    unsigned event_count;
 } bench;
 
 static bench b_storage;
@@ -210,6 +220,9 @@ static void drain(bench *b)
                 CHECK(sent[i].is_response);
                 b->to_core_cycle[b->to_core_count] = b->now;
                 b->to_core[b->to_core_count++] = sent[i];
+            } else if (ports[i] == EVENTS) {
+                CHECK(b->event_count < 16);
+                if (b->event_count < 16) b->event_cycle[b->event_count] = b->now, b->events[b->event_count++] = sent[i];
             } else if (sent[i].id < 1000) { /* the core's own request, passed through */
                 b->passed[b->passed_count++] = sent[i];
             } else if (b->hold_loads && sent[i].op == SIMTX_OP_READ && b->held_count < 16) {
@@ -1011,6 +1024,143 @@ static void test_bad_parameters(void)
     }
 }
 
+/* A filter holds TX_BEGIN for a timestamp, tags forwarded loads with it,
+ * hears notifications and aborts lane 1 of a running attempt at a load
+ * (TX_ABORT on tx_events before the load's answer): the other lanes commit,
+ * a later request and the TX_COMMIT still naming lane 1 (sent before the
+ * core heard) leave it out without counting it twice, and lane 1's re-run
+ * (attempt 1) commits. */
+static void test_filter_hooks(void)
+{
+    CHECK(test_abort_filter_register());
+    const char *settings[] = {"filters=test_abort", "record=true", NULL};
+    bench *b = bench_open(settings);
+    CHECK(tm_unit_block_info.socket_needed(&b->params, EVENTS) != NULL); /* an aborting filter needs tx_events bound */
+    CHECK(test_abort_filter_last != NULL);
+    if (!test_abort_filter_last) return;
+    test_abort_filter_state *s = test_abort_filter_last;
+    b->memory.next_cid = 5;
+    b->memory.words[0x40] = 77; /* TRIGGER */
+    b->fake.refuse_ports = 1u << LDST; /* the filter's request cannot leave yet */
+    simtx_msg begin = tx_event(SIMTX_OP_TX_BEGIN, 0x3, 0, 900);
+    CHECK(tm_unit_block_info.accept(b->unit, CORE, &begin, b->now) != SIMTX_BUSY);
+    run(b, 20);
+    CHECK_EQUAL(find_response(b, SIMTX_OP_TX_BEGIN, 0), -1); /* held for the filter's timestamp */
+    b->fake.refuse_ports = 0;
+    tm_unit_block_info.port_free(b->unit, LDST);
+    run(b, 3);
+    CHECK(find_response(b, SIMTX_OP_TX_BEGIN, 0) >= 0);
+    CHECK_EQUAL(b->memory.clock_reads, 1);
+    CHECK_EQUAL(s->timestamp, 1005);
+    CHECK_EQUAL(load1(b, BASE + 4, 1000), 0);
+    CHECK(b->memory.load_flags & SIMTX_FLAG_SNAPSHOT);
+    CHECK_EQUAL(b->memory.load_transaction_id, 1005);
+    simtx_msg note;
+    notify_init(&note, NOTIFY_KIND_TEST, -1, true);
+    CHECK(tm_unit_block_info.accept(b->unit, NOTIFY, &note, b->now) != SIMTX_BUSY);
+    CHECK_EQUAL(s->notifications, 1);
+    /* Lanes 0 and 1 load TRIGGER + 4 and TRIGGER: lane 1 aborts. */
+    uint32_t addresses[64] = {TRIGGER + 4, TRIGGER}, data[64] = {0};
+    int first = access(b, SIMTX_OP_READ, 4, 0x3, addresses, NULL, true, 1001);
+    CHECK_EQUAL(b->event_count, 1);
+    const simtx_msg *abort = &b->events[0];
+    CHECK_EQUAL(abort->op, SIMTX_OP_TX_ABORT);
+    CHECK(!abort->is_response);
+    CHECK_EQUAL(abort->lane_mask, 0x2);
+    CHECK_EQUAL(abort->warp, WARP);
+    CHECK_EQUAL(abort->core, 2);
+    CHECK_EQUAL(abort->transaction_id, 0); /* the attempt */
+    CHECK_EQUAL(abort->aux, TX_ABORT_WRITER_CONFLICT);
+    CHECK(b->event_cycle[0] <= b->to_core_cycle[first]); /* before the access's answer */
+    CHECK_EQUAL(counter(b, "aborts"), 1);
+    CHECK_EQUAL(counter(b, "aborts_test_abort"), 1);
+    CHECK_EQUAL(s->ended, 1);
+    /* The core had not heard yet: a store of both lanes is served for lane 0 only. */
+    data[0] = 5, data[1] = 6;
+    addresses[0] = BASE + 12, addresses[1] = BASE + 16;
+    access(b, SIMTX_OP_WRITE, 4, 0x3, addresses, data, true, 1002);
+    tx_outcome outcome = commit(b, 0x3);
+    CHECK_EQUAL(outcome.committed, 0x1);
+    CHECK_EQUAL(outcome.retry, 0x2);
+    CHECK_EQUAL(b->memory.words[3], 5);
+    CHECK_EQUAL(b->memory.words[4], 0); /* lane 1's store was not logged */
+    CHECK_EQUAL(counter(b, "aborts"), 1); /* not counted again */
+    CHECK_EQUAL(s->ended, 2); /* lane 1 left at its abort, lane 0 at the commit: each once */
+    CHECK_EQUAL(counter(b, "aborts_validation"), 0);
+    /* The re-run: lane 1 reads TRIGGER (aborted once only) and commits. */
+    event(b, SIMTX_OP_TX_BEGIN, 0x2, 1, 50);
+    CHECK_EQUAL(s->begins, 2);
+    addresses[1] = TRIGGER;
+    first = access(b, SIMTX_OP_READ, 4, 0x2, addresses, NULL, true, 1003);
+    CHECK_EQUAL(ldst_slot(&b->to_core[first], 1), 77);
+    CHECK_EQUAL(b->event_count, 1);
+    outcome = commit(b, 0x2);
+    CHECK_EQUAL(outcome.committed, 0x2);
+    CHECK_EQUAL(counter(b, "commits"), 2);
+    CHECK_EQUAL(counter(b, "aborts"), 1);
+    bench_close(b);
+}
+
+/* A filter's notify hook aborts lanes of a running attempt (TX_ABORT),
+ * never those of an attempt already committing (the commit decides). */
+static void test_filter_notify_abort(void)
+{
+    const char *settings[] = {"filters=test_abort", NULL};
+    bench *b = bench_open(settings);
+    event(b, SIMTX_OP_TX_BEGIN, 0x3, 0, 50);
+    store1(b, 0, BASE, 1, 1000);
+    store1(b, 1, BASE + 4, 2, 1001);
+    simtx_msg note;
+    notify_init(&note, NOTIFY_KIND_TEST, 2, false);
+    note.warp = WARP;
+    note.aux = 0x2;
+    CHECK(tm_unit_block_info.accept(b->unit, NOTIFY, &note, b->now) != SIMTX_BUSY);
+    run(b, 2);
+    CHECK_EQUAL(b->event_count, 1);
+    CHECK_EQUAL(b->events[0].lane_mask, 0x2);
+    /* Lane 0 commits; a notification naming it once TX_COMMIT arrived aborts nothing. */
+    simtx_msg commit_event = tx_event(SIMTX_OP_TX_COMMIT, 0x1, 0, 900 + SIMTX_OP_TX_COMMIT);
+    unsigned before = b->to_core_count;
+    CHECK(tm_unit_block_info.accept(b->unit, CORE, &commit_event, b->now) != SIMTX_BUSY);
+    note.aux = 0x1;
+    CHECK(tm_unit_block_info.accept(b->unit, NOTIFY, &note, b->now) != SIMTX_BUSY);
+    for (unsigned c = 0; c < 2000 && find_response(b, SIMTX_OP_TX_COMMIT, before) < 0; c++) run(b, 1);
+    int index = find_response(b, SIMTX_OP_TX_COMMIT, before);
+    CHECK(index >= 0);
+    tx_outcome outcome = {0, 0, 0};
+    if (index >= 0) memcpy(&outcome, b->to_core[index].data, sizeof outcome);
+    CHECK_EQUAL(outcome.committed, 0x1);
+    CHECK_EQUAL(b->event_count, 1);
+    CHECK_EQUAL(b->memory.words[0], 1);
+    CHECK_EQUAL(b->memory.words[1], 0); /* lane 1's store dropped with its logs */
+    CHECK_EQUAL(counter(b, "aborts_test_abort"), 1);
+    bench_close(b);
+}
+
+/* A filter aborts every running lane: the attempt ends at the unit (the
+ * core settles without TX_ROLLBACK) and a request still naming them is
+ * answered without serving them. */
+static void test_filter_aborts_all(void)
+{
+    const char *settings[] = {"filters=test_abort", NULL};
+    bench *b = bench_open(settings);
+    event(b, SIMTX_OP_TX_BEGIN, 0x1, 0, 50);
+    uint32_t address = TRIGGER;
+    access(b, SIMTX_OP_READ, 4, 0x1, &address, NULL, true, 1000);
+    CHECK_EQUAL(b->event_count, 1);
+    CHECK_EQUAL(b->events[0].lane_mask, 0x1);
+    store1(b, 0, BASE, 9, 1001); /* sent before the core heard */
+    unsigned loads = b->memory.loads;
+    event(b, SIMTX_OP_TX_BEGIN, 0x1, 1, 50); /* the re-run: the unit's attempt had ended */
+    CHECK_EQUAL(load1(b, TRIGGER, 1002), 0); /* aborted once: served now */
+    CHECK_EQUAL(b->memory.loads, loads + 1);
+    tx_outcome outcome = commit(b, 0x1);
+    CHECK_EQUAL(outcome.committed, 0x1);
+    CHECK_EQUAL(b->memory.words[0], 0); /* the aborted attempt's store was never logged */
+    CHECK_EQUAL(counter(b, "aborts"), 1);
+    bench_close(b);
+}
+
 int main(void)
 {
     test_pass_through();
@@ -1027,5 +1177,8 @@ int main(void)
     test_pause_rules();
     test_rollback_and_faults();
     test_bad_parameters();
+    test_filter_hooks(); /* last: it registers a filter, which adds its abort cause to every unit after */
+    test_filter_aborts_all();
+    test_filter_notify_abort();
     return simtx_test_summary();
 }
