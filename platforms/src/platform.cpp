@@ -239,6 +239,10 @@ std::string platform::simulate()
     const uint64_t watchdog_ps = static_cast<uint64_t>(options_.watchdog_ns * 1000);
     uint64_t progress_messages = block_module::accepted_messages(), progress_ps = sc_core::sc_time_stamp().value();
     double progress_done = initiators_progress();
+    // Where a stopped run ends: SystemC time is brought there, so that the
+    // statistics state the stop time whether or not the scheduler ran ahead
+    // of SystemC time (it does without waveforms).
+    sc_core::sc_time stop_time = sc_core::SC_ZERO_TIME;
     // Elaborate and run time 0 (once: a host program calls simulate() again
     // after each kernel launch, and a zero-time start then only warns).
     if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -249,10 +253,12 @@ std::string platform::simulate()
             crash_message_ = "power failure at " + crash_time.to_string() + " (" + options_.crash.option_text() + ", " +
                              crash_domain_name(options_.crash.domain) + ")";
             error = crash_message_;
+            stop_time = limit;
             break;
         }
         if (next_event > limit) {
             error = "stopped at --max-time " + limit.to_string() + " before the work was done";
+            stop_time = limit;
             break;
         }
         // At least up to the next event, so every slice makes progress.
@@ -282,6 +288,7 @@ std::string platform::simulate()
                 error = "deadlock: no block took a message and no initiator progressed in the " +
                         sc_core::sc_time::from_value(reached_ps - progress_ps).to_string() + " of simulated time up to " + at +
                         " (--watchdog sets the limit)";
+                stop_time = sc_core::sc_time::from_value(reached_ps);
                 break;
             }
         }
@@ -291,6 +298,8 @@ std::string platform::simulate()
             progress_shown = true;
         }
     }
+    // Nothing is due up to the stop time: this only moves the clock.
+    if (stop_time > sc_core::sc_time_stamp()) sc_core::sc_start(stop_time - sc_core::sc_time_stamp(), sc_core::SC_RUN_TO_TIME);
     if (error.empty()) error = block_module::run_error();
     // A completed launch or run ends its line at 100% (with --progress also
     // one too short for a report).
