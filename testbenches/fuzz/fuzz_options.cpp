@@ -30,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const std::set<std::string> platforms = {
         "platforms/dram_trace.lua",      "platforms/gtx480.lua",         "platforms/gtx480_idealtm.lua",
         "platforms/gtx480_kilotm.lua",   "platforms/gtx480_warptm.lua",  "platforms/memory_system_trace.lua",
-        "platforms/simt_1core.lua",      "platforms/trace_replay.lua",
+        "platforms/simt_1core.lua",      "platforms/trace_replay.lua",   "platforms/gpu_pm.lua",
+        "platforms/gtx480_pm.lua",       "platforms/gtx480_warptm_ea.lua",
     };
     std::vector<std::string> arguments(1, "simtx");
     std::string text(reinterpret_cast<const char *>(data), size);
