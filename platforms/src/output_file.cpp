@@ -148,7 +148,7 @@ void check_outputs_distinct(const std::vector<named_file> &outputs, const std::v
         for (const named_file &input : inputs)
             if (output_ids[i] == identity_of(input.path))
                 throw input_error(outputs[i].what + " " + outputs[i].path + ": '" + outputs[i].path + "' is " + input.what + " '" +
-                                  input.path + "', an input of the run; simtx never writes over its inputs");
+                                  input.path + "'; simtx writes no output over a file the run uses");
         for (size_t j = 0; j < i; j++)
             if (output_ids[i] == output_ids[j])
                 throw input_error(outputs[i].what + " " + outputs[i].path + ": '" + outputs[i].path + "' is also written as " +

@@ -25,7 +25,7 @@ struct named_file {
 };
 
 // Throws input_error, naming the output, when an output is one of the
-// inputs or another output (compared by device and inode, so links and
+// files the run uses otherwise (inputs) or another output (compared by device and inode, so links and
 // other spellings of a path are found). Creates nothing.
 void check_outputs_distinct(const std::vector<named_file> &outputs, const std::vector<named_file> &inputs);
 

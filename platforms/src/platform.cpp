@@ -42,8 +42,9 @@ static bool names_word(const std::string &message, const std::string &word)
     return false;
 }
 
-// What the run reads: the netlist and its includes, the blocks' files
-// (a trace), the host plugin and a workload's kernel.
+// The files the run uses besides its outputs: the netlist and its
+// includes, the blocks' files (a trace to read, an instruction trace to
+// write), the host plugin and a workload's kernel.
 static std::vector<named_file> inputs_of(const netlist &net, const run_options &options)
 {
     std::vector<named_file> inputs;
@@ -53,7 +54,7 @@ static std::vector<named_file> inputs_of(const netlist &net, const run_options &
             const simtx_param_spec *spec = &inst.info->params->specs[i];
             char value[4096];
             simtx_param_format(spec, inst.params->data(), value, sizeof value);
-            if (spec->type == SIMTX_PARAM_PATH && value[0]) inputs.push_back({"the file of " + inst.name + "." + spec->name, value});
+            if (spec->type == SIMTX_PARAM_PATH && value[0]) inputs.push_back({"the file of parameter " + inst.name + "." + spec->name, value});
         }
     if (!options.record.host_plugin.empty()) inputs.push_back({"the --host plugin", options.record.host_plugin});
     for (const auto &[name, value] : options.record.workload_options)

@@ -62,7 +62,7 @@ def outputs_onto_inputs(simtx, work, plugin):
         ("the netlist", [files["net.lua"], "--stats", files["net.lua"]]),
         ("the netlist's include", [files["net.lua"], "--stats", files["part.lua"]]),
         ("the netlist", [files["net.lua"], "--stats", os.path.join(folder, "hard_link.json")]),
-        ("the file of player.trace", [files["net.lua"], "--set", f"player.trace={files['input.trc']}", "--stats", files["input.trc"]]),
+        ("the file of parameter player.trace", [files["net.lua"], "--set", f"player.trace={files['input.trc']}", "--stats", files["input.trc"]]),
         ("the kernel", [core, "--workload", "vector_add", "--set", f"workload.kernel={files['kernel.elf']}", "--stats",
                         files["kernel.elf"]]),
         ("the --host plugin", [core, "--host", files["plugin.so"], "--stats", files["plugin.so"], "--", "exit"]),
