@@ -16,21 +16,23 @@ const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP};
 const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 struct sigaction previous[NSIG];
 
-void on_signal(int number)
+void on_signal(int number, siginfo_t *info, void *)
 {
     remove_temporaries();
     // The signal's earlier disposition (the default: end the process with
-    // it, or a sanitizer's report) takes over. A fault raised by an
-    // instruction happens again on return; the others are raised again.
+    // it, or a sanitizer's report) takes over. A fault the kernel raised for
+    // an instruction (si_code > 0) happens again on return; a signal sent
+    // (kill, raise, abort) is raised again.
     sigaction(number, &previous[number], nullptr);
-    bool fault = number == SIGSEGV || number == SIGBUS || number == SIGFPE || number == SIGILL;
+    bool fault = (number == SIGSEGV || number == SIGBUS || number == SIGFPE || number == SIGILL) && info->si_code > 0;
     if (!fault) raise(number);
 }
 
 void install_handlers()
 {
     struct sigaction action = {};
-    action.sa_handler = on_signal;
+    action.sa_sigaction = on_signal;
+    action.sa_flags = SA_SIGINFO;
     sigemptyset(&action.sa_mask);
     for (int number : ending_signals) {
         sigaction(number, nullptr, &previous[number]);
