@@ -1,6 +1,8 @@
 #include "command_line.hpp"
 
+#include <cctype>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 
@@ -22,7 +24,7 @@ const char command_line_usage[] =
     "  --stats FILE             write statistics as JSON\n"
     "  --vcd FILE               write waveforms (and a GTKWave view FILE.gtkw)\n"
     "  --trace GLOB[,GLOB...]   probes to dump, e.g. 'mem*.queue_depth' (default: all)\n"
-    "  --max-time NS            stop (as an error) after this much simulated time\n"
+    "  --max-time NS            stop (as an error) after this much simulated time (> 0)\n"
     "  --watchdog NS            stop (as a deadlock) when no block takes a message and no\n"
     "                           initiator progresses for this much simulated time, or (as a\n"
     "                           livelock) when no core makes a change visible outside its\n"
@@ -30,7 +32,7 @@ const char command_line_usage[] =
     "                           (default 500000; 0: never)\n"
     "  --crash-at NS            inject a power failure at this simulated time; the workload\n"
     "                           recovers from the durable image and checks it (past the end\n"
-    "                           of the run: bad input)\n"
+    "                           of the run: bad input; needs an nvm_controller)\n"
     "  --crash-seed S           ... or at a time drawn from seed S, uniform over 1..--crash-window NS\n"
     "  --crash-window NS        (the length of a crash-free run)\n"
     "  --crash-domain D         what survives the failure: adr (the NVM controllers' media and\n"
@@ -58,14 +60,33 @@ const char *option_value(int argc, const char *const *argv, int &i)
     return argv[++i];
 }
 
+// Decimal digits only: no sign, space, or base prefix ('010' is ten).
 uint64_t parse_number(const char *option, const char *text)
 {
     char *end;
     errno = 0;
-    unsigned long long value = std::strtoull(text, &end, 0);
-    if (errno || end == text || *end || text[0] == '-')
+    unsigned long long value = std::strtoull(text, &end, 10);
+    if (errno || !std::isdigit(static_cast<unsigned char>(text[0])) || *end)
         throw usage_error(std::string(option) + ": expected a non-negative integer, got '" + text + "'");
     return value;
+}
+
+// A time in ns, within what simulated time (64-bit ps) can reach; 0 only
+// where allowed.
+uint64_t parse_time(const char *option, const char *text, bool zero_allowed)
+{
+    const uint64_t max_ns = UINT64_MAX / 1000;
+    uint64_t ns = parse_number(option, text);
+    if (ns > max_ns)
+        throw usage_error(std::string(option) + ": " + text + " ns is past the longest simulated time (" + std::to_string(max_ns) + " ns)");
+    if (!ns && !zero_allowed) throw usage_error(std::string(option) + ": expected a time after 0 ns");
+    return ns;
+}
+
+std::string file_name_value(const char *option, const char *text)
+{
+    if (!text[0]) throw usage_error(std::string(option) + ": expected a file name, got ''");
+    return text;
 }
 
 } // namespace
@@ -84,7 +105,6 @@ run_command parse_run_command(int argc, const char *const *argv)
                 throw usage_error("--set expects workload.OPTION=VALUE, got 'workload." + setting + "'");
             command.workload.options.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
         } else if (option == "--workload") command.workload.name = option_value(argc, argv, i);
-        else if (option == "--host") command.workload.host_plugin = option_value(argc, argv, i);
         else if (option == "--") {
             if (command.workload.host_plugin.empty())
                 throw usage_error("arguments after -- are for a host plugin: give --host PLUGIN.so first");
@@ -98,8 +118,9 @@ run_command parse_run_command(int argc, const char *const *argv)
             if (equals == std::string::npos || equals == 0) throw usage_error("--define expects NAME=VALUE, got '" + definition + "'");
             command.netlist.defines[definition.substr(0, equals)] = definition.substr(equals + 1);
         } else if (option == "--seed") command.run.seed = parse_number("--seed", option_value(argc, argv, i));
-        else if (option == "--stats") command.run.stats_file = option_value(argc, argv, i);
-        else if (option == "--vcd") command.run.vcd_file = option_value(argc, argv, i);
+        else if (option == "--stats") command.run.stats_file = file_name_value("--stats", option_value(argc, argv, i));
+        else if (option == "--vcd") command.run.vcd_file = file_name_value("--vcd", option_value(argc, argv, i));
+        else if (option == "--host") command.workload.host_plugin = file_name_value("--host", option_value(argc, argv, i));
         else if (option == "--trace") {
             std::string globs = option_value(argc, argv, i);
             for (size_t start = 0; start <= globs.size();) {
@@ -109,18 +130,16 @@ run_command parse_run_command(int argc, const char *const *argv)
                 start = comma + 1;
             }
         } else if (option == "--max-time")
-            command.run.max_time_ns = static_cast<double>(parse_number("--max-time", option_value(argc, argv, i)));
+            command.run.max_time_ns = static_cast<double>(parse_time("--max-time", option_value(argc, argv, i), false));
         else if (option == "--watchdog")
-            command.run.watchdog_ns = static_cast<double>(parse_number("--watchdog", option_value(argc, argv, i)));
-        else if (option == "--crash-at") {
-            command.run.crash.at_ns = parse_number("--crash-at", option_value(argc, argv, i));
-            if (!command.run.crash.at_ns) throw usage_error("--crash-at: expected a time after 0 ns");
-        } else if (option == "--crash-seed") {
+            command.run.watchdog_ns = static_cast<double>(parse_time("--watchdog", option_value(argc, argv, i), true));
+        else if (option == "--crash-at")
+            command.run.crash.at_ns = parse_time("--crash-at", option_value(argc, argv, i), false);
+        else if (option == "--crash-seed") {
             command.run.crash.seed = parse_number("--crash-seed", option_value(argc, argv, i));
             command.run.crash.seeded = true;
         } else if (option == "--crash-window") {
-            command.run.crash.window_ns = parse_number("--crash-window", option_value(argc, argv, i));
-            if (!command.run.crash.window_ns) throw usage_error("--crash-window: expected a time after 0 ns");
+            command.run.crash.window_ns = parse_time("--crash-window", option_value(argc, argv, i), false);
         } else if (option == "--crash-domain") {
             try {
                 command.run.crash.domain = parse_crash_domain(option_value(argc, argv, i));
@@ -147,6 +166,11 @@ run_command parse_run_command(int argc, const char *const *argv)
     const crash_options &crash = command.run.crash;
     if (crash.at_ns && crash.seeded) throw usage_error("--crash-at and --crash-seed both choose the crash time: give one");
     if (crash.seeded != (crash.window_ns != 0)) throw usage_error("--crash-seed and --crash-window go together");
+    // --max-time would stop the run first. (A crash time past the end of the
+    // run is known only after it: platform::run refuses it then.)
+    if (crash.requested() && command.run.max_time_ns > 0 && static_cast<double>(crash.time_ns()) > command.run.max_time_ns)
+        throw usage_error(crash.option_text() + ": the crash time " + std::to_string(crash.time_ns()) + " ns is past --max-time " +
+                          std::to_string(static_cast<uint64_t>(command.run.max_time_ns)) + " ns");
     command.workload.seed = command.run.seed;
     run_record &record = command.run.record;
     record.arguments.assign(argv, argv + argc);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "did_you_mean.hpp"
+#include "input_file.hpp"
 #include "lua_budget.hpp"
 #include "registry.h"
 
@@ -716,6 +717,7 @@ void finalize(netlist &net)
 
 netlist load_netlist(const std::string &file, const netlist_options &options)
 {
+    check_input_file("netlist", file);
     FILE *probe = std::fopen(file.c_str(), "r");
     if (!probe) throw input_error("cannot open netlist '" + file + "': " + std::strerror(errno));
     std::fclose(probe);

@@ -1,6 +1,7 @@
 #include "output_file.hpp"
 
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <sys/stat.h>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "netlist.hpp"
+#include "temporary_files.hpp"
 
 namespace simtx {
 
@@ -55,12 +57,16 @@ void check_output_path(const std::string &option, const std::string &path)
 }
 
 output_file::output_file(const std::string &option, const std::string &path, const std::string &suffix)
-    : option_(option), path_(path)
+    : option_(option), path_(path), target_(path)
 {
     check_output_path(option, path);
+    // Absolute from the start: a host plugin that changes directory does
+    // not move the output.
+    char directory[PATH_MAX];
+    if (path[0] != '/' && getcwd(directory, sizeof directory)) target_ = std::string(directory) + "/" + path;
     std::string name = path.substr(path.rfind('/') + 1);
-    std::string pattern = (folder_of(path) == "." && path.find('/') == std::string::npos ? "" : folder_of(path) + "/") + "." +
-                          name + ".XXXXXX" + suffix;
+    std::string folder = folder_of(target_);
+    std::string pattern = (folder == "/" ? "" : folder) + "/." + name + ".XXXXXX" + suffix;
     std::vector<char> buffer(pattern.begin(), pattern.end());
     buffer.push_back('\0');
     int fd = mkstemps(buffer.data(), static_cast<int>(suffix.size()));
@@ -71,11 +77,13 @@ output_file::output_file(const std::string &option, const std::string &path, con
     fchmod(fd, 0666 & ~mask);
     close(fd);
     temporary_ = buffer.data();
+    remember_temporary(temporary_.c_str());
 }
 
 output_file::~output_file()
 {
     if (stream_) std::fclose(stream_);
+    forget_temporary(temporary_.c_str());
     if (!kept_) unlink(temporary_.c_str());
 }
 
@@ -94,12 +102,58 @@ void output_file::keep(bool complete)
         written &= std::fclose(stream_) == 0;
         stream_ = nullptr;
     }
-    std::string target = complete ? path_ : partial_path(path_);
+    std::string target = complete ? target_ : partial_path(target_);
     // Checked again: something may have appeared there during the run.
     check_replaceable(option_, target);
     if (!written || std::rename(temporary_.c_str(), target.c_str()) != 0)
         throw input_error(option_ + " " + path_ + ": cannot write '" + target + "': " + std::strerror(errno));
+    forget_temporary(temporary_.c_str());
     kept_ = true;
+}
+
+namespace {
+
+// A file's identity: its device and inode when it exists, else its folder's
+// and its name (two paths naming one file that does not exist yet).
+struct file_identity {
+    dev_t device = 0;
+    ino_t inode = 0;
+    std::string name; // empty: the file exists
+    bool known = false;
+    bool operator==(const file_identity &other) const
+    {
+        return known && other.known && device == other.device && inode == other.inode && name == other.name;
+    }
+};
+
+file_identity identity_of(const std::string &path)
+{
+    file_identity id;
+    struct stat info;
+    if (stat(path.c_str(), &info) == 0) {
+        id = {info.st_dev, info.st_ino, "", true};
+    } else if (stat(folder_of(path).c_str(), &info) == 0) {
+        id = {info.st_dev, info.st_ino, path.substr(path.rfind('/') + 1), true};
+    }
+    return id;
+}
+
+} // namespace
+
+void check_outputs_distinct(const std::vector<named_file> &outputs, const std::vector<named_file> &inputs)
+{
+    std::vector<file_identity> output_ids;
+    for (const named_file &output : outputs) output_ids.push_back(identity_of(output.path));
+    for (size_t i = 0; i < outputs.size(); i++) {
+        for (const named_file &input : inputs)
+            if (output_ids[i] == identity_of(input.path))
+                throw input_error(outputs[i].what + " " + outputs[i].path + ": '" + outputs[i].path + "' is " + input.what + " '" +
+                                  input.path + "'; simtx writes no output over a file the run uses");
+        for (size_t j = 0; j < i; j++)
+            if (output_ids[i] == output_ids[j])
+                throw input_error(outputs[i].what + " " + outputs[i].path + ": '" + outputs[i].path + "' is also written as " +
+                                  outputs[j].what + " '" + outputs[j].path + "'; give each output its own file");
+    }
 }
 
 } // namespace simtx

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace simtx {
 
@@ -16,6 +17,17 @@ namespace simtx {
 // FIFO or a symbolic link in its place, or a folder that is missing or not
 // writable. Creates nothing.
 void check_output_path(const std::string &option, const std::string &path);
+
+// A file the run reads or writes, and what it is, for messages ("the
+// netlist", "--stats").
+struct named_file {
+    std::string what, path;
+};
+
+// Throws input_error, naming the output, when an output is one of the
+// files the run uses otherwise (inputs) or another output (compared by device and inode, so links and
+// other spellings of a path are found). Creates nothing.
+void check_outputs_distinct(const std::vector<named_file> &outputs, const std::vector<named_file> &inputs);
 
 // The partial twin of an output path.
 std::string partial_path(const std::string &path);
@@ -37,6 +49,7 @@ class output_file {
 
   private:
     std::string option_, path_, temporary_;
+    std::string target_; // path_, absolute
     FILE *stream_ = nullptr;
     bool kept_ = false;
 };

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <fnmatch.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "json_string.hpp"
+#include "temporary_files.hpp"
 
 namespace simtx {
 
@@ -29,9 +31,63 @@ std::string waveform_base(const std::string &vcd_option)
     return base;
 }
 
+// Whether message names word as a whole word (a parameter's name in a
+// block's error, "cat_entries 1 must be at least cat_ways", not in another).
+static bool names_word(const std::string &message, const std::string &word)
+{
+    auto part_of_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t at = message.find(word); at != std::string::npos; at = message.find(word, at + 1))
+        if ((at == 0 || !part_of_name(message[at - 1])) && (at + word.size() == message.size() || !part_of_name(message[at + word.size()])))
+            return true;
+    return false;
+}
+
+// The files the run uses besides its outputs: the netlist and its
+// includes, the blocks' files (a trace to read, an instruction trace to
+// write), the host plugin and a workload's kernel.
+static std::vector<named_file> inputs_of(const netlist &net, const run_options &options)
+{
+    std::vector<named_file> inputs;
+    for (const std::string &file : net.files) inputs.push_back({file == net.file ? "the netlist" : "the netlist's include", file});
+    for (const instance &inst : net.instances)
+        for (size_t i = 0; i < inst.info->params->count; i++) {
+            const simtx_param_spec *spec = &inst.info->params->specs[i];
+            char value[4096];
+            simtx_param_format(spec, inst.params->data(), value, sizeof value);
+            if (spec->type == SIMTX_PARAM_PATH && value[0]) inputs.push_back({"the file of parameter " + inst.name + "." + spec->name, value});
+        }
+    if (!options.record.host_plugin.empty()) inputs.push_back({"the --host plugin", options.record.host_plugin});
+    for (const auto &[name, value] : options.record.workload_options)
+        if (name == "kernel") inputs.push_back({"the kernel (workload.kernel)", value});
+    return inputs;
+}
+
+// What the run writes, with the partial twins.
+static std::vector<named_file> outputs_of(const run_options &options)
+{
+    std::vector<named_file> outputs;
+    auto add = [&](const std::string &option, const std::string &path) {
+        outputs.push_back({option, path});
+        outputs.push_back({option, partial_path(path)});
+    };
+    if (!options.stats_file.empty()) add("--stats", options.stats_file);
+    if (!options.vcd_file.empty()) {
+        add("--vcd", waveform_base(options.vcd_file) + ".vcd");
+        add("--vcd", waveform_base(options.vcd_file) + ".gtkw");
+    }
+    return outputs;
+}
+
 platform::platform(const netlist &net, const run_options &options)
     : net_(net), options_(options), observer_(simtx_observer_create(), simtx_observer_destroy)
 {
+    // A power failure tests what survives it: without NVM controllers
+    // nothing does, and a crash run would pass without checking anything.
+    if (options.crash.requested() &&
+        std::none_of(net.instances.begin(), net.instances.end(), [](const instance &inst) { return !std::strcmp(inst.info->name, "nvm_controller"); }))
+        throw input_error(options.crash.option_text() + ": " + net.file + " has no nvm_controller, so nothing is durable for a power " +
+                          "failure to test (platforms/gpu_pm.lua and gtx480_pm.lua have persistent memory)");
+    check_outputs_distinct(outputs_of(options), inputs_of(net, options));
     if (!options.stats_file.empty()) stats_out_ = std::make_unique<output_file>("--stats", options.stats_file);
     if (!options.vcd_file.empty()) {
         std::string base = waveform_base(options.vcd_file);
@@ -61,7 +117,7 @@ platform::platform(const netlist &net, const run_options &options)
             std::string message = e.what(), blamed = inst.where.text();
             for (const auto &[parameter, option] : inst.set_by) {
                 std::string value = option.substr(option.find('=') + 1);
-                if (message.rfind("parameter '" + parameter + "'", 0) == 0 || (value.size() >= 3 && message.find(value) != std::string::npos))
+                if (names_word(message, parameter) || (value.size() >= 3 && message.find(value) != std::string::npos))
                     blamed = "--set '" + option + "'";
             }
             throw input_error(blamed + ": block '" + inst.name + "' (" + inst.info->name + "): " + message);
@@ -136,6 +192,12 @@ void platform::open_waveforms()
     }
     if (!traced) throw input_error("--trace selects no probe (see: simtx describe <block>)");
     std::string base = waveform_base(options_.vcd_file);
+    std::vector<named_file> outputs = outputs_of(options_);
+    for (const gtkw_translate_file &file : view_.translate_files()) {
+        outputs.push_back({"--vcd (a view's translate file)", base + file.suffix});
+        outputs.push_back({"--vcd (a view's translate file)", partial_path(base + file.suffix)});
+    }
+    check_outputs_distinct(outputs, inputs_of(net_, options_));
     for (const gtkw_translate_file &file : view_.translate_files())
         translate_out_.push_back(std::make_unique<output_file>("--vcd", base + file.suffix));
 }
@@ -242,6 +304,10 @@ std::string platform::simulate()
     uint64_t progress_messages = block_module::accepted_messages(), progress_ps = sc_core::sc_time_stamp().value();
     double progress_done = initiators_progress();
     uint64_t visible = visible_changes(), visible_ps = progress_ps;
+    // Where a stopped run ends: SystemC time is brought there, so that the
+    // statistics state the stop time whether or not the scheduler ran ahead
+    // of SystemC time (it does without waveforms).
+    sc_core::sc_time stop_time = sc_core::SC_ZERO_TIME;
     // Elaborate and run time 0 (once: a host program calls simulate() again
     // after each kernel launch, and a zero-time start then only warns).
     if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -252,10 +318,12 @@ std::string platform::simulate()
             crash_message_ = "power failure at " + crash_time.to_string() + " (" + options_.crash.option_text() + ", " +
                              crash_domain_name(options_.crash.domain) + ")";
             error = crash_message_;
+            stop_time = limit;
             break;
         }
         if (next_event > limit) {
             error = "stopped at --max-time " + limit.to_string() + " before the work was done";
+            stop_time = limit;
             break;
         }
         // At least up to the next event, so every slice makes progress.
@@ -286,6 +354,7 @@ std::string platform::simulate()
                 error = "deadlock: no block took a message and no initiator progressed in the " +
                         sc_core::sc_time::from_value(reached_ps - progress_ps).to_string() + " of simulated time up to " + at +
                         " (--watchdog sets the limit)";
+                stop_time = sc_core::sc_time::from_value(reached_ps);
                 break;
             }
             // A livelock: programs run (messages move, or one has a tick
@@ -301,6 +370,7 @@ std::string platform::simulate()
                         "transaction event or thread exit) in the " +
                         sc_core::sc_time::from_value(reached_ps - visible_ps).to_string() + " of simulated time up to " + at + " while '" +
                         running->basename() + "' ran (--watchdog sets the limit)";
+                stop_time = sc_core::sc_time::from_value(reached_ps);
                 break;
             }
         }
@@ -310,6 +380,8 @@ std::string platform::simulate()
             progress_shown = true;
         }
     }
+    // Nothing is due up to the stop time: this only moves the clock.
+    if (stop_time > sc_core::sc_time_stamp()) sc_core::sc_start(stop_time - sc_core::sc_time_stamp(), sc_core::SC_RUN_TO_TIME);
     if (error.empty()) error = block_module::run_error();
     // A completed launch or run ends its line at 100% (with --progress also
     // one too short for a report).
@@ -381,10 +453,41 @@ std::string platform::deadlock_report() const
     return report.empty() ? "  (none)\n" : report;
 }
 
+// The run in progress, for exit() called during it (by a host plugin).
+static platform *running = nullptr;
+
+// exit() during the run (a host plugin's): the run failed. It is reported,
+// its outputs are kept as partial ones as after any failure, and the
+// process ends with status 1 whatever status exit() was given.
+void platform::report_exit(int status, void *)
+{
+    if (!running) return;
+    platform &run = *running;
+    running = nullptr;
+    std::string error = "exit(" + std::to_string(status) + ") was called during the run, ending it (a host program returns " +
+                        "its status from simtx_host_main instead; docs/sdk.md)";
+    std::fprintf(stderr, "simtx: error: %s\n", error.c_str());
+    try {
+        run.close_waveforms(false);
+        run.write_outputs(std::chrono::duration<double>(std::chrono::steady_clock::now() - run.started_).count(), error);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "simtx: error: %s\n", e.what());
+    }
+    remove_temporaries();
+    std::fflush(nullptr);
+    _exit(1);
+}
+
 int platform::run()
 {
     auto start = std::chrono::steady_clock::now();
     auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    static bool exit_reported = on_exit(report_exit, nullptr) == 0;
+    (void)exit_reported;
+    running = this;
+    struct run_ends {
+        ~run_ends() { running = nullptr; }
+    } run_ends;
     std::string error = options_.host_program ? options_.host_program(*this) : simulate();
     if (options_.crash.requested() && !crashed() && error.empty())
         throw input_error(options_.crash.option_text() + ": the crash time " + std::to_string(options_.crash.time_ns()) +
@@ -427,7 +530,7 @@ void platform::write_json(FILE *out, double wall_seconds, const std::string &err
     std::fprintf(out, "{\n");
     // A failed run's statistics: up to where it stopped, and why.
     if (!error.empty()) std::fprintf(out, "  \"partial\": {\"error\": %s},\n", json_string(error).c_str());
-    std::fprintf(out, "  \"simulated\": {\n    \"netlist\": \"%s\",\n    \"seed\": %llu,\n", net_.file.c_str(),
+    std::fprintf(out, "  \"simulated\": {\n    \"netlist\": %s,\n    \"seed\": %llu,\n", json_string(net_.file).c_str(),
                  static_cast<unsigned long long>(options_.seed));
     std::fprintf(out, "    \"time_ps\": %llu,\n    \"clocks\": {\n",
                  static_cast<unsigned long long>(sc_core::sc_time_stamp().value()));
@@ -448,7 +551,7 @@ void platform::write_json(FILE *out, double wall_seconds, const std::string &err
             char value[1024];
             simtx_param_format(spec, inst.params->data(), value, sizeof value);
             bool quoted = spec->type != SIMTX_PARAM_INT && spec->type != SIMTX_PARAM_DOUBLE && spec->type != SIMTX_PARAM_BOOL;
-            std::fprintf(out, ",\n      \"%s.%s\": %s%s%s", inst.name.c_str(), spec->name, quoted ? "\"" : "", value, quoted ? "\"" : "");
+            std::fprintf(out, ",\n      \"%s.%s\": %s", inst.name.c_str(), spec->name, quoted ? json_string(value).c_str() : value);
         }
     }
     std::fprintf(out, "\n    },\n    \"statistics\": {\n");

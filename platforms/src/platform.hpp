@@ -78,6 +78,7 @@ class platform {
     void begin_launch(const std::string &kernel, const std::string &shape);
 
   private:
+    static void report_exit(int status, void *);
     void open_waveforms();
     void close_waveforms(bool complete);
     void report_progress(double wall_seconds, double done_override = -1);

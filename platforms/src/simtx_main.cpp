@@ -10,6 +10,7 @@
 #include "build_info.hpp"
 #include "command_line.hpp"
 #include "describe.hpp"
+#include "input_file.hpp"
 #include "platform.hpp"
 #include "registry.h"
 #include "workload_runner.hpp"
@@ -50,6 +51,7 @@ int command_run(int argc, char **argv)
     try {
         // Outputs first: a path that cannot be written is found before the run, not after it.
         simtx::check_run_outputs(command.run);
+        if (!command.workload.host_plugin.empty()) simtx::check_input_file("--host", command.workload.host_plugin);
         if (!command.workload.name.empty() || !command.workload.host_plugin.empty()) command.run.host_program = simtx::workload_host_program(command.workload);
         // A bare name that is no file here names an installed platform: `simtx run gtx480.lua`.
         struct stat status;

@@ -102,7 +102,11 @@ GPU_INLINE void gpu_exit(void) { __asm__ volatile(".insn r 0x0b, 1, 0, x0, x0, x
  * queue holds it, ADR). Each op acts on the persistent window only: an
  * address outside it fails the run naming the lane and the instruction;
  * inside a transaction each fails the run too (persist after tx_commit).
- * On a platform without NVM the window is DRAM and the ops act on it.
+ * The window is memory only where the netlist maps it: gpu_pm.lua and
+ * gtx480_pm.lua route it to NVM controllers, simt_1core.lua keeps it in its
+ * one memory (no durable image); elsewhere (gtx480*.lua) no memory answers
+ * there: a host copy fails at once, a kernel's access when its line
+ * reaches the DRAM controller (the caches may hold it until then).
  *
  * gpu_clwb: writes the line holding address back from every cache level to
  * the memory controller; complete (for gpu_sfence) once the controller has

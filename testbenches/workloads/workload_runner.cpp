@@ -271,7 +271,17 @@ std::function<std::string(platform &)> plugin_host_program(const workload_reques
             std::vector<char *> argv;
             for (std::string &argument : arguments) argv.push_back(&argument[0]);
             argv.push_back(nullptr);
-            int status = main(device, static_cast<int>(arguments.size()), argv.data());
+            int status;
+            // A C++ plugin's exception ends its run as a failure, reported.
+            try {
+                status = main(device, static_cast<int>(arguments.size()), argv.data());
+            } catch (const std::exception &e) {
+                message = std::string("threw an exception: ") + e.what();
+                return 1;
+            } catch (...) {
+                message = "threw an exception (not a std::exception)";
+                return 1;
+            }
             if (status) message = gpu_last_error(device)[0] ? gpu_last_error(device) : "returned " + std::to_string(status);
             return status == 0 ? 0 : status == 2 ? 2 : 1;
         });

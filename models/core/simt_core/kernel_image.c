@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define EM_RISCV 243
 #define PT_LOAD 1
@@ -472,6 +473,12 @@ fail:
 kernel_image *kernel_image_load_file(const char *path, char *error, size_t error_size)
 {
     if (error_size) error[0] = 0;
+    /* Not a FIFO or device: opening one would wait for a writer. */
+    struct stat info;
+    if (stat(path, &info) == 0 && !S_ISREG(info.st_mode)) {
+        failf(error, error_size, "kernel '%s' is not a regular file (a folder, FIFO or device)", path);
+        return NULL;
+    }
     FILE *file = fopen(path, "rb");
     if (!file) {
         failf(error, error_size, "cannot open kernel '%s'", path);
