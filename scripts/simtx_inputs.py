@@ -108,7 +108,8 @@ def field(container, key, kind, where, required=True):
             else isinstance(value, kind))
     if not fits:
         expected = "a number" if kind == "number" else kind_of(kind())
-        raise BadInput(f"{where}.{key}: expected {expected}, got {shown(value)}")
+        at = f"{where}.{key}" if ": " in where else f"{where}: {key}"  # where: a file, or a file and a field
+        raise BadInput(f"{at}: expected {expected}, got {shown(value)}")
     return value
 
 
