@@ -11,7 +11,7 @@ another type, deleted, duplicated, renamed, wrapped) and runs the target on
 it. The target may succeed or raise BadInput (exit 2 in the scripts);
 anything else, an accepted input breaking an invariant (a rerun running a
 recorded program or writing a recorded path; a point command simtx would not
-parse) or an execution longer than -timeout is a finding: the input is
+parse; an argument with a NUL or not UTF-8) or an execution longer than -timeout is a finding: the input is
 written to ARTIFACT_PREFIX<sha1> and the campaign stops with status 1. An
 input is kept in the corpus when its outcome (success, or the message with
 its quoted values and numbers blanked) is new, which leads the mutations
@@ -68,6 +68,13 @@ def outcome(check, *arguments):
         return re.sub(r"\d+", "0", re.sub(r'"(?:[^"\\]|\\.)*"', '""', str(e)))[:100]
 
 
+def runnable(command):
+    """A command line the scripts can run: strings without NUL, UTF-8 encodable."""
+    for argument in command:
+        assert isinstance(argument, str) and "\0" not in argument, command
+        argument.encode("utf-8")
+
+
 def check_rerun(data):
     """A run record as scripts/rerun reads it, and the invariants of the
     command it runs: the user's simtx and plugin, the fresh outputs."""
@@ -78,6 +85,7 @@ def check_rerun(data):
         except BadInput:
             continue
         outputs = record.outputs("/fresh")
+        runnable(command)
         assert command[:2] == ["/user/simtx", "run"], command
         pairs, plugin_arguments = simtx_inputs.split_options(command[3:], "command")
         for option, value in pairs:
@@ -103,6 +111,7 @@ def check_spec(data):
     points = simtx_inputs.expand(spec) if count <= 1000 else None
     for point in (points[0], points[-1]) if points else ():
         command = simtx_inputs.point_command(spec, point, "/user/simtx", "/out/stats.json")
+        runnable(command)
         assert not command[2].startswith("-") and command[2], command
         pairs, _ = simtx_inputs.split_options(command[3:], "command")
         assert [value for option, value in pairs if option == "--stats"] == ["/out/stats.json"], command
