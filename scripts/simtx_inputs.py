@@ -18,15 +18,14 @@ import os
 import re
 
 # simtx run's options (platforms/src/command_line.cpp) and how many values each
-# takes; testbenches/platforms/script_inputs_check.py compares this table with
+# takes; testbenches/platforms/rerun_check.py compares this table with
 # simtx's own usage text, so that a new simtx option is classified here.
 SIMTX_OPTIONS = {
     "--set": 1, "--define": 1, "--seed": 1, "--stats": 1, "--vcd": 1, "--trace": 1, "--max-time": 1, "--watchdog": 1,
     "--crash-at": 1, "--crash-seed": 1, "--crash-window": 1, "--crash-domain": 1, "--workload": 1, "--host": 1,
     "--check-protocol": 0, "--quiet": 0, "--stats-detail": 0, "--progress": 0,
 }
-# What a rerun does with the recorded options that are no simulation input: the
-# outputs go to fresh paths, the plugin is the one the user names.
+# The recorded outputs: a rerun writes fresh paths instead.
 RERUN_OUTPUTS = ("--stats", "--vcd")
 # A sweep sets these itself for every point (the spec's "workloads" and "seeds",
 # its own statistics file); --vcd would have every point write one file.

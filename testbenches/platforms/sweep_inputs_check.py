@@ -100,6 +100,10 @@ refused("out_file", sweep(good_path, "--simtx", spy, "--out", a_file), "--out " 
 refused("gather_missing", sweep(good_path, "--out", os.path.join(scratch, "none"), "--gather"), "no such folder")
 refused("point_out_of_range", sweep(good_path, "--simtx", spy, "--out", os.path.join(scratch, "range"), "--point", "1"),
         "--point 1: the spec has 1 points")
+refused("workdir_missing", sweep(good_path, "--simtx", spy, "--out", os.path.join(scratch, "w"), "--workdir", os.path.join(scratch, "none")),
+        "--workdir " + os.path.join(scratch, "none") + ": not a folder")
+refused("simtx_missing", sweep(good_path, "--simtx", os.path.join(scratch, "none"), "--out", os.path.join(scratch, "w"), "--point", "0"),
+        "--simtx " + os.path.join(scratch, "none") + ": not an executable")
 check(not os.path.exists(marker), "a point ran with bad options")
 
 # One real point, then its statistics damaged before gathering again.
