@@ -58,11 +58,13 @@ def kind_of(value):
 
 
 def _unique_keys(pairs):
-    result = {}
-    for key, value in pairs:
-        if key in result:
-            raise ValueError(f"duplicate key {shown(key)}")
-        result[key] = value
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {shown(key)}")
+            seen.add(key)
     return result
 
 

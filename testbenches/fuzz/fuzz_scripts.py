@@ -15,7 +15,8 @@ parse; an argument with a NUL or not UTF-8) or an execution longer than -timeout
 written to ARTIFACT_PREFIX<sha1> and the campaign stops with status 1. An
 input is kept in the corpus when its outcome (success, or the message with
 its quoted values and numbers blanked) is new, which leads the mutations
-past the early checks. The same seed gives the same campaign.
+past the early checks; half the executions start from an accepted input.
+The same seed gives the same campaign.
 
 usage: fuzz_scripts.py record|spec [-runs=N] [-max_total_time=S] [-seed=N]
                        [-timeout=S] [-max_len=BYTES] [-artifact_prefix=P] CORPUS...
@@ -79,6 +80,7 @@ def check_rerun(data):
     """A run record as scripts/rerun reads it, and the invariants of the
     command it runs: the user's simtx and plugin, the fresh outputs."""
     record = simtx_inputs.Record(data, "record")
+    shape = []
     for host in (None, "/user/plugin.so"):
         try:
             command = record.command("/user/simtx", "/fresh", host)
@@ -95,7 +97,8 @@ def check_rerun(data):
                 assert value == host, (option, value)
         assert sum(option == "--stats" for option, _ in pairs) == 1, command
         assert plugin_arguments is None or host is not None, command
-
+        shape = [option for option, _ in pairs] + ["--"] * (plugin_arguments is not None)
+    return "ok " + " ".join(shape)  # an accepted record of new options is new
 
 def check_record(data):
     """A statistics file as scripts/rerun and scripts/sweep --gather read it."""
@@ -115,7 +118,7 @@ def check_spec(data):
         assert not command[2].startswith("-") and command[2], command
         pairs, _ = simtx_inputs.split_options(command[3:], "command")
         assert [value for option, value in pairs if option == "--stats"] == ["/out/stats.json"], command
-
+    return "ok " + " ".join(name for name, _ in spec["axes"]) + " " + " ".join(spec["plot"])  # new axes are new
 
 TARGETS = {"record": check_record, "spec": check_spec}
 
@@ -142,13 +145,20 @@ def random_value(rng, depth=0):
 def mutate_tree(rng, tree):
     """One change of a parsed JSON value, at a node reached by a random walk
     from the root (so that a small section is chosen as often as a large
-    one); returns the new value."""
-    container, key, node = None, None, tree
-    while isinstance(node, (dict, list)) and node and (container is None or rng.randrange(4)):
+    one); returns the new value, which shares all but the containers on the
+    walk with the old one (a corpus input's tree is parsed once)."""
+    walk, node = [], tree
+    while isinstance(node, (dict, list)) and node and (not walk or rng.randrange(4)):
         key = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
-        container, node = node, node[key]
-    if container is None or rng.randrange(16) == 0:
+        walk.append(key)
+        node = node[key]
+    if not walk or rng.randrange(16) == 0:
         return random_value(rng) if rng.randrange(2) else [tree]
+    root = container = tree.copy()
+    for key in walk[:-1]:
+        container[key] = container[key].copy()
+        container = container[key]
+    key = walk[-1]
     operation = rng.randrange(6)
     if operation == 0:
         container[key] = random_value(rng)
@@ -162,10 +172,11 @@ def mutate_tree(rng, tree):
         container[key] = [node] if rng.randrange(2) else {"value": node}
     elif operation == 4 and isinstance(node, str):
         cut = rng.randrange(len(node) + 1)
-        container[key] = node[:cut] + rng.choice([v for v in VALUES if isinstance(v, str)]) + node[cut:]
+        inserted = rng.choice([v for v in VALUES if isinstance(v, str)]) if rng.randrange(2) else random_value(rng, 9)
+        container[key] = node[:cut] + (inserted if isinstance(inserted, str) else chr(rng.randrange(0x10000))) + node[cut:]
     else:
         container[key] = rng.choice(VALUES)
-    return tree
+    return root
 
 
 def mutate_bytes(rng, data, corpus):
@@ -189,20 +200,50 @@ def mutate_bytes(rng, data, corpus):
     return data[:position] + rng.choice(TOKENS) + data[position:]
 
 
-def mutate_json(rng, data):
-    """A tree mutation of JSON text, or None where the text is no JSON (or is
-    nested too deeply for the mutator)."""
+NOT_JSON = object()
+
+
+def parsed(data, cache=None):
+    """data's JSON value (NOT_JSON if none, or nested too deeply for the
+    mutator), remembered in cache (the corpus' inputs; up to 1000 of them)."""
+    if cache is not None and data in cache:
+        return cache[data]
     try:
-        text = json.dumps(mutate_tree(rng, json.loads(data)), ensure_ascii=bool(rng.randrange(2)), allow_nan=True)
+        tree = json.loads(data)
     except (ValueError, RecursionError):
-        return None
+        tree = NOT_JSON
+    if cache is not None:
+        if len(cache) >= 1000:
+            cache.clear()
+        cache[data] = tree
+    return tree
+
+
+def mutate(rng, data, corpus, trees):
+    """1 to 4 mutations of a corpus input (one half the time), each on its
+    tree (3 times in 4, where it is JSON) or its bytes."""
+    original, tree = data, None  # while data is None, tree is the current value
+    for _ in range(min(4, 1 + int(rng.expovariate(0.7)))):  # mostly one: a near miss of a valid input
+        if rng.randrange(4):
+            current = tree if data is None else parsed(data, trees if data is original else None)
+            if current is not NOT_JSON:
+                try:
+                    tree, data = mutate_tree(rng, current), None
+                    continue
+                except RecursionError:
+                    pass
+        if data is None:
+            data = serialised(rng, tree)
+        data = mutate_bytes(rng, data, corpus)
+    return serialised(rng, tree) if data is None else data
+
+
+def serialised(rng, tree):
+    try:
+        text = json.dumps(tree, ensure_ascii=bool(rng.randrange(2)), allow_nan=True)
+    except RecursionError:
+        return b"[]"
     return text.encode("utf-8", "surrogatepass")
-
-
-def mutate(rng, data, corpus):
-    for _ in range(rng.randrange(1, 5)):
-        data = (rng.randrange(2) and mutate_json(rng, data)) or mutate_bytes(rng, data, corpus)
-    return data
 
 
 def load_corpus(paths):
@@ -230,7 +271,7 @@ def main():
     if not corpus:
         parser.error("no seed input in " + " ".join(args.corpus))
     rng = random.Random(args.seed)
-    seeds, features, outcomes = len(corpus), set(), {"ok": 0, "refused": 0}
+    seeds, features, outcomes, trees, accepted = len(corpus), set(), {"ok": 0, "refused": 0}, {}, []
 
     def expire(signum, frame):
         raise Timeout(f"an execution took more than {args.timeout} s")
@@ -238,7 +279,10 @@ def main():
     start = time.monotonic()
     executions = 0
     while executions < args.runs and not (args.max_total_time and time.monotonic() - start > args.max_total_time):
-        data = corpus[executions] if executions < seeds else mutate(rng, rng.choice(corpus), corpus)[:args.max_len]
+        if executions < seeds:
+            data = corpus[executions]
+        else:  # half the time from the accepted inputs, the near misses of which reach the deepest checks
+            data = mutate(rng, rng.choice(accepted if accepted and rng.randrange(2) else corpus), corpus, trees)[:args.max_len]
         executions += 1
         signal.setitimer(signal.ITIMER_REAL, args.timeout)
         try:
@@ -257,6 +301,8 @@ def main():
             features.add(feature)
             if executions > seeds:
                 corpus.append(data)
+            if feature.startswith("ok"):
+                accepted.append(data)
     seconds = time.monotonic() - start
     print(f"fuzz_scripts: {args.target}: {executions} executions in {seconds:.0f} s ({executions / max(seconds, 1e-9):.0f}/s), "
           f"seed {args.seed}, corpus {seeds}+{len(corpus) - seeds} inputs, {len(features)} outcomes "
