@@ -10,7 +10,7 @@
 - every malformed or smuggling record ends in exit 2 with a message naming
   the field, before any run, without a Python traceback;
 - scripts/simtx_inputs.py's table of simtx options is simtx's own (its usage
-  text), so that a new option gets classified.
+  text), so that a new option gets classified, and rerun --help lists it.
 usage: rerun_check.py SIMTX PLUGIN.so SCRATCH"""
 import copy
 import json
@@ -172,6 +172,8 @@ documented = {m.group(1): int(bool(m.group(2))) for m in re.finditer(r"^  (--[a-
 sys.path.insert(0, os.path.join(root, "scripts"))
 import simtx_inputs  # noqa: E402 (the scripts' folder is on the path only now)
 check(documented == simtx_inputs.SIMTX_OPTIONS, f"simtx run's options {documented}, scripts/simtx_inputs.py's {simtx_inputs.SIMTX_OPTIONS}")
+helped = rerun("--help").stdout
+check(all(option in helped.split() or option + "," in helped.split() for option in documented), f"rerun --help lacks options: {helped}")
 
 for failure in failures:
     print("FAIL:", failure)
