@@ -207,13 +207,19 @@ class Record:
         return digest
 
     def outputs(self, out_dir):
-        """The files a rerun into out_dir writes: its statistics and, where the
-        recorded run wrote waveforms, its waveforms (a VCD and a GTKWave view),
-        each possibly as FILE.partial."""
+        """The output options of a rerun into out_dir: its statistics and,
+        where the recorded run wrote waveforms, its waveforms."""
         paths = {"--stats": os.path.join(out_dir, "stats.json")}
         if any(option == "--vcd" for option, _ in self.options):
             paths["--vcd"] = os.path.join(out_dir, "waves.vcd")
         return paths
+
+    def written(self, out_dir):
+        """Every file a rerun into out_dir may write: the outputs, the GTKWave
+        view beside the VCD, each also as FILE.partial (a failed run's)."""
+        files = list(self.outputs(out_dir).values())
+        files += [os.path.join(out_dir, "waves.gtkw")] if len(files) > 1 else []
+        return files + [path + ".partial" for path in files]
 
     def check_host(self, host):
         """A recorded host plugin is a program: only one the user names runs."""

@@ -87,6 +87,7 @@ def check_rerun(data):
         except BadInput:
             continue
         outputs = record.outputs("/fresh")
+        assert all(os.path.dirname(path) == "/fresh" for path in record.written("/fresh")), record.written("/fresh")
         runnable(command)
         assert command[:2] == ["/user/simtx", "run"], command
         pairs, plugin_arguments = simtx_inputs.split_options(command[3:], "command")
