@@ -254,6 +254,8 @@ def load_corpus(paths):
             files += sorted(os.path.join(path, name) for name in os.listdir(path) if os.path.isfile(os.path.join(path, name)))
         elif os.path.isfile(path):
             files.append(path)
+        else:
+            raise SystemExit(f"fuzz_scripts: {path}: no such file or folder")
     return [open(f, "rb").read() for f in files]
 
 
