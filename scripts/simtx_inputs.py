@@ -299,15 +299,15 @@ def parse_spec(data, source):
         raise BadInput(f"{source}: \"workload_options\" needs \"workloads\"")
     seeds = field(data, "seeds", list, source, required=False) or [1]
     for i, seed in enumerate(seeds):
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise BadInput(f"{source}: seeds[{i}]: expected a non-negative integer, got {shown(seed)}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
+            raise BadInput(f"{source}: seeds[{i}]: expected an integer in 0..2^64-1, got {shown(seed)}")
     axes.append(("seed", [str(s) for s in seeds]))
     count = math.prod(len(values) for _, values in axes)
     if count > MAX_POINTS:
         raise BadInput(f"{source}: the grid has {count} points; at most {MAX_POINTS}")
     arguments = field(data, "arguments", list, source, required=False) or []
     arguments = [str(a) if isinstance(a, int) and not isinstance(a, bool) else a for a in arguments]
-    pairs, plugin_arguments = split_options(arguments, f"{source}: arguments")
+    pairs, _ = split_options(arguments, f"{source}: arguments")
     for option, _ in pairs:
         if option in SWEEP_OWN_OPTIONS:
             raise BadInput(f"{source}: arguments: {option} is the sweep's own (use the spec's keys; "
