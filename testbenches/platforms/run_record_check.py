@@ -13,12 +13,14 @@ usage: run_record_check.py SIMTX SCRATCH"""
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 simtx, scratch = sys.argv[1], sys.argv[2]
-os.makedirs(scratch, exist_ok=True)
+shutil.rmtree(scratch, ignore_errors=True)
+os.makedirs(scratch)
 failures = []
 
 
@@ -78,7 +80,7 @@ check(record["defines"] == {"cores": "2"} and record["seed"] == 3, f"defines {re
 check(record["workload"] == {"name": "bfs", "options": {"n": "300"}}, f"workload {record['workload']}")
 check(record["simtx_version"] and record["simtx_commit"], "no version or commit")
 rerun = subprocess.run([sys.executable, os.path.join(root, "scripts", "rerun"), stats_path, "--simtx", simtx,
-                        "--out", os.path.join(scratch, "bfs.rerun.json")], capture_output=True, text=True)
+                        "--out-dir", os.path.join(scratch, "bfs.rerun")], capture_output=True, text=True)
 check(rerun.returncode == 0 and "identical" in rerun.stdout, f"rerun: exit {rerun.returncode}: {rerun.stdout} {rerun.stderr}")
 
 trace, _, _ = run("trace", "platforms/trace_replay.lua", "--define", "requests=500")
