@@ -118,6 +118,7 @@ struct simt_core {
     ldst_socket sockets[2];     /* by port */
     bool lds_size_checked;      /* the lds holds shared_memory (checked at the first clear) */
     bool launch_fence_pending;  /* the launch's invalidating fence is not answered yet: no CTA dispatched */
+    uint64_t launch_fence_since; /* the launch's first cycle ticked with its fence pending, until its first CTA (else UINT64_MAX) */
     /* Changes visible outside a warp: global and shared stores and atomics,
      * transaction events and warp exits (barriers are counted in stats).
      * The watchdog's sign that the core is not spinning (simtx_block.h). */
@@ -145,7 +146,7 @@ struct simt_core {
         uint64_t tx_warps;
     } tm_probes;
     struct {
-        uint64_t warp_instructions, thread_instructions, ctas_completed, busy_cycles, ticks;
+        uint64_t warp_instructions, thread_instructions, ctas_completed, busy_cycles, launch_fence_cycles, ticks;
         uint64_t stall_cycles[STALL_REASONS];
         uint64_t divergent_branches;
         uint64_t shared_accesses, local_accesses, constant_loads, barriers;

@@ -157,6 +157,10 @@ bool cta_dispatch(simt_core *c, uint64_t now)
     cta->draining = 0;
     cta->shared_offset = offset;
     if (c->free_warps == (uint32_t)c->params.warps) c->busy_since = now;
+    if (c->launch_fence_since != UINT64_MAX) { /* the launch's first CTA: its fence wait ends */
+        c->stats.launch_fence_cycles += now - c->launch_fence_since;
+        c->launch_fence_since = UINT64_MAX;
+    }
     c->free_ctas--;
     c->free_warps -= warps;
     c->free_registers -= registers;

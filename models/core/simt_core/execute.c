@@ -499,6 +499,7 @@ uint64_t exec_cycle(void *core, uint64_t now)
         c->stats.stall_cycles[c->last_stall] += now - c->last_tick - 1;
     c->last_tick = now;
     c->stats.ticks++;
+    if (c->launch_fence_pending && c->launch_fence_since == UINT64_MAX) c->launch_fence_since = now;
     bool dispatched = c->cta_may_fit && cta_dispatch(c, now);
     /* The earliest cycle something can change (an issue, a latency): the
      * cycle only lowers it. */

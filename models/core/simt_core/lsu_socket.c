@@ -130,6 +130,7 @@ void lsu_socket_launch_fence(simt_core *c)
     msg->id = LDST_LAUNCH_FENCE_ID;
     msg->core = (int32_t)c->params.core_id;
     c->launch_fence_pending = true;
+    c->launch_fence_since = UINT64_MAX;
     c->cta_may_fit = false;
 }
 

@@ -74,6 +74,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     const simt_core_params *p = params;
     simt_core *c = calloc(1, sizeof *c);
     if (!c) return NULL;
+    c->launch_fence_since = UINT64_MAX;
     c->params = *p;
     c->params.scheduler = NULL;
     c->params.trace_file = NULL;
@@ -128,6 +129,8 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_counter(o, "thread_instructions", &c->stats.thread_instructions, "instructions", "thread instructions executed (active lanes summed)");
     simtx_observe_counter(o, "ctas_completed", &c->stats.ctas_completed, "CTAs", "CTAs run to completion");
     simtx_observe_counter(o, "busy_cycles", &c->stats.busy_cycles, "cycles", "cycles with at least one resident CTA");
+    simtx_observe_counter(o, "launch_fence_cycles", &c->stats.launch_fence_cycles, "cycles",
+                          "cycles from a launch's first cycle to its first CTA: the wait for its invalidating fence");
     simtx_observe_counter(o, "ticks", &c->stats.ticks, "cycles", "cycles the core was evaluated (it sleeps through the others)");
     for (int r = 1; r < STALL_REASONS; r++) {
         char name[48];
