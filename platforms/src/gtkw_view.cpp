@@ -111,8 +111,9 @@ void gtkw_view::write(FILE *out, const std::string &dump_name, const std::string
                          s.translate + 1, translate_names[s.translate].c_str(), s.name.c_str(), range.c_str());
         } else if (s.kind == SIMTX_PROBE_LEVEL && s.width > 1) {
             // GTKWave scales an analog trace to the values in the dump; a
-            // known range goes into the trace's name (an alias).
-            std::string alias = s.level_maximum ? "+{" + s.name + " 0.." + std::to_string(s.level_maximum) + "} " : "";
+            // known range goes into the trace's name (an alias, without dots:
+            // GTKWave shows an alias from its last dot on).
+            std::string alias = s.level_maximum ? "+{" + s.name.substr(s.name.find('.') + 1) + " 0-" + std::to_string(s.level_maximum) + "} " : "";
             std::fprintf(out, "@%lx\n%sSystemC.%s%s\n@%lx\n", flag_analog_step | flag_analog_full_scale | flag_decimal | flag_right_justify,
                          alias.c_str(), s.name.c_str(), range.c_str(), flag_analog_stretch);
             for (int row = 1; row < analog_rows; row++) std::fputs("-\n", out);

@@ -78,7 +78,7 @@ def main():
         traces, groups = view_traces(view)
         checks.append(("the view names signals", len(traces) > 0))
         for flags, translate, line in traces:
-            alias = re.match(r"\+\{(\S+) 0\.\.(\d+)\} ", line)
+            alias = re.match(r"\+\{(\S+) 0-(\d+)\} ", line)
             line = line[alias.end():] if alias else line
             signal = line[len("SystemC."):].split("[")[0]
             identifier = names.get("SystemC." + signal)
@@ -87,7 +87,7 @@ def main():
                 maximum = int(alias.group(2))
                 highest = max((v for _, v in changes.get(identifier, [])), default=0)
                 checks.append((f"{signal} stays within its range 0..{maximum} (reaches {highest})",
-                               alias.group(1) == signal and highest <= maximum))
+                               alias.group(1) == signal.split(".", 1)[1] and highest <= maximum))
             if LEVEL.search(signal) and "[" in line:
                 checks.append((f"{signal} is an analog (step) trace", bool(flags & FLAG_ANALOG_STEP)))
             if signal in args.enum:

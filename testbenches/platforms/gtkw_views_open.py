@@ -1,0 +1,137 @@
+#!/usr/bin/python3
+"""Opens every shipped view (traces/*.gtkw) and the views simtx generates in a
+real GTKWave under a virtual X server and reads back the time range it shows
+(GTKWave's Tcl interface): a view must show most of its run (>= 80% of it,
+the run filling >= 80% of the window) or, if it names one ("[*] window:"),
+its window. Each shipped view runs the command its header names and must be
+fitted to that run (traces/fit_view.py leaves it unchanged). Without gtkwave
+or xvfb-run the GTKWave part is skipped (exit 77).
+usage: gtkw_views_open.py SIMTX (from the source tree's root)"""
+import glob
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "traces"))
+import fit_view  # noqa: E402
+
+SKIP = 77
+MOST = 0.8
+SCREEN = "-screen 0 1920x1080x24"  # larger than the views' [size], so GTKWave gets the window it asks for
+# Generated views: the issue's 947 ns reduction, a trace replay, a 23 us DRAM run.
+GENERATED = {
+    "reduction": ["platforms/gtx480.lua", "--define", "cores=4", "--workload", "reduction", "--set", "workload.n=2048"],
+    "trace_replay": ["platforms/trace_replay.lua", "--define", "requests=200"],
+    "dram_rowclone": ["platforms/dram_trace.lua", "--define", "copies=4", "--define", "requests=3000"],
+}
+TCL = 'puts "WINDOW [gtkwave::getWindowStartTime] [gtkwave::getWindowEndTime] [gtkwave::getMaxTime]"\ngtkwave::/File/Quit\n'
+
+
+def header_command(view):
+    """The simtx arguments after "build/simtx run" in the view's header."""
+    text, collecting = "", False
+    for line in open(view):
+        body = line[3:].strip() if line.startswith("[*]") else None
+        if body is None:
+            break
+        if body.startswith("build/simtx run "):
+            collecting, body = True, body[len("build/simtx run "):]
+        if collecting:
+            text += " " + body.rstrip("\\")
+            if not body.endswith("\\"):
+                break
+    words = shlex.split(text)
+    if "--vcd" in words:
+        del words[words.index("--vcd"):words.index("--vcd") + 2]
+    return words
+
+
+def run(simtx, arguments, vcd):
+    result = subprocess.run([simtx, "run", *arguments, "--quiet", "--vcd", vcd], capture_output=True, text=True)
+    return result.returncode == 0 or print(result.stdout + result.stderr)
+
+
+def shown(vcd, view, tcl):
+    """(start, end, dump's end) GTKWave shows on opening the view, or None."""
+    result = subprocess.run(["gtkwave", "-S", tcl, vcd, view], capture_output=True, text=True, timeout=60)
+    m = re.search(r"^WINDOW (\d+) (\d+) (\d+)$", result.stdout, re.M)
+    return tuple(int(g) for g in m.groups()) if m else print(result.stdout + result.stderr)
+
+
+def judge(name, view, vcd, tcl):
+    """A failure message, or None."""
+    window = fit_view.named_window(open(view).read().splitlines(), view, fit_view.dump_timing(vcd)[0])
+    got = shown(vcd, view, tcl)
+    if got is None:
+        return f"{name}: GTKWave reported no window"
+    start, end, dump_end = got
+    want = window or (0, dump_end)
+    overlap = max(0, min(end, want[1]) - max(start, want[0]))
+    print(f"{name}: shows {start}..{end} of {want[0]}..{want[1]} ({'named window' if window else 'whole run'})")
+    if window and not (start <= want[0] and end >= want[1]):
+        return f"{name}: shows {start}..{end}, not all of its window {want[0]}..{want[1]}"
+    if overlap < MOST * (want[1] - want[0]):
+        return f"{name}: shows {overlap} of the {want[1] - want[0]} time units it should"
+    if overlap < MOST * (end - start):
+        return f"{name}: what it should show fills only {overlap} of the {end - start} time units on screen"
+    return None
+
+
+def main():
+    simtx = os.path.abspath(sys.argv[1])
+    have_gtkwave = shutil.which("gtkwave") and shutil.which("xvfb-run")
+    if have_gtkwave and "SIMTX_UNDER_XVFB" not in os.environ:
+        # One virtual X server for all views.
+        os.environ["SIMTX_UNDER_XVFB"] = "1"
+        os.execvp("xvfb-run", ["xvfb-run", "-a", "-s", SCREEN, sys.executable, *sys.argv])
+    failures, checked = [], 0
+    with tempfile.TemporaryDirectory() as directory:
+        tcl = os.path.join(directory, "window.tcl")
+        open(tcl, "w").write(TCL)
+        cases = []
+        for view in sorted(glob.glob("traces/*.gtkw")):
+            name = os.path.basename(view)
+            arguments = header_command(view)
+            vcd = os.path.join(directory, name + ".vcd")
+            if not arguments:
+                failures.append(f"{name}: its header names no '[*]   build/simtx run ...' command")
+            elif not run(simtx, arguments, vcd):
+                failures.append(f"{name}: its header's command failed")
+            else:
+                fitted = os.path.join(directory, name)
+                shutil.copy(view, fitted)
+                fit_view.fit(fitted, *fit_view.dump_timing(vcd))
+                if open(fitted).read() != open(view).read():
+                    failures.append(f"{name}: not fitted to its run (traces/fit_view.py DUMP {view})")
+                cases.append((name, view, vcd))
+                checked += 1
+        for name, arguments in GENERATED.items():
+            vcd = os.path.join(directory, "generated_" + name + ".vcd")
+            if run(simtx, arguments, vcd):
+                cases.append(("generated " + name, vcd[:-4] + ".gtkw", vcd))
+            else:
+                failures.append(f"generated {name}: simtx failed")
+        if have_gtkwave:
+            for case in cases:
+                failure = judge(*case, tcl)
+                checked += 1
+                if failure:
+                    failures.append(failure)
+    for failure in failures:
+        print("FAILED:", failure)
+    print(f"{checked - len(failures)} passed, {len(failures)} failed")
+    if failures:
+        return 1
+    if not have_gtkwave:
+        print("SKIPPED: gtkwave or xvfb-run is not installed (scripts/install-deps installs them); "
+              "the views were not opened")
+        return SKIP
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
