@@ -49,7 +49,7 @@ class gtkw_view {
 };
 
 // GTKWave's zoom that fits span time units into the waveform pane of the
-// window a view asks for (scripts/fit-gtkw-view computes the same).
+// window a view asks for (traces/fit_view.py computes the same).
 double gtkw_zoom_to_fit(uint64_t span);
 
 // Where a block kind's group goes in a view (dataflow order; unknown kinds last).

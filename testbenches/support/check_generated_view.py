@@ -71,7 +71,7 @@ def main():
         zoom = float(fields[0]) if fields else 0.0
         span = 2 ** -zoom / PIXELS_PER_FRAME * WAVE_PIXELS
         checks.append((f"the zoom ({zoom}) shows the whole run ({end} ps in {span:.0f} ps)", span >= end))
-        checks.append((f"the zoom ({zoom}) is no wider than twice the run", span < 2 * end or end < WAVE_PIXELS))
+        checks.append((f"the zoom ({zoom}) is no wider than twice the run", span < 2 * end or end < WAVE_PIXELS / PIXELS_PER_FRAME))
         checks.append(("the marker is at the run's end", len(fields) > 1 and int(fields[1]) >= end))
         checks.append(("the view starts at time 0", "[timestart] 0\n" in view))
 
