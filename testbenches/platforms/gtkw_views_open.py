@@ -88,6 +88,31 @@ def judge(name, view, vcd, tcl):
     return None
 
 
+def shipped_case(simtx, directory, view):
+    """(name, view, VCD of the run its header names) or None, and failures."""
+    name = os.path.basename(view)
+    arguments = header_command(view)
+    vcd = os.path.join(directory, name + ".vcd")
+    if not arguments:
+        return None, [f"{name}: its header names no '[*]   build/simtx run ...' command"]
+    if not run(simtx, arguments, vcd):
+        return None, [f"{name}: its header's command failed"]
+    fitted = os.path.join(directory, name)
+    shutil.copy(view, fitted)
+    fit_view.fit(fitted, *fit_view.dump_timing(vcd))
+    if open(fitted).read() != open(view).read():
+        return (name, view, vcd), [f"{name}: not fitted to its run (traces/fit_view.py DUMP {view})"]
+    return (name, view, vcd), []
+
+
+def generated_case(simtx, directory, name, arguments):
+    """(name, the view simtx wrote, its VCD) or None, and failures."""
+    vcd = os.path.join(directory, "generated_" + name + ".vcd")
+    if not run(simtx, arguments, vcd):
+        return None, [f"generated {name}: simtx failed"]
+    return ("generated " + name, vcd[:-4] + ".gtkw", vcd), []
+
+
 def main():
     simtx = os.path.abspath(sys.argv[1])
     have_gtkwave = shutil.which("gtkwave") and shutil.which("xvfb-run")
@@ -95,39 +120,19 @@ def main():
         # One virtual X server for all views.
         os.environ["SIMTX_UNDER_XVFB"] = "1"
         os.execvp("xvfb-run", ["xvfb-run", "-a", "-s", SCREEN, sys.executable, *sys.argv])
-    failures, checked = [], 0
     with tempfile.TemporaryDirectory() as directory:
         tcl = os.path.join(directory, "window.tcl")
         open(tcl, "w").write(TCL)
-        cases = []
-        for view in sorted(glob.glob("traces/*.gtkw")):
-            name = os.path.basename(view)
-            arguments = header_command(view)
-            vcd = os.path.join(directory, name + ".vcd")
-            if not arguments:
-                failures.append(f"{name}: its header names no '[*]   build/simtx run ...' command")
-            elif not run(simtx, arguments, vcd):
-                failures.append(f"{name}: its header's command failed")
-            else:
-                fitted = os.path.join(directory, name)
-                shutil.copy(view, fitted)
-                fit_view.fit(fitted, *fit_view.dump_timing(vcd))
-                if open(fitted).read() != open(view).read():
-                    failures.append(f"{name}: not fitted to its run (traces/fit_view.py DUMP {view})")
-                cases.append((name, view, vcd))
-                checked += 1
-        for name, arguments in GENERATED.items():
-            vcd = os.path.join(directory, "generated_" + name + ".vcd")
-            if run(simtx, arguments, vcd):
-                cases.append(("generated " + name, vcd[:-4] + ".gtkw", vcd))
-            else:
-                failures.append(f"generated {name}: simtx failed")
-        if have_gtkwave:
-            # Two GTKWaves at a time: each spends most of its second starting up.
-            with concurrent.futures.ThreadPoolExecutor(2) as pool:
-                verdicts = list(pool.map(lambda case: judge(*case, tcl), cases))
-            checked += len(verdicts)
-            failures += [v for v in verdicts if v]
+        # Two at a time: the runs, then the GTKWaves (each spends most of its
+        # second starting up).
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            prepared = list(pool.map(lambda view: shipped_case(simtx, directory, view), sorted(glob.glob("traces/*.gtkw"))))
+            prepared += list(pool.map(lambda item: generated_case(simtx, directory, *item), GENERATED.items()))
+            failures = [f for _, found in prepared for f in found]
+            cases = [case for case, _ in prepared if case]
+            verdicts = list(pool.map(lambda case: judge(*case, tcl), cases)) if have_gtkwave else []
+        failures += [v for v in verdicts if v]
+        checked = len(prepared) + len(verdicts)
     for failure in failures:
         print("FAILED:", failure)
     print(f"{checked - len(failures)} passed, {len(failures)} failed")
