@@ -14,12 +14,26 @@ constexpr unsigned long flag_binary = 0x8, flag_decimal = 0x4, flag_right_justif
 // Rows an analog trace takes: taller shows a queue's shape, shorter keeps
 // more signals on screen.
 constexpr int analog_rows = 3;
-// Pixels of the waveform pane the zoom fits the run into (the window is
-// [size] wide minus the signal pane); GTKWave's time per pixel is 2^-zoom.
+// The window the view asks for, its signal pane (the hierarchy pane beside
+// it is collapsed), and the pixels of the waveform pane the zoom fits the
+// run into: the window's width less the signal pane and GTKWave's frames and
+// scroll bar (64 pixels measured under GTKWave 3.3), with a small margin so
+// the run's end stays on screen.
 constexpr int window_width = 1400, window_height = 800, signals_width = 320, wave_pixels = 1000;
+// GTKWave draws a "frame" of 200 pixels per 2^-zoom time units (its zoom
+// base is 2), so a pixel is 2^-zoom / 200 time units.
+constexpr double pixels_per_frame = 200;
 // GTKWave keeps 26 named markers (A-Z) after the primary one.
 constexpr int named_markers = 26;
 } // namespace
+
+double gtkw_zoom_to_fit(uint64_t span)
+{
+    // GTKWave shows no less than 1 time unit per frame (zoom 0); rounded
+    // down at the save file's 6 decimals so that the run's end stays on screen.
+    double frame = static_cast<double>(span) * pixels_per_frame / wave_pixels;
+    return frame > 1 ? std::floor(-std::log2(frame) * 1e6) / 1e6 : 0;
+}
 
 unsigned gtkw_kind_rank(const std::string &block_kind)
 {
@@ -68,11 +82,9 @@ void gtkw_view::add(const simtx_probe_entry &probe, const std::string &block_kin
 void gtkw_view::write(FILE *out, const std::string &dump_name, const std::string &view_name,
                       const std::vector<std::string> &translate_names, uint64_t end_ps) const
 {
-    // Zoomed out so the whole run fits the waveform pane, with the marker at its end.
-    double zoom = end_ps > static_cast<uint64_t>(wave_pixels) ? -std::ceil(std::log2(static_cast<double>(end_ps) / wave_pixels)) : 0;
-    std::fprintf(out, "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] 0\n[size] %d %d\n[signals_width] %d\n",
+    std::fprintf(out, "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] 0\n[size] %d %d\n[signals_width] %d\n[sst_expanded] 0\n",
                  dump_name.c_str(), view_name.c_str(), window_width, window_height, signals_width);
-    std::fprintf(out, "*%f %llu", zoom, static_cast<unsigned long long>(end_ps));
+    std::fprintf(out, "*%f %llu", gtkw_zoom_to_fit(end_ps), static_cast<unsigned long long>(end_ps));
     for (int i = 0; i < named_markers; i++) std::fputs(" -1", out);
     std::fputs("\n[treeopen] SystemC.\n", out);
 
@@ -100,8 +112,9 @@ void gtkw_view::write(FILE *out, const std::string &dump_name, const std::string
                          s.translate + 1, translate_names[s.translate].c_str(), s.name.c_str(), range.c_str());
         } else if (s.kind == SIMTX_PROBE_LEVEL && s.width > 1) {
             // GTKWave scales an analog trace to the values in the dump; a
-            // known range goes into the trace's name (an alias).
-            std::string alias = s.level_maximum ? "+{" + s.name + " 0.." + std::to_string(s.level_maximum) + "} " : "";
+            // known range goes into the trace's name (an alias, without dots:
+            // GTKWave shows an alias from its last dot on).
+            std::string alias = s.level_maximum ? "+{" + s.name.substr(s.name.find('.') + 1) + " 0-" + std::to_string(s.level_maximum) + "} " : "";
             std::fprintf(out, "@%lx\n%sSystemC.%s%s\n@%lx\n", flag_analog_step | flag_analog_full_scale | flag_decimal | flag_right_justify,
                          alias.c_str(), s.name.c_str(), range.c_str(), flag_analog_stretch);
             for (int row = 1; row < analog_rows; row++) std::fputs("-\n", out);

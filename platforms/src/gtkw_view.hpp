@@ -48,6 +48,10 @@ class gtkw_view {
     std::vector<gtkw_translate_file> translate_files_;
 };
 
+// GTKWave's zoom that fits span time units into the waveform pane of the
+// window a view asks for (traces/fit_view.py computes the same).
+double gtkw_zoom_to_fit(uint64_t span);
+
 // Where a block kind's group goes in a view (dataflow order; unknown kinds last).
 unsigned gtkw_kind_rank(const std::string &block_kind);
 

@@ -30,6 +30,7 @@ KIND_ORDER = ["trace_player", "tm_traffic", "row_copy_initiator", "simt_core", "
 # Probe names that are levels whatever block they belong to.
 LEVEL = re.compile(r"(queue_depth|_queue|occupancy|in_flight|outstanding|pending_memory|active_warps|held)$")
 WAVE_PIXELS = 1000  # the waveform pane width the view's zoom is made for
+PIXELS_PER_FRAME = 200  # GTKWave: a frame of 200 pixels spans 2^-zoom time units
 FLAG_TRANSLATED, FLAG_ANALOG_STEP = 0x2000, 0x8000
 
 
@@ -68,16 +69,16 @@ def main():
         zoom_line = next((l for l in view.splitlines() if l.startswith("*")), "")
         fields = zoom_line[1:].split()
         zoom = float(fields[0]) if fields else 0.0
-        span = 2 ** -zoom * WAVE_PIXELS
+        span = 2 ** -zoom / PIXELS_PER_FRAME * WAVE_PIXELS
         checks.append((f"the zoom ({zoom}) shows the whole run ({end} ps in {span:.0f} ps)", span >= end))
-        checks.append((f"the zoom ({zoom}) is no wider than twice the run", span < 2 * end or end < WAVE_PIXELS))
+        checks.append((f"the zoom ({zoom}) is no wider than twice the run", span < 2 * end or end < WAVE_PIXELS / PIXELS_PER_FRAME))
         checks.append(("the marker is at the run's end", len(fields) > 1 and int(fields[1]) >= end))
         checks.append(("the view starts at time 0", "[timestart] 0\n" in view))
 
         traces, groups = view_traces(view)
         checks.append(("the view names signals", len(traces) > 0))
         for flags, translate, line in traces:
-            alias = re.match(r"\+\{(\S+) 0\.\.(\d+)\} ", line)
+            alias = re.match(r"\+\{(\S+) 0-(\d+)\} ", line)
             line = line[alias.end():] if alias else line
             signal = line[len("SystemC."):].split("[")[0]
             identifier = names.get("SystemC." + signal)
@@ -86,7 +87,7 @@ def main():
                 maximum = int(alias.group(2))
                 highest = max((v for _, v in changes.get(identifier, [])), default=0)
                 checks.append((f"{signal} stays within its range 0..{maximum} (reaches {highest})",
-                               alias.group(1) == signal and highest <= maximum))
+                               alias.group(1) == signal.split(".", 1)[1] and highest <= maximum))
             if LEVEL.search(signal) and "[" in line:
                 checks.append((f"{signal} is an analog (step) trace", bool(flags & FLAG_ANALOG_STEP)))
             if signal in args.enum:
