@@ -21,6 +21,7 @@ typedef struct simt_core_params {
     char *scheduler;
     int64_t schedulers;
     int64_t alu_latency, mul_latency, div_latency, branch_latency, local_latency, constant_latency;
+    int64_t fp_latency, fma_latency, fdiv_latency, fsqrt_latency;
     int64_t max_pending_memory;
     char *trace_file;
     int64_t trace_warp;
