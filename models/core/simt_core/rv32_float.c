@@ -38,9 +38,9 @@ static uint32_t raised_flags(void)
            (raised & FE_INVALID ? RV_FFLAG_NV : 0u);
 }
 
-/* The rounded operations. volatile: the compiler neither folds them nor
- * moves them across the fenv calls around them. */
-static float rounded(rv_op op, float a, float b, float c)
+/* The rounded operations. volatile operands and result: the compiler
+ * neither folds them nor moves them across the fenv calls around them. */
+static float rounded(rv_op op, volatile float a, volatile float b, volatile float c)
 {
     volatile float r;
     switch (op) {
@@ -59,7 +59,7 @@ static float rounded(rv_op op, float a, float b, float c)
 
 /* The same in long double, whose 64 significant bits hold any tie of
  * single precision exactly (a tie needs 25). */
-static long double rounded_wide(rv_op op, long double a, long double b, long double c)
+static long double rounded_wide(rv_op op, volatile long double a, volatile long double b, volatile long double c)
 {
     volatile long double r;
     switch (op) {
@@ -139,7 +139,8 @@ static uint32_t from_integer(uint32_t a, unsigned rm, bool is_unsigned, uint32_t
     long double exact = is_unsigned ? (long double)a : (long double)(int32_t)a;
     fesetround(host_modes[rm == RV_RM_RMM ? RV_RM_RNE : rm]);
     feclearexcept(FE_ALL_EXCEPT);
-    volatile float r = is_unsigned ? (float)a : (float)(int32_t)a;
+    volatile uint32_t word = a; /* read after feclearexcept: the conversion cannot move before it */
+    volatile float r = is_unsigned ? (float)word : (float)(int32_t)word;
     uint32_t flags = raised_flags();
     float result = rm == RV_RM_RMM && (flags & RV_FFLAG_NX) ? ties_away(exact, r) : r;
     fesetround(FE_TONEAREST);
