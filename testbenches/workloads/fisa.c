@@ -5,13 +5,17 @@
  * arithmetic under its rounding modes (fenv) and RISC-V's rules written out
  * here from the specification: the canonical NaN, fmin/fmax's NaN and
  * signed-zero order, saturating conversions, ties away from zero. Not the
- * simulator's rv32_float.c, so that a mistake there cannot pass both. */
+ * simulator's rv32_float.c, so that a mistake there cannot pass both. Then
+ * the scalar reference interpreter (which shares rv32_float.c) must leave
+ * the same words, which checks its F path. */
 #include <fenv.h>
 #include <limits.h>
 #include <math.h>
 
 #include "host_common.h"
 #include "kernels/fisa_ops.h"
+#include "rv32_reference.h"
+#include "sparse_memory.h"
 
 enum { NX = 1, UF = 2, OF = 4, DZ = 8, NV = 16 };
 enum { rne, rtz, rdn, rup, rmm };
@@ -156,6 +160,50 @@ static uint32_t classify(uint32_t a)
     }
 }
 
+static bool reference_access(void *memory, bool is_write, uint32_t address, void *data, unsigned size)
+{
+    if (is_write) sparse_memory_write(memory, address, data, size);
+    else sparse_memory_read(memory, address, data, size);
+    return true;
+}
+
+/* Runs every thread alone in the reference interpreter on the launch's
+ * inputs; 0 when it leaves out's words. */
+static int check_reference(workload_context *context, gpu_module *module, const struct fisa_args *args, uint32_t block,
+                           const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *out)
+{
+    uint32_t n = args->n, ctas = (n + block - 1) / block, words = n * FISA_WORDS;
+    sparse_memory *memory = sparse_memory_create();
+    uint32_t *left = malloc(4 * (size_t)words);
+    int status = 0;
+    if (!memory || !left) {
+        status = workload_fail(context, "out of host memory");
+        goto done;
+    }
+    sparse_memory_write(memory, GPU_ARGS_ADDRESS, args, sizeof *args);
+    sparse_memory_write(memory, args->a, a, 4 * n);
+    sparse_memory_write(memory, args->b, b, 4 * n);
+    sparse_memory_write(memory, args->c, c, 4 * n);
+    const kernel_function *entry = kernel_image_find_function(gpu_module_image(module), "fisa");
+    for (uint32_t cta = 0; cta < ctas && !status; cta++)
+        for (uint32_t t = 0; t < block && !status; t++) {
+            rv_reference_thread thread = {{t, 0, 0}, {block, 1, 1}, {cta, 0, 0}, {ctas, 1, 1}, 32, GPU_ARGS_ADDRESS, 4096};
+            char error[512];
+            if (!rv_reference_run(gpu_module_image(module), entry->start, &thread, reference_access, memory, 100000, NULL, error,
+                                  sizeof error))
+                status = workload_fail(context, "fisa: thread %u of CTA %u in the reference: %s", t, cta, error);
+        }
+    sparse_memory_read(memory, args->out, left, 4 * (size_t)words);
+    for (uint32_t w = 0; w < words && !status; w++)
+        if (left[w] != out[w])
+            status = workload_fail(context, "fisa: word %u of thread %u is 0x%08x, the reference interpreter left 0x%08x", w % FISA_WORDS,
+                                   w / FISA_WORDS, out[w], left[w]);
+done:
+    sparse_memory_destroy(memory);
+    free(left);
+    return status;
+}
+
 int fisa_main(gpu_device *device, workload_context *context)
 {
     static const uint32_t edges[] = {
@@ -231,8 +279,10 @@ int fisa_main(gpu_device *device, workload_context *context)
                 status = workload_fail(context, "fisa: thread %u (a = 0x%08x, b = 0x%08x, c = 0x%08x): %s gave %s 0x%08x, expected 0x%08x",
                                        i, x, y, z, names[k / 2], k % 2 ? "fflags" : "", r[k], expected[k]);
     }
+    if (!status) status = check_reference(context, module, &args, block, a, b, c, out);
     if (!status && context->log)
-        fprintf(context->log, "fisa: %u threads, each with %u F results and their fflags correct\n", n, FISA_RESULTS);
+        fprintf(context->log, "fisa: %u threads, each with %u F results and their fflags correct, as in the reference interpreter\n", n,
+                FISA_RESULTS);
 done:
     gpu_module_unload(module);
     free(a), free(b), free(c), free(out);
