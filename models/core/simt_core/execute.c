@@ -1,4 +1,4 @@
-/* execute: the issue stage of the core: the cycle's orchestration, warp readiness and issue (ALU, CSR, branch, jump, TX and barrier instructions). Kept in one file so that the cycle's steps inline (no link-time optimisation). */
+/* execute: the issue stage of the core: the cycle's orchestration, warp readiness and issue (ALU, F, CSR, branch, jump, TX and barrier instructions). Kept in one file so that the cycle's steps inline (no link-time optimisation). */
 #include "execute.h"
 
 #include <inttypes.h>
