@@ -260,8 +260,15 @@ void rv_disassemble(const rv_insn *insn, uint32_t pc, char *out, size_t out_size
         break;
     case RV_CLASS_CSR: snprintf(out, out_size, "csrr %s, 0x%x", rd, (unsigned)insn->imm); break;
     case RV_CLASS_FLOAT:
-        if (insn->op == RV_FCSR_ACCESS)
-            snprintf(out, out_size, "csr 0x%x, funct3 %u, %s, %s", (unsigned)insn->imm, (insn->raw >> 12) & 7, rd, rs1);
+        if (insn->op == RV_FCSR_ACCESS) {
+            static const char *const accesses[8] = {"", "csrrw", "csrrs", "csrrc", "", "csrrwi", "csrrsi", "csrrci"};
+            static const char *const csrs[4] = {"", "fflags", "frm", "fcsr"};
+            unsigned funct3 = (insn->raw >> 12) & 7;
+            if (funct3 >= 5)
+                snprintf(out, out_size, "%s %s, %s, %u", accesses[funct3], rd, csrs[insn->imm & 3], (insn->raw >> 15) & 31);
+            else
+                snprintf(out, out_size, "%s %s, %s, %s", accesses[funct3], rd, csrs[insn->imm & 3], rs1);
+        }
         else if (rv_is_fused((rv_op)insn->op))
             snprintf(out, out_size, "%s %s, %s, %s, %s", name, rd, rs1, rs2, rv_register_name(rv_rs3(insn)));
         else if (insn->rs2 == 0)
