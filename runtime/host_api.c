@@ -1,4 +1,5 @@
 #include "host_backend.h"
+#include "host_printf.h"
 
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -277,6 +278,7 @@ bool gpu_launch(gpu_device *d, gpu_module *m, const char *name, gpu_dim3 grid, g
     if (shared_bytes > (1u << 30)) return set_error(d, "launch of '%s': %u bytes of dynamic shared memory", name, shared_bytes);
     if (args_size > GPU_ARGS_MAX) return set_error(d, "launch of '%s': %zu bytes of arguments (at most %u)", name, args_size, GPU_ARGS_MAX);
     if (args_size && !gpu_copy_to_device(d, GPU_ARGS_ADDRESS, args, args_size)) return false;
+    if (!host_printf_clear(d, m->image)) return false;
     simt_launch *l = &d->launch;
     memset(l, 0, sizeof *l);
     l->image = m->image;
@@ -309,7 +311,7 @@ bool gpu_synchronize(gpu_device *d)
         return set_error(d, "the kernel stopped with %llu of %llu CTAs finished", (unsigned long long)d->launch.finished_ctas,
                          (unsigned long long)d->launch.total_ctas);
     d->launches++;
-    return true;
+    return host_printf_flush(d, d->launch.image, stdout); /* after the launch, as CUDA prints */
 }
 
 bool gpu_tm_record(gpu_device *d, bool on)

@@ -29,5 +29,6 @@ struct isa_args { uint32_t a, b, in, out, global, shared_out, n; };
 struct fisa_args { uint32_t a, b, c, out, n; };
 struct saxpy_args { uint32_t x, y, clocks, n; float alpha; };
 struct freduction_args { uint32_t input, partial_sums, n; };
+struct printf_args { uint32_t n; };
 
 #endif
