@@ -466,7 +466,7 @@ kernel_image *kernel_image_load_memory(const uint8_t *elf, size_t size, char *er
         goto fail;
     }
     if ((image->text_start & 3) || (image->text_end & 3)) {
-        failf(error, error_size, "text is not 4-byte aligned (compressed instructions? build with -march=rv32ima)");
+        failf(error, error_size, "text is not 4-byte aligned (compressed instructions? build with -march=rv32imaf)");
         goto fail;
     }
     size_t count = (image->text_end - image->text_start) / 4;

@@ -283,7 +283,7 @@ static bool simt_core_finished(void *core)
 
 const simtx_block_info simt_core_block_info = {
     .name = "simt_core",
-    .summary = "SIMT core running RV32IMA kernels per lane: IPDOM stack, GTO/LRR warp schedulers, scoreboard, barriers; global memory through an ldst_unit block, shared memory through an lds block",
+    .summary = "SIMT core running RV32IMAF kernels per lane: IPDOM stack, GTO/LRR warp schedulers, scoreboard, barriers; global memory through an ldst_unit block, shared memory through an lds block",
     .params = &simt_core_param_table,
     .sockets = simt_core_sockets,
     .socket_count = 2,

@@ -1,4 +1,4 @@
-/* simt_core: a SIMT core that runs real RV32IMA kernels, one interpreter
+/* simt_core: a SIMT core that runs real RV32IMAF kernels, one interpreter
  * lane per thread, warps reconverging through an IPDOM SIMT stack, with a
  * warp scheduler (GTO or loose round-robin), a scoreboard with configurable
  * pipeline latencies, CTA barriers, and an LD/ST unit (coalescing into
