@@ -1,5 +1,6 @@
 #include "host_backend.h"
 #include "memcheck.h"
+#include "host_printf.h"
 
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -448,6 +449,7 @@ bool gpu_launch(gpu_device *d, gpu_module *m, const char *name, gpu_dim3 grid, g
     if (args_size > GPU_ARGS_MAX) return set_error(d, "launch of '%s': %zu bytes of arguments (at most %u)", name, args_size, GPU_ARGS_MAX);
     if (args_size && !args) return set_error(d, "launch of '%s': %zu bytes of arguments from NULL", name, args_size);
     if (args_size && !access(d, true, GPU_ARGS_ADDRESS, (void *)(uintptr_t)args, args_size)) return false;
+    if (!host_printf_clear(d, m->image)) return false;
     simt_launch *l = &d->launch;
     memset(l, 0, sizeof *l);
     l->image = m->image;
@@ -482,7 +484,7 @@ bool gpu_synchronize(gpu_device *d)
         return set_error(d, "the kernel stopped with %llu of %llu CTAs finished", (unsigned long long)d->launch.finished_ctas,
                          (unsigned long long)d->launch.total_ctas);
     d->launches++;
-    return true;
+    return host_printf_flush(d, d->launch.image, stdout); /* after the launch, as CUDA prints */
 }
 
 bool gpu_tm_record(gpu_device *d, bool on)

@@ -4,9 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rv32_float.h"
+
 #define RETURN_SENTINEL 0xfffffff0u /* ra at entry: returning there ends the thread */
 
-static uint32_t csr(const rv_reference_thread *t, unsigned number, bool *ok)
+/* steps: the instructions run so far, the thread's clock (no timing here). */
+static uint32_t csr(const rv_reference_thread *t, unsigned number, uint64_t steps, bool *ok)
 {
     uint32_t linear = t->thread[0] + t->block_dim[0] * (t->thread[1] + t->block_dim[1] * t->thread[2]);
     *ok = true;
@@ -18,6 +21,8 @@ static uint32_t csr(const rv_reference_thread *t, unsigned number, bool *ok)
     case RV_CSR_WARP_ID: return linear / t->warp_size;
     case RV_CSR_LANE_ID: return linear % t->warp_size;
     case RV_CSR_WARP_SIZE: return t->warp_size;
+    case RV_CSR_CYCLE: case RV_CSR_TIME: return (uint32_t)steps;
+    case RV_CSR_CYCLEH: case RV_CSR_TIMEH: return (uint32_t)(steps >> 32);
     default: *ok = false; return 0;
     }
 }
@@ -26,7 +31,8 @@ bool rv_reference_run(const kernel_image *image, uint32_t entry_pc, const rv_ref
                       rv_reference_access access, void *context, uint64_t max_steps, uint64_t *steps, char *error,
                       size_t error_size)
 {
-    uint32_t x[32] = {0};
+    uint32_t x[RV_REGISTERS] = {0}; /* x0-x31, f0-f31 */
+    uint32_t fcsr = 0;
     uint8_t *local = calloc(1, thread->local_bytes);
     if (!local) {
         snprintf(error, error_size, "out of memory");
@@ -73,7 +79,7 @@ bool rv_reference_run(const kernel_image *image, uint32_t entry_pc, const rv_ref
             break;
         case RV_CLASS_CSR: {
             bool known;
-            result = csr(thread, (unsigned)i->imm, &known);
+            result = csr(thread, (unsigned)i->imm, n, &known);
             if (!known) {
                 kernel_image_describe_pc(image, pc, where, sizeof where);
                 snprintf(error, error_size, "reference: unknown CSR at %s", where);
@@ -123,6 +129,19 @@ bool rv_reference_run(const kernel_image *image, uint32_t entry_pc, const rv_ref
             }
             write = cls != RV_CLASS_STORE;
             result = cls == RV_CLASS_LOAD ? rv_extend_load(op, old) : old;
+            break;
+        }
+        case RV_CLASS_FLOAT: {
+            unsigned rm = rv_float_rounding(i, fcsr);
+            if (op == RV_FCSR_ACCESS) {
+                result = rv_fcsr_access(i, a, &fcsr);
+            } else if (rm == RV_RM_DYNAMIC && rv_float_rounds(op)) {
+                kernel_image_describe_pc(image, pc, where, sizeof where);
+                snprintf(error, error_size, "reference: reserved rounding mode at %s", where);
+                ok = false;
+            } else {
+                result = rv_float_compute(op, rm, a, b, x[rv_is_fused(op) ? rv_rs3(i) : 0], &fcsr);
+            }
             break;
         }
         case RV_CLASS_FENCE: write = false; break;

@@ -1,5 +1,5 @@
-/* y = a * x + y, one element per thread (integers: the cores run RV32IMA,
- * without floating point). */
+/* y = a * x + y, one element per thread, in integers (exact, so the host
+ * compares without tolerance; the float saxpy is the `saxpy` workload). */
 #include "gpu.h"
 #include "saxpy.h"
 

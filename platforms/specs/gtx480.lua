@@ -38,6 +38,13 @@ return {
         ctas = 8,                -- GPGPU-Sim GTX480: 8 CTAs per core
         registers = 32768,       -- GPGPU-Sim GTX480: 32768 registers per core
         shared_memory = 16 * 1024, -- tables: "Shared Memory per Core 16KB" (CTA placement; the lds holds it)
+        -- Single precision, GPGPU-Sim's GTX480 configuration: -ptx_opcode_latency_fp
+        -- 4,13,4,5,39 (ADD,MAX,MUL,MAD,DIV); square root on the SFU, whose
+        -- latency the configuration leaves at GPGPU-Sim's default 8.
+        fp_latency = 4,          -- ADD and MUL (min/max, moves and compares too: the SP unit's add path)
+        fma_latency = 5,         -- MAD
+        fdiv_latency = 39,       -- DIV
+        fsqrt_latency = 8,       -- -ptx_opcode_latency_sfu default
     },
 
     -- ldst_unit parameters (a core's LD/ST unit for global memory, one per core).

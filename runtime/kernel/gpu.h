@@ -1,4 +1,4 @@
-/* gpu.h: intrinsics for simtx kernels (C compiled for RV32IMA, run in SIMT).
+/* gpu.h: intrinsics for simtx kernels (C compiled for RV32IMAF, run in SIMT).
  *
  * Every intrinsic is always_inline: at -O0 a plain static inline would become
  * a call, and a call per thread id read would distort instruction counts.
@@ -57,6 +57,17 @@ GPU_INLINE uint32_t gpu_grid_dim_z(void) { return GPU_READ_CSR(GPU_CSR_NCTAID_Z)
 GPU_INLINE uint32_t gpu_warp_id(void) { return GPU_READ_CSR(GPU_CSR_WARP_ID); }
 GPU_INLINE uint32_t gpu_lane_id(void) { return GPU_READ_CSR(GPU_CSR_LANE_ID); }
 GPU_INLINE uint32_t gpu_warp_size(void) { return GPU_READ_CSR(GPU_CSR_WARP_SIZE); }
+/* The core's cycle count (CUDA's clock64()): the cycle and cycleh CSRs,
+ * the high word read again until it did not change between the reads. */
+GPU_INLINE uint64_t gpu_clock(void)
+{
+    uint32_t high, low;
+    do {
+        high = GPU_READ_CSR(0xc80);
+        low = GPU_READ_CSR(0xc00);
+    } while (GPU_READ_CSR(0xc80) != high);
+    return (uint64_t)high << 32 | low;
+}
 /* blockIdx.x * blockDim.x + threadIdx.x */
 GPU_INLINE uint32_t gpu_global_id_x(void) { return gpu_block_x() * gpu_block_dim_x() + gpu_thread_x(); }
 

@@ -57,6 +57,20 @@ static void test_decode_and_disassemble(void)
         {0x0005400b, 0, "gpu.clwb (a0)"},
         {0x0000500b, 0, "gpu.sfence"},
         {0xc0001073, 0, "csr-write 0xc00 (0xc0001073)"},
+        /* F: f registers by their ABI names, the rs3 of a fused op, fcsr accesses. */
+        {0x0085a507, 0, "flw fa0, 8(a1)"},
+        {0xfeb12e27, 0, "fsw fa1, -4(sp)"},
+        {0x00208053, 0, "fadd.s ft0, ft1, ft2"},
+        {0x68c5f543, 0, "fmadd.s fa0, fa1, fa2, fa3"},
+        {0x5800f053, 0, "fsqrt.s ft0, ft1"},
+        {0xc0051553, 0, "fcvt.w.s a0, fa0"},
+        {0xd015f553, 0, "fcvt.s.wu fa0, a1"},
+        {0xa0b52553, 0, "feq.s a0, fa0, fa1"},
+        {0xe00f9553, 0, "fclass.s a0, ft11"},
+        {0xf0050053, 0, "fmv.w.x ft0, a0"},
+        {0x00102573, 0, "csrrs a0, fflags, zero"},
+        {0x0021d5f3, 0, "csrrwi a1, frm, 3"},
+        {0xc0002573, 0, "csrr a0, 0xc00"},
         {0xffffffff, 0, "illegal 0xffffffff"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -73,6 +87,20 @@ static void test_decode_and_disassemble(void)
     CHECK_EQUAL(rv_class_of(RV_SFENCE), RV_CLASS_FENCE);
     CHECK_EQUAL(rv_access_size(RV_CLWB), 1);
     CHECK_EQUAL(rv_access_size(RV_NT_STORE), 4);
+    /* F operands in the one register index space; fields that are no
+     * register (fsqrt's rs2, fsrmi's immediate) read as x0 (no dependency). */
+    rv_insn f;
+    rv_decode(0x68c5f543, &f); /* fmadd.s fa0, fa1, fa2, fa3 */
+    CHECK_EQUAL(f.rd, RV_FLOAT_REGISTER(10));
+    CHECK_EQUAL(f.rs1, RV_FLOAT_REGISTER(11));
+    CHECK_EQUAL(rv_rs3(&f), RV_FLOAT_REGISTER(13));
+    rv_decode(0x5800f053, &f); /* fsqrt.s ft0, ft1 */
+    CHECK_EQUAL(f.rs2, 0);
+    rv_decode(0x0021d5f3, &f); /* fsrmi a1, 3 */
+    CHECK_EQUAL(f.op, RV_FCSR_ACCESS);
+    CHECK_EQUAL(f.rs1, 0);
+    rv_decode(0x00205053, &f); /* fadd.s with the reserved rounding mode 5 */
+    CHECK_EQUAL(f.op, RV_ILLEGAL);
     CHECK_EQUAL(rv_compute(RV_DIV, 7, 0), UINT32_MAX);
     CHECK_EQUAL(rv_compute(RV_REM, 7, 0), 7);
     CHECK_EQUAL(rv_compute(RV_DIV, 0x80000000u, UINT32_MAX), 0x80000000u);

@@ -14,6 +14,10 @@ int bintree_main(gpu_device *device, workload_context *context);
 int tx_rollback_main(gpu_device *device, workload_context *context);
 int tx_blind_main(gpu_device *device, workload_context *context);
 int isa_main(gpu_device *device, workload_context *context);
+int fisa_main(gpu_device *device, workload_context *context);
+int saxpy_main(gpu_device *device, workload_context *context);
+int freduction_main(gpu_device *device, workload_context *context);
+int printf_main(gpu_device *device, workload_context *context);
 int spmv_main(gpu_device *device, workload_context *context);
 int bfs_main(gpu_device *device, workload_context *context);
 int divergence_main(gpu_device *device, workload_context *context);
@@ -40,6 +44,10 @@ static const workload_info workloads[] = {
     {"bfs", "frontier-based breadth-first search, one launch per level", "n degree block seed", false, bfs_main},
     {"divergence", "divergence torture kernel checked against the scalar reference interpreter", "n block seed", false, divergence_main},
     {"isa", "instruction coverage: every RV32IMA instruction on edge operands, checked by the host's own arithmetic", "n block seed", false, isa_main},
+    {"fisa", "single-precision coverage: every F instruction and rounding mode on edge operands, results and fflags checked by the host's own arithmetic", "n block seed", false, fisa_main},
+    {"saxpy", "float y[i] = alpha * x[i] + y[i], and each thread's gpu_clock() around it", "n block seed", false, saxpy_main},
+    {"freduction", "float shared-memory tree reduction, one partial sum per CTA", "n block seed", false, freduction_main},
+    {"printf", "device printf: a line from every thread, printed by the host runtime after the launch", "n block", false, printf_main},
     {"pm_stream", "durable: StreamTriad, one undo-log transaction per CTA", "n per_thread block seed persist broken", false, pm_stream_main},
     {"pm_gemm", "durable: GEMM, one undo-log transaction per CTA", "n block seed persist broken", false, pm_gemm_main},
     {"pm_mvt", "durable: MVT (x1 += A y1), the output persisted every iteration", "n block seed persist broken", false, pm_mvt_main},

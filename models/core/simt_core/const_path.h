@@ -22,7 +22,7 @@ CYCLE_STEP void const_load_arguments(simt_core *c, warp *w, const kernel_insn *k
     unsigned size = rv_access_size(op);
     if (k->insn.rd && lowest == highest) {
         fill_lanes(c, reg(c, w, k->insn.rd), mask, rv_extend_load(op, const_read_argument(c->launch, lowest, size)));
-        if (mask == c->full_mask) w->uniform_registers |= 1u << k->insn.rd;
+        if (mask == c->full_mask) w->uniform_registers |= 1ull << k->insn.rd;
     } else if (k->insn.rd) {
         uint32_t *rd = reg(c, w, k->insn.rd);
         for (uint64_t m = mask; m; m &= m - 1) {

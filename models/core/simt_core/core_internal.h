@@ -14,6 +14,12 @@
 
 #define MAX_LANES 64
 
+/* A warp's register file: the integer and float registers (rv32.h's index
+ * space), then each lane's fcsr, so that a transaction's checkpoint and
+ * rollback cover all three. */
+#define FCSR_ROW RV_REGISTERS
+#define WARP_ROWS (RV_REGISTERS + 1)
+
 /* The sockets, both speaking ldst.h: global and persistent lanes (and the
  * lazy TM protocol) to the ldst_unit, shared lanes to the lds. */
 enum { LDST_PORT = 0, LDS_PORT = 1, TX_EVENTS_PORT = 2 };
@@ -44,13 +50,13 @@ typedef struct warp {
     /* Registers whose lanes all hold one value (bit r; a clear bit says
      * nothing): a memory instruction with such a base register has one
      * address, known without a pass over the lanes (the arguments' loads). */
-    uint32_t uniform_registers;
+    uint64_t uniform_registers;
     simt_stack stack;
-    uint32_t *registers;        /* [32][lanes]: lane-contiguous for the SIMD loops */
+    uint32_t *registers;        /* [WARP_ROWS][lanes]: lane-contiguous for the SIMD loops */
     tx_warp *tx;                /* transactional state, allocated at the first tx_begin */
     uint64_t next_issue;
     uint64_t age;               /* dispatch order, for GTO */
-    uint64_t register_ready[32];/* scoreboard: cycle a register can be read; UINT64_MAX: load in flight */
+    uint64_t register_ready[RV_REGISTERS];/* scoreboard: cycle a register can be read; UINT64_MAX: load in flight */
     uint8_t *local;             /* lanes * local_memory bytes, allocated on first use */
     /* lr/sc: a reservation per lane (address and the value lr read); sc
      * becomes a compare-and-swap against that value (ABA-blind, like a CAS). */
@@ -102,10 +108,10 @@ struct simt_core {
     uint32_t free_warps, free_ctas, free_registers, free_shared;
     /* Registers some launch's code on this core can write: the others are
      * still zero (calloc) in every warp slot. */
-    uint32_t written_registers;
+    uint64_t written_registers;
     /* The registers a new warp must find zero: those the launch kernel names
      * that some launch wrote (sp and a0 are set anyway). */
-    uint32_t launch_cleared_registers;
+    uint64_t launch_cleared_registers;
     uint64_t age_counter;
     uint64_t lsu_free_cycle;
     /* false: no CTA fits until one is released or a launch starts (other

@@ -10,14 +10,15 @@
 #include "lsu_socket.h"
 
 /* The registers the kernel's instructions name, and sp (always set). */
-static uint32_t kernel_register_mask(const kernel_image *image)
+static uint64_t kernel_register_mask(const kernel_image *image)
 {
-    uint32_t used = 1u << 2;
+    uint64_t used = 1u << 2;
     size_t count = (image->text_end - image->text_start) / 4;
     for (size_t i = 0; i < count; i++) {
         const rv_insn *insn = &image->insns[i].insn;
         if (insn->op == RV_ILLEGAL) continue;
-        used |= 1u << insn->rd | 1u << insn->rs1 | 1u << insn->rs2;
+        used |= 1ull << insn->rd | 1ull << insn->rs1 | 1ull << insn->rs2;
+        if (rv_is_fused((rv_op)insn->op)) used |= 1ull << rv_rs3(insn);
     }
     return used;
 }
@@ -25,7 +26,7 @@ static uint32_t kernel_register_mask(const kernel_image *image)
 /* The registers the code reachable from entry_pc writes (x0 excepted: no
  * write reaches it). Control flow is static (no indirect jumps), so a walk
  * over the decoded flow finds every instruction a warp can execute. */
-static uint32_t kernel_written_registers(const kernel_image *image, uint32_t entry_pc, char *error, size_t error_size)
+static uint64_t kernel_written_registers(const kernel_image *image, uint32_t entry_pc, char *error, size_t error_size)
 {
     size_t count = (image->text_end - image->text_start) / 4;
     uint8_t *seen = calloc(count + 1, 1); /* + 1: never a zero-byte allocation */
@@ -33,16 +34,16 @@ static uint32_t kernel_written_registers(const kernel_image *image, uint32_t ent
     if (!seen || !work) {
         free(seen), free(work);
         snprintf(error, error_size, "out of memory for the kernel's registers");
-        return UINT32_MAX;
+        return UINT64_MAX;
     }
     size_t pending = 0;
-    uint32_t written = 0;
+    uint64_t written = 0;
     const kernel_insn *entry = kernel_image_insn(image, entry_pc);
     if (entry) work[pending++] = (uint32_t)(entry - image->insns), seen[entry - image->insns] = 1;
     while (pending) {
         const kernel_insn *k = &image->insns[work[--pending]];
         rv_class cls = (rv_class)k->op_class;
-        if (cls != RV_CLASS_BRANCH && cls != RV_CLASS_STORE) written |= 1u << k->insn.rd; /* their rd field is immediate bits */
+        if (cls != RV_CLASS_BRANCH && cls != RV_CLASS_STORE) written |= 1ull << k->insn.rd; /* their rd field is immediate bits */
         uint32_t pc = image->text_start + 4 * (uint32_t)(k - image->insns);
         /* Successors: the target of a branch, jump, call or tx_begin (its
          * commit), and the next instruction unless control never falls
@@ -58,12 +59,12 @@ static uint32_t kernel_written_registers(const kernel_image *image, uint32_t ent
         }
     }
     free(seen), free(work);
-    return written & ~1u;
+    return written & ~1ull;
 }
 
 uint32_t simt_kernel_registers(const kernel_image *image)
 {
-    return (uint32_t)__builtin_popcount(kernel_register_mask(image) & ~1u); /* x0 needs no storage */
+    return (uint32_t)__builtin_popcountll(kernel_register_mask(image) & ~1ull); /* x0 needs no storage */
 }
 
 static uint32_t cta_threads(const simt_launch *l) { return l->block[0] * l->block[1] * l->block[2]; }
@@ -81,12 +82,12 @@ bool simt_core_start_launch(simt_core *c, simt_launch *launch, char *error, size
                  c->params.registers, c->params.shared_memory);
         return false;
     }
-    uint32_t written = kernel_written_registers(launch->image, launch->entry_pc, error, error_size);
-    if (written == UINT32_MAX) return false;
+    uint64_t written = kernel_written_registers(launch->image, launch->entry_pc, error, error_size);
+    if (written == UINT64_MAX) return false;
     c->launch = launch;
     c->image = launch->image;
     c->written_registers |= written;
-    uint32_t sp_and_a0 = 1u << 2 | 1u << 10;
+    uint64_t sp_and_a0 = 1u << 2 | 1u << 10;
     c->launch_cleared_registers = kernel_register_mask(launch->image) & c->written_registers & ~sp_and_a0;
     lsu_socket_launch_fence(c); /* CTAs may fit once the L1 has dropped the previous kernel's lines */
     return true;
@@ -180,10 +181,11 @@ bool cta_dispatch(simt_core *c, uint64_t now)
         w->next_issue = now + 1;
         warp_sched_set_hot(&c->sched, w_index, 0, STALL_NONE);
         w->age = c->age_counter++;
-        for (uint32_t left = c->launch_cleared_registers; left; left &= left - 1)
-            memset(reg(c, w, (unsigned)__builtin_ctz(left)), 0, sizeof(uint32_t) * c->lanes);
-        for (int r = 0; r < 32; r++) w->register_ready[r] = 0;
-        w->uniform_registers = UINT32_MAX; /* zero, or sp and a0 below (registers the kernel does not name are never read) */
+        for (uint64_t left = c->launch_cleared_registers; left; left &= left - 1)
+            memset(reg(c, w, (unsigned)__builtin_ctzll(left)), 0, sizeof(uint32_t) * c->lanes);
+        memset(reg(c, w, FCSR_ROW), 0, sizeof(uint32_t) * c->lanes); /* round to nearest, no flags */
+        for (int r = 0; r < RV_REGISTERS; r++) w->register_ready[r] = 0;
+        w->uniform_registers = UINT64_MAX; /* zero, or sp and a0 below (registers the kernel does not name are never read) */
         uint32_t first_thread = k * c->lanes;
         uint32_t active = threads - first_thread < c->lanes ? threads - first_thread : c->lanes;
         fill_lanes(c, reg(c, w, 2), c->full_mask, RV_LOCAL_BASE + (uint32_t)c->params.local_memory); /* sp */

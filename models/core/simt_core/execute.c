@@ -1,4 +1,4 @@
-/* execute: the issue stage of the core: the cycle's orchestration, warp readiness and issue (ALU, CSR, branch, jump, TX and barrier instructions). Kept in one file so that the cycle's steps inline (no link-time optimisation). */
+/* execute: the issue stage of the core: the cycle's orchestration, warp readiness and issue (ALU, F, CSR, branch, jump, TX and barrier instructions). Kept in one file so that the cycle's steps inline (no link-time optimisation). */
 #include "execute.h"
 
 #include <inttypes.h>
@@ -7,6 +7,7 @@
 #include "const_path.h"
 #include "cta.h"
 #include "lsu.h"
+#include "rv32_float.h"
 
 void exec_report_stack(simt_core *c, simt_stack_status status, uint32_t pc)
 {
@@ -24,10 +25,10 @@ bool exec_push(simt_core *c, warp *w, uint32_t pc, uint32_t reconverge, uint64_t
     return false;
 }
 
-/* Reads CSR csr into rd (NULL: x0) for the lanes of mask; false if the CSR
- * is unknown. One decision per warp, not per lane; thread ids step through
- * the block instead of dividing per lane. */
-static bool exec_read_csr(const simt_core *c, const warp *w, unsigned csr, uint64_t mask, uint32_t *rd)
+/* Reads CSR csr into rd (NULL: x0) for the lanes of mask at cycle now;
+ * false if the CSR is unknown. One decision per warp, not per lane; thread
+ * ids step through the block instead of dividing per lane. */
+static bool exec_read_csr(const simt_core *c, const warp *w, unsigned csr, uint64_t mask, uint32_t *rd, uint64_t now)
 {
     const simt_launch *l = c->launch;
     const cta_slot *cta = &c->ctas[w->cta_slot];
@@ -61,6 +62,9 @@ static bool exec_read_csr(const simt_core *c, const warp *w, unsigned csr, uint6
     case RV_CSR_NCTAID_X: case RV_CSR_NCTAID_Y: case RV_CSR_NCTAID_Z: uniform = l->grid[csr - RV_CSR_NCTAID_X]; break;
     case RV_CSR_WARP_ID: uniform = w->warp_in_cta; break;
     case RV_CSR_WARP_SIZE: uniform = c->lanes; break;
+    /* The core's clock, as CUDA's clock(); time has no separate timer. */
+    case RV_CSR_CYCLE: case RV_CSR_TIME: uniform = (uint32_t)now; break;
+    case RV_CSR_CYCLEH: case RV_CSR_TIMEH: uniform = (uint32_t)(now >> 32); break;
     default: return false;
     }
     if (rd) fill_lanes(c, rd, mask, uniform);
@@ -136,8 +140,16 @@ CYCLE_STEP bool exec_warp_ready(simt_core *c, uint32_t warp_index, uint64_t now,
     rv_class cls = (rv_class)k->op_class;
     /* Only these classes wait for anything more (tx_begin and sc included). */
     const uint32_t gated = 1u << RV_CLASS_LOAD | 1u << RV_CLASS_STORE | 1u << RV_CLASS_ATOMIC | 1u << RV_CLASS_BARRIER |
-                           1u << RV_CLASS_FENCE | 1u << RV_CLASS_TX;
+                           1u << RV_CLASS_FENCE | 1u << RV_CLASS_TX | 1u << RV_CLASS_FLOAT;
     if (!((gated >> cls) & 1)) return true;
+    if (cls == RV_CLASS_FLOAT) { /* a fused multiply-add's third source */
+        need = rv_is_fused((rv_op)k->insn.op) ? w->register_ready[rv_rs3(&k->insn)] : 0;
+        if (need <= now) return true;
+        *why = STALL_SCOREBOARD;
+        if (need < *when) *when = need;
+        warp_sched_set_hot(&c->sched, warp_index, need, STALL_SCOREBOARD);
+        return false;
+    }
     if (k->insn.op == RV_TX_COMMIT && w->pending_memory) { /* TX_COMMIT with none of its accesses in flight (tx.h) */
         *why = STALL_MEMORY;
         warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY); /* the last response wakes it */
@@ -266,9 +278,44 @@ CYCLE_STEP bool exec_uniform_argument_load(simt_core *c, warp *w, const kernel_i
         lsu_whole_warp_access(c, RV_CLASS_LOAD, rv_access_size((rv_op)k->insn.op), uniform_address, uniform_address,
                                uniform_address) != ACCESS_ARGUMENTS)
         return false;
-    w->uniform_registers &= ~(1u << k->insn.rd);
+    w->uniform_registers &= ~(1ull << k->insn.rd);
     const_load_arguments(c, w, k, mask, NULL, uniform_address, uniform_address, now);
     return true;
+}
+
+/* An F instruction (RV_CLASS_FLOAT) on the lanes of mask, each with its
+ * own fcsr (rounding mode, accrued flags); returns its latency, 0 when it
+ * failed the run (a reserved rounding mode). Out of line, like exec_sfence. */
+static __attribute__((noinline)) uint64_t exec_float(simt_core *c, warp *w, const kernel_insn *k, uint32_t pc, uint64_t mask)
+{
+    rv_op op = (rv_op)k->insn.op;
+    unsigned rd_index = k->insn.rd;
+    const uint32_t *a = reg(c, w, k->insn.rs1), *b = reg(c, w, k->insn.rs2);
+    const uint32_t *third = rv_is_fused(op) ? reg(c, w, rv_rs3(&k->insn)) : b;
+    uint32_t *fcsr = reg(c, w, FCSR_ROW), *rd = reg(c, w, rd_index);
+    for (uint64_t m = mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m), result;
+        if (op == RV_FCSR_ACCESS) {
+            result = rv_fcsr_access(&k->insn, a[l], &fcsr[l]);
+        } else {
+            unsigned rm = rv_float_rounding(&k->insn, fcsr[l]);
+            if (rm == RV_RM_DYNAMIC && rv_float_rounds(op)) {
+                char where[320];
+                core_describe(c, w, pc, where, sizeof where);
+                core_fail(c, "reserved rounding mode (lane %u, frm %u) at %s", l, (fcsr[l] >> 5) & 7, where);
+                return 0;
+            }
+            result = rv_float_compute(op, rm, a[l], b[l], third[l], &fcsr[l]);
+        }
+        if (rd_index) rd[l] = result;
+    }
+    w->uniform_registers &= ~(1ull << rd_index);
+    switch (op) {
+    case RV_FDIV: return (uint64_t)c->params.fdiv_latency;
+    case RV_FSQRT: return (uint64_t)c->params.fsqrt_latency;
+    case RV_FMADD: case RV_FMSUB: case RV_FNMSUB: case RV_FNMADD: return (uint64_t)c->params.fma_latency;
+    default: return (uint64_t)c->params.fp_latency;
+    }
 }
 
 /* The persist barrier, issued once the warp's earlier accesses have all
@@ -344,7 +391,7 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
         bool immediate = (k->insn.raw & 0x7f) == 0x13;
         uint32_t *rd = reg(c, w, rd_index);
         const uint32_t *a = reg(c, w, k->insn.rs1), *b = reg(c, w, k->insn.rs2);
-        w->uniform_registers &= ~(1u << rd_index); /* not followed through ALU ops: each would pay for it */
+        w->uniform_registers &= ~(1ull << rd_index); /* not followed through ALU ops: each would pay for it */
         if (op == RV_LUI || op == RV_AUIPC) {
             uint32_t value = (uint32_t)k->insn.imm + (op == RV_AUIPC ? pc : 0);
             fill_lanes(c, rd, mask, value);
@@ -360,8 +407,8 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
         break;
     }
     case RV_CLASS_CSR:
-        w->uniform_registers &= ~(1u << rd_index);
-        if (!exec_read_csr(c, w, (unsigned)k->insn.imm, mask, rd_index ? reg(c, w, rd_index) : NULL)) {
+        w->uniform_registers &= ~(1ull << rd_index);
+        if (!exec_read_csr(c, w, (unsigned)k->insn.imm, mask, rd_index ? reg(c, w, rd_index) : NULL, now)) {
             core_describe(c, w, pc, where, sizeof where);
             core_fail(c, "read of unknown CSR 0x%x at %s", (unsigned)k->insn.imm, where);
             return ISSUE_FAILED;
@@ -388,7 +435,7 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
         w->next_issue = now + (uint64_t)c->params.branch_latency;
         if (k->flow != KERNEL_FLOW_RETURN && rd_index) {
             fill_lanes(c, reg(c, w, rd_index), mask, pc + 4);
-            w->uniform_registers &= ~(1u << rd_index);
+            w->uniform_registers &= ~(1ull << rd_index);
         }
         switch ((kernel_flow)k->flow) {
         case KERNEL_FLOW_JUMP: next_pc = k->target; break;
@@ -411,6 +458,10 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
         }
         break;
     case RV_CLASS_LOAD: case RV_CLASS_STORE: case RV_CLASS_ATOMIC:
+        break;
+    case RV_CLASS_FLOAT:
+        latency = exec_float(c, w, k, pc, mask);
+        if (!latency) return ISSUE_FAILED;
         break;
     case RV_CLASS_FENCE:
         if (op == RV_SFENCE && !exec_sfence(c, w, warp_index, pc, mask, now)) return ISSUE_FAILED;
@@ -439,7 +490,7 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
                     w->tx->lane[l].depth--;
                     if (rd_index) reg(c, w, rd_index)[l] = 1;
                 }
-                w->uniform_registers &= ~(1u << rd_index);
+                w->uniform_registers &= ~(1ull << rd_index);
                 break;
             }
             tx_client_commit(c, w, warp_index, rd_index, mask, now);

@@ -11,6 +11,7 @@
 #define SHT_SYMTAB 2
 #define SHF_EXECINSTR 4
 #define STT_FUNC 2
+#define STT_OBJECT 1
 
 static uint16_t read16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static uint32_t read32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
@@ -429,6 +430,18 @@ kernel_image *kernel_image_load_memory(const uint8_t *elf, size_t size, char *er
         for (uint32_t e = 0; e + entsize <= table_size; e += entsize) {
             const uint8_t *sym = elf + offset + e;
             uint32_t name = read32(sym), value = read32(sym + 4), sym_size = read32(sym + 8);
+            bool is_printf_buffer = (sym[12] & 15) == STT_OBJECT && name < str_size &&
+                                    memchr(elf + str_offset + name, 0, str_size - name) &&
+                                    !strcmp((const char *)elf + str_offset + name, KERNEL_PRINTF_BUFFER);
+            if (is_printf_buffer) {
+                if (rv_window_of(value) != RV_WINDOW_GLOBAL || (value & 3) || sym_size < 8 || (sym_size & 3)) {
+                    failf(error, error_size, "%s at 0x%x (size %u) is not a word array in the global window", KERNEL_PRINTF_BUFFER,
+                          value, sym_size);
+                    goto fail;
+                }
+                image->printf_buffer = value, image->printf_buffer_size = sym_size;
+                continue;
+            }
             if ((sym[12] & 15) != STT_FUNC || !sym_size) continue;
             if (name >= str_size || !memchr(elf + str_offset + name, 0, str_size - name)) {
                 failf(error, error_size, "malformed ELF: a symbol name lies outside its string table");
@@ -454,7 +467,7 @@ kernel_image *kernel_image_load_memory(const uint8_t *elf, size_t size, char *er
         goto fail;
     }
     if ((image->text_start & 3) || (image->text_end & 3)) {
-        failf(error, error_size, "text is not 4-byte aligned (compressed instructions? build with -march=rv32ima)");
+        failf(error, error_size, "text is not 4-byte aligned (compressed instructions? build with -march=rv32imaf)");
         goto fail;
     }
     size_t count = (image->text_end - image->text_start) / 4;

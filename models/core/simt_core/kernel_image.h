@@ -57,7 +57,12 @@ typedef struct kernel_image {
     kernel_segment *data_segments; /* to copy into the global window */
     size_t data_segment_count;
     uint32_t static_shared_bytes;  /* .shared variables */
+    /* gpu_printf.h's record buffer (KERNEL_PRINTF_BUFFER) in the global
+     * window, and its size in bytes; 0 when no code calls gpu_printf. */
+    uint32_t printf_buffer, printf_buffer_size;
 } kernel_image;
+
+#define KERNEL_PRINTF_BUFFER "gpu_printf_buffer"
 
 /* Loads and verifies; on failure returns NULL with a message in error. */
 kernel_image *kernel_image_load_file(const char *path, char *error, size_t error_size);

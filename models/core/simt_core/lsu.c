@@ -51,7 +51,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
     uint32_t lanes = c->lanes; /* a local: the stores below cannot change it */
     bool uniform_base = (w->uniform_registers >> k->insn.rs1) & 1;
     /* Loads write rd (set again below for an argument the whole warp reads). */
-    if (cls != RV_CLASS_STORE) w->uniform_registers &= ~(1u << k->insn.rd);
+    if (cls != RV_CLASS_STORE) w->uniform_registers &= ~(1ull << k->insn.rd);
     if (uniform_base) { /* one address for the warp (the lanes' copies are made below, if needed) */
         lowest = highest = address_bits = base[0] + (uint32_t)offset;
     } else if (mask == c->full_mask) { /* every lane: plain loops */

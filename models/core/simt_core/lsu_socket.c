@@ -217,7 +217,7 @@ void lsu_socket_response(simt_core *c, unsigned port, const simtx_msg *msg, uint
         if (op == RV_LR)
             for (uint32_t m = lanes; m; m &= m - 1) w->reserved_value[first + (unsigned)__builtin_ctz(m)] = ldst_slot(msg, (unsigned)__builtin_ctz(m));
         if (!entry->rd) {
-        } else if (op == RV_LW || entry->op_class == RV_CLASS_ATOMIC) {
+        } else if (op == RV_LW || op == RV_FLW || entry->op_class == RV_CLASS_ATOMIC) {
             if (lanes == UINT32_MAX) memcpy(rd, msg->data, LDST_BEAT_BYTES); /* the usual full warp */
             else
                 for (uint32_t m = lanes; m; m &= m - 1) rd[__builtin_ctz(m)] = ldst_slot(msg, (unsigned)__builtin_ctz(m));

@@ -11,20 +11,71 @@ static const char *const op_names[RV_OP_COUNT] = {
     "lr.w", "sc.w", "amoswap.w", "amoadd.w", "amoxor.w", "amoand.w", "amoor.w", "amomin.w", "amomax.w", "amominu.w", "amomaxu.w",
     "fence", "ecall", "ebreak", "csrr", "csr-write",
     "gpu.bar", "gpu.exit", "gpu.tx_begin", "gpu.tx_commit", "gpu.clwb", "gpu.sfence", "gpu.nt_store",
+    "flw", "fsw", "fadd.s", "fsub.s", "fmul.s", "fdiv.s", "fsqrt.s", "fmin.s", "fmax.s",
+    "fmadd.s", "fmsub.s", "fnmsub.s", "fnmadd.s", "fsgnj.s", "fsgnjn.s", "fsgnjx.s",
+    "fcvt.w.s", "fcvt.wu.s", "fcvt.s.w", "fcvt.s.wu", "fmv.x.w", "fmv.w.x", "feq.s", "flt.s", "fle.s", "fclass.s",
+    "fcsr-access",
 };
 
-static const char *const register_names[32] = {
+static const char *const register_names[RV_REGISTERS] = {
     "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
-    "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+    "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+    "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "fs0", "fs1", "fa0", "fa1", "fa2", "fa3", "fa4", "fa5",
+    "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
 
 const char *rv_op_name(rv_op op) { return op < RV_OP_COUNT ? op_names[op] : "?"; }
-const char *rv_register_name(unsigned reg) { return register_names[reg & 31]; }
+const char *rv_register_name(unsigned reg) { return register_names[reg % RV_REGISTERS]; }
 
 static int32_t sign_extend(uint32_t value, unsigned bits)
 {
     uint32_t m = 1u << (bits - 1);
     value &= (bits == 32) ? UINT32_MAX : ((1u << bits) - 1);
     return (int32_t)((value ^ m) - m);
+}
+
+/* The OP-FP major opcode (0x53): arithmetic, conversions, moves and
+ * comparisons; F registers become RV_FLOAT_REGISTER indices, operand
+ * fields that are not registers become 0 (no scoreboard dependency). */
+static void decode_op_fp(unsigned funct3, unsigned funct7, rv_insn *insn)
+{
+    unsigned rs2 = insn->rs2;
+    bool rm_valid = funct3 != 5 && funct3 != 6;
+    rv_op op = RV_ILLEGAL;
+    bool rd_float = true, rs1_float = true, rs2_used = true;
+    switch (funct7) {
+    case 0x00: op = rm_valid ? RV_FADD : RV_ILLEGAL; break;
+    case 0x04: op = rm_valid ? RV_FSUB : RV_ILLEGAL; break;
+    case 0x08: op = rm_valid ? RV_FMUL : RV_ILLEGAL; break;
+    case 0x0c: op = rm_valid ? RV_FDIV : RV_ILLEGAL; break;
+    case 0x2c: op = rm_valid && rs2 == 0 ? RV_FSQRT : RV_ILLEGAL; rs2_used = false; break;
+    case 0x10: op = funct3 == 0 ? RV_FSGNJ : funct3 == 1 ? RV_FSGNJN : funct3 == 2 ? RV_FSGNJX : RV_ILLEGAL; break;
+    case 0x14: op = funct3 == 0 ? RV_FMIN : funct3 == 1 ? RV_FMAX : RV_ILLEGAL; break;
+    case 0x50:
+        op = funct3 == 2 ? RV_FEQ : funct3 == 1 ? RV_FLT : funct3 == 0 ? RV_FLE : RV_ILLEGAL;
+        rd_float = false;
+        break;
+    case 0x60:
+        op = !rm_valid ? RV_ILLEGAL : rs2 == 0 ? RV_FCVT_W_S : rs2 == 1 ? RV_FCVT_WU_S : RV_ILLEGAL;
+        rd_float = rs2_used = false;
+        break;
+    case 0x68:
+        op = !rm_valid ? RV_ILLEGAL : rs2 == 0 ? RV_FCVT_S_W : rs2 == 1 ? RV_FCVT_S_WU : RV_ILLEGAL;
+        rs1_float = rs2_used = false;
+        break;
+    case 0x70:
+        op = rs2 != 0 ? RV_ILLEGAL : funct3 == 0 ? RV_FMV_X_W : funct3 == 1 ? RV_FCLASS : RV_ILLEGAL;
+        rd_float = rs2_used = false;
+        break;
+    case 0x78:
+        op = rs2 == 0 && funct3 == 0 ? RV_FMV_W_X : RV_ILLEGAL;
+        rs1_float = rs2_used = false;
+        break;
+    }
+    if (op == RV_ILLEGAL) return;
+    insn->op = (uint8_t)op;
+    if (rd_float) insn->rd = (uint8_t)RV_FLOAT_REGISTER(insn->rd);
+    if (rs1_float) insn->rs1 = (uint8_t)RV_FLOAT_REGISTER(insn->rs1);
+    insn->rs2 = rs2_used ? (uint8_t)RV_FLOAT_REGISTER(rs2) : 0;
 }
 
 void rv_decode(uint32_t raw, rv_insn *insn)
@@ -112,6 +163,11 @@ void rv_decode(uint32_t raw, rv_insn *insn)
     case 0x73:
         if (funct3 == 0 && raw == 0x00000073) insn->op = RV_ECALL;
         else if (funct3 == 0 && raw == 0x00100073) insn->op = RV_EBREAK;
+        else if (funct3 != 0 && funct3 != 4 && (raw >> 20) >= RV_CSR_FFLAGS && (raw >> 20) <= RV_CSR_FCSR) {
+            insn->op = RV_FCSR_ACCESS; /* the immediate forms' rs1 field is the value (rv_csr_operand) */
+            insn->imm = (int32_t)(raw >> 20);
+            if (funct3 >= 5) insn->rs1 = 0;
+        }
         else if (funct3 == 2 && insn->rs1 == 0) { insn->op = RV_CSRR; insn->imm = (int32_t)(raw >> 20); }
         else if (funct3 != 0 && funct3 != 4) { insn->op = RV_CSR_OTHER; insn->imm = (int32_t)(raw >> 20); }
         break;
@@ -124,6 +180,22 @@ void rv_decode(uint32_t raw, rv_insn *insn)
     case 0x2b:
         if (funct3 == 2) { insn->op = RV_NT_STORE; insn->imm = imm_s; }
         break;
+    case 0x07:
+        if (funct3 == 2) { insn->op = RV_FLW; insn->imm = imm_i; insn->rd = (uint8_t)RV_FLOAT_REGISTER(insn->rd); insn->rs2 = 0; }
+        break;
+    case 0x27:
+        if (funct3 == 2) { insn->op = RV_FSW; insn->imm = imm_s; insn->rs2 = (uint8_t)RV_FLOAT_REGISTER(insn->rs2); }
+        break;
+    case 0x43: case 0x47: case 0x4b: case 0x4f:
+        if ((funct7 & 3) == 0 && funct3 != 5 && funct3 != 6) { /* fmt S; a valid rounding mode */
+            static const uint8_t ops[4] = {RV_FMADD, RV_FMSUB, RV_FNMSUB, RV_FNMADD};
+            insn->op = ops[(opcode >> 2) & 3];
+            insn->rd = (uint8_t)RV_FLOAT_REGISTER(insn->rd);
+            insn->rs1 = (uint8_t)RV_FLOAT_REGISTER(insn->rs1);
+            insn->rs2 = (uint8_t)RV_FLOAT_REGISTER(insn->rs2);
+        }
+        break;
+    case 0x53: decode_op_fp(funct3, funct7, insn); break;
     }
 }
 
@@ -150,7 +222,9 @@ rv_class rv_class_of(rv_op op)
     case RV_EXIT: return RV_CLASS_EXIT;
     case RV_FENCE: case RV_SFENCE: return RV_CLASS_FENCE;
     case RV_TX_BEGIN: case RV_TX_COMMIT: return RV_CLASS_TX;
-    default: return RV_CLASS_ILLEGAL;
+    case RV_FLW: return RV_CLASS_LOAD;
+    case RV_FSW: return RV_CLASS_STORE;
+    default: return op > RV_FSW && op < RV_OP_COUNT ? RV_CLASS_FLOAT : RV_CLASS_ILLEGAL;
     }
 }
 
@@ -185,6 +259,23 @@ void rv_disassemble(const rv_insn *insn, uint32_t pc, char *out, size_t out_size
         else snprintf(out, out_size, "%s %s, %s, (%s)", name, rd, rs2, rs1);
         break;
     case RV_CLASS_CSR: snprintf(out, out_size, "csrr %s, 0x%x", rd, (unsigned)insn->imm); break;
+    case RV_CLASS_FLOAT:
+        if (insn->op == RV_FCSR_ACCESS) {
+            static const char *const accesses[8] = {"", "csrrw", "csrrs", "csrrc", "", "csrrwi", "csrrsi", "csrrci"};
+            static const char *const csrs[4] = {"", "fflags", "frm", "fcsr"};
+            unsigned funct3 = (insn->raw >> 12) & 7;
+            if (funct3 >= 5)
+                snprintf(out, out_size, "%s %s, %s, %u", accesses[funct3], rd, csrs[insn->imm & 3], (insn->raw >> 15) & 31);
+            else
+                snprintf(out, out_size, "%s %s, %s, %s", accesses[funct3], rd, csrs[insn->imm & 3], rs1);
+        }
+        else if (rv_is_fused((rv_op)insn->op))
+            snprintf(out, out_size, "%s %s, %s, %s, %s", name, rd, rs1, rs2, rv_register_name(rv_rs3(insn)));
+        else if (insn->rs2 == 0)
+            snprintf(out, out_size, "%s %s, %s", name, rd, rs1);
+        else
+            snprintf(out, out_size, "%s %s, %s, %s", name, rd, rs1, rs2);
+        break;
     case RV_CLASS_TX:
         if (insn->op == RV_TX_COMMIT) snprintf(out, out_size, "%s %s", name, rd);
         else snprintf(out, out_size, "%s", name);

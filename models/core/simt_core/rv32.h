@@ -1,4 +1,4 @@
-/* RV32IMA + simtx custom ops: decoding, disassembly and the per-lane
+/* RV32IMAF + simtx custom ops: decoding, disassembly and the per-lane
  * arithmetic shared by the SIMT core and the scalar reference interpreter. */
 #ifndef SIMTX_RV32_H
 #define SIMTX_RV32_H
@@ -34,6 +34,20 @@ static inline rv_window rv_window_of(uint32_t address)
     return RV_WINDOW_NONE;
 }
 
+/* Register indices of rv_insn: x0-x31 are 0-31, the F extension's f0-f31
+ * are 32-63 (one index space, so that the scoreboard and the LD/ST path
+ * treat flw/fsw like lw/sw). */
+#define RV_FLOAT_REGISTER(n) (32u + (n))
+#define RV_REGISTERS 64
+
+/* Standard CSRs: the F extension's (fcsr = frm << 5 | fflags) and the
+ * counters (cycle: the core's clock; instret: the warp's instructions). */
+enum {
+    RV_CSR_FFLAGS = 0x001, RV_CSR_FRM = 0x002, RV_CSR_FCSR = 0x003,
+    RV_CSR_CYCLE = 0xc00, RV_CSR_TIME = 0xc01, RV_CSR_INSTRET = 0xc02,
+    RV_CSR_CYCLEH = 0xc80, RV_CSR_TIMEH = 0xc81, RV_CSR_INSTRETH = 0xc82
+};
+
 /* Custom read-only CSRs (runtime/kernel/gpu.h). */
 enum {
     RV_CSR_TID_X = 0xcc0, RV_CSR_TID_Y, RV_CSR_TID_Z,
@@ -57,17 +71,26 @@ typedef enum rv_op {
     RV_FENCE, RV_ECALL, RV_EBREAK, RV_CSRR, RV_CSR_OTHER,
     /* simtx custom ops */
     RV_BAR, RV_EXIT, RV_TX_BEGIN, RV_TX_COMMIT, RV_CLWB, RV_SFENCE, RV_NT_STORE,
+    /* F (single precision) */
+    RV_FLW, RV_FSW,
+    RV_FADD, RV_FSUB, RV_FMUL, RV_FDIV, RV_FSQRT, RV_FMIN, RV_FMAX,
+    RV_FMADD, RV_FMSUB, RV_FNMSUB, RV_FNMADD,
+    RV_FSGNJ, RV_FSGNJN, RV_FSGNJX,
+    RV_FCVT_W_S, RV_FCVT_WU_S, RV_FCVT_S_W, RV_FCVT_S_WU, RV_FMV_X_W, RV_FMV_W_X,
+    RV_FEQ, RV_FLT, RV_FLE, RV_FCLASS,
+    RV_FCSR_ACCESS, /* csrrw/csrrs/csrrc(i) of fflags, frm or fcsr */
     RV_OP_COUNT
 } rv_op;
 
 typedef enum rv_class {
     RV_CLASS_ALU, RV_CLASS_MUL, RV_CLASS_DIV, RV_CLASS_BRANCH, RV_CLASS_JUMP, RV_CLASS_LOAD, RV_CLASS_STORE,
-    RV_CLASS_ATOMIC, RV_CLASS_CSR, RV_CLASS_BARRIER, RV_CLASS_EXIT, RV_CLASS_FENCE, RV_CLASS_TX, RV_CLASS_ILLEGAL
+    RV_CLASS_ATOMIC, RV_CLASS_CSR, RV_CLASS_BARRIER, RV_CLASS_EXIT, RV_CLASS_FENCE, RV_CLASS_TX, RV_CLASS_ILLEGAL,
+    RV_CLASS_FLOAT /* F arithmetic, conversions, moves, comparisons and fcsr accesses (not flw/fsw) */
 } rv_class;
 
 typedef struct rv_insn {
     uint8_t op; /* rv_op */
-    uint8_t rd, rs1, rs2;
+    uint8_t rd, rs1, rs2; /* register indices (RV_FLOAT_REGISTER for f registers); 0 where unused */
     int32_t imm;
     uint32_t raw;
 } rv_insn;
@@ -149,6 +172,10 @@ static inline uint32_t rv_extend_load(rv_op op, uint32_t value)
     default: return value;
     }
 }
+/* The fused multiply-adds' third source register (bits 27-31), a float register. */
+static inline unsigned rv_rs3(const rv_insn *insn) { return RV_FLOAT_REGISTER(insn->raw >> 27); }
+static inline bool rv_is_fused(rv_op op) { return op >= RV_FMADD && op <= RV_FNMADD; }
+
 /* New memory value of an AMO, from the old one and the operand. */
 uint32_t rv_amo_apply(rv_op op, uint32_t old, uint32_t operand);
 

@@ -28,6 +28,10 @@ static const simtx_param_spec simt_core_param_specs[] = {
     {"alu_latency", SIMTX_PARAM_INT, "4", "cycles", 1, 1000, NULL, "issue to result of integer ALU ops", PARAM(alu_latency)},
     {"mul_latency", SIMTX_PARAM_INT, "6", "cycles", 1, 1000, NULL, "issue to result of multiplications", PARAM(mul_latency)},
     {"div_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 1000, NULL, "issue to result of divisions and remainders", PARAM(div_latency)},
+    {"fp_latency", SIMTX_PARAM_INT, "4", "cycles", 1, 1000, NULL, "issue to result of single-precision adds, multiplies, min/max, sign injections, conversions, moves, comparisons and fcsr accesses", PARAM(fp_latency)},
+    {"fma_latency", SIMTX_PARAM_INT, "5", "cycles", 1, 1000, NULL, "issue to result of single-precision fused multiply-adds", PARAM(fma_latency)},
+    {"fdiv_latency", SIMTX_PARAM_INT, "39", "cycles", 1, 1000, NULL, "issue to result of single-precision divisions", PARAM(fdiv_latency)},
+    {"fsqrt_latency", SIMTX_PARAM_INT, "8", "cycles", 1, 1000, NULL, "issue to result of single-precision square roots", PARAM(fsqrt_latency)},
     {"branch_latency", SIMTX_PARAM_INT, "2", "cycles", 1, 1000, NULL, "cycles before a warp issues again after a branch, jump, call or return", PARAM(branch_latency)},
     {"local_latency", SIMTX_PARAM_INT, "24", "cycles", 1, 10000, NULL, "issue to result of a local-memory (stack) load", PARAM(local_latency)},
     {"constant_latency", SIMTX_PARAM_INT, "8", "cycles", 1, 10000, NULL, "issue to result of a load from the code window (read-only data) or the argument block", PARAM(constant_latency)},
@@ -95,7 +99,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     }
     for (uint32_t i = 0; i < (uint32_t)p->warps; i++) {
         warp *w = &c->warps[i];
-        w->registers = calloc(32 * c->lanes, sizeof(uint32_t));
+        w->registers = calloc(WARP_ROWS * c->lanes, sizeof(uint32_t));
         if (!simt_stack_init(&w->stack, 16) || !w->registers) {
             snprintf(error, error_size, "out of memory");
             simt_core_destroy(c);
@@ -287,7 +291,7 @@ static bool simt_core_finished(void *core)
 
 const simtx_block_info simt_core_block_info = {
     .name = "simt_core",
-    .summary = "SIMT core running RV32IMA kernels per lane: IPDOM stack, GTO/LRR warp schedulers, scoreboard, barriers; global memory through an ldst_unit block, shared memory through an lds block",
+    .summary = "SIMT core running RV32IMAF kernels per lane: IPDOM stack, GTO/LRR warp schedulers, scoreboard, barriers; global memory through an ldst_unit block, shared memory through an lds block",
     .params = &simt_core_param_table,
     .sockets = simt_core_sockets,
     .socket_count = sizeof simt_core_sockets / sizeof simt_core_sockets[0],

@@ -1,4 +1,4 @@
-/* simt_core: a SIMT core that runs real RV32IMA kernels, one interpreter
+/* simt_core: a SIMT core that runs real RV32IMAF kernels, one interpreter
  * lane per thread, warps reconverging through an IPDOM SIMT stack, with a
  * warp scheduler (GTO or loose round-robin), a scoreboard with configurable
  * pipeline latencies, CTA barriers, and an LD/ST unit (coalescing into
@@ -22,6 +22,7 @@ typedef struct simt_core_params {
     char *scheduler;
     int64_t schedulers;
     int64_t alu_latency, mul_latency, div_latency, branch_latency, local_latency, constant_latency;
+    int64_t fp_latency, fma_latency, fdiv_latency, fsqrt_latency;
     int64_t max_pending_memory;
     char *trace_file;
     int64_t trace_warp;

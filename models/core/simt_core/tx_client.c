@@ -56,7 +56,7 @@ static void lane_rollback(simt_core *c, warp *w, uint32_t l)
 {
     tx_warp *tx = w->tx;
     tx_lane *lane = &tx->lane[l];
-    for (unsigned r = 0; r < 32; r++) w->registers[r * c->lanes + l] = tx->checkpoint[r * c->lanes + l];
+    for (unsigned r = 0; r < WARP_ROWS; r++) w->registers[r * c->lanes + l] = tx->checkpoint[r * c->lanes + l];
     w->uniform_registers = 1; /* x0 only */
     for (uint32_t u = lane->undo_count; u-- > 0;)
         memcpy(w->local + (size_t)l * (size_t)c->params.local_memory + lane->undo[u].offset, &lane->undo[u].old, lane->undo[u].size);
@@ -109,7 +109,7 @@ static void start_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t l
 static void settle_transaction(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
 {
     tx_warp *tx = w->tx;
-    for (unsigned r = 0; r < 32; r++) w->register_ready[r] = now + 1;
+    for (unsigned r = 0; r < RV_REGISTERS; r++) w->register_ready[r] = now + 1;
     w->next_issue = now + 1;
     warp_sched_set_hot(&c->sched, warp_index, 0, STALL_NONE);
     simt_settle next;
@@ -201,7 +201,7 @@ bool tx_client_begin(simt_core *c, warp *w, uint32_t warp_index, const kernel_in
 {
     if (!w->tx) {
         w->tx = calloc(1, sizeof *w->tx);
-        if (w->tx) w->tx->checkpoint = calloc(32 * (size_t)c->lanes, sizeof(uint32_t));
+        if (w->tx) w->tx->checkpoint = calloc(WARP_ROWS * (size_t)c->lanes, sizeof(uint32_t));
         if (!w->tx || !w->tx->checkpoint) {
             core_fail(c, "out of memory for transaction state");
             return false;
@@ -217,7 +217,7 @@ bool tx_client_begin(simt_core *c, warp *w, uint32_t warp_index, const kernel_in
     tx->commit_pc = k->target;
     tx->abort_requested = false;
     tx->abort_lanes = 0;
-    memcpy(tx->checkpoint, w->registers, 32 * sizeof(uint32_t) * c->lanes);
+    memcpy(tx->checkpoint, w->registers, WARP_ROWS * sizeof(uint32_t) * c->lanes);
     for (uint64_t m = mask; m; m &= m - 1) {
         tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
         lane->undo_count = 0;

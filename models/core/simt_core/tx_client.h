@@ -45,7 +45,7 @@ typedef struct tx_warp {
     uint32_t begin_pc, commit_pc, commit_rd;
     uint32_t retry_index; /* stack index of the Retry entry */
     uint64_t committing;  /* lanes of the TX_COMMIT awaiting its outcome */
-    uint32_t *checkpoint; /* registers at tx_begin, [32][lanes] */
+    uint32_t *checkpoint; /* registers and fcsr at tx_begin, [WARP_ROWS][lanes] */
     uint32_t attempt;     /* the warp's attempt number (TX_BEGIN's aux) */
     uint64_t attempt_start, attempt_instructions;
     /* TX_BEGIN's answer: a part resumed after a pause keeps it, so its time

@@ -26,5 +26,9 @@ struct rbt_args { uint32_t keys, nodes, root, n, remove, ops; };
 struct atm_args { uint32_t accounts, sources, destinations, amounts, threads, per_thread; };
 struct tx_blind_args { uint32_t odd, even, n, group; };
 struct isa_args { uint32_t a, b, in, out, global, shared_out, n; };
+struct fisa_args { uint32_t a, b, c, out, n; };
+struct saxpy_args { uint32_t x, y, clocks, n; float alpha; };
+struct freduction_args { uint32_t input, partial_sums, n; };
+struct printf_args { uint32_t n; };
 
 #endif
