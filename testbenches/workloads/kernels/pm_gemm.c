@@ -11,6 +11,7 @@ GPU_KERNEL void pm_gemm(const struct pm_gemm_args *args)
     volatile uint32_t *c = (volatile uint32_t *)args->c;
     const uint32_t *a = (const uint32_t *)args->a, *b = (const uint32_t *)args->b;
     for (uint32_t round = 0; round < args->tx_per_cta; round++) {
+        if (round) gpu_durable_next(&tx);
         uint32_t index = (gpu_block_x() * args->tx_per_cta + round) * gpu_block_dim_x() + gpu_thread_x();
         uint32_t active = index < n * n;
         uint32_t i = index / n, j = index % n;

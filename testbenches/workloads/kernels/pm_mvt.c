@@ -12,6 +12,7 @@ GPU_KERNEL void pm_mvt(const struct pm_mvt_args *args)
     volatile uint32_t *x1 = (volatile uint32_t *)args->x1;
     const uint32_t *a = (const uint32_t *)args->a, *y1 = (const uint32_t *)args->y1;
     for (uint32_t round = 0; round < args->tx_per_cta; round++) {
+        if (round) gpu_durable_next(&tx);
         uint32_t i = (gpu_block_x() * args->tx_per_cta + round) * gpu_block_dim_x() + gpu_thread_x();
         if (i < n) gpu_durable_log(&tx, &x1[i]);
         gpu_durable_begin(&tx);

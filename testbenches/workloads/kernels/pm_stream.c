@@ -12,6 +12,7 @@ GPU_KERNEL void pm_stream(const struct pm_stream_args *args)
     volatile uint32_t *a = (volatile uint32_t *)args->a;
     const uint32_t *b = (const uint32_t *)args->b, *c = (const uint32_t *)args->c;
     for (uint32_t round = 0; round < args->tx_per_cta; round++) {
+        if (round) gpu_durable_next(&tx);
         uint32_t start = first + round * stride;
         for (uint32_t i = start; i < end && i < n; i += step) gpu_durable_log(&tx, &a[i]);
         gpu_durable_begin(&tx);
