@@ -10,9 +10,11 @@ GPU_KERNEL void pm_gemm(const struct pm_gemm_args *args)
     uint32_t n = args->n;
     volatile uint32_t *c = (volatile uint32_t *)args->c;
     const uint32_t *a = (const uint32_t *)args->a, *b = (const uint32_t *)args->b;
+    /* This thread's item in the CTA's first unit; a block further each round. */
+    uint32_t first = gpu_block_x() * args->tx_per_cta * gpu_block_dim_x() + gpu_thread_x();
     for (uint32_t round = 0; round < args->tx_per_cta; round++) {
         if (round) gpu_durable_next(&tx);
-        uint32_t index = (gpu_block_x() * args->tx_per_cta + round) * gpu_block_dim_x() + gpu_thread_x();
+        uint32_t index = first + round * gpu_block_dim_x();
         uint32_t active = index < n * n;
         uint32_t i = index / n, j = index % n;
         if (active) gpu_durable_log(&tx, &c[index]);

@@ -8,9 +8,11 @@
 GPU_KERNEL void pm_kvs(const struct pm_kvs_args *args)
 {
     gpu_durable_tx tx = gpu_durable_open(&args->region, args->path);
+    /* This thread's item in the CTA's first unit; a block further each round. */
+    uint32_t first = gpu_block_x() * args->tx_per_cta * gpu_block_dim_x() + gpu_thread_x();
     for (uint32_t round = 0; round < args->tx_per_cta; round++) {
         if (round) gpu_durable_next(&tx);
-        uint32_t t = (gpu_block_x() * args->tx_per_cta + round) * gpu_block_dim_x() + gpu_thread_x();
+        uint32_t t = first + round * gpu_block_dim_x();
         volatile uint32_t *slot = 0;
         uint32_t key = 0, value = 0;
         if (t < args->n) {

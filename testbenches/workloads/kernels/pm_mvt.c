@@ -11,9 +11,11 @@ GPU_KERNEL void pm_mvt(const struct pm_mvt_args *args)
     uint32_t n = args->n;
     volatile uint32_t *x1 = (volatile uint32_t *)args->x1;
     const uint32_t *a = (const uint32_t *)args->a, *y1 = (const uint32_t *)args->y1;
+    /* This thread's item in the CTA's first unit; a block further each round. */
+    uint32_t first = gpu_block_x() * args->tx_per_cta * gpu_block_dim_x() + gpu_thread_x();
     for (uint32_t round = 0; round < args->tx_per_cta; round++) {
         if (round) gpu_durable_next(&tx);
-        uint32_t i = (gpu_block_x() * args->tx_per_cta + round) * gpu_block_dim_x() + gpu_thread_x();
+        uint32_t i = first + round * gpu_block_dim_x();
         if (i < n) gpu_durable_log(&tx, &x1[i]);
         gpu_durable_begin(&tx);
         if (i < n) {
