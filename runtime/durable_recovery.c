@@ -23,6 +23,14 @@ static bool roll_back(gpu_device *device, const gpu_durable_region *region, uint
     if (!log) return false;
     uint32_t base = region->log + cta * region->entries * region->threads * GPU_DURABLE_ENTRY_BYTES;
     bool ok = gpu_copy_from_durable(device, log, base, words * sizeof *log);
+    /* A thread's entries end at the first with address 0: any past it are
+     * an earlier transaction's (the CTA's log is reused). */
+    for (uint32_t t = 0; ok && t < region->threads; t++)
+        for (uint32_t k = 0, ended = 0; k < region->entries; k++) {
+            uint32_t *entry = &log[((size_t)k * region->threads + t) * 2];
+            ended |= !entry[0];
+            if (ended) entry[0] = 0;
+        }
     for (uint32_t k = region->entries; ok && k-- > 0;)
         for (uint32_t t = 0; ok && t < region->threads; t++) {
             const uint32_t *entry = &log[((size_t)k * region->threads + t) * 2];

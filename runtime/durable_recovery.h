@@ -30,8 +30,9 @@ typedef struct gpu_durable_recovery {
 } gpu_durable_recovery;
 
 /* The recovery after a power failure: rolls back every CTA whose state in
- * the durable image is IN_TX (its log entries written back, newest first, so
- * a word logged twice gets its oldest value), then sets its state IDLE.
+ * the durable image is IN_TX (each thread's log entries up to the first with
+ * address 0 written back, newest first, so a word logged twice gets its
+ * oldest value), then sets its state IDLE.
  * states (ctas entries, may be NULL) receives each CTA's state as the
  * failure left it. False with gpu_last_error when the image cannot be read
  * or written. */

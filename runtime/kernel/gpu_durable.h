@@ -7,10 +7,22 @@
  *     gpu_durable_begin(&tx);               // barrier; state IN_TX, persisted; barrier
  *     gpu_durable_store(&tx, &out[i], v);   // store, clwb, sfence (as often as needed)
  *     gpu_durable_commit(&tx);              // barrier; state COMPLETE, persisted
+ *     gpu_durable_next(&tx);                // before another transaction on tx: barrier
  *
- * Every thread of the CTA must make the begin and commit calls (they hold
- * barriers). A thread logs at most region.entries words (more are a
- * fault: the kernel writes outside the log). The path (GPU_PERSIST_*, per
+ * Every thread of the CTA that has not exited must make the begin and commit
+ * calls (they hold barriers), thread 0 among them (it writes the state); the
+ * calls may sit after divergent code (a barrier counts threads, not warps:
+ * docs/sdk.md, "Barriers"). A thread that returns before them must write no
+ * durable data. A thread logs at most region.entries words per transaction
+ * (more are a fault: the kernel writes outside the log). A CTA may run
+ * several transactions one after another with the same tx, with a
+ * gpu_durable_next call by every thread between two of them: its barrier
+ * keeps the next transaction's log entries from overwriting the committed
+ * one's before COMPLETE is durable (else a failure in between would roll the
+ * committed data back with the next transaction's old values); a log or
+ * begin call after a commit without it is a fault (a trap, on every path,
+ * so a crash-free run finds it). A single transaction per CTA pays nothing
+ * for this, as in Figure 1. The path (GPU_PERSIST_*, per
  * transaction) carries the log entries and the state word: NT as non-temporal
  * stores, CLWB as stores each followed by a clwb of its line; data always
  * goes store + clwb. NONE runs the same kernel without persistence (no log,
@@ -18,21 +30,29 @@
  *
  * Ordering (what recovery relies on; runtime/durable_recovery.h rolls back
  * every CTA whose state is IN_TX in the durable image):
- * 1. each thread's log entries are durable (sfence) before the begin
- *    barrier, so IN_TX is never durable without the whole CTA's log;
+ * 1. each thread's log entries, and an end mark after them (address 0)
+ *    when it logged fewer than region.entries, are durable (sfence) before
+ *    the begin barrier, so IN_TX is never durable without the whole CTA's
+ *    log, and recovery never applies an older transaction's entries left
+ *    past a thread's last one;
  * 2. IN_TX is durable (sfence) before the barrier after it, so no data
  *    update becomes durable while the state still says IDLE (Figure 1 has
  *    no barrier here; without it another warp's data could reach the
  *    persistent domain before the state);
  * 3. each data update is durable (clwb, sfence) before the commit barrier,
- *    so COMPLETE is never durable without all the CTA's data.
+ *    so COMPLETE is never durable without all the CTA's data;
+ * 4. COMPLETE is durable (sfence) before gpu_durable_next's barrier, so no
+ *    later transaction's log entry overwrites this one's first.
  * sfence orders the calling warp's persists only; the barriers extend the
  * order to the CTA.
  *
  * Deliberately broken builds, for the crash campaign to catch (compile the
  * kernel with one defined): GPU_DURABLE_BROKEN_NO_SFENCE drops every sfence;
  * GPU_DURABLE_BROKEN_DATA_BEFORE_LOG writes the log without persisting it and
- * persists it only at commit, after the data. */
+ * persists it only at commit, after the data; GPU_DURABLE_BROKEN_REUSED_LOG
+ * drops the end mark and gpu_durable_next's barrier (orderings 1's end
+ * mark and 4: gpu_durable_next has no barrier, so a CTA's later transactions
+ * tear its earlier ones). */
 #ifndef SIMTX_GPU_DURABLE_H
 #define SIMTX_GPU_DURABLE_H
 
@@ -47,6 +67,7 @@ typedef struct gpu_durable_tx {
     uint32_t *state;       /* the CTA's state word */
     uint32_t path;
     uint32_t leader;       /* this thread is the CTA's thread 0 (writes the state) */
+    uint32_t committed;    /* committed since the open or the last gpu_durable_next */
 } gpu_durable_tx;
 
 GPU_INLINE void gpu_durable_fence_(void)
@@ -80,6 +101,7 @@ GPU_INLINE gpu_durable_tx gpu_durable_open(const gpu_durable_region *region, uin
     tx.state = (uint32_t *)(region->flags + cta * GPU_DURABLE_FLAG_STRIDE);
     tx.path = path;
     tx.leader = thread == 0;
+    tx.committed = 0;
     return tx;
 }
 
@@ -87,6 +109,7 @@ GPU_INLINE gpu_durable_tx gpu_durable_open(const gpu_durable_region *region, uin
  * update) and persists the entry before returning. */
 GPU_INLINE void gpu_durable_log(gpu_durable_tx *tx, const volatile uint32_t *address)
 {
+    if (tx->committed) __builtin_trap(); /* a new transaction without gpu_durable_next */
     if (tx->path == GPU_PERSIST_NONE) return;
     if (tx->next_entry == tx->last_entry) __builtin_trap(); /* more entries than the region holds */
     uint32_t *entry = tx->next_entry;
@@ -111,7 +134,18 @@ GPU_INLINE void gpu_durable_log(gpu_durable_tx *tx, const volatile uint32_t *add
 /* The CTA's logs are durable: mark it IN_TX (durably) before any data update. */
 GPU_INLINE void gpu_durable_begin(gpu_durable_tx *tx)
 {
+    if (tx->committed) __builtin_trap(); /* a new transaction without gpu_durable_next */
     if (tx->path == GPU_PERSIST_NONE) return;
+#ifndef GPU_DURABLE_BROKEN_REUSED_LOG
+    if (tx->next_entry != tx->last_entry) { /* the end of this thread's entries */
+#ifdef GPU_DURABLE_BROKEN_DATA_BEFORE_LOG
+        *(volatile uint32_t *)tx->next_entry = 0;
+#else
+        gpu_durable_put_(tx->path, tx->next_entry, 0);
+        gpu_durable_fence_();
+#endif
+    }
+#endif
     gpu_sync_threads();
     if (tx->leader) {
         gpu_durable_put_(tx->path, tx->state, GPU_DURABLE_IN_TX);
@@ -132,6 +166,7 @@ GPU_INLINE void gpu_durable_store(gpu_durable_tx *tx, volatile uint32_t *address
 /* Every thread's data is durable: mark the CTA COMPLETE (durably). */
 GPU_INLINE void gpu_durable_commit(gpu_durable_tx *tx)
 {
+    tx->committed = 1;
     if (tx->path == GPU_PERSIST_NONE) return;
 #ifdef GPU_DURABLE_BROKEN_DATA_BEFORE_LOG
     /* The bug under test: the log reaches the persistent domain only now. */
@@ -143,6 +178,19 @@ GPU_INLINE void gpu_durable_commit(gpu_durable_tx *tx)
         gpu_durable_put_(tx->path, tx->state, GPU_DURABLE_COMPLETE);
         gpu_durable_fence_();
     }
+}
+
+/* Between two transactions on tx (every thread that has not exited calls it:
+ * it holds a barrier): the committed transaction's COMPLETE is durable
+ * before any thread logs again, and the log starts over. */
+GPU_INLINE void gpu_durable_next(gpu_durable_tx *tx)
+{
+    tx->committed = 0;
+    if (tx->path == GPU_PERSIST_NONE) return;
+#ifndef GPU_DURABLE_BROKEN_REUSED_LOG
+    gpu_sync_threads();
+#endif
+    tx->next_entry = tx->first_entry;
 }
 
 #endif

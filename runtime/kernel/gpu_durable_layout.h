@@ -6,8 +6,9 @@
  * - an undo log: for CTA c, entry k of thread t is two words {address, old
  *   value} at log + ((c * entries + k) * threads + t) * 8, so a warp's k-th
  *   entries are 256 consecutive bytes (two lines, one coalesced request);
- *   address 0 marks an entry unused (the persistent window starts at
- *   0xa0000000, so no logged word has address 0);
+ *   address 0 ends a thread's entries (the persistent window starts at
+ *   0xa0000000, so no logged word has address 0): entries past it are an
+ *   earlier transaction's;
  * - a state word per CTA at flags + c * GPU_DURABLE_FLAG_STRIDE: IDLE (never
  *   began, or rolled back), IN_TX (its log is durable, its data may be
  *   changing) or COMPLETE (all its data durable).

@@ -308,6 +308,77 @@ static void test_pause_divergence_and_calls(void)
     simt_stack_release(&s);
 }
 
+/* CTA barriers count threads: a branch at 0x104 reconverging at 0x200,
+ * past a barrier on each side (0x110 for lanes 0-1, 0x140 for lanes 2-3). */
+static void test_barrier_in_divergence(void)
+{
+    simt_stack s;
+    uint32_t pc = 0;
+    CHECK(simt_stack_init(&s, 4));
+    simt_stack_start(&s, 0x100, EXIT_PC, 0xf);
+    simt_stack_top(&s)->pc = 0x200;
+    CHECK_EQUAL(simt_stack_push(&s, 0x108, 0x200, 0x3, false), SIMT_STACK_OK);
+    CHECK_EQUAL(simt_stack_push(&s, 0x130, 0x200, 0xc, false), SIMT_STACK_OK);
+    /* Lanes 2-3 reach their barrier first: lanes 0-1 run next, in their own entry. */
+    simt_stack_park_top(&s, 0x144);
+    CHECK(simt_stack_run_other_leaf(&s));
+    CHECK_EQUAL(s.depth, 3);
+    CHECK_EQUAL(simt_stack_top(&s)->mask, 0x3);
+    CHECK_EQUAL(simt_stack_top(&s)->pc, 0x108);
+    CHECK(!simt_stack_top(&s)->at_barrier);
+    CHECK(s.entries[1].at_barrier);
+    CHECK_EQUAL(s.entries[1].mask, 0xc);
+    /* They reach theirs: every lane waits, none past the barrier. */
+    simt_stack_park_top(&s, 0x114);
+    CHECK(!simt_stack_run_other_leaf(&s));
+    CHECK_EQUAL(simt_stack_lanes_past_barrier(&s, EXIT_PC, &pc), 0);
+    /* Released: lanes 0-1 (on top) run on, then lanes 2-3, then all at 0x200. */
+    simt_stack_release_barrier(&s);
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    CHECK_EQUAL(simt_stack_top(&s)->pc, 0x114);
+    simt_stack_top(&s)->pc = 0x200;
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    CHECK_EQUAL(simt_stack_top(&s)->mask, 0xc);
+    CHECK_EQUAL(simt_stack_top(&s)->pc, 0x144);
+    simt_stack_top(&s)->pc = 0x200;
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    CHECK_EQUAL(s.depth, 1);
+    CHECK_EQUAL(simt_stack_top(&s)->mask, 0xf);
+
+    /* A barrier right before the reconvergence point: its entry stays until
+     * the release, then pops. */
+    simt_stack_top(&s)->pc = 0x300;
+    CHECK_EQUAL(simt_stack_push(&s, 0x208, 0x300, 0x1, false), SIMT_STACK_OK);
+    CHECK_EQUAL(simt_stack_push(&s, 0x280, 0x300, 0xe, false), SIMT_STACK_OK);
+    simt_stack_park_top(&s, 0x300);
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    CHECK_EQUAL(s.depth, 3);
+    CHECK(simt_stack_run_other_leaf(&s));
+    /* Lane 0 skips the barrier and waits at 0x300 to reconverge: past it. */
+    simt_stack_top(&s)->pc = 0x300;
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    CHECK(simt_stack_top(&s)->at_barrier);
+    CHECK(!simt_stack_run_other_leaf(&s));
+    CHECK_EQUAL(simt_stack_lanes_past_barrier(&s, EXIT_PC, &pc), 0x1);
+    CHECK_EQUAL(pc, 0x300);
+    simt_stack_release_barrier(&s);
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    CHECK_EQUAL(s.depth, 1);
+    CHECK_EQUAL(simt_stack_top(&s)->pc, 0x300);
+
+    /* Lanes that returned from the kernel (every entry holding them at the
+     * exit) have finished: they are not waiting past the barrier. */
+    simt_stack_top(&s)->pc = EXIT_PC;
+    CHECK_EQUAL(simt_stack_push(&s, 0x308, EXIT_PC, 0x3, false), SIMT_STACK_OK);
+    CHECK_EQUAL(simt_stack_push(&s, 0x380, EXIT_PC, 0xc, false), SIMT_STACK_OK);
+    simt_stack_top(&s)->pc = EXIT_PC; /* lanes 2-3 return */
+    CHECK_EQUAL(simt_stack_reconverge(&s, EXIT_PC), SIMT_STACK_RUNNING);
+    simt_stack_park_top(&s, 0x310);
+    CHECK(!simt_stack_run_other_leaf(&s));
+    CHECK_EQUAL(simt_stack_lanes_past_barrier(&s, EXIT_PC, &pc), 0);
+    simt_stack_release(&s);
+}
+
 int main(void)
 {
     test_divergence();
@@ -317,5 +388,6 @@ int main(void)
     test_pause_figure6();
     test_pause_figure7();
     test_pause_divergence_and_calls();
+    test_barrier_in_divergence();
     return simtx_test_summary();
 }

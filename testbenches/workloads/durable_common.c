@@ -8,6 +8,7 @@ int durable_options(workload_context *context, const char *name, durable_run *ru
     run->name = name;
     run->path_name = workload_string(context, "persist", "nt");
     run->broken = workload_string(context, "broken", "none");
+    run->tx_per_cta = (uint32_t)workload_int(context, "tx_per_cta", 1, 1, 64);
     if (context->bad_input) return 1;
     if (!strcmp(run->path_name, "none")) run->path = GPU_PERSIST_NONE;
     else if (!strcmp(run->path_name, "nt")) run->path = GPU_PERSIST_NT;
@@ -15,11 +16,11 @@ int durable_options(workload_context *context, const char *name, durable_run *ru
     else return workload_bad_option(context, "workload.persist must be none, nt or clwb, got '%s'", run->path_name);
     if (!strcmp(run->broken, "none")) {
         workload_kernel_path(context, name, run->kernel, sizeof run->kernel);
-    } else if (!strcmp(run->broken, "no_sfence") || !strcmp(run->broken, "data_before_log")) {
+    } else if (!strcmp(run->broken, "no_sfence") || !strcmp(run->broken, "data_before_log") || !strcmp(run->broken, "reused_log")) {
         if (run->path == GPU_PERSIST_NONE) return workload_bad_option(context, "workload.broken=%s needs persist=nt or clwb", run->broken);
         snprintf(run->kernel, sizeof run->kernel, "%s/%s_%s_O2.elf", context->kernel_dir, name, run->broken);
     } else {
-        return workload_bad_option(context, "workload.broken must be none, no_sfence or data_before_log, got '%s'", run->broken);
+        return workload_bad_option(context, "workload.broken must be none, no_sfence, data_before_log or reused_log, got '%s'", run->broken);
     }
     return context->bad_input ? 1 : 0;
 }
@@ -64,6 +65,31 @@ static const char *state_name(uint8_t state)
     return state == GPU_DURABLE_IDLE ? "IDLE" : state == GPU_DURABLE_IN_TX ? "IN_TX" : state == GPU_DURABLE_COMPLETE ? "COMPLETE" : "invalid";
 }
 
+/* The CTA's units: the first torn one, and the first lost one (its outputs
+ * not all new while a later unit has new ones, or the CTA COMPLETE without
+ * its first transaction), UINT32_MAX when none. */
+static void check_cta(const durable_run *run, uint8_t state, const durable_tally *units, uint32_t *torn, uint32_t *lost)
+{
+    *torn = *lost = UINT32_MAX;
+    uint32_t first_not_new = UINT32_MAX;
+    for (uint32_t r = 0; r < run->tx_per_cta; r++) {
+        const durable_tally *t = &units[r];
+        bool all_new = t->new_values == t->outputs, all_old = t->old_values == t->outputs;
+        if (!all_new && !all_old && *torn == UINT32_MAX) *torn = r;
+        if (!all_old && first_not_new != UINT32_MAX && *lost == UINT32_MAX) *lost = first_not_new;
+        if (!all_new && first_not_new == UINT32_MAX) first_not_new = r;
+    }
+    if (state == GPU_DURABLE_COMPLETE && units[0].new_values != units[0].outputs) *lost = 0;
+}
+
+/* "CTA c" with one transaction per CTA, "CTA c's transaction r of T" with several. */
+static const char *unit_name(const durable_run *run, uint32_t cta, uint32_t r, char *out, size_t size)
+{
+    if (run->tx_per_cta == 1) snprintf(out, size, "CTA %u", cta);
+    else snprintf(out, size, "CTA %u's transaction %u of %u", cta, r, run->tx_per_cta);
+    return out;
+}
+
 int durable_verdict(workload_context *context, const durable_run *run, const uint8_t *states, const durable_tally *tally,
                     const gpu_durable_recovery *report)
 {
@@ -71,12 +97,12 @@ int durable_verdict(workload_context *context, const durable_run *run, const uin
         if (context->log) fprintf(context->log, "%s (persist=none): no durable transactions to check%s\n", run->name, run->crashed ? " after the power failure" : "");
         return 0;
     }
-    uint32_t torn = 0, lost = 0, first_torn = UINT32_MAX, first_lost = UINT32_MAX;
+    uint32_t torn = 0, lost = 0, first_torn = UINT32_MAX, first_lost = UINT32_MAX, torn_unit = 0, lost_unit = 0;
     for (uint32_t cta = 0; cta < run->ctas; cta++) {
-        const durable_tally *t = &tally[cta];
-        bool all_new = t->new_values == t->outputs, all_old = t->old_values == t->outputs;
-        if (!all_new && !all_old && torn++ == 0) first_torn = cta;
-        if (states[cta] == GPU_DURABLE_COMPLETE && !all_new && lost++ == 0) first_lost = cta;
+        uint32_t torn_at, lost_at;
+        check_cta(run, states[cta], &tally[(size_t)cta * run->tx_per_cta], &torn_at, &lost_at);
+        if (torn_at != UINT32_MAX && torn++ == 0) first_torn = cta, torn_unit = torn_at;
+        if (lost_at != UINT32_MAX && lost++ == 0) first_lost = cta, lost_unit = lost_at;
     }
     if (context->log) {
         if (run->crashed)
@@ -91,21 +117,29 @@ int durable_verdict(workload_context *context, const durable_run *run, const uin
     if (report->bad_states || report->bad_entries)
         return workload_fail(context, "%s: recovery found %u invalid state words and %u log entries outside the persistent window", run->name,
                              report->bad_states, report->bad_entries);
+    char name[96];
     if (first_torn != UINT32_MAX) {
-        const durable_tally *t = &tally[first_torn];
-        return workload_fail(context, "%s: torn transaction: CTA %u (state %s at the failure) has %u of %u outputs new and %u old after recovery (%u torn CTAs)",
-                             run->name, first_torn, state_name(states[first_torn]), t->new_values, t->outputs, t->old_values, torn);
+        const durable_tally *t = &tally[(size_t)first_torn * run->tx_per_cta + torn_unit];
+        return workload_fail(context, "%s: torn transaction: %s (state %s at the failure) has %u of %u outputs new and %u old after recovery (%u torn CTAs)",
+                             run->name, unit_name(run, first_torn, torn_unit, name, sizeof name), state_name(states[first_torn]), t->new_values,
+                             t->outputs, t->old_values, torn);
     }
     if (first_lost != UINT32_MAX) {
-        const durable_tally *t = &tally[first_lost];
-        return workload_fail(context, "%s: lost transaction: CTA %u was COMPLETE in the durable image but has %u of %u outputs new (%u lost CTAs)",
-                             run->name, first_lost, t->new_values, t->outputs, lost);
+        const durable_tally *t = &tally[(size_t)first_lost * run->tx_per_cta + lost_unit];
+        if (states[first_lost] == GPU_DURABLE_COMPLETE && lost_unit == 0)
+            return workload_fail(context, "%s: lost transaction: %s was COMPLETE in the durable image but has %u of %u outputs new (%u lost CTAs)",
+                                 run->name, unit_name(run, first_lost, lost_unit, name, sizeof name), t->new_values, t->outputs, lost);
+        return workload_fail(context, "%s: lost transaction: %s has %u of %u outputs new after recovery, a later transaction of its CTA new ones (%u lost CTAs)",
+                             run->name, unit_name(run, first_lost, lost_unit, name, sizeof name), t->new_values, t->outputs, lost);
     }
     if (!run->crashed)
         for (uint32_t cta = 0; cta < run->ctas; cta++)
-            if (states[cta] != GPU_DURABLE_COMPLETE || tally[cta].new_values != tally[cta].outputs)
-                return workload_fail(context, "%s: after the run CTA %u is %s in the durable image with %u of %u outputs new", run->name, cta,
-                                     state_name(states[cta]), tally[cta].new_values, tally[cta].outputs);
+            for (uint32_t r = 0; r < run->tx_per_cta; r++) {
+                const durable_tally *t = &tally[(size_t)cta * run->tx_per_cta + r];
+                if (states[cta] != GPU_DURABLE_COMPLETE || t->new_values != t->outputs)
+                    return workload_fail(context, "%s: after the run %s is %s in the durable image with %u of %u outputs new", run->name,
+                                         unit_name(run, cta, r, name, sizeof name), state_name(states[cta]), t->new_values, t->outputs);
+            }
     return 0;
 }
 
@@ -115,7 +149,7 @@ int durable_check_words(gpu_device *device, workload_context *context, durable_r
     if (!gpu_has_durable_image(device)) return 0;
     int status = 0;
     uint8_t *states = calloc(run->ctas, 1);
-    durable_tally *tally = calloc(run->ctas, sizeof *tally);
+    durable_tally *tally = calloc((size_t)run->ctas * run->tx_per_cta, sizeof *tally);
     uint32_t *durable = malloc(count * sizeof *durable);
     gpu_durable_recovery report;
     if (!states || !tally || !durable) status = workload_fail(context, "out of host memory");

@@ -1,10 +1,15 @@
-/* What the durable workloads (pm_*.c) share: their options (persist, broken),
- * the launch that may end in an injected power failure, the recovery
- * (runtime/durable_recovery.h) and the crash checker's verdict:
- * - all-or-nothing: after recovery every CTA's outputs in the durable image
- *   all hold their values from before its transaction or all from after it;
- * - nothing lost: a CTA whose state the failure left COMPLETE has all its
- *   outputs' new values.
+/* What the durable workloads (pm_*.c) share: their options (persist, broken,
+ * tx_per_cta), the launch that may end in an injected power failure, the
+ * recovery (runtime/durable_recovery.h) and the crash checker's verdict. A
+ * CTA runs tx_per_cta transactions in turn, transaction r on its unit of
+ * outputs CTA * tx_per_cta + r (kernels/durable_args.h):
+ * - all-or-nothing: after recovery every unit's outputs in the durable
+ *   image all hold their values from before its transaction or all from
+ *   after it;
+ * - nothing lost: a CTA's committed transactions are a prefix (no unit with
+ *   new outputs after one without), and a CTA whose state the failure left
+ *   COMPLETE has committed its first transaction (with one transaction per
+ *   CTA: all its outputs new).
  * Without a failure the durable image must have every CTA COMPLETE with all
  * its outputs new (every persist reached the persistent domain). */
 #ifndef SIMTX_DURABLE_COMMON_H
@@ -14,22 +19,21 @@
 #include "host_common.h"
 #include "kernels/durable_args.h"
 
-#define DURABLE_OPTIONS "persist broken"
-
 typedef struct durable_run {
     const char *name;      /* the workload's */
     uint32_t path;         /* GPU_PERSIST_* from option persist (none, nt, clwb; default nt) */
     const char *path_name;
-    const char *broken;    /* option broken: none, no_sfence or data_before_log (a deliberately broken runtime) */
+    const char *broken;    /* option broken: none, no_sfence, data_before_log or reused_log (a deliberately broken runtime) */
     char kernel[1024];     /* the ELF: <base>_<opt>.elf, or <base>_<broken>_O2.elf */
     gpu_durable_region region;
     uint32_t ctas;
+    uint32_t tx_per_cta;   /* option tx_per_cta (default 1): transactions per CTA, one unit of outputs each */
     bool crashed;          /* a power failure stopped the launch */
 } durable_run;
 
-/* Outputs of one CTA as the recovered durable image holds them. */
+/* Outputs of one unit (a CTA's transaction) as the recovered durable image holds them. */
 typedef struct durable_tally {
-    uint32_t outputs;    /* words the CTA's transaction writes */
+    uint32_t outputs;    /* words the transaction writes */
     uint32_t new_values; /* of them, holding their value after the transaction */
     uint32_t old_values; /* holding their value before it (a word whose value does not change counts in both) */
 } durable_tally;
@@ -42,10 +46,10 @@ bool durable_prepare(gpu_device *device, durable_run *run, uint32_t ctas, uint32
 bool durable_synchronize(gpu_device *device, durable_run *run);
 /* After a failure, the recovery; states receives each CTA's state as the failure left it. */
 int durable_recover(gpu_device *device, workload_context *context, durable_run *run, uint8_t *states, gpu_durable_recovery *report);
-/* The verdict over every CTA's tally (returns 0 or the failure); prints one summary line. */
+/* The verdict over every unit's tally (ctas * tx_per_cta of them; returns 0 or the failure); prints one summary line. */
 int durable_verdict(workload_context *context, const durable_run *run, const uint8_t *states, const durable_tally *tally,
                     const gpu_durable_recovery *report);
-/* Tallies count output words: durable[i] against before[i] and after[i], owned by CTA owner[i]. */
+/* Tallies count output words: durable[i] against before[i] and after[i], written by unit owner[i]. */
 void durable_tally_words(durable_tally *tally, const uint32_t *durable, const uint32_t *before, const uint32_t *after,
                          const uint32_t *owner, size_t count);
 /* The whole check for outputs that are count words at address: recovery,

@@ -1,5 +1,5 @@
-/* pm_gemm: GEMM (C = alpha A B + beta C, n x n) on persistent memory, one
- * durable transaction per CTA (durable_common.h). Oracle: every element of
+/* pm_gemm: GEMM (C = alpha A B + beta C, n x n) on persistent memory,
+ * tx_per_cta durable transactions per CTA (durable_common.h). Oracle: every element of
  * C; the durable image checked after the run or after a power failure. */
 #include "durable_common.h"
 
@@ -11,7 +11,7 @@ int pm_gemm_main(gpu_device *device, workload_context *context)
     durable_run run;
     if (durable_options(context, "pm_gemm", &run) || context->bad_input) return 1;
     size_t count = (size_t)n * n;
-    uint32_t ctas = (uint32_t)((count + block - 1) / block);
+    uint32_t ctas = (uint32_t)((count + (size_t)block * run.tx_per_cta - 1) / ((size_t)block * run.tx_per_cta));
     const uint32_t alpha = 3, beta = 2;
     int status = 0;
     gpu_module *module = NULL;
@@ -42,7 +42,7 @@ int pm_gemm_main(gpu_device *device, workload_context *context)
     HOST_CHECK(gpu_copy_to_device(device, db, b, 4 * count));
     HOST_CHECK(gpu_copy_to_device(device, dc, before, 4 * count));
     HOST_CHECK(durable_prepare(device, &run, ctas, block, 1));
-    struct pm_gemm_args args = {run.region, run.path, da, db, dc, n, alpha, beta};
+    struct pm_gemm_args args = {run.region, run.path, run.tx_per_cta, da, db, dc, n, alpha, beta};
     HOST_CHECK(gpu_launch(device, module, "pm_gemm", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0));
     HOST_CHECK(durable_synchronize(device, &run));
     if (!run.crashed) {

@@ -1,8 +1,8 @@
 /* pm_kvs: a persistent key-value store's batched insert (GPM's gpKVS kind):
  * a set-associative table of `buckets` x PM_KVS_WAYS {key, value} slots in
  * the persistent window, `prefill` pairs in it before the launch, `n` new
- * distinct keys inserted, one per thread, one durable transaction per CTA
- * (durable_common.h). Oracle: every prefilled pair in place, every new key
+ * distinct keys inserted, one per thread, tx_per_cta durable transactions
+ * per CTA, each on a block of keys (durable_common.h). Oracle: every prefilled pair in place, every new key
  * exactly once in its bucket with its value, nothing else. Crash checker:
  * each CTA's inserts all present or all absent, prefilled pairs intact, no
  * slot holding anything else. */
@@ -75,7 +75,7 @@ int pm_kvs_main(gpu_device *device, workload_context *context)
     if ((uint64_t)s.n + s.prefill > (uint64_t)s.buckets * PM_KVS_WAYS * 3 / 4)
         return workload_bad_option(context, "workload.n + prefill (%u) must fit in 3/4 of the table's %u slots (buckets x %u)", s.n + s.prefill,
                                    s.buckets * PM_KVS_WAYS, PM_KVS_WAYS);
-    uint32_t ctas = (s.n + s.block - 1) / s.block;
+    uint32_t ctas = (uint32_t)((s.n + (uint64_t)s.block * run.tx_per_cta - 1) / ((uint64_t)s.block * run.tx_per_cta));
     size_t table_words = (size_t)s.buckets * PM_KVS_WAYS * 2;
     int status = 0;
     gpu_module *module = NULL;
@@ -84,7 +84,7 @@ int pm_kvs_main(gpu_device *device, workload_context *context)
     s.keys = malloc(4 * (size_t)s.n);
     uint32_t *pending = calloc(s.buckets, 4), *values = malloc(4 * (size_t)s.n), *image = malloc(4 * table_words);
     uint8_t *words = calloc(s.n, 1), *slots = calloc(s.n, 1), *states = calloc(ctas, 1);
-    durable_tally *tally = calloc(ctas, sizeof *tally);
+    durable_tally *tally = calloc((size_t)ctas * run.tx_per_cta, sizeof *tally);
     if (!s.table || !s.counts || !s.keys || !pending || !values || !image || !words || !slots || !states || !tally) {
         status = workload_fail(context, "out of host memory");
         goto done;
@@ -118,7 +118,7 @@ int pm_kvs_main(gpu_device *device, workload_context *context)
     HOST_CHECK(gpu_copy_to_device(device, dkeys, s.keys, 4 * (size_t)s.n));
     HOST_CHECK(gpu_copy_to_device(device, dvalues, values, 4 * (size_t)s.n));
     HOST_CHECK(durable_prepare(device, &run, ctas, s.block, 2));
-    struct pm_kvs_args args = {run.region, run.path, dtable, dcounts, dkeys, dvalues, s.n, s.buckets};
+    struct pm_kvs_args args = {run.region, run.path, run.tx_per_cta, dtable, dcounts, dkeys, dvalues, s.n, s.buckets};
     HOST_CHECK(gpu_launch(device, module, "pm_kvs", dim3_1d(ctas), dim3_1d(s.block), &args, sizeof args, 0));
     HOST_CHECK(durable_synchronize(device, &run));
     char bad[256];
@@ -147,7 +147,7 @@ int pm_kvs_main(gpu_device *device, workload_context *context)
             goto done;
         }
         for (uint32_t t = 0; t < s.n; t++) {
-            durable_tally *c = &tally[t / s.block];
+            durable_tally *c = &tally[t / s.block]; /* the unit of t's transaction */
             if (slots[t] > 1) {
                 status = workload_fail(context, "pm_kvs: key %u (thread %u) in %u slots of the durable table", s.keys[t], t, slots[t]);
                 goto done;

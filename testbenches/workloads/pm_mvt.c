@@ -1,5 +1,5 @@
-/* pm_mvt: MVT's first kernel (x1 += A y1, n x n) on persistent memory, one
- * durable transaction per CTA, x1 persisted every iteration
+/* pm_mvt: MVT's first kernel (x1 += A y1, n x n) on persistent memory,
+ * tx_per_cta durable transactions per CTA, x1 persisted every iteration
  * (durable_common.h). Oracle: every element of x1; the durable image checked
  * after the run or after a power failure. */
 #include "durable_common.h"
@@ -12,7 +12,7 @@ int pm_mvt_main(gpu_device *device, workload_context *context)
     durable_run run;
     if (durable_options(context, "pm_mvt", &run) || context->bad_input) return 1;
     size_t count = (size_t)n * n;
-    uint32_t ctas = (n + block - 1) / block;
+    uint32_t ctas = (uint32_t)((n + (uint64_t)block * run.tx_per_cta - 1) / ((uint64_t)block * run.tx_per_cta));
     int status = 0;
     gpu_module *module = NULL;
     uint32_t *a = malloc(4 * count), *y1 = malloc(4 * (size_t)n), *before = malloc(4 * (size_t)n), *after = malloc(4 * (size_t)n),
@@ -41,7 +41,7 @@ int pm_mvt_main(gpu_device *device, workload_context *context)
     HOST_CHECK(gpu_copy_to_device(device, dy1, y1, 4 * (size_t)n));
     HOST_CHECK(gpu_copy_to_device(device, dx1, before, 4 * (size_t)n));
     HOST_CHECK(durable_prepare(device, &run, ctas, block, 1));
-    struct pm_mvt_args args = {run.region, run.path, da, dy1, dx1, n};
+    struct pm_mvt_args args = {run.region, run.path, run.tx_per_cta, da, dy1, dx1, n};
     HOST_CHECK(gpu_launch(device, module, "pm_mvt", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0));
     HOST_CHECK(durable_synchronize(device, &run));
     if (!run.crashed) {

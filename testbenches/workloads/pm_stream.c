@@ -1,5 +1,6 @@
-/* pm_stream: StreamTriad (a = b + s c) on persistent memory, one durable
- * transaction per CTA (durable_common.h). Oracle: every element of a; the
+/* pm_stream: StreamTriad (a = b + s c) on persistent memory, tx_per_cta
+ * durable transactions per CTA (durable_common.h), transaction r on each
+ * thread's elements k with k mod tx_per_cta = r. Oracle: every element of a; the
  * durable image checked after the run or after a power failure. */
 #include "durable_common.h"
 
@@ -26,7 +27,7 @@ int pm_stream_main(gpu_device *device, workload_context *context)
         b[i] = (uint32_t)workload_random(&seed);
         c[i] = (uint32_t)workload_random(&seed);
         after[i] = b[i] + scalar * c[i];
-        owner[i] = (i % stride) / block;
+        owner[i] = (i % stride) / block * run.tx_per_cta + i / stride % run.tx_per_cta;
     }
     HOST_CHECK(module = gpu_module_load(device, run.kernel));
     uint32_t da, db, dc;
@@ -36,8 +37,8 @@ int pm_stream_main(gpu_device *device, workload_context *context)
     HOST_CHECK(gpu_copy_to_device(device, da, before, 4 * (size_t)n));
     HOST_CHECK(gpu_copy_to_device(device, db, b, 4 * (size_t)n));
     HOST_CHECK(gpu_copy_to_device(device, dc, c, 4 * (size_t)n));
-    HOST_CHECK(durable_prepare(device, &run, ctas, block, per_thread));
-    struct pm_stream_args args = {run.region, run.path, da, db, dc, n, per_thread, scalar};
+    HOST_CHECK(durable_prepare(device, &run, ctas, block, (per_thread + run.tx_per_cta - 1) / run.tx_per_cta));
+    struct pm_stream_args args = {run.region, run.path, run.tx_per_cta, da, db, dc, n, per_thread, scalar};
     HOST_CHECK(gpu_launch(device, module, "pm_stream", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0));
     HOST_CHECK(durable_synchronize(device, &run));
     if (!run.crashed) {

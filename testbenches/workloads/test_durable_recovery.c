@@ -1,7 +1,8 @@
 /* The recovery of CTA-level durable transactions (runtime/durable_recovery.c)
  * on a fake device whose persistent window is a plain array: a CTA found
  * IN_TX gets its logged words back, oldest value last, and becomes IDLE;
- * COMPLETE and IDLE CTAs are left alone, stale log entries included; an
+ * COMPLETE and IDLE CTAs are left alone, stale log entries included, and
+ * so are an IN_TX CTA's entries past a thread's end mark (address 0); an
  * entry outside the persistent window and an invalid state word are counted,
  * not followed. */
 #include <string.h>
@@ -97,6 +98,28 @@ int main(void)
     CHECK_EQUAL(report.rolled_back, 0);
     CHECK_EQUAL(report.bad_states, 1);
     CHECK_EQUAL(*word(&fake, data + 16), 104);
+
+    /* A CTA running its second transaction on the reused log: thread 0
+     * logged one word this time, ended its entries with address 0, and its
+     * third entry is the first transaction's (applying it would roll the
+     * committed first transaction back). */
+    gpu_durable_region reused;
+    CHECK(gpu_durable_region_create(device, 1, 2, 3, &reused));
+    uint32_t second = gpu_malloc_persistent(device, 16);
+    CHECK(second != 0);
+    *word(&fake, second) = 20;     /* the first transaction's value, changed again */
+    *word(&fake, second + 4) = 21; /* written by the first transaction only */
+    put_entry(&fake, &reused, 0, 0, 0, second, 10);
+    put_entry(&fake, &reused, 0, 1, 0, 0, 0);
+    put_entry(&fake, &reused, 0, 2, 0, second + 4, 1);
+    put_entry(&fake, &reused, 0, 0, 1, 0, 0); /* thread 1 logged nothing this time */
+    put_entry(&fake, &reused, 0, 1, 1, second + 4, 1);
+    *word(&fake, reused.flags) = GPU_DURABLE_IN_TX;
+    CHECK(gpu_durable_recover(device, &reused, 1, states, &report));
+    CHECK_EQUAL(report.rolled_back, 1);
+    CHECK_EQUAL(report.entries_undone, 1);
+    CHECK_EQUAL(*word(&fake, second), 10);
+    CHECK_EQUAL(*word(&fake, second + 4), 21);
 
     /* The durable image ends at the persistent window, and without a crash
      * callback the device never reports a power failure. */

@@ -48,10 +48,10 @@ static const workload_info workloads[] = {
     {"saxpy", "float y[i] = alpha * x[i] + y[i], and each thread's gpu_clock() around it", "n block seed", false, saxpy_main},
     {"freduction", "float shared-memory tree reduction, one partial sum per CTA", "n block seed", false, freduction_main},
     {"printf", "device printf: a line from every thread, printed by the host runtime after the launch", "n block", false, printf_main},
-    {"pm_stream", "durable: StreamTriad, one undo-log transaction per CTA", "n per_thread block seed persist broken", false, pm_stream_main},
-    {"pm_gemm", "durable: GEMM, one undo-log transaction per CTA", "n block seed persist broken", false, pm_gemm_main},
-    {"pm_mvt", "durable: MVT (x1 += A y1), the output persisted every iteration", "n block seed persist broken", false, pm_mvt_main},
-    {"pm_kvs", "durable: batched key-value insert into a set-associative table", "n buckets prefill block seed persist broken", false, pm_kvs_main},
+    {"pm_stream", "durable: StreamTriad, tx_per_cta undo-log transactions per CTA", "n per_thread block seed persist broken tx_per_cta", false, pm_stream_main},
+    {"pm_gemm", "durable: GEMM, tx_per_cta undo-log transactions per CTA", "n block seed persist broken tx_per_cta", false, pm_gemm_main},
+    {"pm_mvt", "durable: MVT (x1 += A y1), the output persisted every iteration", "n block seed persist broken tx_per_cta", false, pm_mvt_main},
+    {"pm_kvs", "durable: batched key-value insert into a set-associative table", "n buckets prefill block seed persist broken tx_per_cta", false, pm_kvs_main},
     {"chase", "one thread chasing pointers, for latency calibration (scripts/calibrate)", "space offsets passes steps base_multiple", false, chase_main},
 };
 

@@ -229,17 +229,48 @@ void cta_check_barrier(simt_core *c, uint32_t slot)
     cta_slot *cta = &c->ctas[slot];
     if (!cta->barrier_arrived || cta->barrier_arrived < cta->warp_count - cta->warps_done) return;
     for (uint32_t k = 0; k < cta->warp_count; k++) {
-        c->warps[cta->warps[k]].at_barrier = false;
-        if (c->warps[cta->warps[k]].stack.depth) warp_sched_set_hot(&c->sched, cta->warps[k], 0, STALL_NONE);
+        warp *w = &c->warps[cta->warps[k]];
+        w->at_barrier = false;
+        if (!w->stack.depth) continue;
+        simt_stack_release_barrier(&w->stack);
+        /* A barrier just before a reconvergence point: its entries pop now
+         * (lanes stay, so the warp runs on). */
+        simt_stack_reconverge(&w->stack, KERNEL_EXIT_PC);
+        warp_sched_set_hot(&c->sched, cta->warps[k], 0, STALL_NONE);
     }
     cta->barrier_arrived = 0;
     c->stats.barriers++;
 }
 
+bool cta_barrier_arrive(simt_core *c, warp *w, uint32_t warp_index)
+{
+    if (simt_stack_run_other_leaf(&w->stack)) return true;
+    uint32_t barrier_pc = simt_stack_top(&w->stack)->pc - 4, past_pc = 0;
+    uint64_t past = simt_stack_lanes_past_barrier(&w->stack, KERNEL_EXIT_PC, &past_pc);
+    if (past) {
+        char where[320], reconverge[200];
+        core_describe(c, w, barrier_pc, where, sizeof where);
+        kernel_image_describe_pc(c->image, past_pc, reconverge, sizeof reconverge);
+        core_fail(c, "CTA barrier at %s reached by only part of the warp: lanes 0x%" PRIx64 " wait to reconverge with it at %s, "
+                     "past the barrier (every thread that has not exited must reach a CTA barrier)",
+                  where, past, reconverge);
+        return false;
+    }
+    w->at_barrier = true;
+    warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_BARRIER);
+    c->ctas[w->cta_slot].barrier_arrived++;
+    cta_check_barrier(c, w->cta_slot);
+    return true;
+}
+
 void cta_reconverge_warp(simt_core *c, warp *w, uint32_t warp_index, uint64_t now)
 {
     simt_stack_state state = simt_stack_reconverge(&w->stack, KERNEL_EXIT_PC);
-    if (state == SIMT_STACK_RUNNING) return;
+    if (state == SIMT_STACK_RUNNING) {
+        /* Lanes left a barrier's entry on top: run the others or wait. */
+        if (simt_stack_top(&w->stack)->at_barrier && !w->at_barrier) cta_barrier_arrive(c, w, warp_index);
+        return;
+    }
     if (state == SIMT_STACK_BROKEN) {
         core_fail(c, "internal: warp %u returned inside a reconvergence region (reconvergence at 0x%x)", warp_index,
                   simt_stack_top(&w->stack)->reconverge);

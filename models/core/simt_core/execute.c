@@ -502,13 +502,8 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
             core_fail(c, "barrier inside a transaction at %s (it could wait for lanes that retry forever)", where);
             return ISSUE_FAILED;
         }
-        cta_slot *cta = &c->ctas[w->cta_slot];
-        top->pc = next_pc;
-        w->at_barrier = true;
-        warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_BARRIER);
-        cta->barrier_arrived++;
-        cta_check_barrier(c, w->cta_slot);
-        break;
+        simt_stack_park_top(&w->stack, next_pc);
+        return cta_barrier_arrive(c, w, warp_index) ? ISSUE_DONE : ISSUE_FAILED;
     }
     case RV_CLASS_EXIT:
         if (tx_client_active(w->tx)) {

@@ -21,7 +21,7 @@ void simt_stack_release(simt_stack *s)
 void simt_stack_start(simt_stack *s, uint32_t entry_pc, uint32_t exit_pc, uint64_t mask)
 {
     s->depth = 1;
-    s->entries[0] = (stack_entry){entry_pc, exit_pc, mask, true, ENTRY_NORMAL, 0};
+    s->entries[0] = (stack_entry){entry_pc, exit_pc, mask, true, false, ENTRY_NORMAL, 0};
 }
 
 simt_stack_status simt_stack_push(simt_stack *s, uint32_t pc, uint32_t reconverge, uint64_t mask, bool is_call)
@@ -34,7 +34,7 @@ simt_stack_status simt_stack_push(simt_stack *s, uint32_t pc, uint32_t reconverg
         s->entries = entries;
         s->capacity = grown;
     }
-    s->entries[s->depth++] = (stack_entry){pc, reconverge, mask, is_call, ENTRY_NORMAL, 0};
+    s->entries[s->depth++] = (stack_entry){pc, reconverge, mask, is_call, false, ENTRY_NORMAL, 0};
     return SIMT_STACK_OK;
 }
 
@@ -42,7 +42,7 @@ simt_stack_state simt_stack_reconverge(simt_stack *s, uint32_t exit_pc)
 {
     while (s->depth) {
         const stack_entry *top = &s->entries[s->depth - 1];
-        if (top->mask && top->pc != top->reconverge) {
+        if (top->mask && (top->pc != top->reconverge || top->at_barrier)) {
             return top->pc == exit_pc ? SIMT_STACK_BROKEN : SIMT_STACK_RUNNING;
         }
         s->depth--;
@@ -112,6 +112,44 @@ simt_stack_status simt_stack_settle_transaction(simt_stack *s, uint32_t retry_in
     simt_stack_status status = simt_stack_push(s, begin_pc + 4, TX_NO_RECONVERGE, again, false);
     if (status == SIMT_STACK_OK) s->entries[s->depth - 1].kind = ENTRY_TRANSACTION;
     return status;
+}
+
+bool simt_stack_run_other_leaf(simt_stack *s)
+{
+    uint64_t above = 0; /* lanes of the entries above e */
+    for (uint32_t e = s->depth; e-- > 0;) {
+        stack_entry entry = s->entries[e];
+        if (entry.mask && !entry.at_barrier && !(entry.mask & above)) {
+            for (uint32_t k = e; k + 1 < s->depth; k++) s->entries[k] = s->entries[k + 1];
+            s->entries[s->depth - 1] = entry;
+            return true;
+        }
+        above |= entry.mask;
+    }
+    return false;
+}
+
+uint64_t simt_stack_lanes_past_barrier(const simt_stack *s, uint32_t exit_pc, uint32_t *pc)
+{
+    uint64_t all = 0, waiting = 0, unfinished = 0;
+    for (uint32_t e = 0; e < s->depth; e++) {
+        const stack_entry *entry = &s->entries[e];
+        all |= entry->mask;
+        if (entry->at_barrier) waiting |= entry->mask;
+        if (entry->pc != exit_pc) unfinished |= entry->mask;
+    }
+    uint64_t past = all & unfinished & ~waiting;
+    for (uint32_t e = s->depth; past && e-- > 0;) /* the innermost entry holding them: where they run on */
+        if ((s->entries[e].mask & past) && s->entries[e].pc != exit_pc) {
+            *pc = s->entries[e].pc;
+            break;
+        }
+    return past;
+}
+
+void simt_stack_release_barrier(simt_stack *s)
+{
+    for (uint32_t e = 0; e < s->depth; e++) s->entries[e].at_barrier = false;
 }
 
 void simt_stack_remove_lanes(simt_stack *s, uint64_t mask)

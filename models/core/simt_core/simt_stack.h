@@ -23,6 +23,7 @@ typedef struct stack_entry {
     uint32_t pc, reconverge;
     uint64_t mask;
     bool is_call;
+    bool at_barrier;    /* its lanes wait at a CTA barrier, pc after it (simt_stack_park_top) */
     uint8_t kind;       /* simt_stack_kind */
     uint32_t log_index; /* ENTRY_PAUSED, and a Transaction entry resumed from one: where its lanes' log resumed (tx.h) */
 } stack_entry;
@@ -122,6 +123,37 @@ typedef enum simt_settle {
  * from begin_pc + 4 under a fresh Transaction entry; with none left the
  * Retry entry pops and the parent continues after tx_commit. */
 simt_stack_status simt_stack_settle_transaction(simt_stack *s, uint32_t retry_index, uint32_t begin_pc, simt_settle *next);
+
+/* CTA barriers count threads (per-thread semantics, as on Volta and later
+ * GPUs): the lanes of the top entry that reach a barrier wait there in
+ * their entry while the warp's other lanes run on to it. An entry is a
+ * leaf when no entry above it shares a lane (IPDOM entries nest, so no
+ * lane of it has diverged further); a leaf not waiting at the barrier can
+ * run next whatever its place in the stack: the lanes of the entries above
+ * it are disjoint from its own, and its parents stay below it. */
+
+/* The top entry's lanes reached a barrier: they wait there and resume at
+ * resume_pc. The entry stays (not popped even if resume_pc is its
+ * reconvergence) until simt_stack_release_barrier. */
+static inline void simt_stack_park_top(simt_stack *s, uint32_t resume_pc)
+{
+    s->entries[s->depth - 1].pc = resume_pc;
+    s->entries[s->depth - 1].at_barrier = true;
+}
+
+/* Moves the highest leaf with lanes not waiting at the barrier to the top;
+ * false when there is none (every lane of the warp waits at the barrier,
+ * has finished, or waits to reconverge with lanes that do). */
+bool simt_stack_run_other_leaf(simt_stack *s);
+
+/* With no leaf to run: the lanes neither at the barrier nor finished (every
+ * entry holding a finished lane is at exit_pc), which wait to reconverge
+ * past the barrier and then run on at *pc; 0 when none. */
+uint64_t simt_stack_lanes_past_barrier(const simt_stack *s, uint32_t exit_pc, uint32_t *pc);
+
+/* The barrier released: every waiting entry runs on (the top first), those
+ * at their reconvergence pc popped by the next simt_stack_reconverge. */
+void simt_stack_release_barrier(simt_stack *s);
 
 /* The lanes of mask leave every entry (thread exit). */
 void simt_stack_remove_lanes(simt_stack *s, uint64_t mask);

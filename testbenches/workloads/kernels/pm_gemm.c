@@ -1,23 +1,29 @@
-/* GEMM (PolyBench's C = alpha A B + beta C) as a durable transaction per
- * CTA: rows of A and columns of B reused through the caches, one logged
- * output per thread. */
+/* GEMM (PolyBench's C = alpha A B + beta C) as durable transactions, one per
+ * unit of a CTA (durable_args.h): rows of A and columns of B reused through
+ * the caches, one logged output per thread and transaction. */
 #include "gpu_durable.h"
 #include "durable_args.h"
 
 GPU_KERNEL void pm_gemm(const struct pm_gemm_args *args)
 {
     gpu_durable_tx tx = gpu_durable_open(&args->region, args->path);
-    uint32_t index = gpu_global_id_x(), n = args->n;
-    uint32_t active = index < n * n;
-    uint32_t i = index / n, j = index % n;
+    uint32_t n = args->n;
     volatile uint32_t *c = (volatile uint32_t *)args->c;
     const uint32_t *a = (const uint32_t *)args->a, *b = (const uint32_t *)args->b;
-    if (active) gpu_durable_log(&tx, &c[index]);
-    gpu_durable_begin(&tx);
-    if (active) {
-        uint32_t sum = 0;
-        for (uint32_t k = 0; k < n; k++) sum += a[i * n + k] * b[k * n + j];
-        gpu_durable_store(&tx, &c[index], args->alpha * sum + args->beta * c[index]);
+    /* This thread's item in the CTA's first unit; a block further each round. */
+    uint32_t first = gpu_block_x() * args->tx_per_cta * gpu_block_dim_x() + gpu_thread_x();
+    for (uint32_t round = 0; round < args->tx_per_cta; round++) {
+        if (round) gpu_durable_next(&tx);
+        uint32_t index = first + round * gpu_block_dim_x();
+        uint32_t active = index < n * n;
+        uint32_t i = index / n, j = index % n;
+        if (active) gpu_durable_log(&tx, &c[index]);
+        gpu_durable_begin(&tx);
+        if (active) {
+            uint32_t sum = 0;
+            for (uint32_t k = 0; k < n; k++) sum += a[i * n + k] * b[k * n + j];
+            gpu_durable_store(&tx, &c[index], args->alpha * sum + args->beta * c[index]);
+        }
+        gpu_durable_commit(&tx);
     }
-    gpu_durable_commit(&tx);
 }

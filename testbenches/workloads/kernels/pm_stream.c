@@ -1,5 +1,6 @@
-/* StreamTriad as a durable transaction per CTA: no reuse, every output
- * logged once (the AGPM paper's reason f: no locality at either level). */
+/* StreamTriad as durable transactions, tx_per_cta per CTA (durable_args.h):
+ * no reuse, every output logged once (the AGPM paper's reason f: no
+ * locality at either level). */
 #include "gpu_durable.h"
 #include "durable_args.h"
 
@@ -7,11 +8,15 @@ GPU_KERNEL void pm_stream(const struct pm_stream_args *args)
 {
     gpu_durable_tx tx = gpu_durable_open(&args->region, args->path);
     uint32_t first = gpu_global_id_x(), stride = gpu_grid_dim_x() * gpu_block_dim_x(), n = args->n;
-    uint32_t end = first + args->per_thread * stride;
+    uint32_t end = first + args->per_thread * stride, step = args->tx_per_cta * stride;
     volatile uint32_t *a = (volatile uint32_t *)args->a;
     const uint32_t *b = (const uint32_t *)args->b, *c = (const uint32_t *)args->c;
-    for (uint32_t i = first; i < end && i < n; i += stride) gpu_durable_log(&tx, &a[i]);
-    gpu_durable_begin(&tx);
-    for (uint32_t i = first; i < end && i < n; i += stride) gpu_durable_store(&tx, &a[i], b[i] + args->scalar * c[i]);
-    gpu_durable_commit(&tx);
+    for (uint32_t round = 0; round < args->tx_per_cta; round++) {
+        if (round) gpu_durable_next(&tx);
+        uint32_t start = first + round * stride;
+        for (uint32_t i = start; i < end && i < n; i += step) gpu_durable_log(&tx, &a[i]);
+        gpu_durable_begin(&tx);
+        for (uint32_t i = start; i < end && i < n; i += step) gpu_durable_store(&tx, &a[i], b[i] + args->scalar * c[i]);
+        gpu_durable_commit(&tx);
+    }
 }
