@@ -20,6 +20,13 @@
  *   bulk copy   takes COPY from its slice and answers it once every DRAM row
  *               of the version is copied (ROW_COPY through the L2, mem.h).
  *
+ *   The family crosses the core's memory path (simtx_family_infos): a TM
+ *   side beside a core sends its ops through the ldst_unit and the L1,
+ *   which pass them unchanged, and the crossbar routes them by address.
+ *   An L1 on that path must not cache global data (cache_global = false,
+ *   as parts/tm_lazy.lua sets): its lines are keyed by the untranslated
+ *   address, so a line of one version would serve another's reads.
+ *
  * VERSIONS (per region; Figure 4)
  *
  *   A region has `versions` slots (8, Table 2). Version k of a region at
