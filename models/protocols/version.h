@@ -61,8 +61,10 @@
  *       region, the version that ts reads (refcount + 1). -> aux = the
  *       snapshot handle (epoch << 32 | ts): what snapshot reads and the
  *       RELEASE carry. A transaction acquires at its begin (§5).
- *   snapshot READ     a mem.h READ with SIMTX_FLAG_SNAPSHOT and aux = the
- *       handle: reads, of its region, the S3 version with the latest creation
+ *   snapshot READ     a mem.h READ with SIMTX_FLAG_SNAPSHOT, the handle's
+ *       epoch in aux bits 32-63 and its timestamp in transaction_id (what
+ *       a core-side ldst.h request's tag and transaction_id become: the
+ *       ldst_unit keeps aux bits 0-31 for the op): reads, of its region, the S3 version with the latest creation
  *       time <= ts that was still the newest at ts (its successor's creation
  *       time > ts). The response's aux is the handle of the version read:
  *       the request's, or, for a handle of an earlier epoch (before an
@@ -99,6 +101,21 @@
  *       aux = destination version base, size = region bytes (global) ->
  *       acknowledgement once every DRAM row of the version in this partition
  *       is copied (status of the worst ROW_COPY).
+ *
+ * TM SIDE ON THE CORE PATH (tm_unit's `snapshot` filter, tmu_snapshot.c)
+ *
+ *   Version boundaries are commit-ID prefixes: the version closed at
+ *   creation time T holds exactly the IDs 1..T. At TX_BEGIN the tm_unit
+ *   reads the commit clock C (tm_lazy.h 1, TM_CID_REQUEST with aux 0) and
+ *   sends ACQUIRE with ts = C - 1 (every ID below C) to every slice, at
+ *   tm_partition_address(p) (tm_lazy.h; such an address must not lie in a
+ *   region, so it means every region), lane field of the id = p; the
+ *   attempt runs once every slice has answered (the handles must agree).
+ *   Its forwarded loads carry SIMTX_FLAG_SNAPSHOT and the handle (epoch in
+ *   the ldst.h tag, timestamp in transaction_id). When no lane of the
+ *   attempt runs any more (committed, rolled back or aborted), RELEASE
+ *   goes to every slice. The commit path closes version T once ID T has
+ *   retired (not yet built).
  *
  * COSTS
  *
