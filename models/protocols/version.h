@@ -112,9 +112,9 @@
  *   region, so it means every region), lane field of the id = p; the
  *   attempt runs once every slice has answered (the handles must agree).
  *   Its forwarded loads carry SIMTX_FLAG_SNAPSHOT and the handle (epoch in
- *   the ldst.h tag, timestamp in transaction_id). When no lane of the
- *   attempt runs any more (committed, rolled back or aborted), RELEASE
- *   goes to every slice. The commit path closes version T once ID T has
+ *   the ldst.h tag, timestamp in transaction_id). At TX_COMMIT (before
+ *   commit IDs), or when no lane of the attempt runs any more (rolled back
+ *   or aborted), RELEASE goes to every slice. The commit path closes version T once ID T has
  *   retired (not yet built).
  *
  * COSTS

@@ -194,6 +194,9 @@ typedef struct tmu_filter {
     void (*response)(void *state, tmu *u, uint32_t warp, uint32_t lane, const simtx_msg *msg, uint64_t now);
     /* A notification (protocols/notify.h) of any kind: it acts on its own kinds. */
     void (*notify)(void *state, tmu *u, const simtx_msg *msg, uint64_t now);
+    /* TX_COMMIT of `lanes`, before the pre-commit checks: the attempt loads
+     * nothing more (validation reads are the commit units'). */
+    void (*commit_started)(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now);
     /* The warp's attempt ended (committed, rolled back or aborted) for `lanes`. */
     void (*attempt_ended)(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now);
 } tmu_filter;

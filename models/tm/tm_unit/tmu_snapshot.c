@@ -4,8 +4,8 @@
  * partition's VIT slice (version.h, TM SIDE ON THE CORE PATH); it runs once
  * every slice has answered. Each load it forwards reads that snapshot
  * (SIMTX_FLAG_SNAPSHOT, the handle's timestamp in transaction_id, its epoch
- * in the ldst.h tag), and the snapshot is released at every slice once no
- * lane of the attempt runs (committed, rolled back or aborted). */
+ * in the ldst.h tag), and the snapshot is released at every slice at
+ * TX_COMMIT, or once no lane of the attempt runs (rolled back, aborted). */
 #include <stdlib.h>
 
 #include "tm_lazy.h"
@@ -118,6 +118,23 @@ static void snapshot_forward(void *state, tmu *u, uint32_t warp, const tmu_reque
     header->aux = (header->aux & UINT64_C(0xFFFFFFFF)) | version_handle_epoch(w->handle) << 32; /* the ldst.h tag */
 }
 
+static void release(tmu *u, snapshot_filter *s, snapshot_warp *w, uint32_t warp)
+{
+    w->held = false;
+    w->holders = 0;
+    to_every_slice(u, s, warp, SIMTX_OP_VERSION_RELEASE, w->handle);
+}
+
+/* A committing attempt reads nothing more: released before its write-back,
+ * which may wait at a slice for a version slot (version.h, DEADLOCK RULES). */
+static void snapshot_commit(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now)
+{
+    (void)lanes, (void)now;
+    snapshot_filter *s = state;
+    snapshot_warp *w = tmu_slot_warp(u, &s->warps, warp);
+    if (w && w->held) release(u, s, w, warp);
+}
+
 static void snapshot_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now)
 {
     (void)now;
@@ -125,9 +142,7 @@ static void snapshot_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, u
     snapshot_warp *w = tmu_slot_warp(u, &s->warps, warp);
     if (!w || !w->held) return;
     w->holders &= ~lanes;
-    if (w->holders) return;
-    w->held = false;
-    to_every_slice(u, s, warp, SIMTX_OP_VERSION_RELEASE, w->handle);
+    if (!w->holders) release(u, s, w, warp);
 }
 
 const tmu_filter tmu_filter_snapshot = {
@@ -137,5 +152,6 @@ const tmu_filter tmu_filter_snapshot = {
     .begin = snapshot_begin,
     .forward = snapshot_forward,
     .response = snapshot_response,
+    .commit_started = snapshot_commit,
     .attempt_ended = snapshot_ended,
 };

@@ -222,6 +222,8 @@ static void commit(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uin
     u->probes.committing++;
     /* lanes a filter aborted before the core heard of it retry */
     for (uint64_t m = msg->lane_mask; m; m &= m - 1) w->lane[__builtin_ctzll(m)].passed = !(w->aborted >> __builtin_ctzll(m) & 1);
+    for (uint32_t i = 0; i < u->filter_count; i++)
+        if (u->filter[i]->commit_started) u->filter[i]->commit_started(u->filter_state[i], u, warp, msg->lane_mask, now);
     tmu_precommit_continue(u, w, warp, 0, now);
 }
 

@@ -48,6 +48,7 @@ typedef struct fake_memory {
     uint32_t epoch; /* the VIT slices' overflow epoch (version.h) */
     unsigned acquires, releases;
     uint64_t acquire_address[8], acquire_aux, release_aux;
+    unsigned releases_at_cid_request; /* RELEASEs sent before the last commit-ID request */
 } fake_memory;
 
 static uint32_t *word_at(fake_memory *m, uint32_t address)
@@ -107,7 +108,7 @@ static void fake_answer(fake_memory *m, const simtx_msg *request, simtx_msg *res
     case SIMTX_OP_TM_CID_REQUEST:
         if (!m->next_cid) m->next_cid = 1;
         response->aux = m->next_cid;
-        if (request->aux) m->cid_requests++;
+        if (request->aux) m->cid_requests++, m->releases_at_cid_request = m->releases;
         else m->clock_reads++;
         m->next_cid += (uint32_t)request->aux;
         response->size = 0;
@@ -1180,7 +1181,7 @@ static void test_filter_aborts_all(void)
 
 /* SI-TM's snapshot filter: TX_BEGIN reads the clock C and acquires the
  * snapshot C - 1 at every partition's slice before the attempt runs; loads
- * carry it; the attempt's end (commit or rollback) releases it everywhere. */
+ * carry it; TX_COMMIT, before its commit IDs, or a rollback releases it everywhere. */
 static void test_snapshot(void)
 {
     const char *settings[] = {"filters=snapshot", "partitions=2", "interleave=256", NULL};
@@ -1215,6 +1216,7 @@ static void test_snapshot(void)
     CHECK_EQUAL(outcome.committed, 0x3);
     CHECK_EQUAL(b->memory.words[2], 9);
     CHECK_EQUAL(b->memory.releases, 2); /* released at every slice once */
+    CHECK_EQUAL(b->memory.releases_at_cid_request, 2); /* before the commit (its write-back may wait for a version slot) */
     CHECK_EQUAL(b->memory.release_aux, version_handle(3, 4));
     /* The next attempt reads the clock again (the commit took IDs 5 and 6: clock 7) and is rolled back: released too. */
     CHECK(event(b, SIMTX_OP_TX_BEGIN, 0x1, 0, 20) >= 0);
