@@ -114,8 +114,18 @@
  *   Its forwarded loads carry SIMTX_FLAG_SNAPSHOT and the handle (epoch in
  *   the ldst.h tag, timestamp in transaction_id). At TX_COMMIT (before
  *   commit IDs), or when no lane of the attempt runs any more (rolled back
- *   or aborted), RELEASE goes to every slice. The commit path closes version T once ID T has
- *   retired (not yet built).
+ *   or aborted), RELEASE goes to every slice.
+ *
+ *   Each commit unit (commit_unit version_close, the unit just above its
+ *   partition's slice) sends CLOSE (address VERSION_ALL_REGIONS) with T =
+ *   its newest retired ID whenever IDs retire: every write-back of IDs up
+ *   to T has been acknowledged by then. It holds an ACQUIRE whose ts is
+ *   above its last CLOSE's T and passes it after the CLOSE that covers it,
+ *   so the slice has closed every ID up to ts when it pins. A snapshot is
+ *   thus a prefix of the commit order: the IDs up to the latest CLOSE at
+ *   or below ts (IDs retiring in one batch close together). The commit
+ *   unit restamps a transactional read's aux (tm_lazy.h 5), so the epoch a
+ *   slice sees is 0: overflows are not handled on this path yet.
  *
  * COSTS
  *
