@@ -13,7 +13,7 @@
 #include "version.h"
 
 /* The lane field of the filter's own request ids: the slice's partition
- * for ACQUIRE and RELEASE, these for the clock read. */
+ * for ACQUIRE and RELEASE, SNAPSHOT_CLOCK for the clock read. */
 enum { SNAPSHOT_CLOCK = 255 };
 
 typedef struct snapshot_warp {
