@@ -31,7 +31,7 @@ typedef struct snapshot_filter {
 static bool snapshot_create(void **state, tmu *u, uint32_t index, char *error, size_t error_size)
 {
     if (u->params.partitions <= 0 || u->params.partitions > SNAPSHOT_CLOCK) {
-        snprintf(error, error_size, "tm_unit: the snapshot filter needs 1..%d partitions (partitions = %lld)", SNAPSHOT_CLOCK,
+        snprintf(error, error_size, "filters: snapshot needs 1..%d partitions (partitions = %lld)", SNAPSHOT_CLOCK,
                  (long long)u->params.partitions);
         return false;
     }
@@ -72,7 +72,7 @@ static bool snapshot_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, u
     snapshot_warp *w = tmu_slot_warp(u, &s->warps, warp);
     if (!w) return false;
     if (w->held || w->pending) {
-        tmu_fail(u, "tm_unit: TX_BEGIN of warp %u while its previous snapshot is still held", warp);
+        tmu_fail(u, "TX_BEGIN of warp %u while its previous snapshot is still held", warp);
         return false;
     }
     w->holders = lanes;
@@ -97,7 +97,7 @@ static void snapshot_response(void *state, tmu *u, uint32_t warp, uint32_t lane,
     }
     if (msg->op != SIMTX_OP_VERSION_ACQUIRE || !w->pending) return; /* a RELEASE's acknowledgement */
     if (w->pending < (uint32_t)u->params.partitions && msg->aux != w->handle) {
-        tmu_fail(u, "tm_unit: the VIT slices answered warp %u's ACQUIRE with different handles (0x%llx at partition %u, 0x%llx)", warp,
+        tmu_fail(u, "the VIT slices answered warp %u's ACQUIRE with different handles (0x%llx at partition %u, 0x%llx)", warp,
                  (unsigned long long)msg->aux, lane, (unsigned long long)w->handle);
         return;
     }
