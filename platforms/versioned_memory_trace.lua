@@ -1,6 +1,8 @@
 -- SI-TM's versioned memory in the GTX480 memory system, driven by
--- version_traffic agents standing in for the TM side (snapshot reads end to
--- end come with the TM side): agent_i -> router -> crossbar -> 6 x (vit ->
+-- version_traffic agents standing in for the TM side: agent_i -> L1 (which
+-- passes the version.h ops, a family crossing the core path, and does not
+-- cache global data, as under parts/tm_lazy.lua: a line of one version must
+-- not serve a snapshot read of another) -> crossbar -> 6 x (vit ->
 -- bulk_copy -> l2 slice -> dram_controller), parts/versioned_memory.lua on
 -- parts/gpu_memory.lua. Agent 0 writes and closes a version each round, the
 -- others read their snapshots and check that no read returns a newer
@@ -21,16 +23,6 @@ local agents = define("agents", 2)
 local region = { 0x1800000, 0x18000, 0x4800000 }
 local vm = include("parts/versioned_memory.lua")({ spec = spec, regions = { region } })
 
--- The agents' version.h ops do not cross an L1 yet (the L1 passes the
--- lazy-TM family only): each agent joins its L1's link to the crossbar.
-local function after_l1(core, socket)
-    local router = "link" .. core
-    block(router, "router", { clock = "core", inputs = 2, outputs = 1, latency = 1, queue_depth = 8, bytes_per_cycle = 128, interleave = 256 })
-    connect(socket, router .. ".inputs[0]")
-    connect("agent" .. core .. ".memory", router .. ".inputs[1]")
-    return router .. ".outputs[0]"
-end
-
 for i = 0, agents - 1 do
     block("agent" .. i, "version_traffic", {
         clock = "core",
@@ -47,9 +39,6 @@ for i = 0, agents - 1 do
     })
 end
 local mem = include("parts/gpu_memory.lua")({
-    cores = agents, spec = spec, after_l1 = after_l1, before_l2 = vm.before_l2, l2 = vm.l2,
+    cores = agents, spec = spec, l1 = { cache_global = false }, before_l2 = vm.before_l2, l2 = vm.l2,
 })
-for i = 0, agents - 1 do
-    block("idle" .. i, "trace_player", { clock = "core", synthetic_requests = 0 })
-    connect("idle" .. i .. ".memory", mem.l1_upstream(i))
-end
+for i = 0, agents - 1 do connect("agent" .. i .. ".memory", mem.l1_upstream(i)) end

@@ -53,7 +53,7 @@ const simtx_family_info simtx_family_infos[SIMTX_FAMILY_COUNT] = {
     [SIMTX_FAMILY_NOTIFY]   = {"notification",      false},
     [SIMTX_FAMILY_MONITOR]  = {"monitor event",     false},
     [SIMTX_FAMILY_TX]       = {"transaction event", false},
-    [SIMTX_FAMILY_VERSION]  = {"versioned memory",  false},
+    [SIMTX_FAMILY_VERSION]  = {"versioned memory",  true},
     [SIMTX_FAMILY_PEER]     = {"peer request",      false},
 };
 

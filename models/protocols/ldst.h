@@ -136,7 +136,7 @@
  *   Every message on the core's socket whose op is of a family that crosses
  *   the core's memory path (simtx_family_infos[f].crosses_core_path in
  *   simtx_msg.c, declared by its protocol: today the lazy TM family,
- *   tm_lazy.h) is not an ldst.h request: the ldst_unit forwards it unchanged to its
+ *   tm_lazy.h, and the versioned-memory family, version.h) is not an ldst.h request: the ldst_unit forwards it unchanged to its
  *   memory socket (inside accept when the socket takes it, else queued in
  *   order ahead of its own mem.h requests) and returns its response
  *   unchanged. Such messages may arrive between the beats of a request. The

@@ -20,6 +20,13 @@
  *   bulk copy   takes COPY from its slice and answers it once every DRAM row
  *               of the version is copied (ROW_COPY through the L2, mem.h).
  *
+ *   The family crosses the core's memory path (simtx_family_infos): a TM
+ *   side beside a core sends its ops through the ldst_unit and the L1,
+ *   which pass them unchanged, and the crossbar routes them by address.
+ *   An L1 on that path must not cache global data (cache_global = false,
+ *   as parts/tm_lazy.lua sets): its lines are keyed by the untranslated
+ *   address, so a line of one version would serve another's reads.
+ *
  * VERSIONS (per region; Figure 4)
  *
  *   A region has `versions` slots (8, Table 2). Version k of a region at
@@ -54,8 +61,10 @@
  *       region, the version that ts reads (refcount + 1). -> aux = the
  *       snapshot handle (epoch << 32 | ts): what snapshot reads and the
  *       RELEASE carry. A transaction acquires at its begin (§5).
- *   snapshot READ     a mem.h READ with SIMTX_FLAG_SNAPSHOT and aux = the
- *       handle: reads, of its region, the S3 version with the latest creation
+ *   snapshot READ     a mem.h READ with SIMTX_FLAG_SNAPSHOT, the handle's
+ *       epoch in aux bits 32-63 and its timestamp in transaction_id (what
+ *       a core-side ldst.h request's tag and transaction_id become: the
+ *       ldst_unit keeps aux bits 0-31 for the op): reads, of its region, the S3 version with the latest creation
  *       time <= ts that was still the newest at ts (its successor's creation
  *       time > ts). The response's aux is the handle of the version read:
  *       the request's, or, for a handle of an earlier epoch (before an
@@ -92,6 +101,31 @@
  *       aux = destination version base, size = region bytes (global) ->
  *       acknowledgement once every DRAM row of the version in this partition
  *       is copied (status of the worst ROW_COPY).
+ *
+ * TM SIDE ON THE CORE PATH (tm_unit's `snapshot` filter, tmu_snapshot.c)
+ *
+ *   Version boundaries are commit-ID prefixes: the version closed at
+ *   creation time T holds exactly the IDs 1..T. At TX_BEGIN the tm_unit
+ *   reads the commit clock C (tm_lazy.h 1, TM_CID_REQUEST with aux 0) and
+ *   sends ACQUIRE with ts = C - 1 (every ID below C) to every slice, at
+ *   tm_partition_address(p) (tm_lazy.h; such an address must not lie in a
+ *   region, so it means every region), lane field of the id = p; the
+ *   attempt runs once every slice has answered (the handles must agree).
+ *   Its forwarded loads carry SIMTX_FLAG_SNAPSHOT and the handle (epoch in
+ *   the ldst.h tag, timestamp in transaction_id). At TX_COMMIT (before
+ *   commit IDs), or when no lane of the attempt runs any more (rolled back
+ *   or aborted), RELEASE goes to every slice.
+ *
+ *   Each commit unit (commit_unit version_close, the unit just above its
+ *   partition's slice) sends CLOSE (address VERSION_ALL_REGIONS) with T =
+ *   its newest retired ID whenever IDs retire: every write-back of IDs up
+ *   to T has been acknowledged by then. It holds an ACQUIRE whose ts is
+ *   above its last CLOSE's T and passes it after the CLOSE that covers it,
+ *   so the slice has closed every ID up to ts when it pins. A snapshot is
+ *   thus a prefix of the commit order: the IDs up to the latest CLOSE at
+ *   or below ts (IDs retiring in one batch close together). The commit
+ *   unit restamps a transactional read's aux (tm_lazy.h 5), so the epoch a
+ *   slice sees is 0: overflows are not handled on this path yet.
  *
  * COSTS
  *

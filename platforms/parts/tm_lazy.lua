@@ -35,6 +35,8 @@
 --               of two) and may not be smaller
 --   clock       the commit units' clock domain ("commit")
 --   prefix      of the units' instance names (prefix .. "cu" .. p)
+--   filters     more tm_unit access filters after pg's, e.g. { "snapshot" }
+--               (SI-TM's snapshot reads, models/tm/tm_unit)
 --   before_l2   more blocks between each commit unit and its L2 slice (a
 --               hook as parts/gpu_memory.lua's, or options.lua's chain of
 --               several): e.g. SI-TM's tables, which see the commit units'
@@ -51,7 +53,7 @@ local check = parts.check
 return function(options)
     options = check("tm_lazy", options, {
         mode = true, spec = true, tokens = true, tcd = true, ea = true, pg = true, broken = true, params = true, clock = true, prefix = true,
-        before_l2 = true,
+        before_l2 = true, filters = true,
     })
     local mode = options.mode
     if mode ~= "kilo" and mode ~= "warp" and mode ~= "ideal" then
@@ -70,6 +72,9 @@ return function(options)
     if early_abort == nil then early_abort = define("ea", false) end
     local pause_and_go = options.pg
     if pause_and_go == nil then pause_and_go = define("pg", false) end
+    -- the tm_units' access filters: Pause-and-Go's, then options.filters
+    local filters = { pause_and_go and "pause_and_go" or nil }
+    for _, f in ipairs(options.filters or {}) do filters[#filters + 1] = f end
     local conflict_tables = early_abort or pause_and_go -- the RCTs, the notify network and the CATs
     local function name(p) return prefix .. "cu" .. p end
     local cores = define("cores", spec.cores)
@@ -136,7 +141,7 @@ return function(options)
             clock = "core", commit = mode == "warp" and "coalesced" or "per_tx",
             precommit = #precommit > 0 and table.concat(precommit, ",") or "none",
             partitions = partitions, interleave = interleave, conflict_table = spec.tm.conflict_table,
-            filters = pause_and_go and "pause_and_go" or "none",
+            filters = table.concat(filters, ",") ~= "" and table.concat(filters, ",") or "none",
             notify_clock_ratio = period_ps(spec.clocks.commit) / period_ps(spec.clocks.core), -- the notifications carry commit-clock cycles
         })
         connect(socket, unit .. ".core")

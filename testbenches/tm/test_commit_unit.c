@@ -3,11 +3,13 @@
  * ordering across IDs, skip retirement, hazards on older writers, the
  * last-writer history's overflow, write-back order and bandwidth,
  * backpressure, pass-through traffic, temporal conflict detection, Warp TM
- * coalesced messages, protocol errors and the test-only broken validation. */
+ * coalesced messages, SI-TM version boundaries (version_close), protocol
+ * errors and the test-only broken validation. */
 #include <string.h>
 
 #include "tm_harness.h"
 #include "test_support.h"
+#include "version.h"
 
 static uint64_t stat_of(const tm_system *sys, const char *name)
 {
@@ -694,6 +696,55 @@ static void same_warp_hazard(void)
     tm_system_release(&sys);
 }
 
+/* The position in the L2 log of the first op with aux (-1: none). */
+static int logged(const tm_system *sys, simtx_op op, uint64_t aux)
+{
+    for (size_t i = 0; i < sys->l2_log.count; i++)
+        if (sys->l2_log.items[i].msg.op == op && sys->l2_log.items[i].msg.aux == aux) return (int)i;
+    return -1;
+}
+
+/* SI-TM's version boundaries (version_close, version.h): a CLOSE at the
+ * newest retired ID follows its write-back; an ACQUIRE passes only once a
+ * CLOSE covers its timestamp. Off by default: ACQUIREs pass, no CLOSE. */
+static void version_close(void)
+{
+    const char *const on[] = {"version_close=true", NULL};
+    tm_system sys;
+    tm_system_init(&sys, 1, 5, on);
+    simtx_msg a0 = tm_make(SIMTX_OP_VERSION_ACQUIRE, 0x40, 0, 0, 800); /* ts 0: nothing to wait for */
+    tm_system_send(&sys, &a0);
+    tm_entry w1 = {0x1010, 1};
+    send_logs(&sys, 1, NULL, 0, &w1, 1, 1000);
+    simtx_msg a1 = tm_make(SIMTX_OP_VERSION_ACQUIRE, 0x40, 0, 1, 801); /* ts 1: waits for ID 1 */
+    tm_system_send(&sys, &a1);
+    tm_system_run(&sys, 50);
+    CHECK(tm_system_response(&sys, 800) != NULL);
+    CHECK(tm_system_response(&sys, 801) == NULL);
+    CHECK_EQUAL(logged(&sys, SIMTX_OP_VERSION_CLOSE, 1), -1);
+    decide(&sys, 0x1010, 1, true, 1100);
+    tm_system_run(&sys, 100);
+    int close = logged(&sys, SIMTX_OP_VERSION_CLOSE, 1), acquire = logged(&sys, SIMTX_OP_VERSION_ACQUIRE, 1);
+    int write = -1;
+    for (size_t i = 0; i < sys.l2_log.count; i++)
+        if (sys.l2_log.items[i].msg.op == SIMTX_OP_WRITE && sys.l2_log.items[i].msg.address == 0x1010) write = (int)i;
+    CHECK(write >= 0 && close > write && acquire > close);
+    if (close >= 0) CHECK_EQUAL(sys.l2_log.items[close].msg.address, VERSION_ALL_REGIONS);
+    CHECK(tm_system_response(&sys, 801) != NULL);
+    CHECK(tm_system_failure(&sys) == NULL);
+    tm_system_release(&sys);
+
+    tm_system_init(&sys, 1, 5, NULL);
+    simtx_msg a5 = tm_make(SIMTX_OP_VERSION_ACQUIRE, 0x40, 0, 5, 805);
+    tm_system_send(&sys, &a5);
+    send_logs(&sys, 1, NULL, 0, &w1, 1, 1000);
+    decide(&sys, 0x1010, 1, true, 1100);
+    tm_system_run(&sys, 100);
+    CHECK(tm_system_response(&sys, 805) != NULL);
+    CHECK_EQUAL(logged(&sys, SIMTX_OP_VERSION_CLOSE, 1), -1);
+    tm_system_release(&sys);
+}
+
 int main(void)
 {
     commit_and_abort();
@@ -708,6 +759,7 @@ int main(void)
     ideal_validation();
     passthrough();
     temporal_conflict_detection();
+    version_close();
     coalesced_messages();
     coalesced_done_and_decision();
     intra_group_conflict();

@@ -275,6 +275,7 @@ static void slice_life_cycle(void)
 
     m = request(SIMTX_OP_READ, 0x100, 4, handle, 4); /* the pinned snapshot: version 0 */
     m.flags = SIMTX_FLAG_SNAPSHOT;
+    m.transaction_id = (uint32_t)version_handle_timestamp(handle);
     chain_inject(&c, &m);
     m = request(SIMTX_OP_READ, 0x100, 4, 0, 5); /* the newest state */
     chain_inject(&c, &m);

@@ -10,6 +10,7 @@
 #include "commit_ring.h"
 #include "commit_notify.h"
 #include "commit_validation.h"
+#include "version.h"
 #include "msg_queue.h"
 
 #define PARAM(field) offsetof(commit_unit_params, field)
@@ -33,6 +34,7 @@ static const simtx_param_spec commit_unit_param_specs[] = {
     {"rct_entries", SIMTX_PARAM_INT, "3072", "entries", 1, 1 << 24, NULL, "reference count table entries, words (notify = rct; EA/PG: 3072, 15 KB)", PARAM(rct_entries)},
     {"rct_ways", SIMTX_PARAM_INT, "8", "ways", 1, 64, NULL, "its associativity; a full set leaves a new word uncounted (no update is sent for it)", PARAM(rct_ways)},
     {"notify_batch_cycles", SIMTX_PARAM_INT, "8", "cycles", 0, 1 << 20, NULL, "the longest an update waits for others to share its broadcast: fewer, fuller broadcasts against staler tables (EA/PG: updates reach the cores within 5-25 cycles)", PARAM(notify_batch_cycles)},
+    {"version_close", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "SI-TM (protocols/version.h): once IDs retire here, VERSION_CLOSE at the newest retired ID goes downstream to the partition's VIT slice, and a VERSION_ACQUIRE passes only once a CLOSE covers its timestamp", PARAM(version_close)},
     {"skip_validation_check", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "TEST ONLY: validation ignores changed values (a deliberately broken commit unit)", PARAM(skip_validation_check)},
 };
 
@@ -47,7 +49,7 @@ static const simtx_socket_spec commit_unit_sockets[] = {
 };
 
 /* Own requests to the L2: tag | kind | ID | entry index. */
-enum { OWN_VALIDATION = 1, OWN_WRITEBACK = 2 };
+enum { OWN_VALIDATION = 1, OWN_WRITEBACK = 2, OWN_CLOSE = 3 };
 #define OWN_ID(kind, cid, index) \
     ((TM_COMMIT_UNIT_ID_TAG << 56) | ((uint64_t)(kind) << 52) | ((uint64_t)(cid) << 16) | (uint64_t)(index))
 #define IS_OWN_ID(id) (((id) >> 56) == TM_COMMIT_UNIT_ID_TAG)
@@ -67,6 +69,8 @@ struct commit_unit {
     const commit_notify *notify;
     void *notify_state;
     bool notify_pending;    /* the notify policy holds messages its queue refused */
+    uint32_t closed;        /* version_close: the last CLOSE's creation time (the newest ID retired then) */
+    commit_held acquires;   /* version_close: ACQUIREs waiting for a CLOSE that covers their timestamp */
     /* Per-cycle limits of the stages (UINT64_MAX: none). */
     uint64_t input_budget, hazard_budget, issue_budget;
     /* Bumped by every state change, so that an idle unit sleeps. */
@@ -216,6 +220,7 @@ static void commit_unit_destroy(void *core)
     commit_unit *u = core;
     if (!u) return;
     commit_ring_release(&u->ring);
+    free(u->acquires.messages);
     free(u->input);
     for (unsigned port = 0; port < COMMIT_UNIT_PORTS; port++) msg_queue_release(&u->out[port]);
     if (u->notify_state) u->notify->destroy(u->notify_state);
@@ -590,6 +595,7 @@ static void own_response(commit_unit *u, const simtx_msg *msg)
         fail(u, "the L2 refused a commit-unit access at 0x%" PRIx64 " (status %u)", msg->address, (unsigned)msg->status);
         return;
     }
+    if (kind == OWN_CLOSE) return; /* the slice's acknowledgement */
     if (s->cid != cid) {
         fail(u, "a response for commit ID %u, which is not live", (unsigned)cid);
         return;
@@ -617,6 +623,10 @@ static simtx_accept_result commit_unit_accept(void *core, unsigned port, const s
         return SIMTX_ACCEPTED;
     }
     if (!is_tm_op(msg->op)) {
+        if (u->params.version_close && msg->op == SIMTX_OP_VERSION_ACQUIRE && msg->aux != VERSION_NEWEST && msg->aux > u->closed) {
+            if (!commit_ring_hold(&u->acquires, msg)) fail(u, "out of memory holding %zu VERSION_ACQUIREs", u->acquires.length);
+            return SIMTX_ACCEPTED;
+        }
         simtx_msg *passed = msg_queue_push_slot(&u->out[COMMIT_UNIT_DOWNSTREAM], now);
         if (!passed) return SIMTX_BUSY;
         *passed = *msg;
@@ -832,6 +842,30 @@ static void issue_stage(commit_unit *u, uint64_t now)
 
 /* Outcomes of finished validations, write-back acknowledgements, retirement
  * in ID order, and held TCD queries whose IDs have all retired. */
+/* SI-TM's version boundaries (version.h): a CLOSE at the newest retired ID
+ * (every ID up to it is written back here), then the ACQUIREs it covers. */
+static void close_versions(commit_unit *u, uint64_t now)
+{
+    uint32_t newest = u->ring.retire_cid - 1;
+    if (newest > u->closed && output_room(u, COMMIT_UNIT_DOWNSTREAM, 1)) {
+        simtx_msg *close = msg_queue_push_slot(&u->out[COMMIT_UNIT_DOWNSTREAM], now);
+        simtx_msg_init(close, SIMTX_OP_VERSION_CLOSE, VERSION_ALL_REGIONS, 0);
+        close->aux = newest;
+        close->id = OWN_ID(OWN_CLOSE, newest, 0);
+        u->closed = newest;
+        u->activity++;
+    }
+    for (size_t i = 0; i < u->acquires.length;) {
+        if (u->acquires.messages[i].aux > u->closed || !output_room(u, COMMIT_UNIT_DOWNSTREAM, 1)) {
+            i++;
+            continue;
+        }
+        *msg_queue_push_slot(&u->out[COMMIT_UNIT_DOWNSTREAM], now) = u->acquires.messages[i];
+        commit_ring_unhold(&u->acquires, i);
+        u->activity++;
+    }
+}
+
 static void complete_stage(commit_unit *u, uint64_t now)
 {
     while (u->ring.complete_length) {
@@ -860,6 +894,7 @@ static void complete_stage(commit_unit *u, uint64_t now)
         commit_ring_pop_completion(&u->ring);
     }
     u->activity += commit_ring_retire(&u->ring);
+    if (u->params.version_close) close_versions(u, now);
     if (u->ring.beyond.length) take_aside(u, now);
     for (size_t i = 0; i < u->ring.queries.length;) {
         if (u->ring.queries.messages[i].aux <= u->ring.retire_cid && take_in(u, &u->ring.queries.messages[i], now)) {

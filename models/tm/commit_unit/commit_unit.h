@@ -34,6 +34,7 @@ typedef struct commit_unit_params {
     int64_t rct_ways;            /* its associativity */
     int64_t notify_batch_cycles; /* the longest an update waits to share a broadcast */
     bool skip_validation_check;  /* TEST ONLY: ignore value mismatches (a broken validation) */
+    bool version_close;          /* SI-TM: close versions at retired IDs, hold ACQUIREs until then (version.h) */
 } commit_unit_params;
 
 extern const simtx_block_info commit_unit_block_info;

@@ -22,7 +22,7 @@ static const simtx_param_spec tm_unit_param_specs[] = {
      "checks before commit IDs, run in the order given: none, or a comma-separated list of tcd (KILO TM's temporal conflict detection: read-only transactions commit here when no block they read was written from their read stamp on), intra_warp (Warp TM's intra-warp conflict check) and early_abort (EA/PG's Early-Abort: lanes whose logs hit the conflict address table abort before sending them)",
      PARAM(precommit)},
     {"filters", SIMTX_PARAM_STRING, "", "", 0, 0, NULL,
-     "access filters run on every transactional access, comma-separated: none, or pause_and_go (EA/PG's Pause-and-Go: lanes whose word hits the conflict address table pause until the warp's running attempt ends)",
+     "access filters run on every transactional access, comma-separated: none, or pause_and_go (EA/PG's Pause-and-Go: lanes whose word hits the conflict address table pause until the warp's running attempt ends), snapshot (SI-TM: every transactional load reads the snapshot acquired at TX_BEGIN from the VIT slices)",
      PARAM(filters)},
     {"partitions", SIMTX_PARAM_INT, "6", "", 1, 64, NULL, "memory partitions, each with a commit unit (the crossbar's)", PARAM(partitions)},
     {"interleave", SIMTX_PARAM_INT, "256", "bytes", 4, 1 << 30, NULL, "bytes per partition chunk (the crossbar's interleave)", PARAM(interleave)},
@@ -63,7 +63,7 @@ static const tmu_commit_policy *const commit_policies[] = {&tmu_commit_per_tx, &
 static const tmu_precommit *const precommit_checks[] = {&tmu_precommit_tcd, &tmu_precommit_intra_warp, &tmu_precommit_early_abort};
 _Static_assert(sizeof precommit_checks / sizeof precommit_checks[0] <= TMU_MAX_PRECOMMIT,
                "u->precommit holds each check once: TMU_MAX_PRECOMMIT must cover them all");
-static const tmu_filter *const access_filters[] = {&tmu_filter_pause_and_go};
+static const tmu_filter *const access_filters[] = {&tmu_filter_pause_and_go, &tmu_filter_snapshot};
 #define MAX_EXTRA_FILTERS 4
 static const tmu_filter *extra_filters[MAX_EXTRA_FILTERS];
 

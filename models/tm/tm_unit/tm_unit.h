@@ -16,7 +16,7 @@ extern "C" {
 typedef struct tm_unit_params {
     char *commit;              /* per_tx (KILO TM) | coalesced (Warp TM) */
     char *precommit;           /* checks before commit IDs, in order: none, or a list of tcd, intra_warp, early_abort */
-    char *filters;             /* access filters, in order: none, or pause_and_go */
+    char *filters;             /* access filters, in order: none, or a list of pause_and_go, snapshot */
     int64_t partitions;        /* memory partitions, each with a commit unit */
     int64_t interleave;        /* bytes per partition chunk */
     int64_t conflict_table;    /* Warp TM: ownership table bytes */

@@ -194,8 +194,11 @@ typedef struct tmu_filter {
     void (*response)(void *state, tmu *u, uint32_t warp, uint32_t lane, const simtx_msg *msg, uint64_t now);
     /* A notification (protocols/notify.h) of any kind: it acts on its own kinds. */
     void (*notify)(void *state, tmu *u, const simtx_msg *msg, uint64_t now);
+    /* TX_COMMIT of `lanes`, before the pre-commit checks: the attempt loads
+     * nothing more (validation reads are the commit units'). */
+    void (*commit_started)(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now);
     /* The warp's attempt ended (committed, rolled back or aborted) for `lanes`. */
-    void (*attempt_ended)(void *state, uint32_t warp, uint64_t lanes);
+    void (*attempt_ended)(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now);
 } tmu_filter;
 
 /* Per-warp state a slot keeps in its own state: zeroed items of `size`
@@ -221,6 +224,7 @@ extern const tmu_precommit tmu_precommit_tcd;        /* tmu_tcd.c */
 extern const tmu_precommit tmu_precommit_intra_warp; /* tmu_intra_warp.c */
 extern const tmu_precommit tmu_precommit_early_abort; /* tmu_early_abort.c */
 extern const tmu_filter tmu_filter_pause_and_go;     /* tmu_pause.c */
+extern const tmu_filter tmu_filter_snapshot;         /* tmu_snapshot.c */
 
 /* A filter from outside the unit's own list (a testbench's), chosen by name
  * in `filters` like the others; register before creating the unit. False

@@ -151,16 +151,16 @@ static void resume(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uin
 }
 
 /* `lanes` left the attempt (committed, failed, rolled back or aborted): the filters hear it. */
-static void lanes_left(tmu *u, uint32_t warp, uint64_t lanes)
+static void lanes_left(tmu *u, uint32_t warp, uint64_t lanes, uint64_t now)
 {
     for (uint32_t i = 0; i < u->filter_count; i++)
-        if (u->filter[i]->attempt_ended) u->filter[i]->attempt_ended(u->filter_state[i], warp, lanes);
+        if (u->filter[i]->attempt_ended) u->filter[i]->attempt_ended(u->filter_state[i], u, warp, lanes, now);
 }
 
 /* The attempt ends (committed, failed or rolled back) for `lanes`. */
-static void attempt_ended(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes)
+static void attempt_ended(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes, uint64_t now)
 {
-    lanes_left(u, warp, lanes);
+    lanes_left(u, warp, lanes, now);
     w->phase = TMU_IDLE;
     if (u->probes.tx_warps) u->probes.tx_warps--;
 }
@@ -175,8 +175,8 @@ void tmu_abort_lanes(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes, uint64_
     for (uint64_t m = lanes; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
     w->lanes &= ~lanes;
     w->aborted |= lanes;
-    if (w->lanes) lanes_left(u, warp, lanes);
-    else attempt_ended(u, w, warp, lanes); /* no lane runs on: the core settles the transaction (resume or re-run) */
+    if (w->lanes) lanes_left(u, warp, lanes, now);
+    else attempt_ended(u, w, warp, lanes, now); /* no lane runs on: the core settles the transaction (resume or re-run) */
     simtx_msg abort;
     simtx_msg_init(&abort, SIMTX_OP_TX_ABORT, 0, 0);
     abort.lane_mask = lanes;
@@ -205,7 +205,7 @@ static void rollback(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, u
     if (msg->aux == TX_ROLLBACK_TIMEOUT) u->stats.aborts_timeout += count;
     else u->stats.aborts_fault += count;
     for (uint64_t m = msg->lane_mask; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
-    attempt_ended(u, w, warp, msg->lane_mask & ~w->aborted); /* the aborted ones left at their TX_ABORT */
+    attempt_ended(u, w, warp, msg->lane_mask & ~w->aborted, now); /* the aborted ones left at their TX_ABORT */
     answer(u, msg, SIMTX_STATUS_OK, NULL, 0, now);
 }
 
@@ -222,6 +222,8 @@ static void commit(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uin
     u->probes.committing++;
     /* lanes a filter aborted before the core heard of it retry */
     for (uint64_t m = msg->lane_mask; m; m &= m - 1) w->lane[__builtin_ctzll(m)].passed = !(w->aborted >> __builtin_ctzll(m) & 1);
+    for (uint32_t i = 0; i < u->filter_count; i++)
+        if (u->filter[i]->commit_started) u->filter[i]->commit_started(u->filter_state[i], u, warp, msg->lane_mask, now);
     tmu_precommit_continue(u, w, warp, 0, now);
 }
 
@@ -298,7 +300,7 @@ void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
     }
     u->stats.aborts += count;
     for (uint64_t m = w->committing; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
-    attempt_ended(u, w, warp, w->committing & ~w->aborted);
+    attempt_ended(u, w, warp, w->committing & ~w->aborted, now);
     answer(u, &w->commit_event, SIMTX_STATUS_OK, &outcome, sizeof outcome, now);
 }
 

@@ -324,7 +324,8 @@ static bool forward_access(vit *v, const simtx_msg *msg, bool *wait_version, uin
     if (msg_queue_full(&v->down) || (answered && !v->free_pending_count)) return false;
     bool snapshot = msg->op == SIMTX_OP_READ && (msg->flags & SIMTX_FLAG_SNAPSHOT);
     bool writes = msg->op != SIMTX_OP_READ;
-    uint64_t address, handle = msg->aux;
+    /* a snapshot read's handle: its epoch in aux bits 32-63, its timestamp in transaction_id (version.h) */
+    uint64_t address, handle = snapshot ? version_handle(version_handle_epoch(msg->aux), msg->transaction_id) : msg->aux;
     vit_route route = vit_table_route(&v->table, msg->address, snapshot, &handle, writes, &address);
     if (route == VIT_WAIT) {
         *wait_version = true;

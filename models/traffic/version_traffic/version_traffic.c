@@ -153,7 +153,8 @@ static void make_message(version_traffic *t, simtx_msg *m)
         simtx_msg_init(m, read ? SIMTX_OP_READ : SIMTX_OP_WRITE, address, 4);
         if (read) {
             m->flags = SIMTX_FLAG_SNAPSHOT;
-            m->aux = t->handle[partition_of(t, address)];
+            m->aux = t->handle[partition_of(t, address)]; /* its epoch above, version.h */
+            m->transaction_id = (uint32_t)version_handle_timestamp(m->aux);
         } else {
             uint32_t value = stamp(t->epoch, t->clock + 1); /* the version this round closes */
             memcpy(m->data, &value, 4);

@@ -70,9 +70,9 @@ static void test_filter_notify(void *state, tmu *u, const simtx_msg *msg, uint64
         tmu_abort_lanes(u, u->warps[warp], warp, msg->aux, tmu_abort_cause(u, "test_abort"), TX_ABORT_WRITER_CONFLICT, now);
 }
 
-static void test_filter_ended(void *state, uint32_t warp, uint64_t lanes)
+static void test_filter_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now)
 {
-    (void)warp;
+    (void)u, (void)warp, (void)now;
     ((test_abort_filter_state *)state)->ended += (unsigned)__builtin_popcountll(lanes);
 }
 

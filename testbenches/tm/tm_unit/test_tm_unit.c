@@ -20,6 +20,7 @@
 #include "tm_unit.h"
 #include "test_abort_filter.h"
 #include "tx.h"
+#include "version.h"
 
 enum { CORE = 0, LDST = 1, NOTIFY = 2, EVENTS = 3 };
 #define WORDS 4096
@@ -43,7 +44,11 @@ typedef struct fake_memory {
     fake_tx txs[256]; /* by commit ID */
     unsigned loads, cid_requests, clock_reads, log_messages, dones, coalesced_dones, decisions, lwt_queries;
     uint8_t load_flags; /* the last forwarded load's flags and transaction_id (a filter's forward hook tags them) */
-    uint32_t load_transaction_id;
+    uint32_t load_transaction_id, load_tag;
+    uint32_t epoch; /* the VIT slices' overflow epoch (version.h) */
+    unsigned acquires, releases;
+    uint64_t acquire_address[8], acquire_aux, release_aux;
+    unsigned releases_at_cid_request; /* RELEASEs sent before the last commit-ID request */
 } fake_memory;
 
 static uint32_t *word_at(fake_memory *m, uint32_t address)
@@ -86,11 +91,24 @@ static void fake_answer(fake_memory *m, const simtx_msg *request, simtx_msg *res
         m->loads += ldst_is_last(request);
         m->load_flags = request->flags;
         m->load_transaction_id = request->transaction_id;
+        m->load_tag = ldst_tag(request);
+        break;
+    case SIMTX_OP_VERSION_ACQUIRE: /* every slice answers the same handle */
+        if (m->acquires < 8) m->acquire_address[m->acquires] = request->address;
+        m->acquires++;
+        m->acquire_aux = request->aux;
+        response->aux = version_handle(m->epoch, request->aux);
+        response->size = 0;
+        break;
+    case SIMTX_OP_VERSION_RELEASE:
+        m->releases++;
+        m->release_aux = request->aux;
+        response->size = 0;
         break;
     case SIMTX_OP_TM_CID_REQUEST:
         if (!m->next_cid) m->next_cid = 1;
         response->aux = m->next_cid;
-        if (request->aux) m->cid_requests++;
+        if (request->aux) m->cid_requests++, m->releases_at_cid_request = m->releases;
         else m->clock_reads++;
         m->next_cid += (uint32_t)request->aux;
         response->size = 0;
@@ -1161,6 +1179,57 @@ static void test_filter_aborts_all(void)
     bench_close(b);
 }
 
+/* SI-TM's snapshot filter: TX_BEGIN reads the clock C and acquires the
+ * snapshot C - 1 at every partition's slice before the attempt runs; loads
+ * carry it; TX_COMMIT, before its commit IDs, or a rollback releases it everywhere. */
+static void test_snapshot(void)
+{
+    const char *settings[] = {"filters=snapshot", "partitions=2", "interleave=256", NULL};
+    bench *b = bench_open(settings);
+    CHECK(tm_unit_block_info.socket_needed(&b->params, EVENTS) == NULL); /* it aborts nothing */
+    b->memory.next_cid = 5;
+    b->memory.epoch = 3;
+    b->fake.refuse_ports = 1u << LDST; /* the clock read cannot leave yet */
+    simtx_msg begin = tx_event(SIMTX_OP_TX_BEGIN, 0x3, 0, 900);
+    CHECK(tm_unit_block_info.accept(b->unit, CORE, &begin, b->now) != SIMTX_BUSY);
+    run(b, 20);
+    CHECK_EQUAL(find_response(b, SIMTX_OP_TX_BEGIN, 0), -1); /* held for the snapshot */
+    CHECK_EQUAL(b->memory.acquires, 0);
+    b->fake.refuse_ports = 0;
+    tm_unit_block_info.port_free(b->unit, LDST);
+    run(b, 3);
+    CHECK(find_response(b, SIMTX_OP_TX_BEGIN, 0) >= 0);
+    CHECK_EQUAL(b->memory.clock_reads, 1);
+    CHECK_EQUAL(b->memory.acquires, 2); /* one per partition's slice */
+    CHECK_EQUAL(b->memory.acquire_address[0], tm_partition_address(0, 256));
+    CHECK_EQUAL(b->memory.acquire_address[1], tm_partition_address(1, 256));
+    CHECK_EQUAL(b->memory.acquire_aux, 4); /* every ID below the clock */
+    b->memory.words[1] = 41;
+    CHECK_EQUAL(load1(b, BASE + 4, 1000), 41);
+    CHECK(b->memory.load_flags & SIMTX_FLAG_SNAPSHOT);
+    CHECK(b->memory.load_flags & SIMTX_FLAG_TRANSACTIONAL);
+    CHECK_EQUAL(b->memory.load_transaction_id, 4); /* the handle's timestamp */
+    CHECK_EQUAL(b->memory.load_tag, 3);            /* and its epoch */
+    store1(b, 1, BASE + 8, 9, 1001);
+    CHECK_EQUAL(b->memory.releases, 0);
+    tx_outcome outcome = commit(b, 0x3);
+    CHECK_EQUAL(outcome.committed, 0x3);
+    CHECK_EQUAL(b->memory.words[2], 9);
+    CHECK_EQUAL(b->memory.releases, 2); /* released at every slice once */
+    CHECK_EQUAL(b->memory.releases_at_cid_request, 2); /* before the commit (its write-back may wait for a version slot) */
+    CHECK_EQUAL(b->memory.release_aux, version_handle(3, 4));
+    /* The next attempt reads the clock again (the commit took IDs 5 and 6: clock 7) and is rolled back: released too. */
+    CHECK(event(b, SIMTX_OP_TX_BEGIN, 0x1, 0, 20) >= 0);
+    CHECK_EQUAL(b->memory.acquires, 4);
+    CHECK_EQUAL(b->memory.acquire_aux, 6);
+    CHECK(event(b, SIMTX_OP_TX_ROLLBACK, 0x1, TX_ROLLBACK_TIMEOUT, 20) >= 0);
+    CHECK_EQUAL(b->memory.releases, 4);
+    CHECK_EQUAL(b->memory.release_aux, version_handle(3, 6));
+    run(b, 10);
+    CHECK_EQUAL(b->memory.releases, 4); /* nothing more */
+    bench_close(b);
+}
+
 int main(void)
 {
     test_pass_through();
@@ -1177,6 +1246,7 @@ int main(void)
     test_pause_rules();
     test_rollback_and_faults();
     test_bad_parameters();
+    test_snapshot();
     test_filter_hooks(); /* last: it registers a filter, which adds its abort cause to every unit after */
     test_filter_aborts_all();
     test_filter_notify_abort();

@@ -1,0 +1,157 @@
+/* tmu_snapshot: SI-TM's snapshot reads (ISCA'17 §5) as an access filter.
+ * At TX_BEGIN the attempt reads the commit clock C (tm_lazy.h 1, aux 0) and
+ * acquires the snapshot at point C - 1 (every ID below C) from every
+ * partition's VIT slice (version.h, TM SIDE ON THE CORE PATH); it runs once
+ * every slice has answered. Each load it forwards reads that snapshot
+ * (SIMTX_FLAG_SNAPSHOT, the handle's timestamp in transaction_id, its epoch
+ * in the ldst.h tag), and the snapshot is released at every slice at
+ * TX_COMMIT, or once no lane of the attempt runs (rolled back, aborted). */
+#include <stdlib.h>
+
+#include "tm_lazy.h"
+#include "tmu_internal.h"
+#include "version.h"
+
+/* The lane field of the filter's own request ids: the slice's partition
+ * for ACQUIRE and RELEASE, SNAPSHOT_CLOCK for the clock read. */
+enum { SNAPSHOT_CLOCK = 255 };
+
+typedef struct snapshot_warp {
+    uint64_t handle;  /* the acquired snapshot (version.h) */
+    uint64_t holders; /* the attempt's lanes still running on it */
+    uint32_t pending; /* ACQUIRE answers awaited */
+    bool held;        /* acquired at every slice and not yet released */
+} snapshot_warp;
+
+typedef struct snapshot_filter {
+    tmu_slot_warps warps;
+    uint32_t index;
+} snapshot_filter;
+
+static bool snapshot_create(void **state, tmu *u, uint32_t index, char *error, size_t error_size)
+{
+    if (u->params.partitions <= 0 || u->params.partitions > SNAPSHOT_CLOCK) {
+        snprintf(error, error_size, "filters: snapshot needs 1..%d partitions (partitions = %lld)", SNAPSHOT_CLOCK,
+                 (long long)u->params.partitions);
+        return false;
+    }
+    snapshot_filter *s = calloc(1, sizeof *s);
+    if (!s) return false;
+    s->warps.size = sizeof(snapshot_warp);
+    s->index = index;
+    *state = s;
+    return true;
+}
+
+static void snapshot_destroy(void *state)
+{
+    snapshot_filter *s = state;
+    tmu_slot_warps_release(&s->warps);
+    free(s);
+}
+
+/* A versioned-memory op for every slice, the lane field naming its partition. */
+static bool to_every_slice(tmu *u, const snapshot_filter *s, uint32_t warp, simtx_op op, uint64_t aux)
+{
+    for (uint32_t p = 0; p < (uint32_t)u->params.partitions; p++) {
+        simtx_msg request;
+        simtx_msg_init(&request, op, tm_partition_address(p, (uint64_t)u->params.interleave), 0);
+        request.aux = aux;
+        request.warp = (int32_t)warp;
+        request.id = tmu_filter_id(s->index, warp, p);
+        if (!tmu_push(u, &request)) return false;
+    }
+    return true;
+}
+
+/* TX_BEGIN: held until the snapshot is acquired (the clock read first). */
+static bool snapshot_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now)
+{
+    (void)now;
+    snapshot_filter *s = state;
+    snapshot_warp *w = tmu_slot_warp(u, &s->warps, warp);
+    if (!w) return false;
+    if (w->held || w->pending) {
+        tmu_fail(u, "TX_BEGIN of warp %u while its previous snapshot is still held", warp);
+        return false;
+    }
+    w->holders = lanes;
+    simtx_msg request;
+    simtx_msg_init(&request, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
+    request.aux = 0; /* read the clock: the next ID to be handed out */
+    request.warp = (int32_t)warp;
+    request.id = tmu_filter_id(s->index, warp, SNAPSHOT_CLOCK);
+    return tmu_push(u, &request);
+}
+
+static void snapshot_response(void *state, tmu *u, uint32_t warp, uint32_t lane, const simtx_msg *msg, uint64_t now)
+{
+    snapshot_filter *s = state;
+    snapshot_warp *w = tmu_slot_warp(u, &s->warps, warp);
+    if (!w) return;
+    if (msg->op == SIMTX_OP_TM_CID_REQUEST) { /* the clock C: the snapshot holds every ID below it */
+        uint64_t clock = msg->aux;
+        w->pending = (uint32_t)u->params.partitions;
+        to_every_slice(u, s, warp, SIMTX_OP_VERSION_ACQUIRE, clock ? clock - 1 : 0);
+        return;
+    }
+    if (msg->op != SIMTX_OP_VERSION_ACQUIRE || !w->pending) return; /* a RELEASE's acknowledgement */
+    if (w->pending < (uint32_t)u->params.partitions && msg->aux != w->handle) {
+        tmu_fail(u, "the VIT slices answered warp %u's ACQUIRE with different handles (0x%llx at partition %u, 0x%llx)", warp,
+                 (unsigned long long)msg->aux, lane, (unsigned long long)w->handle);
+        return;
+    }
+    w->handle = msg->aux;
+    if (--w->pending) return;
+    w->held = true;
+    tmu_begin_ready(u, warp, now);
+}
+
+static void snapshot_forward(void *state, tmu *u, uint32_t warp, const tmu_request *r, simtx_msg *header)
+{
+    (void)r;
+    snapshot_filter *s = state;
+    snapshot_warp *w = tmu_slot_warp(u, &s->warps, warp);
+    if (!w || !w->held) return;
+    header->flags |= SIMTX_FLAG_SNAPSHOT;
+    header->transaction_id = (uint32_t)version_handle_timestamp(w->handle);
+    header->aux = (header->aux & UINT64_C(0xFFFFFFFF)) | version_handle_epoch(w->handle) << 32; /* the ldst.h tag */
+}
+
+static void release(tmu *u, snapshot_filter *s, snapshot_warp *w, uint32_t warp)
+{
+    w->held = false;
+    w->holders = 0;
+    to_every_slice(u, s, warp, SIMTX_OP_VERSION_RELEASE, w->handle);
+}
+
+/* A committing attempt reads nothing more: released before its write-back,
+ * which may wait at a slice for a version slot (version.h, DEADLOCK RULES). */
+static void snapshot_commit(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now)
+{
+    (void)lanes, (void)now;
+    snapshot_filter *s = state;
+    snapshot_warp *w = tmu_slot_warp(u, &s->warps, warp);
+    if (w && w->held) release(u, s, w, warp);
+}
+
+static void snapshot_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now)
+{
+    (void)now;
+    snapshot_filter *s = state;
+    snapshot_warp *w = tmu_slot_warp(u, &s->warps, warp);
+    if (!w || !w->held) return;
+    w->holders &= ~lanes;
+    if (!w->holders) release(u, s, w, warp);
+}
+
+const tmu_filter tmu_filter_snapshot = {
+    .name = "snapshot",
+    .create = snapshot_create,
+    .destroy = snapshot_destroy,
+    .begin = snapshot_begin,
+    .forward = snapshot_forward,
+    .response = snapshot_response,
+    .commit_started = snapshot_commit,
+    .attempt_ended = snapshot_ended,
+};
