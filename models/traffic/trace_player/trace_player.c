@@ -2,11 +2,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "sparse_memory.h"
 
@@ -406,7 +408,15 @@ static bool load_trace(trace_player *t, trace_format format, char *error, size_t
 {
     trace_reader reader = {.path = t->params.trace, .format = format, .max_cycle = (uint64_t)t->params.max_cycle,
                            .buffer_capacity = TRACE_CHUNK};
-    reader.file = fopen(reader.path, "r");
+    /* Opened without blocking: a FIFO that nobody writes would otherwise hang
+     * the run before it starts; it now reads as empty. Reads block again after. */
+    int fd = open(reader.path, O_RDONLY | O_NONBLOCK);
+    if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    reader.file = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (!reader.file && fd >= 0) close(fd);
     if (!reader.file) {
         snprintf(error, error_size, "parameter 'trace': cannot open '%s': %s", reader.path, strerror(errno));
         return false;
