@@ -16,6 +16,16 @@ const double not_applicable = std::nan("");
 // a / b, or n/a when b is 0 (a hit rate without lookups is no rate, not 0).
 double ratio(double a, double b) { return b != 0 ? a / b : not_applicable; }
 
+// A parameter's value as its text ("true", "4"; empty when the block has none).
+std::string parameter_text(const instance &inst, const char *name)
+{
+    const simtx_param_spec *spec = simtx_param_find(inst.info->params, name);
+    if (!spec) return "";
+    char value[128];
+    simtx_param_format(spec, inst.params->data(), value, sizeof value);
+    return value;
+}
+
 std::string format_value(const summary_metric &m)
 {
     char text[64];
@@ -36,11 +46,8 @@ void write_json_number(FILE *out, const summary_metric &m)
 
 double number_parameter(const instance &inst, const char *name)
 {
-    const simtx_param_spec *spec = simtx_param_find(inst.info->params, name);
-    if (!spec) return not_applicable;
-    char value[128];
-    simtx_param_format(spec, inst.params->data(), value, sizeof value);
-    return std::strtod(value, nullptr);
+    std::string value = parameter_text(inst, name);
+    return value.empty() ? not_applicable : std::strtod(value.c_str(), nullptr);
 }
 
 // The per-launch table's columns (metric, title): what a reader compares across launches.
@@ -140,11 +147,40 @@ double run_summary::sum_weighted(const interval &span, const char *type, const c
     return total;
 }
 
+// The DRAM channels' peak in GB/s: each controller's bus bytes x transfers
+// per command clock x its clock (MHz / 1000 gives transfers per ns).
+double run_summary::dram_peak_bandwidth() const
+{
+    double peak = 0;
+    for (const instance &inst : net_.instances)
+        if (!std::strcmp(inst.info->name, "dram_controller"))
+            peak += number_parameter(inst, "bus_bytes") * number_parameter(inst, "transfers_per_clock") *
+                    net_.clock_of(inst).frequency_mhz / 1000;
+    return peak;
+}
+
+// Why a cache level's hit rate is n/a: no accesses, or accesses that looked
+// nothing up because the level does not cache global data.
+std::string run_summary::no_lookup_reason(const char *type, const std::string &level, double accesses) const
+{
+    if (accesses == 0) return "no " + level + " accesses";
+    for (const instance &inst : net_.instances)
+        if (!std::strcmp(inst.info->name, type) && parameter_text(inst, "cache_global") == "false") {
+            char reason[160];
+            std::snprintf(reason, sizeof reason, "the %ss do not cache global data (cache_global = false): their %.0f accesses bypassed them",
+                          level.c_str(), accesses);
+            return reason;
+        }
+    return "no lookups: the " + level + " accesses bypassed the cache";
+}
+
 std::vector<summary_metric> run_summary::metrics(const interval &span) const
 {
     std::vector<summary_metric> m;
-    auto add = [&](const std::string &key, const std::string &label, const std::string &unit, double value, bool integer) {
-        m.push_back({key, label, unit, value, integer});
+    // reason: why the value is n/a, from the statistics or parameters (kept only when it is).
+    auto add = [&](const std::string &key, const std::string &label, const std::string &unit, double value, bool integer,
+                   const std::string &reason = "") {
+        m.push_back({key, label, unit, value, integer, std::isnan(value) ? reason : ""});
     };
     auto counter = [&](const char *type, const char *statistic) { return sum(span, type, statistic); };
     uint64_t ps = span.to->time_ps - (span.from ? span.from->time_ps : 0);
@@ -155,6 +191,7 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
     };
     // Bytes per ns is GB/s.
     auto bandwidth = [&](double bytes) { return ratio(bytes, ns); };
+    const char *no_time = "no simulated time";
 
     add("simulated_time", "simulated time", "ns", ns, false);
     for (const clock_domain &c : net_.clocks) {
@@ -167,13 +204,16 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
         double lanes = number_parameter(*first("simt_core"), "lanes");
         add("warp_instructions", "warp instructions", "instructions", warp, true);
         add("thread_instructions", "thread instructions", "instructions", thread, true);
-        add("ipc", "IPC (thread instructions per core cycle)", "instructions/cycle", ratio(thread, cycles_of("simt_core")), false);
-        add("simd_efficiency", "SIMD efficiency (active lanes / lanes)", "fraction", ratio(thread, warp * lanes), false);
+        add("ipc", "IPC (thread instructions per core cycle)", "instructions/cycle", ratio(thread, cycles_of("simt_core")), false,
+            "no core cycles");
+        add("simd_efficiency", "SIMD efficiency (active lanes of the warps' lanes)", "fraction", ratio(thread, warp * lanes), false,
+            "no warp instructions");
         add("ctas_completed", "CTAs completed", "CTAs", counter("simt_core", "ctas_completed"), true);
         double stalls = counter("simt_core", "stall_memory") + counter("simt_core", "stall_scoreboard") +
                         counter("simt_core", "stall_pipeline") + counter("simt_core", "stall_barrier") + counter("simt_core", "stall_idle");
-        add("stall_memory_share", "stall cycles waiting on memory", "fraction",
-            ratio(counter("simt_core", "stall_memory"), stalls), false);
+        // The cores' stall counters count core cycles without an issue, one reason each.
+        add("stall_memory_share", "stall cycles waiting on memory (of core cycles without an issue)", "fraction",
+            ratio(counter("simt_core", "stall_memory"), stalls), false, "no core cycle without an issue");
     }
     if (has("lds")) {
         add("lds_requests", "shared-memory requests", "requests", counter("lds", "requests"), true);
@@ -182,10 +222,11 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
     for (const char *level : {"l1", "l2"}) {
         std::string type = std::string(level) + "_cache", upper = level[1] == '1' ? "L1" : "L2";
         if (!has(type.c_str())) continue;
-        double hits = counter(type.c_str(), "hits");
+        double hits = counter(type.c_str(), "hits"), accesses = counter(type.c_str(), "accesses");
         double lookups = hits + counter(type.c_str(), "misses") + counter(type.c_str(), "sector_misses") + counter(type.c_str(), "hit_reserved");
-        add(std::string(level) + "_accesses", upper + " accesses", "requests", counter(type.c_str(), "accesses"), true);
-        add(std::string(level) + "_hit_rate", upper + " hit rate", "fraction", ratio(hits, lookups), false);
+        add(std::string(level) + "_accesses", upper + " accesses", "requests", accesses, true);
+        add(std::string(level) + "_hit_rate", upper + " hit rate (hits of lookups)", "fraction", ratio(hits, lookups), false,
+            no_lookup_reason(type.c_str(), upper, accesses));
     }
     if (has("crossbar")) {
         double request = sum_weighted(span, "crossbar", "request_flits", [](const instance &inst) { return number_parameter(inst, "flit_bytes"); });
@@ -194,8 +235,8 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
             double bytes = number_parameter(inst, "reply_flit_bytes");
             return bytes > 0 ? bytes : number_parameter(inst, "flit_bytes");
         });
-        add("crossbar_request_bandwidth", "crossbar request bandwidth (flit bytes)", "GB/s", bandwidth(request), false);
-        add("crossbar_reply_bandwidth", "crossbar reply bandwidth (flit bytes)", "GB/s", bandwidth(reply), false);
+        add("crossbar_request_bandwidth", "crossbar request bandwidth (flit bytes)", "GB/s", bandwidth(request), false, no_time);
+        add("crossbar_reply_bandwidth", "crossbar reply bandwidth (flit bytes)", "GB/s", bandwidth(reply), false, no_time);
     }
     if (has("router")) add("router_requests", "router requests forwarded", "messages", counter("router", "requests"), true);
     if (has("dram_controller")) {
@@ -203,14 +244,17 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
         double served = hits + counter("dram_controller", "row_misses") + counter("dram_controller", "row_conflicts");
         add("dram_reads", "DRAM reads", "requests", counter("dram_controller", "reads"), true);
         add("dram_writes", "DRAM writes", "requests", counter("dram_controller", "writes"), true);
-        add("dram_bandwidth", "DRAM bandwidth (bytes read and written)", "GB/s",
-            bandwidth(counter("dram_controller", "bytes_read") + counter("dram_controller", "bytes_written")), false);
-        add("dram_row_hit_rate", "DRAM row-buffer hit rate", "fraction", ratio(hits, served), false);
+        double dram_bandwidth = bandwidth(counter("dram_controller", "bytes_read") + counter("dram_controller", "bytes_written"));
+        add("dram_bandwidth", "DRAM bandwidth (bytes read and written)", "GB/s", dram_bandwidth, false, no_time);
+        add("dram_bandwidth_share", "DRAM bandwidth (of the channels' peak)", "fraction", ratio(dram_bandwidth, dram_peak_bandwidth()), false,
+            no_time);
+        add("dram_row_hit_rate", "DRAM row-buffer hit rate (row hits of requests)", "fraction", ratio(hits, served), false, "no DRAM requests");
         add("dram_activates", "DRAM activates", "commands", counter("dram_controller", "activates"), true);
     }
     if (has("memory")) {
         add("memory_requests", "fixed-latency memory requests", "requests", counter("memory", "reads") + counter("memory", "writes") + counter("memory", "atomics"), true);
-        add("memory_bandwidth", "fixed-latency memory bandwidth", "GB/s", bandwidth(counter("memory", "bytes_read") + counter("memory", "bytes_written")), false);
+        add("memory_bandwidth", "fixed-latency memory bandwidth", "GB/s", bandwidth(counter("memory", "bytes_read") + counter("memory", "bytes_written")), false,
+            no_time);
     }
     // Transactions of the cores' tm_units (lanes) and of TM traffic generators.
     if (has("tm_unit") || has("tm_traffic")) {
@@ -218,7 +262,7 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
         double aborts = counter("tm_unit", "aborts") + counter("tm_traffic", "tm_n_aborts");
         add("tm_commits", "TM commits", "transactions", commits, true);
         add("tm_aborts", "TM aborts (attempts)", "attempts", aborts, true);
-        add("tm_aborts_per_commit", "TM aborts per commit", "attempts/transaction", ratio(aborts, commits), false);
+        add("tm_aborts_per_commit", "TM aborts per commit", "attempts/transaction", ratio(aborts, commits), false, "no commits");
     }
     if (has("tm_unit")) {
         for (const char *cause : {"validation", "intra_warp", "early", "timeout", "fault"}) {
@@ -232,7 +276,7 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
         if (double updates = counter("tm_unit", "cat_updates")) {
             add("tm_cat_updates", "EA/PG conflict address table updates", "entries", updates, true);
             add("tm_cat_hit_rate", "EA/PG conflict address table hit rate", "fraction",
-                ratio(counter("tm_unit", "cat_hits"), counter("tm_unit", "cat_lookups")), false);
+                ratio(counter("tm_unit", "cat_hits"), counter("tm_unit", "cat_lookups")), false, "no lookups");
         }
         if (double pauses = counter("tm_unit", "pauses")) {
             add("tm_pauses", "Pause-and-Go pauses", "pauses", pauses, true);
@@ -242,9 +286,11 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
     if (has("simt_core") && has("tm_unit")) {
         double wasted = counter("simt_core", "tm_wasted_instructions");
         add("tm_wasted_instructions", "TM wasted thread instructions", "instructions", wasted, true);
-        add("tm_wasted_share", "TM wasted share of thread instructions", "fraction",
-            ratio(wasted, counter("simt_core", "thread_instructions")), false);
-        add("tm_wasted_cycles", "TM wasted warp cycles (aborted attempts)", "cycles", counter("simt_core", "tm_wasted_cycles"), true);
+        add("tm_wasted_share", "TM wasted work (of thread instructions)", "fraction",
+            ratio(wasted, counter("simt_core", "thread_instructions")), false, "no thread instructions");
+        // Summed over warps: an attempt's cycles count once per warp that wasted them.
+        add("tm_wasted_cycles", "TM wasted warp-cycles (aborted attempts, summed over warps)", "warp-cycles",
+            counter("simt_core", "tm_wasted_cycles"), true);
     }
     if (has("commit_unit")) {
         add("commit_unit_validations", "commit units: validation reads", "words", counter("commit_unit", "tm_n_validations"), true);
@@ -260,14 +306,14 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
         add("pm_reads", "PM reads", "requests", counter("nvm_controller", "reads"), true);
         add("pm_wpq_full_stalls", "PM writes refused: WPQ full", "stalls", counter("nvm_controller", "wpq_full_stalls"), true);
         add("pm_bandwidth", "PM bandwidth (bytes read and written)", "GB/s",
-            bandwidth(counter("nvm_controller", "bytes_read") + counter("nvm_controller", "bytes_written")), false);
+            bandwidth(counter("nvm_controller", "bytes_read") + counter("nvm_controller", "bytes_written")), false, no_time);
     }
     if (has("trace_player")) {
         add("trace_requests", "trace requests completed", "requests", counter("trace_player", "reads") + counter("trace_player", "writes"), true);
         add("trace_bandwidth", "trace bandwidth (bytes read and written)", "GB/s",
-            bandwidth(counter("trace_player", "bytes_read") + counter("trace_player", "bytes_written")), false);
+            bandwidth(counter("trace_player", "bytes_read") + counter("trace_player", "bytes_written")), false, no_time);
         add("trace_read_latency", "trace read latency (mean)", "cycles",
-            ratio(sum(span, "trace_player", "read_latency"), sum(span, "trace_player", "read_latency", true)), false);
+            ratio(sum(span, "trace_player", "read_latency"), sum(span, "trace_player", "read_latency", true)), false, "no reads");
     }
     if (has("row_copy_initiator")) add("row_copies", "RowClone copies", "operations", counter("row_copy_initiator", "copies"), true);
     return m;
@@ -282,6 +328,7 @@ void run_summary::write_text(FILE *out, uint64_t now_ps) const
     std::fprintf(out, "summary (whole run)\n");
     for (const summary_metric &m : total) {
         std::string unit = m.unit == "fraction" ? "" : "  " + m.unit;
+        if (!m.reason.empty()) unit = ": " + m.reason;
         std::fprintf(out, "  %-*s  %14s%s\n", static_cast<int>(width), m.label.c_str(), format_value(m).c_str(), unit.c_str());
     }
     if (launches_.empty()) return;
@@ -322,7 +369,9 @@ void run_summary::write_json(FILE *out, uint64_t now_ps) const
         for (size_t i = 0; i < list.size(); i++) {
             std::fprintf(out, "%s%*s\"%s\": {\"value\": ", i ? ",\n" : "", indent, "", list[i].key.c_str());
             write_json_number(out, list[i]);
-            std::fprintf(out, ", \"unit\": %s}", json_string(list[i].unit).c_str());
+            std::fprintf(out, ", \"unit\": %s", json_string(list[i].unit).c_str());
+            if (!list[i].reason.empty()) std::fprintf(out, ", \"reason\": %s", json_string(list[i].reason).c_str());
+            std::fputc('}', out);
         }
         std::fputc('\n', out);
     };

@@ -25,6 +25,7 @@ struct summary_metric {
     std::string unit;  // "fraction" prints as a percentage on the console
     double value;      // NaN: not applicable (no lookups, no time), null in the JSON
     bool integer;
+    std::string reason; // why the value is not applicable (empty when it is)
 };
 
 class run_summary {
@@ -63,6 +64,8 @@ class run_summary {
     double sum_weighted(const interval &span, const char *type, const char *statistic,
                         const std::function<double(const instance &)> &weight) const;
     bool has(const char *type) const;
+    double dram_peak_bandwidth() const;
+    std::string no_lookup_reason(const char *type, const std::string &level, double accesses) const;
     const instance *first(const char *type) const;
 
     const netlist &net_;

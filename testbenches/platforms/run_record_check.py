@@ -6,6 +6,9 @@ launches) on a 2-core GTX480 and on the trace-replay platform:
 - the launches tile the run (each starts where the previous ended, the
   last ends at the end) and their figures add up to the totals;
 - only the blocks present have figures (no cache figures without caches);
+- every n/a figure says why (a "reason" beside a null value, "n/a: why" on
+  the console), the L1s' from their cache_global parameter; the DRAM
+  bandwidth share is of the peak from the controllers' parameters;
 - the run record names the command line, the netlist and every included
   file with its SHA-256, the defines, the workload and its options, the
   seed and the simtx version; scripts/rerun reproduces the run from it.
@@ -66,6 +69,25 @@ check(all(a["end_ps"] == b["start_ps"] for a, b in zip(launches, launches[1:])),
 for key in ("thread_instructions", "warp_instructions", "dram_reads"):
     check(sum(l["metrics"][key]["value"] for l in launches) == total[key]["value"], f"the launches' {key} do not add up to the total")
 check("kernel launches" in stdout and "IPC" in stdout and "L1 hit rate" in stdout, "the console summary lacks launches, IPC or L1")
+# Every n/a says why: a "reason" beside each null value (and none beside a
+# number), and on the console the reason after "n/a:" on the line.
+for where, figures in [("total", total)] + [(f"launch {l['index']}", l["metrics"]) for l in launches]:
+    for key, figure in figures.items():
+        check((figure["value"] is None) == bool(figure.get("reason")), f"{where} {key}: value {figure['value']}, reason {figure.get('reason')}")
+whole_run = stdout.split("summary (whole run)", 1)[-1].split("kernel launches", 1)[0]
+unexplained = [line for line in whole_run.splitlines() if "n/a" in line and not line.split("n/a", 1)[1].startswith(": ")]
+check("n/a: " in whole_run and not unexplained, f"n/a lines without a reason: {unexplained}")
+# The L1s of this GTX480 do not cache global data: the reason comes from that parameter.
+parameters = data["simulated"]["parameters"]
+if not any(v for k, v in parameters.items() if k.startswith("l1_") and k.endswith(".cache_global")):
+    check("cache_global = false" in total["l1_hit_rate"].get("reason", ""), f"l1_hit_rate's reason {total['l1_hit_rate']}")
+# DRAM bandwidth over the channels' peak: bus bytes x transfers per clock x the controller's clock.
+clocks = data["simulated"]["clocks"]
+peak = sum(parameters[f"{name}.bus_bytes"] * parameters[f"{name}.transfers_per_clock"] * clocks[parameters[f"{name}.clock"]]["frequency_mhz"] / 1000
+           for name in {k.split(".")[0] for k in parameters if k.startswith("dram") and k.endswith(".transfers_per_clock")})
+share = total["dram_bandwidth_share"]
+check(share["unit"] == "fraction" and abs(share["value"] - total["dram_bandwidth"]["value"] / peak) < 1e-12,
+      f"dram_bandwidth_share {share}, peak {peak} GB/s")
 check("sm0.thread_instructions" not in stdout, "the per-instance listing is printed without --stats-detail")
 
 record = data["run"]
