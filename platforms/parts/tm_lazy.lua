@@ -37,6 +37,8 @@
 --   prefix      of the units' instance names (prefix .. "cu" .. p)
 --   filters     more tm_unit access filters after pg's, e.g. { "snapshot" }
 --               (SI-TM's snapshot reads, models/tm/tm_unit)
+--   precommit   more tm_unit pre-commit checks, run before the mode's own,
+--               e.g. { "snapshot_ro" } (SI-TM's read-only commit)
 --   before_l2   more blocks between each commit unit and its L2 slice (a
 --               hook as parts/gpu_memory.lua's, or options.lua's chain of
 --               several): e.g. SI-TM's tables, which see the commit units'
@@ -53,7 +55,7 @@ local check = parts.check
 return function(options)
     options = check("tm_lazy", options, {
         mode = true, spec = true, tokens = true, tcd = true, ea = true, pg = true, broken = true, params = true, clock = true, prefix = true,
-        before_l2 = true, filters = true,
+        before_l2 = true, filters = true, precommit = true,
     })
     local mode = options.mode
     if mode ~= "kilo" and mode ~= "warp" and mode ~= "ideal" then
@@ -128,6 +130,7 @@ return function(options)
     -- (protocols/tx.h). KILO TM commits per transaction, Warp TM coalesced
     -- after its intra-warp check; temporal conflict detection runs first.
     local precommit = {}
+    for _, c in ipairs(options.precommit or {}) do precommit[#precommit + 1] = c end
     if tcd then precommit[#precommit + 1] = "tcd" end
     if mode == "warp" then precommit[#precommit + 1] = "intra_warp" end
     if early_abort then precommit[#precommit + 1] = "early_abort" end

@@ -19,7 +19,7 @@ static const simtx_param_spec tm_unit_param_specs[] = {
     {"commit", SIMTX_PARAM_ENUM, "per_tx", "", 0, 0, "per_tx|coalesced",
      "how logs and decisions travel: per transaction (KILO TM) or warp-coalesced (Warp TM)", PARAM(commit)},
     {"precommit", SIMTX_PARAM_STRING, "none", "", 0, 0, NULL,
-     "checks before commit IDs, run in the order given: none, or a comma-separated list of tcd (KILO TM's temporal conflict detection: read-only transactions commit here when no block they read was written from their read stamp on), intra_warp (Warp TM's intra-warp conflict check) and early_abort (EA/PG's Early-Abort: lanes whose logs hit the conflict address table abort before sending them)",
+     "checks before commit IDs, run in the order given: none, or a comma-separated list of tcd (KILO TM's temporal conflict detection: read-only transactions commit here when no block they read was written from their read stamp on), intra_warp (Warp TM's intra-warp conflict check), early_abort (EA/PG's Early-Abort: lanes whose logs hit the conflict address table abort before sending them) and snapshot_ro (SI-TM: read-only transactions commit here on their snapshot, without validation; needs the snapshot filter)",
      PARAM(precommit)},
     {"filters", SIMTX_PARAM_STRING, "", "", 0, 0, NULL,
      "access filters run on every transactional access, comma-separated: none, or pause_and_go (EA/PG's Pause-and-Go: lanes whose word hits the conflict address table pause until the warp's running attempt ends), snapshot (SI-TM: every transactional load reads the snapshot acquired at TX_BEGIN from the VIT slices)",
@@ -60,7 +60,8 @@ static const simtx_socket_spec tm_unit_sockets[] = {
 };
 
 static const tmu_commit_policy *const commit_policies[] = {&tmu_commit_per_tx, &tmu_commit_coalesced};
-static const tmu_precommit *const precommit_checks[] = {&tmu_precommit_tcd, &tmu_precommit_intra_warp, &tmu_precommit_early_abort};
+static const tmu_precommit *const precommit_checks[] = {&tmu_precommit_tcd, &tmu_precommit_intra_warp, &tmu_precommit_early_abort,
+                                                        &tmu_precommit_snapshot_ro};
 _Static_assert(sizeof precommit_checks / sizeof precommit_checks[0] <= TMU_MAX_PRECOMMIT,
                "u->precommit holds each check once: TMU_MAX_PRECOMMIT must cover them all");
 static const tmu_filter *const access_filters[] = {&tmu_filter_pause_and_go, &tmu_filter_snapshot};

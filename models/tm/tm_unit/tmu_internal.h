@@ -17,7 +17,7 @@
 #include "tx.h"
 
 #define TMU_MAX_LANES 64
-#define TMU_MAX_PRECOMMIT 3 /* each check at most once */
+#define TMU_MAX_PRECOMMIT 4 /* each check at most once */
 #define TMU_MAX_FILTERS 4
 #define TMU_MAX_CAUSES 8 /* abort causes the slots name */
 
@@ -223,6 +223,7 @@ extern const tmu_commit_policy tmu_commit_coalesced; /* tmu_commit_coalesced.c *
 extern const tmu_precommit tmu_precommit_tcd;        /* tmu_tcd.c */
 extern const tmu_precommit tmu_precommit_intra_warp; /* tmu_intra_warp.c */
 extern const tmu_precommit tmu_precommit_early_abort; /* tmu_early_abort.c */
+extern const tmu_precommit tmu_precommit_snapshot_ro; /* tmu_snapshot_commit.c */
 extern const tmu_filter tmu_filter_pause_and_go;     /* tmu_pause.c */
 extern const tmu_filter tmu_filter_snapshot;         /* tmu_snapshot.c */
 
@@ -352,6 +353,11 @@ void tmu_cat_release(tmu *u);
 
 /* The counter of a slot's abort cause (the slot's abort_cause name). */
 uint64_t *tmu_abort_cause(tmu *u, const char *cause);
+
+/* tmu_snapshot.c: the snapshot point (its timestamp) the warp's attempt
+ * read, kept until its next TX_BEGIN; false when it read none (no snapshot
+ * filter, not acquired, or of a later overflow epoch). */
+bool tmu_snapshot_point(tmu *u, uint32_t warp, uint32_t *point);
 
 /* tmu_history.c: the commit records. */
 void tmu_record_commit(tmu *u, const tmu_lane *lane, uint32_t cid, uint32_t after);

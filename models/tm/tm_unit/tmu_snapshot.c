@@ -21,6 +21,7 @@ typedef struct snapshot_warp {
     uint64_t holders; /* the attempt's lanes still running on it */
     uint32_t pending; /* ACQUIRE answers awaited */
     bool held;        /* acquired at every slice and not yet released */
+    bool acquired;    /* the running attempt's loads read `handle` (kept past the release at TX_COMMIT) */
 } snapshot_warp;
 
 typedef struct snapshot_filter {
@@ -76,6 +77,7 @@ static bool snapshot_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, u
         return false;
     }
     w->holders = lanes;
+    w->acquired = false;
     simtx_msg request;
     simtx_msg_init(&request, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
     request.aux = 0; /* read the clock: the next ID to be handed out */
@@ -103,7 +105,7 @@ static void snapshot_response(void *state, tmu *u, uint32_t warp, uint32_t lane,
     }
     w->handle = msg->aux;
     if (--w->pending) return;
-    w->held = true;
+    w->held = w->acquired = true;
     tmu_begin_ready(u, warp, now);
 }
 
@@ -155,3 +157,17 @@ const tmu_filter tmu_filter_snapshot = {
     .commit_started = snapshot_commit,
     .attempt_ended = snapshot_ended,
 };
+
+bool tmu_snapshot_point(tmu *u, uint32_t warp, uint32_t *point)
+{
+    for (uint32_t i = 0; i < u->filter_count; i++) {
+        if (u->filter[i] != &tmu_filter_snapshot) continue;
+        snapshot_filter *s = u->filter_state[i];
+        snapshot_warp *w = tmu_slot_warp(u, &s->warps, warp);
+        /* a handle of a later epoch follows an overflow, which this path does not handle yet (version.h) */
+        if (!w || !w->acquired || version_handle_epoch(w->handle)) return false;
+        *point = (uint32_t)version_handle_timestamp(w->handle);
+        return true;
+    }
+    return false;
+}

@@ -1027,6 +1027,7 @@ static void test_bad_parameters(void)
         {"precommit=none,intra_warp", "precommit: 'none' cannot be combined"},
         {"filters=early_abort", "filters: 'early_abort' is not a filter"},
         {"filters=pause_and_go,pause_and_go", "filters: 'pause_and_go' is named twice"},
+        {"precommit=snapshot_ro", "precommit: snapshot_ro needs the snapshot filter"}, /* nothing else makes a read-only lane safe */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fake_env fake;
@@ -1230,6 +1231,59 @@ static void test_snapshot(void)
     bench_close(b);
 }
 
+/* SI-TM's read-only commit (snapshot_ro): a lane that only read its
+ * snapshot C - 1 commits with no commit ID and no logs, recorded right
+ * after ID C - 1; a writer of the same warp takes a commit ID; a snapshot
+ * of a later overflow epoch is left to the commit units (without the
+ * snapshot filter the check is refused: test_bad_parameters). */
+static void test_snapshot_read_only(void)
+{
+    const char *settings[] = {"filters=snapshot", "precommit=snapshot_ro", "partitions=2", "interleave=256", "record=true", NULL};
+    bench *b = bench_open(settings);
+    b->memory.next_cid = 5;
+    b->memory.words[1] = 41;
+    b->memory.words[2] = 7;
+    CHECK(event(b, SIMTX_OP_TX_BEGIN, 0x3, 0, 20) >= 0);
+    uint32_t addresses[64] = {BASE + 4, BASE + 8};
+    access(b, SIMTX_OP_READ, 4, 0x3, addresses, NULL, true, 1000);
+    store1(b, 1, BASE + 12, 9, 1001);
+    unsigned logs = b->memory.log_messages;
+    tx_outcome outcome = commit(b, 0x3);
+    CHECK_EQUAL(outcome.committed, 0x3);
+    CHECK_EQUAL(b->memory.cid_requests, 1); /* for lane 1 alone */
+    CHECK_EQUAL(b->memory.next_cid, 6);
+    CHECK_EQUAL(counter(b, "snapshot_ro_commits"), 1);
+    const tm_unit_record *records;
+    const uint32_t *words;
+    CHECK_EQUAL(tm_unit_history(b->unit, &records, &words), 2);
+    CHECK_EQUAL(records[0].cid, 4); /* lane 0: right after its snapshot point C - 1 */
+    CHECK_EQUAL(records[0].after, 1);
+    CHECK_EQUAL(records[0].read_count, 1);
+    CHECK_EQUAL(records[1].cid, 5); /* lane 1: its commit ID */
+    CHECK_EQUAL(records[1].after, 0);
+    /* A read-only warp sends nothing to the commit units. */
+    logs = b->memory.log_messages;
+    CHECK(event(b, SIMTX_OP_TX_BEGIN, 0x1, 0, 20) >= 0);
+    CHECK_EQUAL(load1(b, BASE + 4, 1002), 41);
+    outcome = commit(b, 0x1);
+    CHECK_EQUAL(outcome.committed, 0x1);
+    CHECK_EQUAL(b->memory.cid_requests, 1);
+    CHECK_EQUAL(b->memory.log_messages, logs);
+    CHECK_EQUAL(counter(b, "snapshot_ro_commits"), 2);
+    CHECK_EQUAL(tm_unit_history(b->unit, &records, &words), 3);
+    CHECK_EQUAL(records[2].cid, 5);
+    CHECK_EQUAL(records[2].after, 1);
+    /* After an overflow (a later epoch) the commit units validate it. */
+    b->memory.epoch = 1;
+    CHECK(event(b, SIMTX_OP_TX_BEGIN, 0x1, 0, 20) >= 0);
+    CHECK_EQUAL(load1(b, BASE + 4, 1003), 41);
+    outcome = commit(b, 0x1);
+    CHECK_EQUAL(outcome.committed, 0x1);
+    CHECK_EQUAL(b->memory.cid_requests, 2);
+    CHECK_EQUAL(counter(b, "snapshot_ro_commits"), 2);
+    bench_close(b);
+}
+
 int main(void)
 {
     test_pass_through();
@@ -1247,6 +1301,7 @@ int main(void)
     test_rollback_and_faults();
     test_bad_parameters();
     test_snapshot();
+    test_snapshot_read_only();
     test_filter_hooks(); /* last: it registers a filter, which adds its abort cause to every unit after */
     test_filter_aborts_all();
     test_filter_notify_abort();
