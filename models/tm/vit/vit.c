@@ -274,6 +274,15 @@ static int scope_of(const vit *v, const simtx_msg *msg)
 
 static bool scopes_meet(int a, int b) { return a != SCOPE_NONE && b != SCOPE_NONE && (a == b || a == SCOPE_ALL || b == SCOPE_ALL); }
 
+/* Whether `msg` must wait behind the held message `earlier`: accesses of one
+ * scope keep their order, and an ACQUIRE never passes a held CLOSE (the
+ * commit unit let it go only after that CLOSE, whose timestamp it may exceed). */
+static bool must_follow(const vit *v, const simtx_msg *msg, const simtx_msg *earlier)
+{
+    if (msg->op == SIMTX_OP_VERSION_ACQUIRE && earlier->op == SIMTX_OP_VERSION_CLOSE) return true;
+    return scopes_meet(scope_of(v, msg), scope_of(v, earlier));
+}
+
 /* A version.h op (but COPY, which only this slice sends). Returns false when
  * it must wait (no room for its answer). */
 static bool serve_version_op(vit *v, const simtx_msg *msg, uint64_t now)
@@ -367,9 +376,8 @@ static void drain_held(vit *v, uint64_t now)
     unsigned kept = 0;
     for (unsigned i = 0; i < v->held_count; i++) {
         simtx_msg *msg = &v->held[i];
-        int scope = scope_of(v, msg);
         bool blocked = false;
-        for (unsigned j = 0; j < kept && !blocked; j++) blocked = scopes_meet(scope, scope_of(v, &v->held[j]));
+        for (unsigned j = 0; j < kept && !blocked; j++) blocked = must_follow(v, msg, &v->held[j]);
         bool wait;
         if (!blocked && handle(v, msg, &wait, now)) continue;
         if (kept != i) v->held[kept] = *msg;
@@ -405,9 +413,8 @@ static uint64_t vit_cycle(void *core, uint64_t now)
      * earlier held message of its scope waits, or when it waits itself. */
     if (!msg_queue_empty(&v->input) && msg_queue_front_ready(&v->input) <= now) {
         simtx_msg *msg = msg_queue_front(&v->input);
-        int scope = scope_of(v, msg);
         bool behind = false;
-        for (unsigned j = 0; j < v->held_count && !behind; j++) behind = scopes_meet(scope, scope_of(v, &v->held[j]));
+        for (unsigned j = 0; j < v->held_count && !behind; j++) behind = must_follow(v, msg, &v->held[j]);
         bool wait = false, done = !behind && handle(v, msg, &wait, now);
         if (!done && (behind || wait) && v->held_count < (unsigned)v->params.hold_depth) {
             v->held[v->held_count++] = *msg;
