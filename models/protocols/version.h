@@ -60,7 +60,9 @@
  *       VERSION_NEWEST for the slice's newest creation time. Pins, in each
  *       region, the version that ts reads (refcount + 1). -> aux = the
  *       snapshot handle (epoch << 32 | ts): what snapshot reads and the
- *       RELEASE carry. A transaction acquires at its begin (§5).
+ *       RELEASE carry. A transaction acquires at its begin (§5). When
+ *       some region has no version readable at ts any more: aux =
+ *       VERSION_TOO_OLD, nothing pinned (the requester acquires again).
  *   snapshot READ     a mem.h READ with SIMTX_FLAG_SNAPSHOT, the handle's
  *       epoch in aux bits 32-63 and its timestamp in transaction_id (what
  *       a core-side ldst.h request's tag and transaction_id become: the
@@ -160,6 +162,10 @@
 #define VERSION_ALL_REGIONS UINT64_MAX
 /* ACQUIRE aux: the newest creation time the slice has. */
 #define VERSION_NEWEST UINT64_MAX
+/* ACQUIRE answer aux: a region has no version readable at ts any more (the
+ * one ts read was recycled while the ACQUIRE travelled); nothing is pinned,
+ * and the requester acquires again at a newer timestamp. */
+#define VERSION_TOO_OLD (UINT64_MAX - 1)
 /* Timestamps are at most 32 bits (Table 1's 8 x 32-bit creation times). */
 #define VERSION_TIMESTAMP_BITS_MAX 32u
 

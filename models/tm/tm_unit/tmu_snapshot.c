@@ -20,6 +20,8 @@ typedef struct snapshot_warp {
     uint64_t handle;  /* the acquired snapshot (version.h) */
     uint64_t holders; /* the attempt's lanes still running on it */
     uint32_t pending; /* ACQUIRE answers awaited */
+    uint32_t pinned;  /* of those answered, the slices that pinned `handle` */
+    bool too_old;     /* a slice answered VERSION_TOO_OLD: acquire again at a newer clock */
     bool held;        /* acquired at every slice and not yet released */
     bool acquired;    /* the running attempt's loads read `handle` (kept past the release at TX_COMMIT) */
 } snapshot_warp;
@@ -65,6 +67,8 @@ static bool to_every_slice(tmu *u, const snapshot_filter *s, uint32_t warp, simt
     return true;
 }
 
+static bool read_clock(tmu *u, const snapshot_filter *s, uint32_t warp);
+
 /* TX_BEGIN: held until the snapshot is acquired (the clock read first). */
 static bool snapshot_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now)
 {
@@ -78,6 +82,11 @@ static bool snapshot_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, u
     }
     w->holders = lanes;
     w->acquired = false;
+    return read_clock(u, s, warp);
+}
+
+static bool read_clock(tmu *u, const snapshot_filter *s, uint32_t warp)
+{
     simtx_msg request;
     simtx_msg_init(&request, SIMTX_OP_TM_CID_REQUEST, TM_CID_ALLOCATOR_ADDRESS, 0);
     request.aux = 0; /* read the clock: the next ID to be handed out */
@@ -94,17 +103,27 @@ static void snapshot_response(void *state, tmu *u, uint32_t warp, uint32_t lane,
     if (msg->op == SIMTX_OP_TM_CID_REQUEST) { /* the clock C: the snapshot holds every ID below it */
         uint64_t clock = msg->aux;
         w->pending = (uint32_t)u->params.partitions;
+        w->pinned = 0;
+        w->too_old = false;
         to_every_slice(u, s, warp, SIMTX_OP_VERSION_ACQUIRE, clock ? clock - 1 : 0);
         return;
     }
     if (msg->op != SIMTX_OP_VERSION_ACQUIRE || !w->pending) return; /* a RELEASE's acknowledgement */
-    if (w->pending < (uint32_t)u->params.partitions && msg->aux != w->handle) {
+    if (msg->aux == VERSION_TOO_OLD) {
+        w->too_old = true;
+    } else if (w->pinned++ && msg->aux != w->handle) {
         tmu_fail(u, "the VIT slices answered warp %u's ACQUIRE with different handles (0x%llx at partition %u, 0x%llx)", warp,
                  (unsigned long long)msg->aux, lane, (unsigned long long)w->handle);
         return;
+    } else {
+        w->handle = msg->aux;
     }
-    w->handle = msg->aux;
     if (--w->pending) return;
+    if (w->too_old) { /* unpin what some slices pinned, and start over from a newer clock */
+        if (w->pinned) to_every_slice(u, s, warp, SIMTX_OP_VERSION_RELEASE, w->handle);
+        read_clock(u, s, warp);
+        return;
+    }
     w->held = w->acquired = true;
     tmu_begin_ready(u, warp, now);
 }

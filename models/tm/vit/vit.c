@@ -169,6 +169,8 @@ static void *vit_create(const void *params, const simtx_env *env, char *error, s
     simtx_observe_counter(o, "acquires", &s->acquires, "snapshots", "VERSION_ACQUIRE served (reference counts up)");
     simtx_observe_counter(o, "releases", &s->releases, "snapshots", "VERSION_RELEASE served (reference counts down)");
     simtx_observe_counter(o, "stale_releases", &s->stale_releases, "snapshots", "releases of an earlier epoch or of no pinned version (ignored)");
+    simtx_observe_counter(o, "stale_acquires", &s->stale_acquires, "snapshots",
+                          "ACQUIREs answered VERSION_TOO_OLD: the version their timestamp read was recycled on the way");
     simtx_observe_counter(o, "max_refs", &v->stats.max_refs, "transactions", "the largest reference count of a version");
     simtx_observe_counter(o, "waits_for_slot", &s->wait_slot, "events", "a region found no free slot for its next version (out of versions)");
     simtx_observe_counter(o, "held_accesses", &v->stats.held_accesses, "requests", "accesses (and CLOSEs behind them) that waited for their region's S2 version (copy or free slot)");
@@ -302,8 +304,10 @@ static bool serve_version_op(vit *v, const simtx_msg *msg, uint64_t now)
         break;
     /* An address outside every region names them all (version.h). */
     case SIMTX_OP_VERSION_ACQUIRE:
-        if (!vit_table_acquire(&v->table, vit_table_region_of(&v->table, msg->address), msg->aux, &aux, error, sizeof error))
-            v->env.fail(v->env.context, error);
+        if (!vit_table_acquire(&v->table, vit_table_region_of(&v->table, msg->address), msg->aux, &aux, error, sizeof error)) {
+            v->table.stats.stale_acquires++;
+            aux = VERSION_TOO_OLD; /* the version ts read is recycled: acquire again (version.h) */
+        }
         break;
     case SIMTX_OP_VERSION_RELEASE: vit_table_release_snapshot(&v->table, vit_table_region_of(&v->table, msg->address), msg->aux); break;
     case SIMTX_OP_VERSION_CLOSE: {

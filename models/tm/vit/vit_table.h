@@ -37,7 +37,7 @@ typedef struct vit_region {
 
 typedef struct vit_table_stats {
     uint64_t versions_created, versions_recycled, copies_started, copies_done;
-    uint64_t translations, relocations, acquires, releases, stale_releases, overflows, wait_slot;
+    uint64_t translations, relocations, acquires, stale_acquires, releases, stale_releases, overflows, wait_slot;
 } vit_table_stats;
 
 typedef struct vit_table {
