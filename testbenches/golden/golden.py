@@ -42,6 +42,11 @@ CASES = {
                      "--set", "workload.buckets=256"],
     "warptm_eapg_spmv_tm": ["platforms/gtx480_warptm_eapg.lua", "--workload", "spmv_tm", "--set", "workload.n=500",
                             "--set", "workload.loads_inside=1"],
+    # SI-TM's versioned memory: under Warp TM with snapshot reads and
+    # read-only commits at the core, and alone behind trace agents.
+    "warptm_versioned_atm": ["platforms/gtx480_warptm_versioned.lua", "--workload", "atm", "--set", "workload.n=1024",
+                             "--set", "workload.queries=50"],
+    "versioned_memory_trace": ["platforms/versioned_memory_trace.lua", "--define", "rounds=4"],
     "dram_rowclone_checked": ["platforms/dram_trace.lua", "--define", "copies=20", "--define", "check_timing=true"],
     "dram_stream_writes": ["platforms/dram_trace.lua", "--set", "player.synthetic_pattern=stream",
                            "--set", "player.read_percent=50", "--set", "player.request_size=128"],
