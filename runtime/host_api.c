@@ -256,14 +256,19 @@ uint32_t gpu_malloc_versioned(gpu_device *d, size_t bytes)
     if (d->crashed) return set_error(d, "%s(%zu bytes): the device lost power", function, bytes);
     uint64_t stride, align, free_from;
     unsigned versions;
-    if (!d->backend.version_layout || !d->backend.version_layout(d->backend.context, &stride, &align, &versions, &free_from))
-        return set_input_error(d, "%s(%zu bytes): the platform has no Version Index Table (vit blocks; platforms/gtx480_warptm_versioned.lua has them)",
-                         function, bytes);
-    uint64_t unit = align > 256 ? align : 256, size = bytes ? (bytes + unit - 1) / unit * unit : unit;
-    if (size > stride)
+    if (!d->backend.version_layout || !d->backend.version_register || !d->backend.version_layout(d->backend.context, &stride, &align, &versions, &free_from))
+        return set_input_error(d, "%s(%zu bytes): the platform has no Version Index Table (vit blocks; "
+                                  "platforms/gtx480_warptm_versioned.lua has them)", function, bytes);
+    /* Whole rows in every partition, and 256-byte aligned as every allocation. */
+    uint64_t unit = align ? align : 256;
+    while (unit % 256) unit *= 2;
+    uint64_t size = bytes ? ((uint64_t)bytes + unit - 1) / unit * unit : unit;
+    if (bytes > stride || size > stride)
         return set_error(d, "%s(%zu bytes): larger than the version stride (%" PRIu64 " bytes: one DRAM row index in every partition)",
                          function, bytes, stride);
     heap *h = &d->global;
+    if (stride > h->end || free_from > h->end) /* (keeps the sums below from wrapping) */
+        return set_error(d, "%s(%zu bytes): out of global memory: no room above the registered regions' versions", function, bytes);
     uint64_t base = (h->top > free_from ? h->top : free_from) + unit - 1;
     base -= base % unit;
     /* Its versions 1.. lie at base + k x stride; their contents, at the relocated area above them. */
