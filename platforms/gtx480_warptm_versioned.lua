@@ -8,7 +8,8 @@
 -- attempt's snapshot, and read-only transactions commit at the core on it
 -- without validation (pre-commit check snapshot_ro, before the intra-warp
 -- check), serialized at their snapshot point. One region covers the start of the GPU heap (the
--- workloads' data) until the host API allocates versioned memory.
+-- workloads' data); a host program adds its own with gpu_malloc_versioned
+-- (runtime/host_api.h; atm: --set workload.versioned=1).
 --   simtx run platforms/gtx480_warptm_versioned.lua --workload atm --check-protocol
 -- Defines: as parts/tm_lazy.lua and parts/versioned_memory.lua (versions,
 -- timestamp_bits).

@@ -3,6 +3,7 @@
 #include "host_printf.h"
 
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 typedef struct allocation {
     uint32_t address, capacity, bytes;
     bool in_use;
+    bool versioned; /* registered at the Version Index Table: never freed */
 } allocation;
 
 /* First-fit allocator over one address window. */
@@ -195,6 +197,25 @@ static bool memory_answers(gpu_device *d, uint32_t address, uint32_t bytes, uint
     }
 }
 
+/* Adds a block at or above the heap's top, which moves past it. */
+static bool heap_append(gpu_device *d, heap *h, allocation block)
+{
+    if (h->count == h->capacity) {
+        size_t grown_capacity = h->capacity ? h->capacity * 2 : 16;
+        allocation *grown = realloc(h->blocks, grown_capacity * sizeof *grown);
+        if (!grown) return set_error(d, "out of host memory");
+        h->blocks = grown;
+        h->capacity = grown_capacity;
+    }
+    h->blocks[h->count++] = block;
+    if (!rebuild_live(d)) {
+        h->count--;
+        return false;
+    }
+    h->top = block.address + block.capacity;
+    return true;
+}
+
 static uint32_t heap_allocate(gpu_device *d, heap *h, size_t bytes, const char *function, const char *kind)
 {
     if (!d) return 0;
@@ -205,7 +226,7 @@ static uint32_t heap_allocate(gpu_device *d, heap *h, size_t bytes, const char *
     for (size_t i = 0; i < h->count; i++) { /* reuse a freed block that fits */
         allocation *a = &h->blocks[i];
         if (!a->in_use && a->capacity >= capacity) {
-            *a = (allocation){a->address, a->capacity, (uint32_t)bytes, true};
+            *a = (allocation){a->address, a->capacity, (uint32_t)bytes, true, false};
             if (rebuild_live(d)) return a->address;
             a->in_use = false;
             return 0;
@@ -219,27 +240,51 @@ static uint32_t heap_allocate(gpu_device *d, heap *h, size_t bytes, const char *
     if (!memory_answers(d, h->top, capacity, &missing))
         return set_error(d, "%s(%zu bytes): out of %s memory: the device's memory ends before 0x%08x", function, bytes, kind,
                          missing);
-    if (h->count == h->capacity) {
-        size_t grown_capacity = h->capacity ? h->capacity * 2 : 16;
-        allocation *grown = realloc(h->blocks, grown_capacity * sizeof *grown);
-        if (!grown) return set_error(d, "out of host memory");
-        h->blocks = grown;
-        h->capacity = grown_capacity;
-    }
-    h->blocks[h->count++] = (allocation){h->top, capacity, (uint32_t)bytes, true};
-    if (!rebuild_live(d)) {
-        h->count--;
-        return 0;
-    }
-    uint32_t address = h->top;
-    h->top += capacity;
-    return address;
+    return heap_append(d, h, (allocation){h->top, capacity, (uint32_t)bytes, true, false}) ? h->top - capacity : 0;
 }
 
 uint32_t gpu_malloc(gpu_device *d, size_t bytes) { return heap_allocate(d, d ? &d->global : NULL, bytes, "gpu_malloc", "global"); }
 uint32_t gpu_malloc_persistent(gpu_device *d, size_t bytes)
 {
     return heap_allocate(d, d ? &d->persistent : NULL, bytes, "gpu_malloc_persistent", "persistent");
+}
+
+uint32_t gpu_malloc_versioned(gpu_device *d, size_t bytes)
+{
+    if (!d) return 0;
+    const char *function = "gpu_malloc_versioned";
+    if (d->crashed) return set_error(d, "%s(%zu bytes): the device lost power", function, bytes);
+    uint64_t stride, align, free_from;
+    unsigned versions;
+    if (!d->backend.version_layout || !d->backend.version_register || !d->backend.version_layout(d->backend.context, &stride, &align, &versions, &free_from))
+        return set_input_error(d, "%s(%zu bytes): the platform has no Version Index Table (vit blocks; "
+                                  "platforms/gtx480_warptm_versioned.lua has them)", function, bytes);
+    /* Whole rows in every partition, and 256-byte aligned as every allocation. */
+    uint64_t unit = align ? align : 256;
+    while (unit % 256) unit *= 2;
+    uint64_t size = bytes ? ((uint64_t)bytes + unit - 1) / unit * unit : unit;
+    if (bytes > stride || size > stride)
+        return set_error(d, "%s(%zu bytes): larger than the version stride (%" PRIu64 " bytes: one DRAM row index in every partition)",
+                         function, bytes, stride);
+    heap *h = &d->global;
+    if (stride > h->end || free_from > h->end) /* (keeps the sums below from wrapping) */
+        return set_error(d, "%s(%zu bytes): out of global memory: no room above the registered regions' versions", function, bytes);
+    uint64_t base = (h->top > free_from ? h->top : free_from) + unit - 1;
+    base -= base % unit;
+    /* Its versions 1.. lie at base + k x stride; their contents, at the relocated area above them. */
+    uint64_t relocated = base + versions * stride + unit - 1;
+    relocated -= relocated % unit;
+    uint64_t end = relocated + (versions - 1) * size;
+    if (end > h->end)
+        return set_error(d, "%s(%zu bytes): out of global memory: its versions and relocated area need 0x%" PRIx64 "..0x%" PRIx64
+                         ", past the window's end 0x%08x", function, bytes, base, end, h->end);
+    uint32_t missing;
+    if (!memory_answers(d, (uint32_t)base, (uint32_t)(end - base), &missing))
+        return set_error(d, "%s(%zu bytes): out of global memory: the device's memory ends before 0x%08x", function, bytes, missing);
+    char why[400];
+    if (!d->backend.version_register(d->backend.context, (uint32_t)base, (uint32_t)size, (uint32_t)relocated, why, sizeof why))
+        return set_error(d, "%s(%zu bytes): %s", function, bytes, why);
+    return heap_append(d, h, (allocation){(uint32_t)base, (uint32_t)(end - base), (uint32_t)bytes, true, true}) ? (uint32_t)base : 0;
 }
 
 bool gpu_free(gpu_device *d, uint32_t address)
@@ -249,6 +294,9 @@ bool gpu_free(gpu_device *d, uint32_t address)
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < heaps[k]->count; i++)
             if (heaps[k]->blocks[i].address == address && heaps[k]->blocks[i].in_use) {
+                if (heaps[k]->blocks[i].versioned)
+                    return set_error(d, "gpu_free(0x%08x): a versioned allocation lives until the device ends (the Version Index Table "
+                                        "cannot unregister a region)", address);
                 heaps[k]->blocks[i].in_use = false;
                 return rebuild_live(d);
             }

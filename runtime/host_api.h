@@ -59,6 +59,18 @@ bool gpu_set_error(gpu_device *device, const char *format, ...) __attribute__((f
 uint32_t gpu_malloc(gpu_device *device, size_t bytes);
 uint32_t gpu_malloc_persistent(gpu_device *device, size_t bytes);
 bool gpu_free(gpu_device *device, uint32_t address);
+/* Versioned global memory (SI-TM: a transaction's loads read its snapshot;
+ * platforms/gtx480_warptm_versioned.lua): allocates like gpu_malloc and
+ * registers the buffer as a region at every Version Index Table slice
+ * before the next launch. The buffer lies at a whole-DRAM-row boundary,
+ * its size rounded up to whole rows in every partition; its older versions
+ * and their relocated area take address space above it (versions x the
+ * version stride, plus versions - 1 x the rounded size), which no other
+ * allocation uses. 0 on a platform without VIT slices, for more than one
+ * version stride of bytes, or when the table is full (42 regions): the
+ * error names the allocation. It lives until the device ends (a region
+ * cannot be unregistered): gpu_free refuses it. */
+uint32_t gpu_malloc_versioned(gpu_device *device, size_t bytes);
 /* Copies and memset: the device range must lie inside one live allocation
  * (or a loaded module's .data/.bss); 0 bytes do nothing. */
 bool gpu_copy_to_device(gpu_device *device, uint32_t destination, const void *source, size_t bytes);

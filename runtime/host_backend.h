@@ -49,6 +49,14 @@ typedef struct gpu_backend {
     /* Optional (crash injection): whether the last failed run was stopped
      * by an injected power failure rather than an error. */
     bool (*crashed)(void *context);
+    /* Optional (versioned memory, models/protocols/version.h): false when the
+     * platform has no Version Index Table slice; else the slices' version
+     * stride, alignment and slots per region, and the lowest address above
+     * every registered region's versions and relocated area. */
+    bool (*version_layout)(void *context, uint64_t *stride, uint64_t *align, unsigned *versions, uint64_t *free_from);
+    /* Registers a region at every slice at zero time (what VERSION_REGISTER
+     * does); false with the slice's reason (table full, layout). */
+    bool (*version_register)(void *context, uint32_t base, uint32_t size, uint32_t relocated, char *error, size_t error_size);
 } gpu_backend;
 
 gpu_device *gpu_device_create(const gpu_backend *backend);

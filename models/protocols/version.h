@@ -53,7 +53,9 @@
  *       COMMAND_ERROR and the slice fails the run naming the allocation (no
  *       room among `regions` entries, or a layout it cannot hold). The same
  *       regions may be given before the run by the slice's `region_list`
- *       parameter (an error there stops the run before it starts, exit 2).
+ *       parameter (an error there stops the run before it starts, exit 2),
+ *       or between launches by the host (gpu_malloc_versioned, at zero time:
+ *       vit.h vit_register).
  *       Every slice must register the same regions in the same order.
  *   VERSION_ACQUIRE   address = an address of a region (that region only) or
  *       any other (every region); aux = the snapshot timestamp ts, or

@@ -277,7 +277,7 @@ static uint64_t mul_chain_cycles(int64_t mul_latency, uint32_t iterations)
     simt_core_params params = default_params();
     params.mul_latency = mul_latency;
     test_system *s = system_from(&params);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
     uint32_t out = gpu_malloc(device, 32 * 4);
@@ -310,7 +310,7 @@ static uint64_t statistic(test_system *s, const char *name)
 static void run_pattern(const char *kernel, int lanes, uint32_t stride, uint64_t expected_requests, uint64_t expected_conflict_cycles)
 {
     test_system *s = create_system(lanes, 4);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
     if (!CHECK(module != NULL)) {
@@ -349,7 +349,7 @@ static uint64_t finish_spread(const char *scheduler)
     if (!CHECK(fd >= 0)) return 0;
     close(fd);
     test_system *s = create_system_with(32, 8, scheduler, 1, trace_file);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/ldst_patterns_O2.elf");
     uint32_t out = gpu_malloc(device, 256 * 4);
@@ -382,7 +382,7 @@ static uint64_t finish_spread(const char *scheduler)
 static void run_globals(void)
 {
     test_system *s = create_system(32, 8);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     uint32_t junk = 0xdeadbeef;
     sparse_memory_write(s->memory, 0x10000000, &junk, 4); /* the loader must overwrite what was there */
@@ -433,7 +433,7 @@ static int find_logged(const test_system *s, simtx_op op, uint32_t from, uint32_
 static void run_persist_order(bool fenced)
 {
     test_system *s = create_system(32, 4);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/pm_order_O2.elf");
     if (!CHECK(module != NULL)) return;
@@ -470,7 +470,7 @@ static void run_persist_order(bool fenced)
 static void run_non_temporal_store(void)
 {
     test_system *s = create_system(32, 4);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_module *module = gpu_module_load(device, SIMTX_TEST_KERNEL_DIR "/pm_order_O2.elf");
     if (!CHECK(module != NULL)) return;
@@ -506,7 +506,7 @@ static void run_vector_add(const char *opt, int lanes)
     simtx_params_release(simt_core_block_info.params, &params);
     if (!CHECK(s->core != NULL)) return;
     attach_lds(s);
-    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL};
+    gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     char path[1024];
     snprintf(path, sizeof path, "%s/vector_add_%s.elf", SIMTX_KERNEL_DIR, opt);
@@ -574,7 +574,7 @@ static void run_bounds(void)
 {
     test_system *s = create_system(32, 4);
     gpu_backend backend = {s, backend_access, backend_launch, backend_run, backend_statistic, NULL, NULL, backend_durable_read,
-                           backend_durable_write, NULL};
+                           backend_durable_write, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     /* SIZE_MAX rounded up to 0 bytes: it took the address the next allocation then got too. */
     CHECK_EQUAL(gpu_malloc(device, SIZE_MAX), 0);
@@ -646,7 +646,7 @@ static void run_bounds(void)
 static bool recording_on(void *context, bool on) { return (void)context, (void)on, true; }
 static void run_second_check(void)
 {
-    gpu_backend backend = {NULL, backend_access, NULL, NULL, NULL, recording_on, NULL, NULL, NULL, NULL};
+    gpu_backend backend = {NULL, backend_access, NULL, NULL, NULL, recording_on, NULL, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_serializability *first = gpu_serializability_begin(device);
     CHECK(first != NULL);

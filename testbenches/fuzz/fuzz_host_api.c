@@ -140,7 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     device_state state = {sparse_memory_create(), device_kind >> 2 ? GPU_HEAP_BASE + (uint32_t)(device_kind >> 2) * (4u << 20) : 0};
     bool durable = device_kind & 1, recording = device_kind & 2;
     gpu_backend backend = {&state, device_access, NULL, NULL, NULL, recording ? record : NULL, recording ? no_history : NULL,
-                           durable ? durable_read : NULL, durable ? durable_write : NULL, NULL};
+                           durable ? durable_read : NULL, durable ? durable_write : NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     static uint8_t buffer[SHADOWED + 8192], readback[SHADOWED + 8192];
     model_allocation live[MAX_LIVE];

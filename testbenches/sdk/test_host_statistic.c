@@ -27,7 +27,7 @@ static double query(gpu_device *device, const char *text, bool expect_found)
 
 int main(void)
 {
-    gpu_backend backend = {NULL, NULL, NULL, NULL, fake_statistic_at, NULL, NULL, NULL, NULL, NULL};
+    gpu_backend backend = {NULL, NULL, NULL, NULL, fake_statistic_at, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     CHECK(device != NULL);
     CHECK_EQUAL(query(device, "thread_instructions", true), 1100);
@@ -44,7 +44,7 @@ int main(void)
     query(device, "commits", false);
     gpu_device_destroy(device);
 
-    gpu_backend none = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    gpu_backend none = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     device = gpu_device_create(&none);
     query(device, "thread_instructions", false);
     CHECK_CONTAINS(gpu_last_error(device), "reports none");

@@ -12,6 +12,8 @@ int atm_main(gpu_device *device, workload_context *context)
     uint32_t per_thread = (uint32_t)workload_int(context, "per_thread", 1, 1, 1024);
     uint32_t block = (uint32_t)workload_int(context, "block", 256, 1, 1024);
     uint32_t query_percent = (uint32_t)workload_int(context, "queries", 0, 0, 100); /* read-only balance queries */
+    /* 1: the accounts in versioned memory (gpu_malloc_versioned; SI-TM's snapshot reads) */
+    bool versioned = workload_int(context, "versioned", 0, 0, 1);
     uint64_t seed = (uint64_t)workload_int(context, "seed", (int64_t)(context->seed & INT64_MAX), 0, INT64_MAX);
     char path[1024];
     workload_kernel_path(context, "atm", path, sizeof path);
@@ -42,7 +44,8 @@ int atm_main(gpu_device *device, workload_context *context)
     }
     HOST_CHECK(module = gpu_module_load(device, path));
     uint32_t d_accounts, d_sources, d_destinations, d_amounts;
-    HOST_CHECK(d_accounts = gpu_malloc(device, sizeof(uint32_t) * account_count));
+    HOST_CHECK(d_accounts = versioned ? gpu_malloc_versioned(device, sizeof(uint32_t) * account_count)
+                                      : gpu_malloc(device, sizeof(uint32_t) * account_count));
     HOST_CHECK(d_sources = gpu_malloc(device, sizeof(uint32_t) * transfers));
     HOST_CHECK(d_destinations = gpu_malloc(device, sizeof(uint32_t) * transfers));
     HOST_CHECK(d_amounts = gpu_malloc(device, sizeof(uint32_t) * transfers));

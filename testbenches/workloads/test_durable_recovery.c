@@ -47,7 +47,7 @@ static fake_device fake;
 
 int main(void)
 {
-    gpu_backend backend = {&fake, fake_access, NULL, NULL, NULL, NULL, NULL, fake_durable_read, fake_durable_write, NULL};
+    gpu_backend backend = {&fake, fake_access, NULL, NULL, NULL, NULL, NULL, fake_durable_read, fake_durable_write, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     gpu_durable_region region;
     CHECK(gpu_durable_region_create(device, 3, 4, 2, &region));

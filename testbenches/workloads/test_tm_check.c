@@ -40,7 +40,7 @@ static bool one_commit(void *context, void (*visit)(void *, const tm_unit_record
 static int check_history(bool commits, uint8_t final_word, char *error, size_t error_size)
 {
     fake_device fake = {{0}};
-    gpu_backend backend = {&fake, fake_access, NULL, NULL, NULL, fake_tm_record, commits ? one_commit : no_commits, NULL, NULL, NULL};
+    gpu_backend backend = {&fake, fake_access, NULL, NULL, NULL, fake_tm_record, commits ? one_commit : no_commits, NULL, NULL, NULL, NULL, NULL};
     gpu_device *device = gpu_device_create(&backend);
     workload_context context = {NULL, 0, "", NULL, error, error_size, false, 1};
     int status = 0;

@@ -33,7 +33,7 @@ static const workload_info workloads[] = {
     {"reduction", "shared-memory tree reduction with barriers, one partial sum per CTA", "n block seed", false, reduction_main},
     {"histogram", "histogram with global atomics", "n bins ctas block seed", false, histogram_main},
     {"ht", "TM: chained hash table insert", "n buckets values block seed check_serializability", true, ht_main},
-    {"atm", "TM: transfers between accounts", "n accounts per_thread queries block seed check_serializability", true, atm_main},
+    {"atm", "TM: transfers between accounts", "n accounts per_thread queries block seed versioned check_serializability", true, atm_main},
     {"rbt", "TM: red-black tree insert then remove, or mixed operations on a prefilled tree", "n prefill removes block seed check_serializability", true, rbt_main},
     {"spmv_tm", "TM: SpMV with transactional updates of the result vector", "n per_row per_thread loads_inside block seed check_serializability", true, spmv_tm_main},
     {"list", "TM: sorted linked-list insert", "n variant prefill spread block seed check_serializability", true, list_main},

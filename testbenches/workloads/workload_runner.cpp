@@ -17,6 +17,7 @@
 #include "kernel_image.h"
 #include "simt_core.h"
 #include "tm_unit.h"
+#include "vit.h"
 #include "workload.h"
 
 #ifndef SIMTX_KERNEL_DIR
@@ -54,6 +55,7 @@ struct backend_state {
     std::vector<block_module *> cores;
     std::vector<block_module *> tm_units; // the commit records' keepers
     std::vector<block_module *> nvm_controllers; // the durable image's keepers
+    std::vector<block_module *> vits; // the versioned regions' keepers (Version Index Table slices)
     double simulate_wall_seconds = 0, simulate_cpu_seconds = 0; // inside simulate(), without the host program
 };
 
@@ -132,6 +134,27 @@ bool backend_tm_record(void *context, bool on)
     auto *state = static_cast<backend_state *>(context);
     if (state->tm_units.empty()) return false; // nothing could be recorded: no check to pass
     for (block_module *unit : state->tm_units) tm_unit_set_recording(unit->core(), on);
+    return true;
+}
+
+// Every slice holds the same regions: the first answers for all.
+bool backend_version_layout(void *context, uint64_t *stride, uint64_t *align, unsigned *versions, uint64_t *free_from)
+{
+    auto *state = static_cast<backend_state *>(context);
+    if (state->vits.empty()) return false;
+    vit_layout(state->vits[0]->core(), stride, align, versions, free_from);
+    return true;
+}
+
+// Zero time, between launches, at every slice; each is woken for the copy
+// that makes the region's next version.
+bool backend_version_register(void *context, uint32_t base, uint32_t size, uint32_t relocated, char *error, size_t error_size)
+{
+    auto *state = static_cast<backend_state *>(context);
+    for (block_module *slice : state->vits) {
+        if (!vit_register(slice->core(), base, size, relocated, error, error_size)) return false;
+        slice->wake_up();
+    }
     return true;
 }
 
@@ -215,11 +238,12 @@ std::string run_host_program(platform &owner, const std::string &name, const std
     // End elaboration (sockets are bound from then on) before the host
     // program's first memory access.
     if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    backend_state state{&owner, list_statistics(owner), {}, {}, {}, 0, 0};
+    backend_state state{&owner, list_statistics(owner), {}, {}, {}, {}, 0, 0};
     for (const auto &module : owner.modules())
         if (!std::strcmp(module->info()->name, "simt_core")) state.cores.push_back(module.get());
         else if (!std::strcmp(module->info()->name, "tm_unit")) state.tm_units.push_back(module.get());
         else if (!std::strcmp(module->info()->name, "nvm_controller")) state.nvm_controllers.push_back(module.get());
+        else if (!std::strcmp(module->info()->name, "vit")) state.vits.push_back(module.get());
     if (state.cores.empty()) throw input_error(label + ": the netlist has no simt_core block");
     // Transactions run in the tm_units and commit at the commit units;
     // without both a TM kernel would never finish.
@@ -230,7 +254,8 @@ std::string run_host_program(platform &owner, const std::string &name, const std
                           "(platforms/gtx480_kilotm.lua, gtx480_warptm.lua, gtx480_idealtm.lua have them)");
     gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic_at, backend_tm_record, backend_tm_history,
                         state.nvm_controllers.empty() ? nullptr : backend_durable_read,
-                        state.nvm_controllers.empty() ? nullptr : backend_durable_write, backend_crashed};
+                        state.nvm_controllers.empty() ? nullptr : backend_durable_write, backend_crashed, backend_version_layout,
+                        backend_version_register};
     gpu_device *device = gpu_device_create(&backend);
     gpu_device_set_memcheck(device, memcheck);
     std::string message;

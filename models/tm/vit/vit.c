@@ -294,13 +294,11 @@ static bool serve_version_op(vit *v, const simtx_msg *msg, uint64_t now)
     uint64_t aux = 0;
     switch (msg->op) {
     case SIMTX_OP_VERSION_REGISTER:
-        if (vit_table_register(&v->table, msg->address, msg->size, msg->aux, error, sizeof error) < 0) {
-            v->stats.refused_regions++;
+        if (!vit_register(v, msg->address, msg->size, msg->aux, error, sizeof error)) {
             v->env.fail(v->env.context, error);
             answer(v, msg, SIMTX_STATUS_COMMAND_ERROR, 0, now);
             return true;
         }
-        v->stats.registered++;
         break;
     /* An address outside every region names them all (version.h). */
     case SIMTX_OP_VERSION_ACQUIRE:
@@ -481,6 +479,32 @@ static unsigned vit_debug_translate(void *core, bool is_write, uint64_t address,
     if (count > capacity) count = capacity;
     memcpy(to, found, count * sizeof *to);
     return count;
+}
+
+void vit_layout(const void *core, uint64_t *stride, uint64_t *align, unsigned *versions, uint64_t *free_from)
+{
+    const vit_table *t = &((const vit *)core)->table;
+    *stride = t->stride;
+    *align = t->align;
+    *versions = t->versions;
+    *free_from = 0;
+    for (unsigned i = 0; i < t->count; i++) {
+        const vit_region *r = &t->regions[i];
+        uint64_t versions_end = r->base + (uint64_t)t->versions * t->stride, relocated_end = r->relocated + (t->versions - 1) * r->size;
+        if (versions_end > *free_from) *free_from = versions_end;
+        if (relocated_end > *free_from) *free_from = relocated_end;
+    }
+}
+
+bool vit_register(void *core, uint64_t base, uint64_t size, uint64_t relocated, char *error, size_t error_size)
+{
+    vit *v = core;
+    if (vit_table_register(&v->table, base, size, relocated, error, error_size) < 0) {
+        v->stats.refused_regions++;
+        return false;
+    }
+    v->stats.registered++;
+    return true;
 }
 
 static void vit_describe_pending(void *core, char *text, size_t size)

@@ -24,4 +24,22 @@ typedef struct vit_params {
 
 extern const simtx_block_info vit_block_info;
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The host's versioned allocations (runtime/host_api.h gpu_malloc_versioned),
+ * at zero time between launches, as the simtx runner calls them on every
+ * slice: the same as a VERSION_REGISTER (version.h) without its traffic.
+ * vit_layout: the version stride and alignment, the slots per region, and
+ * the lowest address above every registered region's versions and
+ * relocated area (where a new region meets none of them). */
+void vit_layout(const void *core, uint64_t *stride, uint64_t *align, unsigned *versions, uint64_t *free_from);
+/* False with the slice's message (table full, layout) in error. */
+bool vit_register(void *core, uint64_t base, uint64_t size, uint64_t relocated, char *error, size_t error_size);
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif
