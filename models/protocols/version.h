@@ -128,8 +128,11 @@
  *   so the slice has closed every ID up to ts when it pins. A snapshot is
  *   thus a prefix of the commit order: the IDs up to the latest CLOSE at
  *   or below ts (IDs retiring in one batch close together). The commit
- *   unit restamps a transactional read's aux (tm_lazy.h 5), so the epoch a
- *   slice sees is 0: overflows are not handled on this path yet.
+ *   unit restamps transactional reads' aux (tm_lazy.h 5) but not snapshot
+ *   reads', so a slice sees the handle's epoch. Overflows are not handled on
+ *   this path yet: the commit units CLOSE at commit IDs, which keep growing
+ *   past 2^timestamp_bits (each later CLOSE would overflow again), and each
+ *   partition's slice overflows at its own CLOSE, so ACQUIRE answers differ.
  *
  * COSTS
  *

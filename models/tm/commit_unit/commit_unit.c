@@ -631,8 +631,10 @@ static simtx_accept_result commit_unit_accept(void *core, unsigned port, const s
         if (!passed) return SIMTX_BUSY;
         *passed = *msg;
         /* The read stamp (tm_lazy.h 5): every ID below it retired here, so
-         * the L2 answers this read with their writes. */
-        if (msg->op == SIMTX_OP_READ && (msg->flags & SIMTX_FLAG_TRANSACTIONAL)) passed->aux = u->ring.retire_cid;
+         * the L2 answers this read with their writes. A snapshot read keeps
+         * its aux: the VIT slice reads its handle's epoch there (version.h). */
+        if (msg->op == SIMTX_OP_READ && (msg->flags & SIMTX_FLAG_TRANSACTIONAL) && !(msg->flags & SIMTX_FLAG_SNAPSHOT))
+            passed->aux = u->ring.retire_cid;
         u->stats.passthrough++;
         return SIMTX_ACCEPTED;
     }
