@@ -9,6 +9,7 @@
 #include "assoc_table.h"
 #include "commit_ring.h"
 #include "commit_notify.h"
+#include "commit_versions.h"
 #include "commit_validation.h"
 #include "version.h"
 #include "msg_queue.h"
@@ -69,8 +70,8 @@ struct commit_unit {
     const commit_notify *notify;
     void *notify_state;
     bool notify_pending;    /* the notify policy holds messages its queue refused */
-    uint32_t closed;        /* version_close: the last CLOSE's creation time (the newest ID retired then) */
-    commit_held acquires;   /* version_close: ACQUIREs waiting for a CLOSE that covers their timestamp */
+    const commit_versions *versions;
+    void *versions_state;
     /* Per-cycle limits of the stages (UINT64_MAX: none). */
     uint64_t input_budget, hazard_budget, issue_budget;
     /* Bumped by every state change, so that an idle unit sleeps. */
@@ -115,6 +116,19 @@ static bool send_notification(void *unit, const simtx_msg *msg, uint64_t now)
     return msg_queue_push(&u->out[COMMIT_UNIT_NOTIFY], msg, now);
 }
 
+/* The versions slot's environment: its requests go downstream, in order with
+ * the pass-through traffic. */
+static bool send_downstream(void *unit, const simtx_msg *msg, uint64_t now)
+{
+    commit_unit *u = unit;
+    return msg_queue_push(&u->out[COMMIT_UNIT_DOWNSTREAM], msg, now);
+}
+
+static uint64_t own_close_id(uint32_t newest) { return OWN_ID(OWN_CLOSE, newest, 0); }
+
+__attribute__((format(printf, 2, 3))) static void fail(commit_unit *u, const char *format, ...);
+static void fail_text(void *unit, const char *text) { fail(unit, "%s", text); }
+
 static void *commit_unit_create(const void *params, const simtx_env *env, char *error, size_t error_size)
 {
     const commit_unit_params *p = params;
@@ -157,6 +171,16 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
         commit_notify_env notify_env = {u, send_notification};
         u->notify_state = u->notify->create(p, &notify_env, env->observer, error, error_size);
         if (!u->notify_state) {
+            commit_unit_block_info.destroy(u);
+            return NULL;
+        }
+    }
+    u->versions = p->version_close ? &commit_versions_close : &commit_versions_none;
+    if (u->versions->create) {
+        commit_versions_env versions_env = {u, send_downstream, own_close_id, fail_text};
+        u->versions_state = u->versions->create(&versions_env);
+        if (!u->versions_state) {
+            snprintf(error, error_size, "out of memory for the versions slot");
             commit_unit_block_info.destroy(u);
             return NULL;
         }
@@ -220,7 +244,7 @@ static void commit_unit_destroy(void *core)
     commit_unit *u = core;
     if (!u) return;
     commit_ring_release(&u->ring);
-    free(u->acquires.messages);
+    if (u->versions_state) u->versions->destroy(u->versions_state);
     free(u->input);
     for (unsigned port = 0; port < COMMIT_UNIT_PORTS; port++) msg_queue_release(&u->out[port]);
     if (u->notify_state) u->notify->destroy(u->notify_state);
@@ -623,10 +647,7 @@ static simtx_accept_result commit_unit_accept(void *core, unsigned port, const s
         return SIMTX_ACCEPTED;
     }
     if (!is_tm_op(msg->op)) {
-        if (u->params.version_close && msg->op == SIMTX_OP_VERSION_ACQUIRE && msg->aux != VERSION_NEWEST && msg->aux > u->closed) {
-            if (!commit_ring_hold(&u->acquires, msg)) fail(u, "out of memory holding %zu VERSION_ACQUIREs", u->acquires.length);
-            return SIMTX_ACCEPTED;
-        }
+        if (u->versions->hold(u->versions_state, msg)) return SIMTX_ACCEPTED;
         simtx_msg *passed = msg_queue_push_slot(&u->out[COMMIT_UNIT_DOWNSTREAM], now);
         if (!passed) return SIMTX_BUSY;
         *passed = *msg;
@@ -846,28 +867,6 @@ static void issue_stage(commit_unit *u, uint64_t now)
  * in ID order, and held TCD queries whose IDs have all retired. */
 /* SI-TM's version boundaries (version.h): a CLOSE at the newest retired ID
  * (every ID up to it is written back here), then the ACQUIREs it covers. */
-static void close_versions(commit_unit *u, uint64_t now)
-{
-    uint32_t newest = u->ring.retire_cid - 1;
-    if (newest > u->closed && output_room(u, COMMIT_UNIT_DOWNSTREAM, 1)) {
-        simtx_msg *close = msg_queue_push_slot(&u->out[COMMIT_UNIT_DOWNSTREAM], now);
-        simtx_msg_init(close, SIMTX_OP_VERSION_CLOSE, VERSION_ALL_REGIONS, 0);
-        close->aux = newest;
-        close->id = OWN_ID(OWN_CLOSE, newest, 0);
-        u->closed = newest;
-        u->activity++;
-    }
-    for (size_t i = 0; i < u->acquires.length;) {
-        if (u->acquires.messages[i].aux > u->closed || !output_room(u, COMMIT_UNIT_DOWNSTREAM, 1)) {
-            i++;
-            continue;
-        }
-        *msg_queue_push_slot(&u->out[COMMIT_UNIT_DOWNSTREAM], now) = u->acquires.messages[i];
-        commit_ring_unhold(&u->acquires, i);
-        u->activity++;
-    }
-}
-
 static void complete_stage(commit_unit *u, uint64_t now)
 {
     while (u->ring.complete_length) {
@@ -896,7 +895,7 @@ static void complete_stage(commit_unit *u, uint64_t now)
         commit_ring_pop_completion(&u->ring);
     }
     u->activity += commit_ring_retire(&u->ring);
-    if (u->params.version_close) close_versions(u, now);
+    if (u->versions->retired(u->versions_state, u->ring.retire_cid - 1, now)) u->activity++;
     if (u->ring.beyond.length) take_aside(u, now);
     for (size_t i = 0; i < u->ring.queries.length;) {
         if (u->ring.queries.messages[i].aux <= u->ring.retire_cid && take_in(u, &u->ring.queries.messages[i], now)) {
