@@ -1,6 +1,7 @@
 # The installed SDK (docs/sdk.md): `cmake --install` puts simtx and simtx-cc
-# in bin/, the platforms, the built-in kernels and the kernel toolchain's
-# files in share/simtx/, the host API header in include/simtx/, a CMake
+# in bin/, the platforms, the built-in kernels, the kernel toolchain's files
+# and the waveform views in share/simtx/, the docs and examples in
+# share/doc/simtx/, a manual page, the host API header in include/simtx/, a CMake
 # package (find_package(simtx)) and a pkg-config file. Every installed file
 # finds the others relative to itself, so `cmake --install --prefix DIR`
 # works for any DIR. CPack makes the Debian package from the same rules.
@@ -20,6 +21,16 @@ install(DIRECTORY runtime/kernel/ DESTINATION ${SIMTX_INSTALL_DATADIR}/kernel)
 install(DIRECTORY ${SIMTX_KERNEL_OUTPUT_DIR}/ DESTINATION ${SIMTX_INSTALL_DATADIR}/kernels
         FILES_MATCHING PATTERN "*.elf" PATTERN "bad_*" EXCLUDE)
 install(FILES runtime/host_api.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/simtx)
+# What a user reads and opens: the docs, the example projects, the blocks'
+# READMEs (where the docs point, at the same relative paths), the waveform
+# views with their GTKWave translate files, and the manual page.
+install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} FILES_MATCHING PATTERN "*.md")
+install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY examples DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY models/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/models FILES_MATCHING PATTERN "README.md")
+install(DIRECTORY traces/ DESTINATION ${SIMTX_INSTALL_DATADIR}/traces FILES_MATCHING PATTERN "*.gtkw" PATTERN "*.txt" PATTERN "*.py"
+        PATTERN "README.md")
+install(FILES docs/simtx.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 configure_package_config_file(cmake/simtxConfig.cmake.in ${PROJECT_BINARY_DIR}/simtxConfig.cmake
                               INSTALL_DESTINATION ${SIMTX_INSTALL_CMAKEDIR})

@@ -31,7 +31,7 @@ RERUN_OUTPUTS = ("--stats", "--vcd")
 # its own statistics file); --vcd would have every point write one file.
 SWEEP_OWN_OPTIONS = ("--seed", "--workload", "--stats", "--vcd", "--trace")
 SPEC_KEYS = ("netlists", "workloads", "workload_options", "set", "define", "seeds", "arguments", "plot")
-PLOT_KEYS = ("x", "y", "series")
+PLOT_KEYS = ("x", "y", "series", "x_label", "y_label")
 # A grid larger than this is a typo (and would take the expansion's memory).
 MAX_POINTS = 100000
 SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -319,7 +319,8 @@ def parse_spec(data, source):
         if key not in PLOT_KEYS:
             raise BadInput(f"{source}: plot: unknown key {shown(key)} (known: {', '.join(PLOT_KEYS)})")
         if not isinstance(value, str) or not value:
-            raise BadInput(f"{source}: plot.{key}: expected a column name, got {shown(value)}")
+            raise BadInput(f"{source}: plot.{key}: expected {'a label' if key.endswith('_label') else 'a column name'}, "
+                           f"got {shown(value)}")
     coordinates = [name for name, _ in axes]
     for key in ("x", "series"):
         if key in plot and plot[key] not in coordinates:

@@ -232,23 +232,29 @@ static void format_limit(double limit, char *out, size_t size)
     else snprintf(out, size, "%.17g", limit);
 }
 
+void simtx_param_range(const simtx_param_spec *spec, char *range, size_t size)
+{
+    range[0] = '\0';
+    if (spec->type == SIMTX_PARAM_INT || spec->type == SIMTX_PARAM_DOUBLE) {
+        char low[32], high[32];
+        format_limit(spec->minimum, low, sizeof low);
+        format_limit(spec->maximum, high, sizeof high);
+        if (low[0] || high[0]) snprintf(range, size, "%s..%s", low, high);
+    } else if (spec->type == SIMTX_PARAM_ENUM) {
+        snprintf(range, size, "%s", spec->choices);
+        for (char *p = range; *p; p++)
+            if (*p == '|') *p = ',';
+    }
+}
+
 void simtx_params_write_markdown(const simtx_param_table *table, FILE *out)
 {
     fprintf(out, "| parameter | type | default | unit | range | description |\n");
     fprintf(out, "| --- | --- | --- | --- | --- | --- |\n");
     for (size_t i = 0; i < table->count; i++) {
         const simtx_param_spec *spec = &table->specs[i];
-        char range[96] = "";
-        if (spec->type == SIMTX_PARAM_INT || spec->type == SIMTX_PARAM_DOUBLE) {
-            char low[32], high[32];
-            format_limit(spec->minimum, low, sizeof low);
-            format_limit(spec->maximum, high, sizeof high);
-            if (low[0] || high[0]) snprintf(range, sizeof range, "%s..%s", low, high);
-        } else if (spec->type == SIMTX_PARAM_ENUM) {
-            snprintf(range, sizeof range, "%s", spec->choices);
-            for (char *p = range; *p; p++)
-                if (*p == '|') *p = ',';
-        }
+        char range[96];
+        simtx_param_range(spec, range, sizeof range);
         fprintf(out, "| `%s` | %s | `%s` | %s | %s | %s |\n", spec->name, simtx_param_type_name(spec->type),
                 spec->default_value, spec->unit, range, spec->doc);
     }

@@ -72,6 +72,10 @@ void simtx_param_format(const simtx_param_spec *spec, const void *params, char *
 /* Typed access to a field, for the elaborator (socket counts) and cores. */
 int64_t simtx_param_int(const simtx_param_spec *spec, const void *params);
 
+/* A parameter's allowed values as text: "1..64" (INT, DOUBLE; an open end
+ * left blank), "a,b,c" (ENUM), "" otherwise. */
+void simtx_param_range(const simtx_param_spec *spec, char *range, size_t size);
+
 /* Writes a Markdown table of a parameter table (the block README). */
 void simtx_params_write_markdown(const simtx_param_table *table, FILE *out);
 

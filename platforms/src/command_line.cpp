@@ -12,8 +12,10 @@
 namespace simtx {
 
 const char command_line_usage[] =
-    "usage: simtx run NETLIST [options]\n"
-    "       simtx describe [BLOCK [--markdown]]\n"
+    "usage: simtx run NETLIST [options]   simulate a platform (NETLIST: a file, or a name of simtx platforms)\n"
+    "       simtx describe [BLOCK [--markdown]]   the block types, or one's parameters, sockets, statistics\n"
+    "       simtx platforms                 the platforms a bare NETLIST name may name\n"
+    "       simtx help | --help             this text (man simtx: the same, with examples)\n"
     "       simtx --version\n"
     "\n"
     "run options:\n"

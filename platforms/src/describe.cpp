@@ -70,12 +70,15 @@ static std::string probe_shown_as(const simtx_probe_entry *p)
 void describe_block(const simtx_block_info *info, FILE *out)
 {
     std::fprintf(out, "%s: %s\n\nparameters\n", info->name, info->summary);
+    std::fprintf(out, "  %-20s %-6s %-10s %-10s %-16s %s\n", "NAME", "TYPE", "DEFAULT", "UNIT", "RANGE", "DESCRIPTION");
     for (size_t i = 0; i < info->params->count; i++) {
         const simtx_param_spec &spec = info->params->specs[i];
-        std::fprintf(out, "  %-20s %-6s %-10s %-10s %s\n", spec.name, simtx_param_type_name(spec.type), spec.default_value,
-                     spec.unit, spec.doc);
+        char range[256];
+        simtx_param_range(&spec, range, sizeof range);
+        std::fprintf(out, "  %-20s %-6s %-10s %-10s %-16s %s\n", spec.name, simtx_param_type_name(spec.type), spec.default_value,
+                     spec.unit, range, spec.doc);
     }
-    std::fprintf(out, "  %-20s %-6s %-10s %-10s %s\n", "clock", "clock", "", "", "clock domain (needed when there are several)");
+    std::fprintf(out, "  %-20s %-6s %-10s %-10s %-16s %s\n", "clock", "clock", "", "", "", "clock domain (needed when there are several)");
     std::fprintf(out, "\nsockets\n");
     for (size_t i = 0; i < info->socket_count; i++) {
         const simtx_socket_spec &spec = info->sockets[i];

@@ -90,6 +90,9 @@ struct address_map {
 
 struct netlist {
     std::string file;
+    // What the statistics record as the netlist: file, or "platforms/NAME.lua" for a
+    // platform of the platform folder, so that runs from two install prefixes agree.
+    std::string recorded_name;
     std::vector<std::string> files; // file, then each file it included (once, in reading order)
     struct address_map address_map;
     std::vector<clock_domain> clocks;

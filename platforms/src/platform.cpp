@@ -530,7 +530,7 @@ void platform::write_json(FILE *out, double wall_seconds, const std::string &err
     std::fprintf(out, "{\n");
     // A failed run's statistics: up to where it stopped, and why.
     if (!error.empty()) std::fprintf(out, "  \"partial\": {\"error\": %s},\n", json_string(error).c_str());
-    std::fprintf(out, "  \"simulated\": {\n    \"netlist\": %s,\n    \"seed\": %llu,\n", json_string(net_.file).c_str(),
+    std::fprintf(out, "  \"simulated\": {\n    \"netlist\": %s,\n    \"seed\": %llu,\n", json_string(net_.recorded_name.empty() ? net_.file : net_.recorded_name).c_str(),
                  static_cast<unsigned long long>(options_.seed));
     std::fprintf(out, "    \"time_ps\": %llu,\n    \"clocks\": {\n",
                  static_cast<unsigned long long>(sc_core::sc_time_stamp().value()));

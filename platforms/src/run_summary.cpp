@@ -209,6 +209,10 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
         add("simd_efficiency", "SIMD efficiency (active lanes of the warps' lanes)", "fraction", ratio(thread, warp * lanes), false,
             "no warp instructions");
         add("ctas_completed", "CTAs completed", "CTAs", counter("simt_core", "ctas_completed"), true);
+        double warp_slots = number_parameter(*first("simt_core"), "warps");
+        add("achieved_occupancy", "achieved occupancy (resident warps of the warps a core holds, while busy)", "fraction",
+            ratio(counter("simt_core", "resident_warp_cycles"), counter("simt_core", "busy_cycles") * warp_slots), false,
+            "no core held a CTA");
         double stalls = counter("simt_core", "stall_memory") + counter("simt_core", "stall_scoreboard") +
                         counter("simt_core", "stall_pipeline") + counter("simt_core", "stall_barrier") + counter("simt_core", "stall_idle");
         // The cores' stall counters count core cycles without an issue, one reason each.

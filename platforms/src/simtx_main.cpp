@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <sys/stat.h>
 
 #include <systemc>
 
@@ -12,6 +11,7 @@
 #include "describe.hpp"
 #include "input_file.hpp"
 #include "platform.hpp"
+#include "platform_list.hpp"
 #include "registry.h"
 #include "workload_runner.hpp"
 
@@ -53,13 +53,10 @@ int command_run(int argc, char **argv)
         simtx::check_run_outputs(command.run);
         if (!command.workload.host_plugin.empty()) simtx::check_input_file("--host", command.workload.host_plugin);
         if (!command.workload.name.empty() || !command.workload.host_plugin.empty()) command.run.host_program = simtx::workload_host_program(command.workload);
-        // A bare name that is no file here names an installed platform: `simtx run gtx480.lua`.
-        struct stat status;
-        std::string installed = simtx::installed_data_directory();
-        bool bare_name = command.netlist_file.find('/') == std::string::npos;
-        if (bare_name && stat(command.netlist_file.c_str(), &status) && !installed.empty())
-            command.netlist_file = installed + "/platforms/" + command.netlist_file;
+        // A bare name that is no file here names a platform: `simtx run gtx480.lua` (simtx platforms).
+        command.netlist_file = simtx::resolve_netlist(command.netlist_file);
         simtx::netlist net = simtx::load_netlist(command.netlist_file, command.netlist);
+        net.recorded_name = simtx::recorded_netlist_name(net.file);
         simtx::platform platform(net, command.run);
         return platform.run();
     } catch (const simtx::input_error &e) {
@@ -75,12 +72,25 @@ int sc_main(int argc, char **argv)
     sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
     sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    // Two blocks failing in one delta both stop the kernel; only the first error is news.
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ID_SIMULATION_STOP_CALLED_TWICE_, sc_core::SC_DO_NOTHING);
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         std::fputs(simtx::command_line_usage, argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
     if (!std::strcmp(argv[1], "--version")) {
         std::printf("simtx %s (commit %s)\n", simtx::build_version, simtx::build_commit);
+        return 0;
+    }
+    if (!std::strcmp(argv[1], "help")) {
+        if (argc > 2 && std::strcmp(argv[2], "run") && std::strcmp(argv[2], "describe") && std::strcmp(argv[2], "platforms"))
+            bad_usage(std::string("help: no command '") + argv[2] + "'");
+        std::fputs(simtx::command_line_usage, stdout);
+        return 0;
+    }
+    if (!std::strcmp(argv[1], "platforms")) {
+        if (argc > 2) bad_usage("platforms takes no arguments");
+        simtx::print_platforms(stdout);
         return 0;
     }
     if (!std::strcmp(argv[1], "describe")) return command_describe(argc, argv);

@@ -19,7 +19,10 @@ dpkg-deb -f "$deb" Package Version Depends
 dpkg-deb -c "$deb" > "$scratch/contents"
 for file in ./usr/bin/simtx ./usr/bin/simtx-cc ./usr/include/simtx/host_api.h ./usr/share/simtx/platforms/gtx480.lua \
     ./usr/share/simtx/platforms/parts/gpu.lua ./usr/share/simtx/kernel/gpu.h ./usr/share/simtx/kernel/kernel.ld \
-    ./usr/share/simtx/kernels/vector_add_O2.elf simtx/simtxConfig.cmake simtx/simtx_kernel.cmake pkgconfig/simtx.pc; do
+    ./usr/share/simtx/kernels/vector_add_O2.elf simtx/simtxConfig.cmake simtx/simtx_kernel.cmake pkgconfig/simtx.pc \
+    ./usr/share/doc/simtx/sdk.md ./usr/share/doc/simtx/README.md ./usr/share/doc/simtx/examples/bank/bank_host.c \
+    ./usr/share/doc/simtx/models/memory/l1_cache/README.md ./usr/share/simtx/traces/tm_commit_units.gtkw \
+    ./usr/share/simtx/traces/fit_view.py ./usr/share/man/man1/simtx.1; do
     grep -q "$file\$" "$scratch/contents" || {
         echo "FAILED: $deb has no $file" >&2
         exit 1
@@ -29,8 +32,14 @@ echo "$(wc -l < "$scratch/contents") entries, among them:"
 grep -E "bin/|host_api.h|simtxConfig.cmake|simtx.pc|gtx480.lua$" "$scratch/contents" | awk '{print "  " $NF}'
 
 dpkg-deb -x "$deb" "$scratch/root"
-# A bare netlist name is an installed platform.
-(cd "$scratch" && "$scratch/root/usr/bin/simtx" run gtx480.lua --workload vector_add --quiet)
+# A bare netlist name is an installed platform, recorded by its name under
+# platforms/ (the same from any prefix); a misspelt one gets the nearest.
+(cd "$scratch" && "$scratch/root/usr/bin/simtx" run gtx480.lua --workload vector_add --quiet --stats run.json)
+grep -q '"netlist": "platforms/gtx480.lua"' "$scratch/run.json" || { echo "FAILED: recorded netlist is not platforms/gtx480.lua" >&2; exit 1; }
+"$scratch/root/usr/bin/simtx" platforms | grep -q "gtx480_warptm.lua" || { echo "FAILED: simtx platforms lists no gtx480_warptm.lua" >&2; exit 1; }
+if "$scratch/root/usr/bin/simtx" run gtx48.lua 2> "$scratch/misspelt"; then echo "FAILED: a misspelt platform ran" >&2; exit 1; fi
+grep -q "did you mean 'gtx480.lua'" "$scratch/misspelt" || { cat "$scratch/misspelt" >&2; echo "FAILED: no did-you-mean" >&2; exit 1; }
+man -l "$scratch/root/usr/share/man/man1/simtx.1" 2>&1 | grep -q "crash-domain" || { echo "FAILED: the manual page does not render" >&2; exit 1; }
 printf '#include "gpu.h"\nGPU_KERNEL void k(const unsigned *a) { (void)a; }\n' > "$scratch/k.c"
 "$scratch/root/usr/bin/simtx-cc" "$scratch/k.c" -o "$scratch/k.elf"
 echo "unpacked simtx ran the default simulation; unpacked simtx-cc compiled a kernel"

@@ -132,6 +132,7 @@ struct simt_core {
     uint64_t last_tick;
     stall_reason last_stall;
     uint64_t busy_since;        /* first cycle with a resident CTA, while some are */
+    uint64_t residency_since;   /* the cycle the resident warp count last changed */
     FILE *trace;
     uint32_t tm_tokens_used, token_waiters;
     tx_queue tx_out;            /* tx.h events for the ldst socket */
@@ -153,6 +154,7 @@ struct simt_core {
     } tm_probes;
     struct {
         uint64_t warp_instructions, thread_instructions, ctas_completed, busy_cycles, launch_fence_cycles, ticks;
+        uint64_t resident_warp_cycles; /* resident warps integrated over cycles */
         uint64_t stall_cycles[STALL_REASONS];
         uint64_t divergent_branches;
         uint64_t shared_accesses, local_accesses, constant_loads, barriers;
@@ -162,7 +164,7 @@ struct simt_core {
          * histogram's comparisons). */
         simtx_histogram active_lanes;
         uint64_t issues_by_active_lanes[MAX_LANES + 1];
-        double ipc, simd_efficiency; /* derived at finish */
+        double ipc, simd_efficiency, achieved_occupancy; /* derived at finish */
     } stats;
     struct {
         uint64_t active_warps, issued, stall_reason, pending_memory;

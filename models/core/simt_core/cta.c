@@ -106,6 +106,14 @@ void simt_core_end_launch(simt_core *c)
     c->launch = NULL;
 }
 
+/* Achieved occupancy's integral, before the resident warp count changes
+ * (a CTA's warps count from the cycle of its dispatch to that of its release). */
+static void count_residency(simt_core *c, uint64_t now)
+{
+    c->stats.resident_warp_cycles += ((uint64_t)c->params.warps - c->free_warps) * (now - c->residency_since);
+    c->residency_since = now;
+}
+
 bool cta_dispatch(simt_core *c, uint64_t now)
 {
     simt_launch *l = c->launch;
@@ -158,6 +166,7 @@ bool cta_dispatch(simt_core *c, uint64_t now)
     cta->draining = 0;
     cta->shared_offset = offset;
     if (c->free_warps == (uint32_t)c->params.warps) c->busy_since = now;
+    count_residency(c, now);
     if (c->launch_fence_since != UINT64_MAX) { /* the launch's first CTA: its fence wait ends */
         c->stats.launch_fence_cycles += now - c->launch_fence_since;
         c->launch_fence_since = UINT64_MAX;
@@ -208,6 +217,7 @@ static void release_cta(simt_core *c, uint32_t slot, uint64_t now)
     cta->resident = false;
     c->cta_may_fit = true;
     c->free_ctas++;
+    count_residency(c, now);
     c->free_warps += cta->warp_count;
     c->free_registers += cta->warp_count * c->lanes * l->registers_per_thread;
     l->finished_ctas++;

@@ -149,6 +149,10 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_histogram(o, "active_lanes", &c->stats.active_lanes, "lanes", "active lanes per issued warp instruction");
     simtx_observe_real(o, "ipc", &c->stats.ipc, "instructions/cycle", "thread instructions per busy cycle (GPGPU-Sim's gpu_ipc, per core)");
     simtx_observe_real(o, "simd_efficiency", &c->stats.simd_efficiency, "", "active lanes per warp instruction over lanes per warp");
+    simtx_observe_counter(o, "resident_warp_cycles", &c->stats.resident_warp_cycles, "warp-cycles",
+                          "resident warps summed over cycles (from a CTA's dispatch to its release)");
+    simtx_observe_real(o, "achieved_occupancy", &c->stats.achieved_occupancy, "",
+                       "resident warps per busy cycle over the warps a core holds (CUDA's achieved occupancy)");
     simtx_observe_level_probe(o, "active_warps", &c->probes.active_warps, 11, 0, "resident warps");
     simtx_observe_probe(o, "issued", &c->probes.issued, 4, "warp instructions issued this cycle");
     simtx_observe_enum_probe(o, "stall_reason", &c->probes.stall_reason, 3, warp_sched_stall_names, STALL_REASONS,
@@ -231,6 +235,8 @@ static void simt_core_finish(void *core, uint64_t now)
     simt_core *c = core;
     (void)now;
     c->stats.ipc = c->stats.busy_cycles ? (double)c->stats.thread_instructions / (double)c->stats.busy_cycles : 0.0;
+    c->stats.achieved_occupancy =
+        c->stats.busy_cycles ? (double)c->stats.resident_warp_cycles / ((double)c->stats.busy_cycles * (double)c->params.warps) : 0.0;
     c->stats.simd_efficiency = c->stats.warp_instructions ? (double)c->stats.thread_instructions /
                                                                  ((double)c->stats.warp_instructions * c->lanes)
                                                            : 0.0;
