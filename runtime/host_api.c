@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A block of a heap: capacity bytes reserved (a multiple of 256), the
  * first `bytes` of them live while in use (what copies and kernels may
@@ -45,6 +46,11 @@ struct gpu_device {
     unsigned launches;
     char error[1024];
     bool error_is_input; /* the last error is about the kernel file, not the run */
+    uint64_t seed;
+    char **option_names; /* a host plugin's declared options, with their values */
+    int64_t *option_values;
+    size_t option_count;
+    char *plugin_folder; /* relative kernel paths are looked up here too */
 };
 
 struct gpu_module {
@@ -89,7 +95,50 @@ gpu_device *gpu_device_create(const gpu_backend *backend)
     d->backend = *backend;
     d->global = (heap){GPU_HEAP_BASE, RV_GLOBAL_END, GPU_HEAP_BASE, MEMCHECK_GLOBAL, NULL, 0, 0};
     d->persistent = (heap){RV_PERSISTENT_BASE, RV_PERSISTENT_END, RV_PERSISTENT_BASE, MEMCHECK_PERSISTENT, NULL, 0, 0};
+    d->seed = 1;
     return d;
+}
+
+static void free_run(gpu_device *d)
+{
+    for (size_t i = 0; i < d->option_count; i++) free(d->option_names[i]);
+    free(d->option_names);
+    free(d->option_values);
+    free(d->plugin_folder);
+    d->option_names = NULL;
+    d->option_values = NULL;
+    d->option_count = 0;
+    d->plugin_folder = NULL;
+}
+
+bool gpu_device_set_run(gpu_device *d, uint64_t seed, const char *const *names, const int64_t *values, size_t count, const char *plugin_folder)
+{
+    free_run(d);
+    d->seed = seed;
+    d->option_names = calloc(count ? count : 1, sizeof *d->option_names);
+    d->option_values = malloc((count ? count : 1) * sizeof *d->option_values);
+    d->plugin_folder = plugin_folder ? strdup(plugin_folder) : NULL;
+    if (!d->option_names || !d->option_values || (plugin_folder && !d->plugin_folder)) return gpu_set_error(d, "out of host memory");
+    for (size_t i = 0; i < count; i++) {
+        if (!(d->option_names[i] = strdup(names[i]))) return gpu_set_error(d, "out of host memory");
+        d->option_values[i] = values[i];
+        d->option_count = i + 1;
+    }
+    return true;
+}
+
+uint64_t gpu_seed(const gpu_device *d) { return d ? d->seed : 0; }
+
+bool gpu_option(gpu_device *d, const char *name, int64_t *value)
+{
+    if (!d) return false;
+    if (!name || !value) return gpu_set_error(d, "gpu_option: NULL name or value");
+    for (size_t i = 0; i < d->option_count; i++)
+        if (!strcmp(d->option_names[i], name)) {
+            *value = d->option_values[i];
+            return true;
+        }
+    return gpu_set_error(d, "gpu_option: '%s' is no option the host plugin declares (simtx_host_options)", name);
 }
 
 void gpu_device_destroy(gpu_device *d)
@@ -100,6 +149,7 @@ void gpu_device_destroy(gpu_device *d)
     free(d->global.blocks);
     free(d->persistent.blocks);
     free(d->live);
+    free_run(d);
     free(d);
 }
 
@@ -408,6 +458,13 @@ static bool module_loaded(const gpu_device *d, const gpu_module *m)
     return false;
 }
 
+/* 0 when path names something (stat's answer; `access` is this file's memory access). */
+static int access_file(const char *path)
+{
+    struct stat status;
+    return stat(path, &status);
+}
+
 gpu_module *gpu_module_load(gpu_device *d, const char *path)
 {
     if (!d) return NULL;
@@ -415,7 +472,11 @@ gpu_module *gpu_module_load(gpu_device *d, const char *path)
         set_input_error(d, "gpu_module_load: the path is NULL");
         return NULL;
     }
-    char error[512];
+    char error[512], beside_plugin[4096];
+    if (path[0] != '/' && d->plugin_folder && access_file(path) != 0 &&
+        (size_t)snprintf(beside_plugin, sizeof beside_plugin, "%s/%s", d->plugin_folder, path) < sizeof beside_plugin &&
+        access_file(beside_plugin) == 0)
+        path = beside_plugin;
     kernel_image *image = kernel_image_load_file(path, error, sizeof error);
     if (!image) {
         set_input_error(d, "%s", error);

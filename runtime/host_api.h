@@ -93,7 +93,10 @@ bool gpu_has_durable_image(const gpu_device *device);
  * only the durable image answers (every other access and launch fails). */
 bool gpu_crashed(const gpu_device *device);
 
-/* Loads and verifies a kernel ELF and places its .data/.bss in memory. */
+/* Loads and verifies a kernel ELF and places its .data/.bss in memory. A
+ * relative path that names no file from the working folder is looked up
+ * beside the host plugin (where simtx_add_host_plugin puts the kernels of
+ * its KERNELS), so an installed plugin finds its own kernels. */
 gpu_module *gpu_module_load(gpu_device *device, const char *path);
 void gpu_module_unload(gpu_module *module);
 
@@ -149,6 +152,29 @@ bool gpu_serializability_region(gpu_serializability *check, uint32_t address, ui
 bool gpu_serializability_end(gpu_serializability *check, size_t *commit_count);
 /* Drops a check on an error path (no verdict; recording off). NULL is allowed. */
 void gpu_serializability_discard(gpu_serializability *check);
+
+/* The run's seed (simtx run --seed, default 1): a plugin that makes random
+ * choices draws them from it, so that its command line reproduces the run. */
+uint64_t gpu_seed(const gpu_device *device);
+
+/* A plugin's options, set like a built-in workload's with
+ * `simtx run ... --host PLUGIN.so --set workload.NAME=VALUE` (and by sweeps'
+ * "workload_options"). Declare them by exporting, with C linkage,
+ *   const simtx_host_option simtx_host_options[] = {
+ *       {"threads", 512, 1, 1 << 20, "threads that transfer"},
+ *       {NULL, 0, 0, 0, NULL}};
+ * simtx checks every --set workload.NAME=VALUE against them before the
+ * simulation starts (an unknown NAME, a VALUE that is no integer in
+ * minimum..maximum: exit 2, named). */
+typedef struct simtx_host_option {
+    const char *name;
+    int64_t default_value, minimum, maximum;
+    const char *doc;
+} simtx_host_option;
+#define SIMTX_HOST_OPTIONS simtx_host_options
+/* A declared option's value: --set's, else its default. False (with
+ * gpu_last_error) for a name the plugin did not declare. */
+bool gpu_option(gpu_device *device, const char *name, int64_t *value);
 
 /* A host plugin's entry point, exported with C linkage:
  *   int simtx_host_main(gpu_device *device, int argc, char **argv)

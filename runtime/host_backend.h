@@ -66,6 +66,11 @@ const kernel_image *gpu_module_image(const gpu_module *module);
  * the cores the live allocations (simt_launch.memcheck, memcheck.h), and a
  * kernel access outside them fails the run. */
 void gpu_device_set_memcheck(gpu_device *device, bool on);
+/* What a host plugin learns of its run: the seed, its declared options'
+ * values (names and values, count of them; copied), and the folder of the
+ * plugin itself (relative kernel paths are looked up there too; NULL: none). */
+bool gpu_device_set_run(gpu_device *device, uint64_t seed, const char *const *option_names, const int64_t *option_values,
+                        size_t option_count, const char *plugin_folder);
 /* Commit recording for the serializability oracle (host_serializability.c):
  * each core's words are address, value pairs, reads then writes. False
  * without a TM backend. */

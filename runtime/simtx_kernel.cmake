@@ -6,7 +6,8 @@
 # OUTPUT_DIRECTORY, else ${SIMTX_KERNEL_OUTPUT_DIR} when set, else the
 # current binary directory. Each ELF is rebuilt when a source, a header it
 # includes or the linker script changes (a depfile written by simtx-cc).
-# A target `kernel_<name>` builds them all; `simtx_kernels` builds every kernel.
+# A target `kernel_<name>` builds them all (its property SIMTX_KERNEL_FILES
+# lists them); `simtx_kernels` builds every kernel.
 # Used in the source tree and, installed, by find_package(simtx).
 function(simtx_add_kernel)
   cmake_parse_arguments(ARG "" "NAME;LINKER_SCRIPT;OUTPUT_DIRECTORY" "SOURCES;OPT_LEVELS;INCLUDE_DIRECTORIES;DEFINES" ${ARGN})
@@ -57,6 +58,8 @@ function(simtx_add_kernel)
     list(APPEND outputs ${elf})
   endforeach()
   add_custom_target(kernel_${ARG_NAME} DEPENDS ${outputs})
+  # The ELFs, for simtx_add_host_plugin(... KERNELS name) to install beside its plugin.
+  set_target_properties(kernel_${ARG_NAME} PROPERTIES SIMTX_KERNEL_FILES "${outputs}")
   if(NOT TARGET simtx_kernels)
     add_custom_target(simtx_kernels ALL)
   endif()

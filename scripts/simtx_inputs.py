@@ -295,8 +295,6 @@ def parse_spec(data, source):
             if not name or "=" in name or name.startswith("-"):
                 raise BadInput(f"{source}: {group}: {shown(name)} is no name (not empty, no '=', no leading '-')")
             axes.append((f"{group}.{name}", _values(values, f"{source}: {group}.{name}")))
-    if data.get("workload_options") and not workloads:
-        raise BadInput(f"{source}: \"workload_options\" needs \"workloads\"")
     seeds = field(data, "seeds", list, source, required=False) or [1]
     for i, seed in enumerate(seeds):
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
@@ -314,6 +312,9 @@ def parse_spec(data, source):
                            f"every point writes its own statistics, no waveforms)")
     if workloads and any(option == "--host" for option, _ in pairs):
         raise BadInput(f"{source}: arguments: --host and \"workloads\" exclude each other")
+    if data.get("workload_options") and not workloads and not any(option == "--host" for option, _ in pairs):
+        raise BadInput(f"{source}: \"workload_options\" needs \"workloads\", or a host plugin (\"arguments\": [\"--host\", ...]) "
+                       f"that declares them")
     plot = field(data, "plot", dict, source, required=False) or {}
     for key, value in plot.items():
         if key not in PLOT_KEYS:

@@ -1,4 +1,5 @@
-/* The bank host plugin: simtx run NETLIST_WITH_TM --host libbank.so [-- [KERNEL.elf] [THREADS] [ACCOUNTS]]
+/* The bank host plugin:
+ *   simtx run NETLIST_WITH_TM --host libbank.so [--set workload.threads=N] [--set workload.accounts=M] [-- KERNEL.elf]
  * Two oracles: every final balance equals the initial one plus what the
  * schedule moves in and out (the transfers commute), and the serializability
  * oracle replays every committed transaction in commit order. */
@@ -9,32 +10,29 @@
 
 #include "bank.h"
 
-/* The kernel ELF when no argument names one (the CMake project defines the one it built). */
-#ifndef BANK_KERNEL
-#define BANK_KERNEL "bank_O2.elf"
-#endif
-
 #define BLOCK 128
 #define PER_THREAD 2
 #define INITIAL_BALANCE 1000
 
-static bool parse(gpu_device *device, const char *text, const char *name, unsigned long minimum, unsigned long maximum,
-                  unsigned long *value)
-{
-    char *end;
-    *value = strtoul(text, &end, 0);
-    if (*end || *value < minimum || *value > maximum)
-        return gpu_set_error(device, "%s must be %lu..%lu, got '%s'", name, minimum, maximum, text);
-    return true;
-}
+/* simtx checks --set workload.NAME=VALUE against these before the run (exit 2). */
+const simtx_host_option simtx_host_options[] = {
+    {"threads", 512, 1, 1 << 20, "threads, each making PER_THREAD transfers"},
+    {"accounts", 64, 2, 1 << 20, "accounts the transfers move money between"},
+    {NULL, 0, 0, 0, NULL},
+};
 
 int simtx_host_main(gpu_device *device, int argc, char **argv)
 {
-    const char *kernel = argc > 1 ? argv[1] : BANK_KERNEL;
-    unsigned long threads = 512, account_count = 64;
-    if ((argc > 2 && !parse(device, argv[2], "THREADS", 1, 1u << 20, &threads)) ||
-        (argc > 3 && !parse(device, argv[3], "ACCOUNTS", 2, 1u << 20, &account_count)))
+    /* The kernel the project built: found beside this plugin (build tree or
+     * install, simtx_add_host_plugin's KERNELS), unless an argument names one. */
+    const char *kernel = argc > 1 ? argv[1] : "bank_O2.elf";
+    if (argc > 2) {
+        gpu_set_error(device, "bank: at most one argument (the kernel ELF), got %d", argc - 1);
         return 2; /* bad input */
+    }
+    int64_t thread_option, account_option;
+    if (!gpu_option(device, "threads", &thread_option) || !gpu_option(device, "accounts", &account_option)) return 1;
+    unsigned long threads = (unsigned long)thread_option, account_count = (unsigned long)account_option;
     int status = 1;
     gpu_module *module = NULL;
     gpu_serializability *check = NULL;

@@ -47,7 +47,8 @@ const char command_line_usage[] =
     "                           blocks, checked by its oracle); --set workload.OPTION=VALUE sets\n"
     "                           its options (n, opt=O0..Os, seed, ...; see testbenches/workloads)\n"
     "  --host PLUGIN.so         run your own host program instead: a shared library exporting\n"
-    "                           simtx_host_main (docs/sdk.md)\n"
+    "                           simtx_host_main (docs/sdk.md); --set workload.OPTION=VALUE sets\n"
+    "                           the options it declares (simtx_host_options), --seed reaches it\n"
     "  -- ARG...                the host plugin's arguments (the rest of the command line)\n"
     "  --no-memcheck            no memory checker (on by default: a kernel access outside every\n"
     "                           live allocation, or its CTA's shared memory, fails the run)\n"
@@ -160,7 +161,8 @@ run_command parse_run_command(int argc, const char *const *argv)
                                                     "--stats-detail", "--progress", "--host", "--crash-at", "--crash-seed", "--crash-window", "--crash-domain", "--no-memcheck"}));
     }
     if (!command.run.trace_globs.empty() && command.run.vcd_file.empty()) throw usage_error("--trace needs --vcd FILE");
-    if (!command.workload.options.empty() && command.workload.name.empty()) throw usage_error("--set workload.* needs --workload NAME");
+    if (!command.workload.options.empty() && command.workload.name.empty() && command.workload.host_plugin.empty())
+        throw usage_error("--set workload.* needs --workload NAME or --host PLUGIN.so");
     if (!command.workload.memcheck && command.workload.name.empty() && command.workload.host_plugin.empty())
         throw usage_error("--no-memcheck needs --workload or --host (the memory checker checks their kernels)");
     if (!command.workload.host_plugin.empty() && !command.workload.name.empty())

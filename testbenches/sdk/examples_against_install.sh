@@ -47,7 +47,20 @@ run() {
 run gtx480.lua "$scratch/saxpy/libsaxpy.so" "^saxpy: 10000 elements correct, [1-9][0-9]* thread instructions$"
 run simt_1core.lua "$scratch/saxpy/libsaxpy.so" "^saxpy: 1000 elements correct" -- "$scratch/saxpy/saxpy_O2.elf" 1000
 run gtx480_warptm.lua "$scratch/bank/libbank.so" "^bank: 64 accounts exact after 1024 transfers; serializability oracle: 1024 commits replayed, consistent"
-run gtx480_kilotm.lua "$scratch/bank/libbank.so" "^bank: 16 accounts exact after 256 transfers; serializability oracle: 256 commits replayed, consistent" -- "$scratch/bank/bank_O2.elf" 128 16
+run gtx480_kilotm.lua "$scratch/bank/libbank.so" "^bank: 16 accounts exact after 256 transfers; serializability oracle: 256 commits replayed, consistent" \
+    --set workload.threads=128 --set workload.accounts=16
+# Installed, the plugin finds its kernel beside itself, from any folder; its
+# declared options are checked before the run (exit 2, named).
+cmake --install "$scratch/bank" --prefix "$scratch/bank-prefix" > "$scratch/bank-install.log"
+[ -f "$scratch/bank-prefix/lib/bank/bank_O2.elf" ] || { echo "FAILED: bank_O2.elf not installed beside libbank.so" >&2; exit 1; }
+mkdir "$scratch/elsewhere"
+(cd "$scratch/elsewhere" && run gtx480_warptm.lua "$scratch/bank-prefix/lib/bank/libbank.so" "^bank: 8 accounts exact" --set workload.accounts=8)
+for bad in "workload.acounts=8:has no option 'acounts' (did you mean 'accounts'?)" "workload.threads=0:expected an integer in 1..1048576"; do
+    status=0
+    "$simtx" run "$platforms/gtx480_warptm.lua" --quiet --host "$scratch/bank/libbank.so" --set "${bad%%:*}" 2> "$scratch/bad.err" || status=$?
+    [ $status = 2 ] && grep -qF "${bad#*:}" "$scratch/bad.err" || {
+        echo "FAILED: --set ${bad%%:*}: exit status $status (expected 2 and '${bad#*:}'):" >&2; cat "$scratch/bad.err" >&2; exit 1; }
+done
 
 # Without CMake: one command per kernel and per plugin.
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig:$(find "$prefix" -type d -name pkgconfig | tr '\n' ':')"

@@ -1,6 +1,10 @@
 #include "workload_runner.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <map>
@@ -272,8 +276,45 @@ std::string run_host_program(platform &owner, const std::string &name, const std
     return "";
 }
 
-// A host plugin (docs/sdk.md): loaded now, so that a missing file or entry
-// point is bad input before the netlist is read.
+// A host plugin's declared options (host_api.h simtx_host_options) with
+// the values --set workload.NAME=VALUE gives them.
+struct plugin_options {
+    std::vector<std::string> names;
+    std::vector<int64_t> values;
+};
+
+plugin_options plugin_option_values(const std::string &path, const simtx_host_option *declared, const workload_request &request)
+{
+    plugin_options result;
+    std::set<std::string> known;
+    std::string list;
+    for (const simtx_host_option *o = declared; o && o->name; o++) {
+        result.names.push_back(o->name);
+        result.values.push_back(o->default_value);
+        known.insert(o->name);
+        list += (list.empty() ? "" : ", ") + std::string(o->name);
+    }
+    for (const auto &option : request.options) {
+        std::string where = "--set workload." + option.first + "=" + option.second + ": ";
+        if (!declared) throw input_error(where + "the host plugin " + path + " declares no options (simtx_host_options, simtx/host_api.h)");
+        auto found = std::find(result.names.begin(), result.names.end(), option.first);
+        if (found == result.names.end())
+            throw input_error(where + "the host plugin has no option '" + option.first + "'" + did_you_mean(option.first, known) +
+                              " (options: " + list + ")");
+        const simtx_host_option &o = declared[found - result.names.begin()];
+        const char *text = option.second.c_str();
+        char *end;
+        errno = 0;
+        long long value = std::strtoll(text, &end, 10);
+        if (errno || end == text || *end || value < o.minimum || value > o.maximum)
+            throw input_error(where + "expected an integer in " + std::to_string(o.minimum) + ".." + std::to_string(o.maximum));
+        result.values[found - result.names.begin()] = value;
+    }
+    return result;
+}
+
+// A host plugin (docs/sdk.md): loaded now, so that a missing file, an entry
+// point or a declared option is bad input before the netlist is read.
 std::function<std::string(platform &)> plugin_host_program(const workload_request &request)
 {
     const std::string &path = request.host_plugin;
@@ -289,8 +330,18 @@ std::function<std::string(platform &)> plugin_host_program(const workload_reques
                           "int simtx_host_main(gpu_device *, int, char **) with C linkage; see simtx/host_api.h)");
     size_t slash = path.find_last_of('/');
     std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
-    return [library, main, name, request](platform &owner) -> std::string {
+    plugin_options options = plugin_option_values(path, static_cast<const simtx_host_option *>(dlsym(handle, "simtx_host_options")), request);
+    char folder[PATH_MAX];
+    std::string plugin_folder = realpath(file.c_str(), folder) ? std::string(folder).substr(0, std::string(folder).find_last_of('/')) : "";
+    return [library, main, name, request, options, plugin_folder](platform &owner) -> std::string {
         return run_host_program(owner, name, "host program '" + name + "'", false, request.memcheck, [&](gpu_device *device, std::string &message) {
+            std::vector<const char *> option_names;
+            for (const std::string &option : options.names) option_names.push_back(option.c_str());
+            if (!gpu_device_set_run(device, request.seed, option_names.data(), options.values.data(), options.values.size(),
+                                    plugin_folder.empty() ? nullptr : plugin_folder.c_str())) {
+                message = gpu_last_error(device);
+                return 1;
+            }
             std::vector<std::string> arguments{request.host_plugin};
             arguments.insert(arguments.end(), request.host_arguments.begin(), request.host_arguments.end());
             std::vector<char *> argv;
