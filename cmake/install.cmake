@@ -20,7 +20,9 @@ install(DIRECTORY runtime/kernel/ DESTINATION ${SIMTX_INSTALL_DATADIR}/kernel)
 # The built-in workloads' kernels: an installed simtx finds them beside itself.
 install(DIRECTORY ${SIMTX_KERNEL_OUTPUT_DIR}/ DESTINATION ${SIMTX_INSTALL_DATADIR}/kernels
         FILES_MATCHING PATTERN "*.elf" PATTERN "bad_*" EXCLUDE)
-install(FILES runtime/host_api.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/simtx)
+install(FILES runtime/host_api.h runtime/durable_recovery.h runtime/kernel/gpu_durable_layout.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/simtx)
+# The crash campaign, for durable plugins too (--host); it finds the simtx beside it.
+install(PROGRAMS scripts/crash_campaign DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME simtx-crash-campaign)
 # What a user reads and opens: the docs, the example projects, the blocks'
 # READMEs (where the docs point, at the same relative paths), the waveform
 # views with their GTKWave translate files, and the manual page.

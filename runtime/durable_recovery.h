@@ -1,4 +1,5 @@
-/* Host side of CTA-level durable transactions (runtime/kernel/gpu_durable.h):
+/* Host side of CTA-level durable transactions (runtime/kernel/gpu_durable.h;
+ * installed as <simtx/durable_recovery.h> for host plugins, docs/sdk.md):
  * the persistent log and state words of a launch, and the recovery after a
  * power failure, which works on the durable image alone
  * (gpu_copy_from_durable / gpu_copy_to_durable). */
@@ -9,7 +10,7 @@
 #include <stdint.h>
 
 #include "host_api.h"
-#include "kernel/gpu_durable_layout.h"
+#include "gpu_durable_layout.h" /* runtime/kernel/ in the tree; beside this header when installed */
 
 #ifdef __cplusplus
 extern "C" {

@@ -129,6 +129,13 @@ bool gpu_device_set_run(gpu_device *d, uint64_t seed, const char *const *names, 
 
 uint64_t gpu_seed(const gpu_device *d) { return d ? d->seed : 0; }
 
+void gpu_persistent_window(const gpu_device *d, uint32_t *base, uint32_t *size)
+{
+    (void)d; /* one address map for every device (rv32.h) */
+    if (base) *base = RV_PERSISTENT_BASE;
+    if (size) *size = RV_PERSISTENT_END - RV_PERSISTENT_BASE;
+}
+
 bool gpu_option(gpu_device *d, const char *name, int64_t *value)
 {
     if (!d) return false;

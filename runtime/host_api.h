@@ -88,6 +88,10 @@ bool gpu_copy_to_durable(gpu_device *device, uint32_t destination, const void *s
 /* Whether the platform keeps the persistent window in NVM controllers (so
  * that gpu_copy_from_durable can answer). */
 bool gpu_has_durable_image(const gpu_device *device);
+/* The persistent window's bounds: [*base, *base + *size) is where
+ * gpu_malloc_persistent allocates (on every platform; only one with NVM
+ * controllers keeps a durable image of it). */
+void gpu_persistent_window(const gpu_device *device, uint32_t *base, uint32_t *size);
 /* Whether a power failure (crash injection: simtx run --crash-at) stopped
  * the last launch: gpu_synchronize then returned false, and from then on
  * only the durable image answers (every other access and launch fails). */

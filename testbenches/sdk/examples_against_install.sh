@@ -19,7 +19,7 @@ platforms=$prefix/share/simtx/platforms
 
 # The projects are copied: the header test below edits one.
 cp -R "$examples" "$scratch/sources"
-for example in saxpy bank; do
+for example in saxpy bank durable; do
     cmake -S "$scratch/sources/$example" -B "$scratch/$example" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release > "$scratch/$example.log"
     cmake --build "$scratch/$example" >> "$scratch/$example.log"
 done
@@ -61,6 +61,13 @@ for bad in "workload.acounts=8:has no option 'acounts' (did you mean 'accounts'?
     [ $status = 2 ] && grep -qF "${bad#*:}" "$scratch/bad.err" || {
         echo "FAILED: --set ${bad%%:*}: exit status $status (expected 2 and '${bad#*:}'):" >&2; cat "$scratch/bad.err" >&2; exit 1; }
 done
+
+# The durable example: crash-free, then a crash campaign of its own through the installed script.
+run gpu_pm.lua "$scratch/durable/libdurable.so" "^durable: 2048 elements updated in 16 CTAs; 0 torn, 0 lost$"
+"$prefix/bin/simtx-crash-campaign" --host "$scratch/durable/libdurable.so" --points 12 --jobs 2 --set workload.n=512 > "$scratch/campaign.log" || {
+    cat "$scratch/campaign.log" >&2; echo "FAILED: the durable example's crash campaign" >&2; exit 1; }
+grep -E "^\| libdurable.so \| - \| [0-9]+ \| 12 \| [1-9][0-9]* \| 0 \| 0 \| 0 \|" "$scratch/campaign.log" || {
+    cat "$scratch/campaign.log" >&2; echo "FAILED: no rolled-back point, or a torn/lost/failed one" >&2; exit 1; }
 
 # Without CMake: one command per kernel and per plugin.
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig:$(find "$prefix" -type d -name pkgconfig | tr '\n' ':')"
