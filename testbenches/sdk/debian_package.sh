@@ -22,7 +22,8 @@ for file in ./usr/bin/simtx ./usr/bin/simtx-cc ./usr/include/simtx/host_api.h ./
     ./usr/share/simtx/kernels/vector_add_O2.elf simtx/simtxConfig.cmake simtx/simtx_kernel.cmake pkgconfig/simtx.pc \
     ./usr/share/doc/simtx/sdk.md ./usr/share/doc/simtx/README.md ./usr/share/doc/simtx/examples/bank/bank_host.c \
     ./usr/share/doc/simtx/models/memory/l1_cache/README.md ./usr/share/simtx/traces/tm_commit_units.gtkw \
-    ./usr/share/simtx/traces/fit_view.py ./usr/share/man/man1/simtx.1; do
+    ./usr/share/simtx/traces/fit_view.py ./usr/share/man/man1/simtx.1 ./usr/include/simtx/durable_recovery.h \
+    ./usr/include/simtx/gpu_durable_layout.h ./usr/bin/simtx-crash-campaign ./usr/share/doc/simtx/examples/durable/durable_host.c; do
     grep -q "$file\$" "$scratch/contents" || {
         echo "FAILED: $deb has no $file" >&2
         exit 1
