@@ -263,7 +263,7 @@ static inline uint64_t tx_verdict_lanes(const simtx_msg *response)
 enum { TX_ROLLBACK_TIMEOUT, TX_ROLLBACK_FAULT };
 
 /* TX_ABORT's causes (aux). */
-enum { TX_ABORT_EARLY, TX_ABORT_WRITER_CONFLICT, TX_ABORT_LOCAL_CONFLICT };
+enum { TX_ABORT_EARLY, TX_ABORT_WRITER_CONFLICT, TX_ABORT_LOCAL_CONFLICT, TX_ABORT_VERSION_OVERFLOW /* SI-TM: its snapshot's epoch is over (version.h) */ };
 
 #ifdef __cplusplus
 }
