@@ -75,7 +75,7 @@
  *       time <= ts that was still the newest at ts (its successor's creation
  *       time > ts). A handle of an earlier epoch (before an overflow: its
  *       transaction is to be aborted) reads the newest readable version.
- *       The response's aux: the epoch of the version read in bits 32-63,
+ *       The response's aux: the slice's epoch in bits 32-63,
  *       and in bits 0-31 the read stamp (ldst.h; the TM side sees the
  *       lowest of a load's): the handle's creation time + 1, or 0 when the
  *       handle's epoch is over (at any address), so the reader learns that

@@ -329,14 +329,14 @@ static bool serve_version_op(vit *v, const simtx_msg *msg, uint64_t now)
     return true;
 }
 
-/* A snapshot read's answer aux (version.h): the epoch of the version read
- * above its read stamp, the handle's timestamp + 1 (ldst.h: the lowest
- * stamp of a load's reads reaches the TM side), or 0 when the handle's
- * epoch is over and the newest readable version was read instead. */
-static uint64_t snapshot_answer(const vit *v, const simtx_msg *msg, uint64_t served)
+/* A snapshot read's answer aux (version.h): the slice's epoch above the
+ * read stamp, the handle's timestamp + 1 (ldst.h: the lowest stamp of a
+ * load's reads reaches the TM side), or 0 when the handle's epoch is over
+ * (the newest readable version was read instead). */
+static uint64_t snapshot_answer(const vit *v, const simtx_msg *msg)
 {
-    uint64_t stamp = version_handle_epoch(msg->aux) != v->table.epoch ? 0 : version_handle_timestamp(served) + 1;
-    return version_handle(version_handle_epoch(served), stamp < UINT32_MAX ? stamp : UINT32_MAX);
+    uint64_t stamp = version_handle_epoch(msg->aux) != v->table.epoch ? 0 : msg->transaction_id + UINT64_C(1);
+    return version_handle(v->table.epoch, stamp < UINT32_MAX ? stamp : UINT32_MAX);
 }
 
 /* Forwards an access (translated) under this slice's identity. Returns
@@ -365,7 +365,7 @@ static bool forward_access(vit *v, const simtx_msg *msg, bool *wait_version, uin
     simtx_msg *out = msg_queue_push_slot(&v->down, now);
     *out = *msg;
     out->address = address;
-    if (snapshot) out->aux = snapshot_answer(v, msg, handle); /* the L2 answers it: the snapshot read */
+    if (snapshot) out->aux = snapshot_answer(v, msg); /* the L2 answers it: the snapshot read */
     out->handle = NULL;
     if (answered) {
         unsigned index = v->free_pending[--v->free_pending_count];
