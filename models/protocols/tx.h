@@ -137,7 +137,9 @@
  *   6. TX_ABORT (tm_unit -> core, unsolicited, posted): a filter of the
  *      unit aborted `lanes` of the warp's running attempt at one of its
  *      accesses (SI-TM's writer conflicts, LocalTM's conflict masks; the
- *      test filter of testbenches/tm/tm_unit). It travels on its own link:
+ *      test filter of testbenches/tm/tm_unit), or when it learned that
+ *      the attempt's snapshot is gone (SI-TM's timestamp overflow, at a
+ *      load's answer or another attempt's acquire: version.h). It travels on its own link:
  *      the tm_unit's `tx_events` initiator socket bound to the core's
  *      `tx_events` target socket (a netlist must bind it when a configured
  *      filter may abort: the unit's socket_needed refuses the netlist
@@ -263,7 +265,7 @@ static inline uint64_t tx_verdict_lanes(const simtx_msg *response)
 enum { TX_ROLLBACK_TIMEOUT, TX_ROLLBACK_FAULT };
 
 /* TX_ABORT's causes (aux). */
-enum { TX_ABORT_EARLY, TX_ABORT_WRITER_CONFLICT, TX_ABORT_LOCAL_CONFLICT };
+enum { TX_ABORT_EARLY, TX_ABORT_WRITER_CONFLICT, TX_ABORT_LOCAL_CONFLICT, TX_ABORT_VERSION_OVERFLOW /* SI-TM: its snapshot's epoch is over (version.h) */ };
 
 #ifdef __cplusplus
 }

@@ -58,24 +58,29 @@
  *       vit.h vit_register).
  *       Every slice must register the same regions in the same order.
  *   VERSION_ACQUIRE   address = an address of a region (that region only) or
- *       any other (every region); aux = the snapshot timestamp ts, or
+ *       any other (every region); aux = the snapshot's commit point ts
+ *       (OVERFLOW below: its epoch and creation time derive from it), or
  *       VERSION_NEWEST for the slice's newest creation time. Pins, in each
  *       region, the version that ts reads (refcount + 1). -> aux = the
- *       snapshot handle (epoch << 32 | ts): what snapshot reads and the
- *       RELEASE carry. A transaction acquires at its begin (§5). When
- *       some region has no version readable at ts any more: aux =
- *       VERSION_TOO_OLD, nothing pinned (the requester acquires again).
+ *       snapshot handle (epoch << 32 | creation time of ts): what snapshot
+ *       reads and the RELEASE carry. A transaction acquires at its begin
+ *       (§5). When some region has no version readable at ts any more
+ *       (recycled, or ts's epoch is over): aux = VERSION_TOO_OLD, nothing
+ *       pinned (the requester acquires again). A ts of a later epoch than
+ *       every CLOSE so far fails the run (no TM side sends one).
  *   snapshot READ     a mem.h READ with SIMTX_FLAG_SNAPSHOT, the handle's
  *       epoch in aux bits 32-63 and its timestamp in transaction_id (what
  *       a core-side ldst.h request's tag and transaction_id become: the
  *       ldst_unit keeps aux bits 0-31 for the op): reads, of its region, the S3 version with the latest creation
  *       time <= ts that was still the newest at ts (its successor's creation
- *       time > ts). The response's aux is the handle of the version read:
- *       the request's, or, for a handle of an earlier epoch (before an
- *       overflow: its transaction is being aborted), the newest readable
- *       version's in the current epoch, so the reader learns its snapshot
- *       is gone. A read no version serves (it was recycled: not pinned)
- *       fails the run.
+ *       time > ts). A handle of an earlier epoch (before an overflow: its
+ *       transaction is to be aborted) reads the newest readable version.
+ *       The response's aux: the slice's epoch in bits 32-63,
+ *       and in bits 0-31 the read stamp (ldst.h; the TM side sees the
+ *       lowest of a load's): the handle's creation time + 1, or 0 when the
+ *       handle's epoch is over (at any address), so the reader learns that
+ *       its snapshot is gone. A read no version serves (it was recycled:
+ *       not pinned) fails the run.
  *   other accesses    (READ, WRITE, ATOMIC, CLEAN/FLUSH_LINE, no SNAPSHOT
  *       flag) inside a region go to its S2 version (host, commit write-back
  *       and validation reads see the newest state); reads with no S2 read
@@ -90,21 +95,39 @@
  *       handle of an earlier epoch is ignored (counted): the overflow reset
  *       every count.
  *   VERSION_CLOSE     address = a region address, or any other (every region);
- *       aux = the creation time T -> aux = epoch << 32 | T' where T' is the
- *       creation time given (T, or 0 after an overflow). Every addressed
- *       region whose S2 was written since it opened moves it to S3 with
- *       creation time T (Figure 4's S2 -> S3 when the warp's write-back is
- *       done); its next version's copy starts. T must exceed every earlier
- *       CLOSE's and ACQUIRE's timestamp (the slice fails the run otherwise).
- *       Overflow (T >= 2^timestamp_bits, §4.3): every version but each
- *       region's newest state is invalidated, every count is reset, the
- *       epoch grows and the creation time restarts at 0; the response's
- *       epoch says so. The TM side must then abort every running
- *       transaction and restart its timestamps at 1.
+ *       aux = the commit point P -> aux = the handle of P (epoch << 32 |
+ *       creation time T of P). Every addressed region whose S2 was written
+ *       since it opened moves it to S3 with creation time T (Figure 4's
+ *       S2 -> S3 when the warp's write-back is done); its next version's
+ *       copy starts. P must exceed every earlier CLOSE's and ACQUIRE's
+ *       point (the slice fails the run otherwise). The first CLOSE of a
+ *       later epoch overflows first (OVERFLOW below).
  *   VERSION_COPY      slice -> bulk copy: address = source version base,
  *       aux = destination version base, size = region bytes (global) ->
  *       acknowledgement once every DRAM row of the version in this partition
  *       is copied (status of the worst ROW_COPY).
+ *
+ * OVERFLOW (§4.3; one rule for every slice)
+ *
+ *   Creation times have `timestamp_bits` bits (Table 1: 32). CLOSE and
+ *   ACQUIRE carry commit points P (commit IDs on the core path), and every
+ *   slice derives the same pair from P alone: epoch P >> timestamp_bits,
+ *   creation time P mod 2^timestamp_bits (times restart at 0 at each
+ *   epoch base, a multiple of 2^bits). So the slices agree on the handle
+ *   of every point whatever CLOSEs each has seen, and each overflows once
+ *   per epoch, at its own first CLOSE of a later epoch (the commit units
+ *   close at their own retired IDs, so that CLOSE differs from slice to
+ *   slice, as every CLOSE point does; a commit unit passes no ACQUIRE of
+ *   the new epoch before it). There every version but each region's newest
+ *   readable state is invalidated (S4), every reference count is reset,
+ *   the newest state takes the CLOSE's creation time in the new epoch (it
+ *   holds every point up to P), and the CLOSE then closes the written S2s
+ *   as usual. A snapshot of an earlier epoch is gone at that slice: its
+ *   ACQUIRE is answered VERSION_TOO_OLD, its RELEASE ignored (counted in
+ *   stale_releases), its reads served from the newest version with read
+ *   stamp 0. A snapshot of the new epoch whose point precedes the slice's
+ *   first version of it is VERSION_TOO_OLD too (acquired again at a newer
+ *   clock). 32-bit times never overflow before 32-bit commit IDs wrap.
  *
  * TM SIDE ON THE CORE PATH (tm_unit's `snapshot` filter, tmu_snapshot.c)
  *
@@ -118,7 +141,15 @@
  *   Its forwarded loads carry SIMTX_FLAG_SNAPSHOT and the handle (epoch in
  *   the ldst.h tag, timestamp in transaction_id). At TX_COMMIT (before
  *   commit IDs), or when no lane of the attempt runs any more (rolled back
- *   or aborted), RELEASE goes to every slice.
+ *   or aborted), RELEASE goes to every slice. The handle's epoch is
+ *   over once an ACQUIRE is answered in a later epoch (every slice has
+ *   overflowed) or a load's read stamp is 0 (one has): the tm_unit then
+ *   aborts every running attempt holding a snapshot of that epoch or an
+ *   earlier one (TX_ABORT, tx.h 6, cause TX_ABORT_VERSION_OVERFLOW, counted
+ *   in aborts_overflow), before the load's answer; the core re-runs them
+ *   and they acquire in the new epoch (§4.3: every running transaction
+ *   aborts). A read-only commit at the core is serialized after its
+ *   snapshot's commit point, whatever its epoch.
  *
  *   Each commit unit (commit_unit version_close, the unit just above its
  *   partition's slice) sends CLOSE (address VERSION_ALL_REGIONS) with T =
@@ -129,10 +160,7 @@
  *   thus a prefix of the commit order: the IDs up to the latest CLOSE at
  *   or below ts (IDs retiring in one batch close together). The commit
  *   unit restamps transactional reads' aux (tm_lazy.h 5) but not snapshot
- *   reads', so a slice sees the handle's epoch. Overflows are not handled on
- *   this path yet: the commit units CLOSE at commit IDs, which keep growing
- *   past 2^timestamp_bits (each later CLOSE would overflow again), and each
- *   partition's slice overflows at its own CLOSE, so ACQUIRE answers differ.
+ *   reads', so a slice sees the handle's epoch.
  *
  * COSTS
  *

@@ -2,8 +2,9 @@
  * with the SI-TM paper's figures: Figure 4's life cycle of four versions,
  * Figures 5 and 6's lookups, relocations and recycling with the paper's
  * regions, creation times and reference counts, §4.3's 42 regions (the 43rd
- * refused, naming the allocation), timestamp overflow and running out of
- * versions (the writer waits, a release frees it). */
+ * refused, naming the allocation), timestamp overflow (one slice, and the
+ * epoch rule shared by several partitions closing at different points) and
+ * running out of versions (the writer waits, a release frees it). */
 #include "test_support.h"
 #include "version.h"
 #include "vit_table.h"
@@ -51,7 +52,7 @@ static void close_at(vit_table *t, int region, uint64_t ts)
     char error[200] = "";
     CHECK(vit_table_close(t, region, ts, &overflow, &handle, error, sizeof error));
     CHECK(!overflow);
-    CHECK_EQUAL(handle, version_handle(t->epoch, ts));
+    CHECK_EQUAL(handle, version_handle(t->epoch, vit_table_time_of(t, ts)));
 }
 
 static void pin(vit_table *t, int region, uint64_t ts, unsigned times)
@@ -59,8 +60,8 @@ static void pin(vit_table *t, int region, uint64_t ts, unsigned times)
     char error[200] = "";
     for (unsigned i = 0; i < times; i++) {
         uint64_t handle = 0;
-        CHECK(vit_table_acquire(t, region, ts, &handle, error, sizeof error));
-        CHECK_EQUAL(handle, version_handle(t->epoch, ts == VERSION_NEWEST ? t->clock : ts));
+        CHECK_EQUAL(vit_table_acquire(t, region, ts, &handle, error, sizeof error), VIT_PINNED);
+        CHECK_EQUAL(handle, version_handle(t->epoch, ts == VERSION_NEWEST ? t->clock : vit_table_time_of(t, ts)));
     }
 }
 
@@ -248,8 +249,30 @@ static void capacity_42(void)
     vit_table_release(&t);
 }
 
-/* §4.3: a creation time past timestamp_bits invalidates every version but
- * the newest state, resets the counts and restarts at 0 in a new epoch. */
+static vit_acquired acquire(vit_table *t, uint64_t point, uint64_t *handle)
+{
+    char error[200] = "";
+    return vit_table_acquire(t, -1, point, handle, error, sizeof error);
+}
+
+/* A written version of region 0, closed at commit point `point`; returns
+ * whether the slice overflowed. */
+static bool write_and_close(vit_table *t, uint64_t point)
+{
+    copy(t, 0);
+    route(t, t->regions[0].base, false, 0, true, VIT_VERSIONED);
+    bool overflow = false;
+    uint64_t handle = 0;
+    char error[200] = "";
+    CHECK(vit_table_close(t, -1, point, &overflow, &handle, error, sizeof error));
+    CHECK_EQUAL(handle, version_handle(point >> t->timestamp_bits, point % (UINT64_C(1) << t->timestamp_bits)));
+    return overflow;
+}
+
+/* §4.3 with 4-bit creation times: commit point P is time P mod 16 of epoch
+ * P / 16. The first CLOSE of a later epoch invalidates every version but
+ * the newest state, resets the counts, closes its version at its time in
+ * the new epoch; snapshots of the old epoch are gone. */
 static void timestamp_overflow(void)
 {
     vit_table t = make(8, 4);
@@ -265,17 +288,18 @@ static void timestamp_overflow(void)
 
     bool overflow = false;
     uint64_t handle = 0;
-    CHECK(vit_table_close(&t, -1, 16, &overflow, &handle, error, sizeof error));
+    CHECK(vit_table_close(&t, -1, 18, &overflow, &handle, error, sizeof error)); /* epoch 1, time 2 */
     CHECK(overflow);
     CHECK_EQUAL(t.stats.overflows, 1);
     CHECK_EQUAL(t.epoch, 1);
-    CHECK_EQUAL(handle, version_handle(1, 0));
-    /* The newest state (the S2 just written) is the one version, created at 0. */
+    CHECK_EQUAL(handle, version_handle(1, 2));
+    /* The S2 just written is the one readable version, created at 2. */
     CHECK_EQUAL(t.regions[0].newest, 2);
-    CHECK_EQUAL(t.regions[0].v[2].created, 0);
+    CHECK_EQUAL(t.regions[0].v[2].created, 2);
     for (unsigned k = 0; k < 8; k++) {
         if (k == 2) continue;
         CHECK(t.regions[0].v[k].state != VIT_S3 && t.regions[0].v[k].state != VIT_S2);
+        CHECK_EQUAL(t.regions[0].v[k].refs, 0);
     }
     CHECK_EQUAL(t.regions[0].v[2].refs, 0);
     /* A reader of the old epoch (being aborted) reads the newest readable
@@ -283,19 +307,85 @@ static void timestamp_overflow(void)
     uint64_t out = 0, handle_read = old_handle;
     CHECK_EQUAL(vit_table_route(&t, 0x800000, true, &handle_read, false, &out), VIT_VERSIONED);
     CHECK_EQUAL(out, 0x820000);
-    CHECK_EQUAL(handle_read, version_handle(1, 0));
+    CHECK_EQUAL(handle_read, version_handle(1, 2));
     vit_table_release_snapshot(&t, 0, old_handle);
     CHECK_EQUAL(t.stats.stale_releases, 1);
-    /* Timestamps restart: a snapshot at 0, then a close at 1. */
-    pin(&t, 0, VERSION_NEWEST, 1);
-    copy(&t, 0);
-    route(&t, 0x800000, false, 0, true, VIT_VERSIONED);
-    close_at(&t, -1, 1);
-    CHECK_EQUAL(t.regions[0].v[t.regions[0].newest].created, 1);
-    /* A close that does not move time on is refused. */
-    CHECK(!vit_table_close(&t, -1, 1, &overflow, &handle, error, sizeof error));
+    /* Snapshots: of the old epoch, or before the epoch's first version, too
+     * old (acquire again); of a later epoch than any CLOSE, a protocol error. */
+    CHECK_EQUAL(acquire(&t, 14, &handle), VIT_TOO_OLD);
+    CHECK_EQUAL(acquire(&t, 17, &handle), VIT_TOO_OLD);
+    CHECK_EQUAL(acquire(&t, 40, &handle), VIT_AHEAD);
+    CHECK_EQUAL(t.stats.acquires, 3); /* the three NEWEST above */
+    pin(&t, -1, 19, 1);
+    /* Times go on in the epoch: no second overflow. */
+    CHECK(!write_and_close(&t, 20));
+    CHECK_EQUAL(t.regions[0].v[t.regions[0].newest].created, 4);
+    CHECK_EQUAL(t.stats.overflows, 1);
+    /* A close that does not move the point on is refused, in this epoch or an earlier one. */
+    CHECK(!vit_table_close(&t, -1, 20, &overflow, &handle, error, sizeof error));
     CHECK_CONTAINS(error, "does not exceed");
+    CHECK(!vit_table_close(&t, -1, 15, &overflow, &handle, error, sizeof error));
+    CHECK_CONTAINS(error, "does not exceed");
+    /* Epochs may be skipped (a batch of points retired together). */
+    CHECK(write_and_close(&t, 3 * 16 + 1));
+    CHECK_EQUAL(t.epoch, 3);
+    CHECK_EQUAL(t.stats.overflows, 2);
     vit_table_release(&t);
+}
+
+/* The epoch rule across partitions (version.h, OVERFLOW): three slices
+ * whose commit units close at different points (each at its own retired
+ * IDs) cross the 4-bit boundary at 16 at their own first CLOSE past it
+ * (points 17, 16 and 19) and overflow there, once. Every slice answers a
+ * point P with the same handle (P / 16, P mod 16), reading its latest
+ * version closed at or below P, or refuses it when all its versions of the
+ * epoch postdate P (the TM side acquires again at a newer clock); a handle
+ * of epoch 0 is gone everywhere. A reader pins each version as it closes. */
+static void epoch_shared_by_partitions(void)
+{
+    static const uint64_t closes[3][5] = {{10, 15, 17, 20, 22}, {12, 16, 21, 22, 0}, {14, 19, 22, 0, 0}};
+    static const uint64_t overflowed_at[3] = {17, 16, 19};
+    vit_table slices[3];
+    char error[200] = "";
+    for (unsigned p = 0; p < 3; p++) {
+        slices[p] = make(8, 4);
+        CHECK_EQUAL(vit_table_register(&slices[p], 0x800000, 0x400, 0xA00000, error, sizeof error), 0);
+        for (unsigned i = 0; i < 5 && closes[p][i]; i++) {
+            CHECK_EQUAL(write_and_close(&slices[p], closes[p][i]), closes[p][i] == overflowed_at[p]);
+            pin(&slices[p], -1, closes[p][i], 1);
+        }
+        CHECK_EQUAL(slices[p].epoch, 1);
+        CHECK_EQUAL(slices[p].stats.overflows, 1);
+    }
+    /* Point 21 (epoch 1, time 5): one handle, reading the versions closed at 20, 21 and 19. */
+    static const uint32_t created[3] = {4, 5, 3};
+    for (unsigned p = 0; p < 3; p++) {
+        uint64_t handle = 0, out = 0;
+        CHECK_EQUAL(acquire(&slices[p], 21, &handle), VIT_PINNED);
+        CHECK_EQUAL(handle, version_handle(1, 5));
+        CHECK_EQUAL(vit_table_route(&slices[p], 0x800000, true, &handle, false, &out), VIT_VERSIONED);
+        CHECK_EQUAL(handle, version_handle(1, 5));
+        CHECK_EQUAL(slices[p].regions[0].v[(out - 0x800000) / 0x10000].created, created[p]);
+    }
+    /* Point 17 (time 1): slices 0 and 1 read their versions of points 17
+     * and 16; slice 2's first version of epoch 1 is of point 19. */
+    uint64_t handle = 0;
+    CHECK_EQUAL(acquire(&slices[0], 17, &handle), VIT_PINNED);
+    CHECK_EQUAL(handle, version_handle(1, 1));
+    CHECK_EQUAL(acquire(&slices[1], 17, &handle), VIT_PINNED);
+    CHECK_EQUAL(handle, version_handle(1, 1));
+    CHECK_EQUAL(acquire(&slices[2], 17, &handle), VIT_TOO_OLD);
+    /* Epoch 0 is over everywhere: its snapshots are refused, its releases
+     * ignored, its readers read the newest version and learn its handle. */
+    for (unsigned p = 0; p < 3; p++) {
+        CHECK_EQUAL(acquire(&slices[p], 15, &handle), VIT_TOO_OLD);
+        vit_table_release_snapshot(&slices[p], -1, version_handle(0, 14));
+        CHECK_EQUAL(slices[p].stats.stale_releases, 1);
+        uint64_t out = 0, old = version_handle(0, 14);
+        CHECK_EQUAL(vit_table_route(&slices[p], 0x800000, true, &old, false, &out), VIT_VERSIONED);
+        CHECK_EQUAL(old, version_handle(1, 6));
+        vit_table_release(&slices[p]);
+    }
 }
 
 /* Two versions, a reader pinning the old one: the next version has no slot,
@@ -329,6 +419,7 @@ int main(void)
     figures_5_and_6();
     capacity_42();
     timestamp_overflow();
+    epoch_shared_by_partitions();
     out_of_versions();
     return simtx_test_summary();
 }

@@ -535,7 +535,7 @@ static const char *tm_unit_socket_needed(const void *params, size_t socket)
     char name[64];
     for (const char *rest = p->filters; (rest = next_name(rest, name, sizeof name));)
         for (size_t i = 0; i < known; i++)
-            if (strcmp(filters[i]->name, name) == 0 && filters[i]->abort_cause)
+            if (strcmp(filters[i]->name, name) == 0 && (filters[i]->abort_cause || filters[i]->aborts))
                 return "filters: a filter that aborts lanes (TX_ABORT) needs tx_events bound to the core's tx_events socket";
     return NULL;
 }

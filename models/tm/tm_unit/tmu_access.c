@@ -353,6 +353,10 @@ void tmu_access_response(tmu *u, const simtx_msg *msg, uint64_t now)
         }
     }
     if (!ldst_is_last(msg)) return;
+    uint64_t aborted = w->aborted;
+    for (uint32_t i = 0; i < u->filter_count; i++)
+        if (u->filter[i]->loaded) u->filter[i]->loaded(u->filter_state[i], u, r->warp, r, msg, now);
+    r->lanes &= ~(w->aborted & ~aborted); /* tx.h 6: their TX_ABORT goes before this answer */
     respond(u, index, r->ready > now + 1 ? r->ready : now + 1);
 }
 

@@ -176,6 +176,9 @@ typedef struct tmu_filter {
     /* The cause of the lanes it aborts (TX_ABORT, tx.h 6) and its description; NULL: it aborts none. */
     const char *abort_cause, *abort_description;
     unsigned tx_abort_cause; /* TX_ABORT's aux (tx.h TX_ABORT_*) */
+    /* It aborts lanes itself (tmu_abort_lanes) with a counter of its own,
+     * registered only by the units that run it; tx_events must be bound. */
+    bool aborts;
     tmu_slot_create create;
     void (*destroy)(void *state);
     /* TX_BEGIN of `lanes`: true holds the attempt (e.g. to fetch a begin
@@ -190,6 +193,10 @@ typedef struct tmu_filter {
      * its header (flags, transaction_id; aux bits 32-63, the window size,
      * which the ldst_unit does not use); every beat carries the tags. */
     void (*forward)(void *state, tmu *u, uint32_t warp, const tmu_request *r, simtx_msg *header);
+    /* The last response of a load forwarded for the request (ldst.h: its
+     * read stamp): the filter may abort lanes (tmu_abort_lanes), which
+     * leave the request's answer. */
+    void (*loaded)(void *state, tmu *u, uint32_t warp, const tmu_request *r, const simtx_msg *last, uint64_t now);
     /* A response to one of the filter's own requests (ids from tmu_filter_id). */
     void (*response)(void *state, tmu *u, uint32_t warp, uint32_t lane, const simtx_msg *msg, uint64_t now);
     /* A notification (protocols/notify.h) of any kind: it acts on its own kinds. */
@@ -354,9 +361,9 @@ void tmu_cat_release(tmu *u);
 /* The counter of a slot's abort cause (the slot's abort_cause name). */
 uint64_t *tmu_abort_cause(tmu *u, const char *cause);
 
-/* tmu_snapshot.c: the snapshot point (its timestamp) the warp's attempt
- * read, kept until its next TX_BEGIN; false when it read none (no snapshot
- * filter, not acquired, or of a later overflow epoch). */
+/* tmu_snapshot.c: the snapshot point (the commit point C - 1 it acquired)
+ * the warp's attempt read, kept until its next TX_BEGIN; false when it read
+ * none (no snapshot filter, or not acquired). */
 bool tmu_snapshot_point(tmu *u, uint32_t warp, uint32_t *point);
 
 /* tmu_history.c: the commit records. */

@@ -5,7 +5,13 @@
  * every slice has answered. Each load it forwards reads that snapshot
  * (SIMTX_FLAG_SNAPSHOT, the handle's timestamp in transaction_id, its epoch
  * in the ldst.h tag), and the snapshot is released at every slice at
- * TX_COMMIT, or once no lane of the attempt runs (rolled back, aborted). */
+ * TX_COMMIT, or once no lane of the attempt runs (rolled back, aborted).
+ * Timestamp overflow (version.h, OVERFLOW; ISCA'17 §4.3): once the unit
+ * learns that an epoch is over -- an ACQUIRE answered in a later one, or a
+ * load whose read stamp is 0 (a slice read the newest version for it) --
+ * every running attempt holding a snapshot of that epoch or an earlier one
+ * is aborted (TX_ABORT, counted in aborts_overflow) and re-acquires when
+ * the core runs it again. */
 #include <stdlib.h>
 
 #include "tm_lazy.h"
@@ -18,6 +24,7 @@ enum { SNAPSHOT_CLOCK = 255 };
 
 typedef struct snapshot_warp {
     uint64_t handle;  /* the acquired snapshot (version.h) */
+    uint64_t point;   /* the commit point it was acquired at (C - 1) */
     uint64_t holders; /* the attempt's lanes still running on it */
     uint32_t pending; /* ACQUIRE answers awaited */
     uint32_t pinned;  /* of those answered, the slices that pinned `handle` */
@@ -29,6 +36,7 @@ typedef struct snapshot_warp {
 typedef struct snapshot_filter {
     tmu_slot_warps warps;
     uint32_t index;
+    uint64_t aborts; /* attempts aborted because their snapshot's epoch is over */
 } snapshot_filter;
 
 static bool snapshot_create(void **state, tmu *u, uint32_t index, char *error, size_t error_size)
@@ -42,6 +50,9 @@ static bool snapshot_create(void **state, tmu *u, uint32_t index, char *error, s
     if (!s) return false;
     s->warps.size = sizeof(snapshot_warp);
     s->index = index;
+    /* Its own statistic, so that units without the filter report none. */
+    simtx_observe_counter(u->env.observer, "aborts_overflow", &s->aborts, "attempts",
+                          "aborts: the snapshot's epoch is over (VIT timestamp overflow; snapshot filter, TX_ABORT)");
     *state = s;
     return true;
 }
@@ -68,6 +79,19 @@ static bool to_every_slice(tmu *u, const snapshot_filter *s, uint32_t warp, simt
 }
 
 static bool read_clock(tmu *u, const snapshot_filter *s, uint32_t warp);
+
+/* An epoch is over (§4.3: every transaction running on it aborts): the
+ * running attempts whose snapshot is of `epoch` or earlier leave (their
+ * release follows, ignored by the slices that overflowed). */
+static void epoch_over(tmu *u, snapshot_filter *s, uint64_t epoch, uint64_t now)
+{
+    for (uint32_t warp = 0; warp < s->warps.count; warp++) {
+        snapshot_warp *w = s->warps.items[warp];
+        tmu_warp *tw = warp < u->warp_count ? u->warps[warp] : NULL;
+        if (!w || !w->held || version_handle_epoch(w->handle) > epoch || !tw || tw->phase != TMU_RUNNING || !tw->lanes) continue;
+        tmu_abort_lanes(u, tw, warp, tw->lanes, &s->aborts, TX_ABORT_VERSION_OVERFLOW, now);
+    }
+}
 
 /* TX_BEGIN: held until the snapshot is acquired (the clock read first). */
 static bool snapshot_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now)
@@ -105,7 +129,8 @@ static void snapshot_response(void *state, tmu *u, uint32_t warp, uint32_t lane,
         w->pending = (uint32_t)u->params.partitions;
         w->pinned = 0;
         w->too_old = false;
-        to_every_slice(u, s, warp, SIMTX_OP_VERSION_ACQUIRE, clock ? clock - 1 : 0);
+        w->point = clock ? clock - 1 : 0;
+        to_every_slice(u, s, warp, SIMTX_OP_VERSION_ACQUIRE, w->point);
         return;
     }
     if (msg->op != SIMTX_OP_VERSION_ACQUIRE || !w->pending) return; /* a RELEASE's acknowledgement */
@@ -125,7 +150,17 @@ static void snapshot_response(void *state, tmu *u, uint32_t warp, uint32_t lane,
         return;
     }
     w->held = w->acquired = true;
+    if (version_handle_epoch(w->handle)) epoch_over(u, s, version_handle_epoch(w->handle) - 1, now);
     tmu_begin_ready(u, warp, now);
+}
+
+/* A load read at a slice whose epoch moved past the snapshot's (read stamp 0). */
+static void snapshot_loaded(void *state, tmu *u, uint32_t warp, const tmu_request *r, const simtx_msg *last, uint64_t now)
+{
+    (void)r;
+    snapshot_filter *s = state;
+    snapshot_warp *w = tmu_slot_warp(u, &s->warps, warp);
+    if (w && w->held && last->status == SIMTX_STATUS_OK && ldst_stamp(last) == 0) epoch_over(u, s, version_handle_epoch(w->handle), now);
 }
 
 static void snapshot_forward(void *state, tmu *u, uint32_t warp, const tmu_request *r, simtx_msg *header)
@@ -168,10 +203,13 @@ static void snapshot_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, u
 
 const tmu_filter tmu_filter_snapshot = {
     .name = "snapshot",
+    .aborts = true,
+    .tx_abort_cause = TX_ABORT_VERSION_OVERFLOW,
     .create = snapshot_create,
     .destroy = snapshot_destroy,
     .begin = snapshot_begin,
     .forward = snapshot_forward,
+    .loaded = snapshot_loaded,
     .response = snapshot_response,
     .commit_started = snapshot_commit,
     .attempt_ended = snapshot_ended,
@@ -183,9 +221,8 @@ bool tmu_snapshot_point(tmu *u, uint32_t warp, uint32_t *point)
         if (u->filter[i] != &tmu_filter_snapshot) continue;
         snapshot_filter *s = u->filter_state[i];
         snapshot_warp *w = tmu_slot_warp(u, &s->warps, warp);
-        /* a handle of a later epoch follows an overflow, which this path does not handle yet (version.h) */
-        if (!w || !w->acquired || version_handle_epoch(w->handle)) return false;
-        *point = (uint32_t)version_handle_timestamp(w->handle);
+        if (!w || !w->acquired) return false;
+        *point = (uint32_t)w->point; /* a commit ID: the same in every epoch */
         return true;
     }
     return false;

@@ -18,7 +18,7 @@
 static const simtx_param_spec vit_param_specs[] = {
     {"versions", SIMTX_PARAM_INT, "8", "versions", 2, VIT_MAX_VERSIONS, NULL, "version slots per region (SI-TM Table 2: 8 concurrently active versions)", PARAM(versions)},
     {"regions", SIMTX_PARAM_INT, "42", "regions", 1, 4096, NULL, "regions the table holds (Table 1: 1 KB of 193-bit entries = 42)", PARAM(regions)},
-    {"timestamp_bits", SIMTX_PARAM_INT, "32", "bits", 2, VERSION_TIMESTAMP_BITS_MAX, NULL, "width of a creation time; a CLOSE at 2^bits overflows (invalidate, restart at 0)", PARAM(timestamp_bits)},
+    {"timestamp_bits", SIMTX_PARAM_INT, "32", "bits", 2, VERSION_TIMESTAMP_BITS_MAX, NULL, "width of a creation time: commit point P is time P mod 2^bits of epoch P >> bits; a slice's first CLOSE in a later epoch overflows (invalidate, restart from the epoch's base)", PARAM(timestamp_bits)},
     {"version_stride", SIMTX_PARAM_INT, "0x10000", "bytes", 1, 9.2e18, NULL, "from one version of a region to the next: one row on in the same DRAM subarray (global addresses)", PARAM(version_stride)},
     {"align", SIMTX_PARAM_INT, "0", "bytes", 0, 9.2e18, NULL, "region base, size and relocated area are multiples of it (whole DRAM rows in every partition); 0: no check", PARAM(align)},
     {"latency", SIMTX_PARAM_INT, "1", "cycles", 1, 1e6, NULL, "cycles from arrival to forwarding or answer", PARAM(latency)},
@@ -302,9 +302,13 @@ static bool serve_version_op(vit *v, const simtx_msg *msg, uint64_t now)
         break;
     /* An address outside every region names them all (version.h). */
     case SIMTX_OP_VERSION_ACQUIRE:
-        if (!vit_table_acquire(&v->table, vit_table_region_of(&v->table, msg->address), msg->aux, &aux, error, sizeof error)) {
+        switch (vit_table_acquire(&v->table, vit_table_region_of(&v->table, msg->address), msg->aux, &aux, error, sizeof error)) {
+        case VIT_PINNED: break;
+        case VIT_TOO_OLD: /* the version ts read is recycled, or its epoch is over: acquire again (version.h) */
             v->table.stats.stale_acquires++;
-            aux = VERSION_TOO_OLD; /* the version ts read is recycled: acquire again (version.h) */
+            aux = VERSION_TOO_OLD;
+            break;
+        case VIT_AHEAD: v->env.fail(v->env.context, error); break;
         }
         break;
     case SIMTX_OP_VERSION_RELEASE: vit_table_release_snapshot(&v->table, vit_table_region_of(&v->table, msg->address), msg->aux); break;
@@ -323,6 +327,16 @@ static bool serve_version_op(vit *v, const simtx_msg *msg, uint64_t now)
     }
     answer(v, msg, SIMTX_STATUS_OK, aux, now);
     return true;
+}
+
+/* A snapshot read's answer aux (version.h): the slice's epoch above the
+ * read stamp, the handle's timestamp + 1 (ldst.h: the lowest stamp of a
+ * load's reads reaches the TM side), or 0 when the handle's epoch is over
+ * (the newest readable version was read instead). */
+static uint64_t snapshot_answer(const vit *v, const simtx_msg *msg)
+{
+    uint64_t stamp = version_handle_epoch(msg->aux) != v->table.epoch ? 0 : msg->transaction_id + UINT64_C(1);
+    return version_handle(v->table.epoch, stamp < UINT32_MAX ? stamp : UINT32_MAX);
 }
 
 /* Forwards an access (translated) under this slice's identity. Returns
@@ -351,7 +365,7 @@ static bool forward_access(vit *v, const simtx_msg *msg, bool *wait_version, uin
     simtx_msg *out = msg_queue_push_slot(&v->down, now);
     *out = *msg;
     out->address = address;
-    if (snapshot) out->aux = handle; /* the L2 answers it: the snapshot read */
+    if (snapshot) out->aux = snapshot_answer(v, msg); /* the L2 answers it: the snapshot read */
     out->handle = NULL;
     if (answered) {
         unsigned index = v->free_pending[--v->free_pending_count];

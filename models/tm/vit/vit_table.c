@@ -219,21 +219,31 @@ vit_route vit_table_route(vit_table *t, uint64_t address, bool snapshot, uint64_
     return VIT_PLAIN;
 }
 
-bool vit_table_acquire(vit_table *t, int region, uint64_t ts, uint64_t *handle, char *error, size_t error_size)
+vit_acquired vit_table_acquire(vit_table *t, int region, uint64_t ts, uint64_t *handle, char *error, size_t error_size)
 {
-    if (ts == VERSION_NEWEST) ts = t->clock;
+    if (ts == VERSION_NEWEST) {
+        ts = t->clock;
+    } else {
+        uint64_t epoch = vit_table_epoch_of(t, ts);
+        if (epoch != t->epoch) {
+            snprintf(error, error_size, "snapshot at %" PRIu64 ": its epoch %" PRIu64 " %s the slice's (%" PRIu64 ")", ts, epoch,
+                     epoch < t->epoch ? "is over, after an overflow; not" : "has not begun: no CLOSE reached it; after", t->epoch);
+            return epoch < t->epoch ? VIT_TOO_OLD : VIT_AHEAD;
+        }
+        ts = vit_table_time_of(t, ts);
+    }
     unsigned first = region < 0 ? 0 : (unsigned)region, end = region < 0 ? t->count : (unsigned)region + 1;
     for (unsigned i = first; i < end; i++)
         if (slot_at(t, &t->regions[i], ts) < 0) {
             snprintf(error, error_size, "snapshot at %" PRIu64 " of region 0x%" PRIx64 ": no version is readable at that time",
                      ts, t->regions[i].base);
-            return false;
+            return VIT_TOO_OLD;
         }
     for (unsigned i = first; i < end; i++) t->regions[i].v[slot_at(t, &t->regions[i], ts)].refs++;
     if (ts > t->floor) t->floor = ts;
     t->stats.acquires++;
     *handle = version_handle(t->epoch, ts);
-    return true;
+    return VIT_PINNED;
 }
 
 void vit_table_release_snapshot(vit_table *t, int region, uint64_t handle)
@@ -257,52 +267,50 @@ void vit_table_release_snapshot(vit_table *t, int region, uint64_t handle)
     t->stats.releases++;
 }
 
-/* Timestamp overflow (§4.3): each region keeps its newest state as its only
- * version, created at 0; every other version is invalidated. */
-static void overflow(vit_table *t)
+/* Timestamp overflow (§4.3) into `epoch`, at creation time `ts` of it:
+ * each region keeps its newest readable state as its only S3 version, now
+ * created at ts (it holds every commit point up to ts: nothing later closed);
+ * every other readable version is invalidated and every count reset. An S2
+ * keeps its writes and an S1 its copy: the CLOSE that overflows then closes
+ * the written S2s as usual. */
+static void overflow(vit_table *t, uint64_t epoch, uint64_t ts)
 {
     for (unsigned i = 0; i < t->count; i++) {
         vit_region *r = &t->regions[i];
-        int keep = r->open >= 0 && r->v[r->open].state == VIT_S2 ? r->open : r->newest;
         for (unsigned k = 0; k < t->versions; k++) {
             vit_version *v = &r->v[k];
-            if ((int)k == keep || v->state == VIT_S1) continue; /* a copy under way completes */
-            if (v->state == VIT_S2 || v->state == VIT_S3) t->stats.versions_recycled++;
-            if (v->state != VIT_NONE) v->state = VIT_S4;
+            v->refs = 0;
+            if ((int)k == r->newest || v->state != VIT_S3) continue;
+            v->state = VIT_S4;
+            t->stats.versions_recycled++;
         }
-        r->v[keep] = (vit_version){.state = VIT_S3, .created = 0, .superseded = UINT64_MAX};
-        if (keep == r->open) {
-            r->open = -1;
-            t->stats.versions_created++;
-        }
-        r->newest = keep;
+        r->v[r->newest].created = (uint32_t)ts;
+        r->v[r->newest].superseded = UINT64_MAX;
         if (r->copy == VIT_COPY_WAIT_SLOT) r->copy = VIT_COPY_NONE;
         recycle(t, r);
     }
-    t->epoch++;
-    t->clock = t->floor = 0;
+    t->epoch = epoch;
+    t->clock = t->floor = ts;
     t->stats.overflows++;
 }
 
-bool vit_table_close(vit_table *t, int region, uint64_t ts, bool *overflowed, uint64_t *handle, char *error, size_t error_size)
+bool vit_table_close(vit_table *t, int region, uint64_t point, bool *overflowed, uint64_t *handle, char *error, size_t error_size)
 {
-    *overflowed = false;
-    if (ts <= t->floor) {
-        snprintf(error, error_size, "CLOSE at %" PRIu64 " does not exceed the latest CLOSE or ACQUIRE timestamp %" PRIu64, ts,
-                 t->floor);
+    uint64_t epoch = vit_table_epoch_of(t, point), ts = vit_table_time_of(t, point);
+    *overflowed = epoch > t->epoch;
+    if (epoch < t->epoch || (epoch == t->epoch && ts <= t->floor)) {
+        snprintf(error, error_size,
+                 "CLOSE at %" PRIu64 " (epoch %" PRIu64 ", time %" PRIu64 ") does not exceed the latest CLOSE or ACQUIRE (epoch %" PRIu64
+                 ", time %" PRIu64 ")",
+                 point, epoch, ts, t->epoch, t->floor);
         return false;
     }
-    if (ts >> t->timestamp_bits) {
-        overflow(t);
-        *overflowed = true;
-        *handle = version_handle(t->epoch, 0);
-        return true;
-    }
+    if (*overflowed) overflow(t, epoch, ts);
     unsigned first = region < 0 ? 0 : (unsigned)region, end = region < 0 ? t->count : (unsigned)region + 1;
     for (unsigned i = first; i < end; i++) {
         vit_region *r = &t->regions[i];
         if (r->open < 0 || r->v[r->open].state != VIT_S2 || !r->v[r->open].written) continue;
-        r->v[r->newest].superseded = ts;
+        r->v[r->newest].superseded = ts; /* after an overflow, created at ts too: recycled below (its counts were reset) */
         r->v[r->open] = (vit_version){.state = VIT_S3, .created = (uint32_t)ts, .superseded = UINT64_MAX};
         r->newest = r->open;
         r->open = -1;

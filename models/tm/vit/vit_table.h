@@ -45,11 +45,23 @@ typedef struct vit_table {
     uint64_t stride, align;
     unsigned count;
     vit_region *regions;
-    uint64_t epoch;
-    uint64_t clock; /* the latest creation time given */
-    uint64_t floor; /* a CLOSE must exceed it: the latest CLOSE or ACQUIRE timestamp */
+    uint64_t epoch; /* overflows so far: the epoch of the timestamps below */
+    uint64_t clock; /* the latest creation time given (in the epoch) */
+    uint64_t floor; /* a CLOSE must exceed it: the latest CLOSE or ACQUIRE timestamp (in the epoch) */
     vit_table_stats stats;
 } vit_table;
+
+/* The epoch rule (version.h, OVERFLOW): a commit point P (the timestamp a
+ * CLOSE or ACQUIRE carries) lies in epoch P >> timestamp_bits at creation
+ * time P mod 2^timestamp_bits, the same in every slice. */
+static inline uint64_t vit_table_epoch_of(const vit_table *t, uint64_t point)
+{
+    return point >> t->timestamp_bits;
+}
+static inline uint64_t vit_table_time_of(const vit_table *t, uint64_t point)
+{
+    return point & ((UINT64_C(1) << t->timestamp_bits) - 1);
+}
 
 /* Where an access goes. */
 typedef enum vit_route {
@@ -79,17 +91,26 @@ int vit_table_region_of(const vit_table *t, uint64_t address);
  * learns that its snapshot is gone). */
 vit_route vit_table_route(vit_table *t, uint64_t address, bool snapshot, uint64_t *handle, bool writes, uint64_t *out);
 
-/* The handle of a snapshot at ts (VERSION_NEWEST: the clock), pinning in
- * region `region` (-1: every region) the version it reads. Returns false
- * with a message when ts is newer than the clock allows (never) or reads no
- * version of some region. */
-bool vit_table_acquire(vit_table *t, int region, uint64_t ts, uint64_t *handle, char *error, size_t error_size);
+/* What an ACQUIRE found. */
+typedef enum vit_acquired {
+    VIT_PINNED,  /* *handle pins the versions */
+    VIT_TOO_OLD, /* some region has no version readable at ts any more (recycled, or its epoch is over) */
+    VIT_AHEAD,   /* ts lies in a later epoch than every CLOSE so far (the TM side broke version.h) */
+} vit_acquired;
+
+/* The handle of a snapshot at commit point ts (VERSION_NEWEST: the clock),
+ * pinning in region `region` (-1: every region) the version it reads; a
+ * message in error when not pinned. */
+vit_acquired vit_table_acquire(vit_table *t, int region, uint64_t ts, uint64_t *handle, char *error, size_t error_size);
 void vit_table_release_snapshot(vit_table *t, int region, uint64_t handle);
 
-/* Closes the written S2 of `region` (-1: every region) at creation time ts.
- * Returns false with a message when ts does not exceed the floor. *overflow
- * tells whether ts overflowed (then every version but the newest state of
- * each region is invalidated and the creation time restarts at 0). */
+/* Closes the written S2 of `region` (-1: every region) at commit point ts
+ * (its creation time: ts mod 2^timestamp_bits). Returns false with a
+ * message when ts does not exceed the latest CLOSE or ACQUIRE point.
+ * *overflow tells whether ts lies in a later epoch (§4.3: every version but
+ * each region's newest state is invalidated, every count reset, and
+ * creation times restart from the epoch's base; the CLOSE then closes as
+ * usual). *handle: the closed version's (epoch, creation time). */
 bool vit_table_close(vit_table *t, int region, uint64_t ts, bool *overflow, uint64_t *handle, char *error, size_t error_size);
 
 /* The next copy to issue: returns false when none; else the region, and the

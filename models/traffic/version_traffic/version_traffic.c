@@ -49,7 +49,8 @@ typedef struct version_traffic {
     uint64_t round, sent, answered, to_send, rng;
     unsigned partitions;
     uint64_t handle[MAX_PARTITIONS];
-    uint64_t epoch, clock; /* the closer's creation times */
+    uint64_t point;        /* the closer's commit points: its CLOSEs carry 1, 2, 3, ... (version.h) */
+    uint64_t epoch, clock; /* the epoch and creation time the last CLOSE was answered with */
     bool port_blocked;
     uint64_t issue[64];
     struct {
@@ -145,7 +146,7 @@ static void make_message(version_traffic *t, simtx_msg *m)
     switch (t->phase) {
     case PHASE_ACQUIRE: simtx_msg_init(m, SIMTX_OP_VERSION_ACQUIRE, control_address(t, (unsigned)i), 0); m->aux = VERSION_NEWEST; break;
     case PHASE_RELEASE: simtx_msg_init(m, SIMTX_OP_VERSION_RELEASE, control_address(t, (unsigned)i), 0); m->aux = t->handle[i]; break;
-    case PHASE_CLOSE: simtx_msg_init(m, SIMTX_OP_VERSION_CLOSE, control_address(t, (unsigned)i), 0); m->aux = t->clock + 1; break;
+    case PHASE_CLOSE: simtx_msg_init(m, SIMTX_OP_VERSION_CLOSE, control_address(t, (unsigned)i), 0); m->aux = t->point + 1; break;
     default: {
         uint64_t words = (uint64_t)t->params.region_size / 4;
         uint64_t address = (uint64_t)t->params.region_base + next_random(t) % words * 4;
@@ -207,14 +208,26 @@ static simtx_accept_result version_traffic_accept(void *core, unsigned port, con
             if (epoch != t->epoch) t->stats.overflows++;
             t->epoch = epoch;
             t->clock = version_handle_timestamp(msg->aux);
+            t->point++;
             t->stats.closes++;
         }
         break;
     case SIMTX_OP_READ: {
         uint32_t value;
         memcpy(&value, msg->data, 4);
-        uint64_t handle = msg->aux; /* the snapshot the slice read: ours, or the newest after an overflow */
-        if (handle != t->handle[partition_of(t, msg->address)]) t->stats.stale_reads++;
+        /* The epoch read above the read stamp: our handle's timestamp + 1, or 0
+         * when an overflow ended its epoch (the newest version was read: only
+         * its epoch is known). */
+        uint64_t handle = t->handle[partition_of(t, msg->address)];
+        if (!version_handle_timestamp(msg->aux)) {
+            t->stats.stale_reads++;
+            handle = version_handle(version_handle_epoch(msg->aux), 0xFFFFFF);
+        } else if (version_handle(version_handle_epoch(msg->aux), version_handle_timestamp(msg->aux) - 1) != handle) {
+            char error[200];
+            snprintf(error, sizeof error, "version_traffic: snapshot read of 0x%" PRIx64 " at handle 0x%" PRIx64 " answered for handle 0x%" PRIx64 " + 1",
+                     msg->address, handle, msg->aux);
+            t->env.fail(t->env.context, error);
+        }
         if (value > stamp(version_handle_epoch(handle), version_handle_timestamp(handle))) {
             char error[200];
             snprintf(error, sizeof error, "version_traffic: snapshot read of 0x%" PRIx64 " at handle 0x%" PRIx64 " returned 0x%" PRIx32 ", written for a later version",

@@ -46,6 +46,7 @@ typedef struct fake_memory {
     uint8_t load_flags; /* the last forwarded load's flags and transaction_id (a filter's forward hook tags them) */
     uint32_t load_transaction_id, load_tag;
     uint32_t epoch; /* the VIT slices' overflow epoch (version.h) */
+    bool epoch_over; /* loads are stamped 0: a slice read the newest version, the snapshot's epoch being over */
     unsigned acquires, releases;
     uint64_t acquire_address[8], acquire_aux, release_aux;
     unsigned releases_at_cid_request; /* RELEASEs sent before the last commit-ID request */
@@ -87,7 +88,7 @@ static void fake_answer(fake_memory *m, const simtx_msg *request, simtx_msg *res
             unsigned i = (unsigned)__builtin_ctz(g);
             ldst_set_slot(response, i, *word_at(m, ldst_slot(request, i)));
         }
-        ldst_set_stamp(response, m->read_stamp ? m->read_stamp : m->next_cid ? m->next_cid : 1);
+        ldst_set_stamp(response, m->epoch_over ? 0 : m->read_stamp ? m->read_stamp : m->next_cid ? m->next_cid : 1);
         m->loads += ldst_is_last(request);
         m->load_flags = request->flags;
         m->load_transaction_id = request->transaction_id;
@@ -1187,7 +1188,7 @@ static void test_snapshot(void)
 {
     const char *settings[] = {"filters=snapshot", "partitions=2", "interleave=256", NULL};
     bench *b = bench_open(settings);
-    CHECK(tm_unit_block_info.socket_needed(&b->params, EVENTS) == NULL); /* it aborts nothing */
+    CHECK(tm_unit_block_info.socket_needed(&b->params, EVENTS) != NULL); /* it aborts at an overflow: tx_events bound */
     b->memory.next_cid = 5;
     b->memory.epoch = 3;
     b->fake.refuse_ports = 1u << LDST; /* the clock read cannot leave yet */
@@ -1233,9 +1234,10 @@ static void test_snapshot(void)
 
 /* SI-TM's read-only commit (snapshot_ro): a lane that only read its
  * snapshot C - 1 commits with no commit ID and no logs, recorded right
- * after ID C - 1; a writer of the same warp takes a commit ID; a snapshot
- * of a later overflow epoch is left to the commit units (without the
- * snapshot filter the check is refused: test_bad_parameters). */
+ * after ID C - 1; a writer of the same warp takes a commit ID; so does a
+ * reader of a snapshot of a later overflow epoch, recorded at the commit
+ * point it acquired (without the snapshot filter the check is refused:
+ * test_bad_parameters). */
 static void test_snapshot_read_only(void)
 {
     const char *settings[] = {"filters=snapshot", "precommit=snapshot_ro", "partitions=2", "interleave=256", "record=true", NULL};
@@ -1273,14 +1275,79 @@ static void test_snapshot_read_only(void)
     CHECK_EQUAL(tm_unit_history(b->unit, &records, &words), 3);
     CHECK_EQUAL(records[2].cid, 5);
     CHECK_EQUAL(records[2].after, 1);
-    /* After an overflow (a later epoch) the commit units validate it. */
+    /* After an overflow (handles of epoch 1) the same, at the commit point. */
     b->memory.epoch = 1;
     CHECK(event(b, SIMTX_OP_TX_BEGIN, 0x1, 0, 20) >= 0);
     CHECK_EQUAL(load1(b, BASE + 4, 1003), 41);
+    CHECK_EQUAL(b->memory.load_tag, 1);
     outcome = commit(b, 0x1);
     CHECK_EQUAL(outcome.committed, 0x1);
-    CHECK_EQUAL(b->memory.cid_requests, 2);
+    CHECK_EQUAL(b->memory.cid_requests, 1);
+    CHECK_EQUAL(counter(b, "snapshot_ro_commits"), 3);
+    CHECK_EQUAL(tm_unit_history(b->unit, &records, &words), 4);
+    CHECK_EQUAL(records[3].cid, 5);
+    CHECK_EQUAL(records[3].after, 1);
+    CHECK_EQUAL(counter(b, "aborts_overflow"), 0);
+    bench_close(b);
+}
+
+/* Begins an attempt of `warp` (not the bench's WARP) and runs until its answer. */
+static void begin_warp(bench *b, int32_t warp, uint64_t lanes)
+{
+    simtx_msg begin = tx_event(SIMTX_OP_TX_BEGIN, lanes, 0, 950);
+    begin.warp = warp;
+    unsigned before = b->to_core_count;
+    CHECK(tm_unit_block_info.accept(b->unit, CORE, &begin, b->now) != SIMTX_BUSY);
+    for (unsigned c = 0; c < 50 && find_response(b, SIMTX_OP_TX_BEGIN, before) < 0; c++) run(b, 1);
+    CHECK(find_response(b, SIMTX_OP_TX_BEGIN, before) >= 0);
+}
+
+/* Timestamp overflow (version.h, OVERFLOW; §4.3: every running
+ * transaction aborts): a load stamped 0 (a slice read the newest version,
+ * the snapshot's epoch being over) aborts the attempt before the load's
+ * answer (TX_ABORT, aborts_overflow) and its snapshot is released; the
+ * re-run acquires in the new epoch. An ACQUIRE answered in a later epoch
+ * aborts the unit's other attempts running on an earlier one. */
+static void test_snapshot_overflow(void)
+{
+    const char *settings[] = {"filters=snapshot", "precommit=snapshot_ro", "partitions=2", "interleave=256", "record=true", NULL};
+    bench *b = bench_open(settings);
+    b->memory.next_cid = 5;
+    b->memory.words[1] = 41;
+    CHECK(event(b, SIMTX_OP_TX_BEGIN, 0x3, 0, 20) >= 0);
+    CHECK_EQUAL(b->memory.acquires, 2);
+    b->memory.epoch_over = true;
+    uint32_t addresses[64] = {BASE + 4, BASE + 4};
+    int first = access(b, SIMTX_OP_READ, 4, 0x3, addresses, NULL, true, 1000);
+    CHECK_EQUAL(b->event_count, 1);
+    CHECK_EQUAL(b->events[0].op, SIMTX_OP_TX_ABORT);
+    CHECK_EQUAL(b->events[0].lane_mask, 0x3);
+    CHECK_EQUAL(b->events[0].aux, TX_ABORT_VERSION_OVERFLOW);
+    CHECK(b->event_cycle[0] <= b->to_core_cycle[first]); /* before the load's answer */
+    CHECK_EQUAL(counter(b, "aborts_overflow"), 2);
+    CHECK_EQUAL(counter(b, "aborts"), 2);
+    CHECK_EQUAL(b->memory.releases, 2); /* the old snapshot, everywhere (ignored where the epoch is over) */
+    CHECK_EQUAL(b->memory.release_aux, version_handle(0, 4));
+    /* The re-run acquires anew, in epoch 1, and commits read-only. */
+    b->memory.epoch_over = false;
+    b->memory.epoch = 1;
+    CHECK(event(b, SIMTX_OP_TX_BEGIN, 0x3, 1, 20) >= 0);
+    CHECK_EQUAL(b->memory.acquires, 4);
+    CHECK_EQUAL(access(b, SIMTX_OP_READ, 4, 0x3, addresses, NULL, true, 1001) >= 0, true);
+    CHECK_EQUAL(b->memory.load_tag, 1);
+    tx_outcome outcome = commit(b, 0x3);
+    CHECK_EQUAL(outcome.committed, 0x3);
     CHECK_EQUAL(counter(b, "snapshot_ro_commits"), 2);
+    /* Warp WARP runs on epoch 1; another warp's ACQUIRE answered in epoch 2 aborts it. */
+    CHECK(event(b, SIMTX_OP_TX_BEGIN, 0x1, 0, 20) >= 0);
+    b->memory.epoch = 2;
+    begin_warp(b, WARP + 1, 0x1);
+    CHECK_EQUAL(b->event_count, 2);
+    CHECK_EQUAL(b->events[1].warp, WARP);
+    CHECK_EQUAL(b->events[1].lane_mask, 0x1);
+    CHECK_EQUAL(counter(b, "aborts_overflow"), 3);
+    /* The new warp itself runs on (its snapshot is of the new epoch). */
+    CHECK_EQUAL(b->event_count, 2);
     bench_close(b);
 }
 
@@ -1302,6 +1369,7 @@ int main(void)
     test_bad_parameters();
     test_snapshot();
     test_snapshot_read_only();
+    test_snapshot_overflow();
     test_filter_hooks(); /* last: it registers a filter, which adds its abort cause to every unit after */
     test_filter_aborts_all();
     test_filter_notify_abort();
