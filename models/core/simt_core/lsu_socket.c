@@ -24,8 +24,10 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
     rv_class cls = (rv_class)k->op_class;
     const cta_slot *cta = &c->ctas[w->cta_slot];
     bool shared = port == LDS_PORT;
-    /* Global lanes inside a transaction go to the tm_unit (tx.h). */
-    bool transactional = !shared && tx_client_active(w->tx);
+    /* Inside a transaction the lanes of the socket that carries tx.h events
+     * are transactional (tm_events): global lanes to a tm_unit, or shared
+     * lanes to an lds that versions them (GPU-LocalTM); the others plain. */
+    bool transactional = port == c->tx_port && tx_client_active(w->tx);
     /* lds: offsets into the CTA's region; ldst_unit: kernel addresses. */
     uint32_t address_offset = shared ? RV_SHARED_BASE : 0;
     simtx_msg header;

@@ -64,6 +64,9 @@ typedef struct tx_warp {
      * (tx.h 2). */
     bool may_pause;
     uint32_t verdicts_pending;
+    /* TX_COMMIT's outcome asked for a serialised retry (tx.h 3): the next
+     * attempt runs the lowest retry lane, the others wait in Retry. */
+    uint8_t serialize;
     tx_lane lane[MAX_LANES];
 } tx_warp;
 
