@@ -463,6 +463,7 @@ static void ltm_tx_event(void *state, uint8_t *storage, lds_tx_event *e)
 static void ltm_clear(void *state, int32_t cta, uint32_t base, uint32_t size)
 {
     ltm *l = state;
+    if (cta < 0) return; /* the core's size check: no CTA's region */
     ltm_group *g = group_of(l, cta);
     if (!g) {
         ltm_fail(l, "lds: out of memory for a work-group's LocalTM state");
