@@ -328,6 +328,13 @@ static inline uint64_t tx_verdict_lanes(const simtx_msg *response)
     return paused;
 }
 
+/* TX_BEGIN's (and TX_RESUME's) answer, aux: the unit's attempts never read
+ * what another transaction may still change (eager versioning with
+ * requester-loses conflicts: GPU-LocalTM), so an attempt is never doomed
+ * and a fault inside it is the kernel's: the core fails the run naming
+ * lane and pc, as outside a transaction, instead of rolling back. */
+#define TX_BEGIN_CONSISTENT (UINT64_C(1) << 63)
+
 /* TX_ROLLBACK's causes (aux). */
 enum { TX_ROLLBACK_TIMEOUT, TX_ROLLBACK_FAULT };
 

@@ -7,7 +7,9 @@
  *   counter  n threads (one CTA, n <= 256) each add 1 to one shared word in
  *            a transaction: the word ends at n and the values read are a
  *            permutation of 0..n-1; expect_wg=1 also requires a work-group
- *            serialisation that held another wavefront's TX_BEGIN. */
+ *            serialisation that held another wavefront's TX_BEGIN;
+ *   outside  a transactional store beyond the region's data words: the
+ *            run fails naming lane and pc (no oracle: the error is it). */
 #include <stdio.h>
 
 #include "host_common.h"
@@ -30,8 +32,8 @@ int localtm_basic_main(gpu_device *device, workload_context *context)
     char path[1024];
     workload_kernel_path(context, "localtm_basic", path, sizeof path);
     if (context->bad_input) return 1;
-    bool table1 = !strcmp(mode, "table1");
-    if (!table1 && strcmp(mode, "counter")) return workload_bad_option(context, "workload.mode: expected table1 or counter");
+    bool table1 = !strcmp(mode, "table1"), outside = !strcmp(mode, "outside");
+    if (!table1 && !outside && strcmp(mode, "counter")) return workload_bad_option(context, "workload.mode: expected table1, counter or outside");
     if (table1) n = 8;
     int status = 0;
     gpu_module *module = NULL;
@@ -42,7 +44,7 @@ int localtm_basic_main(gpu_device *device, workload_context *context)
     HOST_CHECK(gpu_memset(device, d_flags, 0, 16));
     HOST_CHECK(gpu_memset(device, d_out, 0, sizeof out));
     struct localtm_basic_args args = {d_flags, d_out, n};
-    HOST_CHECK(gpu_launch(device, module, table1 ? "localtm_table1" : "localtm_counter", dim3_1d(1), dim3_1d(n), &args, sizeof args, 0));
+    HOST_CHECK(gpu_launch(device, module, table1 ? "localtm_table1" : outside ? "localtm_outside" : "localtm_counter", dim3_1d(1), dim3_1d(n), &args, sizeof args, 0));
     HOST_CHECK(gpu_synchronize(device));
     HOST_CHECK(gpu_copy_from_device(device, out, d_out, sizeof out));
     double attempts = statistic(device, "wf_attempts"), wf = statistic(device, "wf_serializations");

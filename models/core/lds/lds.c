@@ -407,6 +407,7 @@ static void queue_tx_answer(lds *l, const simtx_msg *event, const lds_tx_event *
     if (status != SIMTX_STATUS_OK || !e) return;
     if (event->op == SIMTX_OP_TX_BEGIN) {
         response->flags |= SIMTX_FLAG_TX_PAUSE; /* every access asks for its verdict (tx.h 2) */
+        response->aux |= TX_BEGIN_CONSISTENT; /* eager versioning, requester loses: no doomed attempt */
         if (e->held) {
             response->size = 8;
             memcpy(response->data, &e->held, 8);

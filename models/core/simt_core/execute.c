@@ -351,7 +351,7 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
         return ISSUE_DONE;
     }
     char where[320];
-    if (!k && tx_client_active(w->tx)) { /* a doomed transaction jumped anywhere */
+    if (!k && tx_client_may_be_doomed(w->tx)) { /* a doomed transaction jumped anywhere */
         tx_client_request_abort(w->tx, TX_ROLLBACK_FAULT, w->tx->begin_pc);
         return ISSUE_DONE;
     }

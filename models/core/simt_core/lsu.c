@@ -109,7 +109,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         uint32_t address = addresses[lane];
         rv_window window = rv_window_of(address);
         char where[320];
-        if (transactional &&
+        if (tx_client_may_be_doomed(w->tx) &&
             (window == RV_WINDOW_NONE || rv_window_of(address + size - 1) != window ||
              (window == RV_WINDOW_CODE && cls != RV_CLASS_LOAD) || (address & (size - 1)))) {
             /* A doomed transaction (it read inconsistent data) may compute

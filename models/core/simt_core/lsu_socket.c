@@ -168,7 +168,7 @@ static void report_fault(simt_core *c, unsigned port, const simtx_msg *msg)
     }
     pending_access *entry = &c->pending[msg->id];
     warp *w = &c->warps[entry->warp];
-    if (tx_client_active(w->tx)) {
+    if (tx_client_may_be_doomed(w->tx)) {
         tx_client_request_abort(w->tx, TX_ROLLBACK_FAULT, entry->pc);
         return;
     }
@@ -176,7 +176,10 @@ static void report_fault(simt_core *c, unsigned port, const simtx_msg *msg)
     uint32_t address = entry->addresses[lane];
     char where[320];
     core_describe(c, w, entry->pc, where, sizeof where);
-    if (port == LDS_PORT && fault == LDST_FAULT_RANGE)
+    if (port == LDS_PORT && port == c->tx_port && fault == LDST_FAULT_RANGE && tx_client_active(w->tx))
+        core_fail(c, "transactional shared-memory access at 0x%08x (lane %u) outside the words the lds versions (the data words of the CTA's region, runtime/kernel/gpu_localtm.h), at %s",
+                  address, lane, where);
+    else if (port == LDS_PORT && fault == LDST_FAULT_RANGE)
         core_fail(c, "shared-memory access at 0x%08x (lane %u) beyond the CTA's %u bytes, at %s", address, lane,
                   c->launch->shared_bytes, where);
     else if (fault == LDST_FAULT_MEMORY)

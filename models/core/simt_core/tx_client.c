@@ -351,6 +351,7 @@ void tx_client_response(simt_core *c, const simtx_msg *msg, uint64_t now)
             simt_stack_abort_lanes(&w->stack, w->tx->retry_index, held);
         }
         w->tx->may_pause = (msg->flags & SIMTX_FLAG_TX_PAUSE) != 0;
+        w->tx->consistent = (msg->aux & TX_BEGIN_CONSISTENT) != 0;
         w->tx->verdicts_pending = 0; /* none: the warp had no access in flight */
         w->tx->phase = TX_RUNNING;
         w->tx->attempt_start = now;

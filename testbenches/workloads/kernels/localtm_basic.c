@@ -12,7 +12,10 @@
  *
  * localtm_counter: every thread adds 1 to word 0 in a transaction and keeps
  * the value it read: all conflict, so wavefronts and the work-group
- * serialise; the values read must be a permutation of 0..n-1. */
+ * serialise; the values read must be a permutation of 0..n-1.
+ *
+ * localtm_outside: a transactional store to a backup word (beyond the
+ * region's data words): the run must fail naming lane and pc. */
 #include "gpu.h"
 #include "gpu_localtm.h"
 #include "localtm_basic_args.h"
@@ -51,6 +54,15 @@ GPU_KERNEL void localtm_table1(const struct localtm_basic_args *args)
         gpu_tx_commit();
         out[t] = words[t];
     }
+}
+
+GPU_KERNEL void localtm_outside(const struct localtm_basic_args *args)
+{
+    (void)args;
+    volatile uint32_t *words = localtm_words;
+    gpu_tx_begin();
+    words[LOCALTM_BASIC_WORDS + gpu_thread_x()] = 1;
+    gpu_tx_commit();
 }
 
 GPU_KERNEL void localtm_counter(const struct localtm_basic_args *args)
