@@ -336,6 +336,24 @@ static void test_hash(void)
     bench_close(&b);
 }
 
+/* filter_hash = word (section 3.3's "address % 8" read literally): word 35
+ * takes bit 35 % 8 = 3, and so does word 67, which row % 8 keeps apart. */
+static void test_word_hash(void)
+{
+    bench b;
+    const char *extra[] = {"filter_hash=word", NULL};
+    bench_open(&b, extra);
+    uint32_t window = GPU_LOCALTM_REGION_BYTES(320);
+    clear(&b, 0, 0, window);
+    uint32_t words[4] = {0, 0, 0, 35}, other[1] = {67};
+    tx(&b, SIMTX_OP_TX_BEGIN, 0, 0x8, 0, 0);
+    CHECK_EQUAL(access_words(&b, SIMTX_OP_READ, 0, 0, window, 0x8, words, NULL, true).aborted, 0);
+    tx(&b, SIMTX_OP_TX_BEGIN, 1, 0x1, 0, 4);
+    CHECK_EQUAL(access_words(&b, SIMTX_OP_READ, 1, 0, window, 0x1, other, NULL, true).aborted, 0x1);
+    CHECK_EQUAL(stat(&b, "ltm_false_conflicts"), 1);
+    bench_close(&b);
+}
+
 /* Section 3.2's layout, N = 64: WI5 stores 0xBBBB to word 10 holding
  * 0xAAAA; the backup is word 74, the owner byte 8N + 10 = 522. A conflict
  * of WI5 restores the word and frees the entry; a commit frees it too. */
@@ -551,6 +569,7 @@ int main(void)
 {
     test_table1();
     test_hash();
+    test_word_hash();
     test_layout();
     test_timing();
     test_capacity();

@@ -32,6 +32,9 @@ static const simtx_param_spec lds_param_specs[] = {
      "localtm: a deliberately wrong design for the oracles, whose filters ignore other wavefronts", PARAM(broken_filters)},
     {"filter_bits", SIMTX_PARAM_INT, "8", "bits", 8, 32, NULL, "localtm: bits of a work-item's signature per bank (8, 16 or 32); bit = (word / banks) % filter_bits",
      PARAM(filter_bits)},
+    {"filter_hash", SIMTX_PARAM_ENUM, "row", "", 0, 0, "row|word",
+     "localtm: a word's filter bit: row = (word / banks) % filter_bits (section 3.3's worked example), word = word % filter_bits (its \"address % 8\" read literally: in a bank of 32 words every word takes one bit)",
+     PARAM(filter_hash)},
     {"max_work_items", SIMTX_PARAM_INT, "256", "work-items", 1, 256, NULL, "localtm: work-items per work-group (an owner is one byte)", PARAM(max_work_items)},
     {"max_wavefronts", SIMTX_PARAM_INT, "48", "warps", 1, 1024, NULL, "localtm: the core's warp slots (TCM, TCM OLD and mode each; probed)", PARAM(max_wavefronts)},
     {"filter_cycles", SIMTX_PARAM_INT, "1", "cycles", 0, 1000, NULL, "localtm: a lane's filter check, on top of its bank cycle", PARAM(filter_cycles)},
@@ -128,6 +131,7 @@ static void *lds_create(const void *params, const simtx_env *env, char *error, s
     if (!l) return NULL;
     l->params = *p;
     l->params.policy = NULL; /* owned by the caller's params struct */
+    l->params.filter_hash = NULL;
     l->env = *env;
     l->policy = policy;
     l->geometry = (lds_geometry){(uint32_t)p->size, (uint32_t)p->banks, (uint32_t)p->bank_width};

@@ -61,6 +61,7 @@ typedef struct ltm {
     lds_params p;
     lds_policy_env env;
     uint32_t banks, bits, items, waves;
+    bool word_hash; /* filter_hash = word */
     ltm_wavefront *wave;
     ltm_group *groups;
     uint32_t group_count;
@@ -264,7 +265,7 @@ static unsigned ltm_perform(void *state, const lds_geometry *geometry, uint8_t *
         unsigned lane = (unsigned)__builtin_ctzll(m);
         uint32_t item;
         if (!item_of(l, w, lane, &item)) return degree;
-        uint32_t k = r->offsets[lane] / 4, bank = k % l->banks, bit = (k / l->banks) % l->bits;
+        uint32_t k = r->offsets[lane] / 4, bank = k % l->banks, bit = (l->word_hash ? k : k / l->banks) % l->bits;
         uint32_t *mine = &g->filters[(size_t)bank * l->items + item];
         unsigned cost = 1 + (unsigned)l->p.filter_cycles;
         l->stats.accesses++;
@@ -553,9 +554,11 @@ static bool ltm_create(void **state, const lds_params *p, const lds_geometry *ge
     if (!l) return false;
     l->p = *p;
     l->p.policy = NULL;
+    l->p.filter_hash = NULL;
     l->env = *env;
     l->banks = geometry->banks;
     l->bits = (uint32_t)p->filter_bits;
+    l->word_hash = strcmp(p->filter_hash, "word") == 0;
     l->items = (uint32_t)p->max_work_items;
     l->waves = (uint32_t)p->max_wavefronts;
     l->wave = calloc(l->waves, sizeof *l->wave);
