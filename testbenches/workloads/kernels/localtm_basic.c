@@ -12,7 +12,8 @@
  *
  * localtm_counter: every thread adds 1 to word 0 in a transaction and keeps
  * the value it read: all conflict, so wavefronts and the work-group
- * serialise; the values read must be a permutation of 0..n-1.
+ * serialise; the values read must be a permutation of 0..n-1, per CTA
+ * (each CTA its own region: several share a core's lds).
  *
  * localtm_outside: a transactional store to a backup word (beyond the
  * region's data words): the run must fail naming lane and pc. */
@@ -74,7 +75,8 @@ GPU_KERNEL void localtm_counter(const struct localtm_basic_args *args)
     seen = words[0];
     words[0] = seen + 1;
     gpu_tx_commit();
-    ((uint32_t *)args->out)[t] = seen;
+    uint32_t *out = (uint32_t *)args->out + gpu_block_x() * (args->n + 1);
+    out[t] = seen;
     gpu_sync_threads();
-    if (t == 0) ((uint32_t *)args->out)[args->n] = words[0];
+    if (t == 0) out[args->n] = words[0];
 }
