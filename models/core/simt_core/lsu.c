@@ -154,7 +154,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
     }
     if (c->launch->memcheck && (global_mask || shared_mask) &&
         lsu_memcheck_refused(c, w, op, pc, global_mask, shared_mask, addresses, lowest, highest))
-        return transactional ? ISSUE_DONE : ISSUE_FAILED; /* a transaction aborts instead */
+        return tx_client_may_be_doomed(w->tx) ? ISSUE_DONE : ISSUE_FAILED; /* a doomed transaction aborts instead */
     /* Inside a transaction the global lanes go to the tm_unit (tx.h), which
      * logs stores and answers loads from its logs; atomics are not part of
      * the lazy TM model. */

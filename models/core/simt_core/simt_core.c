@@ -86,7 +86,7 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     c->params.scheduler = NULL;
     c->params.trace_file = NULL;
     c->params.tm_events = NULL;
-    c->tx_port = strcmp(p->tm_events, "lds") == 0 ? LDS_PORT : LDST_PORT;
+    c->tx_port = p->tm_events && strcmp(p->tm_events, "lds") == 0 ? LDS_PORT : LDST_PORT;
     c->env = *env;
     c->lanes = (uint32_t)p->lanes;
     c->full_mask = c->lanes == 64 ? UINT64_MAX : (1ull << c->lanes) - 1;
