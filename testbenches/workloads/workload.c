@@ -26,6 +26,7 @@ int pm_stream_main(gpu_device *device, workload_context *context);
 int pm_gemm_main(gpu_device *device, workload_context *context);
 int pm_mvt_main(gpu_device *device, workload_context *context);
 int pm_kvs_main(gpu_device *device, workload_context *context);
+int localtm_basic_main(gpu_device *device, workload_context *context);
 
 /* Options: those the host program reads; opt and kernel are every workload's. */
 static const workload_info workloads[] = {
@@ -52,6 +53,7 @@ static const workload_info workloads[] = {
     {"pm_gemm", "durable: GEMM, tx_per_cta undo-log transactions per CTA", "n block seed persist broken tx_per_cta", false, pm_gemm_main},
     {"pm_mvt", "durable: MVT (x1 += A y1), the output persisted every iteration", "n block seed persist broken tx_per_cta", false, pm_mvt_main},
     {"pm_kvs", "durable: batched key-value insert into a set-associative table", "n buckets prefill block seed persist broken tx_per_cta", false, pm_kvs_main},
+    {"localtm_basic", "GPU-LocalTM: the paper's Table 1 (mode=table1, lanes=4), a shared counter every thread increments in a transaction, or a store outside the region's data words (outside)", "mode n ctas expect_wg check_serializability", false, localtm_basic_main},
     {"chase", "one thread chasing pointers, for latency calibration (scripts/calibrate)", "space offsets passes steps base_multiple", false, chase_main},
 };
 

@@ -9,7 +9,7 @@
 static __attribute__((noinline)) bool report(simt_core *c, warp *w, rv_op op, uint32_t pc, uint32_t lane, uint32_t address,
                                              const char *reason)
 {
-    if (tx_client_active(w->tx)) {
+    if (tx_client_may_be_doomed(w->tx)) {
         tx_client_request_abort(w->tx, TX_ROLLBACK_FAULT, pc);
         return true;
     }
