@@ -26,6 +26,9 @@ int pm_stream_main(gpu_device *device, workload_context *context);
 int pm_gemm_main(gpu_device *device, workload_context *context);
 int pm_mvt_main(gpu_device *device, workload_context *context);
 int pm_kvs_main(gpu_device *device, workload_context *context);
+int localtm_ht_main(gpu_device *device, workload_context *context);
+int localtm_km_main(gpu_device *device, workload_context *context);
+int localtm_ga_main(gpu_device *device, workload_context *context);
 
 /* Options: those the host program reads; opt and kernel are every workload's. */
 static const workload_info workloads[] = {
@@ -52,6 +55,10 @@ static const workload_info workloads[] = {
     {"pm_gemm", "durable: GEMM, tx_per_cta undo-log transactions per CTA", "n block seed persist broken tx_per_cta", false, pm_gemm_main},
     {"pm_mvt", "durable: MVT (x1 += A y1), the output persisted every iteration", "n block seed persist broken tx_per_cta", false, pm_mvt_main},
     {"pm_kvs", "durable: batched key-value insert into a set-associative table", "n buckets prefill block seed persist broken tx_per_cta", false, pm_kvs_main},
+    /* GPU-LocalTM (transactions in the LDS, platforms/si_localtm.lua): mode=serial runs anywhere; not `transactional`: no commit units. */
+    {"localtm_ht", "GPU-LocalTM: hash table, each work-item inserts its id (HT2..HT256)", "n buckets mode seed", false, localtm_ht_main},
+    {"localtm_km", "GPU-LocalTM: K-Means, one iteration, center updates in transactions (KM2..KM256)", "n centers mode seed", false, localtm_km_main},
+    {"localtm_ga", "GPU-LocalTM: genetic knapsack, each transaction crosses two solutions (GA2..GA256)", "n solutions capacity mode seed", false, localtm_ga_main},
     {"chase", "one thread chasing pointers, for latency calibration (scripts/calibrate)", "space offsets passes steps base_multiple", false, chase_main},
 };
 
