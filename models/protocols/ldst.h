@@ -44,8 +44,10 @@
  *      ldst_make_beats (below) writes the beats of a request.
       A transactional request under a pausing filter starts with one more
       beat, LDST_BEAT_VERDICT, before the groups' (tx.h 2, THE VERDICT):
-      only a tm_unit serves it, and answers it before the request
-      completes; any other unit answers LDST_FAULT_UNSUPPORTED.
+      a tm_unit serves it, and answers it before the request completes;
+      an lds whose policy serves transactions answers it first among the
+      request's responses (tx.h 2); any other unit answers
+      LDST_FAULT_UNSUPPORTED.
  *   2. Reassembly. The core sends the beats of one request back to back and
  *      never interleaves two requests on one socket, so a unit reassembles
  *      in one staging area per socket: every beat repeats the request's
@@ -122,6 +124,14 @@
  *   persistent window and outside transactions (it fails the run on any
  *   other); its sfence sends nothing: the warp waits until its earlier
  *   requests have completed.
+ *   Inside a transaction the core flags the lanes of the socket that
+ *   carries its tx.h events (parameter tm_events, tx.h TRANSPORT): global
+ *   lanes to a tm_unit, or shared lanes to an lds whose policy serves
+ *   transactions (localtm: the access is versioned in the CTA's region and
+ *   may abort lanes, answered in a VERDICT beat, tx.h 2; a lane outside
+ *   the region's data words, runtime/kernel/gpu_localtm.h, is an address
+ *   error). The plain lds ignores the flag, and answers a VERDICT beat and
+ *   the TX family with a command error.
  *   A transactional load (SIMTX_FLAG_TRANSACTIONAL) is an ordinary load to
  *   the ldst_unit; the tm_unit logs the values that come back (lazy
  *   versioning keeps transactional stores in its write log). Its OK
@@ -169,8 +179,9 @@
  *              lane of its group - 32 g + 1); 0 for fence and clear
  *   id         the core's tag of the instruction, returned unchanged (below
  *              bit 61: a tm_unit tags its own requests with bits 61-62)
- *   core, warp, cta   the issuing warp (statistics; GPU-LocalTM's
- *              serialisation and conflict masks will key on warp and cta)
+ *   core, warp, cta   the issuing warp (statistics; the lds's localtm
+ *              policy keys its conflict masks on warp, its signatures and
+ *              shadow memory on cta)
  *   transaction_id    0 from the core; a unit in between may set it (a
  *              tm_unit filter: SI-TM's snapshot timestamp); the ldst_unit
  *              copies it, as the flags, into every mem.h request it makes
@@ -214,7 +225,9 @@
  *   sees it.
  *   Responses of different requests may come back in any order (the ldst_unit
  *   answers L1 hits before misses); those of one request come in beat order.
- *   The lds answers in request order.
+ *   The lds answers in request order, except a TX_BEGIN its policy holds
+ *   (tx.h 1: GPU-LocalTM's work-group serialisation), answered when
+ *   released, after requests that came later.
  *   The core must take responses without waiting to send a request on the
  *   same socket (responses are its write-back path): a unit whose responses
  *   are refused stops taking requests.
@@ -229,7 +242,11 @@
  *   cycles: the most distinct bank-width words that its lanes touch in one
  *   bank (lanes reading one word share it, a broadcast). Its responses leave
  *   latency + degree - 1 cycles after its start, and at the earliest the
- *   cycle after its arrival. Clear and fence take no bank cycles. The
+ *   cycle after its arrival. Clear and fence take no bank cycles. Under
+ *   the localtm policy a transactional request's degree is its slowest
+ *   bank's: each of its lanes in the bank one cycle plus the filter check
+ *   and the outcome's cycles, serialised (models/core/lds/README.md); a TX
+ *   event holds the banks for its cycles and is answered the cycle after. The
  *   lds's parameters latency, banks and bank_width set these costs; the
  *   messages' hops come on top.
  *   ldst_unit: a request's mem.h requests leave one per cycle from the

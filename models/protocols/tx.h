@@ -3,10 +3,17 @@
  * designs that follow them (Early-Abort / Pause-and-Go, SI-TM, GPU-LocalTM)
  * differ behind it, in the tm_unit's policy slots and in the memory side.
  *
- * TRANSPORT. The tm_unit sits in line between the core and its ldst_unit
- * (parts/gpu.lua's core_side hook): the events below travel on the core's
- * ldst socket together with its protocols/ldst.h requests, as requests of
- * the TX family (simtx_msg.h); the tm_unit passes every request without
+ * TRANSPORT. The events travel on the socket the core's `tm_events`
+ * parameter names, chosen at its creation, together with the ldst.h
+ * requests of that socket, as requests of the TX family (simtx_msg.h); the
+ * lanes of that socket's requests inside a transaction carry
+ * SIMTX_FLAG_TRANSACTIONAL, the other socket's are plain:
+ *   ldst  (KILO TM, Warp TM, EA/PG, SI-TM) global lanes, to a tm_unit;
+ *   lds   (GPU-LocalTM) shared lanes, to an lds whose policy serves
+ *         transactions (models/core/lds, policy localtm): global accesses
+ *         inside a transaction stay plain, as in the paper.
+ * The tm_unit sits in line between the core and its ldst_unit
+ * (parts/gpu.lua's core_side hook); the tm_unit passes every request without
  * SIMTX_FLAG_TRANSACTIONAL on unchanged (ldst.h back-pressure: only a first
  * beat is refused) and sends its own requests (forwarded loads, the lazy TM
  * protocol) through the same ldst_unit to the memory side. Ids with bit 61
@@ -28,6 +35,10 @@
  *            and-Go, SI-TM's snapshot reads), the commit protocol with the
  *            memory side (protocols/tm_lazy.h for KILO/Warp TM) and the
  *            commit records of the serializability oracle.
+ *   lds      (tm_events = lds, policy localtm) in the tm_unit's place:
+ *            per-bank per-work-item signatures, eager versioning in the
+ *            CTA's region, the conflict mask (TCM), TCM OLD and the mode of
+ *            each wavefront, and the serialisation of retries.
  *
  * ORDER OF EVENTS (one warp's transaction; lanes = a lane mask)
  *
@@ -38,7 +49,19 @@
  *      of the warp (0 for the first). The response says the attempt may run:
  *      at once, or once the unit has what its first access needs (KILO TM's
  *      temporal conflict detection fetches the start time first). The warp
- *      issues nothing of the attempt before the response. A response with
+ *      issues nothing of the attempt before the response. transaction_id
+ *      = the warp's first thread in its CTA (warp index in the CTA x lanes:
+ *      a unit keying state per work-item, GPU-LocalTM's owners and
+ *      signatures, adds the lane). The response may name lanes HELD out of
+ *      the attempt (size 8, data = a 64-bit lane mask, tx_begin_held): a
+ *      serialised retry (GPU-LocalTM: in wavefront- or work-group-serial
+ *      mode one retry lane runs); the core moves them into the Retry entry
+ *      before the attempt runs (never all of them). A unit may HOLD a
+ *      TX_BEGIN, answering it later (GPU-LocalTM's work-group
+ *      serialisation holds the other wavefronts of the work-group at their
+ *      TX_BEGIN until the serialised attempt commits); it answers the
+ *      link's later requests meanwhile, so its answers leave request order
+ *      there. A response with
  *      SIMTX_FLAG_TX_PAUSE says the attempt's accesses may pause lanes (a
  *      pausing filter is configured): its transactional requests then ask
  *      for a verdict (2, THE VERDICT), and the warp issues nothing after a
@@ -87,7 +110,15 @@
  *      writes only the others; a later instruction that reads the load's
  *      register waits for them on the scoreboard, as for any load. Every
  *      response of the request comes after its verdict (ldst.h's beat
- *      order). A beat of its own because a beat's TLM transaction has one
+ *      order). The lds under GPU-LocalTM answers every verdict with size
+ *      16: data[0..7] paused lanes (always 0), data[8..15] the lanes the
+ *      access ABORTED (tx_verdict_aborted): the request's lanes in the
+ *      warp's conflict mask, which lost a conflict at this access or
+ *      earlier (requester loses) and ran nothing since. Their accesses were
+ *      not performed, their rd values are garbage; the core rolls them back
+ *      into the Retry entry before the warp issues again, once its
+ *      accesses completed, as for a TX_ABORT (6), and sends nothing for
+ *      them. A beat of its own because a beat's TLM transaction has one
  *      response, and a load's data come in its ADDRESSES beats'. Without
  *      the flag no request carries a VERDICT beat and none of this costs
  *      anything.
@@ -101,7 +132,14 @@
  *      their registers from the checkpoint and undoes their private-stack
  *      stores) and re-run under a new Transaction entry, which starts with
  *      TX_BEGIN again; `serialize` asks the core to run the retry
- *      serialised (GPU-LocalTM: per wavefront or work-group).
+ *      serialised (GPU-LocalTM: per wavefront or work-group): the next
+ *      attempt runs the lowest retry lane, the others wait in the Retry
+ *      entry for the attempt after (the unit holds the work-group's other
+ *      wavefronts itself). GPU-LocalTM's `retry` names the committing lanes
+ *      in its conflict mask only (lanes aborted earlier are in Retry
+ *      already). When every running lane was aborted (6, or a verdict) no
+ *      TX_COMMIT comes: the attempt ends at the next TX_BEGIN, which the
+ *      unit then takes as the end of the previous attempt.
  *   4. TX_ROLLBACK (core -> tm_unit): the core abandons the running attempt
  *      of `lanes` (aux = TX_ROLLBACK_TIMEOUT, or TX_ROLLBACK_FAULT for a
  *      doomed attempt that read inconsistent data), with none of their
@@ -178,12 +216,15 @@
  *              accesses may pause; on a VERDICT beat and its response; on
  *              an access's other response beats, lanes paused
  *   transaction_id    RESUME, a verdict and a pause's responses: the log
- *              index; ABORT: the attempt number it aborts
+ *              index; ABORT: the attempt number it aborts; BEGIN: the
+ *              warp's first thread in its CTA
+ *   size, data BEGIN's response: 8 and the held lanes, or 0
  *   data       COMMIT's response: struct tx_outcome (size = its bytes)
  *
  * COSTS
  *
  *   One message and its response per event on the core <-> tm_unit link;
+ *   under GPU-LocalTM the lds's begin and commit cycles (its README).
  *   TX_ABORT one posted message on the tx_events link (no response), and
  *   the aborted lanes' rollback on the core as for a doomed attempt.
  *   A pausing filter looks every lane of an access up before serving it
@@ -208,7 +249,10 @@
  *   the lanes, and the core's rollback needs only the warp's own accesses
  *   to complete, which the unit answers without the core's help. A warp sends TX_COMMIT only
  *   with no access in flight, so no log is still being filled when the
- *   commit starts. A verdict needs nothing from the core after the
+ *   commit starts. A held TX_BEGIN waits for another wavefront's commit,
+ *   which needs nothing of the held warp; the unit does not count it in
+ *   its queue limit, so it refuses none of the serialised warp's requests
+ *   for it. A verdict needs nothing from the core after the
  *   request's last beat, and the core takes it at once: a warp waiting for
  *   one always gets it. Tokens (transactional warps per core) are the core's: a
  *   warp without one waits before TX_BEGIN, never inside a transaction.
@@ -252,12 +296,44 @@ static inline void tx_set_verdict_lanes(simtx_msg *response, uint64_t paused)
     memcpy(response->data, &paused, 8);
 }
 
+/* A verdict's response with the lanes the access aborted too (data[8..15];
+ * the lds under GPU-LocalTM: its conflict mask). */
+static inline void tx_set_verdict(simtx_msg *response, uint64_t paused, uint64_t aborted)
+{
+    response->size = 16;
+    memcpy(response->data, &paused, 8);
+    memcpy(response->data + 8, &aborted, 8);
+}
+
+static inline uint64_t tx_verdict_aborted(const simtx_msg *response)
+{
+    uint64_t aborted = 0;
+    if (response->size >= 16) memcpy(&aborted, response->data + 8, 8);
+    return aborted;
+}
+
+/* TX_BEGIN's answer: lanes held out of the attempt (data[0..7], size 8; a
+ * serialised retry: they wait in the Retry entry). */
+static inline uint64_t tx_begin_held(const simtx_msg *response)
+{
+    uint64_t held = 0;
+    if (response->size >= 8) memcpy(&held, response->data, 8);
+    return held;
+}
+
 static inline uint64_t tx_verdict_lanes(const simtx_msg *response)
 {
     uint64_t paused = 0;
     if (response->size >= 8) memcpy(&paused, response->data, 8);
     return paused;
 }
+
+/* TX_BEGIN's (and TX_RESUME's) answer, aux: the unit's attempts never read
+ * what another transaction may still change (eager versioning with
+ * requester-loses conflicts: GPU-LocalTM), so an attempt is never doomed
+ * and a fault inside it is the kernel's: the core fails the run naming
+ * lane and pc, as outside a transaction, instead of rolling back. */
+#define TX_BEGIN_CONSISTENT (UINT64_C(1) << 63)
 
 /* TX_ROLLBACK's causes (aux). */
 enum { TX_ROLLBACK_TIMEOUT, TX_ROLLBACK_FAULT };

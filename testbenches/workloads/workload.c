@@ -26,6 +26,7 @@ int pm_stream_main(gpu_device *device, workload_context *context);
 int pm_gemm_main(gpu_device *device, workload_context *context);
 int pm_mvt_main(gpu_device *device, workload_context *context);
 int pm_kvs_main(gpu_device *device, workload_context *context);
+int localtm_basic_main(gpu_device *device, workload_context *context);
 int localtm_ht_main(gpu_device *device, workload_context *context);
 int localtm_km_main(gpu_device *device, workload_context *context);
 int localtm_ga_main(gpu_device *device, workload_context *context);
@@ -55,6 +56,7 @@ static const workload_info workloads[] = {
     {"pm_gemm", "durable: GEMM, tx_per_cta undo-log transactions per CTA", "n block seed persist broken tx_per_cta", false, pm_gemm_main},
     {"pm_mvt", "durable: MVT (x1 += A y1), the output persisted every iteration", "n block seed persist broken tx_per_cta", false, pm_mvt_main},
     {"pm_kvs", "durable: batched key-value insert into a set-associative table", "n buckets prefill block seed persist broken tx_per_cta", false, pm_kvs_main},
+    {"localtm_basic", "GPU-LocalTM: the paper's Table 1 (mode=table1, lanes=4), a shared counter every thread increments in a transaction, or a store outside the region's data words (outside)", "mode n expect_wg", false, localtm_basic_main},
     /* GPU-LocalTM (transactions in the LDS, platforms/si_localtm.lua): mode=serial runs anywhere; not `transactional`: no commit units. */
     {"localtm_ht", "GPU-LocalTM: hash table, each work-item inserts its id (HT2..HT256)", "n buckets mode seed", false, localtm_ht_main},
     {"localtm_km", "GPU-LocalTM: K-Means, one iteration, center updates in transactions (KM2..KM256)", "n centers mode seed", false, localtm_km_main},

@@ -23,23 +23,42 @@ static const simtx_param_spec lds_param_specs[] = {
      * conflict-free streams, a larger one only holds more responses. */
     {"queue_depth", SIMTX_PARAM_INT, "32", "requests", 1, 4096, NULL,
      "requests held from their first beat to their last response; a full LDS refuses new ones", PARAM(queue_depth)},
-    {"policy", SIMTX_PARAM_ENUM, "plain", "", 0, 0, "plain", "how an access acts on the storage (GPU-LocalTM adds its transactional mode)",
-     PARAM(policy)},
+    {"policy", SIMTX_PARAM_ENUM, "plain", "", 0, 0, "plain|localtm",
+     "how an access acts on the storage: plain, or localtm (GPU-LocalTM: transactions in the LDS, lds_localtm.c)", PARAM(policy)},
+    /* The localtm policy's (section 4.2's costs; the paper's defaults). */
+    {"perfect", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "localtm: Perfect GPU-LocalTM, the same behaviour with no added cycle", PARAM(perfect)},
+    {"broken_filters", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL,
+     "localtm: a deliberately wrong design for the oracles, whose filters ignore other wavefronts", PARAM(broken_filters)},
+    {"filter_bits", SIMTX_PARAM_INT, "8", "bits", 8, 32, NULL, "localtm: bits of a work-item's signature per bank (8, 16 or 32); bit = (word / banks) % filter_bits",
+     PARAM(filter_bits)},
+    {"max_work_items", SIMTX_PARAM_INT, "256", "work-items", 1, 256, NULL, "localtm: work-items per work-group (an owner is one byte)", PARAM(max_work_items)},
+    {"max_wavefronts", SIMTX_PARAM_INT, "48", "warps", 1, 1024, NULL, "localtm: the core's warp slots (TCM, TCM OLD and mode each; probed)", PARAM(max_wavefronts)},
+    {"filter_cycles", SIMTX_PARAM_INT, "1", "cycles", 0, 1000, NULL, "localtm: a lane's filter check, on top of its bank cycle", PARAM(filter_cycles)},
+    {"new_cycles", SIMTX_PARAM_INT, "2", "cycles", 0, 1000, NULL, "localtm: a new access's backup and owner", PARAM(new_cycles)},
+    {"own_cycles", SIMTX_PARAM_INT, "1", "cycles", 0, 1000, NULL, "localtm: a second access's owner check", PARAM(own_cycles)},
+    {"false_own_cycles", SIMTX_PARAM_INT, "2", "cycles", 0, 1000, NULL, "localtm: an own filter false positive (owner check, then as new)", PARAM(false_own_cycles)},
+    {"begin_cycles", SIMTX_PARAM_INT, "1", "cycles", 0, 1000, NULL, "localtm: TX_BEGIN (EXEC, TCM, register backup), plus a work-group serialisation's clearing", PARAM(begin_cycles)},
+    {"commit_cycles", SIMTX_PARAM_INT, "1", "cycles", 0, 1000, NULL, "localtm: TX_COMMIT's filter clearing, plus the committers' entries in the slowest bank", PARAM(commit_cycles)},
 };
 
 static const simtx_param_table lds_param_table = {lds_param_specs, sizeof lds_param_specs / sizeof lds_param_specs[0],
                                                   sizeof(lds_params)};
 
 static const simtx_socket_spec lds_sockets[] = {
-    {"core", SIMTX_SOCKET_TARGET, NULL, "ldst.h requests from the SIMT core, responses back", false},
+    {"core", SIMTX_SOCKET_TARGET, NULL, "ldst.h requests and, under a policy that serves them, tx.h events from the SIMT core, responses back", false},
+    {"tx_events", SIMTX_SOCKET_INITIATOR, NULL, "unsolicited tx.h events to the core (TX_ABORT, tx.h 6); needed by the localtm policy", true},
 };
 
-static const lds_policy *const lds_policies[] = {&lds_plain_policy};
+enum { CORE_PORT = 0, EVENTS_PORT = 1 };
+
+static const lds_policy *const lds_policies[] = {&lds_plain_policy, &lds_localtm_policy};
 
 /* A request being reassembled: its beats (kept whole, for their responses)
  * and the lanes' slots. */
 typedef struct lds_staging {
     bool open;
+    bool verdict;         /* a transactional request's VERDICT beat came first (tx.h 2) */
+    simtx_msg verdict_beat;
     unsigned beat_count;
     uint32_t beats_seen;  /* bit 3 g + kind */
     ldst_fault malformed; /* a beat that does not fit the request's layout */
@@ -59,6 +78,10 @@ typedef struct lds {
     uint64_t banks_free_cycle, last_ready;
     uint32_t held;       /* requests from first beat to last response */
     bool port_blocked;
+    uint64_t now;         /* of the event a policy's upcall comes from */
+    simtx_msg *held_begins; /* [max_wavefronts]: TX_BEGINs the policy holds (op 0: none) */
+    msg_queue events;     /* TX_ABORTs for the tx_events socket */
+    bool events_blocked;
     struct {
         uint64_t requests, loads, stores, atomics, lr, sc, sc_failures, clears, fences, lane_accesses;
         uint64_t bank_conflict_cycles, address_errors, command_errors, refused;
@@ -70,6 +93,8 @@ typedef struct lds {
 } lds;
 
 static void lds_destroy(void *core);
+static void policy_release(void *context, int32_t warp, uint64_t held, unsigned cycles);
+static void policy_abort(void *context, int32_t warp, int32_t cta, uint64_t lanes, uint32_t attempt);
 
 static const lds_policy *find_policy(const char *name)
 {
@@ -98,13 +123,16 @@ static void *lds_create(const void *params, const simtx_env *env, char *error, s
     l->policy = policy;
     l->geometry = (lds_geometry){(uint32_t)p->size, (uint32_t)p->banks, (uint32_t)p->bank_width};
     l->storage = calloc(1, (size_t)p->size);
-    if (!l->storage || !msg_queue_init(&l->responses, (size_t)p->queue_depth * LDST_MAX_BEATS)) {
+    if (!l->storage || !msg_queue_init(&l->responses, (size_t)p->queue_depth * LDST_MAX_BEATS + (size_t)p->max_wavefronts) ||
+        (policy->tx_event && (!(l->held_begins = calloc((size_t)p->max_wavefronts, sizeof *l->held_begins)) ||
+                              !msg_queue_init(&l->events, 4 * (size_t)p->max_wavefronts)))) {
         snprintf(error, error_size, "out of memory for size %lld and queue_depth %lld", (long long)p->size,
                  (long long)p->queue_depth);
         lds_destroy(l);
         return NULL;
     }
-    if (policy->create && !policy->create(&l->policy_state, p, error, error_size)) {
+    lds_policy_env policy_env = {l, env->observer, env->fail, policy_release, policy_abort};
+    if (policy->create && !policy->create(&l->policy_state, p, &l->geometry, &policy_env, error, error_size)) {
         lds_destroy(l);
         return NULL;
     }
@@ -136,6 +164,8 @@ static void lds_destroy(void *core)
     lds *l = core;
     if (l->policy && l->policy->destroy) l->policy->destroy(l->policy_state);
     msg_queue_release(&l->responses);
+    msg_queue_release(&l->events);
+    free(l->held_begins);
     free(l->storage);
     free(l);
 }
@@ -223,6 +253,18 @@ static void queue_responses(lds *l, uint64_t ready, ldst_fault fault, unsigned f
     lds_staging *s = &l->staging;
     if (ready < l->last_ready) ready = l->last_ready; /* one FIFO: completions in request order */
     l->last_ready = ready;
+    if (s->verdict) { /* tx.h 2: first; nothing paused, the lanes the access left in the conflict mask */
+        simtx_msg *response = msg_queue_push_slot(&l->responses, ready);
+        if (!response) {
+            l->env.fail(l->env.context, "lds: internal error: response queue full");
+            return;
+        }
+        simtx_msg_copy_header(response, &s->verdict_beat);
+        simtx_msg_make_response(response, SIMTX_STATUS_OK);
+        response->aux &= UINT64_C(0xffffffff);
+        if (fault != LDST_FAULT_NONE) ldst_set_fault(response, fault, fault_lane);
+        tx_set_verdict(response, 0, fault == LDST_FAULT_NONE ? s->request.aborted : 0);
+    }
     for (unsigned b = 0; b < s->beat_count; b++) {
         simtx_msg *response = msg_queue_push_slot(&l->responses, ready);
         if (!response) { /* held <= queue_depth requests of at most LDST_MAX_BEATS beats */
@@ -257,8 +299,11 @@ static void serve(lds *l, uint64_t now)
     lds_request *r = &s->request;
     const simtx_msg *head = &s->beats[0];
     uint32_t window = ldst_window_size(head);
+    r->window = window;
+    r->aborted = 0;
     unsigned fault_lane = first_lane(r->lanes);
     ldst_fault fault = check_op(s, head);
+    if (fault == LDST_FAULT_NONE && s->verdict && !l->policy->tx_event) fault = LDST_FAULT_UNSUPPORTED; /* no transactions here */
     if (fault == LDST_FAULT_NONE) {
         if (head->op == SIMTX_OP_FENCE) { /* every earlier request completes first (one FIFO) */
             l->stats.fences++;
@@ -270,13 +315,13 @@ static void serve(lds *l, uint64_t now)
             fault = check_lanes(l, r, window, &fault_lane);
             if (fault == LDST_FAULT_NONE) {
                 memset(l->storage + r->base, 0, window);
-                if (l->policy->clear) l->policy->clear(l->policy_state, r->base, window);
+                if (l->policy->clear) l->policy->clear(l->policy_state, r->cta, r->base, window);
                 l->stats.clears++;
                 queue_responses(l, now + 1, fault, 0, false);
                 return;
             }
         } else {
-            fault = check_lanes(l, r, window, &fault_lane);
+            fault = check_lanes(l, r, l->policy->access_window ? l->policy->access_window(l->policy_state, r) : window, &fault_lane);
         }
     }
     if (fault != LDST_FAULT_NONE) {
@@ -285,12 +330,12 @@ static void serve(lds *l, uint64_t now)
         queue_responses(l, now + 1, fault, fault_lane, false);
         return;
     }
-    unsigned degree = l->policy->bank_cycles(l->policy_state, &l->geometry, r);
+    l->now = now;
+    unsigned degree = l->policy->perform(l->policy_state, &l->geometry, l->storage, r);
     if (!degree) degree = 1;
     uint64_t start = now > l->banks_free_cycle ? now : l->banks_free_cycle;
     l->banks_free_cycle = start + degree;
     uint64_t ready = start + (uint64_t)l->params.latency + degree - 1;
-    l->policy->perform(l->policy_state, l->storage, r);
     count_request(l, head, r);
     l->stats.bank_conflict_cycles += degree - 1;
     simtx_histogram_add(&l->stats.conflict_degree, degree);
@@ -303,6 +348,13 @@ static void stage_beat(lds_staging *s, const simtx_msg *msg)
 {
     lds_request *r = &s->request;
     unsigned group = ldst_group(msg), kind = ldst_beat_of(msg);
+    if (kind == LDST_BEAT_VERDICT) { /* tx.h 2: first, empty, not last, under a policy that serves transactions */
+        if (s->beat_count || s->verdict || msg->size || ldst_is_last(msg) || !(msg->flags & SIMTX_FLAG_TRANSACTIONAL))
+            s->malformed = LDST_FAULT_UNSUPPORTED;
+        s->verdict = true;
+        s->verdict_beat = *msg;
+        return;
+    }
     bool room = s->beat_count < LDST_MAX_BEATS;
     /* Kept whole for its response; past the most beats a request takes,
      * the last slot keeps the latest beat, so the completion is answered. */
@@ -330,11 +382,106 @@ static void stage_beat(lds_staging *s, const simtx_msg *msg)
     }
 }
 
+/* A tx.h event's answer, ready after the policy's bank cycles (none: the
+ * next cycle), in the one FIFO. */
+static void queue_tx_answer(lds *l, const simtx_msg *event, const lds_tx_event *e, simtx_status status, uint64_t now)
+{
+    uint64_t ready = now + 1;
+    if (e && e->cycles) {
+        uint64_t start = now > l->banks_free_cycle ? now : l->banks_free_cycle;
+        l->banks_free_cycle = start + e->cycles;
+        ready = start + e->cycles + 1;
+    }
+    if (ready < l->last_ready) ready = l->last_ready;
+    l->last_ready = ready;
+    simtx_msg *response = msg_queue_push_slot(&l->responses, ready);
+    if (!response) {
+        l->env.fail(l->env.context, "lds: internal error: response queue full");
+        return;
+    }
+    simtx_msg_copy_header(response, event);
+    simtx_msg_make_response(response, status);
+    response->size = 0;
+    l->held++;
+    l->probes.held = l->held;
+    if (status != SIMTX_STATUS_OK || !e) return;
+    if (event->op == SIMTX_OP_TX_BEGIN) {
+        response->flags |= SIMTX_FLAG_TX_PAUSE; /* every access asks for its verdict (tx.h 2) */
+        response->aux |= TX_BEGIN_CONSISTENT; /* eager versioning, requester loses: no doomed attempt */
+        if (e->held) {
+            response->size = 8;
+            memcpy(response->data, &e->held, 8);
+        }
+    } else if (event->op == SIMTX_OP_TX_COMMIT) {
+        response->size = sizeof e->outcome;
+        memcpy(response->data, &e->outcome, sizeof e->outcome);
+    }
+}
+
+/* A tx.h event: the policy's, or a command error when it serves none. */
+static simtx_accept_result accept_tx(lds *l, const simtx_msg *msg, uint64_t now)
+{
+    bool served = l->policy->tx_event &&
+                  (msg->op == SIMTX_OP_TX_BEGIN || msg->op == SIMTX_OP_TX_COMMIT || msg->op == SIMTX_OP_TX_ROLLBACK);
+    if (!served || msg->is_response || l->staging.open) {
+        l->stats.command_errors++;
+        queue_tx_answer(l, msg, NULL, SIMTX_STATUS_COMMAND_ERROR, now);
+        return SIMTX_ACCEPTED;
+    }
+    lds_tx_event e = {.op = msg->op, .warp = msg->warp, .cta = msg->cta, .lanes = msg->lane_mask, .aux = msg->aux,
+                      .first_thread = msg->transaction_id};
+    l->now = now;
+    l->policy->tx_event(l->policy_state, l->storage, &e);
+    if (e.hold) { /* answered by policy_release; not counted in held, so it blocks nothing */
+        if (msg->warp >= 0 && msg->warp < (int32_t)l->params.max_wavefronts) l->held_begins[msg->warp] = *msg;
+        return SIMTX_ACCEPTED;
+    }
+    queue_tx_answer(l, msg, &e, SIMTX_STATUS_OK, now);
+    return SIMTX_ACCEPTED;
+}
+
+static void policy_release(void *context, int32_t warp, uint64_t held, unsigned cycles)
+{
+    lds *l = context;
+    simtx_msg *begin = &l->held_begins[warp];
+    if (begin->op != SIMTX_OP_TX_BEGIN) {
+        l->env.fail(l->env.context, "lds: internal error: the policy released a TX_BEGIN it did not hold");
+        return;
+    }
+    lds_tx_event e = {.op = SIMTX_OP_TX_BEGIN, .cycles = cycles, .held = held};
+    queue_tx_answer(l, begin, &e, SIMTX_STATUS_OK, l->now);
+    begin->op = 0;
+}
+
+static void policy_abort(void *context, int32_t warp, int32_t cta, uint64_t lanes, uint32_t attempt)
+{
+    lds *l = context;
+    simtx_msg *abort = msg_queue_push_slot(&l->events, l->now + 1);
+    if (!abort) {
+        l->env.fail(l->env.context, "lds: internal error: the tx_events queue is full");
+        return;
+    }
+    simtx_msg_init(abort, SIMTX_OP_TX_ABORT, 0, 0);
+    abort->lane_mask = lanes;
+    abort->aux = TX_ABORT_LOCAL_CONFLICT;
+    abort->transaction_id = attempt;
+    abort->warp = warp;
+    abort->cta = cta;
+    abort->id = SIMTX_OP_TX_ABORT;
+}
+
 static simtx_accept_result lds_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)
 {
     lds *l = core;
     lds_staging *s = &l->staging;
     (void)port;
+    if (simtx_op_info_of(msg->op)->family == SIMTX_FAMILY_TX) {
+        if (l->held >= (uint32_t)l->params.queue_depth) {
+            l->stats.refused++;
+            return SIMTX_BUSY;
+        }
+        return accept_tx(l, msg, now);
+    }
     if (!s->open) {
         if (l->held >= (uint32_t)l->params.queue_depth) {
             l->stats.refused++;
@@ -345,6 +492,7 @@ static simtx_accept_result lds_accept(void *core, unsigned port, const simtx_msg
         s->open = true;
         s->beat_count = 0;
         s->beats_seen = 0;
+        s->verdict = false;
         s->malformed = LDST_FAULT_NONE;
         lds_request *r = &s->request;
         r->op = msg->op;
@@ -355,6 +503,7 @@ static simtx_accept_result lds_accept(void *core, unsigned port, const simtx_msg
         r->lanes = msg->lane_mask;
         r->warp = msg->warp;
         r->cta = msg->cta;
+        r->flags = msg->flags;
     }
     stage_beat(s, msg);
     if (!ldst_is_last(msg)) return SIMTX_ACCEPTED_NO_TICK;
@@ -375,19 +524,39 @@ static uint64_t lds_cycle(void *core, uint64_t now)
             l->port_blocked = true;
             break;
         }
-        if (ldst_is_last(response)) l->held--;
+        if (simtx_op_info_of(response->op)->family == SIMTX_FAMILY_TX || ldst_is_last(response)) l->held--;
         msg_queue_pop(&l->responses);
     }
     l->probes.held = l->held;
-    if (l->port_blocked || msg_queue_empty(&l->responses)) return SIMTX_NEVER;
-    uint64_t ready = msg_queue_front_ready(&l->responses);
-    return ready > now ? ready : now + 1;
+    while (!l->events_blocked && !msg_queue_empty(&l->events) && msg_queue_front_ready(&l->events) <= now) {
+        if (!l->env.send(l->env.context, EVENTS_PORT, msg_queue_front(&l->events))) {
+            l->events_blocked = true;
+            break;
+        }
+        msg_queue_pop(&l->events);
+    }
+    uint64_t next = SIMTX_NEVER;
+    if (!l->port_blocked && !msg_queue_empty(&l->responses)) next = msg_queue_front_ready(&l->responses);
+    if (!l->events_blocked && !msg_queue_empty(&l->events) && msg_queue_front_ready(&l->events) < next)
+        next = msg_queue_front_ready(&l->events);
+    if (next == SIMTX_NEVER) return next;
+    return next > now ? next : now + 1;
 }
 
 static void lds_port_free(void *core, unsigned port)
 {
-    (void)port;
-    ((lds *)core)->port_blocked = false;
+    if (port == EVENTS_PORT) ((lds *)core)->events_blocked = false;
+    else ((lds *)core)->port_blocked = false;
+}
+
+/* The localtm policy may abort other wavefronts' lanes (work-group
+ * serialisation): the core must hear of it. */
+static const char *lds_socket_needed(const void *params, size_t socket)
+{
+    const lds_params *p = params;
+    if (socket == EVENTS_PORT && p->policy && strcmp(p->policy, "localtm") == 0)
+        return "policy: localtm aborts other wavefronts' lanes (work-group serialisation): bind tx_events to the core's tx_events socket";
+    return NULL;
 }
 
 /* Zero-time access to the LDS's bytes, offsets [0, size). */
@@ -406,7 +575,8 @@ const simtx_block_info lds_block_info = {
     .summary = "a SIMT core's shared memory (local data share): banks with bank-conflict timing, loads, stores, atomics, lr/sc, CTA clears",
     .params = &lds_param_table,
     .sockets = lds_sockets,
-    .socket_count = 1,
+    .socket_count = sizeof lds_sockets / sizeof lds_sockets[0],
+    .socket_needed = lds_socket_needed,
     .create = lds_create,
     .destroy = lds_destroy,
     .accept = lds_accept,

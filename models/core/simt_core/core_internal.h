@@ -134,7 +134,8 @@ struct simt_core {
     uint64_t busy_since;        /* first cycle with a resident CTA, while some are */
     FILE *trace;
     uint32_t tm_tokens_used, token_waiters;
-    tx_queue tx_out;            /* tx.h events for the ldst socket */
+    tx_queue tx_out;            /* tx.h events for the tx_port socket */
+    unsigned tx_port;           /* LDST_PORT or LDS_PORT (parameter tm_events): where tx.h events go and which lanes are transactional */
     /* What the core sees of transactions (the tm_unit counts the rest). */
     struct {
         uint64_t tm_wasted_cycles, tm_wasted_instructions, tm_core_cycles, tm_token_stalls;

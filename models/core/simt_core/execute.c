@@ -351,7 +351,7 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
         return ISSUE_DONE;
     }
     char where[320];
-    if (!k && tx_client_active(w->tx)) { /* a doomed transaction jumped anywhere */
+    if (!k && tx_client_may_be_doomed(w->tx)) { /* a doomed transaction jumped anywhere */
         tx_client_request_abort(w->tx, TX_ROLLBACK_FAULT, w->tx->begin_pc);
         return ISSUE_DONE;
     }
@@ -533,7 +533,8 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
 static inline void exec_drain(simt_core *c, uint64_t now)
 {
     const ldst_socket *socket = &c->sockets[LDST_PORT];
-    if (!socket->blocked && (c->tx_out.length || !msg_queue_empty(&socket->beats))) lsu_send_queued(c, now);
+    if ((!socket->blocked && !msg_queue_empty(&socket->beats)) || (c->tx_out.length && !c->sockets[c->tx_port].blocked))
+        lsu_send_queued(c, now);
 }
 
 uint64_t exec_cycle(void *core, uint64_t now)
@@ -661,7 +662,7 @@ uint64_t exec_cycle(void *core, uint64_t now)
      * an issue wakes the core then). */
     if (issued || (dispatched && cta_fits(c))) next = now + 1;
     const ldst_socket *ldst = &c->sockets[LDST_PORT];
-    if (!ldst->blocked && (c->tx_out.length || !msg_queue_empty(&ldst->beats))) next = now + 1;
+    if ((!ldst->blocked && !msg_queue_empty(&ldst->beats)) || (c->tx_out.length && !c->sockets[c->tx_port].blocked)) next = now + 1;
     if (next <= now) next = now + 1;
     return next;
 }

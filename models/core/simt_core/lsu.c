@@ -109,7 +109,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         uint32_t address = addresses[lane];
         rv_window window = rv_window_of(address);
         char where[320];
-        if (transactional &&
+        if (tx_client_may_be_doomed(w->tx) &&
             (window == RV_WINDOW_NONE || rv_window_of(address + size - 1) != window ||
              (window == RV_WINDOW_CODE && cls != RV_CLASS_LOAD) || (address & (size - 1)))) {
             /* A doomed transaction (it read inconsistent data) may compute
@@ -158,16 +158,19 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
     /* Inside a transaction the global lanes go to the tm_unit (tx.h), which
      * logs stores and answers loads from its logs; atomics are not part of
      * the lazy TM model. */
-    if (global_mask && transactional && cls == RV_CLASS_ATOMIC) {
+    if (global_mask && transactional && c->tx_port == LDST_PORT && cls == RV_CLASS_ATOMIC) {
         char where[320];
         core_describe(c, w, pc, where, sizeof where);
         core_fail(c, "atomic inside a transaction at %s: not supported (use plain loads and stores)", where);
         return ISSUE_FAILED;
     }
+    /* A transactional request under a pausing unit takes a VERDICT beat more (tx.h 2). */
+    bool verdict = transactional && w->tx->may_pause;
     if (global_mask && (!c->free_pending_count ||
-                        !lsu_socket_has_room(c, LDST_PORT, lsu_socket_beats(cls, op, global_mask) + (transactional && w->tx->may_pause))))
+                        !lsu_socket_has_room(c, LDST_PORT, lsu_socket_beats(cls, op, global_mask) + (verdict && c->tx_port == LDST_PORT))))
         return ISSUE_STALLED;
-    if (shared_mask && (!c->free_pending_count || !lsu_socket_has_room(c, LDS_PORT, lsu_socket_beats(cls, op, shared_mask))))
+    if (shared_mask && (!c->free_pending_count ||
+                        !lsu_socket_has_room(c, LDS_PORT, lsu_socket_beats(cls, op, shared_mask) + (verdict && c->tx_port == LDS_PORT))))
         return ISSUE_STALLED;
 
     uint32_t *rd = reg(c, w, k->insn.rd);
@@ -294,10 +297,12 @@ void lsu_send_queued(simt_core *c, uint64_t now)
      * needs to pass one (TX_BEGIN precedes its attempt's accesses, which
      * wait for its answer; TX_COMMIT and TX_ROLLBACK wait for none in flight). */
     lsu_socket_send_queued(c, LDST_PORT);
+    unsigned port = c->tx_port;
+    if (port != LDST_PORT && c->sockets[port].beats.length) lsu_socket_send_queued(c, port);
     tx_queue *q = &c->tx_out;
-    ldst_socket *socket = &c->sockets[LDST_PORT];
+    ldst_socket *socket = &c->sockets[port];
     while (!socket->blocked && q->length && msg_queue_empty(&socket->beats)) {
-        if (!c->env.send(c->env.context, LDST_PORT, &q->messages[q->head])) {
+        if (!c->env.send(c->env.context, port, &q->messages[q->head])) {
             socket->blocked = true;
             return;
         }

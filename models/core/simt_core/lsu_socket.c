@@ -24,8 +24,10 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
     rv_class cls = (rv_class)k->op_class;
     const cta_slot *cta = &c->ctas[w->cta_slot];
     bool shared = port == LDS_PORT;
-    /* Global lanes inside a transaction go to the tm_unit (tx.h). */
-    bool transactional = !shared && tx_client_active(w->tx);
+    /* Inside a transaction the lanes of the socket that carries tx.h events
+     * are transactional (tm_events): global lanes to a tm_unit, or shared
+     * lanes to an lds that versions them (GPU-LocalTM); the others plain. */
+    bool transactional = port == c->tx_port && tx_client_active(w->tx);
     /* lds: offsets into the CTA's region; ldst_unit: kernel addresses. */
     uint32_t address_offset = shared ? RV_SHARED_BASE : 0;
     simtx_msg header;
@@ -166,7 +168,7 @@ static void report_fault(simt_core *c, unsigned port, const simtx_msg *msg)
     }
     pending_access *entry = &c->pending[msg->id];
     warp *w = &c->warps[entry->warp];
-    if (tx_client_active(w->tx)) {
+    if (tx_client_may_be_doomed(w->tx)) {
         tx_client_request_abort(w->tx, TX_ROLLBACK_FAULT, entry->pc);
         return;
     }
@@ -174,7 +176,10 @@ static void report_fault(simt_core *c, unsigned port, const simtx_msg *msg)
     uint32_t address = entry->addresses[lane];
     char where[320];
     core_describe(c, w, entry->pc, where, sizeof where);
-    if (port == LDS_PORT && fault == LDST_FAULT_RANGE)
+    if (port == LDS_PORT && port == c->tx_port && fault == LDST_FAULT_RANGE && tx_client_active(w->tx))
+        core_fail(c, "transactional shared-memory access at 0x%08x (lane %u) outside the words the lds versions (the data words of the CTA's region, runtime/kernel/gpu_localtm.h), at %s",
+                  address, lane, where);
+    else if (port == LDS_PORT && fault == LDST_FAULT_RANGE)
         core_fail(c, "shared-memory access at 0x%08x (lane %u) beyond the CTA's %u bytes, at %s", address, lane,
                   c->launch->shared_bytes, where);
     else if (fault == LDST_FAULT_MEMORY)

@@ -40,6 +40,9 @@ static const simtx_param_spec simt_core_param_specs[] = {
     {"trace_warp", SIMTX_PARAM_INT, "-1", "", -1, 1024, NULL, "warp slot to trace; -1: every warp", PARAM(trace_warp)},
     {"tm_warp_tokens", SIMTX_PARAM_INT, "2", "warps", 0, 1024, NULL, "transactional warps at once per core (KILO TM's token count); 0: no limit", PARAM(tm_warp_tokens)},
     {"tm_timeout", SIMTX_PARAM_INT, "100000", "cycles", 0, 1 << 30, NULL, "abort a transaction attempt running longer than this (doomed transactions may loop); 0: never", PARAM(tm_timeout)},
+    {"tm_events", SIMTX_PARAM_ENUM, "ldst", "", 0, 0, "ldst|lds",
+     "the socket tx.h events take, and whose lanes are transactional inside a transaction: ldst (a tm_unit; global lanes) or lds (an lds policy such as localtm; shared lanes)",
+     PARAM(tm_events)},
 };
 
 static const simtx_param_table simt_core_param_table = {
@@ -82,6 +85,8 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     c->params = *p;
     c->params.scheduler = NULL;
     c->params.trace_file = NULL;
+    c->params.tm_events = NULL;
+    c->tx_port = strcmp(p->tm_events, "lds") == 0 ? LDS_PORT : LDST_PORT;
     c->env = *env;
     c->lanes = (uint32_t)p->lanes;
     c->full_mask = c->lanes == 64 ? UINT64_MAX : (1ull << c->lanes) - 1;
@@ -193,7 +198,7 @@ static simtx_accept_result simt_core_accept(void *core, unsigned port, const sim
         tx_client_event(c, msg, now);
         return SIMTX_ACCEPTED;
     }
-    if (port == LDST_PORT && simtx_op_info_of(msg->op)->family == SIMTX_FAMILY_TX) {
+    if (port == c->tx_port && simtx_op_info_of(msg->op)->family == SIMTX_FAMILY_TX) {
         c->visible_events++; /* a transaction's outcome: its stores are visible, or it retries */
         tx_client_response(c, msg, now);
         return SIMTX_ACCEPTED;

@@ -27,6 +27,7 @@ typedef struct simt_core_params {
     char *trace_file;
     int64_t trace_warp;
     int64_t tm_warp_tokens, tm_timeout;
+    char *tm_events; /* the socket tx.h events take: ldst (a tm_unit) or lds (GPU-LocalTM) */
 } simt_core_params;
 
 

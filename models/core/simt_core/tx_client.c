@@ -99,7 +99,8 @@ static void start_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t l
     tx->attempt_start = now;
     tx->attempt_instructions = 0;
     warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY);
-    send_event(c, SIMTX_OP_TX_BEGIN, warp_index, lanes, tx->attempt++);
+    simtx_msg *begin = send_event(c, SIMTX_OP_TX_BEGIN, warp_index, lanes, tx->attempt++);
+    if (begin) begin->transaction_id = w->warp_in_cta * c->lanes; /* the warp's first thread in its CTA (tx.h 1) */
 }
 
 /* After a commit or an abort left the Transaction entry empty: the newest
@@ -123,9 +124,17 @@ static void settle_transaction(simt_core *c, warp *w, uint32_t warp_index, uint6
         return;
     }
     if (next == SIMT_SETTLE_RERUN) {
-        start_attempt(c, w, warp_index, simt_stack_attempt_lanes(&w->stack, tx->retry_index), now);
+        uint64_t lanes = simt_stack_attempt_lanes(&w->stack, tx->retry_index);
+        if (tx->serialize != TX_SERIALIZE_NONE) { /* one retry lane runs, the others wait in Retry (tx.h 3) */
+            uint64_t lowest = lanes & (~lanes + 1);
+            simt_stack_abort_lanes(&w->stack, tx->retry_index, lanes & ~lowest);
+            lanes = lowest;
+            tx->serialize = TX_SERIALIZE_NONE;
+        }
+        start_attempt(c, w, warp_index, lanes, now);
         return;
     }
+    tx->serialize = TX_SERIALIZE_NONE;
     tx->phase = TX_IDLE;
     tx_client_release_token(c);
     cta_reconverge_warp(c, w, warp_index, now);
@@ -217,6 +226,7 @@ bool tx_client_begin(simt_core *c, warp *w, uint32_t warp_index, const kernel_in
     tx->commit_pc = k->target;
     tx->abort_requested = false;
     tx->abort_lanes = 0;
+    tx->serialize = TX_SERIALIZE_NONE;
     memcpy(tx->checkpoint, w->registers, WARP_ROWS * sizeof(uint32_t) * c->lanes);
     for (uint64_t m = mask; m; m &= m - 1) {
         tx_lane *lane = &tx->lane[__builtin_ctzll(m)];
@@ -266,6 +276,7 @@ static void commit_answered(simt_core *c, warp *w, uint32_t warp_index, const tx
         tx->lane[l].undo_count = 0;
     }
     w->uniform_registers &= ~(1u << tx->commit_rd);
+    tx->serialize = outcome->serialize;
     if (outcome->retry) {
         unsigned count = (unsigned)__builtin_popcountll(outcome->retry);
         c->tm_stats.tm_wasted_cycles += now - tx->round_start;
@@ -285,6 +296,11 @@ void tx_client_verdict(simt_core *c, warp *w, uint32_t warp_index, uint32_t pc, 
     }
     tx->verdicts_pending--;
     uint64_t lanes = msg->status == SIMTX_STATUS_OK ? tx_verdict_lanes(msg) : 0; /* a fault pauses nothing */
+    /* Lanes the access aborted (the lds's conflict mask under GPU-LocalTM):
+     * they run nothing more and roll back into Retry before the warp
+     * issues again, once its accesses completed (as for TX_ABORT, tx.h 6). */
+    uint64_t aborted = msg->status == SIMTX_STATUS_OK ? tx_verdict_aborted(msg) : 0;
+    if (aborted) tx->abort_lanes |= aborted & simt_stack_attempt_lanes(&w->stack, tx->retry_index);
     if (lanes) {
         uint64_t running = simt_stack_attempt_lanes(&w->stack, tx->retry_index);
         if ((lanes & ~running) || lanes == running) {
@@ -322,7 +338,20 @@ void tx_client_response(simt_core *c, const simtx_msg *msg, uint64_t now)
         return;
     }
     if (starts) {
+        /* Lanes the unit holds out of this attempt (a serialised retry):
+         * they wait in the Retry entry, having run nothing of it. */
+        uint64_t held = msg->op == SIMTX_OP_TX_BEGIN ? tx_begin_held(msg) : 0;
+        if (held) {
+            uint64_t running = simt_stack_attempt_lanes(&w->stack, w->tx->retry_index);
+            if ((held & ~running) || held == running) {
+                core_fail(c, "TX_BEGIN's answer of warp %d holds lanes 0x%llx: not a part of its attempt's lanes 0x%llx (one must run)", msg->warp,
+                          (unsigned long long)held, (unsigned long long)running);
+                return;
+            }
+            simt_stack_abort_lanes(&w->stack, w->tx->retry_index, held);
+        }
         w->tx->may_pause = (msg->flags & SIMTX_FLAG_TX_PAUSE) != 0;
+        w->tx->consistent = (msg->aux & TX_BEGIN_CONSISTENT) != 0;
         w->tx->verdicts_pending = 0; /* none: the warp had no access in flight */
         w->tx->phase = TX_RUNNING;
         w->tx->attempt_start = now;

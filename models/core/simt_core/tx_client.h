@@ -63,7 +63,13 @@ typedef struct tx_warp {
      * for a verdict and the warp issues nothing while one is outstanding
      * (tx.h 2). */
     bool may_pause;
+    /* TX_BEGIN's answer said attempts are never doomed (TX_BEGIN_CONSISTENT):
+     * a fault inside one fails the run. */
+    bool consistent;
     uint32_t verdicts_pending;
+    /* TX_COMMIT's outcome asked for a serialised retry (tx.h 3): the next
+     * attempt runs the lowest retry lane, the others wait in Retry. */
+    uint8_t serialize;
     tx_lane lane[MAX_LANES];
 } tx_warp;
 
@@ -74,6 +80,8 @@ typedef struct tx_queue {
 } tx_queue;
 
 static inline bool tx_client_active(const tx_warp *tx) { return tx && tx->phase != TX_IDLE; }
+/* Inside a transaction that may be doomed: a fault aborts it rather than the run. */
+static inline bool tx_client_may_be_doomed(const tx_warp *tx) { return tx_client_active(tx) && !tx->consistent; }
 
 void tx_client_release(simt_core *c);
 void tx_client_release_warp(tx_warp *tx);
