@@ -38,6 +38,9 @@ struct gpu_device {
     memcheck_table table;
     bool memcheck;
     bool recording; /* a serializability check is running */
+    bool recording_tm, recording_lds; /* which of the tm_units and the ldss record for it */
+    gpu_lds_record_fn lds_record;     /* host_backend.h: GPU-LocalTM's commit records, or NULL */
+    gpu_lds_history_fn lds_history;
     simt_launch launch;
     uint8_t args[GPU_ARGS_MAX];
     bool launch_pending;
@@ -538,17 +541,38 @@ bool gpu_synchronize(gpu_device *d)
 bool gpu_tm_record(gpu_device *d, bool on)
 {
     if (on && d->recording) return set_error(d, "a serializability check is already running on this device (end it first)");
-    if (!d->backend.tm_record || !d->backend.tm_record(d->backend.context, on))
-        return set_error(d, "this device cannot record transactions (the platform has no tm_unit blocks)");
+    bool tm = d->backend.tm_record && d->backend.tm_record(d->backend.context, on);
+    bool lds = d->lds_record && d->lds_record(d->backend.context, on);
+    if (!tm && !lds)
+        return set_error(d, "this device cannot record transactions (the platform has no tm_unit blocks and no lds keeping commit records)");
     d->recording = on;
+    d->recording_tm = tm && on;
+    d->recording_lds = lds && on;
     return true;
 }
 
 bool gpu_tm_history(gpu_device *d, void (*visit)(void *visit_context, const tm_unit_record *record, const uint32_t *words),
                     void *visit_context)
 {
+    if (!d->recording_tm) return true; /* only ldss record (GPU-LocalTM) */
     if (!d->backend.tm_history || !d->backend.tm_history(d->backend.context, visit, visit_context))
         return set_error(d, "this device cannot report transactions");
+    return true;
+}
+
+void gpu_device_set_lds_backend(gpu_device *d, gpu_lds_record_fn record, gpu_lds_history_fn history)
+{
+    if (!d) return;
+    d->lds_record = record;
+    d->lds_history = history;
+}
+
+bool gpu_lds_history(gpu_device *d, void (*visit)(void *visit_context, const gpu_lds_commit *commit, const uint32_t *words),
+                     void *visit_context)
+{
+    if (!d->recording_lds) return true;
+    if (!d->lds_history || !d->lds_history(d->backend.context, visit, visit_context))
+        return set_error(d, "this device cannot report the lds's transactions");
     return true;
 }
 

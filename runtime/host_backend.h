@@ -22,6 +22,15 @@ typedef struct gpu_statistic_entry {
     double value;
 } gpu_statistic_entry;
 
+/* One commit a local-memory TM (GPU-LocalTM, in an lds) recorded: space
+ * names the CTA instance whose shared memory it touched (its own address
+ * space), order its place in that space's commit order; words are the
+ * commit's (byte offset, value) pairs, reads then writes. */
+typedef struct gpu_lds_commit {
+    uint64_t space;
+    uint32_t order, read_count, write_count;
+} gpu_lds_commit;
+
 typedef struct gpu_backend {
     void *context;
     /* Zero-time access to the device's memory; false when no memory answers. */
@@ -59,8 +68,17 @@ typedef struct gpu_backend {
     bool (*version_register)(void *context, uint32_t base, uint32_t size, uint32_t relocated, char *error, size_t error_size);
 } gpu_backend;
 
+/* Optional (GPU-LocalTM, transactions in the lds), given after
+ * gpu_device_create with the backend's context: `record` turns commit
+ * recording on or off in every lds that keeps commit records (false when
+ * none does); `history` visits every recorded commit, then forgets them. */
+typedef bool (*gpu_lds_record_fn)(void *context, bool on);
+typedef bool (*gpu_lds_history_fn)(void *context, void (*visit)(void *visit_context, const gpu_lds_commit *commit, const uint32_t *words),
+                                   void *visit_context);
+
 gpu_device *gpu_device_create(const gpu_backend *backend);
 void gpu_device_destroy(gpu_device *device);
+void gpu_device_set_lds_backend(gpu_device *device, gpu_lds_record_fn record, gpu_lds_history_fn history);
 const kernel_image *gpu_module_image(const gpu_module *module);
 /* The memory checker (on in simtx run unless --no-memcheck): each launch from now on hands
  * the cores the live allocations (simt_launch.memcheck, memcheck.h), and a
@@ -72,6 +90,10 @@ void gpu_device_set_memcheck(gpu_device *device, bool on);
 bool gpu_tm_record(gpu_device *device, bool on);
 bool gpu_tm_history(gpu_device *device, void (*visit)(void *visit_context, const tm_unit_record *record, const uint32_t *words),
                     void *visit_context);
+/* The lds's commit records (GPU-LocalTM), when gpu_tm_record turned them
+ * on; true with no visit when the platform has none. */
+bool gpu_lds_history(gpu_device *device, void (*visit)(void *visit_context, const gpu_lds_commit *commit, const uint32_t *words),
+                     void *visit_context);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,9 @@
 /* The serializability oracle for host programs (host_api.h): the tm_units'
  * commit records replayed in commit-ID order by verification/tm_oracle on
- * snapshots of the regions registered before the launch. */
+ * snapshots of the regions registered before the launch; and the ldss'
+ * (GPU-LocalTM), each CTA instance's shared memory a space of its own,
+ * replayed in its commit order from the values its first commits read (a
+ * region starts zeroed and may be written before its transactions). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +22,19 @@ typedef struct commit {
     uint32_t *words; /* address, value pairs */
 } commit;
 
+typedef struct lds_commit {
+    gpu_lds_commit record;
+    uint32_t *words; /* byte offset, value pairs */
+} lds_commit;
+
 struct gpu_serializability {
     gpu_device *device;
     region *regions;
     size_t region_count;
     commit *commits;
     size_t commit_count, commit_capacity;
+    lds_commit *lds_commits;
+    size_t lds_count, lds_capacity;
     bool out_of_memory;
 };
 
@@ -101,6 +111,119 @@ static void collect(void *context, const tm_unit_record *record, const uint32_t 
     check->commit_count++;
 }
 
+static void collect_lds(void *context, const gpu_lds_commit *record, const uint32_t *words)
+{
+    gpu_serializability *check = context;
+    if (check->out_of_memory) return;
+    if (check->lds_count == check->lds_capacity) {
+        size_t capacity = check->lds_capacity ? check->lds_capacity * 2 : 1024;
+        lds_commit *grown = realloc(check->lds_commits, capacity * sizeof *grown);
+        if (!grown) {
+            check->out_of_memory = true;
+            return;
+        }
+        check->lds_commits = grown;
+        check->lds_capacity = capacity;
+    }
+    size_t n = 2 * ((size_t)record->read_count + record->write_count);
+    lds_commit *c = &check->lds_commits[check->lds_count];
+    c->words = malloc((n ? n : 1) * sizeof(uint32_t));
+    if (!c->words) {
+        check->out_of_memory = true;
+        return;
+    }
+    memcpy(c->words, words, n * sizeof(uint32_t));
+    c->record = *record;
+    check->lds_count++;
+}
+
+static int by_space(const void *a, const void *b)
+{
+    const gpu_lds_commit *x = &((const lds_commit *)a)->record, *y = &((const lds_commit *)b)->record;
+    if (x->space != y->space) return x->space < y->space ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* One CTA instance's commits, in order. */
+typedef struct lds_space {
+    const lds_commit *commits;
+    size_t count;
+} lds_space;
+
+/* The initial value of a word: what its first commit read (every word a
+ * GPU-LocalTM commit writes it also reads). */
+static bool read_lds_initial(void *context, uint64_t address, void *data, size_t size)
+{
+    const lds_space *space = context;
+    for (size_t i = 0; i < space->count; i++) {
+        const lds_commit *c = &space->commits[i];
+        for (uint32_t k = 0; k < c->record.read_count; k++)
+            if (address >= c->words[2 * k] && address + size <= (uint64_t)c->words[2 * k] + 4) {
+                memcpy(data, (const uint8_t *)&c->words[2 * k + 1] + (address - c->words[2 * k]), size);
+                return true;
+            }
+    }
+    return false;
+}
+
+/* The final value of a word: its last commit's write (the CTA's shared
+ * memory is gone after the run; the replay's reads are the check). */
+static bool read_lds_final(void *context, uint64_t address, void *data, size_t size)
+{
+    const lds_space *space = context;
+    for (size_t i = space->count; i-- > 0;) {
+        const lds_commit *c = &space->commits[i];
+        const uint32_t *writes = c->words + 2 * (size_t)c->record.read_count;
+        for (uint32_t k = 0; k < c->record.write_count; k++)
+            if (address >= writes[2 * k] && address + size <= (uint64_t)writes[2 * k] + 4) {
+                memcpy(data, (const uint8_t *)&writes[2 * k + 1] + (address - writes[2 * k]), size);
+                return true;
+            }
+    }
+    return false;
+}
+
+/* Replays each CTA instance's shared-memory commits; NULL when each is
+ * serializable in its commit order, else the first violation. */
+static const char *replay_lds(gpu_serializability *check, char *message, size_t message_size)
+{
+    if (check->lds_count > 1) qsort(check->lds_commits, check->lds_count, sizeof *check->lds_commits, by_space);
+    tm_oracle_access *accesses = NULL;
+    size_t capacity = 0;
+    const char *error = NULL;
+    for (size_t first = 0, end; first < check->lds_count && !error; first = end) {
+        for (end = first + 1; end < check->lds_count && check->lds_commits[end].record.space == check->lds_commits[first].record.space;) end++;
+        lds_space space = {&check->lds_commits[first], end - first};
+        tm_oracle *oracle = tm_oracle_create(read_lds_initial, &space);
+        if (!oracle) return "out of host memory";
+        for (size_t i = 0; i < space.count && !error; i++) {
+            const lds_commit *c = &space.commits[i];
+            size_t n = (size_t)c->record.read_count + c->record.write_count;
+            if (n > capacity) {
+                capacity = n * 2;
+                tm_oracle_access *grown = realloc(accesses, capacity * sizeof *grown);
+                if (!grown) {
+                    error = "out of host memory";
+                    break;
+                }
+                accesses = grown;
+            }
+            for (size_t k = 0; k < n; k++) accesses[k] = (tm_oracle_access){c->words[2 * k], c->words[2 * k + 1], 4};
+            tm_oracle_commit(oracle, c->record.order, accesses, c->record.read_count, accesses + c->record.read_count,
+                             c->record.write_count);
+        }
+        const char *violation = error ? NULL : tm_oracle_check_final(oracle, read_lds_final, &space);
+        if (violation) {
+            snprintf(message, message_size, "shared memory of CTA instance 0x%llx (offsets in its region): %s",
+                     (unsigned long long)space.commits[0].record.space, violation);
+            error = message;
+        }
+        tm_oracle_destroy(oracle);
+    }
+    free(accesses);
+    return error;
+}
+
 static int by_cid(const void *a, const void *b)
 {
     const commit *x = a, *y = b;
@@ -131,8 +254,10 @@ static void destroy(gpu_serializability *check)
 {
     for (size_t i = 0; i < check->region_count; i++) free(check->regions[i].data);
     for (size_t i = 0; i < check->commit_count; i++) free(check->commits[i].words);
+    for (size_t i = 0; i < check->lds_count; i++) free(check->lds_commits[i].words);
     free(check->regions);
     free(check->commits);
+    free(check->lds_commits);
     free(check);
 }
 
@@ -171,7 +296,7 @@ bool gpu_serializability_end(gpu_serializability *check, size_t *commit_count)
     if (commit_count) *commit_count = 0;
     if (!check) return false;
     gpu_device *device = check->device;
-    if (!gpu_tm_history(device, collect, check) || check->out_of_memory) {
+    if (!gpu_tm_history(device, collect, check) || !gpu_lds_history(device, collect_lds, check) || check->out_of_memory) {
         if (check->out_of_memory) gpu_set_error(device, "serializability oracle: out of host memory");
         else prefix_error(device);
         gpu_tm_record(device, false);
@@ -181,10 +306,11 @@ bool gpu_serializability_end(gpu_serializability *check, size_t *commit_count)
     /* A launch that committed nothing leaves commits NULL, which qsort must not get. */
     if (check->commit_count > 1) qsort(check->commits, check->commit_count, sizeof *check->commits, by_cid);
     tm_oracle *oracle = tm_oracle_create(read_initial, check);
-    char message[128];
+    char message[128], lds_message[512];
     const char *error = oracle ? replay(check, oracle, message, sizeof message) : "out of host memory";
+    if (!error) error = replay_lds(check, lds_message, sizeof lds_message);
     if (error) gpu_set_error(device, "serializability oracle: %s", error);
-    if (commit_count) *commit_count = check->commit_count;
+    if (commit_count) *commit_count = check->commit_count + check->lds_count;
     tm_oracle_destroy(oracle);
     gpu_tm_record(device, false);
     destroy(check);

@@ -9,11 +9,14 @@
  *            permutation of 0..n-1; expect_wg=1 also requires a work-group
  *            serialisation that held another wavefront's TX_BEGIN;
  *   outside  a transactional store beyond the region's data words: the
- *            run fails naming lane and pc (no oracle: the error is it). */
+ *            run fails naming lane and pc (no oracle: the error is it).
+ * Every mode also runs the serializability oracle on the lds's commit
+ * records (check_serializability=0 turns it off). */
 #include <stdio.h>
 
 #include "host_common.h"
 #include "kernels/localtm_basic_args.h"
+#include "tm_check.h"
 
 static double statistic(gpu_device *device, const char *name)
 {
@@ -37,15 +40,21 @@ int localtm_basic_main(gpu_device *device, workload_context *context)
     if (table1) n = 8;
     int status = 0;
     gpu_module *module = NULL;
+    tm_check *check = NULL;
     uint32_t out[257] = {0}, d_flags = 0, d_out = 0;
     HOST_CHECK(module = gpu_module_load(device, path));
     HOST_CHECK(d_flags = gpu_malloc(device, 16));
     HOST_CHECK(d_out = gpu_malloc(device, sizeof out));
     HOST_CHECK(gpu_memset(device, d_flags, 0, 16));
     HOST_CHECK(gpu_memset(device, d_out, 0, sizeof out));
+    check = tm_check_begin(device, context, &status);
+    if (status) goto done;
     struct localtm_basic_args args = {d_flags, d_out, n};
     HOST_CHECK(gpu_launch(device, module, table1 ? "localtm_table1" : outside ? "localtm_outside" : "localtm_counter", dim3_1d(1), dim3_1d(n), &args, sizeof args, 0));
     HOST_CHECK(gpu_synchronize(device));
+    status = tm_check_end(check, device, context);
+    check = NULL;
+    if (status) goto done;
     HOST_CHECK(gpu_copy_from_device(device, out, d_out, sizeof out));
     double attempts = statistic(device, "wf_attempts"), wf = statistic(device, "wf_serializations");
     double wg = statistic(device, "wg_serializations"), holds = statistic(device, "wg_holds");
@@ -89,6 +98,7 @@ int localtm_basic_main(gpu_device *device, workload_context *context)
         fprintf(context->log, "localtm %s: %.0f wavefront attempts, %.0f wavefront / %.0f work-group serialisations (%.0f held begins), %.0f lane aborts, %.0f lane commits\n",
                 mode, attempts, wf, wg, holds, aborts, commits);
 done:
+    tm_check_discard(check, device);
     gpu_module_unload(module);
     return status;
 }

@@ -17,12 +17,20 @@ int localtm_setup_read(workload_context *context, const char *base, localtm_setu
     return context->bad_input ? 1 : 0;
 }
 
-bool localtm_launch(gpu_device *device, gpu_module *module, const char *base, const localtm_setup *setup,
-                    const void *args, size_t args_size, uint32_t data_words)
+int localtm_launch(gpu_device *device, workload_context *context, gpu_module *module, const char *base,
+                   const localtm_setup *setup, const void *args, size_t args_size, uint32_t data_words)
 {
-    return gpu_launch(device, module, base, dim3_1d(1), dim3_1d(setup->n), args, args_size,
-                      GPU_LOCALTM_REGION_BYTES(data_words)) &&
-           gpu_synchronize(device);
+    int status = 0;
+    /* TX serialization has no transactions to check. */
+    tm_check *check = setup->serial ? NULL : tm_check_begin(device, context, &status);
+    if (status) return status;
+    if (!gpu_launch(device, module, base, dim3_1d(1), dim3_1d(setup->n), args, args_size, GPU_LOCALTM_REGION_BYTES(data_words)) ||
+        !gpu_synchronize(device)) {
+        tm_check_discard(check, device);
+        context->bad_input |= gpu_last_error_is_input(device);
+        return workload_fail(context, "%s", gpu_last_error(device));
+    }
+    return tm_check_end(check, device, context);
 }
 
 void localtm_print_statistics(gpu_device *device, workload_context *context, const char *name)

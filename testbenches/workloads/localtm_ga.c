@@ -69,7 +69,7 @@ int localtm_ga_main(gpu_device *device, workload_context *context)
     HOST_CHECK(gpu_copy_to_device(device, d_cross, cross, sizeof(uint32_t) * n));
     struct localtm_ga_args args = {d_initial, d_first,  d_second,   d_cross,    d_log,      d_final,
                                    n,         solutions, capacity, weights[0], weights[1], solutions};
-    HOST_CHECK(localtm_launch(device, module, "localtm_ga", &setup, &args, sizeof args, LOCALTM_GA_WORDS(solutions)));
+    if ((status = localtm_launch(device, context, module, "localtm_ga", &setup, &args, sizeof args, LOCALTM_GA_WORDS(solutions)))) goto done;
     HOST_CHECK(gpu_copy_from_device(device, log, d_log, sizeof(uint32_t) * 2 * n));
     HOST_CHECK(gpu_copy_from_device(device, final, d_final, sizeof(uint32_t) * solutions));
     /* Reads-from: each read names its version's writer (0: initial). */

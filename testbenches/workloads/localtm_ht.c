@@ -26,7 +26,7 @@ int localtm_ht_main(gpu_device *device, workload_context *context)
     HOST_CHECK(d_placed = gpu_malloc(device, sizeof(uint32_t) * n));
     HOST_CHECK(d_table = gpu_malloc(device, sizeof(uint32_t) * n));
     struct localtm_ht_args args = {d_placed, d_table, n, buckets, slots, n};
-    HOST_CHECK(localtm_launch(device, module, "localtm_ht", &setup, &args, sizeof args, LOCALTM_HT_WORDS(n)));
+    if ((status = localtm_launch(device, context, module, "localtm_ht", &setup, &args, sizeof args, LOCALTM_HT_WORDS(n)))) goto done;
     HOST_CHECK(gpu_copy_from_device(device, placed, d_placed, sizeof(uint32_t) * n));
     HOST_CHECK(gpu_copy_from_device(device, table, d_table, sizeof(uint32_t) * n));
     for (uint32_t word = 0; word < n; word++) {

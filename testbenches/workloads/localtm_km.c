@@ -38,7 +38,7 @@ int localtm_km_main(gpu_device *device, workload_context *context)
     HOST_CHECK(gpu_copy_to_device(device, d_centers, centers, sizeof(float) * 3 * k));
     struct localtm_km_args args = {d_points, d_centers, d_result, d_assigned, n, k, LOCALTM_KM_COORDINATES_WORD(k),
                                    LOCALTM_KM_WORDS(k) - 1};
-    HOST_CHECK(localtm_launch(device, module, "localtm_km", &setup, &args, sizeof args, LOCALTM_KM_WORDS(k)));
+    if ((status = localtm_launch(device, context, module, "localtm_km", &setup, &args, sizeof args, LOCALTM_KM_WORDS(k)))) goto done;
     HOST_CHECK(gpu_copy_from_device(device, result, d_result, sizeof(float) * 7 * k));
     HOST_CHECK(gpu_copy_from_device(device, assigned, d_assigned, sizeof(uint32_t) * n));
     for (uint32_t t = 0; t < n; t++) {

@@ -15,6 +15,7 @@
 #include "netlist.hpp"
 #include "nvm_controller.h"
 #include "kernel_image.h"
+#include "lds.h"
 #include "simt_core.h"
 #include "tm_unit.h"
 #include "vit.h"
@@ -56,6 +57,7 @@ struct backend_state {
     std::vector<block_module *> tm_units; // the commit records' keepers
     std::vector<block_module *> nvm_controllers; // the durable image's keepers
     std::vector<block_module *> vits; // the versioned regions' keepers (Version Index Table slices)
+    std::vector<block_module *> ldss; // shared memories; under GPU-LocalTM the commit records' keepers too
     double simulate_wall_seconds = 0, simulate_cpu_seconds = 0; // inside simulate(), without the host program
 };
 
@@ -134,6 +136,33 @@ bool backend_tm_record(void *context, bool on)
     auto *state = static_cast<backend_state *>(context);
     if (state->tm_units.empty()) return false; // nothing could be recorded: no check to pass
     for (block_module *unit : state->tm_units) tm_unit_set_recording(unit->core(), on);
+    return true;
+}
+
+// GPU-LocalTM's commit records, kept by the ldss whose policy serves transactions.
+bool backend_lds_record(void *context, bool on)
+{
+    auto *state = static_cast<backend_state *>(context);
+    bool any = false;
+    for (block_module *lds : state->ldss) any |= lds_set_recording(lds->core(), on);
+    return any;
+}
+
+// Each lds's CTA instances are spaces of their own: (lds index, instance).
+bool backend_lds_history(void *context, void (*visit)(void *, const gpu_lds_commit *, const uint32_t *), void *visit_context)
+{
+    auto *state = static_cast<backend_state *>(context);
+    for (size_t u = 0; u < state->ldss.size(); u++) {
+        const lds_commit_record *records;
+        const uint32_t *words;
+        size_t count = lds_history(state->ldss[u]->core(), &records, &words);
+        for (size_t i = 0; i < count; i++) {
+            gpu_lds_commit commit{static_cast<uint64_t>(u) << 32 | records[i].instance, records[i].order, records[i].read_count,
+                                  records[i].write_count};
+            visit(visit_context, &commit, words + records[i].first_word);
+        }
+        lds_clear_history(state->ldss[u]->core());
+    }
     return true;
 }
 
@@ -238,25 +267,31 @@ std::string run_host_program(platform &owner, const std::string &name, const std
     // End elaboration (sockets are bound from then on) before the host
     // program's first memory access.
     if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    backend_state state{&owner, list_statistics(owner), {}, {}, {}, {}, 0, 0};
+    backend_state state{&owner, list_statistics(owner), {}, {}, {}, {}, {}, 0, 0};
     for (const auto &module : owner.modules())
         if (!std::strcmp(module->info()->name, "simt_core")) state.cores.push_back(module.get());
         else if (!std::strcmp(module->info()->name, "tm_unit")) state.tm_units.push_back(module.get());
         else if (!std::strcmp(module->info()->name, "nvm_controller")) state.nvm_controllers.push_back(module.get());
         else if (!std::strcmp(module->info()->name, "vit")) state.vits.push_back(module.get());
+        else if (!std::strcmp(module->info()->name, "lds")) state.ldss.push_back(module.get());
     if (state.cores.empty()) throw input_error(label + ": the netlist has no simt_core block");
     // Transactions run in the tm_units and commit at the commit units;
     // without both a TM kernel would never finish.
     bool has_commit_units = false;
     for (const auto &module : owner.modules()) has_commit_units |= !std::strcmp(module->info()->name, "commit_unit");
-    if (transactional && (!has_commit_units || state.tm_units.empty()))
+    // Or in the ldss, whose policy serves them (GPU-LocalTM).
+    bool lds_transactions = false;
+    for (block_module *lds : state.ldss) lds_transactions |= lds_set_recording(lds->core(), false);
+    if (transactional && !lds_transactions && (!has_commit_units || state.tm_units.empty()))
         throw input_error(label + " uses transactional memory, but the netlist has no commit_unit and tm_unit blocks " +
-                          "(platforms/gtx480_kilotm.lua, gtx480_warptm.lua, gtx480_idealtm.lua have them)");
+                          "(platforms/gtx480_kilotm.lua, gtx480_warptm.lua, gtx480_idealtm.lua have them) and no lds serving " +
+                          "transactions (platforms/si_localtm.lua)");
     gpu_backend backend{&state, backend_access, backend_launch, backend_run, backend_statistic_at, backend_tm_record, backend_tm_history,
                         state.nvm_controllers.empty() ? nullptr : backend_durable_read,
                         state.nvm_controllers.empty() ? nullptr : backend_durable_write, backend_crashed, backend_version_layout,
                         backend_version_register};
     gpu_device *device = gpu_device_create(&backend);
+    gpu_device_set_lds_backend(device, backend_lds_record, backend_lds_history);
     gpu_device_set_memcheck(device, memcheck);
     std::string message;
     int status = entry(device, message);

@@ -11,6 +11,7 @@
 #include "ldst.h"
 #include "lds_policy.h"
 #include "msg_queue.h"
+#include "simtx_array.h"
 
 #define PARAM(field) offsetof(lds_params, field)
 
@@ -82,6 +83,12 @@ typedef struct lds {
     simtx_msg *held_begins; /* [max_wavefronts]: TX_BEGINs the policy holds (op 0: none) */
     msg_queue events;     /* TX_ABORTs for the tx_events socket */
     bool events_blocked;
+    struct { /* commit records (lds.h) */
+        bool on;
+        lds_commit_record *records;
+        uint32_t *words;
+        size_t count, capacity, word_count, word_capacity;
+    } history;
     struct {
         uint64_t requests, loads, stores, atomics, lr, sc, sc_failures, clears, fences, lane_accesses;
         uint64_t bank_conflict_cycles, address_errors, command_errors, refused;
@@ -95,6 +102,8 @@ typedef struct lds {
 static void lds_destroy(void *core);
 static void policy_release(void *context, int32_t warp, uint64_t held, unsigned cycles);
 static void policy_abort(void *context, int32_t warp, int32_t cta, uint64_t lanes, uint32_t attempt);
+static bool policy_recording(void *context);
+static void policy_record(void *context, uint32_t instance, const uint32_t *words, uint32_t reads, uint32_t writes);
 
 static const lds_policy *find_policy(const char *name)
 {
@@ -131,7 +140,7 @@ static void *lds_create(const void *params, const simtx_env *env, char *error, s
         lds_destroy(l);
         return NULL;
     }
-    lds_policy_env policy_env = {l, env->observer, env->fail, policy_release, policy_abort};
+    lds_policy_env policy_env = {l, env->observer, env->fail, policy_release, policy_abort, policy_recording, policy_record};
     if (policy->create && !policy->create(&l->policy_state, p, &l->geometry, &policy_env, error, error_size)) {
         lds_destroy(l);
         return NULL;
@@ -166,6 +175,8 @@ static void lds_destroy(void *core)
     msg_queue_release(&l->responses);
     msg_queue_release(&l->events);
     free(l->held_begins);
+    free(l->history.records);
+    free(l->history.words);
     free(l->storage);
     free(l);
 }
@@ -468,6 +479,48 @@ static void policy_abort(void *context, int32_t warp, int32_t cta, uint64_t lane
     abort->warp = warp;
     abort->cta = cta;
     abort->id = SIMTX_OP_TX_ABORT;
+}
+
+static bool policy_recording(void *context) { return ((lds *)context)->history.on; }
+
+static void policy_record(void *context, uint32_t instance, const uint32_t *words, uint32_t reads, uint32_t writes)
+{
+    lds *l = context;
+    size_t n = 2 * ((size_t)reads + writes);
+    lds_commit_record *records = simtx_array_reserve(l->history.records, &l->history.capacity, l->history.count + 1, sizeof *records, 256);
+    uint32_t *kept = records ? simtx_array_reserve(l->history.words, &l->history.word_capacity, l->history.word_count + n + 1, sizeof *kept, 1024) : NULL;
+    if (!records || !kept) {
+        l->env.fail(l->env.context, "lds: out of memory for the commit records");
+        return;
+    }
+    l->history.records = records;
+    l->history.words = kept;
+    records[l->history.count] = (lds_commit_record){instance, (uint32_t)l->history.count, reads, writes, l->history.word_count};
+    memcpy(kept + l->history.word_count, words, n * sizeof *kept);
+    l->history.count++;
+    l->history.word_count += n;
+}
+
+bool lds_set_recording(void *core, bool on)
+{
+    lds *l = core;
+    if (!l->policy->tx_event) return false;
+    l->history.on = on;
+    return true;
+}
+
+size_t lds_history(const void *core, const lds_commit_record **records, const uint32_t **words)
+{
+    const lds *l = core;
+    *records = l->history.records;
+    *words = l->history.words;
+    return l->history.count;
+}
+
+void lds_clear_history(void *core)
+{
+    lds *l = core;
+    l->history.count = l->history.word_count = 0;
 }
 
 static simtx_accept_result lds_accept(void *core, unsigned port, const simtx_msg *msg, uint64_t now)

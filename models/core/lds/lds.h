@@ -8,6 +8,10 @@
 
 #include "simtx_block.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct lds_params {
     int64_t size;        /* bytes of shared memory */
     int64_t banks;       /* banks accessed in parallel */
@@ -23,5 +27,27 @@ typedef struct lds_params {
 } lds_params;
 
 extern const simtx_block_info lds_block_info;
+
+/* Commit records for the serializability oracle, kept by a policy that
+ * serves transactions (localtm), in its commit order: one per committed
+ * work-item, its words as (byte offset in the CTA's region, value) pairs,
+ * reads then writes. GPU-LocalTM's reads are the value of each word at the
+ * work-item's first access to it (its backup: no other work-item could
+ * change the word until the commit), its writes the values at the commit.
+ * instance: the CTA dispatch this lds served (each clear of a region starts
+ * one), so a region reused by a later CTA is another space. */
+typedef struct lds_commit_record {
+    uint32_t instance, order, read_count, write_count;
+    size_t first_word;
+} lds_commit_record;
+
+/* Turns recording on or off; false when the policy keeps no records. */
+bool lds_set_recording(void *lds, bool on);
+size_t lds_history(const void *lds, const lds_commit_record **records, const uint32_t **words);
+void lds_clear_history(void *lds);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

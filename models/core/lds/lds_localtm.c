@@ -22,6 +22,7 @@
 #include "lds_banks.h"
 #include "lds_lane.h"
 #include "lds_policy.h"
+#include "simtx_array.h"
 
 enum { LTM_NORMAL, LTM_TX, LTM_WF_SERIAL, LTM_WG_SERIAL, LTM_MODES };
 static const char *const ltm_mode_names[LTM_MODES] = {"normal", "tx", "wf_serial", "wg_serial"};
@@ -47,6 +48,7 @@ typedef struct ltm_words {
 typedef struct ltm_group {
     bool known;
     uint32_t base, words;  /* the region and its N */
+    uint32_t instance;     /* the CTA dispatch (commit records) */
     int32_t serial_warp;   /* the wavefront in work-group serialisation, or -1 */
     int16_t *owner;        /* [words]: the owning work-item, -1: free (the owner byte's validity) */
     uint32_t *filters;     /* [banks][work-items] */
@@ -63,6 +65,9 @@ typedef struct ltm {
     ltm_group *groups;
     uint32_t group_count;
     uint64_t hold_counter;
+    uint32_t instances;      /* CTA dispatches so far */
+    uint32_t *record;        /* one commit record's words */
+    size_t record_capacity;
     uint32_t *bank_cost, *broadcast; /* [banks]: one request's */
     struct {
         uint64_t accesses, conflicts, false_conflicts, fresh, own, false_own, restores;
@@ -160,6 +165,33 @@ static unsigned slowest_bank(const ltm *l, const ltm_group *g, uint32_t first, u
         if (sum > worst) worst = sum;
     }
     return worst;
+}
+
+/* A committing work-item's commit record (lds.h): each word it owns, its
+ * value at the first access (the backup) as a read, its value now as a write. */
+static void record_commit(ltm *l, const ltm_group *g, const uint8_t *storage, uint32_t item)
+{
+    const uint8_t *region = storage + g->base;
+    const ltm_words *owned = &g->owned[item];
+    uint32_t *words = simtx_array_reserve(l->record, &l->record_capacity, 4 * (size_t)owned->count + 1, sizeof *words, 64);
+    if (!words) {
+        ltm_fail(l, "lds: out of memory for a commit record");
+        return;
+    }
+    l->record = words;
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < owned->count; i++) {
+        uint32_t k = owned->words[i];
+        if (k >= g->words || g->owner[k] != (int16_t)item) continue;
+        words[2 * count] = 4 * k;
+        memcpy(&words[2 * count + 1], region + 4 * (g->words + k), 4);
+        count++;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        words[2 * (count + i)] = words[2 * i];
+        memcpy(&words[2 * (count + i) + 1], region + words[2 * i], 4);
+    }
+    l->env.record(l->env.context, g->instance, words, count, count);
 }
 
 static bool item_of(ltm *l, const ltm_wavefront *w, unsigned lane, uint32_t *item)
@@ -444,9 +476,12 @@ static void ltm_tx_event(void *state, uint8_t *storage, lds_tx_event *e)
     /* TX_COMMIT: committed = EXEC & ~TCM; the TCM's lanes retry. */
     uint64_t committed = e->lanes & ~w->tcm;
     unsigned cost = (unsigned)l->p.commit_cycles + slowest_bank(l, g, w->first, committed);
+    bool recording = l->env.recording && l->env.recording(l->env.context);
     for (uint64_t m = committed; m; m &= m - 1) {
         uint32_t item;
-        if (item_of(l, w, (unsigned)__builtin_ctzll(m), &item)) drop_item(l, g, item);
+        if (!item_of(l, w, (unsigned)__builtin_ctzll(m), &item)) continue;
+        if (recording) record_commit(l, g, storage, item);
+        drop_item(l, g, item);
     }
     l->stats.lane_commits += (uint64_t)__builtin_popcountll(committed);
     e->outcome.committed = committed;
@@ -480,6 +515,7 @@ static void ltm_clear(void *state, int32_t cta, uint32_t base, uint32_t size)
     }
     g->base = base;
     g->words = words;
+    g->instance = l->instances++;
     for (uint32_t k = 0; k < words; k++) g->owner[k] = -1;
     memset(g->filters, 0, (size_t)l->banks * l->items * sizeof *g->filters);
     memset(g->bit_counts, 0, (size_t)l->banks * l->bits * sizeof *g->bit_counts);
@@ -498,7 +534,7 @@ static void ltm_destroy(void *state)
         for (uint32_t i = 0; g->owned && i < l->items; i++) free(g->owned[i].words);
         free(g->owned);
     }
-    free(l->groups), free(l->wave), free(l->bank_cost), free(l->broadcast), free(l->probes);
+    free(l->groups), free(l->wave), free(l->bank_cost), free(l->broadcast), free(l->probes), free(l->record);
     free(l);
 }
 

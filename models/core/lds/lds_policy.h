@@ -78,6 +78,9 @@ typedef struct lds_policy_env {
     /* Lanes of warp's running attempt (BEGIN's aux) left it outside the
      * warp's own accesses: a TX_ABORT (tx.h 6) on the tx_events socket. */
     void (*abort)(void *context, int32_t warp, int32_t cta, uint64_t lanes, uint32_t attempt);
+    /* Commit records (lds.h): whether they are kept now, and one more. */
+    bool (*recording)(void *context);
+    void (*record)(void *context, uint32_t instance, const uint32_t *words, uint32_t reads, uint32_t writes);
 } lds_policy_env;
 
 typedef struct lds_policy {
