@@ -82,28 +82,43 @@ bool gpu_serializability_region(gpu_serializability *check, uint32_t address, ui
     return true;
 }
 
+/* Room for one more item in *items (count of *capacity, item_size bytes
+ * each), and a copy of a commit's words (reads + writes address, value
+ * pairs); NULL when out of host memory (marked). */
+static uint32_t *room_and_words(gpu_serializability *check, void **items, size_t count, size_t *capacity, size_t item_size,
+                                const uint32_t *words, uint32_t reads, uint32_t writes)
+{
+    if (check->out_of_memory) return NULL;
+    if (count == *capacity) {
+        size_t grown_capacity = *capacity ? *capacity * 2 : 1024;
+        void *grown = realloc(*items, grown_capacity * item_size);
+        if (!grown) {
+            check->out_of_memory = true;
+            return NULL;
+        }
+        *items = grown;
+        *capacity = grown_capacity;
+    }
+    size_t n = 2 * ((size_t)reads + writes);
+    uint32_t *copy = malloc((n ? n : 1) * sizeof(uint32_t));
+    if (!copy) {
+        check->out_of_memory = true;
+        return NULL;
+    }
+    memcpy(copy, words, n * sizeof(uint32_t));
+    return copy;
+}
+
 static void collect(void *context, const tm_unit_record *record, const uint32_t *words)
 {
     gpu_serializability *check = context;
-    if (check->out_of_memory) return;
-    if (check->commit_count == check->commit_capacity) {
-        size_t capacity = check->commit_capacity ? check->commit_capacity * 2 : 1024;
-        commit *grown = realloc(check->commits, capacity * sizeof *grown);
-        if (!grown) {
-            check->out_of_memory = true;
-            return;
-        }
-        check->commits = grown;
-        check->commit_capacity = capacity;
-    }
-    size_t n = 2 * ((size_t)record->read_count + record->write_count);
+    void *items = check->commits;
+    uint32_t *copy = room_and_words(check, &items, check->commit_count, &check->commit_capacity, sizeof(commit),
+                                    words + record->first_word, record->read_count, record->write_count);
+    check->commits = items;
+    if (!copy) return;
     commit *c = &check->commits[check->commit_count];
-    c->words = malloc((n ? n : 1) * sizeof(uint32_t));
-    if (!c->words) {
-        check->out_of_memory = true;
-        return;
-    }
-    memcpy(c->words, words + record->first_word, n * sizeof(uint32_t));
+    c->words = copy;
     c->cid = record->cid;
     c->after = record->after;
     c->read_count = record->read_count;
@@ -114,25 +129,13 @@ static void collect(void *context, const tm_unit_record *record, const uint32_t 
 static void collect_lds(void *context, const gpu_lds_commit *record, const uint32_t *words)
 {
     gpu_serializability *check = context;
-    if (check->out_of_memory) return;
-    if (check->lds_count == check->lds_capacity) {
-        size_t capacity = check->lds_capacity ? check->lds_capacity * 2 : 1024;
-        lds_commit *grown = realloc(check->lds_commits, capacity * sizeof *grown);
-        if (!grown) {
-            check->out_of_memory = true;
-            return;
-        }
-        check->lds_commits = grown;
-        check->lds_capacity = capacity;
-    }
-    size_t n = 2 * ((size_t)record->read_count + record->write_count);
+    void *items = check->lds_commits;
+    uint32_t *copy = room_and_words(check, &items, check->lds_count, &check->lds_capacity, sizeof(lds_commit), words,
+                                    record->read_count, record->write_count);
+    check->lds_commits = items;
+    if (!copy) return;
     lds_commit *c = &check->lds_commits[check->lds_count];
-    c->words = malloc((n ? n : 1) * sizeof(uint32_t));
-    if (!c->words) {
-        check->out_of_memory = true;
-        return;
-    }
-    memcpy(c->words, words, n * sizeof(uint32_t));
+    c->words = copy;
     c->record = *record;
     check->lds_count++;
 }

@@ -55,6 +55,8 @@ CASES = {
     "gpu_pm_vector_add": ["platforms/gpu_pm.lua", "--workload", "vector_add", "--set", "workload.n=262144",
                           "--set", "workload.persistent=all"],
     "trace_replay": ["platforms/trace_replay.lua"],
+    "si_localtm_counter": ["platforms/si_localtm.lua", "--define", "cores=2", "--workload", "localtm_basic", "--set",
+                           "workload.mode=counter"],
 }
 
 
