@@ -332,7 +332,8 @@ static inline uint64_t tx_verdict_lanes(const simtx_msg *response)
  * what another transaction may still change (eager versioning with
  * requester-loses conflicts: GPU-LocalTM), so an attempt is never doomed
  * and a fault inside it is the kernel's: the core fails the run naming
- * lane and pc, as outside a transaction, instead of rolling back. */
+ * lane and pc, as outside a transaction, instead of rolling back, and it
+ * does not time the attempt out (tm_timeout). */
 #define TX_BEGIN_CONSISTENT (UINT64_C(1) << 63)
 
 /* TX_ROLLBACK's causes (aux). */

@@ -100,7 +100,8 @@ CYCLE_STEP bool exec_warp_ready(simt_core *c, uint32_t warp_index, uint64_t now,
             warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY);
             return false;
         }
-        if (!tx->abort_requested && tx->timeout && now - tx->attempt_start > tx->timeout) {
+        /* Only a doomed attempt loops forever: a consistent one (TX_BEGIN_CONSISTENT) is not timed out. */
+        if (!tx->abort_requested && tx->timeout && !tx->consistent && now - tx->attempt_start > tx->timeout) {
             tx->abort_requested = true;
             tx->abort_cause = TX_ROLLBACK_TIMEOUT;
         }
