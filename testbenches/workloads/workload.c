@@ -27,6 +27,9 @@ int pm_gemm_main(gpu_device *device, workload_context *context);
 int pm_mvt_main(gpu_device *device, workload_context *context);
 int pm_kvs_main(gpu_device *device, workload_context *context);
 int localtm_basic_main(gpu_device *device, workload_context *context);
+int localtm_ht_main(gpu_device *device, workload_context *context);
+int localtm_km_main(gpu_device *device, workload_context *context);
+int localtm_ga_main(gpu_device *device, workload_context *context);
 
 /* Options: those the host program reads; opt and kernel are every workload's. */
 static const workload_info workloads[] = {
@@ -54,6 +57,10 @@ static const workload_info workloads[] = {
     {"pm_mvt", "durable: MVT (x1 += A y1), the output persisted every iteration", "n block seed persist broken tx_per_cta", false, pm_mvt_main},
     {"pm_kvs", "durable: batched key-value insert into a set-associative table", "n buckets prefill block seed persist broken tx_per_cta", false, pm_kvs_main},
     {"localtm_basic", "GPU-LocalTM: the paper's Table 1 (mode=table1, lanes=4), a shared counter every thread increments in a transaction, or a store outside the region's data words (outside)", "mode n ctas expect_wg check_serializability", false, localtm_basic_main},
+    /* GPU-LocalTM (transactions in the LDS, platforms/si_localtm.lua): mode=serial runs anywhere, so not `transactional`; mode=tm checks serializability on the lds's commit records. */
+    {"localtm_ht", "GPU-LocalTM: hash table, each work-item inserts its id (HT2..HT256)", "n buckets mode seed check_serializability", false, localtm_ht_main},
+    {"localtm_km", "GPU-LocalTM: K-Means, one iteration, center updates in transactions (KM2..KM256)", "n centers mode seed check_serializability", false, localtm_km_main},
+    {"localtm_ga", "GPU-LocalTM: genetic knapsack, each transaction crosses two solutions (GA2..GA256)", "n solutions capacity mode seed check_serializability", false, localtm_ga_main},
     {"chase", "one thread chasing pointers, for latency calibration (scripts/calibrate)", "space offsets passes steps base_multiple", false, chase_main},
 };
 
