@@ -37,7 +37,8 @@
  *   2. SI_ACCESS (tm_unit -> sitm_cc) for every transactional access of the
  *      attempt, sent when the unit serves it (overlapped with the access):
  *      data = up to 16 entries of 8 bytes {uint32 word address, uint16 ID,
- *      uint8 kind (SITM_READ, SITM_WRITE), uint8 0} (sitm_entry_*). For a
+ *      uint8 kind (SITM_READ, SITM_WRITE), uint8 verdict (0 in requests)}
+ *      (sitm_get_entry, sitm_append_entry). For a
  *      read the block adds the ID to the word's reader list and post-dates
  *      the edge writer -> reader when the word has a running writer; for a
  *      write it claims the word in the Writer Table (single writer: when
@@ -52,8 +53,11 @@
  *      every doomed transaction sent SI_END the table restarts at 0. A
  *      doomed transaction that accesses nothing more may still commit: every
  *      edge it has was post-dated before the overflow, and no transaction
- *      started after the reset can reach it. The response: data = one
- *      verdict byte per entry (SITM_OK ...), size = the entry count.
+ *      started after the reset can reach it. The response: the request's
+ *      entries, each with its verdict (SITM_OK ...) in its last byte
+ *      (sitm_entry.verdict), so that it names its own transactions. An entry
+ *      of an ID that is not running (its SI_END overtook it) is answered
+ *      SITM_OVERFLOW and counted stale.
       Under the `exact` policy (SITM_Oracle) there is no single-writer
  *      rule: the block keeps every running writer of a word and an exact
  *      dependency graph, and answers SITM_LOOP exactly when the edge closes
@@ -77,7 +81,7 @@
  *   transaction_id  SI_BEGIN, SI_END: the ID of lane 0 of the warp
  *   lane_mask       SI_BEGIN, SI_END: the lanes
  *   aux             SI_END: the committed lanes
- *   data            SI_ACCESS: the entries; its response: the verdicts
+ *   data            SI_ACCESS and its response: the entries (response: with verdicts)
  *   core, warp      the sender (statistics)
  *
  * COSTS
@@ -127,6 +131,7 @@ typedef struct sitm_entry {
     uint32_t word; /* a word address (byte address / 4) */
     uint16_t id;
     uint8_t kind;  /* SITM_READ, SITM_WRITE */
+    uint8_t verdict; /* responses: SITM_OK ... */
 } sitm_entry;
 
 static inline unsigned sitm_entry_count(const simtx_msg *msg) { return msg->size / SITM_ENTRY_BYTES; }
@@ -137,7 +142,13 @@ static inline sitm_entry sitm_get_entry(const simtx_msg *msg, unsigned k)
     memcpy(&e.word, msg->data + k * SITM_ENTRY_BYTES, 4);
     memcpy(&e.id, msg->data + k * SITM_ENTRY_BYTES + 4, 2);
     e.kind = msg->data[k * SITM_ENTRY_BYTES + 6];
+    e.verdict = msg->data[k * SITM_ENTRY_BYTES + 7];
     return e;
+}
+
+static inline void sitm_set_verdict(simtx_msg *msg, unsigned k, uint8_t verdict)
+{
+    msg->data[k * SITM_ENTRY_BYTES + 7] = verdict;
 }
 
 /* Appends an entry; returns 0 when the message is full. */

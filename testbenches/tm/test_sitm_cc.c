@@ -85,8 +85,9 @@ static uint8_t access1(bench *b, unsigned id, uint32_t word, uint8_t kind)
     const simtx_msg *r = await(b, post(b, &m));
     CHECK(r != NULL);
     if (!r) return 255;
-    CHECK_EQUAL(r->size, 1);
-    return r->data[0];
+    CHECK_EQUAL(r->size, SITM_ENTRY_BYTES);
+    CHECK_EQUAL(sitm_get_entry(r, 0).id, id); /* the response names its entry */
+    return sitm_get_entry(r, 0).verdict;
 }
 
 static void figure8(void)

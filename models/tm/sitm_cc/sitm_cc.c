@@ -68,11 +68,13 @@ typedef struct sitm_cc {
     simtx_msg *held; /* SI_BEGINs waiting for room (or a reset) */
     size_t held_count, held_capacity;
     uint32_t doomed;    /* running transactions a timestamp overflow doomed */
+    bool serial;        /* after a table overflow: drain, then one transaction at a time */
+    int32_t serial_id;  /* the one admitted (-1: none yet) */
     bool reset_pending; /* the timestamp table restarts once they all ended */
     uint64_t busy_until;
     struct {
-        uint64_t begins, held_begins, ends, commits, accesses, reads, writes, edges, loops, single_writer;
-        uint64_t wt_overflows, srl_overflows, lts_overflows, resets, doomed_entries, requests_passed, responses_passed;
+        uint64_t serial_rounds, begins, held_begins, ends, commits, accesses, reads, writes, edges, loops, single_writer;
+        uint64_t wt_overflows, srl_overflows, lts_overflows, resets, doomed_entries, stale_entries, requests_passed, responses_passed;
         uint64_t wt_peak, srl_peak;
         simtx_histogram readers_per_write;
     } stats;
@@ -90,6 +92,7 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
     if (!c) return NULL;
     c->params = *p;
     c->env = *env;
+    c->serial_id = -1;
     char why[160] = "";
     if (!wt_table_init(&c->wt, (uint32_t)p->wt_entries, (uint32_t)p->wt_ways, why, sizeof why)) {
         snprintf(error, error_size, "wt_entries/wt_ways: %s", why);
@@ -117,6 +120,7 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
     simtx_observer *o = env->observer;
     simtx_observe_counter(o, "begins", &c->stats.begins, "transactions", "transactions started (SI_BEGIN lanes)");
     simtx_observe_counter(o, "held_begins", &c->stats.held_begins, "messages", "SI_BEGINs held while a table was overflowed or a timestamp reset was pending (new transactions wait)");
+    simtx_observe_counter(o, "serial_rounds", &c->stats.serial_rounds, "transactions", "transactions admitted alone after a table overflow (the progress guarantee)");
     simtx_observe_counter(o, "ends", &c->stats.ends, "transactions", "transactions ended (SI_END lanes)");
     simtx_observe_counter(o, "commits", &c->stats.commits, "transactions", "of them committed");
     simtx_observe_counter(o, "accesses", &c->stats.accesses, "entries", "SI_ACCESS entries served");
@@ -130,6 +134,7 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_counter(o, "lts_overflows", &c->stats.lts_overflows, "edges", "post-datings past timestamp_bits: every running transaction doomed");
     simtx_observe_counter(o, "lts_resets", &c->stats.resets, "resets", "timestamp table restarts after an overflow");
     simtx_observe_counter(o, "doomed_entries", &c->stats.doomed_entries, "entries", "entries of an aborted or doomed attempt answered at once");
+    simtx_observe_counter(o, "stale_entries", &c->stats.stale_entries, "entries", "entries of IDs no longer running (their SI_END overtook them), answered overflow");
     simtx_observe_counter(o, "wt_peak", &c->stats.wt_peak, "entries", "most Writer Table entries in use");
     simtx_observe_counter(o, "srl_peak", &c->stats.srl_peak, "entries", "most Reader List entries in use");
     simtx_observe_counter(o, "requests_passed", &c->stats.requests_passed, "messages", "other requests passed on towards the L2");
@@ -171,7 +176,33 @@ static simtx_accept_result sitm_cc_accept(void *core, unsigned port, const simtx
     return SIMTX_ACCEPTED;
 }
 
-static bool table_overflowed(const sitm_cc *c) { return c->wt.overflowed || c->srl.overflowed || c->reset_pending; }
+static bool table_overflowed(const sitm_cc *c) { return c->serial || c->reset_pending; }
+
+/* A table refused an entry: new transactions wait until every running one
+ * ended, then run one at a time until one committed or aborted alone. The
+ * paper's rule (new transactions abort and wait until space is freed)
+ * livelocks when a warp's lanes overflow the table together and retry
+ * together; one transaction alone always fits unless it is too big, which
+ * fails the run. */
+static void refused(sitm_cc *c, unsigned id, const char *table)
+{
+    if (c->serial && c->serial_id == (int32_t)id) {
+        char text[200];
+        snprintf(text, sizeof text, "sitm_cc: transaction %u alone does not fit the %s (wt_entries %lld / wt_ways %lld, srl_bytes %lld / srl_ways %lld)",
+                 id, table, (long long)c->params.wt_entries, (long long)c->params.wt_ways, (long long)c->params.srl_bytes,
+                 (long long)c->params.srl_ways);
+        c->env.fail(c->env.context, text);
+    }
+    c->serial = true;
+}
+
+/* Whether a held SI_BEGIN may start now (in serial mode: alone). */
+static bool may_start(const sitm_cc *c)
+{
+    if (c->reset_pending) return false;
+    if (!c->serial) return true;
+    return c->serial_id < 0 && c->probes.running == 0;
+}
 
 static void note_levels(sitm_cc *c)
 {
@@ -197,15 +228,19 @@ static bool id_of(sitm_cc *c, const simtx_msg *msg, unsigned lane, unsigned *id)
     return true;
 }
 
-static void start(sitm_cc *c, const simtx_msg *msg)
+/* Starts the lanes of an SI_BEGIN (in serial mode only its lowest); returns
+ * the lanes started (its response's aux). */
+static uint64_t start(sitm_cc *c, const simtx_msg *msg)
 {
-    for (uint64_t m = msg->lane_mask; m; m &= m - 1) {
+    uint64_t lanes = msg->lane_mask;
+    if (c->serial && lanes) lanes &= -lanes;
+    for (uint64_t m = lanes; m; m &= m - 1) {
         unsigned id;
-        if (!id_of(c, msg, (unsigned)__builtin_ctzll(m), &id)) return;
+        if (!id_of(c, msg, (unsigned)__builtin_ctzll(m), &id)) return 0;
         sitm_id *t = &c->ids[id];
         if (t->running) {
             c->env.fail(c->env.context, "sitm_cc: SI_BEGIN of a transaction ID that is still running (no SI_END)");
-            return;
+            return 0;
         }
         t->running = true;
         t->doomed = false;
@@ -214,7 +249,12 @@ static void start(sitm_cc *c, const simtx_msg *msg)
         lts_postdate_begin(&c->lts, id);
         c->stats.begins++;
         c->probes.running++;
+        if (c->serial) {
+            c->serial_id = (int32_t)id;
+            c->stats.serial_rounds++;
+        }
     }
+    return lanes;
 }
 
 static bool remember(sitm_cc *c, sitm_id *t, uint32_t word, uint8_t kind)
@@ -264,6 +304,7 @@ static uint8_t serve_read(sitm_cc *c, sitm_id *t, unsigned id, uint32_t word, ui
     c->stats.reads++;
     if (srl_table_add(&c->srl, word, id) != SRL_OK) {
         c->stats.srl_overflows++;
+        refused(c, id, "Reader List");
         return SITM_OVERFLOW;
     }
     if (!remember(c, t, word, SITM_READ)) return SITM_OVERFLOW;
@@ -282,6 +323,7 @@ static uint8_t serve_write(sitm_cc *c, sitm_id *t, unsigned id, uint32_t word, u
         return SITM_SINGLE_WRITER;
     case WT_FULL:
         c->stats.wt_overflows++;
+        refused(c, id, "Writer Table");
         return SITM_OVERFLOW;
     case WT_TOO_BIG: {
         char text[200];
@@ -303,34 +345,28 @@ static uint8_t serve_write(sitm_cc *c, sitm_id *t, unsigned id, uint32_t word, u
     return SITM_OK;
 }
 
-/* Serves one SI_ACCESS into its response; returns its entry and edge count. */
+/* Serves one SI_ACCESS into its response; returns its entry count. */
 static uint64_t serve_access(sitm_cc *c, simtx_msg *msg, uint64_t *edges)
 {
     unsigned n = sitm_entry_count(msg);
-    uint8_t verdicts[SITM_MAX_ENTRIES];
     for (unsigned k = 0; k < n; k++) {
         sitm_entry e = sitm_get_entry(msg, k);
-        verdicts[k] = SITM_OVERFLOW;
-        if (e.id >= c->params.ids || !c->ids[e.id].running) {
-            char text[160];
-            snprintf(text, sizeof text, "sitm_cc: SI_ACCESS of transaction ID %u, which is not running (core %d warp %d)", e.id,
-                     msg->core, msg->warp);
-            c->env.fail(c->env.context, text);
-            break;
-        }
-        sitm_id *t = &c->ids[e.id];
+        uint8_t verdict;
         c->stats.accesses++;
-        if (t->verdict != SITM_OK) {
+        if (e.id >= c->params.ids || !c->ids[e.id].running) {
+            c->stats.stale_entries++; /* its SI_END overtook it */
+            verdict = SITM_OVERFLOW;
+        } else if (c->ids[e.id].verdict != SITM_OK) {
             c->stats.doomed_entries++;
-            verdicts[k] = t->verdict;
-            continue;
+            verdict = c->ids[e.id].verdict;
+        } else {
+            sitm_id *t = &c->ids[e.id];
+            verdict = e.kind == SITM_WRITE ? serve_write(c, t, e.id, e.word, edges) : serve_read(c, t, e.id, e.word, edges);
+            if (verdict != SITM_OK) t->verdict = verdict;
         }
-        verdicts[k] = e.kind == SITM_WRITE ? serve_write(c, t, e.id, e.word, edges) : serve_read(c, t, e.id, e.word, edges);
-        if (verdicts[k] != SITM_OK) t->verdict = verdicts[k];
+        sitm_set_verdict(msg, k, verdict);
     }
     simtx_msg_make_response(msg, SIMTX_STATUS_OK);
-    msg->size = n;
-    memcpy(msg->data, verdicts, n);
     note_levels(c);
     return n;
 }
@@ -363,6 +399,10 @@ static uint64_t serve_end(sitm_cc *c, const simtx_msg *msg)
             t->doomed = false;
             c->doomed--;
         }
+        if (c->serial && c->serial_id == (int32_t)id) { /* it ran alone: back to normal */
+            c->serial = false;
+            c->serial_id = -1;
+        }
     }
     if (c->reset_pending && !c->doomed) {
         lts_postdate_reset(&c->lts);
@@ -378,17 +418,18 @@ static bool answer(sitm_cc *c, simtx_msg *response, uint64_t ready)
     return msg_queue_push(&c->answers, response, ready);
 }
 
-/* Held SI_BEGINs start once no table is overflowed, in arrival order. */
+/* Held SI_BEGINs start, in arrival order, as far as may_start allows. */
 static void release_held(sitm_cc *c, uint64_t now)
 {
     size_t kept = 0;
     for (size_t i = 0; i < c->held_count; i++) {
-        if (table_overflowed(c) || msg_queue_full(&c->answers)) {
+        if (!may_start(c) || msg_queue_full(&c->answers)) {
             c->held[kept++] = c->held[i];
             continue;
         }
-        start(c, &c->held[i]);
+        uint64_t lanes = start(c, &c->held[i]);
         simtx_msg_make_response(&c->held[i], SIMTX_STATUS_OK);
+        c->held[i].aux = lanes;
         answer(c, &c->held[i], now + (uint64_t)c->params.latency);
     }
     c->held_count = kept;
@@ -419,15 +460,17 @@ static bool serve(sitm_cc *c, uint64_t now)
     msg_queue_pop(&c->input);
     uint64_t entries = 0, edges = 0;
     switch (msg.op) {
-    case SIMTX_OP_SI_BEGIN:
-        if (table_overflowed(c)) {
+    case SIMTX_OP_SI_BEGIN: {
+        if (c->held_count || !may_start(c)) { /* behind earlier held ones */
             hold(c, &msg);
             c->busy_until = now + 1;
             return true;
         }
-        start(c, &msg);
+        uint64_t lanes = start(c, &msg);
         simtx_msg_make_response(&msg, SIMTX_STATUS_OK);
+        msg.aux = lanes;
         break;
+    }
     case SIMTX_OP_SI_ACCESS: entries = serve_access(c, &msg, &edges); break;
     case SIMTX_OP_SI_END:
         entries = serve_end(c, &msg);
@@ -496,8 +539,8 @@ static size_t sitm_cc_debug_access(void *core, bool is_write, uint64_t address, 
 static void sitm_cc_describe_pending(void *core, char *text, size_t size)
 {
     const sitm_cc *c = core;
-    snprintf(text, size, "%zu sitm.h requests queued, %zu SI_BEGINs held (overflowed: WT %d, SRL %d, reset pending %d, %u doomed), %zu answers, %zu requests and %zu responses passing",
-             c->input.length, c->held_count, c->wt.overflowed, c->srl.overflowed, c->reset_pending, c->doomed, c->answers.length,
+    snprintf(text, size, "%zu sitm.h requests queued, %zu SI_BEGINs held (serial %d, reset pending %d, %u doomed), %zu answers, %zu requests and %zu responses passing",
+             c->input.length, c->held_count, c->serial, c->reset_pending, c->doomed, c->answers.length,
              c->down.length, c->up.length);
 }
 
