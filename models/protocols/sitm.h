@@ -30,21 +30,32 @@
  *   1. SI_BEGIN (tm_unit -> sitm_cc) at TX_BEGIN, before the attempt runs:
  *      transaction_id = the ID of lane 0 of the warp (lane l: + l),
  *      lane_mask = the attempt's lanes. The block starts their timestamp
- *      entries (CTS = clock + 1, PDTS unset: lts_postdate.h). While a table
- *      is overflowed (section 4.3), or a timestamp reset is pending, new transactions
- *      wait: the response is held until an entry is freed (the reset done).
- *      Response: status OK.
+ *      entries (CTS = clock + 1, PDTS unset: lts_postdate.h). After a table
+ *      refused an entry (section 4.3) new transactions wait until every
+ *      running one ended, and then run one at a time (the response starts
+ *      only the message's lowest lane) until one ended alone: the paper's
+ *      rule (abort and wait until space is freed) livelocks when a warp's
+ *      lanes overflow together and retry together. While a timestamp reset
+ *      is pending new transactions wait too. Response: status OK, aux = the
+ *      lanes started; the tm_unit aborts the others at their first access
+ *      (SITM_OVERFLOW) and they retry.
  *   2. SI_ACCESS (tm_unit -> sitm_cc) for every transactional access of the
  *      attempt, sent when the unit serves it (overlapped with the access):
  *      data = up to 16 entries of 8 bytes {uint32 word address, uint16 ID,
  *      uint8 kind (SITM_READ, SITM_WRITE), uint8 verdict (0 in requests)}
  *      (sitm_get_entry, sitm_append_entry). For a
  *      read the block adds the ID to the word's reader list and post-dates
- *      the edge writer -> reader when the word has a running writer; for a
+ *      the edge reader -> writer when the word has a running writer, and,
+ *      when a writer that committed after the reader began replaced the word
+ *      (a stale read), reader -> that first committed writer; for a
  *      write it claims the word in the Writer Table (single writer: when
  *      another running transaction owns it, the NEW writer gets
- *      SITM_SINGLE_WRITER) and post-dates reader -> writer for every reader
- *      of the word. A table without room answers SITM_OVERFLOW; a
+ *      SITM_SINGLE_WRITER) and post-dates reader -> writer for every running
+ *      reader of the word and for its committed readers (their largest
+ *      final timestamp). Committed transactions are known by their final
+ *      timestamps (a per-word history of the last 4 committed writers, and
+ *      the committed readers' largest timestamp), since their entries left
+ *      the tables at their SI_END. A table without room answers SITM_OVERFLOW; a
  *      post-dating that closes a loop, SITM_LOOP (the accessing transaction
  *      aborts: its entries stay until its SI_END); a timestamp past its
  *      width, SITM_OVERFLOW, and every running transaction becomes doomed

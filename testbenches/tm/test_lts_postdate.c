@@ -329,6 +329,20 @@ static void committed_and_clock(void)
     lts_postdate_release(&t);
 }
 
+/* Edges to transactions that left the table, known by their final
+ * timestamps: a stale reader orders before the point, a writer after it. */
+static void points(void)
+{
+    lts_postdate t = make(2, 24, 10);
+    CHECK_EQUAL(lts_postdate_before_point(&t, 0, 21), LTS_OK); /* T0 (1, unset) before 21: PDTS 10 */
+    expect_entry(&t, 0, 1, lts_midpoint(1, 21));
+    CHECK_EQUAL(lts_postdate_after_point(&t, 0, 30), LTS_LOOP); /* after 30 but before 21: a loop */
+    CHECK_EQUAL(lts_postdate_after_point(&t, 1, 30), LTS_OK);   /* T1 after 30: CTS 31 */
+    expect_entry(&t, 1, 31, LTS_UNSET);
+    CHECK_EQUAL(lts_postdate_before_point(&t, 1, 31), LTS_LOOP); /* and before 31: a loop */
+    lts_postdate_release(&t);
+}
+
 static void overflow(void)
 {
     /* 5-bit timestamps (max 31), delta 10: T0 (1,11), T1 (12,22), T2 23;
@@ -370,6 +384,7 @@ int main(void)
     random_loops();
     figure9();
     committed_and_clock();
+    points();
     overflow();
     /* Section 4.3: 1024 entries of three 24-bit timestamps = 9 KB (the
      * paper says 12 KB; 1024 * 24 * 3 / 8 = 9216 bytes). */

@@ -146,3 +146,38 @@ void lts_postdate_retire(lts_postdate *t, unsigned id)
 {
     if (t->entries[id].state == LTS_COMMITTED) t->entries[id].state = LTS_FREE;
 }
+
+lts_verdict lts_postdate_before_point(lts_postdate *t, unsigned id, uint32_t point)
+{
+    lts_entry *p = &t->entries[id];
+    if (p->state != LTS_RUNNING) return LTS_IGNORED;
+    t->stats.edges++;
+    if (p->cts >= point) { /* it already follows the point */
+        t->stats.loops++;
+        return LTS_LOOP;
+    }
+    uint32_t ts = 0;
+    predecessor(t, p, point, &ts);
+    if (p->pdts <= p->cts || ts >= point) {
+        t->stats.loops++;
+        return LTS_LOOP;
+    }
+    return LTS_OK;
+}
+
+lts_verdict lts_postdate_after_point(lts_postdate *t, unsigned id, uint32_t point)
+{
+    lts_entry *s = &t->entries[id];
+    if (s->state != LTS_RUNNING) return LTS_IGNORED;
+    t->stats.edges++;
+    if (s->pdts != LTS_UNSET && point >= s->pdts - 1) {
+        t->stats.loops++;
+        return LTS_LOOP;
+    }
+    if (point >= t->max) {
+        t->stats.overflows++;
+        return LTS_OVERFLOW;
+    }
+    if (point + 1 > s->cts) s->cts = point + 1;
+    return LTS_OK;
+}

@@ -87,6 +87,14 @@ void lts_postdate_begin(lts_postdate *t, unsigned id);
  * whose access found the edge. */
 lts_verdict lts_postdate_edge(lts_postdate *t, unsigned pred, unsigned succ);
 
+/* Edges to a transaction that committed and left the table, known only by
+ * its final timestamp `point` (its PrevTS): the running transaction id must
+ * order before it (it read a version the committed one replaced) or after it
+ * (it overwrites a word the committed one read). Same verdicts as an edge
+ * with a committed end. */
+lts_verdict lts_postdate_before_point(lts_postdate *t, unsigned id, uint32_t point);
+lts_verdict lts_postdate_after_point(lts_postdate *t, unsigned id, uint32_t point);
+
 /* AtCommitOrAbort: a commit freezes the entry at PrevTS = CTS and raises the
  * clock to it; an abort frees it. */
 void lts_postdate_commit(lts_postdate *t, unsigned id);

@@ -6,6 +6,7 @@
  * srl_table.c's and lts_postdate.c's. */
 #include "sitm_cc.h"
 
+#include "assoc_table.h"
 #include "lts_postdate.h"
 #include "msg_queue.h"
 #include "sitm.h"
@@ -51,9 +52,21 @@ typedef struct sitm_word {
 typedef struct sitm_id {
     sitm_word *words;
     uint32_t count, capacity;
+    uint64_t begin_seq; /* the commit sequence number when it began: later commits were not in its snapshot */
     bool running, doomed;
     uint8_t verdict; /* the first verdict other than SITM_OK of its attempt: later entries get it at once */
 } sitm_id;
+
+/* The last commits of a word's writers: sequence numbers and final
+ * timestamps (points), oldest first (a word's committed writers' points
+ * rise: first committer wins). */
+#define HISTORY 4
+typedef struct sitm_history {
+    uint64_t word;
+    uint64_t seq[HISTORY];
+    uint32_t point[HISTORY];
+    uint32_t count;
+} sitm_history;
 
 typedef struct sitm_cc {
     sitm_cc_params params;
@@ -68,12 +81,16 @@ typedef struct sitm_cc {
     simtx_msg *held; /* SI_BEGINs waiting for room (or a reset) */
     size_t held_count, held_capacity;
     uint32_t doomed;    /* running transactions a timestamp overflow doomed */
+    uint64_t seq;       /* commits so far */
+    sitm_history *history; /* committed writers per word (open addressing on word + 1; 0 empty) */
+    size_t history_capacity, history_count;
+    assoc_table reader_points; /* word -> the largest final timestamp of its committed readers */
     bool serial;        /* after a table overflow: drain, then one transaction at a time */
     int32_t serial_id;  /* the one admitted (-1: none yet) */
     bool reset_pending; /* the timestamp table restarts once they all ended */
     uint64_t busy_until;
     struct {
-        uint64_t serial_rounds, begins, held_begins, ends, commits, accesses, reads, writes, edges, loops, single_writer;
+        uint64_t committed_edges, history_misses, serial_rounds, begins, held_begins, ends, commits, accesses, reads, writes, edges, loops, single_writer;
         uint64_t wt_overflows, srl_overflows, lts_overflows, resets, doomed_entries, stale_entries, requests_passed, responses_passed;
         uint64_t wt_peak, srl_peak;
         simtx_histogram readers_per_write;
@@ -109,6 +126,11 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
         sitm_cc_destroy(c);
         return NULL;
     }
+    if (!assoc_table_init(&c->reader_points, 4096, 4, true)) {
+        snprintf(error, error_size, "out of memory");
+        sitm_cc_destroy(c);
+        return NULL;
+    }
     c->ids = calloc((size_t)p->ids, sizeof *c->ids);
     size_t depth = (size_t)p->queue_depth;
     if (!c->ids || !msg_queue_init(&c->input, depth) || !msg_queue_init(&c->down, depth) || !msg_queue_init(&c->up, depth) ||
@@ -120,6 +142,8 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
     simtx_observer *o = env->observer;
     simtx_observe_counter(o, "begins", &c->stats.begins, "transactions", "transactions started (SI_BEGIN lanes)");
     simtx_observe_counter(o, "held_begins", &c->stats.held_begins, "messages", "SI_BEGINs held while a table was overflowed or a timestamp reset was pending (new transactions wait)");
+    simtx_observe_counter(o, "committed_edges", &c->stats.committed_edges, "edges", "edges to committed transactions (a stale read of a word they overwrote, a write of a word they read), post-dated against their final timestamps");
+    simtx_observe_counter(o, "history_misses", &c->stats.history_misses, "reads", "stale reads whose first overwriting commit left the per-word history: a loop, conservatively");
     simtx_observe_counter(o, "serial_rounds", &c->stats.serial_rounds, "transactions", "transactions admitted alone after a table overflow (the progress guarantee)");
     simtx_observe_counter(o, "ends", &c->stats.ends, "transactions", "transactions ended (SI_END lanes)");
     simtx_observe_counter(o, "commits", &c->stats.commits, "transactions", "of them committed");
@@ -154,6 +178,8 @@ static void sitm_cc_destroy(void *core)
     wt_table_release(&c->wt);
     srl_table_release(&c->srl);
     lts_postdate_release(&c->lts);
+    assoc_table_release(&c->reader_points);
+    free(c->history);
     if (c->ids)
         for (int64_t i = 0; i < c->params.ids; i++) free(c->ids[i].words);
     free(c->ids);
@@ -246,6 +272,7 @@ static uint64_t start(sitm_cc *c, const simtx_msg *msg)
         t->doomed = false;
         t->verdict = SITM_OK;
         t->count = 0;
+        t->begin_seq = c->seq;
         lts_postdate_begin(&c->lts, id);
         c->stats.begins++;
         c->probes.running++;
@@ -299,6 +326,82 @@ static uint8_t postdate(sitm_cc *c, unsigned pred, unsigned succ, uint64_t *edge
     }
 }
 
+static size_t history_home(uint64_t word, size_t capacity)
+{
+    return (size_t)((word * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & (capacity - 1);
+}
+
+static sitm_history *history_find(const sitm_cc *c, uint64_t word)
+{
+    if (!c->history_capacity) return NULL;
+    for (size_t i = history_home(word, c->history_capacity);; i = (i + 1) & (c->history_capacity - 1)) {
+        if (!c->history[i].word) return NULL;
+        if (c->history[i].word == word + 1) return &c->history[i];
+    }
+}
+
+static sitm_history *history_take(sitm_cc *c, uint64_t word)
+{
+    sitm_history *h = history_find(c, word);
+    if (h) return h;
+    if (2 * (c->history_count + 1) > c->history_capacity) {
+        size_t capacity = c->history_capacity ? 2 * c->history_capacity : 1024;
+        sitm_history *old = c->history, *bigger = calloc(capacity, sizeof *bigger);
+        if (!bigger) {
+            c->env.fail(c->env.context, "sitm_cc: out of memory");
+            return NULL;
+        }
+        size_t old_capacity = c->history_capacity;
+        c->history = bigger;
+        c->history_capacity = capacity;
+        for (size_t i = 0; i < old_capacity; i++) {
+            if (!old[i].word) continue;
+            size_t j = history_home(old[i].word - 1, capacity);
+            while (bigger[j].word) j = (j + 1) & (capacity - 1);
+            bigger[j] = old[i];
+        }
+        free(old);
+    }
+    size_t i = history_home(word, c->history_capacity);
+    while (c->history[i].word) i = (i + 1) & (c->history_capacity - 1);
+    c->history[i] = (sitm_history){.word = word + 1};
+    c->history_count++;
+    return &c->history[i];
+}
+
+static void history_add(sitm_cc *c, uint64_t word, uint64_t seq, uint32_t point)
+{
+    sitm_history *h = history_take(c, word);
+    if (!h) return;
+    if (h->count == HISTORY) {
+        memmove(h->seq, h->seq + 1, (HISTORY - 1) * sizeof *h->seq);
+        memmove(h->point, h->point + 1, (HISTORY - 1) * sizeof *h->point);
+        h->count--;
+    }
+    h->seq[h->count] = seq;
+    h->point[h->count++] = point;
+}
+
+/* The committed transactions' part of the tables: after a timestamp reset
+ * their points mean nothing (and no running transaction saw them run). */
+static void forget_committed(sitm_cc *c)
+{
+    free(c->history);
+    c->history = NULL;
+    c->history_capacity = c->history_count = 0;
+    assoc_table_release(&c->reader_points);
+    if (!assoc_table_init(&c->reader_points, 4096, 4, true)) c->env.fail(c->env.context, "sitm_cc: out of memory");
+}
+
+static uint8_t verdict_of(sitm_cc *c, lts_verdict v)
+{
+    switch (v) {
+    case LTS_LOOP: c->stats.loops++; return SITM_LOOP;
+    case LTS_OVERFLOW: doom_all(c); return SITM_OVERFLOW;
+    default: return SITM_OK;
+    }
+}
+
 static uint8_t serve_read(sitm_cc *c, sitm_id *t, unsigned id, uint32_t word, uint64_t *edges)
 {
     c->stats.reads++;
@@ -309,8 +412,24 @@ static uint8_t serve_read(sitm_cc *c, sitm_id *t, unsigned id, uint32_t word, ui
     }
     if (!remember(c, t, word, SITM_READ)) return SITM_OVERFLOW;
     int writer = wt_table_writer(&c->wt, word);
-    if (writer < 0 || (unsigned)writer == id) return SITM_OK;
-    return postdate(c, id, (unsigned)writer, edges); /* the reader read the version the writer replaces */
+    if (writer >= 0 && (unsigned)writer != id) {
+        uint8_t v = postdate(c, id, (unsigned)writer, edges); /* the reader read the version the writer replaces */
+        if (v != SITM_OK) return v;
+    }
+    /* A writer that committed after the reader began replaced the version
+     * it reads: the reader precedes the first such commit. */
+    const sitm_history *h = history_find(c, word);
+    if (!h || !h->count || h->seq[h->count - 1] <= t->begin_seq) return SITM_OK;
+    unsigned first = 0;
+    while (first < h->count && h->seq[first] <= t->begin_seq) first++;
+    (*edges)++;
+    c->stats.committed_edges++;
+    if (first == 0 && h->count == HISTORY) { /* older commits left the history: which came first is unknown */
+        c->stats.history_misses++;
+        c->stats.loops++;
+        return SITM_LOOP;
+    }
+    return verdict_of(c, lts_postdate_before_point(&c->lts, id, h->point[first]));
 }
 
 static uint8_t serve_write(sitm_cc *c, sitm_id *t, unsigned id, uint32_t word, uint64_t *edges)
@@ -342,7 +461,13 @@ static uint8_t serve_write(sitm_cc *c, sitm_id *t, unsigned id, uint32_t word, u
         uint8_t v = postdate(c, c->readers[i], id, edges);
         if (v != SITM_OK) return v;
     }
-    return SITM_OK;
+    /* Committed readers of the word precede the writer (those that committed
+     * before it began already do: its start clock is above them). */
+    uint32_t point = assoc_table_find(&c->reader_points, word, 0);
+    if (!point) return SITM_OK;
+    (*edges)++;
+    c->stats.committed_edges++;
+    return verdict_of(c, lts_postdate_after_point(&c->lts, id, point));
 }
 
 /* Serves one SI_ACCESS into its response; returns its entry count. */
@@ -379,6 +504,16 @@ static uint64_t serve_end(sitm_cc *c, const simtx_msg *msg)
         if (!id_of(c, msg, lane, &id)) return entries;
         sitm_id *t = &c->ids[id];
         if (!t->running) continue;
+        if (msg->aux >> lane & 1) { /* its words stay known by its final timestamp */
+            uint32_t point = c->lts.entries[id].cts;
+            uint64_t seq = ++c->seq;
+            for (uint32_t i = 0; i < t->count; i++) {
+                bool evicted = false;
+                if (t->words[i].kind == SITM_WRITE) history_add(c, t->words[i].word, seq, point);
+                else if (!assoc_table_store(&c->reader_points, t->words[i].word, point, 0, &evicted))
+                    c->env.fail(c->env.context, "sitm_cc: out of memory");
+            }
+        }
         for (uint32_t i = 0; i < t->count; i++) {
             if (t->words[i].kind == SITM_WRITE) wt_table_drop(&c->wt, t->words[i].word, id);
             else srl_table_remove(&c->srl, t->words[i].word, id);
@@ -406,6 +541,7 @@ static uint64_t serve_end(sitm_cc *c, const simtx_msg *msg)
     }
     if (c->reset_pending && !c->doomed) {
         lts_postdate_reset(&c->lts);
+        forget_committed(c);
         c->reset_pending = false;
         c->stats.resets++;
     }
