@@ -76,8 +76,9 @@
  *   3. The tm_unit commits the attempt only once every SI_ACCESS it sent is
  *      answered (section 4.3: every timestamp update a transaction starts
  *      finishes before it commits); lanes answered with a verdict other than
- *      SITM_OK leave the attempt (TX_ABORT, tx.h 6, cause single_writer,
- *      loop or overflow) before it commits.
+ *      SITM_OK are doomed and fail there (causes single_writer, loop,
+ *      overflow), as do lanes an SI_BEGIN did not start. The paper aborts
+ *      them at once; the tm_unit dooms them lazily (tmu_sitm.c says why).
  *   4. SI_END (tm_unit -> sitm_cc) once the attempt ended for `lane_mask`:
  *      transaction_id as in SI_BEGIN, aux = the lanes that committed. The
  *      block drops the lanes' Writer Table and Reader List entries (it
