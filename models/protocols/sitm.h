@@ -69,10 +69,9 @@
  *      (sitm_entry.verdict), so that it names its own transactions. An entry
  *      of an ID that is not running (its SI_END overtook it) is answered
  *      SITM_OVERFLOW and counted stale.
-      Under the `exact` policy (SITM_Oracle) there is no single-writer
- *      rule: the block keeps every running writer of a word and an exact
- *      dependency graph, and answers SITM_LOOP exactly when the edge closes
- *      a cycle.
+ *      SITM_Oracle (section 6: an exact dependency graph, no single-writer
+ *      rule, no cost) is not built; it would be a second loop policy of
+ *      the block answering SITM_LOOP exactly when an edge closes a cycle.
  *   3. The tm_unit commits the attempt only once every SI_ACCESS it sent is
  *      answered (section 4.3: every timestamp update a transaction starts
  *      finishes before it commits); lanes answered with a verdict other than
@@ -103,8 +102,7 @@
  *   entries per cycle (a table access each) and `edges_per_cycle`
  *   post-datings per cycle (a timestamp table access for each end); a
  *   response leaves `latency` cycles after its last entry was served.
- *   SI_END drops one entry per entry-cycle. The `exact` policy costs
- *   nothing (SITM_Oracle, section 6: "not achievable in reality").
+ *   SI_END drops one entry per entry-cycle.
  *
  * DEADLOCK RULES
  *
