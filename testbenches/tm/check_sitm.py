@@ -5,8 +5,9 @@ key once, in order; the commit-order serializability oracle is off: it
 replays in commit-ID order and rejects serializable SI histories, see
 verification/), the tables post-date edges, break loops and refuse second
 writers, every begun transaction ends, the run is deterministic and the
-protocol holds on every binding; plain SI (cc=si) aborts only at the
-commit units (write-write); cc=values keeps the commit-order oracle on and
+protocol holds on every binding; SITM_TS keeps Linked List 2 (200 inserts)
+intact on seeds 1-8 and BT2 intact, plain SI breaks BT2 (write skew: exit
+1); plain SI (cc=si) aborts only at the commit units (write-write); cc=values keeps the commit-order oracle on and
 passes it; a Writer Table of 16 entries overflows, holds new transactions, runs them alone
 and still finishes (progress); 6-bit timestamps overflow, doom the running
 transactions, restart the table and still finish.
@@ -27,12 +28,12 @@ def check(condition, what):
         print("FAIL:", what)
 
 
-def run(simtx, directory, name, *arguments, oracle=False, workload=("list", "--set", "workload.n=64")):
+def run(simtx, directory, name, *arguments, oracle=False, workload=("list", "--set", "workload.n=64"), exit_code=0):
     stats = os.path.join(directory, name + ".json")
     command = [simtx, "run", NETLIST, "--quiet", "--stats", stats, "--workload", *workload,
                "--set", "workload.check_serializability=%d" % oracle, *arguments]
     result = subprocess.run(command, capture_output=True, text=True)
-    check(result.returncode == 0, "%s: exit %d: %s" % (name, result.returncode, result.stderr.strip()[-300:]))
+    check(result.returncode == exit_code, "%s: exit %d, expected %d: %s" % (name, result.returncode, exit_code, result.stderr.strip()[-300:]))
     if result.returncode:
         return {}
     return json.load(open(stats))["simulated"]["statistics"]
@@ -59,6 +60,13 @@ def main():
                 workload=("bintree", "--set", "workload.n=100", "--set", "workload.prefill=1000", "--set", "workload.removes=50",
                           "--set", "workload.spread=1"))
         check(b.get("sitm_cc.committed_edges", 0) > 0, "ts bintree: the tree's exact check passes, edges to committed transactions seen")
+
+        tree = ("bintree", "--set", "workload.n=100", "--set", "workload.prefill=1000", "--set", "workload.removes=50",
+                "--set", "workload.spread=1")
+        run(simtx, directory, "si_bintree", "--define", "cc=si", workload=tree, exit_code=1)  # write skew breaks the tree
+        for seed in range(1, 9):  # Linked List 2 at its size: every insert kept under SITM_TS
+            run(simtx, directory, "ts_ll2_seed%d" % seed, "--define", "cc=ts", "--seed", str(seed),
+                workload=("list", "--set", "workload.n=200"))
 
         s = run(simtx, directory, "si", "--define", "cc=si")
         check("sitm_cc.edges" not in s and total(s, "_tm.aborts_validation") > 0, "si: no tables, write-write aborts at the commit units")
