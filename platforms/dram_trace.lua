@@ -9,6 +9,7 @@
 -- The player runs on the DRAM clock so it can offer one request per cycle.
 
 clock("dram", { frequency_mhz = 924 })
+technology(include("technology/gtx480_40nm.lua")) -- the energy figures (docs/fidelity.md, Energy)
 
 block("player", "trace_player", {
     clock = "dram",

@@ -6,6 +6,7 @@
 
 clock("core", { frequency_mhz = 1400 })
 clock("memory", { frequency_mhz = 924 })
+technology(include("technology/gtx480_40nm.lua")) -- the energy figures (docs/fidelity.md, Energy)
 
 block("player", "trace_player", {
     clock = "core",

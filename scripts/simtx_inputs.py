@@ -379,4 +379,14 @@ def point_figures(data, source):
             field(entry, "value", "number", where)
         name = argument(key, where)
         figures[f"{name} ({unit})" if unit else name] = "" if value is None else value
+    # The energy section's totals (docs/fidelity.md, Energy), when the run was estimated.
+    energy = data.get("energy")
+    if isinstance(energy, dict) and energy.get("estimated") is True:
+        for key in ("total", "average_power", "energy_delay_product"):
+            entry = energy.get(key)
+            where = f"{source}: energy.{key}"
+            if not isinstance(entry, dict) or not isinstance(entry.get("unit"), str):
+                raise BadInput(f"{where}: expected an object with a value and a unit, got {shown(entry)}")
+            value = field(entry, "value", "number", where)
+            figures[f"energy {key} ({entry['unit']})"] = value
     return time_ps, figures, wall

@@ -10,6 +10,8 @@ struct simtx_observer {
     size_t stat_count, stat_capacity;
     simtx_probe_entry *probes;
     size_t probe_count, probe_capacity;
+    simtx_energy_entry *energy;
+    size_t energy_count, energy_capacity;
 };
 
 static void *grow(void *array, size_t *capacity, size_t count, size_t element_size)
@@ -47,6 +49,8 @@ void simtx_observer_destroy(simtx_observer *o)
     if (!o) return;
     for (size_t i = 0; i < o->stat_count; i++) free(o->stats[i].name);
     for (size_t i = 0; i < o->probe_count; i++) free(o->probes[i].name);
+    for (size_t i = 0; i < o->energy_count; i++) free(o->energy[i].name);
+    free(o->energy);
     free(o->stats);
     free(o->probes);
     free(o->prefix);
@@ -117,6 +121,15 @@ void simtx_observe_level_probe(simtx_observer *o, const char *name, const uint64
     probe->level_maximum = maximum;
 }
 
+void simtx_observe_energy(simtx_observer *o, const char *event, const uint64_t *count, const char *doc)
+{
+    if (!o) return;
+    o->energy = grow(o->energy, &o->energy_capacity, o->energy_count, sizeof *o->energy);
+    o->energy[o->energy_count++] = (simtx_energy_entry){full_name(o, event), count, doc ? doc : ""};
+}
+
+size_t simtx_observer_energy_count(const simtx_observer *o) { return o ? o->energy_count : 0; }
+const simtx_energy_entry *simtx_observer_energy(const simtx_observer *o, size_t i) { return &o->energy[i]; }
 size_t simtx_observer_stat_count(const simtx_observer *o) { return o ? o->stat_count : 0; }
 const simtx_stat_entry *simtx_observer_stat(const simtx_observer *o, size_t i) { return &o->stats[i]; }
 size_t simtx_observer_probe_count(const simtx_observer *o) { return o ? o->probe_count : 0; }

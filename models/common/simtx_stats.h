@@ -71,6 +71,17 @@ typedef struct simtx_probe_entry {
     uint64_t level_maximum; /* SIMTX_PROBE_LEVEL: 0 when unknown */
 } simtx_probe_entry;
 
+/* An energy event (docs/adding-a-design.md, Energy): something the block
+ * does whose energy the platform's technology file prices, named by the
+ * block ("read_hit") and counted by a counter of the block, usually one
+ * of its statistics. Not a statistic itself: it appears in the energy
+ * report (and `simtx describe`), not among the statistics. */
+typedef struct simtx_energy_entry {
+    char *name; /* "instance.event" */
+    const uint64_t *count;
+    const char *doc;
+} simtx_energy_entry;
+
 typedef struct simtx_observer simtx_observer;
 
 simtx_observer *simtx_observer_create(void);
@@ -90,11 +101,18 @@ void simtx_observe_enum_probe(simtx_observer *o, const char *name, const uint64_
 void simtx_observe_level_probe(simtx_observer *o, const char *name, const uint64_t *value, unsigned width,
                                uint64_t maximum, const char *doc);
 
+/* Names an energy event and the counter that counts it (it may also be
+ * registered as a statistic). The technology file gives its energy per
+ * count under "<block type>.<event>". */
+void simtx_observe_energy(simtx_observer *o, const char *event, const uint64_t *count, const char *doc);
+
 size_t simtx_observer_stat_count(const simtx_observer *o);
 const simtx_stat_entry *simtx_observer_stat(const simtx_observer *o, size_t index);
 size_t simtx_observer_probe_count(const simtx_observer *o);
 const simtx_probe_entry *simtx_observer_probe(const simtx_observer *o, size_t index);
 const simtx_stat_entry *simtx_observer_find_stat(const simtx_observer *o, const char *name);
+size_t simtx_observer_energy_count(const simtx_observer *o);
+const simtx_energy_entry *simtx_observer_energy(const simtx_observer *o, size_t index);
 
 /* JSON object members ("name": value,...) at the given indent, no braces. */
 void simtx_stats_write_json_members(const simtx_observer *o, FILE *out, int indent);

@@ -41,6 +41,8 @@ return function(options)
         after_l1 = true, before_l2 = true, before_dram = true, l1 = true, l2 = true, crossbar = true, clocks = true,
     })
     local spec = options.spec or include("../specs/gtx480.lua")
+    -- The spec's energy figures (a technology already declared is not declared again).
+    for _, t in ipairs(spec.technology or {}) do technology(t) end
     local cores = options.cores or define("cores", spec.cores)
     local lanes = options.lanes or define("lanes", spec.core.lanes)
     local scheduler = options.scheduler or define("scheduler", spec.core.scheduler)

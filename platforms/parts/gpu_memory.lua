@@ -46,6 +46,8 @@ return function(options)
         error("gpu_memory: cores must be a number of at least 1, got " .. tostring(options.cores), 2)
     end
     local spec = options.spec or include("../specs/gtx480.lua")
+    -- The spec's energy figures (a technology already declared is not declared again).
+    for _, t in ipairs(spec.technology or {}) do technology(t) end
     local cores = options.cores
     local partitions = spec.address_map.partitions
     local interleave = spec.address_map.interleave

@@ -18,6 +18,11 @@
 return {
     name = "agpm",
 
+    -- The energy figures: the AGPM paper gives none; the GTX480-class 40 nm
+    -- technology for the GPU (an approximation: AGPM's GPU is a later,
+    -- smaller node) and PCM for the NVM (docs/fidelity.md, Energy).
+    technology = { include("../technology/gtx480_40nm.lua"), include("../technology/nvm_pcm.lua") },
+
     -- MHz. Table IV: cores "1.8GHz", interconnect "1.4GHz", memory
     -- controller "1.2GHz"; L2: not in the table, the interconnect's.
     clocks = { core = 1800, icnt = 1400, l2 = 1400, memory = 1200, nvm = 1200, commit = 700 },

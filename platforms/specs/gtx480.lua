@@ -21,6 +21,10 @@
 return {
     name = "gtx480",
 
+    -- The energy figures (docs/fidelity.md, Energy): a 40 nm GTX480-class
+    -- technology, and PCM for the platforms with persistent memory.
+    technology = { include("../technology/gtx480_40nm.lua"), include("../technology/nvm_pcm.lua") },
+
     -- MHz. Tables: "Core/Interconnect/Memory clock 1400/1400/924 MHz",
     -- "Commit Unit Clock 700 MHz"; L2: not in the tables, half the core clock
     -- as in the earlier platforms.

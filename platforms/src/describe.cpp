@@ -92,6 +92,11 @@ void describe_block(const simtx_block_info *info, FILE *out)
         const simtx_stat_entry *e = simtx_observer_stat(core.observer, i);
         std::fprintf(out, "  %-26s %-9s %-12s %s\n", std::strchr(e->name, '.') + 1, stat_kind_name(e->kind), e->unit, e->doc);
     }
+    std::fprintf(out, "\nenergy events (priced by the platform's technology file; docs/fidelity.md, Energy)\n");
+    for (size_t i = 0; i < simtx_observer_energy_count(core.observer); i++) {
+        const simtx_energy_entry *e = simtx_observer_energy(core.observer, i);
+        std::fprintf(out, "  %-26s %s\n", std::strchr(e->name, '.') + 1, e->doc);
+    }
     std::fprintf(out, "\nprobes (for --vcd)\n");
     for (size_t i = 0; i < simtx_observer_probe_count(core.observer); i++) {
         const simtx_probe_entry *p = simtx_observer_probe(core.observer, i);
@@ -121,6 +126,13 @@ void describe_block_markdown(const simtx_block_info *info, FILE *out)
     for (size_t i = 0; i < simtx_observer_probe_count(core.observer); i++) {
         const simtx_probe_entry *p = simtx_observer_probe(core.observer, i);
         std::fprintf(out, "| `%s` | %u | %s | %s |\n", std::strchr(p->name, '.') + 1, p->width, probe_shown_as(p).c_str(), p->doc);
+    }
+    if (simtx_observer_energy_count(core.observer)) {
+        std::fprintf(out, "\n### Energy events\n\n| event | description |\n| --- | --- |\n");
+        for (size_t i = 0; i < simtx_observer_energy_count(core.observer); i++) {
+            const simtx_energy_entry *e = simtx_observer_energy(core.observer, i);
+            std::fprintf(out, "| `%s` | %s |\n", std::strchr(e->name, '.') + 1, e->doc);
+        }
     }
     std::fprintf(out, "<!-- end of generated section -->\n");
 }

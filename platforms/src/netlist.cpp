@@ -560,6 +560,22 @@ int lua_address_map(lua_State *L)
     });
 }
 
+// technology(T): the figures the energy report prices the blocks' energy
+// events with (technology.hpp); T is what a technology file returns.
+int lua_technology(lua_State *L)
+{
+    return guarded(L, [&] {
+        loader &state = *loader_of(L);
+        source_location at = where(L);
+        try {
+            read_technology(L, 1, state.result.technology);
+        } catch (const std::runtime_error &e) {
+            fail_at(at, e.what());
+        }
+        return 0;
+    });
+}
+
 // The message handler of the top-level run: appends to an error the chain
 // of netlist lines that led to it, innermost first: each line that called a
 // part's function ("called from") or included a file ("included from").
@@ -744,7 +760,8 @@ netlist load_netlist(const std::string &file, const netlist_options &options)
         lua_setglobal(L, unsafe);
     }
     const std::pair<const char *, lua_CFunction> api[] = {{"clock", lua_clock}, {"block", lua_block}, {"connect", lua_connect},
-                                                          {"address_map", lua_address_map}, {"define", lua_define}, {"include", lua_include}};
+                                                          {"address_map", lua_address_map}, {"define", lua_define}, {"include", lua_include},
+                                                          {"technology", lua_technology}};
     for (const auto &[name, function] : api) {
         lua_pushlightuserdata(L, &state);
         lua_pushboolean(L, false); // define and include: the top file's scope (none)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "simtx_block.h"
+#include "technology.hpp"
 
 namespace simtx {
 
@@ -98,6 +99,7 @@ struct netlist {
     std::vector<clock_domain> clocks;
     std::vector<instance> instances;
     std::vector<binding> bindings;
+    struct technology technology; // technology(T) calls: the energy figures (technology.hpp)
 
     const clock_domain &clock_of(const instance &inst) const;
 };

@@ -140,6 +140,7 @@ platform::platform(const netlist &net, const run_options &options)
     if (!options.vcd_file.empty()) open_waveforms();
     show_progress_ = options.progress || isatty(STDERR_FILENO);
     summary_ = std::make_unique<run_summary>(net, observer_.get());
+    energy_ = std::make_unique<energy_report>(net, observer_.get());
     provenance_ = std::make_unique<provenance>(options.record, net.files);
     started_ = std::chrono::steady_clock::now();
 }
@@ -147,6 +148,7 @@ platform::platform(const netlist &net, const run_options &options)
 void platform::begin_launch(const std::string &kernel, const std::string &shape)
 {
     summary_->begin_launch(kernel, shape, sc_core::sc_time_stamp().value());
+    energy_->begin_launch(kernel, sc_core::sc_time_stamp().value());
 }
 
 platform::~platform()
@@ -558,6 +560,8 @@ void platform::write_json(FILE *out, double wall_seconds, const std::string &err
     simtx_stats_write_json_members(observer_.get(), out, 6);
     std::fprintf(out, "    }\n  },\n  \"summary\": ");
     summary_->write_json(out, sc_core::sc_time_stamp().value());
+    std::fprintf(out, ",\n  \"energy\": ");
+    energy_->write_json(out, sc_core::sc_time_stamp().value());
     std::fprintf(out, ",\n  \"host\": {\n");
     std::fprintf(out, "    \"wall_seconds\": %.6f,\n    \"simulated_seconds_per_wall_second\": %.6g,\n", wall_seconds,
                  wall_seconds > 0 ? simulated_s / wall_seconds : 0.0);
@@ -575,6 +579,7 @@ void platform::write_text(FILE *out, double wall_seconds, const std::string &err
     std::fprintf(out, "simtx %s%s%s, seed %llu%s\n", net_.file.c_str(), options_.record.workload.empty() ? "" : ", workload ",
                  options_.record.workload.c_str(), static_cast<unsigned long long>(options_.seed), error.empty() ? "" : " (partial: the run failed)");
     summary_->write_text(out, sc_core::sc_time_stamp().value());
+    energy_->write_text(out, sc_core::sc_time_stamp().value());
     if (options_.stats_detail) {
         std::fprintf(out, "statistics of every block\n");
         simtx_stats_write_text(observer_.get(), out);

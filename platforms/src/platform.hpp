@@ -11,6 +11,7 @@
 
 #include "block_sc.hpp"
 #include "crash_injection.hpp"
+#include "energy_report.hpp"
 #include "gtkw_view.hpp"
 #include "netlist.hpp"
 #include "output_file.hpp"
@@ -106,6 +107,7 @@ class platform {
     bool show_progress_ = false;
     std::string crash_message_; // empty: no power failure (yet)
     std::unique_ptr<run_summary> summary_;   // after the modules: it reads their statistics
+    std::unique_ptr<energy_report> energy_;  // likewise: it reads their energy events
     std::unique_ptr<provenance> provenance_;
     std::chrono::steady_clock::time_point started_; // for the progress line's elapsed time
 };

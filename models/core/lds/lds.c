@@ -167,6 +167,9 @@ static void *lds_create(const void *params, const simtx_env *env, char *error, s
     simtx_observe_counter(o, "address_errors", &l->stats.address_errors, "requests", "requests with a lane outside its window or misaligned");
     simtx_observe_counter(o, "command_errors", &l->stats.command_errors, "requests", "requests with an op, size or beat layout the LDS does not serve");
     simtx_observe_counter(o, "refused", &l->stats.refused, "beats", "first beats refused because queue_depth requests were held");
+    simtx_observe_energy(o, "request", &l->stats.requests, "a request's crossbar and bank-conflict logic");
+    simtx_observe_energy(o, "lane", &l->stats.lane_accesses, "an active lane's 32-bit bank access");
+    simtx_observe_energy(o, "conflict_cycle", &l->stats.bank_conflict_cycles, "a replay cycle for a bank conflict");
     simtx_observe_level_probe(o, "held", &l->probes.held, 16, 0, "requests held");
     simtx_observe_probe(o, "conflict_degree", &l->probes.conflict_degree, 8, "bank cycles of the latest request");
     return l;

@@ -150,6 +150,8 @@ static void *ldst_unit_create(const void *params, const simtx_env *env, char *er
     simtx_observe_counter(o, "command_errors", &u->stats.command_errors, "requests", "requests with an op, size or beat layout the unit does not serve");
     simtx_observe_counter(o, "memory_errors", &u->stats.memory_errors, "requests", "requests the memory side answered with an error");
     simtx_observe_counter(o, "refused", &u->stats.refused, "messages", "arrivals refused for want of room: first beats, TM messages, memory responses");
+    simtx_observe_energy(o, "request", &u->stats.memory_requests, "a coalesced request sent to the memory side (coalescer, MSHR-free queueing)");
+    simtx_observe_energy(o, "lane", &u->stats.lane_accesses, "an active lane's address through the coalescer");
     simtx_observe_level_probe(o, "in_flight", &u->probes.in_flight, 16, 0, "requests held");
     return u;
 }

@@ -167,6 +167,9 @@ struct simt_core {
         uint64_t issues_by_active_lanes[MAX_LANES + 1];
         double ipc, simd_efficiency, achieved_occupancy; /* derived at finish */
     } stats;
+    /* Energy events (simtx_observe_energy): active lanes issued per
+     * instruction class; warp_instructions counts the issues. */
+    uint64_t energy_lanes[RV_CLASS_FLOAT + 1];
     struct {
         uint64_t active_warps, issued, stall_reason, pending_memory;
     } probes;

@@ -379,6 +379,7 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
     /* A full warp needs no count (popcount is a library call on baseline x86-64). */
     unsigned active = mask == c->full_mask ? c->lanes : (unsigned)__builtin_popcountll(mask);
     c->stats.thread_instructions += active;
+    c->energy_lanes[cls] += active;
     c->stats.issues_by_active_lanes[active]++;
     if (tx_client_active(w->tx)) w->tx->attempt_instructions += active;
     w->next_issue = now + 1;

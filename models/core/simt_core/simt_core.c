@@ -151,6 +151,17 @@ static void *simt_core_create(const void *params, const simtx_env *env, char *er
     simtx_observe_counter(o, "local_accesses", &c->stats.local_accesses, "instructions", "local-memory (stack) load/store instructions");
     simtx_observe_counter(o, "constant_loads", &c->stats.constant_loads, "instructions", "loads served by the core's constant path: read-only data in the code window and the argument block");
     simtx_observe_counter(o, "barriers", &c->stats.barriers, "barriers", "CTA barriers completed");
+    /* Energy: each issue (fetch, decode, scheduling, operand collection) and
+     * each active lane by the class of its instruction. */
+    simtx_observe_energy(o, "warp_issue", &c->stats.warp_instructions, "a warp instruction issued (fetch, decode, schedule, operands)");
+    static const char *const lane_events[RV_CLASS_FLOAT + 1][2] = {
+        {"alu_lane", "an integer ALU lane"}, {"mul_lane", "an integer multiply lane"}, {"div_lane", "an integer divide lane"},
+        {"branch_lane", "a branch lane"}, {"jump_lane", "a jump lane"}, {"load_lane", "a load lane (address and register write)"},
+        {"store_lane", "a store lane"}, {"atomic_lane", "an atomic lane"}, {"csr_lane", "a CSR access lane"},
+        {"barrier_lane", "a barrier lane"}, {"exit_lane", "an exit lane"}, {"fence_lane", "a fence lane"},
+        {"tx_lane", "a transaction-instruction lane"}, {"illegal_lane", "an illegal instruction's lane"},
+        {"float_lane", "a single-precision floating-point lane"}};
+    for (unsigned k = 0; k <= RV_CLASS_FLOAT; k++) simtx_observe_energy(o, lane_events[k][0], &c->energy_lanes[k], lane_events[k][1]);
     simtx_observe_histogram(o, "active_lanes", &c->stats.active_lanes, "lanes", "active lanes per issued warp instruction");
     simtx_observe_real(o, "ipc", &c->stats.ipc, "instructions/cycle", "thread instructions per busy cycle (GPGPU-Sim's gpu_ipc, per core)");
     simtx_observe_real(o, "simd_efficiency", &c->stats.simd_efficiency, "", "active lanes per warp instruction over lanes per warp");

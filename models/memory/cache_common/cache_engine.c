@@ -144,6 +144,12 @@ cache *cache_create(const cache_config *config, const simtx_env *env, char *erro
     simtx_observe_counter(o, "fences", &c->stats.fences, "requests", "FENCE requests answered");
     simtx_observe_counter(o, "invalidations", &c->stats.invalidations, "lines", "lines dropped by invalidating fences (kernel boundaries)");
     simtx_observe_counter(o, "error_responses", &c->stats.error_responses, "responses", "responses with an error status");
+    simtx_observe_energy(o, "lookup", &c->stats.accesses, "a request's tag lookup and control");
+    simtx_observe_energy(o, "hit", &c->stats.hits, "a data-array access serving a hit");
+    simtx_observe_energy(o, "miss", &c->stats.misses, "a line allocated (tag write, MSHR)");
+    simtx_observe_energy(o, "fill_byte", &c->stats.fill_bytes, "a byte written into the data array by a fill");
+    simtx_observe_energy(o, "writeback_byte", &c->stats.writeback_bytes, "a dirty byte read out for a write-back");
+    simtx_observe_energy(o, "atomic", &c->stats.atomics, "an atomic executed on a cached line");
     simtx_observe_average(o, "mshr_occupancy_mean", &c->stats.mshr_occupancy.average, "entries", "MSHRs in use, averaged over time");
     simtx_observe_real(o, "hit_rate", &c->stats.hit_rate, "", "hits / (hits + misses + sector misses + hit_reserved)");
     simtx_observe_level_probe(o, "mshr_occupancy", &c->probes.mshr_occupancy, 16, 0, "MSHRs in use");

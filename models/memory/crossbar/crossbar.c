@@ -408,6 +408,8 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
         simtx_observe_counter(o, name, &x->stats[k].flits, "flits", "flits sent on this network's output links");
         snprintf(name, sizeof name, "%s_arbitration_losses", network_names[k]);
         simtx_observe_counter(o, name, &x->stats[k].arbitration_losses, "packets", "ready packets that lost their output to another input");
+        snprintf(name, sizeof name, "%s_flit", network_names[k]);
+        simtx_observe_energy(o, name, &x->stats[k].flits, "a flit through the switch and across the die");
     }
     simtx_observe_counter(o, "address_errors", &x->address_errors, "requests", "requests no partition owns, answered with an address error");
     for (unsigned i = 0; i < n; i++) {

@@ -146,6 +146,17 @@ __attribute__((noinline)) static void observe_command(dram_controller *c, dram_c
     }
 }
 
+/* A bank opened or closed at now: the active-standby time (energy) runs
+ * while any bank is open. */
+static void track_open_banks(dram_controller *c, bool opened, uint64_t now)
+{
+    if (opened) {
+        if (c->energy.open_banks++ == 0) c->energy.open_since = now;
+    } else if (--c->energy.open_banks == 0) {
+        c->energy.active_cycles += now - c->energy.open_since;
+    }
+}
+
 __attribute__((always_inline)) /* into the cycle: once per command */
 static inline void issue(dram_controller *c, dram_command command, uint64_t now)
 {
@@ -154,7 +165,9 @@ static inline void issue(dram_controller *c, dram_command command, uint64_t now)
     c->plan.valid = false;
     if (command.kind == DRAM_CMD_ACT || command.kind == DRAM_CMD_PRE || command.kind == DRAM_CMD_COPY_ACT) {
         const dram_bank_timing *b = &c->state.banks[command.bank];
+        bool was_open = c->open_row[command.bank] != NO_OPEN_ROW;
         c->open_row[command.bank] = b->open ? b->row : NO_OPEN_ROW;
+        if (b->open != was_open) track_open_banks(c, b->open, now);
         summarise_bank(c, command.bank);
     }
     /* A copy made field by field only here, so that the command itself
@@ -851,6 +864,10 @@ void dram_controller_finish(void *core, uint64_t now)
 {
     dram_controller *c = core;
     if (c->sleeping) catch_up_refresh(c, now); /* the refreshes owed since it fell asleep */
+    if (c->energy.open_banks) { /* banks still open: their time so far */
+        c->energy.active_cycles += now - c->energy.open_since;
+        c->energy.open_since = now;
+    }
     if (now) {
         c->stats.activates_per_kilocycle = (double)c->stats.commands[DRAM_CMD_ACT] * 1000.0 / (double)now;
         c->stats.bus_utilisation =

@@ -175,6 +175,20 @@ static void register_observations(dram_controller *c)
     simtx_observe_real(o, "activates_per_kilocycle", &c->stats.activates_per_kilocycle, "ACT/1000 cycles", "activates per 1000 DRAM clocks over the run");
     simtx_observe_real(o, "bus_utilisation", &c->stats.bus_utilisation, "fraction", "data-bus busy cycles over the run");
     simtx_observe_real(o, "row_hit_rate", &c->stats.row_hit_rate, "fraction", "row hits over requests served");
+    /* Energy: the device's commands and active time, priced from its currents
+     * (simtx_energy.h); the controller's own work per request, and the I/O. */
+    simtx_observe_energy(o, "act", &c->stats.commands[DRAM_CMD_ACT], "an ACT (row activation)");
+    simtx_observe_energy(o, "pre", &c->stats.commands[DRAM_CMD_PRE], "a PRE (bank precharge)");
+    simtx_observe_energy(o, "rd", &c->stats.commands[DRAM_CMD_RD], "a RD burst");
+    simtx_observe_energy(o, "wr", &c->stats.commands[DRAM_CMD_WR], "a WR burst");
+    simtx_observe_energy(o, "ref", &c->stats.commands[DRAM_CMD_REF], "an all-bank REF");
+    simtx_observe_energy(o, "copy_act", &c->stats.commands[DRAM_CMD_COPY_ACT], "a RowClone FPM second activate");
+    simtx_observe_energy(o, "transfer", &c->stats.commands[DRAM_CMD_TRANSFER], "a RowClone PSM TRANSFER (a burst between banks)");
+    simtx_observe_energy(o, "active_cycle", &c->energy.active_cycles, "a clock with a bank open (active over precharged standby)");
+    simtx_observe_energy(o, "read_request", &c->stats.reads, "a read through the controller (queue, FR-FCFS scheduling)");
+    simtx_observe_energy(o, "write_request", &c->stats.writes, "a write through the controller");
+    simtx_observe_energy(o, "io_read_byte", &c->stats.bytes_read, "a byte across the data I/O, read (termination and drivers: not in the IDDs)");
+    simtx_observe_energy(o, "io_write_byte", &c->stats.bytes_written, "a byte across the data I/O, written");
     static const char *const bank_states[] = {"idle", "row_open", "refreshing", "rowclone_copy"};
     /* DRAM_CMD_ order after "none" (0: no command yet), twice: bit 3
      * toggles at each command (dram_controller.c, show_command). */

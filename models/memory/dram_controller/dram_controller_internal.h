@@ -172,6 +172,13 @@ struct dram_controller {
         simtx_average queue_occupancy;
         double activates_per_kilocycle, bus_utilisation, row_hit_rate;
     } stats;
+    /* Energy (simtx_observe_energy): the clocks with at least one bank open
+     * (the device draws its active-standby current then), closed up to
+     * open_since at each last close and at finish. */
+    struct {
+        uint64_t active_cycles, open_since;
+        unsigned open_banks;
+    } energy;
 
     dram_controller_params params;
     dram_address_map map;

@@ -63,6 +63,8 @@ static void *memory_create(const void *params, const simtx_env *env, char *error
     simtx_observe_counter(o, "atomics", &m->stats.atomics, "requests", "atomic read-modify-writes served (32-bit)");
     simtx_observe_counter(o, "bytes_read", &m->stats.bytes_read, "bytes", "bytes read");
     simtx_observe_counter(o, "bytes_written", &m->stats.bytes_written, "bytes", "bytes written");
+    simtx_observe_energy(o, "read_byte", &m->stats.bytes_read, "a byte read (the fixed-latency memory stands for a DRAM channel)");
+    simtx_observe_energy(o, "write_byte", &m->stats.bytes_written, "a byte written");
     simtx_observe_counter(o, "address_errors", &m->stats.address_errors, "requests", "requests outside [base, base+size)");
     simtx_observe_counter(o, "command_errors", &m->stats.command_errors, "requests", "requests with an unsupported op");
     simtx_observe_average(o, "queue_occupancy", &m->stats.queue_occupancy, "requests", "requests held, sampled at each arrival");

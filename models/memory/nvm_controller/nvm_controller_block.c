@@ -107,6 +107,10 @@ static void observe(nvm_controller *c, simtx_observer *o)
                           "CLEAN_LINE and FLUSH_LINE answered at once (no cache above held the line dirty)");
     simtx_observe_counter(o, "wpq_full_stalls", &c->stats.wpq_full_stalls, "stalls", "writes refused because the WPQ was full (once per refused write)");
     simtx_observe_counter(o, "wpq_full_cycles", &c->stats.wpq_full_cycles, "cycles", "cycles a refused write waited for a WPQ entry");
+    simtx_observe_energy(o, "read_request", &c->stats.reads, "a read through the controller (queue, WPQ search)");
+    simtx_observe_energy(o, "wpq_insert", &c->stats.writes, "a write entered into the WPQ (its SRAM and address CAM)");
+    simtx_observe_energy(o, "media_read", &c->stats.media_reads, "a read of the media");
+    simtx_observe_energy(o, "media_write", &c->stats.media_writes, "a WPQ entry written to the media");
     simtx_observe_counter(o, "address_errors", &c->stats.address_errors, "requests", "requests over SIMTX_MSG_MAX_DATA or crossing a 128-byte block");
     simtx_observe_counter(o, "command_errors", &c->stats.command_errors, "requests", "atomics (the L2 executes them), answered with a command error");
     simtx_observe_histogram(o, "read_latency", &c->stats.read_latency, "cycles", "arrival to response ready, reads");

@@ -103,6 +103,7 @@ static void *router_create(const void *params, const simtx_env *env, char *error
     simtx_observe_counter(o, "requests", &r->stats.requests, "messages", "requests forwarded");
     simtx_observe_counter(o, "responses", &r->stats.responses, "messages", "responses forwarded");
     simtx_observe_counter(o, "flits", &r->stats.flits, "flits", "link cycles used, all ports");
+    simtx_observe_energy(o, "flit", &r->stats.flits, "a link cycle used (a flit through the router)");
     simtx_observe_counter(o, "address_errors", &r->stats.address_errors, "requests", "requests no output owns, answered with an address error");
     simtx_observe_counter(o, "arbitration_losses", &r->stats.arbitration_losses, "messages", "ready heads that lost their output to another port");
     for (unsigned i = 0; i < r->port_count; i++) {

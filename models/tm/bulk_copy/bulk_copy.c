@@ -108,6 +108,8 @@ static void *bulk_copy_create(const void *params, const simtx_env *env, char *er
     simtx_observe_counter(o, "row_copies", &b->stats.row_copies, "copies", "ROW_COPY done (the DRAM controller's row_copies_fpm/psm say how)");
     simtx_observe_counter(o, "bytes_copied", &b->stats.bytes, "bytes", "bytes copied in DRAM (row_bytes per ROW_COPY)");
     simtx_observe_counter(o, "passed", &b->stats.passed, "requests", "requests passed through to the L2");
+    simtx_observe_energy(o, "row_copy", &b->stats.row_copies, "a ROW_COPY issued (the DRAM energy of the copy is the controller's)");
+    simtx_observe_energy(o, "pass", &b->stats.passed, "a request passed through to the L2");
     simtx_observe_counter(o, "stalls_copy_depth", &b->stats.stalls_depth, "cycles", "cycles a row waited because copy_queue_depth ROW_COPYs were in flight");
     simtx_observe_histogram(o, "copy_cycles", &b->stats.copy_cycles, "cycles", "VERSION_COPY arrival to its answer");
     simtx_observe_histogram(o, "row_copy_latency", &b->stats.row_copy_latency, "cycles", "ROW_COPY issue to its answer (L2 write-backs, then the DRAM copy)");

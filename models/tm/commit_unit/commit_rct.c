@@ -57,6 +57,7 @@ static void *rct_create(const commit_unit_params *p, const commit_notify_env *en
     simtx_observe_counter(o, "cat_updates", &r->stats.updates, "entries", "conflict-address updates sent to the cores (a word's first or last reader or writer)");
     simtx_observe_counter(o, "cat_update_messages", &r->stats.messages, "messages", "notify broadcasts carrying them");
     simtx_observe_counter(o, "cat_update_bytes", &r->stats.bytes, "bytes", "their payload, 4 bytes per entry");
+    simtx_observe_energy(o, "rct_insert", &r->stats.inserts, "a reference count table update (EA/PG)");
     simtx_observe_average(o, "rct_occupancy", &r->stats.occupancy, "entries", "reference count table entries in use, sampled at each change");
     simtx_observe_level_probe(o, "rct_occupancy", &r->occupancy_probe, 16, 0, "reference count table entries in use");
     return r;

@@ -222,6 +222,12 @@ static void *commit_unit_create(const void *params, const simtx_env *env, char *
     simtx_observe_counter(o, "window_stalls", &u->stats.window_stalls, "cycles", "cycles no waiting TM message could be taken in (full outputs, no free group)");
     simtx_observe_counter(o, "held_beyond_max", &u->stats.held_beyond_max, "messages", "most messages for IDs past the window held aside at once");
     simtx_observe_counter(o, "output_stalls", &u->stats.output_stalls, "cycles", "cycles an issue found its output queue full");
+    simtx_observe_energy(o, "read_log_entry", &u->stats.read_entries, "a read-log entry written into the unit's log storage");
+    simtx_observe_energy(o, "write_log_entry", &u->stats.write_entries, "a write-log entry written into the unit's log storage");
+    simtx_observe_energy(o, "validation", &u->stats.validations, "a validation: log entry read and value compared (the L2 read is the L2's)");
+    simtx_observe_energy(o, "commit_write", &u->stats.commit_writes, "a write-back issued from the write log");
+    simtx_observe_energy(o, "lwt_query", &u->stats.lwt_queries, "a last-written-time table lookup (temporal conflict detection)");
+    simtx_observe_energy(o, "cid_request", &u->stats.cid_requests, "a commit ID handed out");
     simtx_observe_histogram(o, "validation_latency", &u->stats.validation_latency, "cycles", "TM_LOG_DONE complete to outcome sent");
     simtx_observe_histogram(o, "commit_latency", &u->stats.commit_latency, "cycles", "decision received to write-back acknowledged");
     simtx_observe_histogram(o, "hazard_latency", &u->stats.hazard_latency, "cycles", "TM_LOG_DONE complete to hazard detection done (in-order wait included)");

@@ -319,6 +319,12 @@ static void *tm_unit_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_counter(o, "pauses", &u->stats.pauses, "accesses", "transactional accesses that paused lanes (each makes one Paused entry on the core)");
     simtx_observe_counter(o, "lanes_paused", &u->stats.paused_lanes, "lanes", "lanes paused, summed over the pauses");
     simtx_observe_counter(o, "resumes", &u->stats.resumes, "events", "TX_RESUME events (paused lanes running again; equals pauses once the warps finish)");
+    simtx_observe_energy(o, "tx_load", &u->stats.tx_loads, "a transactional load's search of the logs");
+    simtx_observe_energy(o, "tx_store", &u->stats.tx_stores, "a transactional store written into the write log");
+    simtx_observe_energy(o, "log_byte", &u->stats.log_bytes, "a byte of log read out to the commit units");
+    simtx_observe_energy(o, "cat_lookup", &u->stats.cat_lookups, "a conflict address table lookup (Early-Abort and Pause-and-Go)");
+    simtx_observe_energy(o, "cat_update", &u->stats.cat_updates, "a conflict address table update");
+    simtx_observe_energy(o, "message", &u->stats.messages, "a TM protocol request made");
     simtx_observe_histogram(o, "read_set", &u->stats.read_set, "words", "read-log entries per committed transaction");
     simtx_observe_histogram(o, "write_set", &u->stats.write_set, "words", "write-log entries per committed transaction");
     simtx_observe_histogram(o, "aborts_per_tx", &u->stats.aborts_per_tx, "aborts", "aborts before each committed transaction");

@@ -176,6 +176,9 @@ static void *vit_create(const void *params, const simtx_env *env, char *error, s
     simtx_observe_counter(o, "held_accesses", &v->stats.held_accesses, "requests", "accesses (and CLOSEs behind them) that waited for their region's S2 version (copy or free slot)");
     simtx_observe_counter(o, "hold_cycles", &v->stats.hold_cycles, "cycles", "cycles with at least one access waiting for an S2 version");
     simtx_observe_counter(o, "overflows", &s->overflows, "events", "creation-time overflows (every version but the newest invalidated)");
+    simtx_observe_energy(o, "access", &v->stats.accesses, "an access's lookup in the version index table");
+    simtx_observe_energy(o, "acquire", &s->acquires, "a snapshot acquired (reference count up)");
+    simtx_observe_energy(o, "release", &s->releases, "a snapshot released (reference count down)");
     static const char *const average_names[VIT_STATE_COUNT] = {"", "versions_s1", "versions_s2", "versions_s3", "versions_s4"};
     static const char *const average_docs[VIT_STATE_COUNT] = {"", "versions in S1 (copying), mean over time", "versions in S2 (writable), mean over time",
                                                               "versions in S3 (readable), mean over time", "versions in S4 (recycled), mean over time"};
