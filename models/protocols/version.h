@@ -154,7 +154,27 @@
  *   Each commit unit (commit_unit version_close, the unit just above its
  *   partition's slice) sends CLOSE (address VERSION_ALL_REGIONS) with T =
  *   its newest retired ID whenever IDs retire: every write-back of IDs up
- *   to T has been acknowledged by then. It holds an ACQUIRE whose ts is
+ *   to T has been acknowledged by then.
+ *
+ *   VERSION BOUNDARIES ARE EXACT. The slice puts every write it receives
+ *   before a CLOSE into the version that CLOSE makes S3 (a write waiting
+ *   for its region's S2 is held in order, and so is a CLOSE behind it), so
+ *   the version closed at T holds exactly the IDs <= T only if no write-back
+ *   of an ID above T reaches the slice before CLOSE(T). A commit unit
+ *   writes several IDs back at once (IDs start in order, later ones before
+ *   earlier ones are acknowledged), so its versions slot gates write-back:
+ *   when IDs retire while a later ID is already writing, T becomes that
+ *   later ID (the fence), no ID above the fence starts writing back, and
+ *   CLOSE(fence) goes once the fence retires (bounded: only
+ *   acknowledgements of issued writes are awaited). Chosen over a slice
+ *   that stamps writes with their commit ID and keeps later IDs out of the
+ *   version being closed: that slice would need a second writable version
+ *   (the next S2 is not copied yet while S2 closes) or a buffer of every
+ *   early write with no bound, and the paper's own order (§5, step 6: the
+ *   warp's write-back finishes, then S2 -> S3, then the next version's
+ *   writes) is the closer waiting. The cost is write-back pipelining across
+ *   a boundary (the stall is the fence ID's acknowledgement latency). It
+ *   holds an ACQUIRE whose ts is
  *   above its last CLOSE's T and passes it after the CLOSE that covers it,
  *   so the slice has closed every ID up to ts when it pins. A snapshot is
  *   thus a prefix of the commit order: the IDs up to the latest CLOSE at

@@ -745,6 +745,57 @@ static void version_close(void)
     tm_system_release(&sys);
 }
 
+/* Issue 27: a version closed at commit point P holds exactly the write-backs
+ * of IDs <= P. IDs 1..6 are decided together, so a later ID's write-back is
+ * issued while an earlier ID waits for its acknowledgement (the L2 answers
+ * after 5 cycles): no CLOSE may follow a later ID's write (the slice would
+ * put it into the version closed at P) nor precede an earlier ID's. The
+ * write values are the commit IDs. */
+static void version_boundary_exact(void)
+{
+    const char *const on[] = {"version_close=true", NULL};
+    tm_system sys;
+    tm_system_init(&sys, 1, 5, on);
+    for (uint32_t c = 1; c <= 6; c++) {
+        tm_entry w[2] = {{0x1000 + 8 * c, c}, {0x1004 + 8 * c, c}};
+        send_logs(&sys, c, NULL, 0, w, 2, c * 1000);
+    }
+    simtx_msg a = tm_make(SIMTX_OP_VERSION_ACQUIRE, 0x40, 0, 6, 900); /* passes once a CLOSE covers ID 6 */
+    tm_system_send(&sys, &a);
+    tm_system_run(&sys, 100);
+    for (uint32_t c = 1; c <= 6; c++) decide(&sys, 0x1000, c, true, c * 1000 + 100);
+    tm_system_run(&sys, 300);
+    for (uint32_t c = 1; c <= 6; c++) CHECK(tm_system_response(&sys, c * 1000 + 100) != NULL);
+    CHECK(tm_system_response(&sys, 900) != NULL);
+    CHECK_EQUAL(commit_unit_retire_cid(sys.nodes[0].unit), 7);
+    unsigned closes = 0, writes = 0;
+    uint64_t last_close = 0;
+    for (size_t i = 0; i < sys.l2_log.count; i++) {
+        const simtx_msg *m = &sys.l2_log.items[i].msg;
+        if (m->op == SIMTX_OP_WRITE) {
+            uint32_t c;
+            memcpy(&c, m->data, 4);
+            CHECK(c > last_close); /* not a write of a version already closed */
+            writes++;
+        } else if (m->op == SIMTX_OP_VERSION_CLOSE) {
+            for (size_t j = 0; j < i; j++) { /* every earlier write is of an ID <= the point */
+                uint32_t c;
+                memcpy(&c, sys.l2_log.items[j].msg.data, 4);
+                if (sys.l2_log.items[j].msg.op == SIMTX_OP_WRITE && c > m->aux)
+                    CHECK_EQUAL(c, m->aux); /* fails: a later ID's write inside the version closed at aux */
+            }
+            CHECK(m->aux > last_close);
+            last_close = m->aux;
+            closes++;
+        }
+    }
+    CHECK_EQUAL(writes, 12);
+    CHECK(closes >= 2); /* the boundary fence stalls write-back, it does not end closing */
+    CHECK_EQUAL(last_close, 6);
+    CHECK(tm_system_failure(&sys) == NULL);
+    tm_system_release(&sys);
+}
+
 int main(void)
 {
     commit_and_abort();
@@ -760,6 +811,7 @@ int main(void)
     passthrough();
     temporal_conflict_detection();
     version_close();
+    version_boundary_exact();
     coalesced_messages();
     coalesced_done_and_decision();
     intra_group_conflict();

@@ -35,7 +35,7 @@ static const simtx_param_spec commit_unit_param_specs[] = {
     {"rct_entries", SIMTX_PARAM_INT, "3072", "entries", 1, 1 << 24, NULL, "reference count table entries, words (notify = rct; EA/PG: 3072, 15 KB)", PARAM(rct_entries)},
     {"rct_ways", SIMTX_PARAM_INT, "8", "ways", 1, 64, NULL, "its associativity; a full set leaves a new word uncounted (no update is sent for it)", PARAM(rct_ways)},
     {"notify_batch_cycles", SIMTX_PARAM_INT, "8", "cycles", 0, 1 << 20, NULL, "the longest an update waits for others to share its broadcast: fewer, fuller broadcasts against staler tables (EA/PG: updates reach the cores within 5-25 cycles)", PARAM(notify_batch_cycles)},
-    {"version_close", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "SI-TM (protocols/version.h): once IDs retire here, VERSION_CLOSE at the newest retired ID goes downstream to the partition's VIT slice, and a VERSION_ACQUIRE passes only once a CLOSE covers its timestamp", PARAM(version_close)},
+    {"version_close", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "SI-TM (protocols/version.h): once IDs retire here, VERSION_CLOSE at the newest retired ID goes downstream to the partition's VIT slice, before any later ID's write-back (write-back waits at a fence for it), and a VERSION_ACQUIRE passes only once a CLOSE covers its timestamp", PARAM(version_close)},
     {"skip_validation_check", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL, "TEST ONLY: validation ignores changed values (a deliberately broken commit unit)", PARAM(skip_validation_check)},
 };
 
@@ -829,6 +829,8 @@ static void issue_stage(commit_unit *u, uint64_t now)
             u->activity++;
         }
         if (s->state != COMMIT_SLOT_COMMITTING) break;
+        /* The versions slot may hold it at a version boundary; validation goes on. */
+        if (!s->writeback_issued && s->writes.count && !u->versions->may_write_back(u->versions_state, s->cid)) break;
         while (budget && s->writeback_issued < s->writes.count) {
             const tm_entry *e = &s->writes.entries[s->writeback_issued];
             if (!issue_downstream(u, SIMTX_OP_WRITE, OWN_ID(OWN_WRITEBACK, s->cid, s->writeback_issued), e, now))

@@ -4,9 +4,14 @@
  *
  *   none   nothing (every design without versioned memory)
  *   close  once IDs retire, VERSION_CLOSE at the newest retired ID goes
- *          downstream; a VERSION_ACQUIRE for a later timestamp is held
- *          until a CLOSE covers it, so a slice never serves a snapshot
- *          whose IDs have not all been written back here. */
+ *          downstream, but only when no later ID's write-back has gone
+ *          before it: when one has, the slot fences write-back at the
+ *          newest ID already writing (later IDs wait) and closes there once
+ *          it retires, so the version closed at P holds exactly the writes
+ *          of IDs <= P (version.h, VERSION BOUNDARIES). A VERSION_ACQUIRE
+ *          for a later timestamp is held until a CLOSE covers it, so a
+ *          slice never serves a snapshot whose IDs have not all been
+ *          written back here. */
 #ifndef SIMTX_COMMIT_VERSIONS_H
 #define SIMTX_COMMIT_VERSIONS_H
 
@@ -30,6 +35,10 @@ typedef struct commit_versions {
     void (*destroy)(void *self);
     /* A pass-through request: true when the policy keeps it, to send later. */
     bool (*hold)(void *self, const simtx_msg *msg);
+    /* Before the first write-back of commit ID `cid` goes downstream (IDs
+     * start in order): true lets it, and the policy counts cid as writing
+     * from then on; false holds it (and so every later ID) this cycle. */
+    bool (*may_write_back)(void *self, uint32_t cid);
     /* Each cycle, after retirement (`newest`: the newest ID retired here).
      * True when it sent something. */
     bool (*retired)(void *self, uint32_t newest, uint64_t now);
