@@ -159,6 +159,11 @@ typedef struct gpu_serializability_report {
     bool replayed;                        /* replayed in commit-ID order, consistent */
     bool snapshots_checked;               /* the snapshot-isolation checker passed */
     uint64_t edges_wr, edges_ww, edges_rw; /* its dependency graph */
+    /* Reads of transactions validated at commit that did not come from their
+     * snapshot (harmless to the result, but the snapshot was not one), and
+     * the first of them. */
+    uint64_t validated_torn_reads;
+    char torn_note[320];
 } gpu_serializability_report;
 bool gpu_serializability_finish(gpu_serializability *check, gpu_serializability_report *report);
 /* Drops a check on an error path (no verdict; recording off). NULL is allowed. */

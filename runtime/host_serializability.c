@@ -194,6 +194,8 @@ static const char *check_snapshots(gpu_serializability *check, si_check *checker
     report->edges_wr = counts->edges_wr;
     report->edges_ww = counts->edges_ww;
     report->edges_rw = counts->edges_rw;
+    report->validated_torn_reads = counts->validated_torn_reads;
+    if (si_check_note(checker)) snprintf(report->torn_note, sizeof report->torn_note, "%s", si_check_note(checker));
     if (error) return error;
     report->snapshots_checked = true;
     return NULL;

@@ -23,8 +23,10 @@
  * A transaction whose reads were validated by value at commit (KILO/Warp
  * TM's commit units) read, in value, the state just before its commit ID,
  * so the graph places its reads there (value validation admits A-B-A
- * histories that a snapshot placement would call cyclic); its snapshot, if
- * it took one, is still checked by (i). A read-only transaction committed
+ * histories that a snapshot placement would call cyclic). Its reads are
+ * still checked against its snapshot, but a mismatch there only counts
+ * (validated_torn_reads, the first one kept as si_check_note): validation
+ * made it harmless, yet it shows a snapshot that was not one. A read-only transaction committed
  * without a commit ID has no writes; give it its snapshot point.
  *
  *   si_check *c = si_check_create(read_initial, context);
@@ -62,6 +64,7 @@ typedef enum si_check_mode {
 typedef struct si_check_counts {
     uint64_t transactions, reads, writes;
     uint64_t edges_wr, edges_ww, edges_rw; /* (iii) only */
+    uint64_t validated_torn_reads;         /* validated reads that did not come from their snapshot */
 } si_check_counts;
 
 typedef struct si_check si_check;
@@ -81,6 +84,8 @@ bool si_check_add(si_check *check, const si_check_tx *tx);
 const char *si_check_run(si_check *check, si_check_mode mode, si_check_memory_reader read_final, void *context);
 
 const si_check_counts *si_check_get_counts(const si_check *check);
+/* The first validated read that did not come from its snapshot, or NULL. */
+const char *si_check_note(const si_check *check);
 
 #ifdef __cplusplus
 }
