@@ -11,6 +11,7 @@ foreach(case
     "graphcut2|graphcut|vertices=90,edges=270,threads=32|graphcut: 90 vertices contracted to 2 by 32 threads: 88 merges"
     "vacation1|vacation|n=64,relations=64,user=0,queries=2|vacation: 64 operations \\(0% reservations\\).*tables and red-black trees consistent"
     "vacation2|vacation|n=64,relations=128,customers=5,user=100,queries=4|vacation: 64 operations \\(100% reservations\\): [1-9][0-9]* reserved.*tables and red-black trees consistent"
+    "vacation_mixed|vacation|n=96,relations=32,customers=16,user=50,per_thread=3,queries=3|vacation: 288 operations \\(50% reservations\\): [1-9][0-9]* reserved, [0-9]+ refused, [1-9][0-9]* cancelled; items [1-9][0-9]* added.*tables and red-black trees consistent"
     "ll1|list|n=50|list: 50 keys inserted \\(traversal in the transaction\\)"
     "bt2|bintree|n=64,prefill=256,removes=32,spread=1|bintree: 32 keys inserted, prefilled keys removed"
     "rbt1|rbt|n=64,prefill=256,removes=32|rbt: 256 prefilled, 32 inserted, 32 removed; 256 keys remain in order"
