@@ -54,3 +54,8 @@ add_test(NAME sitm_check_versioned_broken_validation COMMAND ${tm_expect} --exit
          -- $<TARGET_FILE:simtx> run platforms/gtx480_warptm_versioned.lua --define cores=3 --define broken=true --workload write_skew
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(sitm_check_versioned_broken_validation PROPERTIES ENVIRONMENT SC_COPYRIGHT_MESSAGE=DISABLE)
+# write_skew over seeds 1..8 (check_write_skew.py): value validation keeps
+# Warp TM on versioned memory serializable, the checker finds no cycle.
+add_test(NAME sitm_check_write_skew_seeds_versioned COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_write_skew.py
+         $<TARGET_FILE:simtx> platforms/gtx480_warptm_versioned.lua --expect pass -- --define cores=3 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(sitm_check_write_skew_seeds_versioned PROPERTIES ENVIRONMENT SC_COPYRIGHT_MESSAGE=DISABLE)
