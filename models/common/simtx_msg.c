@@ -38,6 +38,9 @@ const simtx_op_info simtx_op_infos[256] = {
     [SIMTX_OP_VERSION_CLOSE]   = {"version_close",  SIMTX_FAMILY_VERSION, false, false, false, false, true},
     [SIMTX_OP_VERSION_COPY]    = {"version_copy",   SIMTX_FAMILY_VERSION, false, false, false, false, true},
     [SIMTX_OP_PEER]            = {"peer",           SIMTX_FAMILY_PEER,     true,  true,  false, false, true},
+    [SIMTX_OP_SI_BEGIN]        = {"si_begin",       SIMTX_FAMILY_TM_SI,    false, false, false, false, true},
+    [SIMTX_OP_SI_ACCESS]       = {"si_access",      SIMTX_FAMILY_TM_SI,    true,  true,  false, false, true},
+    [SIMTX_OP_SI_END]          = {"si_end",         SIMTX_FAMILY_TM_SI,    false, false, false, false, true},
     [SIMTX_OP_COUNT ... 255]   = {"unknown",        SIMTX_FAMILY_COUNT,    false, false, false, false, true},
 };
 
@@ -55,6 +58,7 @@ const simtx_family_info simtx_family_infos[SIMTX_FAMILY_COUNT] = {
     [SIMTX_FAMILY_TX]       = {"transaction event", false},
     [SIMTX_FAMILY_VERSION]  = {"versioned memory",  true},
     [SIMTX_FAMILY_PEER]     = {"peer request",      false},
+    [SIMTX_FAMILY_TM_SI]    = {"SI concurrency control", true},
 };
 
 unsigned simtx_core_path_families(void)

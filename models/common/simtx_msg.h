@@ -56,6 +56,11 @@ typedef enum simtx_op {
     SIMTX_OP_VERSION_CLOSE,    /* S2 -> S3 at creation time aux; response aux = handle base */
     SIMTX_OP_VERSION_COPY,     /* VIT -> bulk copy: copy a version, address -> aux, size bytes */
     SIMTX_OP_PEER,        /* partition-side block -> a block elsewhere, answered (peer.h) */
+    /* SI-TM's concurrency control: tm_unit <-> the Writer Table, Reader List
+     * and timestamp table (models/protocols/sitm.h). */
+    SIMTX_OP_SI_BEGIN,  /* transactions start: timestamp entries (held while a table overflows) */
+    SIMTX_OP_SI_ACCESS, /* reads and writes of running transactions; response: a verdict per entry */
+    SIMTX_OP_SI_END,    /* transactions ended (aux: the committed lanes): their entries go */
     SIMTX_OP_COUNT
 } simtx_op;
 
@@ -74,6 +79,7 @@ typedef enum simtx_op_family {
     SIMTX_FAMILY_TX,       /* core <-> tm_unit transaction events (tx.h) */
     SIMTX_FAMILY_VERSION,  /* versioned memory: VIT slices and bulk copy units (version.h) */
     SIMTX_FAMILY_PEER,     /* between partition-side blocks over a peer network (peer.h) */
+    SIMTX_FAMILY_TM_SI,    /* SI-TM's concurrency control (sitm.h) */
     SIMTX_FAMILY_COUNT
 } simtx_op_family;
 

@@ -128,6 +128,19 @@
  *     write-back acknowledgement) comes when every committing ID of the
  *     range has been written back here.
  *
+ * WRITE-WRITE VALIDATION (SI-TM, ISCA'17 section 5)
+ *
+ *   Under snapshot isolation a transaction sends no read log. Its core's
+ *   write_set commit sends, in its place, one read entry per word it writes
+ *   at the partition, whose value is the attempt's snapshot point S (every
+ *   ID up to S is in its snapshot). A commit unit with validation =
+ *   write_write treats them so: hazard detection waits, as for reads, until
+ *   the last older live writer of each word retired; validation then fails
+ *   the ID when the last ID whose write of the word was written back there
+ *   is above S (committed after the snapshot: first committer wins). No L2
+ *   reads. The entries cost as read entries (8 bytes each): the paper's
+ *   commit units need the snapshot point too, and do not say how it travels.
+
  * HELD REQUESTS AND DEADLOCK FREEDOM
  *
  *   TM_LOG_DONE, TM_DECISION and TM_LWT_QUERY are answered late, so they are

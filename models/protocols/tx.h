@@ -263,7 +263,9 @@ static inline uint64_t tx_verdict_lanes(const simtx_msg *response)
 enum { TX_ROLLBACK_TIMEOUT, TX_ROLLBACK_FAULT };
 
 /* TX_ABORT's causes (aux). */
-enum { TX_ABORT_EARLY, TX_ABORT_WRITER_CONFLICT, TX_ABORT_LOCAL_CONFLICT };
+enum { TX_ABORT_EARLY, TX_ABORT_WRITER_CONFLICT, TX_ABORT_LOCAL_CONFLICT,
+       TX_ABORT_LOOP,     /* SI-TM: the access would close a dependency loop (protocols/sitm.h) */
+       TX_ABORT_OVERFLOW  /* SI-TM: a Writer Table, Reader List or timestamp overflow */ };
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,8 @@
 --               (SI-TM's snapshot reads, models/tm/tm_unit)
 --   precommit   more tm_unit pre-commit checks, run before the mode's own,
 --               e.g. { "snapshot_ro" } (SI-TM's read-only commit)
+--   commit      the tm_units' commit policy instead of the mode's (per_tx
+--               for kilo, coalesced for warp), e.g. "write_set" (SI-TM)
 --   before_l2   more blocks between each commit unit and its L2 slice (a
 --               hook as parts/gpu_memory.lua's, or options.lua's chain of
 --               several): e.g. SI-TM's tables, which see the commit units'
@@ -55,7 +57,7 @@ local check = parts.check
 return function(options)
     options = check("tm_lazy", options, {
         mode = true, spec = true, tokens = true, tcd = true, ea = true, pg = true, broken = true, params = true, clock = true, prefix = true,
-        before_l2 = true, filters = true, precommit = true,
+        before_l2 = true, filters = true, precommit = true, commit = true,
     })
     local mode = options.mode
     if mode ~= "kilo" and mode ~= "warp" and mode ~= "ideal" then
@@ -141,7 +143,7 @@ return function(options)
     local function core_side(core, socket)
         local unit = socket:gsub("%.ldst$", "") .. "_tm"
         block(unit, "tm_unit", {
-            clock = "core", commit = mode == "warp" and "coalesced" or "per_tx",
+            clock = "core", commit = options.commit or (mode == "warp" and "coalesced" or "per_tx"),
             precommit = #precommit > 0 and table.concat(precommit, ",") or "none",
             partitions = partitions, interleave = interleave, conflict_table = spec.tm.conflict_table,
             filters = table.concat(filters, ",") ~= "" and table.concat(filters, ",") or "none",

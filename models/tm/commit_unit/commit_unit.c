@@ -30,7 +30,7 @@ static const simtx_param_spec commit_unit_param_specs[] = {
     {"lwh_ways", SIMTX_PARAM_INT, "4", "ways", 1, 64, NULL, "last-writer history associativity; an eviction makes later misses conservative", PARAM(lwh_ways)},
     {"lwt_entries", SIMTX_PARAM_INT, "2048", "entries", 1, 1 << 24, NULL, "last-written-time table entries, 128-byte blocks (temporal conflict detection)", PARAM(lwt_entries)},
     {"lwt_subarrays", SIMTX_PARAM_INT, "4", "ways", 1, 64, NULL, "last-written-time table subarrays (ways)", PARAM(lwt_subarrays)},
-    {"validation", SIMTX_PARAM_ENUM, "values", "", 0, 0, "values|ideal", "values: KILO TM's value-based validation reading the L2; ideal: validation without L2 reads or bandwidth limits, exact unbounded histories", PARAM(validation)},
+    {"validation", SIMTX_PARAM_ENUM, "values", "", 0, 0, "values|ideal|write_write", "values: KILO TM's value-based validation reading the L2; ideal: validation without L2 reads or bandwidth limits, exact unbounded histories; write_write: SI-TM's, the written words only against IDs committed after the snapshot (first committer wins; the core's write_set commit)", PARAM(validation)},
     {"notify", SIMTX_PARAM_ENUM, "none", "", 0, 0, "none|rct", "none: nothing is sent to the cores; rct: EA/PG's reference count table, each word's first and last reader or writer among committing transactions broadcast to the cores' conflict address tables (notify socket)", PARAM(notify)},
     {"rct_entries", SIMTX_PARAM_INT, "3072", "entries", 1, 1 << 24, NULL, "reference count table entries, words (notify = rct; EA/PG: 3072, 15 KB)", PARAM(rct_entries)},
     {"rct_ways", SIMTX_PARAM_INT, "8", "ways", 1, 64, NULL, "its associativity; a full set leaves a new word uncounted (no update is sent for it)", PARAM(rct_ways)},
@@ -93,7 +93,7 @@ struct commit_unit {
 /* ---- creation ---- */
 
 /* The validation policies, by their `validation` parameter value. */
-static const commit_validation *const validations[] = {&commit_validation_values, &commit_validation_ideal};
+static const commit_validation *const validations[] = {&commit_validation_values, &commit_validation_ideal, &commit_validation_write_write};
 
 static const commit_validation *validation_named(const char *name)
 {
@@ -835,7 +835,7 @@ static void issue_stage(commit_unit *u, uint64_t now)
                 return;
             }
             if (evicted) u->stats.lwt_evictions++;
-            if (!u->validation->written_back(u->validation_state, e)) {
+            if (!u->validation->written_back(u->validation_state, s->cid, e)) {
                 fail(u, "out of memory for the committed values of %s validation", u->validation->name);
                 return;
             }

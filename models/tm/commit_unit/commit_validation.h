@@ -7,8 +7,8 @@
  *           compared with the value the transaction saw (validate_values.c).
  *   ideal   the upper bound of gtx480_idealtm: no L2 reads, no per-cycle
  *           limits, tables that grow instead of evicting (validate_ideal.c).
- *
- * SI-TM will add write_write (write-write conflicts only). */
+ *   write_write  SI-TM: the written words only, first committer wins
+ *           (validate_write_write.c; the core's write_set commit). */
 #ifndef SIMTX_COMMIT_VALIDATION_H
 #define SIMTX_COMMIT_VALIDATION_H
 
@@ -41,12 +41,13 @@ typedef struct commit_validation {
     bool (*validate)(void *self, commit_slot *s, uint64_t *budget, uint64_t now);
     /* The L2 answered validation read `index` of s with value. */
     void (*read_returned)(void *self, commit_slot *s, uint32_t index, uint32_t value);
-    /* A committed write was issued to the L2; false when out of memory. */
-    bool (*written_back)(void *self, const tm_entry *entry);
+    /* A committed write of ID cid was issued to the L2; false when out of memory. */
+    bool (*written_back)(void *self, uint32_t cid, const tm_entry *entry);
 } commit_validation;
 
 extern const commit_validation commit_validation_values;
 extern const commit_validation commit_validation_ideal;
+extern const commit_validation commit_validation_write_write;
 
 /* A word's value differs from the one the transaction saw. */
 static inline void commit_validation_mismatch(const commit_validation_env *env, commit_slot *s)

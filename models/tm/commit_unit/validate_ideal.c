@@ -92,7 +92,7 @@ static void ideal_read_returned(void *self, commit_slot *s, uint32_t index, uint
     (void)self, (void)s, (void)index, (void)value; /* it reads nothing */
 }
 
-static bool ideal_written_back(void *self, const tm_entry *entry)
+static bool ideal_written_back(void *self, uint32_t cid, const tm_entry *entry)
 {
     return ideal_store(self, entry->address / 4, entry->value);
 }

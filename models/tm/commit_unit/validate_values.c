@@ -33,7 +33,7 @@ static void values_read_returned(void *self, commit_slot *s, uint32_t index, uin
     if (index < s->reads.count && value != s->reads.entries[index].value) commit_validation_mismatch(self, s);
 }
 
-static bool values_written_back(void *self, const tm_entry *entry)
+static bool values_written_back(void *self, uint32_t cid, const tm_entry *entry)
 {
     (void)self, (void)entry;
     return true;

@@ -16,13 +16,13 @@
 #define PARAM(field) offsetof(tm_unit_params, field)
 
 static const simtx_param_spec tm_unit_param_specs[] = {
-    {"commit", SIMTX_PARAM_ENUM, "per_tx", "", 0, 0, "per_tx|coalesced",
-     "how logs and decisions travel: per transaction (KILO TM) or warp-coalesced (Warp TM)", PARAM(commit)},
+    {"commit", SIMTX_PARAM_ENUM, "per_tx", "", 0, 0, "per_tx|coalesced|write_set",
+     "how logs and decisions travel: per transaction (KILO TM), warp-coalesced (Warp TM), or per transaction without the read log (SI-TM: the written words with the snapshot point instead, for the commit units' write_write validation; needs the snapshot filter)", PARAM(commit)},
     {"precommit", SIMTX_PARAM_STRING, "none", "", 0, 0, NULL,
-     "checks before commit IDs, run in the order given: none, or a comma-separated list of tcd (KILO TM's temporal conflict detection: read-only transactions commit here when no block they read was written from their read stamp on), intra_warp (Warp TM's intra-warp conflict check), early_abort (EA/PG's Early-Abort: lanes whose logs hit the conflict address table abort before sending them) and snapshot_ro (SI-TM: read-only transactions commit here on their snapshot, without validation; needs the snapshot filter)",
+     "checks before commit IDs, run in the order given: none, or a comma-separated list of tcd (KILO TM's temporal conflict detection: read-only transactions commit here when no block they read was written from their read stamp on), intra_warp (Warp TM's intra-warp conflict check), early_abort (EA/PG's Early-Abort: lanes whose logs hit the conflict address table abort before sending them) and snapshot_ro (SI-TM: read-only transactions commit here on their snapshot, without validation; needs the snapshot filter) and sitm_wait (SI-TM: TX_COMMIT waits for every SI_ACCESS answer, lanes a verdict named fail; needs the sitm filter)",
      PARAM(precommit)},
     {"filters", SIMTX_PARAM_STRING, "", "", 0, 0, NULL,
-     "access filters run on every transactional access, comma-separated: none, or pause_and_go (EA/PG's Pause-and-Go: lanes whose word hits the conflict address table pause until the warp's running attempt ends), snapshot (SI-TM: every transactional load reads the snapshot acquired at TX_BEGIN from the VIT slices)",
+     "access filters run on every transactional access, comma-separated: none, or pause_and_go (EA/PG's Pause-and-Go: lanes whose word hits the conflict address table pause until the warp's running attempt ends), snapshot (SI-TM: every transactional load reads the snapshot acquired at TX_BEGIN from the VIT slices), sitm (SI-TM: every word read or written is reported to the Writer Table, Reader List and timestamp table, protocols/sitm.h; lanes a verdict names abort)",
      PARAM(filters)},
     {"partitions", SIMTX_PARAM_INT, "6", "", 1, 64, NULL, "memory partitions, each with a commit unit (the crossbar's)", PARAM(partitions)},
     {"interleave", SIMTX_PARAM_INT, "256", "bytes", 4, 1 << 30, NULL, "bytes per partition chunk (the crossbar's interleave)", PARAM(interleave)},
@@ -43,6 +43,9 @@ static const simtx_param_spec tm_unit_param_specs[] = {
     {"notify_clock_ratio", SIMTX_PARAM_DOUBLE, "1", "", 0.001, 1000, NULL,
      "EA/PG: this block's cycles per cycle of the commit units' clock, whose cycle numbers the notifications carry (cat_update_latency)",
      PARAM(notify_clock_ratio)},
+    {"sitm_warps", SIMTX_PARAM_INT, "2", "warps", 1, 64, NULL,
+     "sitm: transactional warps of the core that hold SI-TM transaction IDs at once (ID = (core x sitm_warps + slot) x 32 + lane; Table 2: 2 per core, 960 IDs)",
+     PARAM(sitm_warps)},
     {"record", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL,
      "record every committed transaction's reads and writes for the serializability oracle", PARAM(record)},
 };
@@ -59,12 +62,12 @@ static const simtx_socket_spec tm_unit_sockets[] = {
     {"tx_events", SIMTX_SOCKET_INITIATOR, NULL, "unsolicited tx.h events to the core (TX_ABORT, tx.h 6); needed when a filter may abort lanes", true},
 };
 
-static const tmu_commit_policy *const commit_policies[] = {&tmu_commit_per_tx, &tmu_commit_coalesced};
+static const tmu_commit_policy *const commit_policies[] = {&tmu_commit_per_tx, &tmu_commit_coalesced, &tmu_commit_write_set};
 static const tmu_precommit *const precommit_checks[] = {&tmu_precommit_tcd, &tmu_precommit_intra_warp, &tmu_precommit_early_abort,
-                                                        &tmu_precommit_snapshot_ro};
+                                                        &tmu_precommit_snapshot_ro, &tmu_precommit_sitm_wait};
 _Static_assert(sizeof precommit_checks / sizeof precommit_checks[0] <= TMU_MAX_PRECOMMIT,
                "u->precommit holds each check once: TMU_MAX_PRECOMMIT must cover them all");
-static const tmu_filter *const access_filters[] = {&tmu_filter_pause_and_go, &tmu_filter_snapshot};
+static const tmu_filter *const access_filters[] = {&tmu_filter_pause_and_go, &tmu_filter_snapshot, &tmu_filter_sitm};
 #define MAX_EXTRA_FILTERS 4
 static const tmu_filter *extra_filters[MAX_EXTRA_FILTERS];
 
@@ -191,7 +194,9 @@ static void register_causes(tmu *u)
 static bool choose_policies(tmu *u, const tm_unit_params *p, char *error, size_t error_size)
 {
     /* A slot joins the unit once its state exists: destroy frees only those. */
-    const tmu_commit_policy *commit = strcmp(p->commit, "coalesced") == 0 ? commit_policies[1] : commit_policies[0];
+    const tmu_commit_policy *commit = commit_policies[0];
+    for (size_t i = 0; i < sizeof commit_policies / sizeof commit_policies[0]; i++)
+        if (strcmp(p->commit, commit_policies[i]->name) == 0) commit = commit_policies[i];
     if (commit->create && !commit->create(&u->commit_state, u, 0, error, error_size)) return false;
     u->commit = commit;
     char name[64];

@@ -27,6 +27,7 @@ typedef struct tm_unit_params {
     int64_t cat_ports;         /* its lookups per cycle */
     int64_t pauses_per_lane;   /* Pause-and-Go: pauses of a lane per attempt (0: unlimited) */
     double notify_clock_ratio; /* EA/PG: its cycles per cycle of the notifying commit units */
+    int64_t sitm_warps;        /* SI-TM: warps per core holding transaction IDs */
     bool record;               /* keep the commit records */
 } tm_unit_params;
 

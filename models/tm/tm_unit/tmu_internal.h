@@ -17,7 +17,7 @@
 #include "tx.h"
 
 #define TMU_MAX_LANES 64
-#define TMU_MAX_PRECOMMIT 4 /* each check at most once */
+#define TMU_MAX_PRECOMMIT 5 /* each check at most once */
 #define TMU_MAX_FILTERS 4
 #define TMU_MAX_CAUSES 8 /* abort causes the slots name */
 
@@ -102,6 +102,7 @@ typedef struct tmu_warp {
     simtx_msg commit_event;    /* the TX_COMMIT being answered (header only) */
     uint32_t precommit_resume; /* the pre-commit stage after the running check */
     uint64_t committing;       /* lanes at TX_COMMIT */
+    uint64_t committed;        /* while the attempt_ended hooks run after a commit: its committed lanes (else 0) */
     uint32_t unresolved;       /* committing lanes still waiting for the commit units */
     uint64_t commit_start;
     uint32_t in_flight;        /* transactional requests not yet answered */
@@ -200,7 +201,8 @@ typedef struct tmu_filter {
     /* TX_COMMIT of `lanes`, before the pre-commit checks: the attempt loads
      * nothing more (validation reads are the commit units'). */
     void (*commit_started)(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now);
-    /* The warp's attempt ended (committed, rolled back or aborted) for `lanes`. */
+    /* The warp's attempt ended (committed, rolled back or aborted) for
+     * `lanes`; those of them that committed are in the warp's `committed`. */
     void (*attempt_ended)(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now);
 } tmu_filter;
 
@@ -223,12 +225,15 @@ void tmu_slot_warps_free(void *s);
 
 extern const tmu_commit_policy tmu_commit_per_tx;    /* tmu_commit_per_tx.c */
 extern const tmu_commit_policy tmu_commit_coalesced; /* tmu_commit_coalesced.c */
+extern const tmu_commit_policy tmu_commit_write_set; /* tmu_commit_per_tx.c */
 extern const tmu_precommit tmu_precommit_tcd;        /* tmu_tcd.c */
 extern const tmu_precommit tmu_precommit_intra_warp; /* tmu_intra_warp.c */
 extern const tmu_precommit tmu_precommit_early_abort; /* tmu_early_abort.c */
 extern const tmu_precommit tmu_precommit_snapshot_ro; /* tmu_snapshot_commit.c */
 extern const tmu_filter tmu_filter_pause_and_go;     /* tmu_pause.c */
 extern const tmu_filter tmu_filter_snapshot;         /* tmu_snapshot.c */
+extern const tmu_filter tmu_filter_sitm;             /* tmu_sitm.c */
+extern const tmu_precommit tmu_precommit_sitm_wait;  /* tmu_sitm.c */
 
 /* A filter from outside the unit's own list (a testbench's), chosen by name
  * in `filters` like the others; register before creating the unit. False

@@ -1,0 +1,180 @@
+/* SI-TM's concurrency-control protocol (Chen, Peng, Irving, ISCA'17 §4-5):
+ * the tm_unit beside each core and the concurrency-control block
+ * (models/tm/sitm_cc) that holds the Writer Table, the Scalable Reader List
+ * and the logical timestamp table. Its ops form the SI concurrency-control
+ * family of the op property table (simtx_op_info_of; docs/protocols.md).
+ *
+ * PLACEMENT. One sitm_cc block, in partition 0's before_l2 chain (after the
+ * commit unit and the VIT slice), serves every SITM message at address
+ * SITM_CC_ADDRESS; the family crosses the core's memory path, so the
+ * messages travel through the ldst_unit, the L1 and the crossbar like the
+ * lazy-TM protocol's, and the commit unit and the VIT slice pass them on.
+ * The paper puts the Writer Table and the Reader List "on the same level as
+ * the L2" and does not place the timestamp table (Figure 11 is not in the
+ * text). Holding all three in one place keeps every post-dating step local:
+ * a write's readers and a read's writer are post-dated where they are found,
+ * with no partition-to-partition path (the baseline GPU has none, section
+ * 5). The price is one hot spot instead of six slices: its throughput
+ * (`entries_per_cycle`, `edges_per_cycle`) and latency are parameters, and
+ * the tables have the paper's total capacities (3000 WT entries, 87,856 SRL
+ * entries, 1024 timestamp entries).
+ *
+ * TRANSACTION IDS. A running transaction has a 10-bit ID (at most 1024, the
+ * Reader List's limit): the tm_unit of core c gives the lanes of its k-th
+ * transactional warp slot IDs (c * warp_slots + k) * lanes + lane (960 on
+ * the GTX480: 15 cores x 2 warps x 32 lanes). An ID is reused only after its
+ * transaction's SI_END was answered.
+ *
+ * ORDER OF EVENTS (one attempt of a warp's lanes)
+ *
+ *   1. SI_BEGIN (tm_unit -> sitm_cc) at TX_BEGIN, before the attempt runs:
+ *      transaction_id = the ID of lane 0 of the warp (lane l: + l),
+ *      lane_mask = the attempt's lanes. The block starts their timestamp
+ *      entries (CTS = clock + 1, PDTS unset: lts_postdate.h). After a table
+ *      refused an entry (section 4.3) new transactions wait until every
+ *      running one ended, and then run one at a time (the response starts
+ *      only the message's lowest lane) until one ended alone: the paper's
+ *      rule (abort and wait until space is freed) livelocks when a warp's
+ *      lanes overflow together and retry together. While a timestamp reset
+ *      is pending new transactions wait too. Response: status OK, aux = the
+ *      lanes started; the tm_unit aborts the others at their first access
+ *      (SITM_OVERFLOW) and they retry.
+ *   2. SI_ACCESS (tm_unit -> sitm_cc) for every transactional access of the
+ *      attempt, sent when the unit serves it (overlapped with the access):
+ *      data = up to 16 entries of 8 bytes {uint32 word address, uint16 ID,
+ *      uint8 kind (SITM_READ, SITM_WRITE), uint8 verdict (0 in requests)}
+ *      (sitm_get_entry, sitm_append_entry). For a
+ *      read the block adds the ID to the word's reader list and post-dates
+ *      the edge reader -> writer when the word has a running writer, and,
+ *      when a writer that committed after the reader began replaced the word
+ *      (a stale read), reader -> that first committed writer; for a
+ *      write it claims the word in the Writer Table (single writer: when
+ *      another running transaction owns it, the NEW writer gets
+ *      SITM_SINGLE_WRITER) and post-dates reader -> writer for every running
+ *      reader of the word and for its committed readers (their largest
+ *      final timestamp). Committed transactions are known by their final
+ *      timestamps (a per-word history of the last 4 committed writers, and
+ *      the committed readers' largest timestamp), since their entries left
+ *      the tables at their SI_END. A table without room answers SITM_OVERFLOW; a
+ *      post-dating that closes a loop, SITM_LOOP (the accessing transaction
+ *      aborts: its entries stay until its SI_END); a timestamp past its
+ *      width, SITM_OVERFLOW, and every running transaction becomes doomed
+ *      (section 4.3: all abort, the timestamps restart): their later entries
+ *      are answered SITM_OVERFLOW at once, new SI_BEGINs are held, and once
+ *      every doomed transaction sent SI_END the table restarts at 0. A
+ *      doomed transaction that accesses nothing more may still commit: every
+ *      edge it has was post-dated before the overflow, and no transaction
+ *      started after the reset can reach it. The response: the request's
+ *      entries, each with its verdict (SITM_OK ...) in its last byte
+ *      (sitm_entry.verdict), so that it names its own transactions. An entry
+ *      of an ID that is not running (its SI_END overtook it) is answered
+ *      SITM_OVERFLOW and counted stale.
+ *      SITM_Oracle (section 6: an exact dependency graph, no single-writer
+ *      rule, no cost) is not built; it would be a second loop policy of
+ *      the block answering SITM_LOOP exactly when an edge closes a cycle.
+ *   3. The tm_unit commits the attempt only once every SI_ACCESS it sent is
+ *      answered (section 4.3: every timestamp update a transaction starts
+ *      finishes before it commits); lanes answered with a verdict other than
+ *      SITM_OK are doomed and fail there (causes single_writer, loop,
+ *      overflow), as do lanes an SI_BEGIN did not start. The paper aborts
+ *      them at once; the tm_unit dooms them lazily (tmu_sitm.c says why).
+ *   4. SI_END (tm_unit -> sitm_cc) once the attempt ended for `lane_mask`:
+ *      transaction_id as in SI_BEGIN, aux = the lanes that committed. The
+ *      block drops the lanes' Writer Table and Reader List entries (it
+ *      keeps, per ID, the words it entered: the hardware clears by ID) and
+ *      applies AtCommitOrAbort (a committed entry becomes a fixed point at
+ *      its CTS). Response: status OK, once done; the unit sends the warp's
+ *      next SI_BEGIN only after it.
+ *
+ * FIELDS
+ *
+ *   address         SITM_CC_ADDRESS (partition 0)
+ *   transaction_id  SI_BEGIN, SI_END: the ID of lane 0 of the warp
+ *   lane_mask       SI_BEGIN, SI_END: the lanes
+ *   aux             SI_END: the committed lanes
+ *   data            SI_ACCESS and its response: the entries (response: with verdicts)
+ *   core, warp      the sender (statistics)
+ *
+ * COSTS
+ *
+ *   Each message one request and one response on the crossbars (8 bytes
+ *   per entry, 1 byte per verdict). The block takes `entries_per_cycle`
+ *   entries per cycle (a table access each) and `edges_per_cycle`
+ *   post-datings per cycle (a timestamp table access for each end); a
+ *   response leaves `latency` cycles after its last entry was served.
+ *   SI_END drops one entry per entry-cycle.
+ *
+ * DEADLOCK RULES
+ *
+ *   SI_ACCESS and SI_END never wait for anything but the block's own
+ *   bandwidth. A held SI_BEGIN waits for entries to be freed, which only
+ *   SI_END does, and SI_END never waits for a BEGIN; a running attempt that
+ *   needs an entry is refused at once (SITM_OVERFLOW) and aborts, so every
+ *   running transaction ends without the held ones. The block holds any
+ *   number of SI_BEGINs (at most one per warp slot) without refusing other
+ *   messages. A transaction whose own entries fill its set can never run:
+ *   the block fails the run naming it (wt_table.h).
+ */
+#ifndef SIMTX_SITM_H
+#define SIMTX_SITM_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "simtx_msg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SITM_CC_ADDRESS UINT64_C(0) /* in partition 0 */
+#define SITM_ENTRY_BYTES 8
+#define SITM_MAX_ENTRIES (SIMTX_MSG_MAX_DATA / SITM_ENTRY_BYTES) /* 16 */
+#define SITM_MAX_IDS 1024
+
+enum { SITM_READ = 0, SITM_WRITE = 1 };
+
+/* Verdicts (SI_ACCESS's response bytes). */
+enum { SITM_OK = 0, SITM_SINGLE_WRITER, SITM_LOOP, SITM_OVERFLOW, SITM_VERDICTS };
+
+typedef struct sitm_entry {
+    uint32_t word; /* a word address (byte address / 4) */
+    uint16_t id;
+    uint8_t kind;  /* SITM_READ, SITM_WRITE */
+    uint8_t verdict; /* responses: SITM_OK ... */
+} sitm_entry;
+
+static inline unsigned sitm_entry_count(const simtx_msg *msg) { return msg->size / SITM_ENTRY_BYTES; }
+
+static inline sitm_entry sitm_get_entry(const simtx_msg *msg, unsigned k)
+{
+    sitm_entry e;
+    memcpy(&e.word, msg->data + k * SITM_ENTRY_BYTES, 4);
+    memcpy(&e.id, msg->data + k * SITM_ENTRY_BYTES + 4, 2);
+    e.kind = msg->data[k * SITM_ENTRY_BYTES + 6];
+    e.verdict = msg->data[k * SITM_ENTRY_BYTES + 7];
+    return e;
+}
+
+static inline void sitm_set_verdict(simtx_msg *msg, unsigned k, uint8_t verdict)
+{
+    msg->data[k * SITM_ENTRY_BYTES + 7] = verdict;
+}
+
+/* Appends an entry; returns 0 when the message is full. */
+static inline int sitm_append_entry(simtx_msg *msg, uint32_t word, uint16_t id, uint8_t kind)
+{
+    unsigned k = sitm_entry_count(msg);
+    if (k >= SITM_MAX_ENTRIES) return 0;
+    memcpy(msg->data + k * SITM_ENTRY_BYTES, &word, 4);
+    memcpy(msg->data + k * SITM_ENTRY_BYTES + 4, &id, 2);
+    msg->data[k * SITM_ENTRY_BYTES + 6] = kind;
+    msg->data[k * SITM_ENTRY_BYTES + 7] = 0;
+    msg->size += SITM_ENTRY_BYTES;
+    return 1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,210 @@
+/* The SI-TM concurrency-control block (models/tm/sitm_cc) through its
+ * sockets (protocols/sitm.h): Figure 8's loop found by the accesses that
+ * make its edges (reads and writes of three transactions), the single-
+ * writer rule and its release at SI_END, a full Writer Table refusing a
+ * write and holding new transactions until an SI_END frees an entry, a
+ * timestamp overflow dooming the running transactions and restarting the
+ * table once they ended, and other traffic passing through both ways. */
+#include "fake_env.h"
+#include "sitm.h"
+#include "sitm_cc.h"
+#include "test_support.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct bench {
+    fake_env fake;
+    sitm_cc_params params;
+    void *core;
+    uint64_t now;
+    size_t seen; /* sent messages looked at */
+} bench;
+
+static void open_bench(bench *b, const char *const *settings)
+{
+    fake_env_init(&b->fake, NULL);
+    fake_params(&sitm_cc_block_info, &b->params, settings);
+    char error[256] = "";
+    b->core = sitm_cc_block_info.create(&b->params, &b->fake.env, error, sizeof error);
+    CHECK(b->core != NULL);
+    if (!b->core) printf("%s\n", error);
+    b->now = 0;
+    b->seen = 0;
+}
+
+static void close_bench(bench *b) { sitm_cc_block_info.destroy(b->core); }
+
+/* Runs until a response with this id leaves upstream (or 200 cycles pass). */
+static const simtx_msg *await(bench *b, uint64_t id)
+{
+    for (unsigned i = 0; i < 200; i++) {
+        for (; b->seen < b->fake.sent_count; b->seen++)
+            if (b->fake.sent_port[b->seen] == 0 && b->fake.sent[b->seen].is_response && b->fake.sent[b->seen].id == id)
+                return &b->fake.sent[b->seen++];
+        sitm_cc_block_info.cycle(b->core, b->now++);
+    }
+    return NULL;
+}
+
+static uint64_t next_id = 100;
+
+static uint64_t post(bench *b, simtx_msg *m)
+{
+    m->id = next_id++;
+    CHECK_EQUAL(sitm_cc_block_info.accept(b->core, 0, m, b->now), SIMTX_ACCEPTED);
+    return m->id;
+}
+
+static uint64_t begin_async(bench *b, uint64_t lanes)
+{
+    simtx_msg m;
+    simtx_msg_init(&m, SIMTX_OP_SI_BEGIN, SITM_CC_ADDRESS, 0);
+    m.transaction_id = 0;
+    m.lane_mask = lanes;
+    return post(b, &m);
+}
+
+static void begin(bench *b, uint64_t lanes) { CHECK(await(b, begin_async(b, lanes)) != NULL); }
+
+static void end(bench *b, uint64_t lanes, uint64_t committed)
+{
+    simtx_msg m;
+    simtx_msg_init(&m, SIMTX_OP_SI_END, SITM_CC_ADDRESS, 0);
+    m.lane_mask = lanes;
+    m.aux = committed;
+    CHECK(await(b, post(b, &m)) != NULL);
+}
+
+/* One entry: its verdict. */
+static uint8_t access1(bench *b, unsigned id, uint32_t word, uint8_t kind)
+{
+    simtx_msg m;
+    simtx_msg_init(&m, SIMTX_OP_SI_ACCESS, SITM_CC_ADDRESS, 0);
+    sitm_append_entry(&m, word, (uint16_t)id, kind);
+    const simtx_msg *r = await(b, post(b, &m));
+    CHECK(r != NULL);
+    if (!r) return 255;
+    CHECK_EQUAL(r->size, SITM_ENTRY_BYTES);
+    CHECK_EQUAL(sitm_get_entry(r, 0).id, id); /* the response names its entry */
+    return sitm_get_entry(r, 0).verdict;
+}
+
+static void figure8(void)
+{
+    /* T1, T2, T3 = IDs 1, 2, 3. Edge A: T1 reads x, T2 writes it (T1 -> T2);
+     * B: T2 reads y, T3 writes it; C: T3 reads z, T1 writes it: T1 would
+     * take CTS 34 > its PDTS 11, so T1's write is the loop. */
+    bench b;
+    open_bench(&b, (const char *const[]){NULL});
+    begin(&b, 0xe);
+    CHECK_EQUAL(access1(&b, 1, 0x100, SITM_READ), SITM_OK);
+    CHECK_EQUAL(access1(&b, 2, 0x100, SITM_WRITE), SITM_OK);
+    CHECK_EQUAL(access1(&b, 2, 0x200, SITM_READ), SITM_OK);
+    CHECK_EQUAL(access1(&b, 3, 0x200, SITM_WRITE), SITM_OK);
+    CHECK_EQUAL(access1(&b, 3, 0x300, SITM_READ), SITM_OK);
+    CHECK_EQUAL(access1(&b, 1, 0x300, SITM_WRITE), SITM_LOOP);
+    /* Later entries of the looping transaction get its verdict at once. */
+    CHECK_EQUAL(access1(&b, 1, 0x400, SITM_READ), SITM_LOOP);
+    /* Order A,C,B, with C found the other way round (T3 reads z after the
+     * running T1 wrote it: still T3 -> T1): T3 gets PDTS 5, and at B T3
+     * would take CTS 23 > 5. */
+    end(&b, 0xe, 0);
+    begin(&b, 0xe);
+    CHECK_EQUAL(access1(&b, 1, 0x100, SITM_READ), SITM_OK);
+    CHECK_EQUAL(access1(&b, 2, 0x100, SITM_WRITE), SITM_OK); /* A */
+    CHECK_EQUAL(access1(&b, 1, 0x300, SITM_WRITE), SITM_OK);
+    CHECK_EQUAL(access1(&b, 3, 0x300, SITM_READ), SITM_OK);  /* C: T3 reads what running T1 writes */
+    CHECK_EQUAL(access1(&b, 2, 0x200, SITM_READ), SITM_OK);
+    CHECK_EQUAL(access1(&b, 3, 0x200, SITM_WRITE), SITM_LOOP); /* B: 23 > T3's PDTS 5 */
+    /* Single writer: T2 owns 0x100; T1 writing it is the new writer and loses. */
+    CHECK_EQUAL(access1(&b, 1, 0x100, SITM_WRITE), SITM_SINGLE_WRITER);
+    /* T2 commits: its entries go, and a new transaction in slot 1 may write. */
+    end(&b, 0x4, 0x4);
+    end(&b, 0xa, 0);
+    begin(&b, 0x2);
+    CHECK_EQUAL(access1(&b, 1, 0x100, SITM_WRITE), SITM_OK);
+    end(&b, 0x2, 0x2);
+    CHECK(b.fake.failure[0] == '\0');
+    close_bench(&b);
+}
+
+static void overflow_waits(void)
+{
+    /* A 2-entry Writer Table: the third word is refused; a new transaction
+     * waits until the writer ends, then starts. */
+    bench b;
+    open_bench(&b, (const char *const[]){"wt_entries=2", "wt_ways=2", NULL});
+    begin(&b, 0x1);
+    CHECK_EQUAL(access1(&b, 0, 0x10, SITM_WRITE), SITM_OK);
+    CHECK_EQUAL(access1(&b, 0, 0x11, SITM_WRITE), SITM_OK);
+    begin(&b, 0x2);
+    CHECK_EQUAL(access1(&b, 1, 0x12, SITM_WRITE), SITM_OVERFLOW);
+    uint64_t held = begin_async(&b, 0x4);
+    CHECK(await(&b, held) == NULL); /* held: the table is overflowed */
+    end(&b, 0x2, 0);                /* the aborted one frees nothing */
+    CHECK(await(&b, held) == NULL);
+    end(&b, 0x1, 0x1);              /* the writer commits: entries freed */
+    b.seen = 0;
+    CHECK(await(&b, held) != NULL);  /* the waiting transaction starts */
+    CHECK_EQUAL(access1(&b, 2, 0x12, SITM_WRITE), SITM_OK); /* and progresses */
+    end(&b, 0x4, 0x4);
+    close_bench(&b);
+}
+
+static void timestamp_overflow(void)
+{
+    /* 5-bit timestamps (max 31), delta 10: a chain T0 -> T1 -> T2 -> T3
+     * overflows at its third edge; every running transaction is doomed, new
+     * ones wait until they all ended, then the table restarts. */
+    bench b;
+    open_bench(&b, (const char *const[]){"timestamp_bits=5", NULL});
+    begin(&b, 0x1f);
+    CHECK_EQUAL(access1(&b, 0, 0x100, SITM_READ), SITM_OK);
+    CHECK_EQUAL(access1(&b, 1, 0x100, SITM_WRITE), SITM_OK); /* T0 (1,11) T1 12 */
+    CHECK_EQUAL(access1(&b, 1, 0x200, SITM_READ), SITM_OK);
+    CHECK_EQUAL(access1(&b, 2, 0x200, SITM_WRITE), SITM_OK); /* T1 (12,22) T2 23 */
+    CHECK_EQUAL(access1(&b, 2, 0x300, SITM_READ), SITM_OK);
+    CHECK_EQUAL(access1(&b, 3, 0x300, SITM_WRITE), SITM_OVERFLOW); /* T2's PDTS would be 33 */
+    CHECK_EQUAL(access1(&b, 4, 0x400, SITM_READ), SITM_OVERFLOW);  /* doomed too */
+    uint64_t held = begin_async(&b, 0x20);
+    CHECK(await(&b, held) == NULL);
+    end(&b, 0x0f, 0);
+    CHECK(await(&b, held) == NULL); /* T4 still runs */
+    end(&b, 0x10, 0x10);            /* a doomed transaction that accessed nothing more may commit */
+    b.seen = 0;
+    CHECK(await(&b, held) != NULL);
+    CHECK_EQUAL(access1(&b, 5, 0x100, SITM_READ), SITM_OK);
+    close_bench(&b);
+}
+
+static void passes_through(void)
+{
+    bench b;
+    open_bench(&b, (const char *const[]){NULL});
+    simtx_msg read;
+    simtx_msg_init(&read, SIMTX_OP_READ, 0x1000, 4);
+    read.id = 7;
+    CHECK_EQUAL(sitm_cc_block_info.accept(b.core, 0, &read, 0), SIMTX_ACCEPTED);
+    for (unsigned i = 0; i < 5; i++) sitm_cc_block_info.cycle(b.core, b.now++);
+    CHECK_EQUAL(b.fake.sent_count, 1);
+    CHECK_EQUAL(b.fake.sent_port[0], 1);
+    CHECK_EQUAL(b.fake.sent[0].address, 0x1000);
+    simtx_msg response = b.fake.sent[0];
+    simtx_msg_make_response(&response, SIMTX_STATUS_OK);
+    CHECK_EQUAL(sitm_cc_block_info.accept(b.core, 1, &response, b.now), SIMTX_ACCEPTED);
+    for (unsigned i = 0; i < 5; i++) sitm_cc_block_info.cycle(b.core, b.now++);
+    CHECK_EQUAL(b.fake.sent_count, 2);
+    CHECK_EQUAL(b.fake.sent_port[1], 0);
+    CHECK(b.fake.sent[1].is_response && b.fake.sent[1].id == 7);
+    close_bench(&b);
+}
+
+int main(void)
+{
+    figure8();
+    overflow_waits();
+    timestamp_overflow();
+    passes_through();
+    return simtx_test_summary();
+}
