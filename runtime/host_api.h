@@ -154,6 +154,25 @@ typedef struct gpu_serializability gpu_serializability;
 gpu_serializability *gpu_serializability_begin(gpu_device *device);
 bool gpu_serializability_region(gpu_serializability *check, uint32_t address, uint32_t bytes);
 bool gpu_serializability_end(gpu_serializability *check, size_t *commit_count);
+/* As end, saying which checks ran. Transactions that took snapshots (SI-TM)
+ * are checked by verification/si_check.h: each read against its snapshot,
+ * first committer wins where reads were not validated, and an acyclic
+ * dependency graph (a violation: "snapshot-isolation checker: dependency
+ * cycle (write skew, 2 transactions): commit 12 -rw 0x10100040-> commit 13
+ * -rw 0x10100044-> commit 12"); the commit-order replay runs when every
+ * read was validated at commit. */
+typedef struct gpu_serializability_report {
+    size_t commits;                       /* committed transactions checked */
+    bool replayed;                        /* replayed in commit-ID order, consistent */
+    bool snapshots_checked;               /* the snapshot-isolation checker passed */
+    uint64_t edges_wr, edges_ww, edges_rw; /* its dependency graph */
+    /* Reads of transactions validated at commit that did not come from their
+     * snapshot (harmless to the result, but the snapshot was not one), and
+     * the first of them. */
+    uint64_t validated_torn_reads;
+    char torn_note[320];
+} gpu_serializability_report;
+bool gpu_serializability_finish(gpu_serializability *check, gpu_serializability_report *report);
 /* Drops a check on an error path (no verdict; recording off). NULL is allowed. */
 void gpu_serializability_discard(gpu_serializability *check);
 

@@ -1,14 +1,23 @@
 /* The serializability oracle for host programs (host_api.h): the tm_units'
  * commit records replayed in commit-ID order by verification/tm_oracle on
- * snapshots of the regions registered before the launch; and the ldss'
- * (GPU-LocalTM), each CTA instance's shared memory a space of its own,
- * replayed in its commit order from the values its first commits read (a
- * region starts zeroed and may be written before its transactions). */
+/* The serializability oracle for host programs (host_api.h): the tm_units'
+ * commit records replayed in commit-ID order by verification/tm_oracle on
+ * snapshots of the regions registered before the launch. When the
+ * transactions took snapshots (SI-TM), verification/si_check checks each
+ * read against its snapshot and the dependency graph for cycles first; the
+ * replay follows only if every read was validated at commit (a plain-SI or
+ * stale-snapshot history is serializable, if at all, in another order). The
+ * ldss' records (GPU-LocalTM), each CTA instance's shared memory a space of
+ * its own, are replayed in their commit order from the values their first
+ * commits read (a region starts zeroed and may be written before its
+ * transactions). */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "host_backend.h"
+#include "si_check.h"
 #include "tm_oracle.h"
 
 typedef struct region {
@@ -19,6 +28,7 @@ typedef struct region {
 typedef struct commit {
     uint32_t cid, after; /* after: read-only, serialized right after cid (temporal conflict detection) */
     uint32_t read_count, write_count;
+    uint32_t snapshot, flags; /* tm_unit_record's */
     uint32_t *words; /* address, value pairs */
 } commit;
 
@@ -123,6 +133,8 @@ static void collect(void *context, const tm_unit_record *record, const uint32_t 
     c->after = record->after;
     c->read_count = record->read_count;
     c->write_count = record->write_count;
+    c->snapshot = record->snapshot;
+    c->flags = record->flags;
     check->commit_count++;
 }
 
@@ -294,9 +306,43 @@ static const char *replay(gpu_serializability *check, tm_oracle *oracle, char *m
     return error ? error : tm_oracle_check_final(oracle, read_final, check);
 }
 
+/* The SI history checker over the sorted history; NULL when it holds. */
+static const char *check_snapshots(gpu_serializability *check, si_check *checker, gpu_serializability_report *report,
+                                   char *message, size_t message_size)
+{
+    for (size_t i = 0; i < check->commit_count; i++) {
+        const commit *c = &check->commits[i];
+        bool snapshot = c->flags & TM_UNIT_RECORD_SNAPSHOT, validated = !(c->flags & TM_UNIT_RECORD_UNVALIDATED) && !c->after;
+        if (!snapshot && !validated && !c->after) {
+            snprintf(message, message_size, "commit ID %" PRIu32 ": its reads were not validated and it recorded no snapshot", c->cid);
+            return message;
+        }
+        si_check_tx tx = {c->cid, snapshot ? c->snapshot : c->after ? c->cid : c->cid - 1, validated, c->read_count, c->write_count, c->words};
+        if (!si_check_add(checker, &tx)) return "out of host memory";
+    }
+    const char *error = si_check_run(checker, SI_CHECK_SERIALIZABLE, read_final, check);
+    const si_check_counts *counts = si_check_get_counts(checker);
+    report->edges_wr = counts->edges_wr;
+    report->edges_ww = counts->edges_ww;
+    report->edges_rw = counts->edges_rw;
+    report->validated_torn_reads = counts->validated_torn_reads;
+    if (si_check_note(checker)) snprintf(report->torn_note, sizeof report->torn_note, "%s", si_check_note(checker));
+    if (error) return error;
+    report->snapshots_checked = true;
+    return NULL;
+}
+
 bool gpu_serializability_end(gpu_serializability *check, size_t *commit_count)
 {
-    if (commit_count) *commit_count = 0;
+    gpu_serializability_report report;
+    bool ok = gpu_serializability_finish(check, &report);
+    if (commit_count) *commit_count = report.commits;
+    return ok;
+}
+
+bool gpu_serializability_finish(gpu_serializability *check, gpu_serializability_report *report)
+{
+    *report = (gpu_serializability_report){0};
     if (!check) return false;
     gpu_device *device = check->device;
     if (!gpu_tm_history(device, collect, check) || !gpu_lds_history(device, collect_lds, check) || check->out_of_memory) {
@@ -308,13 +354,31 @@ bool gpu_serializability_end(gpu_serializability *check, size_t *commit_count)
     }
     /* A launch that committed nothing leaves commits NULL, which qsort must not get. */
     if (check->commit_count > 1) qsort(check->commits, check->commit_count, sizeof *check->commits, by_cid);
-    tm_oracle *oracle = tm_oracle_create(read_initial, check);
-    char message[128], lds_message[512];
-    const char *error = oracle ? replay(check, oracle, message, sizeof message) : "out of host memory";
-    if (!error) error = replay_lds(check, lds_message, sizeof lds_message);
-    if (error) gpu_set_error(device, "serializability oracle: %s", error);
-    if (commit_count) *commit_count = check->commit_count + check->lds_count;
-    tm_oracle_destroy(oracle);
+    bool snapshots = false, all_validated = true;
+    for (size_t i = 0; i < check->commit_count; i++) {
+        if (check->commits[i].flags & TM_UNIT_RECORD_SNAPSHOT) snapshots = true;
+        if (check->commits[i].flags & TM_UNIT_RECORD_UNVALIDATED) all_validated = false;
+    }
+    char message[160], lds_message[512];
+    const char *error = NULL;
+    if (snapshots || !all_validated) {
+        si_check *checker = si_check_create(read_initial, check);
+        error = checker ? check_snapshots(check, checker, report, message, sizeof message) : "out of host memory";
+        if (error) gpu_set_error(device, "snapshot-isolation checker: %s", error);
+        si_check_destroy(checker);
+    }
+    if (!error && all_validated) {
+        tm_oracle *oracle = tm_oracle_create(read_initial, check);
+        error = oracle ? replay(check, oracle, message, sizeof message) : "out of host memory";
+        if (error) gpu_set_error(device, "serializability oracle: %s", error);
+        else report->replayed = true;
+        tm_oracle_destroy(oracle);
+    }
+    if (!error) {
+        error = replay_lds(check, lds_message, sizeof lds_message);
+        if (error) gpu_set_error(device, "serializability oracle: %s", error);
+    }
+    report->commits = check->commit_count + check->lds_count;
     gpu_tm_record(device, false);
     destroy(check);
     return !error;

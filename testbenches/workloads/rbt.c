@@ -6,58 +6,8 @@
  * black nodes, parent pointers match; plus the serializability oracle over
  * both launches. */
 #include "host_common.h"
+#include "rbt_tree.h"
 #include "tm_check.h"
-
-#define NODE(x, f) nodes[5 * (x) + (f)]
-
-/* Black height of the subtree at x, or -1 when an invariant fails (message in why). */
-static int check_subtree(const uint32_t *nodes, uint32_t n, uint32_t x, uint32_t parent, uint32_t depth, char *why, size_t size)
-{
-    if (!x) return 1;
-    if (x > n || depth > 2 * n + 2) {
-        snprintf(why, size, "node %u out of range or a cycle", x);
-        return -1;
-    }
-    if (NODE(x, 2) != parent) {
-        snprintf(why, size, "node %u's parent is %u, expected %u", x, NODE(x, 2), parent);
-        return -1;
-    }
-    if (NODE(x, 1) && (NODE(NODE(x, 3), 1) || NODE(NODE(x, 4), 1))) {
-        snprintf(why, size, "red node %u has a red child", x);
-        return -1;
-    }
-    int left = check_subtree(nodes, n, NODE(x, 3), x, depth + 1, why, size);
-    if (left < 0) return -1;
-    int right = check_subtree(nodes, n, NODE(x, 4), x, depth + 1, why, size);
-    if (right < 0) return -1;
-    if (left != right) {
-        snprintf(why, size, "node %u: black heights %d (left) and %d (right) differ", x, left, right);
-        return -1;
-    }
-    return left + !NODE(x, 1);
-}
-
-/* Height (levels) of a balanced tree of count nodes. */
-static uint32_t tree_height(uint32_t count)
-{
-    uint32_t height = 0;
-    while (count >> height) height++;
-    return height;
-}
-
-/* A balanced red-black subtree of nodes first..last (node order is key
- * order): every level but the deepest is full, so black nodes above it and
- * red nodes on it keep every path's black count equal. Returns its root. */
-static uint32_t build_prefilled(uint32_t *nodes, uint32_t first, uint32_t last, uint32_t parent, uint32_t depth, uint32_t deepest)
-{
-    if (first > last) return 0;
-    uint32_t middle = first + (last - first) / 2;
-    NODE(middle, 1) = depth == deepest && depth > 0;
-    NODE(middle, 2) = parent;
-    NODE(middle, 3) = middle > first ? build_prefilled(nodes, first, middle - 1, middle, depth + 1, deepest) : 0;
-    NODE(middle, 4) = build_prefilled(nodes, middle + 1, last, middle, depth + 1, deepest);
-    return middle;
-}
 
 static void shuffle_indices(uint32_t *order, uint32_t count, uint64_t *state)
 {
@@ -108,7 +58,7 @@ int rbt_main(gpu_device *device, workload_context *context)
     }
     if (prefill) {
         for (uint32_t j = 0; j < prefill; j++) nodes[5 * (n + 1 + j)] = 2 + 2 * j * prefill_step;
-        uint32_t root = build_prefilled(nodes, n + 1, n + prefill, 0, 0, tree_height(prefill) - 1);
+        uint32_t root = rbt_tree_build(nodes, n + 1, n + prefill, 0, 0, rbt_tree_height(prefill) - 1);
         nodes[words - 1] = root;
     }
     if (mixed) { /* removes random threads, each given a random distinct prefilled key */
@@ -156,7 +106,7 @@ int rbt_main(gpu_device *device, workload_context *context)
         status = workload_fail(context, "rbt: the root %u is red or has a parent", root);
         goto done;
     }
-    if (check_subtree(nodes, slots, root, 0, 0, why, sizeof why) < 0) {
+    if (rbt_tree_check(nodes, slots, root, 0, 0, why, sizeof why) < 0) {
         status = workload_fail(context, "rbt: %s", why);
         goto done;
     }

@@ -1,5 +1,6 @@
 #include "tm_check.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,12 +34,25 @@ bool tm_check_region(tm_check *check, gpu_device *device, uint32_t address, uint
 int tm_check_end(tm_check *check, gpu_device *device, workload_context *context)
 {
     if (!check) return 0;
-    size_t commits;
-    bool serializable = gpu_serializability_end(check->oracle, &commits);
+    gpu_serializability_report report;
+    bool serializable = gpu_serializability_finish(check->oracle, &report);
     free(check);
     if (!serializable) return workload_fail(context, "%s", gpu_last_error(device));
-    if (context->log)
-        fprintf(context->log, "serializability oracle: %zu committed transactions replayed in commit order, consistent\n", commits);
+    if (context->log && report.snapshots_checked) {
+        if (report.validated_torn_reads)
+            fprintf(context->log,
+                    "snapshot-isolation checker: %" PRIu64 " reads of transactions validated at commit did not come from their snapshot "
+                    "(harmless to the result); the first: %s\n",
+                    report.validated_torn_reads, report.torn_note);
+        fprintf(context->log,
+                "snapshot-isolation checker: %zu committed transactions, %s, dependency graph "
+                "(%" PRIu64 " wr, %" PRIu64 " ww, %" PRIu64 " rw edges) acyclic\n",
+                report.commits, report.validated_torn_reads ? "every unvalidated read from its snapshot" : "every read from its snapshot",
+                report.edges_wr, report.edges_ww, report.edges_rw);
+    }
+    if (context->log && report.replayed)
+        fprintf(context->log, "serializability oracle: %zu committed transactions replayed in commit order, consistent\n",
+                report.commits);
     return 0;
 }
 

@@ -3,7 +3,10 @@
  * workloads' option check_serializability, fed from the commit records: every committed
  * transaction's reads and writes replayed in commit-ID order on a shadow of
  * the memory regions the transactions use; each read must see the replayed
- * value and the final memory must equal the replay.
+ * value and the final memory must equal the replay. When the transactions
+ * took snapshots (SI-TM), the snapshot-isolation checker (verification/
+ * si_check.h) runs first: each read against its snapshot, and an acyclic
+ * dependency graph (it names the cycle it finds).
  *
  *   tm_check *check = tm_check_begin(device, context);   // NULL: disabled or failed
  *   tm_check_region(check, d_table, bytes);              // before the launch

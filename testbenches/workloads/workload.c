@@ -13,6 +13,9 @@ int list_main(gpu_device *device, workload_context *context);
 int bintree_main(gpu_device *device, workload_context *context);
 int tx_rollback_main(gpu_device *device, workload_context *context);
 int tx_blind_main(gpu_device *device, workload_context *context);
+int write_skew_main(gpu_device *device, workload_context *context);
+int graphcut_main(gpu_device *device, workload_context *context);
+int vacation_main(gpu_device *device, workload_context *context);
 int isa_main(gpu_device *device, workload_context *context);
 int fisa_main(gpu_device *device, workload_context *context);
 int saxpy_main(gpu_device *device, workload_context *context);
@@ -44,6 +47,9 @@ static const workload_info workloads[] = {
     {"bintree", "TM: binary search tree insert, then delete, or mixed operations on a prefilled tree", "n remove removes prefill spread block seed check_serializability", true, bintree_main},
     {"tx_rollback", "TM: rollback of private-stack stores and doomed transactions", "n block doomed expect_doomed check_serializability", true, tx_rollback_main},
     {"tx_blind", "TM: blind write-write conflicts between lanes of a warp, one transaction on each arm of an if", "n block group expect_intra_warp check_serializability", true, tx_blind_main},
+    {"write_skew", "TM: write skew (two threads per pair of words, each leaves if both are on call): plain SI fails it", "pairs block check_serializability", true, write_skew_main},
+    {"graphcut", "TM: Karger's min-cut contraction on a random connected multigraph (SI-TM's GraphCut)", "vertices edges threads block seed check_serializability", true, graphcut_main},
+    {"vacation", "TM: STAMP's Vacation, four red-black-tree tables and per-customer reservation lists (SI-TM's Vacation)", "n relations customers queries user per_thread block seed check_serializability", true, vacation_main},
     {"spmv", "sparse matrix (CSR) times vector, one row per thread", "n per_row block seed", false, spmv_main},
     {"bfs", "frontier-based breadth-first search, one launch per level", "n degree block seed", false, bfs_main},
     {"divergence", "divergence torture kernel checked against the scalar reference interpreter", "n block seed", false, divergence_main},

@@ -38,10 +38,20 @@ extern const simtx_block_info tm_unit_block_info;
  * are memory reads only (not served by the transaction's own writes). */
 typedef struct tm_unit_record {
     uint32_t cid;
-    uint32_t after; /* 1: a read-only transaction committed by temporal conflict detection, serialized right after cid */
+    uint32_t after; /* 1: a read-only transaction committed without a commit ID (temporal conflict detection, snapshot_ro), serialized right after cid */
     uint32_t read_count, write_count;
     size_t first_word;
+    uint32_t snapshot; /* with TM_UNIT_RECORD_SNAPSHOT: the attempt's loads read the snapshot of every ID <= snapshot */
+    uint32_t flags;    /* TM_UNIT_RECORD_* */
 } tm_unit_record;
+
+/* The attempt took a snapshot (the snapshot filter); the SI history checker
+ * (verification/si_check.h) checks every read against it. */
+#define TM_UNIT_RECORD_SNAPSHOT 1u
+/* Its reads were not validated at commit (a commit path that sends no read
+ * log, e.g. SI-TM's write-write commit units: tmu_lane.unvalidated): they
+ * hold at its snapshot only, and first committer wins must hold. */
+#define TM_UNIT_RECORD_UNVALIDATED 2u
 
 /* The serializability oracle's history (the record parameter turns it on
  * from the netlist; a testbench may turn it on or off at any time). */

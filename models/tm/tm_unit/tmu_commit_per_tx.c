@@ -88,6 +88,7 @@ static void send(void *state, tmu *u, tmu_warp *w, uint32_t warp, bool write_set
         lane_of[count] = (uint8_t)l;
         txs[count] = tmu_walk_tx(&w->lane[l]);
         if (write_set && !snapshot_points(u, p, l, &w->lane[l], point, &txs[count])) return;
+        w->lane[l].unvalidated = write_set; /* the commit record says its reads hold at its snapshot only */
         count++;
     }
     tmu_walk walk = {u, w, warp, lane_of, tag, p};

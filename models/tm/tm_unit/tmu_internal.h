@@ -50,6 +50,9 @@ typedef struct tmu_lane {
     /* A pre-commit check committed the lane without a commit ID (TCD's
      * read-only lanes): it serializes right after ID serial_after. */
     bool check_committed;
+    /* Its reads are not validated at commit (set by a commit path that
+     * sends no read log): recorded TM_UNIT_RECORD_UNVALIDATED. */
+    bool unvalidated;
     uint32_t serial_after;
     /* The counter of the abort cause a slot failed the lane with (its
      * aborts_<cause>); NULL: the commit units' validation. */
@@ -372,7 +375,7 @@ uint64_t *tmu_abort_cause(tmu *u, const char *cause);
 bool tmu_snapshot_point(tmu *u, uint32_t warp, uint32_t *point);
 
 /* tmu_history.c: the commit records. */
-void tmu_record_commit(tmu *u, const tmu_lane *lane, uint32_t cid, uint32_t after);
+void tmu_record_commit(tmu *u, uint32_t warp, const tmu_lane *lane, uint32_t cid, uint32_t after);
 void tmu_history_release(tmu *u);
 
 #endif

@@ -15,6 +15,7 @@ static void lane_reset(tmu_lane *lane)
     lane->cid = 0;
     lane->passed = true;
     lane->check_committed = false;
+    lane->unvalidated = false;
     lane->serial_after = 0;
     lane->abort_cause = NULL;
     lane->paused = false;
@@ -289,7 +290,7 @@ void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
             simtx_histogram_add(&u->stats.write_set, lane->writes.count);
             simtx_histogram_add(&u->stats.aborts_per_tx, lane->attempts);
             if (u->recording && (lane->cid || lane->check_committed))
-                tmu_record_commit(u, lane, lane->check_committed ? lane->serial_after : lane->cid, lane->check_committed);
+                tmu_record_commit(u, warp, lane, lane->check_committed ? lane->serial_after : lane->cid, lane->check_committed);
         } else {
             outcome.retry |= 1ull << l;
             if (w->aborted >> l & 1) continue; /* counted at its TX_ABORT */
