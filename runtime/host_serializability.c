@@ -1,7 +1,5 @@
 /* The serializability oracle for host programs (host_api.h): the tm_units'
  * commit records replayed in commit-ID order by verification/tm_oracle on
-/* The serializability oracle for host programs (host_api.h): the tm_units'
- * commit records replayed in commit-ID order by verification/tm_oracle on
  * snapshots of the regions registered before the launch. When the
  * transactions took snapshots (SI-TM), verification/si_check checks each
  * read against its snapshot and the dependency graph for cycles first; the
