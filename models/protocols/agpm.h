@@ -34,7 +34,9 @@
  *                  period), AGPM_LOG_TRACKED (address and byte_enable name
  *                  the logged data: a write flagged PM_LOG_NAMES makes one
  *                  report per 128-byte block its words name, the bytes
- *                  of the named words enabled; the buffers track it);
+ *                  of the named words enabled; the buffers track it),
+ *                  AGPM_LOG_SAME_ACCESS (the same warp access as the
+ *                  previous tracked report, on the same block);
  *                  address: that block, or the write's own block when not
  *                  tracked; size: 128; core: the selector's core; warp,
  *                  cta: the write's.
@@ -84,6 +86,10 @@ typedef enum agpm_reason {
 
 #define AGPM_LOG_COUNTED (UINT64_C(1) << 8)
 #define AGPM_LOG_TRACKED (UINT64_C(1) << 9)
+/* A tracked report continuing the previous one of the same warp access
+ * (its store split over several requests by the coalescer) on the same
+ * block: its bytes join the entry as one log update, not a second one. */
+#define AGPM_LOG_SAME_ACCESS (UINT64_C(1) << 10)
 
 /* AGPM_DECISION's aux: bits 0-7 path, 8-15 reason, bit 16 the buffers
  * showed temporal locality (l1d_t_all or l2_t_all not 0). */

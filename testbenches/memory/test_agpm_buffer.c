@@ -153,6 +153,21 @@ int main(void)
     CHECK_EQUAL(reservation.occupancy, 0);
     CHECK(!agpm_reservation_take(&reservation, B, &out));
 
+    /* 9. A log update split over two requests (the coalescer): the second
+     * half's bytes join the entry as the same update, no hit. */
+    agpm_buffer_flush(&l1);
+    bytes(m, 0, 64);
+    agpm_buffer_log(&l1, B, m, AGPM_PATH_NON_TEMPORAL);
+    bytes(m, 60, 68);
+    agpm_buffer_extend(&l1, B, m, AGPM_PATH_NON_TEMPORAL);
+    e = &l1.sets[B % l1.set_count];
+    CHECK_EQUAL(e->all.bytes[63], 1);
+    CHECK_EQUAL(e->log.bytes[127], 1);
+    CHECK_EQUAL(e->all.block, 0);
+    s = sums_of(&l1);
+    CHECK_EQUAL(s.s_all, 0);
+    CHECK_EQUAL(s.s_log, 0);
+
     agpm_buffer_release(&l1);
     agpm_buffer_release(&l2);
     agpm_reservation_release(&reservation);

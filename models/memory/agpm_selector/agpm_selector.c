@@ -73,6 +73,10 @@ typedef struct agpm_selector {
     uint8_t drop_count[DROP_WARPS];
     int last_path; /* of the previous log update, -1 before the first */
     struct {
+        uint64_t id, tag, block;
+        bool valid;
+    } last_named; /* the previous tracked report's access and block */
+    struct {
         uint64_t logs_non_temporal, logs_temporal, path_changes, cleans_added, cleans_dropped, data_non_temporal;
         uint64_t log_bytes_non_temporal, log_bytes_temporal, decisions, in_flight_stalls, kernels;
         simtx_histogram log_wait_non_temporal, log_wait_temporal;
@@ -174,6 +178,14 @@ static void report_named(agpm_selector *s, simtx_msg *m, const simtx_msg *write)
         if (!open) {
             m->address = block;
             m->aux |= AGPM_LOG_TRACKED;
+            /* The coalescer split the access: the same log update goes on. */
+            bool same = s->last_named.valid && s->last_named.id == write->id && s->last_named.tag == write->aux >> 32 &&
+                        s->last_named.block == block;
+            m->aux = same ? m->aux | AGPM_LOG_SAME_ACCESS : m->aux & ~AGPM_LOG_SAME_ACCESS;
+            s->last_named.id = write->id;
+            s->last_named.tag = write->aux >> 32;
+            s->last_named.block = block;
+            s->last_named.valid = true;
             m->byte_enable[0] = m->byte_enable[1] = 0;
             open = true;
         }

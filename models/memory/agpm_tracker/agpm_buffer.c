@@ -61,6 +61,20 @@ void agpm_buffer_log(agpm_buffer *b, uint64_t block, const uint64_t mask[2], agp
     b->stats.fills++;
 }
 
+void agpm_buffer_extend(agpm_buffer *b, uint64_t block, const uint64_t mask[2], agpm_path path)
+{
+    agpm_entry *e = set_of(b, block);
+    if (!e->valid || e->block != block) {
+        agpm_buffer_log(b, block, mask, path);
+        return;
+    }
+    for (unsigned byte = 0; byte < AGPM_BLOCK_BYTES; byte++)
+        if (masked(mask, byte)) {
+            if (!e->all.bytes[byte]) e->all.bytes[byte] = 1;
+            if (!e->log.bytes[byte]) e->log.bytes[byte] = 1;
+        }
+}
+
 void agpm_buffer_hit(agpm_buffer *b, uint64_t block, const uint64_t mask[2], bool log)
 {
     agpm_entry *e = set_of(b, block);

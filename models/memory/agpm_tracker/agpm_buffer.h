@@ -59,6 +59,10 @@ void agpm_buffer_release(agpm_buffer *b);
 
 /* A log update writing `mask` (bit i: byte i of the block) by `path`. */
 void agpm_buffer_log(agpm_buffer *b, uint64_t block, const uint64_t mask[2], agpm_path path);
+/* More bytes of the same log update (its access split over requests):
+ * bytes still 0 become 1 in both ways; nothing else changes. A block
+ * without an entry gets one, as agpm_buffer_log. */
+void agpm_buffer_extend(agpm_buffer *b, uint64_t block, const uint64_t mask[2], agpm_path path);
 /* A cache hit of a request (log: it is a log update) on `mask`. */
 void agpm_buffer_hit(agpm_buffer *b, uint64_t block, const uint64_t mask[2], bool log);
 /* Takes a block's entry out (true, *out filled) or finds none (false). */

@@ -274,9 +274,12 @@ static void report(agpm_tracker *t, unsigned core, const simtx_msg *msg)
 {
     switch (msg->op) {
     case SIMTX_OP_AGPM_LOG:
-        if (msg->aux & AGPM_LOG_TRACKED)
-            agpm_buffer_log(core == (unsigned)t->params.sampled_core ? &t->l1 : &t->l2, block_of(msg->address), msg->byte_enable,
-                            (agpm_path)(msg->aux & 0xFFu));
+        if (msg->aux & AGPM_LOG_TRACKED) {
+            agpm_buffer *level = core == (unsigned)t->params.sampled_core ? &t->l1 : &t->l2;
+            agpm_path path = (agpm_path)(msg->aux & 0xFFu);
+            if (msg->aux & AGPM_LOG_SAME_ACCESS) agpm_buffer_extend(level, block_of(msg->address), msg->byte_enable, path);
+            else agpm_buffer_log(level, block_of(msg->address), msg->byte_enable, path);
+        }
         if (msg->aux & AGPM_LOG_COUNTED) {
             t->period_logs++;
             t->period_all++;
