@@ -308,7 +308,7 @@ static simtx_accept_result request(agpm_selector *s, const simtx_msg *msg, uint6
     }
     if (msg->op == SIMTX_OP_FENCE && (msg->aux & MEM_FENCE_INVALIDATE)) { /* a launch boundary (ldst.h) */
         s->stats.kernels++;
-        report(s, SIMTX_OP_AGPM_KERNEL, msg, 0);
+        report(s, SIMTX_OP_AGPM_KERNEL, msg, msg->aux >> 32); /* the launch's shared memory per CTA (mem.h) */
     }
     return SIMTX_ACCEPTED;
 }
