@@ -41,6 +41,10 @@ const simtx_op_info simtx_op_infos[256] = {
     [SIMTX_OP_SI_BEGIN]        = {"si_begin",       SIMTX_FAMILY_TM_SI,    false, false, false, false, true},
     [SIMTX_OP_SI_ACCESS]       = {"si_access",      SIMTX_FAMILY_TM_SI,    true,  true,  false, false, true},
     [SIMTX_OP_SI_END]          = {"si_end",         SIMTX_FAMILY_TM_SI,    false, false, false, false, true},
+    [SIMTX_OP_AGPM_LOG]        = {"agpm_log",       SIMTX_FAMILY_PM_CONTROL, false, false, false, false, false},
+    [SIMTX_OP_AGPM_DONE]       = {"agpm_done",      SIMTX_FAMILY_PM_CONTROL, false, false, false, false, false},
+    [SIMTX_OP_AGPM_KERNEL]     = {"agpm_kernel",    SIMTX_FAMILY_PM_CONTROL, false, false, false, false, false},
+    [SIMTX_OP_AGPM_DECISION]   = {"agpm_decision",  SIMTX_FAMILY_PM_CONTROL, false, false, false, false, false},
     [SIMTX_OP_COUNT ... 255]   = {"unknown",        SIMTX_FAMILY_COUNT,    false, false, false, false, true},
 };
 
@@ -59,6 +63,7 @@ const simtx_family_info simtx_family_infos[SIMTX_FAMILY_COUNT] = {
     [SIMTX_FAMILY_VERSION]  = {"versioned memory",  true},
     [SIMTX_FAMILY_PEER]     = {"peer request",      false},
     [SIMTX_FAMILY_TM_SI]    = {"SI concurrency control", true},
+    [SIMTX_FAMILY_PM_CONTROL] = {"pm control",      false},
 };
 
 unsigned simtx_core_path_families(void)
