@@ -38,6 +38,10 @@ const simtx_op_info simtx_op_infos[256] = {
     [SIMTX_OP_VERSION_CLOSE]   = {"version_close",  SIMTX_FAMILY_VERSION, false, false, false, false, true},
     [SIMTX_OP_VERSION_COPY]    = {"version_copy",   SIMTX_FAMILY_VERSION, false, false, false, false, true},
     [SIMTX_OP_PEER]            = {"peer",           SIMTX_FAMILY_PEER,     true,  true,  false, false, true},
+    [SIMTX_OP_AGPM_LOG]        = {"agpm_log",       SIMTX_FAMILY_PM_CONTROL, false, false, false, false, false},
+    [SIMTX_OP_AGPM_DONE]       = {"agpm_done",      SIMTX_FAMILY_PM_CONTROL, false, false, false, false, false},
+    [SIMTX_OP_AGPM_KERNEL]     = {"agpm_kernel",    SIMTX_FAMILY_PM_CONTROL, false, false, false, false, false},
+    [SIMTX_OP_AGPM_DECISION]   = {"agpm_decision",  SIMTX_FAMILY_PM_CONTROL, false, false, false, false, false},
     [SIMTX_OP_COUNT ... 255]   = {"unknown",        SIMTX_FAMILY_COUNT,    false, false, false, false, true},
 };
 
@@ -55,6 +59,7 @@ const simtx_family_info simtx_family_infos[SIMTX_FAMILY_COUNT] = {
     [SIMTX_FAMILY_TX]       = {"transaction event", false},
     [SIMTX_FAMILY_VERSION]  = {"versioned memory",  true},
     [SIMTX_FAMILY_PEER]     = {"peer request",      false},
+    [SIMTX_FAMILY_PM_CONTROL] = {"pm control",      false},
 };
 
 unsigned simtx_core_path_families(void)

@@ -56,6 +56,12 @@ typedef enum simtx_op {
     SIMTX_OP_VERSION_CLOSE,    /* S2 -> S3 at creation time aux; response aux = handle base */
     SIMTX_OP_VERSION_COPY,     /* VIT -> bulk copy: copy a version, address -> aux, size bytes */
     SIMTX_OP_PEER,        /* partition-side block -> a block elsewhere, answered (peer.h) */
+    /* AGPM's control wires between the path selectors and the tracker,
+     * posted (models/protocols/agpm.h). */
+    SIMTX_OP_AGPM_LOG,      /* selector -> tracker: a log update left by a path */
+    SIMTX_OP_AGPM_DONE,     /* selector -> tracker: a log update is durable (cycles waited) */
+    SIMTX_OP_AGPM_KERNEL,   /* selector -> tracker: a launch boundary */
+    SIMTX_OP_AGPM_DECISION, /* tracker -> selector: the path for the next period */
     SIMTX_OP_COUNT
 } simtx_op;
 
@@ -74,6 +80,7 @@ typedef enum simtx_op_family {
     SIMTX_FAMILY_TX,       /* core <-> tm_unit transaction events (tx.h) */
     SIMTX_FAMILY_VERSION,  /* versioned memory: VIT slices and bulk copy units (version.h) */
     SIMTX_FAMILY_PEER,     /* between partition-side blocks over a peer network (peer.h) */
+    SIMTX_FAMILY_PM_CONTROL, /* AGPM's selectors <-> tracker (agpm.h) */
     SIMTX_FAMILY_COUNT
 } simtx_op_family;
 
@@ -158,6 +165,8 @@ typedef enum simtx_msg_flag {
     SIMTX_FLAG_SNAPSHOT = 1u << 3,      /* reads a snapshot version (SI-TM), not the latest */
     SIMTX_FLAG_BROADCAST = 1u << 4,     /* to every destination of a core-mapped network */
     SIMTX_FLAG_TX_PAUSE = 1u << 5,      /* tx.h responses: lanes paused (Pause-and-Go), or accesses may pause them */
+    SIMTX_FLAG_PM_LOG = 1u << 6,        /* a durable transaction's log update (gpu_persist_log): its path may be chosen */
+    SIMTX_FLAG_PM_LOG_NAMES = 1u << 7,  /* with PM_LOG: each word written is the address of the data it logs */
 } simtx_msg_flag;
 
 typedef struct simtx_msg {

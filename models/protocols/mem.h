@@ -70,7 +70,10 @@
  *               from its row_copy_column_bits (the DRAM map's C and S bits).
  *   core, warp, cta, lane_mask, transaction_id: the initiator's metadata,
  *   for statistics and for blocks that attribute traffic; caches copy them
- *   into the requests they make on an access's behalf. The ldst_unit also
+ *   into the requests they make on an access's behalf. Outside
+ *   transactions the ldst_unit puts into transaction_id of each WRITE of a
+ *   warp's store the number of requests the store made (its coalescing
+ *   degree: BUCL's bypass test). The ldst_unit also
  *   puts its request's tag (ldst.h ldst_tag) into aux bits 32-63 of every
  *   request it makes (0 from the core), for blocks between it and the L1;
  *   caches do not carry aux into their fills.
@@ -107,6 +110,17 @@
  *   SNAPSHOT       a read of a snapshot version (SI-TM), not the latest;
  *   BROADCAST      core-mapped networks only (notify.h); address-mapped
  *                  routing blocks ignore it.
+ *   PM_LOG         a durable transaction's log update (set by the core for
+ *                  gpu_persist_log, with NON_TEMPORAL: where nothing acts
+ *                  on it, it is a non-temporal write). A path selector
+ *                  between the ldst_unit and the L1 (agpm_selector) may
+ *                  choose its path: it clears NON_TEMPORAL and follows the
+ *                  write with a CLEAN_LINE of its line (the temporal path).
+ *                  Caches, controllers and monitors only pass it on or copy
+ *                  it into their events (monitor.h).
+ *   PM_LOG_NAMES   with PM_LOG (gpu_persist_log_name): each 4-byte word the
+ *                  write carries is the address of the data the log entry
+ *                  saves (AGPM tracks the logged data's locality).
  *
  * BACKPRESSURE
  *

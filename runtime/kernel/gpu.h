@@ -132,12 +132,31 @@ GPU_INLINE void gpu_exit(void) { __asm__ volatile(".insn r 0x0b, 1, 0, x0, x0, x
  * durable). The AGPM paper's CTA-level ordering is gpu_sfence in every warp
  * followed by gpu_sync_threads() (which also waits for the warp's earlier
  * accesses before it arrives, so every warp's clwbs are durable when the
- * CTA leaves it). */
+ * CTA leaves it).
+ * gpu_persist_log: a 4-byte log update of a durable transaction (AGPM's
+ * log-update instruction): complete once durable, like a non-temporal store;
+ * its request is flagged SIMTX_FLAG_PM_LOG so that a path selector between
+ * the LD/ST unit and the L1 may send it the temporal way instead (store,
+ * then a clean of its line, complete once the clean is). Without a
+ * selector it is a non-temporal store. Persistent window only, outside
+ * transactions, like the others.
+ * gpu_persist_log_name: the same for the log entry's word naming the data it
+ * logs (its address): flagged SIMTX_FLAG_PM_LOG_NAMES too, so that AGPM's
+ * buffers track the logged data's block (the paper's locality between a
+ * log update and the data update that follows it), not the log's. */
 GPU_INLINE void gpu_clwb(const void *address) { __asm__ volatile(".insn r 0x0b, 4, 0, x0, %0, x0" ::"r"(address) : "memory"); }
 GPU_INLINE void gpu_sfence(void) { __asm__ volatile(".insn r 0x0b, 5, 0, x0, x0, x0" ::: "memory"); }
 GPU_INLINE void gpu_store_nontemporal(uint32_t *address, uint32_t value)
 {
     __asm__ volatile(".insn s 0x2b, 2, %1, 0(%0)" ::"r"(address), "r"(value) : "memory");
+}
+GPU_INLINE void gpu_persist_log(uint32_t *address, uint32_t value)
+{
+    __asm__ volatile(".insn s 0x2b, 3, %1, 0(%0)" ::"r"(address), "r"(value) : "memory");
+}
+GPU_INLINE void gpu_persist_log_name(uint32_t *address, const volatile void *logged)
+{
+    __asm__ volatile(".insn s 0x2b, 4, %1, 0(%0)" ::"r"(address), "r"(logged) : "memory");
 }
 
 /* Atomics through the A extension, executed at the memory side (global) or

@@ -24,8 +24,11 @@
  * so a crash-free run finds it). A single transaction per CTA pays nothing
  * for this, as in Figure 1. The path (GPU_PERSIST_*, per
  * transaction) carries the log entries and the state word: NT as non-temporal
- * stores, CLWB as stores each followed by a clwb of its line; data always
- * goes store + clwb. NONE runs the same kernel without persistence (no log,
+ * stores, CLWB as stores each followed by a clwb of its line, ADAPTIVE as
+ * log updates (gpu_persist_log, the entry's address word by
+ * gpu_persist_log_name) whose path the hardware chooses per request
+ * (AGPM's path selector; non-temporal where none sits); data always goes
+ * store + clwb. NONE runs the same kernel without persistence (no log,
  * no state, no barriers added, plain stores): the paper's base.
  *
  * Ordering (what recovery relies on; runtime/durable_recovery.h rolls back
@@ -82,6 +85,8 @@ GPU_INLINE void gpu_durable_put_(uint32_t path, uint32_t *address, uint32_t valu
 {
     if (path == GPU_PERSIST_NT) {
         gpu_store_nontemporal(address, value);
+    } else if (path == GPU_PERSIST_ADAPTIVE) {
+        gpu_persist_log(address, value);
     } else {
         *(volatile uint32_t *)address = value;
         gpu_clwb(address);
@@ -122,6 +127,9 @@ GPU_INLINE void gpu_durable_log(gpu_durable_tx *tx, const volatile uint32_t *add
     if (tx->path == GPU_PERSIST_NT) {
         gpu_store_nontemporal(entry, (uint32_t)address);
         gpu_store_nontemporal(entry + 1, old);
+    } else if (tx->path == GPU_PERSIST_ADAPTIVE) {
+        gpu_persist_log_name(entry, address);
+        gpu_persist_log(entry + 1, old);
     } else {
         ((volatile uint32_t *)entry)[0] = (uint32_t)address;
         ((volatile uint32_t *)entry)[1] = old;

@@ -24,6 +24,10 @@
 #define GPU_PERSIST_NONE 0u
 #define GPU_PERSIST_NT 1u   /* non-temporal store, bypassing the caches */
 #define GPU_PERSIST_CLWB 2u /* store, then clwb of its line */
+/* gpu_persist_log: a log update whose path the hardware chooses (a path
+ * selector between the LD/ST unit and the L1, AGPM); non-temporal where
+ * no selector sits. */
+#define GPU_PERSIST_ADAPTIVE 3u
 
 #define GPU_DURABLE_IDLE 0u
 #define GPU_DURABLE_IN_TX 1u

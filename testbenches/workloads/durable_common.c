@@ -13,11 +13,12 @@ int durable_options(workload_context *context, const char *name, durable_run *ru
     if (!strcmp(run->path_name, "none")) run->path = GPU_PERSIST_NONE;
     else if (!strcmp(run->path_name, "nt")) run->path = GPU_PERSIST_NT;
     else if (!strcmp(run->path_name, "clwb")) run->path = GPU_PERSIST_CLWB;
-    else return workload_bad_option(context, "workload.persist must be none, nt or clwb, got '%s'", run->path_name);
+    else if (!strcmp(run->path_name, "adaptive")) run->path = GPU_PERSIST_ADAPTIVE;
+    else return workload_bad_option(context, "workload.persist must be none, nt, clwb or adaptive, got '%s'", run->path_name);
     if (!strcmp(run->broken, "none")) {
         workload_kernel_path(context, name, run->kernel, sizeof run->kernel);
     } else if (!strcmp(run->broken, "no_sfence") || !strcmp(run->broken, "data_before_log") || !strcmp(run->broken, "reused_log")) {
-        if (run->path == GPU_PERSIST_NONE) return workload_bad_option(context, "workload.broken=%s needs persist=nt or clwb", run->broken);
+        if (run->path == GPU_PERSIST_NONE) return workload_bad_option(context, "workload.broken=%s needs persist=nt, clwb or adaptive", run->broken);
         snprintf(run->kernel, sizeof run->kernel, "%s/%s_%s_O2.elf", context->kernel_dir, name, run->broken);
     } else {
         return workload_bad_option(context, "workload.broken must be none, no_sfence, data_before_log or reused_log, got '%s'", run->broken);

@@ -529,6 +529,10 @@ static uint32_t issue(ldst_unit *u, ldst_entry *e, const lane_scan *scan, uint64
             if (head->op == SIMTX_OP_CLEAN_LINE) push_request(u, e, SIMTX_OP_CLEAN_LINE, segments[s].base, 0, segments[s].lanes, start + s);
             else push_segment(u, e, &segments[s], start + s);
         }
+        /* Outside transactions transaction_id carries the access's
+         * coalescing degree (mem.h), for blocks that act on it. */
+        if (head->op == SIMTX_OP_WRITE && !(head->flags & SIMTX_FLAG_TRANSACTIONAL))
+            for (uint32_t s = 0; s < count; s++) u->requests.messages[msg_queue_slot(&u->requests, u->requests.length - count + s)].transaction_id = count;
     }
     u->next_issue = start + count;
     u->stats.memory_requests += count;

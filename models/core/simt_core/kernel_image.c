@@ -85,7 +85,7 @@ static bool no_persistence_op_inside(const kernel_image *image, const kernel_fun
     while (depth) {
         uint32_t v = stack[--depth];
         rv_op op = (rv_op)insns[v].insn.op;
-        if (op == RV_SFENCE || op == RV_CLWB || op == RV_NT_STORE) {
+        if (op == RV_SFENCE || op == RV_CLWB || op == RV_NT_STORE || op == RV_LOG_STORE || op == RV_LOG_NAME_STORE) {
             char where[160], begun[160];
             kernel_image_describe_pc(image, f->start + 4 * v, where, sizeof where);
             kernel_image_describe_pc(image, f->start + 4 * begin, begun, sizeof begun);

@@ -101,7 +101,7 @@ issue_result lsu_execute(simt_core *c, warp *w, uint32_t warp_index, const kerne
         return ISSUE_DONE;
     }
     if (uniform_base) fill_lanes(c, addresses, c->full_mask, lowest);
-    if ((op == RV_CLWB || op == RV_NT_STORE) && persist_op_refused(c, w, op, pc, mask, addresses)) return ISSUE_FAILED;
+    if ((op == RV_CLWB || op == RV_NT_STORE || op == RV_LOG_STORE || op == RV_LOG_NAME_STORE) && persist_op_refused(c, w, op, pc, mask, addresses)) return ISSUE_FAILED;
     if (access == ACCESS_MEMORY) global_mask = mask;
     else if (access == ACCESS_IN_CORE && rv_window_of(lowest) == RV_WINDOW_SHARED) shared_mask = mask;
     for (uint64_t m = access == ACCESS_LANE_BY_LANE ? mask : 0; m; m &= m - 1) {

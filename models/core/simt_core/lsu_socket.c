@@ -46,6 +46,10 @@ void lsu_socket_request(simt_core *c, unsigned port, warp *w, uint32_t warp_inde
     header.cta = (int32_t)w->cta_slot;
     if (transactional) header.flags = SIMTX_FLAG_TRANSACTIONAL;
     if (op == RV_NT_STORE) header.flags = SIMTX_FLAG_NON_TEMPORAL; /* the caches' to act on (mem.h) */
+    /* A log update is non-temporal unless a path selector between the
+     * ldst_unit and the L1 chooses otherwise (mem.h PM_LOG). */
+    if (op == RV_LOG_STORE) header.flags = SIMTX_FLAG_NON_TEMPORAL | SIMTX_FLAG_PM_LOG;
+    if (op == RV_LOG_NAME_STORE) header.flags = SIMTX_FLAG_NON_TEMPORAL | SIMTX_FLAG_PM_LOG | SIMTX_FLAG_PM_LOG_NAMES;
     /* A run's addresses travel in the header: a load's addresses beats
      * carry no slots, a store sends none (ldst.h). */
     bool run = word_run && !shared && !transactional && kind == LDST_KIND_PLAIN && (msg_op == SIMTX_OP_READ || msg_op == SIMTX_OP_WRITE);

@@ -10,7 +10,7 @@ static const char *const op_names[RV_OP_COUNT] = {
     "mul", "mulh", "mulhsu", "mulhu", "div", "divu", "rem", "remu",
     "lr.w", "sc.w", "amoswap.w", "amoadd.w", "amoxor.w", "amoand.w", "amoor.w", "amomin.w", "amomax.w", "amominu.w", "amomaxu.w",
     "fence", "ecall", "ebreak", "csrr", "csr-write",
-    "gpu.bar", "gpu.exit", "gpu.tx_begin", "gpu.tx_commit", "gpu.clwb", "gpu.sfence", "gpu.nt_store",
+    "gpu.bar", "gpu.exit", "gpu.tx_begin", "gpu.tx_commit", "gpu.clwb", "gpu.sfence", "gpu.nt_store", "gpu.log_store", "gpu.log_name_store",
     "flw", "fsw", "fadd.s", "fsub.s", "fmul.s", "fdiv.s", "fsqrt.s", "fmin.s", "fmax.s",
     "fmadd.s", "fmsub.s", "fnmsub.s", "fnmadd.s", "fsgnj.s", "fsgnjn.s", "fsgnjx.s",
     "fcvt.w.s", "fcvt.wu.s", "fcvt.s.w", "fcvt.s.wu", "fmv.x.w", "fmv.w.x", "feq.s", "flt.s", "fle.s", "fclass.s",
@@ -179,6 +179,8 @@ void rv_decode(uint32_t raw, rv_insn *insn)
         break;
     case 0x2b:
         if (funct3 == 2) { insn->op = RV_NT_STORE; insn->imm = imm_s; }
+        else if (funct3 == 3) { insn->op = RV_LOG_STORE; insn->imm = imm_s; }
+        else if (funct3 == 4) { insn->op = RV_LOG_NAME_STORE; insn->imm = imm_s; }
         break;
     case 0x07:
         if (funct3 == 2) { insn->op = RV_FLW; insn->imm = imm_i; insn->rd = (uint8_t)RV_FLOAT_REGISTER(insn->rd); insn->rs2 = 0; }
@@ -213,7 +215,7 @@ rv_class rv_class_of(rv_op op)
     case RV_LB: case RV_LH: case RV_LW: case RV_LBU: case RV_LHU: return RV_CLASS_LOAD;
     /* clwb and the non-temporal store travel the store path (clwb without
      * data: an ldst.h CLEAN_LINE); the persist barrier is a fence. */
-    case RV_SB: case RV_SH: case RV_SW: case RV_NT_STORE: case RV_CLWB: return RV_CLASS_STORE;
+    case RV_SB: case RV_SH: case RV_SW: case RV_NT_STORE: case RV_LOG_STORE: case RV_LOG_NAME_STORE: case RV_CLWB: return RV_CLASS_STORE;
     case RV_AMOSWAP: case RV_AMOADD: case RV_AMOXOR: case RV_AMOAND: case RV_AMOOR: case RV_AMOMIN: case RV_AMOMAX:
     case RV_AMOMINU: case RV_AMOMAXU: case RV_LR: case RV_SC:
         return RV_CLASS_ATOMIC;
