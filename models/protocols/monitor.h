@@ -17,13 +17,18 @@
  *     WRITEBACK  dirty data of a line goes to the next level (eviction,
  *                clean, flush, or a forwarded op acting on the line);
  *     HIT        the lookup found every sector it needs valid (served now);
+ *                a write-through cache's write finding the line also makes
+ *                a HIT (MONITOR_WRITE), before the EVICT of its
+ *                write-evict, though the cache counts no hit (GPGPU-Sim,
+ *                whose statistics AGPM's buffers follow, calls it one);
  *     MISS       it did not: a new miss, a sector miss, or an access merged
  *                into a fill already in flight.
  *   A lookup that stalls (no MSHR, no queue room) makes no event; it makes
  *   its events when it is retried and proceeds. Reads, writes and executed
- *   atomics make HIT or MISS, except a write-through cache's write, which
- *   does not look for data (it may EVICT); fences and forwarded ops make
- *   neither.
+ *   atomics make HIT or MISS, except a write-through cache's write that
+ *   does not find the line (no event: it does not look for data) or finds
+ *   one whose fill is in flight (merged into it: no event);
+ *   fences and forwarded ops make neither.
  *
  * FIELDS
  *
@@ -31,6 +36,14 @@
  *   address          the line's address (its first byte)
  *   size             the cache's line size
  *   core, warp, cta  the access that caused it (-1 when none)
+ *   flags            the causing access's flags (0 when none): a block
+ *                    observing it tells log updates (SIMTX_FLAG_PM_LOG),
+ *                    non-temporal and persistent accesses apart
+ *   byte_enable      HIT and MISS of a read, write or atomic: bit i set
+ *                    when the access reads or writes byte i of the line
+ *                    (a write's own byte_enable, shifted to its offset;
+ *                    lines up to SIMTX_MSG_MAX_DATA bytes); otherwise all
+ *                    ones
  *   aux              set index (bits 0-31), way (bits 32-47), MONITOR_DIRTY
  *                    (EVICT: the line was dirty) and MONITOR_WRITE (HIT and
  *                    MISS: the access writes); monitor_set/way read them

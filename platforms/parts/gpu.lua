@@ -21,6 +21,11 @@
 --                       socket ("sm3.ldst"), may insert blocks, returns the
 --                       initiator socket that reaches the ldst_unit; the
 --                       ldst_unit's memory socket reaches the L1
+--   before_l1(core, socket)   hook between a core's ldst_unit (after
+--                       coalescing) and its L1 (where AGPM's path selector
+--                       goes): receives the ldst_unit's memory socket
+--                       ("sm3_ldst.memory"), returns the initiator socket
+--                       that reaches the L1
 --   after_l1, before_l2, before_dram, l1, l2, crossbar: as parts/gpu_memory.lua
 --   clocks              more clock domains to declare, { name = MHz }
 --
@@ -37,7 +42,7 @@ local check, merge, passthrough = parts.check, parts.merge, parts.passthrough
 
 return function(options)
     options = check("gpu", options, {
-        spec = true, cores = true, lanes = true, scheduler = true, memory = true, dram = true, core = true, lds = true, ldst = true, core_side = true,
+        spec = true, cores = true, lanes = true, scheduler = true, memory = true, dram = true, core = true, lds = true, ldst = true, core_side = true, before_l1 = true,
         after_l1 = true, before_l2 = true, before_dram = true, l1 = true, l2 = true, crossbar = true, clocks = true,
     })
     local spec = options.spec or include("../specs/gtx480.lua")
@@ -45,6 +50,7 @@ return function(options)
     local lanes = options.lanes or define("lanes", spec.core.lanes)
     local scheduler = options.scheduler or define("scheduler", spec.core.scheduler)
     local core_side = options.core_side or passthrough
+    local before_l1 = options.before_l1 or passthrough
     local partitions = spec.address_map.partitions
     local function core_name(i) return "sm" .. i end
 
@@ -99,7 +105,7 @@ return function(options)
     end
     for i = 0, cores - 1 do
         connect(core_side(i, core_name(i) .. ".ldst"), core_name(i) .. "_ldst.core")
-        connect(core_name(i) .. "_ldst.memory", target(i))
+        connect(before_l1(i, core_name(i) .. "_ldst.memory"), target(i))
     end
     return result
 end

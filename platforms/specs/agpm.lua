@@ -94,6 +94,27 @@ return {
         queue_depth = 64,        -- not in Table IV: enough requests in flight for the bus over the 160 ns
     },
 
+    -- AGPM's hardware (parts/agpm.lua). Section IV-C: AGPM buffers of 1024
+    -- entries (log way and all way), 5-bit counters, 707-bit entries, about
+    -- 89 KB per level; section IV-A: periods of 10000 log updates to start,
+    -- the threshold moved by 10% per period on CWPPR. Not in the paper:
+    -- the reservation buffer's size, the first period of a kernel (the
+    -- paper's "smaller value"), the threshold's bounds, the selector's
+    -- table of log updates in flight and BUCL's coalescing-degree threshold.
+    agpm = {
+        tracker = {
+            entries = 1024, counter_bits = 5,          -- section IV-C
+            initial_threshold = 10000, step_percent = 10, -- section IV-A
+            ratio = 0.25, few_logs = 100,              -- Table III
+            first_period = 1000,                       -- not in the paper
+            reservation_entries = 4096,                -- not in the paper
+        },
+        selector = {
+            in_flight = 64,                            -- not in the paper
+            bucl_degree = 2,                           -- not in the paper (Fig. 4: [1, 2] coalesced)
+        },
+    },
+
     -- The lazy-TM fields parts/tm_lazy.lua reads (no TM in the paper's
     -- platform: the GTX480 set's, so a TM platform can still be built on it).
     tm = {

@@ -87,6 +87,18 @@ static void test_decode_and_disassemble(void)
     CHECK_EQUAL(rv_class_of(RV_SFENCE), RV_CLASS_FENCE);
     CHECK_EQUAL(rv_access_size(RV_CLWB), 1);
     CHECK_EQUAL(rv_access_size(RV_NT_STORE), 4);
+    /* AGPM's log updates: custom-1 funct3 3 and 4, stores of a word. */
+    rv_insn log;
+    rv_decode(0x00B5302Bu, &log); /* gpu_persist_log: a1 at 0(a0) */
+    CHECK_EQUAL(log.op, RV_LOG_STORE);
+    CHECK_EQUAL(log.rs1, 10);
+    CHECK_EQUAL(log.rs2, 11);
+    rv_decode(0x00B5402Bu, &log); /* gpu_persist_log_name */
+    CHECK_EQUAL(log.op, RV_LOG_NAME_STORE);
+    CHECK_EQUAL(rv_class_of(RV_LOG_NAME_STORE), RV_CLASS_STORE);
+    CHECK_EQUAL(rv_access_size(RV_LOG_STORE), 4);
+    rv_decode(0x00B5502Bu, &log); /* funct3 5: free */
+    CHECK_EQUAL(log.op, RV_ILLEGAL);
     /* F operands in the one register index space; fields that are no
      * register (fsqrt's rs2, fsrmi's immediate) read as x0 (no dependency). */
     rv_insn f;

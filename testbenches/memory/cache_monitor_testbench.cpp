@@ -45,6 +45,12 @@ simtx_msg access(simtx_op op, uint64_t address, uint32_t size, uint64_t id)
     return msg;
 }
 
+simtx_msg logged(simtx_msg msg)
+{
+    msg.flags = SIMTX_FLAG_PM_LOG;
+    return msg;
+}
+
 void check_events(block_testbench &bench, const std::vector<expected_event> &expected)
 {
     CHECK(bench.violations().empty());
@@ -110,7 +116,7 @@ void l1()
         access(SIMTX_OP_READ, 0x000, 64, 1),  // miss, way 0
         access(SIMTX_OP_READ, 0x000, 32, 2),  // hit
         access(SIMTX_OP_READ, 0x080, 64, 3),  // miss, way 1
-        access(SIMTX_OP_WRITE, 0x080, 4, 4),  // write-evict: the line leaves, no hit or miss
+        logged(access(SIMTX_OP_WRITE, 0x084, 4, 4)), // write-evict: a hit, then the line leaves
         access(SIMTX_OP_READ, 0x100, 64, 5),  // miss into the freed way 1
         access(SIMTX_OP_READ, 0x180, 64, 6),  // evicts 0x000 (least recently used)
     });
@@ -118,14 +124,25 @@ void l1()
         {SIMTX_OP_MONITOR_MISS, 0x000, 0, 0},
         {SIMTX_OP_MONITOR_HIT, 0x000, 0, 0},
         {SIMTX_OP_MONITOR_MISS, 0x080, 1, 0},
+        {SIMTX_OP_MONITOR_HIT, 0x080, 1, MONITOR_WRITE},
         {SIMTX_OP_MONITOR_EVICT, 0x080, 1, 0},
         {SIMTX_OP_MONITOR_MISS, 0x100, 1, 0},
         {SIMTX_OP_MONITOR_EVICT, 0x000, 0, 0},
         {SIMTX_OP_MONITOR_MISS, 0x180, 0, 0},
     });
-    CHECK_EQUAL(bench.counter("hits"), 1);
+    CHECK_EQUAL(bench.counter("hits"), 1); // the write-evict hit is the monitor's only
     CHECK_EQUAL(bench.counter("misses"), 4);
     CHECK_EQUAL(bench.counter("write_evictions"), 1);
+    // Hits and misses name the access's bytes and carry its flags.
+    const auto &events = bench.target(monitor_port).requests();
+    if (CHECK(events.size() > 4)) {
+        CHECK_EQUAL(events[1].msg.byte_enable[0], 0xFFFFFFFFu); // the read of bytes 0-31
+        CHECK_EQUAL(events[1].msg.byte_enable[1], 0);
+        CHECK_EQUAL(events[1].msg.flags, 0);
+        CHECK_EQUAL(events[3].msg.byte_enable[0], 0xF0u); // the write of bytes 4-7
+        CHECK_EQUAL(events[3].msg.flags, SIMTX_FLAG_PM_LOG);
+        CHECK_EQUAL(events[4].msg.byte_enable[0], UINT64_MAX); // an eviction: the whole line
+    }
 }
 
 } // namespace

@@ -140,6 +140,9 @@ static bool handle_write_through(cache *c, const simtx_msg *msg, unsigned offset
     if (line && line->mshr >= 0) {
         if (!merge(c, line, msg, 0, fully_written_sectors(c, msg, offset), false, now)) return false;
     } else if (line) {
+        /* A write hit as the monitor sees it (GPGPU-Sim counts it one),
+         * though nothing is read: the statistics count it an eviction. */
+        monitor(c, SIMTX_OP_MONITOR_HIT, (unsigned)index, msg, MONITOR_WRITE);
         drop_line(c, (unsigned)index, msg);
         c->stats.write_evictions++;
     }

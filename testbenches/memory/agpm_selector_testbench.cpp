@@ -1,0 +1,177 @@
+// Block testbench of the AGPM path selector (models/memory/agpm_selector)
+// with the TLM protocol checked on every binding: the two rewritten
+// sequences (a log update sent non-temporal: one write flagged
+// NON_TEMPORAL, answered when acknowledged; sent temporal: the write without
+// the flag, then a CLEAN_LINE of its line, answered once the clean is),
+// pmem_spec's dropped clwb, the tracker's decision switching agpm's path,
+// BUCL's coalescing-degree test, and the reports (AGPM_LOG naming the logged
+// data's block, AGPM_DONE with the cycles waited).
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "agpm.h"
+#include "agpm_selector.h"
+#include "block_testbench.hpp"
+#include "test_support.h"
+
+using simtx::testing::block_testbench;
+using simtx::testing::request;
+
+namespace {
+
+constexpr unsigned upstream = 0, downstream = 1, decision = 2, reports = 3;
+
+// A log update of lanes 0-1: the entry's address word naming 0xa0001000 and
+// 0xa0001004 (PM_LOG_NAMES), 8-byte entries at 0xa0100000.
+simtx_msg log_update(uint64_t id, uint8_t extra_flags = 0)
+{
+    simtx_msg msg = request(SIMTX_OP_WRITE, 0xa0100000, 16, id);
+    msg.flags = SIMTX_FLAG_NON_TEMPORAL | SIMTX_FLAG_PM_LOG | extra_flags;
+    msg.byte_enable[0] = 0x0F0F; // words 0 and 2
+    msg.byte_enable[1] = 0;
+    uint32_t a = 0xa0001000, b = 0xa0001004;
+    std::memcpy(&msg.data[0], &a, 4);
+    std::memcpy(&msg.data[8], &b, 4);
+    msg.core = 0;
+    msg.warp = 2;
+    return msg;
+}
+
+void check_clean(block_testbench &bench)
+{
+    CHECK(bench.violations().empty());
+    for (const std::string &v : bench.violations()) std::fprintf(stderr, "%s\n", v.c_str());
+}
+
+void non_temporal()
+{
+    block_testbench bench(&agpm_selector_block_info, {{"policy", "nt"}});
+    bench.target(downstream).latency = bench.cycles(40);
+    bench.initiator(upstream).send(log_update(7, SIMTX_FLAG_PM_LOG_NAMES), bench.cycles(1));
+    bench.run();
+    check_clean(bench);
+    const auto &down = bench.target(downstream).requests();
+    if (CHECK_EQUAL(down.size(), 1)) {
+        CHECK_EQUAL(down[0].msg.op, SIMTX_OP_WRITE);
+        CHECK(down[0].msg.flags & SIMTX_FLAG_NON_TEMPORAL);
+        CHECK(down[0].msg.flags & SIMTX_FLAG_PM_LOG);
+    }
+    const auto &up = bench.initiator(upstream).responses();
+    if (CHECK_EQUAL(up.size(), 1)) {
+        CHECK_EQUAL(up[0].msg.id, 7);
+        CHECK(up[0].time >= down[0].time + bench.cycles(40));
+    }
+    const auto &r = bench.target(reports).requests();
+    if (CHECK_EQUAL(r.size(), 2)) {
+        CHECK_EQUAL(r[0].msg.op, SIMTX_OP_AGPM_LOG);
+        CHECK_EQUAL(r[0].msg.address, 0xa0001000); // the logged data's block, not the log's
+        CHECK_EQUAL(r[0].msg.byte_enable[0], 0xFFu); // words 0x000 and 0x004 of it
+        CHECK_EQUAL(r[0].msg.aux, AGPM_PATH_NON_TEMPORAL | AGPM_LOG_COUNTED | AGPM_LOG_TRACKED);
+        CHECK_EQUAL(r[1].msg.op, SIMTX_OP_AGPM_DONE);
+        CHECK(r[1].msg.aux >= 40);
+    }
+    CHECK_EQUAL(bench.counter("logs_non_temporal"), 1);
+    CHECK_EQUAL(bench.counter("cleans_added"), 0);
+}
+
+void temporal()
+{
+    block_testbench bench(&agpm_selector_block_info, {{"policy", "clwb"}});
+    bench.target(downstream).latency = bench.cycles(40);
+    bench.initiator(upstream).send(log_update(9), bench.cycles(1));
+    bench.run();
+    check_clean(bench);
+    const auto &down = bench.target(downstream).requests();
+    const auto &up = bench.initiator(upstream).responses();
+    if (CHECK_EQUAL(down.size(), 2) && CHECK_EQUAL(up.size(), 1)) {
+        CHECK_EQUAL(down[0].msg.op, SIMTX_OP_WRITE);
+        CHECK(!(down[0].msg.flags & SIMTX_FLAG_NON_TEMPORAL));
+        CHECK_EQUAL(down[1].msg.op, SIMTX_OP_CLEAN_LINE);
+        CHECK_EQUAL(down[1].msg.address, 0xa0100000);
+        CHECK(down[1].time >= down[0].time + bench.cycles(40)); // after the write's acknowledgement
+        CHECK(up[0].time >= down[1].time + bench.cycles(40));   // answered once the clean is
+        CHECK_EQUAL(up[0].msg.id, 9);
+        CHECK_EQUAL(up[0].msg.flags, SIMTX_FLAG_NON_TEMPORAL | SIMTX_FLAG_PM_LOG); // as it was sent
+    }
+    const auto &r = bench.target(reports).requests();
+    if (CHECK_EQUAL(r.size(), 2)) {
+        CHECK_EQUAL(r[0].msg.aux, AGPM_PATH_TEMPORAL | AGPM_LOG_COUNTED); // no PM_LOG_NAMES: counted, not tracked
+        CHECK_EQUAL(r[0].msg.address, 0xa0100000);
+        CHECK(r[1].msg.aux >= 80);
+    }
+    CHECK_EQUAL(bench.counter("logs_temporal"), 1);
+    CHECK_EQUAL(bench.counter("cleans_added"), 1);
+}
+
+void pmem_spec()
+{
+    block_testbench bench(&agpm_selector_block_info, {{"policy", "pmem_spec"}});
+    simtx_msg data = request(SIMTX_OP_WRITE, 0xa0002040, 4, 3);
+    data.warp = 5;
+    simtx_msg clwb = request(SIMTX_OP_CLEAN_LINE, 0xa0002000, 0, 4);
+    clwb.warp = 5;
+    simtx_msg other = request(SIMTX_OP_CLEAN_LINE, 0xa0003000, 0, 5); // another line: goes on
+    other.warp = 5;
+    simtx_msg global = request(SIMTX_OP_WRITE, 0x10000000, 4, 6);    // outside the window: untouched
+    bench.initiator(upstream).send(data, bench.cycles(1));
+    bench.initiator(upstream).send(clwb, bench.cycles(100));
+    bench.initiator(upstream).send(other, bench.cycles(200));
+    bench.initiator(upstream).send(global, bench.cycles(300));
+    bench.run();
+    check_clean(bench);
+    const auto &down = bench.target(downstream).requests();
+    if (CHECK_EQUAL(down.size(), 3)) {
+        CHECK(down[0].msg.flags & SIMTX_FLAG_NON_TEMPORAL);
+        CHECK_EQUAL(down[1].msg.address, 0xa0003000);
+        CHECK(!(down[2].msg.flags & SIMTX_FLAG_NON_TEMPORAL));
+    }
+    CHECK_EQUAL(bench.initiator(upstream).responses().size(), 4);
+    CHECK_EQUAL(bench.counter("cleans_dropped"), 1);
+    CHECK_EQUAL(bench.counter("data_non_temporal"), 1);
+}
+
+void decisions()
+{
+    block_testbench bench(&agpm_selector_block_info, {{"policy", "agpm"}});
+    simtx_msg d;
+    simtx_msg_init(&d, SIMTX_OP_AGPM_DECISION, 0, 0);
+    d.aux = agpm_decision_pack(AGPM_PATH_TEMPORAL, AGPM_REASON_A, true);
+    bench.initiator(upstream).send(log_update(1), bench.cycles(1));
+    bench.initiator(decision).send(d, bench.cycles(200));
+    bench.initiator(upstream).send(log_update(2), bench.cycles(300));
+    bench.run();
+    check_clean(bench);
+    CHECK_EQUAL(bench.counter("logs_non_temporal"), 1); // initial_path nt
+    CHECK_EQUAL(bench.counter("logs_temporal"), 1);
+    CHECK_EQUAL(bench.counter("path_changes"), 1);
+    CHECK_EQUAL(bench.counter("decisions"), 1);
+}
+
+void bucl()
+{
+    block_testbench bench(&agpm_selector_block_info, {{"policy", "bucl"}, {"bucl_degree", "2"}});
+    simtx_msg coalesced = log_update(1), scattered = log_update(2);
+    coalesced.transaction_id = 2;
+    scattered.transaction_id = 3;
+    bench.initiator(upstream).send(coalesced, bench.cycles(1));
+    bench.initiator(upstream).send(scattered, bench.cycles(300));
+    bench.run();
+    check_clean(bench);
+    CHECK_EQUAL(bench.counter("logs_temporal"), 1);
+    CHECK_EQUAL(bench.counter("logs_non_temporal"), 1);
+}
+
+} // namespace
+
+int sc_main(int argc, char **argv)
+{
+    std::string which = argc > 1 ? argv[1] : "non_temporal";
+    if (which == "non_temporal") non_temporal();
+    else if (which == "temporal") temporal();
+    else if (which == "pmem_spec") pmem_spec();
+    else if (which == "decisions") decisions();
+    else if (which == "bucl") bucl();
+    else return 2;
+    return simtx_test_summary();
+}
