@@ -41,7 +41,8 @@
  *                  tracked; size: 128; core: the selector's core; warp,
  *                  cta: the write's.
  *   AGPM_DONE      aux: cycles waited; core.
- *   AGPM_KERNEL    core.
+ *   AGPM_KERNEL    core; aux: the launch's shared memory bytes per CTA (its
+ *                  launch fence's tag, mem.h), Table III's reason h.
  *   AGPM_DECISION  aux: agpm_decision_pack (path, reason, the temporal-
  *                  locality bit Themis reads); transaction_id: the period
  *                  number (from 1); core: the destination selector.

@@ -106,7 +106,11 @@
  *                                        core sends one (id
  *                                        LDST_LAUNCH_FENCE_ID) at each launch
  *                                        and dispatches no CTA of the launch
- *                                        before its answer
+ *                                        before its answer; its window size
+ *                                        (aux bits 32-63) is the launch's
+ *                                        shared memory per CTA, which the
+ *                                        ldst_unit passes on as the mem.h
+ *                                        FENCE's tag (AGPM's reason h)
  *   SIMTX_OP_WRITE + LDST_KIND_CLEAR     zero the window (lds: a CTA's region
  *                                        at dispatch), no lanes
  *   Lanes of one atomic request that name the same word are applied in

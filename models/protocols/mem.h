@@ -60,7 +60,9 @@
  *               before it is acknowledged. aux bit MEM_FENCE_INVALIDATE: a
  *               write-through cache also drops every line (the kernel
  *               boundary of non-coherent L1s: a core's ldst_unit sends one
- *               at each launch, ldst.h), once no fill is in flight.
+ *               at each launch, ldst.h, its tag in aux bits 32-63 the
+ *               launch's shared memory bytes per CTA), once no fill is in
+ *               flight.
  *   ROW_COPY    in-DRAM bulk copy of size bytes from address to aux (both
  *               in one bank's subarray) -> acknowledgement, no data; caches
  *               write back every dirty line of the whole source row

@@ -118,17 +118,30 @@ void pmem_spec()
     bench.initiator(upstream).send(clwb, bench.cycles(100));
     bench.initiator(upstream).send(other, bench.cycles(200));
     bench.initiator(upstream).send(global, bench.cycles(300));
+    // An atomic after the non-temporal write leaves the line dirty: its clwb goes on.
+    simtx_msg again = request(SIMTX_OP_WRITE, 0xa0004000, 4, 7);
+    again.warp = 5;
+    simtx_msg atomic = request(SIMTX_OP_ATOMIC, 0xa0004010, 4, 8);
+    atomic.warp = 5;
+    atomic.atomic_op = SIMTX_ATOMIC_ADD;
+    simtx_msg kept = request(SIMTX_OP_CLEAN_LINE, 0xa0004000, 0, 9);
+    kept.warp = 5;
+    bench.initiator(upstream).send(again, bench.cycles(400));
+    bench.initiator(upstream).send(atomic, bench.cycles(500));
+    bench.initiator(upstream).send(kept, bench.cycles(600));
     bench.run();
     check_clean(bench);
     const auto &down = bench.target(downstream).requests();
-    if (CHECK_EQUAL(down.size(), 3)) {
+    if (CHECK_EQUAL(down.size(), 6)) {
         CHECK(down[0].msg.flags & SIMTX_FLAG_NON_TEMPORAL);
         CHECK_EQUAL(down[1].msg.address, 0xa0003000);
         CHECK(!(down[2].msg.flags & SIMTX_FLAG_NON_TEMPORAL));
+        CHECK_EQUAL(down[5].msg.op, SIMTX_OP_CLEAN_LINE);
+        CHECK_EQUAL(down[5].msg.address, 0xa0004000);
     }
-    CHECK_EQUAL(bench.initiator(upstream).responses().size(), 4);
+    CHECK_EQUAL(bench.initiator(upstream).responses().size(), 7);
     CHECK_EQUAL(bench.counter("cleans_dropped"), 1);
-    CHECK_EQUAL(bench.counter("data_non_temporal"), 1);
+    CHECK_EQUAL(bench.counter("data_non_temporal"), 2);
 }
 
 void decisions()

@@ -494,7 +494,7 @@ static uint32_t issue(ldst_unit *u, ldst_entry *e, const lane_scan *scan, uint64
     uint32_t count = 0;
     if (head->op == SIMTX_OP_FENCE) {
         simtx_msg *fence = push_request(u, e, SIMTX_OP_FENCE, 0, 0, 0, start);
-        if (ldst_kind_of(head) == LDST_KIND_INVALIDATE) fence->aux = MEM_FENCE_INVALIDATE;
+        if (ldst_kind_of(head) == LDST_KIND_INVALIDATE) fence->aux |= MEM_FENCE_INVALIDATE; /* the tag stays (ldst.h) */
         count = 1;
     } else if (head->op == SIMTX_OP_ATOMIC || ldst_kind_of(head) == LDST_KIND_LR) {
         /* One request per lane, in ascending lane order: lanes naming one

@@ -130,7 +130,8 @@ void lsu_socket_launch_fence(simt_core *c)
         return;
     }
     simtx_msg_init(msg, SIMTX_OP_FENCE, 0, 0);
-    msg->aux = ldst_aux(0, 0, LDST_BEAT_ADDRESSES, 0, true, LDST_KIND_INVALIDATE, 0);
+    /* The launch's shared memory per CTA, for blocks that act on it (ldst.h). */
+    msg->aux = ldst_aux(0, 0, LDST_BEAT_ADDRESSES, 0, true, LDST_KIND_INVALIDATE, c->launch ? c->launch->shared_bytes : 0);
     msg->id = LDST_LAUNCH_FENCE_ID;
     msg->core = (int32_t)c->params.core_id;
     c->launch_fence_pending = true;

@@ -294,6 +294,10 @@ static simtx_accept_result request(agpm_selector *s, const simtx_msg *msg, uint6
         s->stats.cleans_dropped++;
         return SIMTX_ACCEPTED;
     }
+    /* A cached write or an atomic after the non-temporal one leaves the
+     * line dirty again: the warp's clwb of it must go on. */
+    if (s->drop_count[warp_slot(msg)] && (msg->op == SIMTX_OP_ATOMIC || (msg->op == SIMTX_OP_WRITE && !(msg->flags & SIMTX_FLAG_NON_TEMPORAL))))
+        take_drop(s, msg);
     simtx_msg *out = msg_queue_push_slot(&s->down, now);
     *out = *msg;
     if (msg->op == SIMTX_OP_WRITE && s->policy->data_non_temporal && !(msg->flags & SIMTX_FLAG_NON_TEMPORAL) &&
@@ -304,7 +308,7 @@ static simtx_accept_result request(agpm_selector *s, const simtx_msg *msg, uint6
     }
     if (msg->op == SIMTX_OP_FENCE && (msg->aux & MEM_FENCE_INVALIDATE)) { /* a launch boundary (ldst.h) */
         s->stats.kernels++;
-        report(s, SIMTX_OP_AGPM_KERNEL, msg, 0);
+        report(s, SIMTX_OP_AGPM_KERNEL, msg, msg->aux >> 32); /* the launch's shared memory per CTA (mem.h) */
     }
     return SIMTX_ACCEPTED;
 }

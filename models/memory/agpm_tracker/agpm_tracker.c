@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "agpm.h"
 #include "agpm_buffer.h"
@@ -32,8 +33,9 @@ static const simtx_param_spec tracker_param_specs[] = {
     {"maximum_threshold", SIMTX_PARAM_INT, "1000000", "log updates", 1, 1e12, NULL, "nor rises above (not in the paper)", PARAM(maximum_threshold)},
     {"ratio", SIMTX_PARAM_DOUBLE, "0.25", "", 0, 1, NULL, "Table III: l1d_t(s)_log / l1d_t(s)_all above it is reason b, else d", PARAM(ratio)},
     {"few_logs", SIMTX_PARAM_INT, "100", "log updates", 0, 1e12, NULL, "Table III: a period of at most this many log updates is reason e", PARAM(few_logs)},
-    {"shared_memory", SIMTX_PARAM_BOOL, "false", "", 0, 0, NULL,
-     "Table III reason h: the kernels use shared memory (the tracker does not see launches' shared memory; set per workload)", PARAM(shared_memory)},
+    {"shared_memory", SIMTX_PARAM_ENUM, "launch", "", 0, 0, "launch|yes|no",
+     "Table III reason h, the kernel uses shared memory: launch (its launch declares shared memory per CTA), or forced yes or no",
+     PARAM(shared_memory)},
 };
 
 static const simtx_param_table tracker_param_table = {
@@ -62,11 +64,13 @@ typedef struct agpm_tracker {
     double wait_sum;
     uint64_t wait_count;
     agpm_vars run;             /* every period's variables, summed */
+    bool run_shared;           /* some period's kernel used shared memory */
     bool decision_pending;
+    bool kernel_shared;        /* the current launch declared shared memory */
     simtx_msg decision;
     unsigned first_report_port, first_decision_port;
     struct {
-        uint64_t periods, kernel_periods, logs, accesses, reasons[AGPM_REASON_COUNT], decisions_temporal, decisions_non_temporal;
+        uint64_t launches, launches_shared, periods, kernel_periods, logs, accesses, reasons[AGPM_REASON_COUNT], decisions_temporal, decisions_non_temporal;
         uint64_t l1d_t_all, l1d_s_all, l1d_t_log, l1d_s_log, l2_t_all, l2_s_all, l2_t_log, l2_s_log;
         uint64_t l1_fills, l1_hits, l1_moves_out, l2_fills, l2_hits, l2_moves_in, l2_moves_out, conflicts, saturations;
         uint64_t reservation_puts, reservation_refills, reservation_replaced, reservation_peak;
@@ -91,6 +95,9 @@ static void tracker_destroy(void *core)
 
 static void observe(agpm_tracker *t, simtx_observer *o)
 {
+    simtx_observe_counter(o, "launches", &t->stats.launches, "launches", "launch boundaries the sampled core's selector reported");
+    simtx_observe_counter(o, "launches_shared", &t->stats.launches_shared, "launches",
+                          "of them, launches declaring shared memory per CTA (reason h under shared_memory = launch)");
     simtx_observe_counter(o, "periods", &t->stats.periods, "periods", "periods ended (each sends a decision)");
     simtx_observe_counter(o, "kernel_periods", &t->stats.kernel_periods, "periods", "of them, ended early by a launch boundary or the end of the run");
     simtx_observe_counter(o, "logs", &t->stats.logs, "log updates", "log updates reported (Table II's log)");
@@ -174,6 +181,12 @@ static void *tracker_create(const void *params, const simtx_env *env, char *erro
     return t;
 }
 
+static bool uses_shared(const agpm_tracker *t)
+{
+    if (!strcmp(t->params.shared_memory, "launch")) return t->kernel_shared;
+    return !strcmp(t->params.shared_memory, "yes");
+}
+
 static void flush(agpm_tracker *t)
 {
     agpm_buffer_flush(&t->l1);
@@ -198,12 +211,13 @@ static void end_period(agpm_tracker *t, bool at_kernel_end)
     agpm_buffer_add_sums(&t->l2, &l2);
     agpm_reservation_add_sums(&t->reservation, &l2);
     agpm_vars v = {l1.t_all, l1.s_all, l1.t_log, l1.s_log, l2.t_all, l2.s_all, l2.t_log, l2.s_log, t->period_all, t->period_logs};
-    agpm_reason reason = agpm_classify(&v, t->params.shared_memory, &t->rules);
+    agpm_reason reason = agpm_classify(&v, uses_shared(t), &t->rules);
     agpm_path path = agpm_reason_path(reason);
     double cwppr = t->wait_count ? t->wait_sum / (double)t->wait_count : 0.0;
     uint64_t threshold = agpm_period_end(&t->period, cwppr);
     t->target = at_kernel_end ? (uint64_t)t->params.first_period : threshold;
     add_vars(&t->run, &v);
+    t->run_shared |= uses_shared(t);
     t->stats.l1d_t_all += v.l1d_t_all, t->stats.l1d_s_all += v.l1d_s_all, t->stats.l1d_t_log += v.l1d_t_log, t->stats.l1d_s_log += v.l1d_s_log;
     t->stats.l2_t_all += v.l2_t_all, t->stats.l2_s_all += v.l2_s_all, t->stats.l2_t_log += v.l2_t_log, t->stats.l2_s_log += v.l2_s_log;
     t->stats.periods++;
@@ -297,6 +311,9 @@ static void report(agpm_tracker *t, unsigned core, const simtx_msg *msg)
         if (t->period_logs) end_period(t, true);
         else flush(t);
         t->target = (uint64_t)t->params.first_period;
+        t->kernel_shared = msg->aux != 0;
+        t->stats.launches++;
+        t->stats.launches_shared += t->kernel_shared;
         break;
     default: break;
     }
@@ -342,7 +359,7 @@ static void tracker_finish(void *core, uint64_t now)
     if (t->period_logs) end_period(t, true);
     t->decision_pending = false;
     agpm_vars v = t->run;
-    t->stats.run_reason = (double)agpm_classify(&v, t->params.shared_memory, &t->rules);
+    t->stats.run_reason = (double)agpm_classify(&v, t->run_shared, &t->rules);
     t->stats.l1_fills = t->l1.stats.fills, t->stats.l1_hits = t->l1.stats.hits, t->stats.l1_moves_out = t->l1.stats.moves_out;
     t->stats.l2_fills = t->l2.stats.fills, t->stats.l2_hits = t->l2.stats.hits, t->stats.l2_moves_in = t->l2.stats.moves_in;
     t->stats.l2_moves_out = t->l2.stats.moves_out;

@@ -28,7 +28,7 @@ typedef struct agpm_tracker_params {
     int64_t minimum_threshold, maximum_threshold;
     double ratio;                /* Table III b/d */
     int64_t few_logs;            /* Table III e */
-    bool shared_memory;          /* Table III h: the kernels use shared memory */
+    char *shared_memory;         /* Table III h: launch (the launch's shared memory) | yes | no */
 } agpm_tracker_params;
 
 extern const simtx_block_info agpm_tracker_block_info;
