@@ -165,3 +165,40 @@ int durable_check_words(gpu_device *device, workload_context *context, durable_r
     free(states), free(tally), free(durable);
     return status;
 }
+
+int durable_launch_run(gpu_device *device, workload_context *context, const durable_run *run, gpu_module *module,
+                       durable_launch *launch, bool *crashed)
+{
+    int status = 0;
+    durable_run stage = *run; /* a region of its own: no state word or log entry left from an earlier launch */
+    uint32_t ctas = launch->grid.x * launch->grid.y * launch->grid.z, threads = launch->block.x * launch->block.y * launch->block.z;
+    uint32_t *result = NULL;
+    *crashed = false;
+    HOST_CHECK(durable_prepare(device, &stage, ctas, threads, launch->entries));
+    durable_args_head head = {stage.region, stage.path};
+    memcpy(launch->args, &head, sizeof head);
+    HOST_CHECK(gpu_launch(device, module, launch->kernel, launch->grid, launch->block, launch->args, launch->args_size, launch->shared_bytes));
+    HOST_CHECK(durable_synchronize(device, &stage));
+    *crashed = stage.crashed;
+    if (!stage.crashed) {
+        if (!(result = malloc(launch->count * sizeof *result))) {
+            status = workload_fail(context, "out of host memory");
+            goto done;
+        }
+        HOST_CHECK(gpu_copy_from_device(device, result, launch->output, launch->count * sizeof *result));
+        for (size_t i = 0; i < launch->count; i++)
+            if (result[i] != launch->after[i]) {
+                status = workload_fail(context, "%s: %s[%zu] = %u, expected %u (kernel %s)", run->name, launch->what, i, result[i],
+                                       launch->after[i], launch->kernel);
+                goto done;
+            }
+    }
+    /* One durable-image line per workload, not per launch (a BFS runs dozens). */
+    FILE *log = context->log;
+    if (!launch->last && !stage.crashed) context->log = NULL;
+    status = durable_check_words(device, context, &stage, launch->output, launch->before, launch->after, launch->owner, launch->count);
+    context->log = log;
+done:
+    free(result);
+    return status;
+}

@@ -57,4 +57,28 @@ void durable_tally_words(durable_tally *tally, const uint32_t *durable, const ui
 int durable_check_words(gpu_device *device, workload_context *context, durable_run *run, uint32_t address, const uint32_t *before,
                         const uint32_t *after, const uint32_t *owner, size_t count);
 
+/* One launch of a durable workload that runs several (ATAX's two kernels, a
+ * BFS level, a Pathfinder row), on a log region of its own, its outputs
+ * count words at output (what the launch may write), named what in messages. */
+typedef struct durable_launch {
+    const char *kernel;   /* its name in the module */
+    gpu_dim3 grid, block; /* the region's CTAs and threads follow from them */
+    void *args;           /* its argument block, which starts with a durable_args_head (filled here) */
+    size_t args_size;
+    uint32_t shared_bytes;
+    uint32_t entries;     /* log entries per thread */
+    const char *what;
+    uint32_t output;
+    const uint32_t *before, *after, *owner; /* each word before and after the launch, the unit (CTA) writing it */
+    size_t count;
+    bool last;            /* the workload's last launch: prints the durable image's line (the others print only on a failure) */
+} durable_launch;
+
+/* Runs the launch: the outputs in device memory against after (on a
+ * crash-free run) and the durable image (durable_check_words) checked.
+ * Returns 0 or the failure; *crashed when a power failure stopped it (the
+ * workload then stops: no later launch). */
+int durable_launch_run(gpu_device *device, workload_context *context, const durable_run *run, gpu_module *module,
+                       durable_launch *launch, bool *crashed);
+
 #endif

@@ -33,6 +33,12 @@ int localtm_basic_main(gpu_device *device, workload_context *context);
 int localtm_ht_main(gpu_device *device, workload_context *context);
 int localtm_km_main(gpu_device *device, workload_context *context);
 int localtm_ga_main(gpu_device *device, workload_context *context);
+int pm_atax_main(gpu_device *device, workload_context *context);
+int pm_gesummv_main(gpu_device *device, workload_context *context);
+int pm_2mm_main(gpu_device *device, workload_context *context);
+int pm_sgemm_main(gpu_device *device, workload_context *context);
+int pm_bfs_main(gpu_device *device, workload_context *context);
+int pm_pathfinder_main(gpu_device *device, workload_context *context);
 
 /* Options: those the host program reads; opt and kernel are every workload's. */
 static const workload_info workloads[] = {
@@ -67,6 +73,12 @@ static const workload_info workloads[] = {
     {"localtm_ht", "GPU-LocalTM: hash table, each work-item inserts its id (HT2..HT256)", "n buckets mode seed check_serializability", false, localtm_ht_main},
     {"localtm_km", "GPU-LocalTM: K-Means, one iteration, center updates in transactions (KM2..KM256)", "n centers mode seed check_serializability", false, localtm_km_main},
     {"localtm_ga", "GPU-LocalTM: genetic knapsack, each transaction crosses two solutions (GA2..GA256)", "n solutions capacity mode seed check_serializability", false, localtm_ga_main},
+    {"pm_atax", "durable: ATAX (tmp += A x, then y += A^T tmp), outputs persisted every iteration; stage 1, 2 or both", "n block stage seed persist broken tx_per_cta", false, pm_atax_main},
+    {"pm_gesummv", "durable: GESUMMV (y = alpha A x + beta B x), partial sums persisted every iteration", "n block seed persist broken tx_per_cta", false, pm_gesummv_main},
+    {"pm_2mm", "durable: 2MM (tmp += alpha A B, then D = tmp C + beta D); stage 1, 2 or both", "n block stage seed persist broken tx_per_cta", false, pm_2mm_main},
+    {"pm_sgemm", "durable: float SGEMM with shared-memory tiles, a transaction per 16x16 tile", "n seed persist broken", false, pm_sgemm_main},
+    {"pm_bfs", "durable: BFS on a banded graph, one launch per level, few logs per launch", "n degree window block seed persist broken", false, pm_bfs_main},
+    {"pm_pathfinder", "durable: Pathfinder (Rodinia), one launch per row", "n rows block seed persist broken", false, pm_pathfinder_main},
     {"chase", "one thread chasing pointers, for latency calibration (scripts/calibrate)", "space offsets passes steps base_multiple", false, chase_main},
 };
 

@@ -12,6 +12,10 @@
 
 #include "gpu_durable_layout.h"
 
+/* How every argument block below starts (durable_common.c fills it in for a
+ * workload's every launch). */
+typedef struct durable_args_head { gpu_durable_region region; uint32_t path; } durable_args_head;
+
 /* a[i] = b[i] + scalar * c[i], per_thread elements per thread, grid-strided. */
 /* pm_stream's transaction r takes each thread's elements k with k mod tx_per_cta = r. */
 struct pm_stream_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, b, c, n, per_thread, scalar; };
@@ -24,5 +28,28 @@ struct pm_mvt_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, y1
  * {key, value} slots; a volatile per-bucket count hands out slots. */
 #define PM_KVS_WAYS 8u
 struct pm_kvs_args { gpu_durable_region region; uint32_t path, tx_per_cta, table, counts, keys, values, n, buckets; };
+/* ATAX (PolyBench, n x n): pm_atax1 tmp[i] += A[i][j] * x[j], a row per
+ * thread; pm_atax2 y[j] += A[i][j] * tmp[i], a column per thread; the output
+ * written back (and persisted) every iteration, as MVT's. */
+struct pm_atax_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, x, tmp, y, n; };
+/* GESUMMV (PolyBench, n x n): a row per thread, tmp[i] += A[i][j] x[j] and
+ * y[i] += B[i][j] x[j] both persisted every iteration, then y[i] = alpha
+ * tmp[i] + beta y[i]; out holds tmp (n words) then y (n words). */
+struct pm_gesummv_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, b, x, out, n, alpha, beta; };
+/* 2MM (PolyBench, n x n): pm_2mm1 tmp += alpha A B; pm_2mm2 D = tmp C + beta
+ * D; one output per thread and transaction. */
+struct pm_2mm_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, b, c, tmp, d, n, alpha, beta; };
+/* SGEMM (Parboil's kind, float): C = alpha A B + beta C, n x n, a
+ * PM_SGEMM_TILE x PM_SGEMM_TILE CTA per tile of C, tiles of A and B staged in
+ * shared memory (2 * TILE * TILE floats of dynamic shared memory). */
+#define PM_SGEMM_TILE 16u
+struct pm_sgemm_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, b, c, n, alpha, beta; };
+/* One BFS level, pulled: every unvisited node v with a neighbour at `level`
+ * gets level + 1 (CSR row_offsets / columns, a symmetric graph). */
+#define PM_BFS_UNVISITED 0xffffffffu
+struct pm_bfs_args { gpu_durable_region region; uint32_t path, tx_per_cta, row_offsets, columns, levels, n, level; };
+/* One Pathfinder row (Rodinia, pyramid height 1): dst[j] = wall[row][j] +
+ * min(src[j - 1], src[j], src[j + 1]) (clamped at the edges). */
+struct pm_pathfinder_args { gpu_durable_region region; uint32_t path, tx_per_cta, wall, src, dst, cols, row; };
 
 #endif
