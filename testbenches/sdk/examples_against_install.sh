@@ -64,9 +64,9 @@ done
 
 # The durable example: crash-free, then a crash campaign of its own through the installed script.
 run gpu_pm.lua "$scratch/durable/libdurable.so" "^durable: 2048 elements updated in 16 CTAs; 0 torn, 0 lost$"
-"$prefix/bin/simtx-crash-campaign" --host "$scratch/durable/libdurable.so" --points 12 --jobs 2 --set workload.n=512 > "$scratch/campaign.log" || {
+"$prefix/bin/simtx-crash-campaign" --host "$scratch/durable/libdurable.so" --points 40 --jobs 2 --set workload.n=512 > "$scratch/campaign.log" || {
     cat "$scratch/campaign.log" >&2; echo "FAILED: the durable example's crash campaign" >&2; exit 1; }
-grep -E "^\| libdurable.so \| - \| [0-9]+ \| 12 \| [1-9][0-9]* \| 0 \| 0 \| 0 \|" "$scratch/campaign.log" || {
+grep -E "^\| libdurable.so \| - \| [0-9]+ \| 40 \| [1-9][0-9]* \| 0 \| 0 \| 0 \|" "$scratch/campaign.log" || {
     cat "$scratch/campaign.log" >&2; echo "FAILED: no rolled-back point, or a torn/lost/failed one" >&2; exit 1; }
 
 # Without CMake: one command per kernel and per plugin.
