@@ -204,6 +204,16 @@ void run_summary::add_load_to_use(const interval &span, std::vector<summary_metr
         {"unattributed", "unattributed", "ldst_unit", "load_to_use_unattributed", sum(span, "ldst_unit", "load_to_use_unattributed", true) > 0, ""},
         {"shared", "shared memory", "lds", "load_to_use", has("lds"), ""},
     };
+    // A cache level's hit rate over all its lookups (loads, stores, atomics), beside its n/a.
+    auto hit_rate_note = [&](const char *key, const char *name) {
+        std::string type = std::string(key) + "_cache";
+        double hits = sum(span, type.c_str(), "hits");
+        double lookups = hits + sum(span, type.c_str(), "misses") + sum(span, type.c_str(), "sector_misses") + sum(span, type.c_str(), "hit_reserved");
+        if (lookups == 0) return std::string();
+        char note[64];
+        std::snprintf(note, sizeof note, " (%s hit rate %.2f%%)", name, 100 * hits / lookups);
+        return std::string(note);
+    };
     std::string line;
     for (const level &l : levels) {
         if (!l.shown) continue;
@@ -212,8 +222,8 @@ void run_summary::add_load_to_use(const interval &span, std::vector<summary_metr
         std::string reason = !l.absent.empty()              ? l.absent
                              : !std::strcmp(l.type, "lds") ? "no shared-memory loads"
                              : global_loads == 0           ? "no global loads"
-                             : l.key[0] == 'l' ? "no load was served by " + std::string(l.name) + " hits alone: each of the " +
-                                                     std::to_string(static_cast<long long>(global_loads)) + " global loads reached a farther level"
+                             : l.key[0] == 'l' ? "none of the " + std::to_string(static_cast<long long>(global_loads)) + " global loads had " +
+                                                     l.name + " hits as its farthest level" + hit_rate_note(l.key, l.name)
                                                : "none of the " + std::to_string(static_cast<long long>(global_loads)) + " global loads reached the " + l.name;
         m.push_back({"load_to_use_" + std::string(l.key), std::string("load-to-use latency, ") + l.name + " (mean)", "ns", mean, false,
                      std::isnan(mean) ? reason : "", summary_metric::shown::json, ""});
