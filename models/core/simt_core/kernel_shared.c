@@ -2,7 +2,6 @@
  * relocations and the resolved call graph (kernel_shared.h). */
 #include "kernel_shared.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,16 +14,6 @@
 #define STT_OBJECT 1
 
 static uint32_t read32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-
-static bool failf(char *error, size_t error_size, const char *format, ...) __attribute__((format(printf, 3, 4)));
-static bool failf(char *error, size_t error_size, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(error, error_size, format, args);
-    va_end(args);
-    return false;
-}
 
 typedef struct elf_view {
     const uint8_t *elf;
@@ -113,7 +102,8 @@ bool kernel_shared_charge(kernel_image *image, const uint8_t *elf, size_t size, 
     bool malformed = false;
     if (!reach || !stack || !seen) {
         free(reach), free(stack), free(seen);
-        return failf(error, error_size, "out of memory");
+        snprintf(error, error_size, "out of memory");
+        return false;
     }
     if (own_reach(image, &v, reach, &malformed)) {
         image->shared_by_kernel = true;
@@ -141,6 +131,6 @@ bool kernel_shared_charge(kernel_image *image, const uint8_t *elf, size_t size, 
         }
     }
     free(reach), free(stack), free(seen);
-    if (malformed) return failf(error, error_size, "malformed ELF: a relocation section names a missing section or symbol");
-    return true;
+    if (malformed) snprintf(error, error_size, "malformed ELF: a relocation section names a missing section or symbol");
+    return !malformed;
 }
