@@ -579,12 +579,19 @@ bool gpu_launch(gpu_device *d, gpu_module *m, const char *name, gpu_dim3 grid, g
     if (args_size) memcpy(d->args, args, args_size);
     l->args = d->args;
     l->args_size = (uint32_t)args_size;
-    l->shared_bytes = (m->image->static_shared_bytes + shared_bytes + 3) & ~3u;
+    /* The dynamic bytes follow the static ones, word aligned (gpu.h gpu_dynamic_shared). */
+    uint32_t static_bytes = f->static_shared_bytes; /* this kernel's own (kernel_shared.h) */
+    l->dynamic_shared_offset = (static_bytes + 3) & ~3u;
+    l->shared_bytes = (l->dynamic_shared_offset + shared_bytes + 3) & ~3u;
     l->registers_per_thread = simt_kernel_registers(m->image);
     l->total_ctas = (uint64_t)grid.x * grid.y * grid.z;
     l->memcheck = d->memcheck ? &d->table : NULL;
     char error[512];
-    if (!d->backend.launch(d->backend.context, l, error, sizeof error)) return set_error(d, "launch of '%s': %s", name, error);
+    /* A shape the platform cannot hold (a CTA larger than a core's warps,
+     * registers or shared memory) is bad input, refused before any CTA runs. */
+    if (!d->backend.launch(d->backend.context, l, error, sizeof error))
+        return set_input_error(d, "launch of '%s' (shared memory per CTA: %u static + %u dynamic bytes): %s", name, static_bytes,
+                               shared_bytes, error);
     d->launch_pending = true;
     return true;
 }

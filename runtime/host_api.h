@@ -105,8 +105,13 @@ gpu_module *gpu_module_load(gpu_device *device, const char *path);
 void gpu_module_unload(gpu_module *module);
 
 /* Launches kernel `name` of the module; args (args_size bytes) are copied to
- * the device and the kernel receives their address. Asynchronous: returns at
- * once; gpu_synchronize() runs the simulation until the kernel is done. */
+ * the device and the kernel receives their address. shared_bytes: dynamic
+ * shared memory per CTA (CUDA's third <<<>>> argument), after the kernel's
+ * own static shared variables; the kernel finds it with
+ * gpu_dynamic_shared() (gpu.h). A CTA that fits no core (warps, registers,
+ * static + dynamic shared memory) is refused before the launch, as bad
+ * input. Asynchronous: returns at once; gpu_synchronize() runs the
+ * simulation until the kernel is done. */
 bool gpu_launch(gpu_device *device, gpu_module *module, const char *name, gpu_dim3 grid, gpu_dim3 block, const void *args,
                 size_t args_size, uint32_t shared_bytes);
 bool gpu_synchronize(gpu_device *device);

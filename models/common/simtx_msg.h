@@ -175,6 +175,19 @@ typedef enum simtx_msg_flag {
     SIMTX_FLAG_PM_LOG_NAMES = 1u << 7,  /* with PM_LOG: each word written is the address of the data it logs */
 } simtx_msg_flag;
 
+/* msg.served_by of a response (models/protocols/mem.h, LEVELS): the level
+ * of the memory hierarchy that held the data of a READ or ATOMIC, ordered
+ * from nearest to farthest. */
+typedef enum simtx_level {
+    SIMTX_LEVEL_NONE,   /* no block said (requests, and answers of blocks that serve no data) */
+    SIMTX_LEVEL_L1,     /* an L1 hit */
+    SIMTX_LEVEL_L2,     /* an L2 hit */
+    SIMTX_LEVEL_DRAM,   /* a DRAM controller */
+    SIMTX_LEVEL_NVM,    /* an NVM controller (its media or its write-pending queue) */
+    SIMTX_LEVEL_MEMORY, /* a fixed-latency memory block */
+    SIMTX_LEVEL_COUNT
+} simtx_level;
+
 typedef struct simtx_msg {
     uint8_t op;           /* simtx_op */
     uint8_t atomic_op;    /* block-defined, for SIMTX_OP_ATOMIC */
@@ -194,6 +207,9 @@ typedef struct simtx_msg {
     /* simtx_msg_flag bits: orthogonal attributes of a request, copied into
      * its response. Sits in what was padding: the message keeps its size. */
     uint8_t flags;
+    /* simtx_level of a response: who held the data (mem.h, LEVELS); 0 in
+     * requests. Also in what was padding. */
+    uint8_t served_by;
     uint64_t byte_enable[2]; /* bit i: data[i] is written; all ones when unused */
     /* Opaque to cores: the shim's handle on the TLM transaction carrying this
      * message. Copy it from a request into its response. */

@@ -85,6 +85,21 @@
  *   is in simtx_op_info_of(op); a block fails the run on an op of a family
  *   it neither serves nor passes through (simtx_op_unserved names both).
  *
+ * LEVELS (msg.served_by, simtx_level)
+ *
+ *   Which level of the hierarchy held the data of a READ or ATOMIC: 0 in
+ *   every request; the block that answers one from its own storage sets
+ *   it in the response: a cache on a hit (SIMTX_LEVEL_L1 or _L2, its
+ *   block's level), a target (DRAM, NVM, MEMORY) on every response. A
+ *   block that answers an access from another request's response copies
+ *   that response's level into its answer: a cache answering the accesses
+ *   merged into a fill (the farthest level of the fill's responses) or a
+ *   forwarded request (bypass, uncached read, forwarded atomic). Routing
+ *   blocks and pass-through blocks carry it unchanged, as every field.
+ *   Only statistics read it (the ldst_unit's load-to-use latency by
+ *   level); no block's behaviour depends on it. Other responses leave it
+ *   as the target set it, or 0.
+ *
  * STATUS
  *
  *   SIMTX_STATUS_OK; SIMTX_STATUS_ADDRESS_ERROR: no target owns the address

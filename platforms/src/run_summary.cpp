@@ -174,13 +174,79 @@ std::string run_summary::no_lookup_reason(const char *type, const std::string &l
     return "no lookups: the " + level + " accesses bypassed the cache";
 }
 
+// Load-to-use latency by the level that served each load: the ldst_units'
+// load_to_use_<level> histograms (cycles, first beat to values, mem.h
+// LEVELS) and the ldss' load_to_use, as the mean in ns per level and the
+// loads counted; one console line gathers them, each n/a with its reason.
+void run_summary::add_load_to_use(const interval &span, std::vector<summary_metric> &m) const
+{
+    auto ns_per_cycle = [&](const instance &inst) { return static_cast<double>(net_.clock_of(inst).period_ps) / 1000; };
+    double global_loads = 0;
+    for (const char *level : {"unattributed", "l1", "l2", "dram", "nvm", "memory"})
+        global_loads += sum(span, "ldst_unit", ("load_to_use_" + std::string(level)).c_str(), true);
+    auto l1_bypasses = [&] {
+        for (const instance &inst : net_.instances)
+            if (!std::strcmp(inst.info->name, "l1_cache") && parameter_text(inst, "cache_global") == "false") return true;
+        return false;
+    };
+    struct level {
+        const char *key, *name, *type, *statistic; // type: the block measuring it
+        bool shown;
+        std::string absent; // why no load is expected there; empty: a count of 0 is explained below
+    };
+    std::vector<level> levels = {
+        {"l1", "L1", "ldst_unit", "load_to_use_l1", true,
+         !has("l1_cache") ? "no L1 in this platform" : l1_bypasses() ? "the L1s do not cache global data (cache_global = false)" : ""},
+        {"l2", "L2", "ldst_unit", "load_to_use_l2", true, has("l2_cache") ? "" : "no L2 in this platform"},
+        {"dram", "DRAM", "ldst_unit", "load_to_use_dram", true, has("dram_controller") ? "" : "no DRAM controller in this platform"},
+        {"nvm", "NVM", "ldst_unit", "load_to_use_nvm", has("nvm_controller"), ""},
+        {"memory", "fixed-latency memory", "ldst_unit", "load_to_use_memory", has("memory"), ""},
+        {"unattributed", "unattributed", "ldst_unit", "load_to_use_unattributed", sum(span, "ldst_unit", "load_to_use_unattributed", true) > 0, ""},
+        {"shared", "shared memory", "lds", "load_to_use", has("lds"), ""},
+    };
+    // A cache level's hit rate over all its lookups (loads, stores, atomics), beside its n/a.
+    auto hit_rate_note = [&](const char *key, const char *name) {
+        std::string type = std::string(key) + "_cache";
+        double hits = sum(span, type.c_str(), "hits");
+        double lookups = hits + sum(span, type.c_str(), "misses") + sum(span, type.c_str(), "sector_misses") + sum(span, type.c_str(), "hit_reserved");
+        if (lookups == 0) return std::string();
+        char note[64];
+        std::snprintf(note, sizeof note, " (%s hit rate %.2f%%)", name, 100 * hits / lookups);
+        return std::string(note);
+    };
+    std::string line;
+    for (const level &l : levels) {
+        if (!l.shown) continue;
+        double loads = sum(span, l.type, l.statistic, true);
+        double mean = ratio(sum_weighted(span, l.type, l.statistic, ns_per_cycle), loads);
+        std::string reason = !l.absent.empty()              ? l.absent
+                             : !std::strcmp(l.type, "lds") ? "no shared-memory loads"
+                             : global_loads == 0           ? "no global loads"
+                             : l.key[0] == 'l' ? "none of the " + std::to_string(static_cast<long long>(global_loads)) + " global loads had " +
+                                                     l.name + " hits as its farthest level" + hit_rate_note(l.key, l.name)
+                                               : "none of the " + std::to_string(static_cast<long long>(global_loads)) + " global loads reached the " + l.name;
+        m.push_back({"load_to_use_" + std::string(l.key), std::string("load-to-use latency, ") + l.name + " (mean)", "ns", mean, false,
+                     std::isnan(mean) ? reason : "", summary_metric::shown::json, ""});
+        m.push_back({"load_to_use_" + std::string(l.key) + "_loads", std::string("loads served by the ") + l.name, "loads", loads, true, "",
+                     summary_metric::shown::json, ""});
+        char figure[96];
+        if (std::isnan(mean)) line += std::string(line.empty() ? "" : "; ") + l.name + " n/a: " + reason;
+        else {
+            std::snprintf(figure, sizeof figure, "%s%s %.1f ns (%.0f loads)", line.empty() ? "" : "; ", l.name, mean, loads);
+            line += figure;
+        }
+    }
+    m.push_back({"load_to_use", "load-to-use latency (mean, by the farthest level that served a load)", "", 0, false, "",
+                 summary_metric::shown::console, line});
+}
+
 std::vector<summary_metric> run_summary::metrics(const interval &span) const
 {
     std::vector<summary_metric> m;
     // reason: why the value is n/a, from the statistics or parameters (kept only when it is).
     auto add = [&](const std::string &key, const std::string &label, const std::string &unit, double value, bool integer,
                    const std::string &reason = "") {
-        m.push_back({key, label, unit, value, integer, std::isnan(value) ? reason : ""});
+        m.push_back({key, label, unit, value, integer, std::isnan(value) ? reason : "", summary_metric::shown::both, ""});
     };
     auto counter = [&](const char *type, const char *statistic) { return sum(span, type, statistic); };
     uint64_t ps = span.to->time_ps - (span.from ? span.from->time_ps : 0);
@@ -232,6 +298,7 @@ std::vector<summary_metric> run_summary::metrics(const interval &span) const
         add(std::string(level) + "_hit_rate", upper + " hit rate (hits of lookups)", "fraction", ratio(hits, lookups), false,
             no_lookup_reason(type.c_str(), upper, accesses));
     }
+    if (has("ldst_unit")) add_load_to_use(span, m);
     if (has("crossbar")) {
         double request = sum_weighted(span, "crossbar", "request_flits", [](const instance &inst) { return number_parameter(inst, "flit_bytes"); });
         // The reply network's flits are reply_flit_bytes, or flit_bytes when that is 0.
@@ -328,9 +395,15 @@ void run_summary::write_text(FILE *out, uint64_t now_ps) const
     snapshot end = take(now_ps);
     std::vector<summary_metric> total = metrics({nullptr, &end});
     size_t width = 0;
-    for (const summary_metric &m : total) width = std::max(width, m.label.size());
+    for (const summary_metric &m : total)
+        if (m.show != summary_metric::shown::json) width = std::max(width, m.label.size());
     std::fprintf(out, "summary (whole run)\n");
     for (const summary_metric &m : total) {
+        if (m.show == summary_metric::shown::json) continue;
+        if (m.show == summary_metric::shown::console) {
+            std::fprintf(out, "  %-*s  %s\n", static_cast<int>(width), m.label.c_str(), m.text.c_str());
+            continue;
+        }
         std::string unit = m.unit == "fraction" ? "" : "  " + m.unit;
         if (!m.reason.empty()) unit = ": " + m.reason;
         std::fprintf(out, "  %-*s  %14s%s\n", static_cast<int>(width), m.label.c_str(), format_value(m).c_str(), unit.c_str());
@@ -369,7 +442,10 @@ void run_summary::write_text(FILE *out, uint64_t now_ps) const
 void run_summary::write_json(FILE *out, uint64_t now_ps) const
 {
     snapshot end = take(now_ps);
-    auto members = [&](const std::vector<summary_metric> &list, int indent) {
+    auto members = [&](const std::vector<summary_metric> &all, int indent) {
+        std::vector<summary_metric> list;
+        for (const summary_metric &m : all)
+            if (m.show != summary_metric::shown::console) list.push_back(m);
         for (size_t i = 0; i < list.size(); i++) {
             std::fprintf(out, "%s%*s\"%s\": {\"value\": ", i ? ",\n" : "", indent, "", list[i].key.c_str());
             write_json_number(out, list[i]);

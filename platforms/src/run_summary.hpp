@@ -26,6 +26,10 @@ struct summary_metric {
     double value;      // NaN: not applicable (no lookups, no time), null in the JSON
     bool integer;
     std::string reason; // why the value is not applicable (empty when it is)
+    // Where it appears: a line of several figures (text) is console only,
+    // the figures it gathers are JSON members only.
+    enum class shown { both, console, json } show = shown::both;
+    std::string text; // console only: printed instead of value and unit
 };
 
 class run_summary {
@@ -66,6 +70,7 @@ class run_summary {
     bool has(const char *type) const;
     double dram_peak_bandwidth() const;
     std::string no_lookup_reason(const char *type, const std::string &level, double accesses) const;
+    void add_load_to_use(const interval &span, std::vector<summary_metric> &m) const;
     const instance *first(const char *type) const;
 
     const netlist &net_;

@@ -32,6 +32,7 @@
 #define GPU_CSR_WARP_ID 0xccc
 #define GPU_CSR_LANE_ID 0xccd
 #define GPU_CSR_WARP_SIZE 0xcce
+#define GPU_CSR_DYNAMIC_SHARED 0xccf
 
 #define GPU_STRINGIFY_(x) #x
 #define GPU_STRINGIFY(x) GPU_STRINGIFY_(x)
@@ -182,6 +183,16 @@ GPU_AMO(gpu_atomic_max_unsigned, "amomaxu.w")
 /* Address windows (see kernel.ld and models/core/simt_core/README.md). */
 #define GPU_SHARED_BASE 0x80000000u
 #define GPU_SHARED(type, name) __attribute__((section(".shared"))) type name
+
+/* Dynamic shared memory (CUDA's `extern __shared__` array): the bytes the
+ * launch asked for (gpu_launch's shared_bytes, the third <<<>>> argument),
+ * per CTA, zeroed at the CTA's start. They follow the kernel's own static
+ * GPU_SHARED variables in the CTA's region, word aligned; the CTA owns
+ * exactly static + dynamic bytes (an access past them fails the run, and
+ * the sum decides how many CTAs a core holds at once). Same address in
+ * every thread of the launch:
+ *   float *tile = (float *)gpu_dynamic_shared();  // block * 4 bytes asked */
+GPU_INLINE void *gpu_dynamic_shared(void) { return (void *)(uintptr_t)GPU_READ_CSR(GPU_CSR_DYNAMIC_SHARED); }
 
 /* A kernel: `GPU_KERNEL void name(const struct my_args *args)`. */
 #define GPU_KERNEL __attribute__((used, noinline))

@@ -122,6 +122,7 @@ size_t harness_serve(harness *h, size_t count)
         else if (response.op == SIMTX_OP_WRITE)
             sparse_memory_write_masked(h->memory, response.address, response.data, response.size, response.byte_enable);
         simtx_msg_make_response(&response, SIMTX_STATUS_OK);
+        response.served_by = SIMTX_LEVEL_DRAM; /* a target names its level (mem.h LEVELS) */
         if (cache_accept(h->cache, CACHE_DOWNSTREAM_PORT, &response, h->now) != SIMTX_ACCEPTED) {
             /* Refused: undo nothing (a write is idempotent), retry later. */
             break;

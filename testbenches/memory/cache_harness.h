@@ -1,6 +1,7 @@
 /* Drives a cache_engine without SystemC: records what it sends up and down,
  * can refuse either port, and plays the next level as a memory that answers
- * the oldest outstanding requests on demand. */
+ * the oldest outstanding requests on demand (as a DRAM target: served_by
+ * SIMTX_LEVEL_DRAM). */
 #ifndef CACHE_HARNESS_H
 #define CACHE_HARNESS_H
 

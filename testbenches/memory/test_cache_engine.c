@@ -1093,8 +1093,57 @@ static void test_row_copy_whole_row(void)
     harness_release(&h);
 }
 
+/* mem.h LEVELS: a hit answers with the cache's level; a miss, the reads
+ * merged into its MSHR, a bypassed read and a forwarded atomic with the
+ * level the next level named (the harness: DRAM); an atomic executed on a
+ * line held here with the cache's. */
+static void test_served_by(void)
+{
+    harness h;
+    char error[256];
+    cache_config config = harness_config(true);
+    config.level = SIMTX_LEVEL_L2;
+    config.execute_atomics = true;
+    config.atomic_latency = 2;
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    harness_request(&h, SIMTX_OP_READ, 0x1000, 32, 1, NULL);
+    harness_run(&h, 1);
+    harness_request(&h, SIMTX_OP_READ, 0x1000, 32, 2, NULL); /* merged into the MSHR */
+    harness_settle(&h, 100);
+    harness_request(&h, SIMTX_OP_READ, 0x1000, 32, 3, NULL); /* a hit */
+    harness_settle(&h, 100);
+    harness_atomic(&h, 0x1004, SIMTX_ATOMIC_ADD, 1, 0, 4); /* executed on the line held */
+    harness_settle(&h, 100);
+    CHECK(harness_response(&h, 1) && harness_response(&h, 1)->served_by == SIMTX_LEVEL_DRAM);
+    CHECK(harness_response(&h, 2) && harness_response(&h, 2)->served_by == SIMTX_LEVEL_DRAM);
+    CHECK(harness_response(&h, 3) && harness_response(&h, 3)->served_by == SIMTX_LEVEL_L2);
+    CHECK(harness_response(&h, 4) && harness_response(&h, 4)->served_by == SIMTX_LEVEL_L2);
+    CHECK(h.down[0].served_by == SIMTX_LEVEL_NONE); /* requests carry none */
+    harness_release(&h);
+
+    config = harness_config(false); /* an L1 forwarding atomics, bypassing a window */
+    config.level = SIMTX_LEVEL_L1;
+    config.bypass_base = 0x10000;
+    config.bypass_size = 0x10000;
+    CHECK(harness_init(&h, &config, error, sizeof error));
+    harness_request(&h, SIMTX_OP_READ, 0x10040, 64, 1, NULL);
+    harness_atomic(&h, 0x2000, SIMTX_ATOMIC_ADD, 1, 0, 2);
+    harness_settle(&h, 100);
+    harness_request(&h, SIMTX_OP_READ, 0x100, 32, 3, NULL);
+    harness_settle(&h, 100);
+    harness_request(&h, SIMTX_OP_READ, 0x100, 32, 4, NULL);
+    harness_settle(&h, 100);
+    CHECK(harness_response(&h, 1) && harness_response(&h, 1)->served_by == SIMTX_LEVEL_DRAM);
+    CHECK(harness_response(&h, 2) && harness_response(&h, 2)->served_by == SIMTX_LEVEL_DRAM);
+    CHECK(harness_response(&h, 3) && harness_response(&h, 3)->served_by == SIMTX_LEVEL_DRAM);
+    CHECK(harness_response(&h, 4) && harness_response(&h, 4)->served_by == SIMTX_LEVEL_L1);
+    CHECK(h.failure[0] == '\0');
+    harness_release(&h);
+}
+
 int main(void)
 {
+    test_served_by();
     test_monitor_binding();
     test_unserved_and_passed_through_ops();
     test_bad_configurations();

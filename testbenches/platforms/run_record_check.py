@@ -88,6 +88,20 @@ peak = sum(parameters[f"{name}.bus_bytes"] * parameters[f"{name}.transfers_per_c
 share = total["dram_bandwidth_share"]
 check(share["unit"] == "fraction" and abs(share["value"] - total["dram_bandwidth"]["value"] / peak) < 1e-12,
       f"dram_bandwidth_share {share}, peak {peak} GB/s")
+# Load-to-use latency by level: the ldst_units' histograms (core cycles,
+# mean in ns at the core clock) summed; the L1 level n/a with its reason.
+period_ns = clocks["core"]["period_ps"] / 1000  # the clock the cores and their ldst_units run on
+for level in ("l2", "dram"):
+    histograms = [v for k, v in statistics.items() if k.endswith(".load_to_use_" + level)]
+    count = sum(h["count"] for h in histograms)
+    cycles = sum(h["mean"] * h["count"] for h in histograms)
+    figure = total["load_to_use_" + level]
+    check(figure["unit"] == "ns" and total["load_to_use_" + level + "_loads"]["value"] == count and count > 0 and
+          abs(figure["value"] - cycles * period_ns / count) < 1e-6 * figure["value"], f"load_to_use_{level} {figure}, {count} loads")
+check("cache_global = false" in total["load_to_use_l1"].get("reason", "") and "load_to_use" not in total,
+      f"load_to_use_l1 {total['load_to_use_l1']}")
+check("load-to-use latency (mean, by the farthest level that served a load)" in whole_run and " ns (" in whole_run and
+      "L1 n/a: the L1s do not cache global data" in whole_run, "no load-to-use line on the console")
 check("sm0.thread_instructions" not in stdout, "the per-instance listing is printed without --stats-detail")
 
 record = data["run"]

@@ -3,7 +3,8 @@
 # Builds the Debian package of BUILD_DIR with CPack, shows its control
 # fields and checks its contents, unpacks it into a scratch folder and runs
 # the unpacked simtx (the default simulation: gtx480.lua, vector_add) and
-# simtx-cc. The .deb is left in OUT_DIR when given.
+# simtx-cc, and builds, runs and crash-tests the durable example copied out
+# of the package's docs. The .deb is left in OUT_DIR when given.
 set -eu
 build=$(cd "$1" && pwd)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/simtx-deb.XXXXXX")
@@ -43,5 +44,21 @@ grep -q "did you mean 'gtx480.lua'" "$scratch/misspelt" || { cat "$scratch/missp
 man -l "$scratch/root/usr/share/man/man1/simtx.1" 2>&1 | grep -q "crash-domain" || { echo "FAILED: the manual page does not render" >&2; exit 1; }
 printf '#include "gpu.h"\nGPU_KERNEL void k(const unsigned *a) { (void)a; }\n' > "$scratch/k.c"
 "$scratch/root/usr/bin/simtx-cc" "$scratch/k.c" -o "$scratch/k.elf"
+# The durable example from the package alone (issue 32 part 4): its
+# folder copied out of the package's docs into an empty one, built against
+# the unpacked prefix, run crash-free, then through a crash campaign of its
+# own by the packaged simtx-crash-campaign.
+mkdir "$scratch/user"
+cp -R "$scratch/root/usr/share/doc/simtx/examples/durable" "$scratch/user/durable"
+cmake -S "$scratch/user/durable" -B "$scratch/user/build" -DCMAKE_PREFIX_PATH="$scratch/root/usr" -DCMAKE_BUILD_TYPE=Release > "$scratch/user/build.log" &&
+    cmake --build "$scratch/user/build" >> "$scratch/user/build.log" || { cat "$scratch/user/build.log" >&2; echo "FAILED: the packaged durable example does not build" >&2; exit 1; }
+(cd "$scratch/user" && "$scratch/root/usr/bin/simtx" run gpu_pm.lua --quiet --host build/libdurable.so) > "$scratch/user/run.log" 2>&1 || true
+grep -q "^durable: 2048 elements updated in 16 CTAs; 0 torn, 0 lost$" "$scratch/user/run.log" || {
+    cat "$scratch/user/run.log" >&2; echo "FAILED: the packaged durable example's run" >&2; exit 1; }
+(cd "$scratch/user" && "$scratch/root/usr/bin/simtx-crash-campaign" --host build/libdurable.so --points 12 --jobs 2 --set workload.n=512) \
+    > "$scratch/user/campaign.log" 2>&1 || { cat "$scratch/user/campaign.log" >&2; echo "FAILED: the durable example's crash campaign" >&2; exit 1; }
+grep -E "^\| libdurable.so \| - \| [0-9]+ \| 12 \| [0-9]+ \| 0 \| 0 \| 0 \|" "$scratch/user/campaign.log" || {
+    cat "$scratch/user/campaign.log" >&2; echo "FAILED: a torn, lost or failed crash point" >&2; exit 1; }
+echo "the packaged durable example built, ran and survived 12 crash points"
 echo "unpacked simtx ran the default simulation; unpacked simtx-cc compiled a kernel"
 [ $# -lt 2 ] || cp "$deb" "$2"

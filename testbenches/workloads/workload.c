@@ -19,6 +19,7 @@ int vacation_main(gpu_device *device, workload_context *context);
 int isa_main(gpu_device *device, workload_context *context);
 int fisa_main(gpu_device *device, workload_context *context);
 int saxpy_main(gpu_device *device, workload_context *context);
+int shared_kernels_main(gpu_device *device, workload_context *context);
 int freduction_main(gpu_device *device, workload_context *context);
 int printf_main(gpu_device *device, workload_context *context);
 int spmv_main(gpu_device *device, workload_context *context);
@@ -63,6 +64,7 @@ static const workload_info workloads[] = {
     {"fisa", "single-precision coverage: every F instruction and rounding mode on edge operands, results and fflags checked by the host's own arithmetic", "n block seed", false, fisa_main},
     {"saxpy", "float y[i] = alpha * x[i] + y[i], and each thread's gpu_clock() around it", "n block seed", false, saxpy_main},
     {"freduction", "float shared-memory tree reduction, one partial sum per CTA", "n block seed", false, freduction_main},
+    {"shared_kernels", "two kernels of one module charged their own static shared memory, one with dynamic shared memory; CTAs resident at once", "n block dynamic max_resident min_resident seed", false, shared_kernels_main},
     {"printf", "device printf: a line from every thread, printed by the host runtime after the launch", "n block", false, printf_main},
     {"pm_stream", "durable: StreamTriad, tx_per_cta undo-log transactions per CTA", "n per_thread block seed persist broken tx_per_cta", false, pm_stream_main},
     {"pm_gemm", "durable: GEMM, tx_per_cta undo-log transactions per CTA", "n block seed persist broken tx_per_cta", false, pm_gemm_main},

@@ -96,6 +96,7 @@ typedef struct lds {
         uint64_t requests, loads, stores, atomics, lr, sc, sc_failures, clears, fences, lane_accesses;
         uint64_t bank_conflict_cycles, address_errors, command_errors, refused;
         simtx_histogram conflict_degree;
+        simtx_histogram load_to_use; /* plain loads: last beat to values */
     } stats;
     struct {
         uint64_t held, conflict_degree;
@@ -164,6 +165,8 @@ static void *lds_create(const void *params, const simtx_env *env, char *error, s
                           "extra bank cycles serialising conflicts (degree - 1 per request)");
     simtx_observe_histogram(o, "conflict_degree", &l->stats.conflict_degree, "cycles",
                             "bank cycles per request: the most distinct words its lanes touch in one bank");
+    simtx_observe_histogram(o, "load_to_use", &l->stats.load_to_use, "cycles",
+                            "per load request (lr not included): its last beat to its values (the shared-memory load-to-use latency)");
     simtx_observe_counter(o, "address_errors", &l->stats.address_errors, "requests", "requests with a lane outside its window or misaligned");
     simtx_observe_counter(o, "command_errors", &l->stats.command_errors, "requests", "requests with an op, size or beat layout the LDS does not serve");
     simtx_observe_counter(o, "refused", &l->stats.refused, "beats", "first beats refused because queue_depth requests were held");
@@ -359,6 +362,8 @@ static void serve(lds *l, uint64_t now)
     simtx_histogram_add(&l->stats.conflict_degree, degree);
     l->probes.conflict_degree = degree;
     queue_responses(l, ready > now ? ready : now + 1, fault, 0, head->op != SIMTX_OP_WRITE);
+    if (head->op == SIMTX_OP_READ && ldst_kind_of(head) == LDST_KIND_PLAIN) /* its values leave with the FIFO's last */
+        simtx_histogram_add(&l->stats.load_to_use, l->last_ready - now);
 }
 
 /* Files a beat's slots into the staged request. */

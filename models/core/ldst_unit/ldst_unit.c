@@ -58,6 +58,7 @@ typedef struct ldst_entry {
     bool malformed;      /* a beat that does not fit the request's layout */
     uint8_t beat_count;
     uint8_t fault, fault_lane, fault_status; /* the first memory error (LDST_FAULT_MEMORY) */
+    uint8_t level;       /* the farthest simtx_level its mem.h responses name (mem.h LEVELS) */
     uint32_t beats_seen; /* bit 3 g + beat kind */
     uint32_t remaining;  /* mem.h responses still expected */
     uint32_t stamp;      /* the lowest aux of its READ responses: a transactional load's read stamp (ldst.h) */
@@ -93,6 +94,7 @@ typedef struct ldst_unit {
         uint64_t tm_messages, address_errors, command_errors, memory_errors, refused;
         uint64_t non_temporal_stores;
         simtx_histogram requests_per_access, persist_request_cycles;
+        simtx_histogram load_to_use[SIMTX_LEVEL_COUNT]; /* by the farthest level that served the load */
     } stats;
     struct {
         uint64_t in_flight;
@@ -141,6 +143,17 @@ static void *ldst_unit_create(const void *params, const simtx_env *env, char *er
     simtx_observe_histogram(o, "persist_request_cycles", &u->stats.persist_request_cycles, "cycles",
                             "per clwb or non-temporal store request: first beat to completion (durable at the NVM controller); "
                             "its mean is the AGPM paper's cycles waited per PM request (CWPPR)");
+    /* Load-to-use by level: one histogram per simtx_level (NONE: no block named one). */
+    static const char *const level_names[SIMTX_LEVEL_COUNT][2] = {
+        {"load_to_use_unattributed", "per load request no block of the memory side attributed to a level (mem.h LEVELS): first beat to its values"},
+        {"load_to_use_l1", "per load request all of whose data came from L1 hits: first beat to its values (the load-to-use latency)"},
+        {"load_to_use_l2", "per load request whose farthest data came from L2 hits: first beat to its values (the load-to-use latency)"},
+        {"load_to_use_dram", "per load request some of whose data came from a DRAM controller: first beat to its values (the load-to-use latency)"},
+        {"load_to_use_nvm", "per load request some of whose data came from an NVM controller: first beat to its values (the load-to-use latency)"},
+        {"load_to_use_memory", "per load request some of whose data came from a fixed-latency memory: first beat to its values (the load-to-use latency)"},
+    };
+    for (unsigned level = 0; level < SIMTX_LEVEL_COUNT; level++)
+        simtx_observe_histogram(o, level_names[level][0], &u->stats.load_to_use[level], "cycles", level_names[level][1]);
     simtx_observe_counter(o, "lane_accesses", &u->stats.lane_accesses, "lanes", "active lanes of the requests performed");
     simtx_observe_counter(o, "memory_requests", &u->stats.memory_requests, "requests", "requests sent to the memory side after coalescing");
     simtx_observe_histogram(o, "requests_per_access", &u->stats.requests_per_access, "requests",
@@ -257,6 +270,10 @@ static void respond(ldst_unit *u, ldst_entry *e, ldst_fault fault, unsigned faul
                   e->head.op != SIMTX_OP_CLEAN_LINE;
     if (fault == LDST_FAULT_NONE && (e->head.op == SIMTX_OP_CLEAN_LINE || (e->head.flags & SIMTX_FLAG_NON_TEMPORAL)))
         simtx_histogram_add(&u->stats.persist_request_cycles, ready - e->arrival);
+    /* A plain load's load-to-use latency, at the level that served its
+     * farthest segment (its values are usable once the last arrived). */
+    if (fault == LDST_FAULT_NONE && e->head.op == SIMTX_OP_READ && ldst_kind_of(&e->head) == LDST_KIND_PLAIN)
+        simtx_histogram_add(&u->stats.load_to_use[e->level < SIMTX_LEVEL_COUNT ? e->level : SIMTX_LEVEL_NONE], ready - e->arrival);
     simtx_msg response;
     simtx_msg_copy_header(&response, &e->head);
     simtx_msg_make_response(&response, SIMTX_STATUS_OK);
@@ -687,6 +704,7 @@ static void memory_response(ldst_unit *u, const simtx_msg *msg, uint64_t now)
         }
     } else if (head->op == SIMTX_OP_READ) {
         uint32_t base = (uint32_t)msg->address;
+        if (msg->served_by > e->level) e->level = msg->served_by;
         if ((uint32_t)msg->aux < e->stamp) e->stamp = (uint32_t)msg->aux;
         if (e->word_run) {
             if (lanes) {
@@ -797,6 +815,7 @@ static simtx_accept_result ldst_unit_accept(void *core, unsigned port, const sim
         e->stamp = UINT32_MAX;
         e->fault = LDST_FAULT_NONE;
         e->fault_lane = 0;
+        e->level = SIMTX_LEVEL_NONE;
         e->sequence = u->sequence++;
         e->arrival = now;
         simtx_msg_copy_header(&e->head, msg);

@@ -62,6 +62,7 @@ static bool exec_read_csr(const simt_core *c, const warp *w, unsigned csr, uint6
     case RV_CSR_NCTAID_X: case RV_CSR_NCTAID_Y: case RV_CSR_NCTAID_Z: uniform = l->grid[csr - RV_CSR_NCTAID_X]; break;
     case RV_CSR_WARP_ID: uniform = w->warp_in_cta; break;
     case RV_CSR_WARP_SIZE: uniform = c->lanes; break;
+    case RV_CSR_DYNAMIC_SHARED: uniform = RV_SHARED_BASE + l->dynamic_shared_offset; break;
     /* The core's clock, as CUDA's clock(); time has no separate timer. */
     case RV_CSR_CYCLE: case RV_CSR_TIME: uniform = (uint32_t)now; break;
     case RV_CSR_CYCLEH: case RV_CSR_TIMEH: uniform = (uint32_t)(now >> 32); break;

@@ -1,4 +1,5 @@
 #include "kernel_image.h"
+#include "kernel_shared.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -476,6 +477,7 @@ kernel_image *kernel_image_load_memory(const uint8_t *elf, size_t size, char *er
     for (size_t i = 0; i < count; i++)
         rv_decode(read32(image->code + (image->text_start - image->code_start) + 4 * i), &image->insns[i].insn);
     if (!verify_and_resolve(image, error, error_size)) goto fail;
+    if (!kernel_shared_charge(image, elf, size, error, error_size)) goto fail;
     return image;
 fail:
     if (!error[0]) failf(error, error_size, "out of memory");

@@ -40,6 +40,7 @@ typedef struct kernel_insn {
 typedef struct kernel_function {
     char *name;
     uint32_t start, end; /* [start, end) */
+    uint32_t static_shared_bytes; /* launched as a kernel: the .shared bytes its code reaches (kernel_shared.h) */
 } kernel_function;
 
 typedef struct kernel_segment {
@@ -56,7 +57,8 @@ typedef struct kernel_image {
     size_t function_count;
     kernel_segment *data_segments; /* to copy into the global window */
     size_t data_segment_count;
-    uint32_t static_shared_bytes;  /* .shared variables */
+    uint32_t static_shared_bytes;  /* .shared variables, the module's total */
+    bool shared_by_kernel;         /* each function's static_shared_bytes is its own (from relocations), not the total */
     /* gpu_printf.h's record buffer (KERNEL_PRINTF_BUFFER) in the global
      * window, and its size in bytes; 0 when no code calls gpu_printf. */
     uint32_t printf_buffer, printf_buffer_size;

@@ -54,7 +54,8 @@ enum {
     RV_CSR_NTID_X, RV_CSR_NTID_Y, RV_CSR_NTID_Z,
     RV_CSR_CTAID_X, RV_CSR_CTAID_Y, RV_CSR_CTAID_Z,
     RV_CSR_NCTAID_X, RV_CSR_NCTAID_Y, RV_CSR_NCTAID_Z,
-    RV_CSR_WARP_ID, RV_CSR_LANE_ID, RV_CSR_WARP_SIZE
+    RV_CSR_WARP_ID, RV_CSR_LANE_ID, RV_CSR_WARP_SIZE,
+    RV_CSR_DYNAMIC_SHARED /* the address of the CTA's dynamic shared memory (simt_launch) */
 };
 
 typedef enum rv_op {

@@ -41,6 +41,8 @@ typedef struct simt_launch {
     const uint8_t *args; /* a copy of the argument block, read-only for the kernel */
     uint32_t args_size;
     uint32_t shared_bytes;    /* per CTA: static .shared plus the launch's dynamic bytes */
+    uint32_t dynamic_shared_offset; /* where the dynamic bytes start in the CTA's region (after the
+                                       kernel's static .shared, word aligned): CSR 0xccf */
     uint32_t registers_per_thread;
     uint64_t total_ctas, next_cta, finished_ctas;
     const memcheck_table *memcheck; /* the memory checker's live ranges, or NULL: unchecked */

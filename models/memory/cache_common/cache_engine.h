@@ -60,6 +60,7 @@ typedef struct cache_config {
                                       DRAM map's C and S bits): a ROW_COPY writes back every dirty line
                                       of its source row and drops every line of its destination row;
                                       0: only the line at its address */
+    unsigned level;                /* simtx_level its hits answer with (mem.h, LEVELS) */
 } cache_config;
 
 /* Designated initializers of the cache_config fields that the l1_cache and

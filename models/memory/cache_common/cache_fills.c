@@ -23,6 +23,7 @@ static simtx_accept_result complete_fill(cache *c, unsigned mshr_index, const si
         m->status = msg->status;
     }
     m->arrived |= landed;
+    if (msg->served_by > m->served_by) m->served_by = msg->served_by;
     c->stats.fills++;
     c->stats.fill_bytes += msg->size;
     if (--m->fills_outstanding) return SIMTX_ACCEPTED;
@@ -38,7 +39,7 @@ static simtx_accept_result complete_fill(cache *c, unsigned mshr_index, const si
             apply_write(c, m->line_index, &t->msg);
             if (t->respond) push_response(c, &t->msg, SIMTX_STATUS_OK, now + 1);
         } else {
-            serve_from_line(c, m->line_index, &t->msg, 1, now);
+            serve_from_line(c, m->line_index, &t->msg, 1, now)->served_by = m->served_by; /* the fill's level */
         }
     }
     line->mshr = -1;
@@ -67,6 +68,7 @@ static simtx_accept_result downstream_response(cache *c, const simtx_msg *msg, u
         if (simtx_op_info_of(response->op)->response_data && msg->size == response->size)
             memcpy(response->data, msg->data, msg->size);
         response->aux = msg->aux;
+        response->served_by = msg->served_by;
         c->free_pending[c->free_pending_count++] = (unsigned)index;
         return SIMTX_ACCEPTED;
     }

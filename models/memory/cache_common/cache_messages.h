@@ -125,11 +125,13 @@ CACHE_STEP bool can_forward(cache *c, unsigned extra_messages)
 
 /* Answers a read, or executes an atomic, on a line holding the sectors it
  * needs: an atomic's read-modify-write dirties its sector and answers the
- * old value after atomic_latency, a read answers after read_latency. */
-LOOKUP_STEP void serve_from_line(cache *c, unsigned line_index, const simtx_msg *msg, unsigned read_latency, uint64_t now)
+ * old value after atomic_latency, a read answers after read_latency.
+ * Returns the response (served by this cache's level, mem.h LEVELS). */
+LOOKUP_STEP simtx_msg *serve_from_line(cache *c, unsigned line_index, const simtx_msg *msg, unsigned read_latency, uint64_t now)
 {
     bool atomic = msg->op == SIMTX_OP_ATOMIC;
     simtx_msg *response = push_response(c, msg, SIMTX_STATUS_OK, now + (atomic ? c->config.atomic_latency : read_latency));
+    response->served_by = (uint8_t)c->config.level;
     if (atomic) {
         unsigned offset = offset_in_line(c, msg->address);
         atomic_op_perform(response, line_data(c, line_index) + offset);
@@ -138,6 +140,7 @@ LOOKUP_STEP void serve_from_line(cache *c, unsigned line_index, const simtx_msg 
     } else {
         read_line(c, line_index, response);
     }
+    return response;
 }
 
 /* The MSHR occupancy average gets a new level only when it changes: its

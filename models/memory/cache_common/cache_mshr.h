@@ -29,6 +29,7 @@ CACHE_STEP int allocate_mshr(cache *c, unsigned line_index)
         m->requested = m->arrived = m->full_written = 0;
         m->fills_outstanding = 0;
         m->status = SIMTX_STATUS_OK;
+        m->served_by = SIMTX_LEVEL_NONE;
         m->target_count = m->answers = 0;
         c->lines[line_index].mshr = (int)i;
         c->victim_ranks[line_index] = UINT64_MAX;

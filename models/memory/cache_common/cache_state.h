@@ -39,6 +39,7 @@ typedef struct mshr {
     uint32_t full_written; /* sectors a waiting write overwrites completely */
     unsigned fills_outstanding;
     uint8_t status;        /* worst status of the fills */
+    uint8_t served_by;     /* farthest simtx_level of the fills (mem.h, LEVELS) */
     unsigned target_count;
     unsigned answers;      /* targets to respond to: the last fill needs room for them (counted
                               here, as the targets' flags lie a message apart in memory) */

@@ -239,6 +239,7 @@ static void respond(dram_controller *c, const simtx_msg *msg, simtx_status statu
     unsigned message = take_message(c);
     c->messages[message] = *msg;
     simtx_msg_make_response(&c->messages[message], status);
+    c->messages[message].served_by = SIMTX_LEVEL_DRAM; /* mem.h LEVELS */
     push_response(c, message, ready);
 }
 
@@ -408,6 +409,7 @@ static void complete_request(dram_controller *c, unsigned slot, uint64_t now)
     else if (r->activated) c->stats.row_misses++;
     else c->stats.row_hits++;
     simtx_msg_make_response(msg, SIMTX_STATUS_OK);
+    msg->served_by = SIMTX_LEVEL_DRAM; /* mem.h LEVELS */
     push_response(c, r->message, ready);
     memmove(&c->queue[position], &c->queue[position + 1], (c->request_count - position - 1) * sizeof *c->queue);
     c->request_count--;

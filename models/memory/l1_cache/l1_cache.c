@@ -40,6 +40,7 @@ static void *l1_cache_create(const void *params, const simtx_env *env, char *err
     cache_config config = {
         CACHE_CONFIG_SHARED_PARAMS(p),
         .write_back = false,
+        .level = SIMTX_LEVEL_L1,
         /* Protocols that cross the core's memory path (the lazy-TM one on its way to the commit units). */
         .pass_through_families = simtx_core_path_families(),
     };

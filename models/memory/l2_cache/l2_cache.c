@@ -45,6 +45,7 @@ static void *l2_cache_create(const void *params, const simtx_env *env, char *err
     cache_config config = {
         CACHE_CONFIG_SHARED_PARAMS(p),
         .write_back = true,
+        .level = SIMTX_LEVEL_L2,
         .execute_atomics = !strcmp(p->atomics, "execute"),
         .atomic_latency = (unsigned)p->atomic_latency,
         .partition_count = (unsigned)p->partition_count,

@@ -163,6 +163,7 @@ static uint64_t memory_cycle(void *core, uint64_t now)
     while (!msg_queue_empty(&m->requests) && m->bus_free_cycle <= now) {
         simtx_msg *msg = msg_queue_front(&m->requests);
         serve(m, msg);
+        msg->served_by = SIMTX_LEVEL_MEMORY; /* mem.h LEVELS */
         uint64_t width = (uint64_t)m->params.bytes_per_cycle;
         if (width) m->bus_free_cycle = now + (msg->size ? (msg->size + width - 1) / width : 1);
         msg_queue_push(&m->responses, msg, now + (uint64_t)m->params.latency);

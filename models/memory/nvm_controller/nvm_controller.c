@@ -49,6 +49,7 @@ static void answer(nvm_controller *c, const simtx_msg *request, simtx_status sta
     simtx_msg *slot = msg_queue_push_slot(&c->answers, now + (uint64_t)c->params.wpq_latency);
     *slot = *request;
     simtx_msg_make_response(slot, status);
+    slot->served_by = SIMTX_LEVEL_NVM; /* mem.h LEVELS */
 }
 
 static simtx_accept_result accept_write(nvm_controller *c, const simtx_msg *msg, uint64_t now)
@@ -71,6 +72,7 @@ static simtx_accept_result accept_write(nvm_controller *c, const simtx_msg *msg,
     simtx_msg *ack = msg_queue_push_slot(&c->answers, now + (uint64_t)c->params.wpq_latency);
     simtx_msg_copy_header(ack, msg);
     simtx_msg_make_response(ack, SIMTX_STATUS_OK);
+    ack->served_by = SIMTX_LEVEL_NVM;
     c->stats.writes++;
     c->stats.bytes_written += msg->size;
     if (msg->flags & SIMTX_FLAG_NON_TEMPORAL) c->stats.persists_non_temporal++;
@@ -104,6 +106,7 @@ static simtx_accept_result accept_read(nvm_controller *c, const simtx_msg *msg, 
     simtx_msg_copy_header(response, msg);
     memcpy(response->data, data, msg->size);
     simtx_msg_make_response(response, SIMTX_STATUS_OK);
+    response->served_by = SIMTX_LEVEL_NVM; /* mem.h LEVELS: its media or its WPQ */
     return SIMTX_ACCEPTED;
 }
 

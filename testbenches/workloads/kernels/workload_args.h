@@ -50,5 +50,10 @@ struct fisa_args { uint32_t a, b, c, out, n; };
 struct saxpy_args { uint32_t x, y, clocks, n; float alpha; };
 struct freduction_args { uint32_t input, partial_sums, n; };
 struct printf_args { uint32_t n; };
+/* shared_kernels: resident and peak count CTAs between their first and
+ * last barrier (global atomics), for the occupancy check. */
+struct shared_kernels_args { uint32_t input, output, resident, peak, n; };
+#define SHARED_KERNELS_SMALL_WORDS 8u
+#define SHARED_KERNELS_LARGE_WORDS 2048u
 
 #endif
