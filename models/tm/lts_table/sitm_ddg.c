@@ -298,6 +298,11 @@ void sitm_ddg_snapshot(sitm_ddg *g, unsigned id, uint32_t c)
     if (c < g->pruned_max) g->stats.stale_snapshots++; /* it may have edges to a pruned node */
 }
 
+void sitm_ddg_doom(sitm_ddg *g, unsigned id)
+{
+    if (id < g->ids && g->slot[id] != NONE) g->nodes[g->slot[id]].doomed = true;
+}
+
 bool sitm_ddg_doomed(const sitm_ddg *g, unsigned id)
 {
     return id < g->ids && g->slot[id] != NONE && g->nodes[g->slot[id]].doomed;

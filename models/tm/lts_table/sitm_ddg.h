@@ -99,6 +99,9 @@ sitm_ddg_verdict sitm_ddg_edge(sitm_ddg *g, unsigned pred, unsigned succ);
 /* Whether the slot's running attempt is doomed (a loop, a late loop, a lost
  * write-write race): its accesses are answered at once. */
 bool sitm_ddg_doomed(const sitm_ddg *g, unsigned id);
+/* The slot's running attempt will abort for another reason (left out of
+ * every path; not counted in `doomed`). */
+void sitm_ddg_doom(sitm_ddg *g, unsigned id);
 /* The attempt ended: committed with commit ID cid (0: read-only or
  * unknown), or aborted. */
 void sitm_ddg_commit(sitm_ddg *g, unsigned id, uint32_t cid);

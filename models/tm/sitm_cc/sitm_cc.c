@@ -87,7 +87,7 @@ typedef struct sitm_cc_policy {
 struct sitm_cc {
     sitm_cc_params params;
     const sitm_cc_policy *policy;
-    sitm_ddg ddg;             /* exact: the dependency graph */
+    sitm_ddg ddg;             /* exact: the dependency graph; postdate: the same graph as a monitor (statistics only) */
     assoc_table snapshots;    /* snapshots read so far (readers per snapshot) */
     simtx_env env;
     wt_table wt;
@@ -112,7 +112,7 @@ struct sitm_cc {
         uint64_t committed_edges, history_misses, serial_rounds, begins, held_begins, ends, commits, accesses, reads, writes, edges, loops, single_writer;
         uint64_t wt_overflows, srl_overflows, lts_overflows, resets, doomed_entries, stale_entries, requests_passed, responses_passed;
         uint64_t wt_peak, srl_peak;
-        uint64_t snapshot_readers, snapshots_read;
+        uint64_t snapshot_readers, snapshots_read, true_loops, false_alarms, missed_loops;
         simtx_histogram readers_per_write;
     } stats;
     struct {
@@ -149,8 +149,8 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
         return NULL;
     }
     c->policy = strcmp(p->loops ? p->loops : "postdate", "exact") ? &sitm_cc_postdate : &sitm_cc_exact;
-    if (c->policy == &sitm_cc_exact && !sitm_ddg_init(&c->ddg, (unsigned)p->ids, why, sizeof why)) {
-        snprintf(error, error_size, "loops = exact: %s", why);
+    if (!sitm_ddg_init(&c->ddg, (unsigned)p->ids, why, sizeof why)) {
+        snprintf(error, error_size, "dependency graph: %s", why);
         sitm_cc_destroy(c);
         return NULL;
     }
@@ -193,7 +193,11 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_counter(o, "responses_passed", &c->stats.responses_passed, "messages", "their responses passed back");
     simtx_observe_counter(o, "snapshot_readers", &c->stats.snapshot_readers, "transactions", "attempts that read a snapshot (their SI_ACCESS named one): readers per snapshot = this / snapshots_read (Figure 21)");
     simtx_observe_counter(o, "snapshots_read", &c->stats.snapshots_read, "snapshots", "distinct snapshots the attempts read");
-    if (c->policy == &sitm_cc_exact) {
+    if (c->policy == &sitm_cc_postdate) {
+        simtx_observe_counter(o, "true_loops", &c->stats.true_loops, "edges", "loop verdicts whose access closes a cycle in the exact dependency graph (sitm_ddg as a monitor, no cost): the dependency loops post-dating broke (Figure 19)");
+        simtx_observe_counter(o, "false_alarms", &c->stats.false_alarms, "edges", "loop verdicts whose access closes no cycle yet (early alarms, lost precision): loop aborts per loop = loops / true_loops (Figure 18)");
+        simtx_observe_counter(o, "unflagged_loops", &c->stats.missed_loops, "edges", "accesses post-dating accepted that close a cycle in the exact graph (the loop is broken by a later abort of a member: single writer, a loop verdict, the commit units; the SI checker checks the result): loops formed = true_loops + this");
+    } else {
         simtx_observe_counter(o, "ddg_edges", &c->ddg.stats.edges, "edges", "exact: dependency edges in the graph (distinct pairs)");
         simtx_observe_counter(o, "ddg_loops", &c->ddg.stats.loops, "edges", "exact: edges that would have closed a cycle (the accessor aborts)");
         simtx_observe_counter(o, "ddg_flips", &c->ddg.stats.flips, "edges", "exact: reader -> writer edges turned round when the writer's commit (below the reader's snapshot) reached the block after the read");
@@ -740,19 +744,48 @@ static void note_snapshot(sitm_cc *c, sitm_id *t, unsigned id, uint32_t snapshot
         c->stats.snapshots_read++;
         if (!assoc_table_store(&c->snapshots, snapshot, 1, 0, &evicted)) c->env.fail(c->env.context, "sitm_cc: out of memory");
     }
-    if (c->policy == &sitm_cc_exact) sitm_ddg_snapshot(&c->ddg, id, snapshot);
+    sitm_ddg_snapshot(&c->ddg, id, snapshot);
 }
 
-static void postdate_begin(sitm_cc *c, unsigned id) { lts_postdate_begin(&c->lts, id); }
+static void postdate_begin(sitm_cc *c, unsigned id)
+{
+    lts_postdate_begin(&c->lts, id);
+    sitm_ddg_begin(&c->ddg, id);
+}
 
+/* The tables' verdict; the exact graph beside them classifies each loop
+ * verdict as a closed cycle or an early alarm, and counts the cycles the
+ * tables let close (broken later by another abort) -- no cost, no effect.
+ * It leaves out each transaction the tables refused or looped, and the
+ * accessor of a cycle they let close (that edge is not added), so after
+ * such an access it follows the run approximately. */
 static uint8_t postdate_access(sitm_cc *c, sitm_id *t, unsigned id, const sitm_entry *e, uint64_t *edges)
 {
-    return e->kind == SITM_WRITE ? serve_write(c, t, id, e->word, edges) : serve_read(c, t, id, e->word, edges);
+    uint8_t v = e->kind == SITM_WRITE ? serve_write(c, t, id, e->word, edges) : serve_read(c, t, id, e->word, edges);
+    if (v != SITM_OK && v != SITM_LOOP) {
+        sitm_ddg_doom(&c->ddg, id); /* refused (single writer, overflow): it aborts */
+        return v;
+    }
+    bool closes = (e->kind == SITM_WRITE ? sitm_ddg_write(&c->ddg, id, e->word) : sitm_ddg_read(&c->ddg, id, e->word)) == SITM_DDG_LOOP;
+    if (v == SITM_LOOP) {
+        if (closes) c->stats.true_loops++;
+        else c->stats.false_alarms++;
+        sitm_ddg_doom(&c->ddg, id);
+    } else if (closes) {
+        c->stats.missed_loops++;
+    }
+    return v;
+}
+
+static void ddg_end(sitm_cc *c, unsigned id, bool committed, uint32_t cid)
+{
+    if (committed) sitm_ddg_commit(&c->ddg, id, cid);
+    else sitm_ddg_abort(&c->ddg, id);
 }
 
 /* SITM_TS: the Writer Table, the Reader List and post-dating (the end's
  * table work is serve_end's). */
-const sitm_cc_policy sitm_cc_postdate = {.begin = postdate_begin, .access = postdate_access, .end = NULL, .free = false};
+const sitm_cc_policy sitm_cc_postdate = {.begin = postdate_begin, .access = postdate_access, .end = ddg_end, .free = false};
 
 static void exact_begin(sitm_cc *c, unsigned id)
 {
@@ -773,13 +806,7 @@ static uint8_t exact_access(sitm_cc *c, sitm_id *t, unsigned id, const sitm_entr
     return SITM_LOOP;
 }
 
-static void exact_end(sitm_cc *c, unsigned id, bool committed, uint32_t cid)
-{
-    if (committed) sitm_ddg_commit(&c->ddg, id, cid);
-    else sitm_ddg_abort(&c->ddg, id);
-}
-
-const sitm_cc_policy sitm_cc_exact = {.begin = exact_begin, .access = exact_access, .end = exact_end, .free = true};
+const sitm_cc_policy sitm_cc_exact = {.begin = exact_begin, .access = exact_access, .end = ddg_end, .free = true};
 
 const simtx_block_info sitm_cc_block_info = {
     .name = "sitm_cc",
