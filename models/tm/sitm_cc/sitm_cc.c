@@ -195,7 +195,7 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_counter(o, "snapshots_read", &c->stats.snapshots_read, "snapshots", "distinct snapshots the attempts read");
     if (c->policy == &sitm_cc_postdate) {
         simtx_observe_counter(o, "true_loops", &c->stats.true_loops, "edges", "loop verdicts whose access closes a cycle in the exact dependency graph (sitm_ddg as a monitor, no cost): the dependency loops post-dating broke (Figure 19)");
-        simtx_observe_counter(o, "false_alarms", &c->stats.false_alarms, "edges", "loop verdicts whose access closes no cycle yet (early alarms, lost precision): loop aborts per loop = loops / true_loops (Figure 18)");
+        simtx_observe_counter(o, "false_alarms", &c->stats.false_alarms, "edges", "loop verdicts whose access closes no cycle yet (early alarms, lost precision); loop aborts per loop formed = the tm_units' aborts_loop / (true_loops + unflagged_loops) (Figure 18)");
         simtx_observe_counter(o, "unflagged_loops", &c->stats.missed_loops, "edges", "accesses post-dating accepted that close a cycle in the exact graph (the loop is broken by a later abort of a member: single writer, a loop verdict, the commit units; the SI checker checks the result): loops formed = true_loops + this");
     } else {
         simtx_observe_counter(o, "ddg_edges", &c->ddg.stats.edges, "edges", "exact: dependency edges in the graph (distinct pairs)");
