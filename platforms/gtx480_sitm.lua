@@ -12,20 +12,23 @@
 --   values  the same versioned memory with value-based validation of the
 --           read logs and the ts tables (serializable whatever the tables
 --           decide: a check of the tables' costs alone)
--- SITM_Oracle (cc=oracle, an exact dependency graph) is not built yet.
+--   oracle  SITM_Oracle (section 6): the sitm_cc block's exact dependency
+--           graph (loops = exact: no single-writer rule, no table limits,
+--           served in no time, latency 0); the tm_units as under ts
 --   simtx run platforms/gtx480_sitm.lua --workload list --define cc=ts
 -- Defines: cc (ts), and those of parts/tm_lazy.lua, parts/versioned_memory.lua
 -- and parts/sitm.lua (delta, lts_bits).
 local parts = include("parts/options.lua")
 local cc = define("cc", "ts")
-if cc ~= "ts" and cc ~= "si" and cc ~= "values" then
-    error("gtx480_sitm.lua: --define cc=" .. tostring(cc) .. " is not one of ts, si, values (oracle is not built yet)", 0)
+if cc ~= "ts" and cc ~= "si" and cc ~= "values" and cc ~= "oracle" then
+    error("gtx480_sitm.lua: --define cc=" .. tostring(cc) .. " is not one of ts, si, values, oracle", 0)
 end
 local heap = 0x10100000 -- runtime/host_api.h GPU_HEAP_BASE
 local probe = include("parts/versioned_memory.lua")({})
 local base = heap // probe.align * probe.align
 local vm = include("parts/versioned_memory.lua")({ regions = { { base, probe.version_stride, 0x4800000 } } })
-local si = cc ~= "si" and include("parts/sitm.lua")({}) or { filters = { "snapshot" }, precommit = { "snapshot_ro" } }
+local exact = cc == "oracle" and { params = { loops = "exact", latency = 0 } } or {}
+local si = cc ~= "si" and include("parts/sitm.lua")(exact) or { filters = { "snapshot" }, precommit = { "snapshot_ro" } }
 local tm = include("parts/tm_lazy.lua")({
     mode = "kilo", tcd = false, filters = si.filters, precommit = si.precommit,
     commit = cc ~= "values" and "write_set" or nil,

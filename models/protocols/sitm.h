@@ -69,9 +69,14 @@
  *      (sitm_entry.verdict), so that it names its own transactions. An entry
  *      of an ID that is not running (its SI_END overtook it) is answered
  *      SITM_OVERFLOW and counted stale.
+ *      aux = the attempt's snapshot C (it sees commit IDs below C: the
+ *      snapshot point + 1; 0 when the unit has none), for readers per
+ *      snapshot and the exact policy.
  *      SITM_Oracle (section 6: an exact dependency graph, no single-writer
- *      rule, no cost) is not built; it would be a second loop policy of
- *      the block answering SITM_LOOP exactly when an edge closes a cycle.
+ *      rule, no cost): the block's `loops = exact` policy (sitm_ddg.h)
+ *      keeps no tables, answers SITM_LOOP exactly when the entry's edge
+ *      would close a cycle in the graph of running and committed
+ *      transactions, and serves every message in no time.
  *   3. The tm_unit commits the attempt only once every SI_ACCESS it sent is
  *      answered (section 4.3: every timestamp update a transaction starts
  *      finishes before it commits); lanes answered with a verdict other than
@@ -79,7 +84,11 @@
  *      overflow), as do lanes an SI_BEGIN did not start. The paper aborts
  *      them at once; the tm_unit dooms them lazily (tmu_sitm.c says why).
  *   4. SI_END (tm_unit -> sitm_cc) once the attempt ended for `lane_mask`:
- *      transaction_id as in SI_BEGIN, aux = the lanes that committed. The
+ *      transaction_id as in SI_BEGIN, aux bits 0-31 = the lanes that
+ *      committed, bits 32-63 = the lowest commit ID among them (0: none;
+ *      a warp's commit IDs are consecutive and the commit clock a snapshot
+ *      reads never falls inside them, so one ID orders every lane of the
+ *      commit against any snapshot: the exact policy's writers). The
  *      block drops the lanes' Writer Table and Reader List entries (it
  *      keeps, per ID, the words it entered: the hardware clears by ID) and
  *      applies AtCommitOrAbort (a committed entry becomes a fixed point at
@@ -91,7 +100,8 @@
  *   address         SITM_CC_ADDRESS (partition 0)
  *   transaction_id  SI_BEGIN, SI_END: the ID of lane 0 of the warp
  *   lane_mask       SI_BEGIN, SI_END: the lanes
- *   aux             SI_END: the committed lanes
+ *   aux             SI_ACCESS: the snapshot C (0: none); SI_END: the committed
+ *                   lanes (bits 0-31) and their first commit ID (bits 32-63)
  *   data            SI_ACCESS and its response: the entries (response: with verdicts)
  *   core, warp      the sender (statistics)
  *

@@ -62,10 +62,11 @@ set_tests_properties(sitm_check_write_skew_seeds_versioned PROPERTIES ENVIRONMEN
 # On SI-TM's concurrency control (platforms/gtx480_sitm.lua, issue 28 part
 # sitm_cc; the write_set commit records its lanes unvalidated): plain SI
 # (cc=si) commits write skew, which the checker names on every seed 1..8;
-# SITM_TS (cc=ts) and value validation (cc=values) pass all 8; the list's
-# and red-black tree's inserts are serializable under TS, and plain SI's
-# list history has a cycle the checker names.
-foreach(case "si|fail" "ts|pass" "values|pass")
+# SITM_TS (cc=ts), SITM_Oracle (cc=oracle) and value validation
+# (cc=values) pass all 8; the list's and red-black tree's inserts are
+# serializable under TS and Oracle, and plain SI's list history has a cycle
+# the checker names.
+foreach(case "si|fail" "ts|pass" "values|pass" "oracle|pass")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 cc)
   list(GET parts 1 expect)
@@ -88,7 +89,10 @@ foreach(case "ll1|list|n=50|list: 50 keys inserted" "rbt1|rbt|n=64,prefill=256,r
   add_test(NAME sitm_check_sitm_ts_${name} COMMAND ${tm_expect} --stdout "${sitm_check_si}" --stdout "${summary}"
            -- $<TARGET_FILE:simtx> run platforms/gtx480_sitm.lua --define cc=ts --define cores=3 --workload ${workload} ${options}
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-  set_tests_properties(sitm_check_sitm_ts_${name} PROPERTIES ENVIRONMENT SC_COPYRIGHT_MESSAGE=DISABLE)
+  add_test(NAME sitm_check_sitm_oracle_${name} COMMAND ${tm_expect} --stdout "${sitm_check_si}" --stdout "${summary}"
+           -- $<TARGET_FILE:simtx> run platforms/gtx480_sitm.lua --define cc=oracle --define cores=3 --workload ${workload} ${options}
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(sitm_check_sitm_ts_${name} sitm_check_sitm_oracle_${name} PROPERTIES ENVIRONMENT SC_COPYRIGHT_MESSAGE=DISABLE)
 endforeach()
 add_test(NAME sitm_check_sitm_si_list_cycle COMMAND ${tm_expect} --exit 1
          --stderr "workload 'list': snapshot-isolation checker: dependency cycle \\(write skew, [0-9]+ transactions\\): commit [0-9]+ -"

@@ -10,6 +10,7 @@
 #include "lts_postdate.h"
 #include "msg_queue.h"
 #include "sitm.h"
+#include "sitm_ddg.h"
 #include "srl_table.h"
 #include "wt_table.h"
 
@@ -31,6 +32,9 @@ static const simtx_param_spec sitm_cc_param_specs[] = {
     {"entries_per_cycle", SIMTX_PARAM_INT, "1", "entries", 1, 1024, NULL, "table accesses per cycle (one entry of SI_ACCESS or SI_END each)", PARAM(entries_per_cycle)},
     {"edges_per_cycle", SIMTX_PARAM_INT, "1", "edges", 1, 1024, NULL, "post-datings per cycle (each reads and writes two timestamp entries)", PARAM(edges_per_cycle)},
     {"queue_depth", SIMTX_PARAM_INT, "16", "messages", 1, 4096, NULL, "input, pass-through and answer queues", PARAM(queue_depth)},
+    {"loops", SIMTX_PARAM_ENUM, "postdate", "", 0, 0, "postdate|exact",
+     "loop detection, chosen once: postdate (SITM_TS: the tables, post-dating, single writer) or exact (SITM_Oracle, section 6: "
+     "sitm_ddg's exact dependency graph, no single-writer rule, unbounded, served at no cost: set latency 0)", PARAM(loops)},
 };
 
 static const simtx_param_table sitm_cc_param_table = {
@@ -53,6 +57,7 @@ typedef struct sitm_id {
     sitm_word *words;
     uint32_t count, capacity;
     uint64_t begin_seq; /* the commit sequence number when it began: later commits were not in its snapshot */
+    uint32_t snapshot;  /* its snapshot C (sitm.h: SI_ACCESS aux), 0 until known */
     bool running, doomed;
     uint8_t verdict; /* the first verdict other than SITM_OK of its attempt: later entries get it at once */
 } sitm_id;
@@ -68,8 +73,22 @@ typedef struct sitm_history {
     uint32_t count;
 } sitm_history;
 
-typedef struct sitm_cc {
+typedef struct sitm_cc sitm_cc;
+
+/* The loop-detection slot, chosen once at creation (parameter `loops`):
+ * post-dating with the tables (SITM_TS) or the exact graph (SITM_Oracle). */
+typedef struct sitm_cc_policy {
+    void (*begin)(sitm_cc *c, unsigned id);
+    uint8_t (*access)(sitm_cc *c, sitm_id *t, unsigned id, const sitm_entry *e, uint64_t *edges);
+    void (*end)(sitm_cc *c, unsigned id, bool committed, uint32_t cid); /* after the tables dropped its entries */
+    bool free; /* served in no time (SITM_Oracle: "no cost") */
+} sitm_cc_policy;
+
+struct sitm_cc {
     sitm_cc_params params;
+    const sitm_cc_policy *policy;
+    sitm_ddg ddg;             /* exact: the dependency graph; postdate: the same graph as a monitor (statistics only) */
+    assoc_table snapshots;    /* snapshots read so far (readers per snapshot) */
     simtx_env env;
     wt_table wt;
     srl_table srl;
@@ -93,14 +112,17 @@ typedef struct sitm_cc {
         uint64_t committed_edges, history_misses, serial_rounds, begins, held_begins, ends, commits, accesses, reads, writes, edges, loops, single_writer;
         uint64_t wt_overflows, srl_overflows, lts_overflows, resets, doomed_entries, stale_entries, requests_passed, responses_passed;
         uint64_t wt_peak, srl_peak;
+        uint64_t snapshot_readers, snapshots_read, true_loops, false_alarms, missed_loops;
         simtx_histogram readers_per_write;
     } stats;
     struct {
         uint64_t wt_occupancy, srl_occupancy, running, overflowed;
     } probes;
-} sitm_cc;
+};
 
 static void sitm_cc_destroy(void *core);
+extern const sitm_cc_policy sitm_cc_postdate, sitm_cc_exact;
+static void note_snapshot(sitm_cc *c, sitm_id *t, unsigned id, uint32_t snapshot);
 
 static void *sitm_cc_create(const void *params, const simtx_env *env, char *error, size_t error_size)
 {
@@ -126,7 +148,13 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
         sitm_cc_destroy(c);
         return NULL;
     }
-    if (!assoc_table_init(&c->reader_points, 4096, 4, true)) {
+    c->policy = strcmp(p->loops ? p->loops : "postdate", "exact") ? &sitm_cc_postdate : &sitm_cc_exact;
+    if (!sitm_ddg_init(&c->ddg, (unsigned)p->ids, why, sizeof why)) {
+        snprintf(error, error_size, "dependency graph: %s", why);
+        sitm_cc_destroy(c);
+        return NULL;
+    }
+    if (!assoc_table_init(&c->reader_points, 4096, 4, true) || !assoc_table_init(&c->snapshots, 1024, 4, true)) {
         snprintf(error, error_size, "out of memory");
         sitm_cc_destroy(c);
         return NULL;
@@ -163,6 +191,24 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_counter(o, "srl_peak", &c->stats.srl_peak, "entries", "most Reader List entries in use");
     simtx_observe_counter(o, "requests_passed", &c->stats.requests_passed, "messages", "other requests passed on towards the L2");
     simtx_observe_counter(o, "responses_passed", &c->stats.responses_passed, "messages", "their responses passed back");
+    simtx_observe_counter(o, "snapshot_readers", &c->stats.snapshot_readers, "transactions", "attempts that read a snapshot (their SI_ACCESS named one): readers per snapshot = this / snapshots_read (Figure 21)");
+    simtx_observe_counter(o, "snapshots_read", &c->stats.snapshots_read, "snapshots", "distinct snapshots the attempts read");
+    if (c->policy == &sitm_cc_postdate) {
+        simtx_observe_counter(o, "true_loops", &c->stats.true_loops, "edges", "loop verdicts whose access closes a cycle in the exact dependency graph (sitm_ddg as a monitor, no cost): the dependency loops post-dating broke (Figure 19)");
+        simtx_observe_counter(o, "false_alarms", &c->stats.false_alarms, "edges", "loop verdicts whose access closes no cycle yet (early alarms, lost precision); loop aborts per loop formed = the tm_units' aborts_loop / (true_loops + unflagged_loops) (Figure 18)");
+        simtx_observe_counter(o, "unflagged_loops", &c->stats.missed_loops, "edges", "accesses post-dating accepted that close a cycle in the exact graph (the loop is broken by a later abort of a member: single writer, a loop verdict, the commit units; the SI checker checks the result): loops formed = true_loops + this");
+    } else {
+        simtx_observe_counter(o, "ddg_edges", &c->ddg.stats.edges, "edges", "exact: dependency edges in the graph (distinct pairs)");
+        simtx_observe_counter(o, "ddg_loops", &c->ddg.stats.loops, "edges", "exact: edges that would have closed a cycle (the accessor aborts)");
+        simtx_observe_counter(o, "ddg_flips", &c->ddg.stats.flips, "edges", "exact: reader -> writer edges turned round when the writer's commit (below the reader's snapshot) reached the block after the read");
+        simtx_observe_counter(o, "ddg_late_loops", &c->ddg.stats.late_loops, "edges", "exact: of them, ones that closed a cycle (the reader doomed, possibly too late)");
+        simtx_observe_counter(o, "ddg_ww_doomed", &c->ddg.stats.doomed, "transactions", "exact: writers left out of the graph as losers of a write-write race (the commit units abort them)");
+        simtx_observe_counter(o, "ddg_doom_misses", &c->ddg.stats.doom_misses, "transactions", "exact: of them, ones that committed after all (0 when the rule holds)");
+        simtx_observe_counter(o, "ddg_pruned", &c->ddg.stats.pruned, "transactions", "exact: committed nodes dropped (closed, no live predecessor)");
+        simtx_observe_counter(o, "ddg_stale_snapshots", &c->ddg.stats.stale_snapshots, "transactions", "exact: attempts whose snapshot is at or below a pruned node's commit position (its edges to it unknown; 0: every verdict exact)");
+        simtx_observe_counter(o, "ddg_nodes_peak", &c->ddg.stats.nodes_peak, "transactions", "exact: most nodes in the graph");
+        simtx_observe_counter(o, "ddg_visited", &c->ddg.stats.visited, "nodes", "exact: nodes visited by cycle searches (the model's work, no simulated cost)");
+    }
     simtx_observe_histogram(o, "readers_per_write", &c->stats.readers_per_write, "readers", "running readers of a word at a write (each post-dated)");
     simtx_observe_level_probe(o, "wt_occupancy", &c->probes.wt_occupancy, 16, (uint64_t)p->wt_entries, "Writer Table entries in use");
     simtx_observe_level_probe(o, "srl_occupancy", &c->probes.srl_occupancy, 20, srl_entries_in_bytes((uint64_t)p->srl_bytes), "Reader List entries in use");
@@ -179,6 +225,8 @@ static void sitm_cc_destroy(void *core)
     srl_table_release(&c->srl);
     lts_postdate_release(&c->lts);
     assoc_table_release(&c->reader_points);
+    assoc_table_release(&c->snapshots);
+    sitm_ddg_release(&c->ddg);
     free(c->history);
     if (c->ids)
         for (int64_t i = 0; i < c->params.ids; i++) free(c->ids[i].words);
@@ -273,7 +321,8 @@ static uint64_t start(sitm_cc *c, const simtx_msg *msg)
         t->verdict = SITM_OK;
         t->count = 0;
         t->begin_seq = c->seq;
-        lts_postdate_begin(&c->lts, id);
+        t->snapshot = 0;
+        c->policy->begin(c, id);
         c->stats.begins++;
         c->probes.running++;
         if (c->serial) {
@@ -486,7 +535,8 @@ static uint64_t serve_access(sitm_cc *c, simtx_msg *msg, uint64_t *edges)
             verdict = c->ids[e.id].verdict;
         } else {
             sitm_id *t = &c->ids[e.id];
-            verdict = e.kind == SITM_WRITE ? serve_write(c, t, e.id, e.word, edges) : serve_read(c, t, e.id, e.word, edges);
+            if (!t->snapshot && msg->aux) note_snapshot(c, t, e.id, (uint32_t)msg->aux);
+            verdict = c->policy->access(c, t, e.id, &e, edges);
             if (verdict != SITM_OK) t->verdict = verdict;
         }
         sitm_set_verdict(msg, k, verdict);
@@ -530,6 +580,7 @@ static uint64_t serve_end(sitm_cc *c, const simtx_msg *msg)
         } else {
             lts_postdate_abort(&c->lts, id);
         }
+        if (c->policy->end) c->policy->end(c, id, msg->aux >> lane & 1, (uint32_t)(msg->aux >> 32));
         if (t->doomed) {
             t->doomed = false;
             c->doomed--;
@@ -617,6 +668,7 @@ static bool serve(sitm_cc *c, uint64_t now)
     uint64_t per_entry = (uint64_t)c->params.entries_per_cycle, per_edge = (uint64_t)c->params.edges_per_cycle;
     uint64_t cost = (entries + per_entry - 1) / per_entry + (edges + per_edge - 1) / per_edge;
     if (!cost) cost = 1;
+    if (c->policy->free) cost = 0;
     c->busy_until = now + cost;
     answer(c, &msg, now + cost + (uint64_t)c->params.latency);
     if (msg.op == SIMTX_OP_SI_END) release_held(c, now + cost);
@@ -679,6 +731,82 @@ static void sitm_cc_describe_pending(void *core, char *text, size_t size)
              c->input.length, c->held_count, c->serial, c->reset_pending, c->doomed, c->answers.length,
              c->down.length, c->up.length);
 }
+
+/* ---- the loop-detection policies ---- */
+
+/* Readers per snapshot (Figure 21): an attempt's first snapshot. */
+static void note_snapshot(sitm_cc *c, sitm_id *t, unsigned id, uint32_t snapshot)
+{
+    t->snapshot = snapshot;
+    c->stats.snapshot_readers++;
+    bool evicted = false;
+    if (!assoc_table_find(&c->snapshots, snapshot, 0)) {
+        c->stats.snapshots_read++;
+        if (!assoc_table_store(&c->snapshots, snapshot, 1, 0, &evicted)) c->env.fail(c->env.context, "sitm_cc: out of memory");
+    }
+    sitm_ddg_snapshot(&c->ddg, id, snapshot);
+}
+
+static void postdate_begin(sitm_cc *c, unsigned id)
+{
+    lts_postdate_begin(&c->lts, id);
+    sitm_ddg_begin(&c->ddg, id);
+}
+
+/* The tables' verdict; the exact graph beside them classifies each loop
+ * verdict as a closed cycle or an early alarm, and counts the cycles the
+ * tables let close (broken later by another abort) -- no cost, no effect.
+ * It leaves out each transaction the tables refused or looped, and the
+ * accessor of a cycle they let close (that edge is not added), so after
+ * such an access it follows the run approximately. */
+static uint8_t postdate_access(sitm_cc *c, sitm_id *t, unsigned id, const sitm_entry *e, uint64_t *edges)
+{
+    uint8_t v = e->kind == SITM_WRITE ? serve_write(c, t, id, e->word, edges) : serve_read(c, t, id, e->word, edges);
+    if (v != SITM_OK && v != SITM_LOOP) {
+        sitm_ddg_doom(&c->ddg, id); /* refused (single writer, overflow): it aborts */
+        return v;
+    }
+    bool closes = (e->kind == SITM_WRITE ? sitm_ddg_write(&c->ddg, id, e->word) : sitm_ddg_read(&c->ddg, id, e->word)) == SITM_DDG_LOOP;
+    if (v == SITM_LOOP) {
+        if (closes) c->stats.true_loops++;
+        else c->stats.false_alarms++;
+        sitm_ddg_doom(&c->ddg, id);
+    } else if (closes) {
+        c->stats.missed_loops++;
+    }
+    return v;
+}
+
+static void ddg_end(sitm_cc *c, unsigned id, bool committed, uint32_t cid)
+{
+    if (committed) sitm_ddg_commit(&c->ddg, id, cid);
+    else sitm_ddg_abort(&c->ddg, id);
+}
+
+/* SITM_TS: the Writer Table, the Reader List and post-dating (the end's
+ * table work is serve_end's). */
+const sitm_cc_policy sitm_cc_postdate = {.begin = postdate_begin, .access = postdate_access, .end = ddg_end, .free = false};
+
+static void exact_begin(sitm_cc *c, unsigned id)
+{
+    lts_postdate_begin(&c->lts, id); /* unused, kept consistent */
+    sitm_ddg_begin(&c->ddg, id);
+}
+
+/* SITM_Oracle: no tables (no single writer, no overflow), the graph only;
+ * a loop verdict exactly when the access's edge would close a cycle. */
+static uint8_t exact_access(sitm_cc *c, sitm_id *t, unsigned id, const sitm_entry *e, uint64_t *edges)
+{
+    (void)t, (void)edges;
+    if (e->kind == SITM_WRITE) c->stats.writes++;
+    else c->stats.reads++;
+    sitm_ddg_verdict v = e->kind == SITM_WRITE ? sitm_ddg_write(&c->ddg, id, e->word) : sitm_ddg_read(&c->ddg, id, e->word);
+    if (v != SITM_DDG_LOOP) return SITM_OK;
+    c->stats.loops++;
+    return SITM_LOOP;
+}
+
+const sitm_cc_policy sitm_cc_exact = {.begin = exact_begin, .access = exact_access, .end = ddg_end, .free = true};
 
 const simtx_block_info sitm_cc_block_info = {
     .name = "sitm_cc",

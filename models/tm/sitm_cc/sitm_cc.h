@@ -20,6 +20,7 @@ typedef struct sitm_cc_params {
     int64_t entries_per_cycle;     /* table accesses per cycle */
     int64_t edges_per_cycle;       /* post-datings per cycle */
     int64_t queue_depth;
+    char *loops;                   /* loop detection: postdate (SITM_TS) or exact (SITM_Oracle) */
 } sitm_cc_params;
 
 extern const simtx_block_info sitm_cc_block_info;

@@ -170,8 +170,11 @@ static uint64_t sitm_access(void *state, tmu *u, uint32_t warp, const tmu_reques
     if (!sw || r->fault != LDST_FAULT_NONE) return 0;
     (void)abort; /* lanes not started (refused) fail at TX_COMMIT, as doomed ones */
     bool write = r->op == SIMTX_OP_WRITE;
+    uint32_t point = 0;
+    uint64_t snapshot = tmu_snapshot_point(u, warp, &point) ? (uint64_t)point + 1 : 0; /* sitm.h: aux */
     simtx_msg m;
     simtx_msg_init(&m, SIMTX_OP_SI_ACCESS, SITM_CC_ADDRESS, 0);
+    m.aux = snapshot;
     for (uint64_t mask = r->lanes & sw->begun; mask; mask &= mask - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(mask), word = r->addresses[l] & ~3u;
         tmu_lane *lane = &w->lane[l];
@@ -181,6 +184,7 @@ static uint64_t sitm_access(void *state, tmu *u, uint32_t warp, const tmu_reques
             send(u, s, warp, &m);
             sw->pending++;
             simtx_msg_init(&m, SIMTX_OP_SI_ACCESS, SITM_CC_ADDRESS, 0);
+            m.aux = snapshot;
             sitm_append_entry(&m, word / 4, (uint16_t)(sw->base + l), write ? SITM_WRITE : SITM_READ);
         }
         s->entries++;
@@ -283,6 +287,14 @@ static void sitm_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
     m.transaction_id = sw->base;
     m.lane_mask = lanes & sw->begun;
     m.aux = u->warps[warp]->committed & m.lane_mask;
+    /* sitm.h: the warp commit's first commit ID in aux's upper half (its
+     * lanes' IDs are consecutive, and no snapshot splits them). */
+    uint32_t first = 0;
+    for (uint64_t c = m.aux; c; c &= c - 1) {
+        uint32_t cid = u->warps[warp]->lane[__builtin_ctzll(c)].cid;
+        if (cid && (!first || cid < first)) first = cid;
+    }
+    m.aux |= (uint64_t)first << 32;
     sw->begun &= ~lanes;
     sw->ends_pending++;
     send(u, s, warp, &m);

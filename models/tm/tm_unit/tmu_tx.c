@@ -300,9 +300,9 @@ void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
         }
     }
     u->stats.aborts += count;
-    for (uint64_t m = w->committing; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
-    w->committed = outcome.committed; /* for the attempt_ended hooks */
+    w->committed = outcome.committed; /* for the attempt_ended hooks (which also see the lanes' commit IDs) */
     attempt_ended(u, w, warp, w->committing & ~w->aborted, now);
+    for (uint64_t m = w->committing; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
     w->committed = 0;
     answer(u, &w->commit_event, SIMTX_STATUS_OK, &outcome, sizeof outcome, now);
 }
