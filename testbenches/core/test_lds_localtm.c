@@ -464,7 +464,8 @@ static void test_capacity(void)
 /* Two lanes of warp 0 keep conflicting with WI4 (warp 1): TX, then
  * wavefront serialisation, then work-group serialisation, which aborts
  * warp 1's attempt (TX_ABORT on tx_events), holds its next TX_BEGIN until
- * warp 0's serialised attempt commits, and lets every lane finish. */
+ * warp 0's serialised attempt commits (warp 1 re-runs the cancelled
+ * attempt in its mode), and lets every lane finish. */
 static void test_work_group_serialization(void)
 {
     bench b;
@@ -520,6 +521,11 @@ static void test_work_group_serialization(void)
         released |= b.fake.sent[k].op == SIMTX_OP_TX_BEGIN && b.fake.sent[k].warp == 1 && b.fake.sent[k].is_response;
     CHECK(released);
     CHECK_WAVE(&b, 0, TX, 0x2, 0x2);
+    /* Warp 1's aborted attempt was cancelled, not ended: it re-runs in TX
+     * with no TCM OLD of its own (counting it, TCM 0x1, would have made a
+     * victim escalate as if it had conflicted). */
+    CHECK_WAVE(&b, 1, TX, 0x0, 0x0);
+    CHECK_EQUAL(stat(&b, "wf_serializations"), 1);
     /* Lane 1 of warp 0 and WI4 finish. */
     tx(&b, SIMTX_OP_TX_BEGIN, 0, 0x2, 4, 0);
     CHECK_EQUAL(access_words(&b, SIMTX_OP_WRITE, 0, 0, W64, 0x2, w2, data, true).aborted, 0);
