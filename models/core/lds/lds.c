@@ -282,6 +282,7 @@ static void queue_responses(lds *l, uint64_t ready, ldst_fault fault, unsigned f
         response->aux &= UINT64_C(0xffffffff);
         if (fault != LDST_FAULT_NONE) ldst_set_fault(response, fault, fault_lane);
         tx_set_verdict(response, 0, fault == LDST_FAULT_NONE ? s->request.aborted : 0);
+        if (fault == LDST_FAULT_NONE && s->request.retry_at_commit) response->aux |= TX_VERDICT_RETRY_AT_COMMIT;
     }
     for (unsigned b = 0; b < s->beat_count; b++) {
         simtx_msg *response = msg_queue_push_slot(&l->responses, ready);
@@ -319,6 +320,7 @@ static void serve(lds *l, uint64_t now)
     uint32_t window = ldst_window_size(head);
     r->window = window;
     r->aborted = 0;
+    r->retry_at_commit = false;
     unsigned fault_lane = first_lane(r->lanes);
     ldst_fault fault = check_op(s, head);
     if (fault == LDST_FAULT_NONE && s->verdict && !l->policy->tx_event) fault = LDST_FAULT_UNSUPPORTED; /* no transactions here */

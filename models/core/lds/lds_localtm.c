@@ -316,6 +316,9 @@ static unsigned ltm_perform(void *state, const lds_geometry *geometry, uint8_t *
         l->bank_cost[bank] += cost;
     }
     r->aborted = r->lanes & w->tcm; /* step 3: the TCM tells the core */
+    /* Section 3.1: TCM lanes are "quiesced until the transaction is
+     * re-started" at TX Commit, so the wavefront walks on to it. */
+    r->retry_at_commit = true;
     update_probes(l, r->warp);
     if (l->p.perfect || !(r->lanes & ~tcm_before)) return degree;
     unsigned slowest = 0, broadcast = 0;

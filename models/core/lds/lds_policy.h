@@ -42,6 +42,9 @@ typedef struct lds_request {
      * conflict mask after the access (they conflicted now or earlier and
      * stop: the verdict tells the core, tx.h 2). */
     uint64_t aborted;
+    /* Out: the aborted lanes re-run at the attempt's tx_commit, after an
+     * empty walk when none runs on (tx.h TX_VERDICT_RETRY_AT_COMMIT). */
+    bool retry_at_commit;
     uint32_t offsets[LDST_MAX_LANES];  /* into the region */
     uint32_t data[LDST_MAX_LANES];     /* store data, atomic operands */
     uint32_t expected[LDST_MAX_LANES]; /* CAS and sc */
