@@ -247,9 +247,10 @@
  *   bank (lanes reading one word share it, a broadcast). Its responses leave
  *   latency + degree - 1 cycles after its start, and at the earliest the
  *   cycle after its arrival. Clear and fence take no bank cycles. Under
- *   the localtm policy a transactional request's degree is its slowest
- *   bank's: each of its lanes in the bank one cycle plus the filter check
- *   and the outcome's cycles, serialised (models/core/lds/README.md); a TX
+ *   the localtm policy a transactional request holds them longer: its
+ *   degree, plus one filter evaluation, plus its slowest bank's sum of the
+ *   lanes' shadow work, plus a conflict broadcast (models/core/lds/
+ *   README.md); a TX
  *   event holds the banks for its cycles and is answered the cycle after. The
  *   lds's parameters latency, banks and bank_width set these costs; the
  *   messages' hops come on top.

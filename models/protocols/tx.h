@@ -118,12 +118,31 @@
  *      not performed, their rd values are garbage; the core rolls them back
  *      into the Retry entry before the warp issues again, once its
  *      accesses completed, as for a TX_ABORT (6), and sends nothing for
- *      them. A beat of its own because a beat's TLM transaction has one
+ *      them. Its aux bit TX_VERDICT_RETRY_AT_COMMIT (GPU-LocalTM, section
+ *      3.1: a work-item in the TCM is "quiesced until the transaction is
+ *      re-started", which happens at TX Commit) says the aborted lanes'
+ *      retry waits for the attempt's end: when no lane runs on, the warp
+ *      still walks the rest of the attempt to its tx_commit with no lane
+ *      (THE EMPTY WALK below) and only then re-runs (TX_BEGIN, no
+ *      TX_COMMIT sent); without it, or when a TX_ABORT (6) took the last
+ *      lanes, it re-runs at once. A beat of its own because a beat's TLM transaction has one
  *      response, and a load's data come in its ADDRESSES beats'. Without
  *      the flag no request carries a VERDICT beat and none of this costs
  *      anything.
  *      Atomics inside a transaction are refused (a command error naming
  *      the lane), as today.
+ *
+ *      THE EMPTY WALK. A wavefront whose every lane is quiesced keeps
+ *      issuing, one instruction per issue slot, none of them acting on a
+ *      lane (no register, no request), from the pc where its outermost
+ *      running entry would continue (the divergent and call entries above
+ *      the Transaction entry are dropped: their lanes are gone) to the
+ *      attempt's tx_commit: a conditional branch goes to its reconvergence
+ *      point (no lane takes either side: a Southern Islands wavefront's
+ *      execz branches skip the leg), a call to its return address, a jump
+ *      to its target; a pc outside the transaction's body ends the walk.
+ *      Branches and jumps take the core's branch latency, the rest one
+ *      issue slot. The instructions count as issues with no active lane.
  *   3. TX_COMMIT (core -> tm_unit) at the outer tx_commit of `lanes`, once
  *      none of the warp's accesses is in flight. The unit runs its pre-
  *      commit checks and the commit protocol; the response comes when every
@@ -337,6 +356,10 @@ static inline uint64_t tx_verdict_lanes(const simtx_msg *response)
  * lane and pc, as outside a transaction, instead of rolling back, and it
  * does not time the attempt out (tm_timeout). */
 #define TX_BEGIN_CONSISTENT (UINT64_C(1) << 63)
+
+/* A verdict's answer, aux: the aborted lanes re-run at the attempt's
+ * tx_commit, after an empty walk when no lane runs on (2, THE VERDICT). */
+#define TX_VERDICT_RETRY_AT_COMMIT (UINT64_C(1) << 63)
 
 /* TX_ROLLBACK's causes (aux). */
 enum { TX_ROLLBACK_TIMEOUT, TX_ROLLBACK_FAULT };

@@ -37,7 +37,7 @@ static const simtx_param_spec lds_param_specs[] = {
      PARAM(filter_hash)},
     {"max_work_items", SIMTX_PARAM_INT, "256", "work-items", 1, 256, NULL, "localtm: work-items per work-group (an owner is one byte)", PARAM(max_work_items)},
     {"max_wavefronts", SIMTX_PARAM_INT, "48", "warps", 1, 1024, NULL, "localtm: the core's warp slots (TCM, TCM OLD and mode each; probed)", PARAM(max_wavefronts)},
-    {"filter_cycles", SIMTX_PARAM_INT, "1", "cycles", 0, 1000, NULL, "localtm: a lane's filter check, on top of its bank cycle", PARAM(filter_cycles)},
+    {"filter_cycles", SIMTX_PARAM_INT, "1", "cycles", 0, 1000, NULL, "localtm: a transactional request's filter evaluation (once for its lanes), before the shadow work", PARAM(filter_cycles)},
     {"new_cycles", SIMTX_PARAM_INT, "2", "cycles", 0, 1000, NULL, "localtm: a new access's backup and owner", PARAM(new_cycles)},
     {"own_cycles", SIMTX_PARAM_INT, "1", "cycles", 0, 1000, NULL, "localtm: a second access's owner check", PARAM(own_cycles)},
     {"false_own_cycles", SIMTX_PARAM_INT, "2", "cycles", 0, 1000, NULL, "localtm: an own filter false positive (owner check, then as new)", PARAM(false_own_cycles)},
@@ -104,7 +104,7 @@ typedef struct lds {
 } lds;
 
 static void lds_destroy(void *core);
-static void policy_release(void *context, int32_t warp, uint64_t held, unsigned cycles);
+static void policy_release(void *context, int32_t warp, const lds_tx_event *answer);
 static void policy_abort(void *context, int32_t warp, int32_t cta, uint64_t lanes, uint32_t attempt);
 static bool policy_recording(void *context);
 static void policy_record(void *context, uint32_t instance, const uint32_t *words, uint32_t reads, uint32_t writes);
@@ -285,6 +285,7 @@ static void queue_responses(lds *l, uint64_t ready, ldst_fault fault, unsigned f
         response->aux &= UINT64_C(0xffffffff);
         if (fault != LDST_FAULT_NONE) ldst_set_fault(response, fault, fault_lane);
         tx_set_verdict(response, 0, fault == LDST_FAULT_NONE ? s->request.aborted : 0);
+        if (fault == LDST_FAULT_NONE && s->request.retry_at_commit) response->aux |= TX_VERDICT_RETRY_AT_COMMIT;
     }
     for (unsigned b = 0; b < s->beat_count; b++) {
         simtx_msg *response = msg_queue_push_slot(&l->responses, ready);
@@ -322,6 +323,7 @@ static void serve(lds *l, uint64_t now)
     uint32_t window = ldst_window_size(head);
     r->window = window;
     r->aborted = 0;
+    r->retry_at_commit = false;
     unsigned fault_lane = first_lane(r->lanes);
     ldst_fault fault = check_op(s, head);
     if (fault == LDST_FAULT_NONE && s->verdict && !l->policy->tx_event) fault = LDST_FAULT_UNSUPPORTED; /* no transactions here */
@@ -430,7 +432,7 @@ static void queue_tx_answer(lds *l, const simtx_msg *event, const lds_tx_event *
     if (status != SIMTX_STATUS_OK || !e) return;
     if (event->op == SIMTX_OP_TX_BEGIN) {
         response->flags |= SIMTX_FLAG_TX_PAUSE; /* every access asks for its verdict (tx.h 2) */
-        response->aux |= TX_BEGIN_CONSISTENT; /* eager versioning, requester loses: no doomed attempt */
+        if (e->consistent) response->aux |= TX_BEGIN_CONSISTENT;
         if (e->held) {
             response->size = 8;
             memcpy(response->data, &e->held, 8);
@@ -463,7 +465,7 @@ static simtx_accept_result accept_tx(lds *l, const simtx_msg *msg, uint64_t now)
     return SIMTX_ACCEPTED;
 }
 
-static void policy_release(void *context, int32_t warp, uint64_t held, unsigned cycles)
+static void policy_release(void *context, int32_t warp, const lds_tx_event *answer)
 {
     lds *l = context;
     simtx_msg *begin = &l->held_begins[warp];
@@ -471,8 +473,7 @@ static void policy_release(void *context, int32_t warp, uint64_t held, unsigned 
         l->env.fail(l->env.context, "lds: internal error: the policy released a TX_BEGIN it did not hold");
         return;
     }
-    lds_tx_event e = {.op = SIMTX_OP_TX_BEGIN, .cycles = cycles, .held = held};
-    queue_tx_answer(l, begin, &e, SIMTX_STATUS_OK, l->now);
+    queue_tx_answer(l, begin, answer, SIMTX_STATUS_OK, l->now);
     begin->op = 0;
 }
 

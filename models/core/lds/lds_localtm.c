@@ -11,10 +11,13 @@
  *
  * Choices the paper leaves open (lds README): the owner byte's validity is
  * kept beside it (8 bits cannot say "free" with 256 owners); a work-item's
- * own filters are cleared when it aborts; rows are region-relative words;
- * the filter check costs filter_cycles on top of the outcome's cycles and
- * one bank cycle per lane; a conflict is charged its clearing and, once per
- * request, the broadcast (both: the slowest bank). */
+ * own filters are cleared when it aborts; rows are region-relative words.
+ * Timing (section 4.2, "added to the memory instruction latency"): the
+ * request's plain bank cycles, then one filter evaluation (filter_cycles)
+ * for the whole request, then per bank the sum of its lanes' shadow work
+ * (new, own, false own), the slowest bank deciding, and with conflicts the
+ * clearing of the conflicting work-items' entries once (the broadcast: the
+ * slowest bank's entries), not a second time per lane. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +35,7 @@ typedef struct ltm_wavefront {
     bool open;        /* an attempt began and has not committed or been closed */
     bool tcm_old_valid;
     bool held;        /* its TX_BEGIN waits for a work-group serialisation to end */
+    bool cancelled;   /* another wavefront's work-group serialisation aborted this attempt */
     uint8_t mode;
     int32_t cta;
     uint32_t first;   /* work-item of lane 0 */
@@ -261,24 +265,20 @@ static unsigned ltm_perform(void *state, const lds_geometry *geometry, uint8_t *
     memset(l->broadcast, 0, l->banks * sizeof *l->broadcast);
     bool conflicted = false;
     uint8_t *owner_bytes = region + 8 * g->words;
-    for (uint64_t m = r->lanes & ~w->tcm; m; m &= m - 1) {
+    uint64_t tcm_before = w->tcm;
+    for (uint64_t m = r->lanes & ~tcm_before; m; m &= m - 1) {
         unsigned lane = (unsigned)__builtin_ctzll(m);
         uint32_t item;
         if (!item_of(l, w, lane, &item)) return degree;
         uint32_t k = r->offsets[lane] / 4, bank = k % l->banks, bit = (l->word_hash ? k : k / l->banks) % l->bits;
         uint32_t *mine = &g->filters[(size_t)bank * l->items + item];
-        unsigned cost = 1 + (unsigned)l->p.filter_cycles;
+        unsigned cost = 0;
         l->stats.accesses++;
         if (others_hold(l, g, w, bank, item, bit)) { /* (i) a conflict: the requester loses */
             l->stats.conflicts++;
             if (g->owner[k] < 0 || g->owner[k] == (int16_t)item) l->stats.false_conflicts++; /* no other work-item holds the word */
-            unsigned clearing = 0;
-            for (uint32_t b = 0; b < l->banks; b++) {
-                unsigned entries = g->entries[(size_t)item * l->banks + b];
-                l->broadcast[b] += entries;
-                if (entries > clearing) clearing = entries;
-            }
-            cost += clearing;
+            /* Its entries are cleared in every bank by the broadcast (step 3). */
+            for (uint32_t b = 0; b < l->banks; b++) l->broadcast[b] += g->entries[(size_t)item * l->banks + b];
             conflicted = true;
             abort_lanes(l, g, storage, w, UINT64_C(1) << lane);
         } else if (!(*mine >> bit & 1u) || g->owner[k] != (int16_t)item) { /* (ii) new, or (iii) my false positive */
@@ -316,20 +316,22 @@ static unsigned ltm_perform(void *state, const lds_geometry *geometry, uint8_t *
         l->bank_cost[bank] += cost;
     }
     r->aborted = r->lanes & w->tcm; /* step 3: the TCM tells the core */
+    /* Section 3.1: TCM lanes are "quiesced until the transaction is
+     * re-started" at TX Commit, so the wavefront walks on to it. */
+    r->retry_at_commit = true;
     update_probes(l, r->warp);
-    if (l->p.perfect) return degree;
+    if (l->p.perfect || !(r->lanes & ~tcm_before)) return degree;
     unsigned slowest = 0, broadcast = 0;
     for (uint32_t b = 0; b < l->banks; b++) {
         if (l->bank_cost[b] > slowest) slowest = l->bank_cost[b];
         if (l->broadcast[b] > broadcast) broadcast = l->broadcast[b];
     }
-    if (conflicted) slowest += broadcast;
-    if (slowest < degree) slowest = degree;
-    l->stats.extra_access += slowest - degree;
-    return slowest ? slowest : 1;
+    unsigned extra = (unsigned)l->p.filter_cycles + slowest + (conflicted ? broadcast : 0);
+    l->stats.extra_access += extra;
+    return degree + extra;
 }
 
-static void begin_attempt(ltm *l, uint8_t *storage, int32_t warp, uint64_t lanes, uint64_t aux, uint64_t *held, unsigned *cycles);
+static void begin_attempt(ltm *l, uint8_t *storage, int32_t warp, lds_tx_event *answer);
 
 /* The attempt of w ended (its commit, or its next BEGIN when every lane
  * stopped without one): TCM_end against TCM OLD picks the next mode. */
@@ -338,7 +340,15 @@ static void close_attempt(ltm *l, uint8_t *storage, int32_t warp)
     ltm_wavefront *w = &l->wave[warp];
     uint64_t end = w->tcm;
     w->open = false;
-    if (!end) {
+    if (w->cancelled) {
+        /* Aborted by another wavefront's work-group serialisation, not by its
+         * own conflicts: it re-runs the same attempt after the hold, in the
+         * same mode against the same TCM OLD (section 3.1: the other
+         * wavefronts "are aborted and stalled at the TX Begin"; the rule
+         * compares re-executions that ran). */
+        w->cancelled = false;
+        w->retry |= end;
+    } else if (!end) {
         w->mode = LTM_NORMAL;
         w->tcm_old_valid = false;
         w->retry = 0;
@@ -372,15 +382,16 @@ static void close_attempt(ltm *l, uint8_t *storage, int32_t warp)
         if (next < 0) break;
         ltm_wavefront *h = &l->wave[next];
         h->held = false;
-        uint64_t held_lanes = 0;
-        unsigned begin_cycles = 0;
-        begin_attempt(l, storage, next, h->held_lanes, h->held_aux, &held_lanes, &begin_cycles);
-        l->env.release(l->env.context, next, held_lanes, begin_cycles);
+        lds_tx_event answer = {.op = SIMTX_OP_TX_BEGIN, .warp = next, .cta = h->cta, .lanes = h->held_lanes, .aux = h->held_aux};
+        begin_attempt(l, storage, next, &answer);
+        l->env.release(l->env.context, next, &answer);
     }
 }
 
-static void begin_attempt(ltm *l, uint8_t *storage, int32_t warp, uint64_t lanes, uint64_t aux, uint64_t *held, unsigned *cycles)
+/* A TX_BEGIN that runs now (answer: its lanes and aux in, the answer out). */
+static void begin_attempt(ltm *l, uint8_t *storage, int32_t warp, lds_tx_event *answer)
 {
+    uint64_t lanes = answer->lanes, aux = answer->aux;
     ltm_wavefront *w = &l->wave[warp];
     ltm_group *g = group_of(l, w->cta);
     unsigned cost = (unsigned)l->p.begin_cycles;
@@ -414,16 +425,18 @@ static void begin_attempt(ltm *l, uint8_t *storage, int32_t warp, uint64_t lanes
                 ltm_wavefront *other = &l->wave[v];
                 if ((int32_t)v == warp || !other->open || other->cta != w->cta) continue;
                 uint64_t victims = abort_lanes(l, g, storage, other, other->exec);
+                other->cancelled = true;
                 update_probes(l, (int32_t)v);
                 if (victims) l->env.abort(l->env.context, (int32_t)v, other->cta, victims, other->attempt);
             }
             g->serial_warp = warp;
         }
     }
-    *held = lanes & w->tcm;
+    answer->held = lanes & w->tcm;
+    answer->consistent = true; /* eager versioning, requester loses: no attempt reads another's data */
     if (l->p.perfect) cost = 0;
     l->stats.extra_begin += cost;
-    *cycles = cost;
+    answer->cycles = cost;
     update_probes(l, warp);
 }
 
@@ -457,7 +470,7 @@ static void ltm_tx_event(void *state, uint8_t *storage, lds_tx_event *e)
             e->hold = true;
             return;
         }
-        begin_attempt(l, storage, e->warp, e->lanes, e->aux, &e->held, &e->cycles);
+        begin_attempt(l, storage, e->warp, e);
         return;
     }
     ltm_group *g = w->known ? group_of(l, w->cta) : NULL;

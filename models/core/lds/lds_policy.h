@@ -42,6 +42,9 @@ typedef struct lds_request {
      * conflict mask after the access (they conflicted now or earlier and
      * stop: the verdict tells the core, tx.h 2). */
     uint64_t aborted;
+    /* Out: the aborted lanes re-run at the attempt's tx_commit, after an
+     * empty walk when none runs on (tx.h TX_VERDICT_RETRY_AT_COMMIT). */
+    bool retry_at_commit;
     uint32_t offsets[LDST_MAX_LANES];  /* into the region */
     uint32_t data[LDST_MAX_LANES];     /* store data, atomic operands */
     uint32_t expected[LDST_MAX_LANES]; /* CAS and sc */
@@ -65,6 +68,7 @@ typedef struct lds_tx_event {
     unsigned cycles;       /* bank cycles the event takes before its answer */
     bool hold;             /* BEGIN: answered later, through lds_policy_env.release */
     uint64_t held;         /* BEGIN: named lanes that do not run this attempt */
+    bool consistent;       /* BEGIN: the attempt never reads inconsistent data (tx.h TX_BEGIN_CONSISTENT) */
     tx_outcome outcome;    /* COMMIT */
 } lds_tx_event;
 
@@ -73,8 +77,9 @@ typedef struct lds_policy_env {
     void *context;
     simtx_observer *observer; /* the block's: the policy's statistics and probes */
     void (*fail)(void *context, const char *message);
-    /* A held TX_BEGIN of warp is answered now: held lanes, bank cycles. */
-    void (*release)(void *context, int32_t warp, uint64_t held, unsigned cycles);
+    /* A held TX_BEGIN of warp is answered now (the answer's held lanes,
+     * bank cycles and consistent). */
+    void (*release)(void *context, int32_t warp, const lds_tx_event *answer);
     /* Lanes of warp's running attempt (BEGIN's aux) left it outside the
      * warp's own accesses: a TX_ABORT (tx.h 6) on the tx_events socket. */
     void (*abort)(void *context, int32_t warp, int32_t cta, uint64_t lanes, uint32_t attempt);

@@ -352,6 +352,10 @@ CYCLE_STEP issue_result exec_issue(simt_core *c, uint32_t warp_index, const kern
         tx_client_abort_attempt(c, w, warp_index, now);
         return ISSUE_DONE;
     }
+    if (w->tx && w->tx->walking) { /* no lane runs: the attempt walks to its tx_commit (tx.h) */
+        tx_client_walk(c, w, warp_index, k, now);
+        return ISSUE_DONE;
+    }
     char where[320];
     if (!k && tx_client_may_be_doomed(w->tx)) { /* a doomed transaction jumped anywhere */
         tx_client_request_abort(w->tx, TX_ROLLBACK_FAULT, w->tx->begin_pc);

@@ -86,6 +86,7 @@ static void resume_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t 
     const stack_entry *top = &w->stack.entries[simt_stack_attempt_index(&w->stack, tx->retry_index)];
     tx->phase = TX_WAIT_BEGIN;
     tx->attempt_start = now; /* its timeout; its time and instructions count from the attempt's start */
+    tx->retry_at_commit = 0;
     warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY);
     simtx_msg *resume = send_event(c, SIMTX_OP_TX_RESUME, warp_index, top->mask, 0);
     if (resume) resume->transaction_id = top->log_index;
@@ -98,6 +99,7 @@ static void start_attempt(simt_core *c, warp *w, uint32_t warp_index, uint64_t l
     tx->phase = TX_WAIT_BEGIN;
     tx->attempt_start = now;
     tx->attempt_instructions = 0;
+    tx->retry_at_commit = 0;
     warp_sched_set_hot(&c->sched, warp_index, UINT64_MAX, STALL_MEMORY);
     simtx_msg *begin = send_event(c, SIMTX_OP_TX_BEGIN, warp_index, lanes, tx->attempt++);
     if (begin) begin->transaction_id = w->warp_in_cta * c->lanes; /* the warp's first thread in its CTA (tx.h 1) */
@@ -154,6 +156,14 @@ static bool abort_lanes(simt_core *c, warp *w, uint32_t warp_index, uint64_t now
     simt_stack_abort_lanes(&w->stack, tx->retry_index, lanes);
     if (lanes == running) { /* the tm_unit ended the attempt: nothing to roll back there */
         tx->abort_requested = false;
+        if (!(lanes & ~tx->retry_at_commit)) { /* their retry waits for tx_commit: walk there empty (tx.h) */
+            w->stack.depth = simt_stack_attempt_index(&w->stack, tx->retry_index) + 1; /* entries above hold no lane */
+            tx->walking = true;
+            tx->walk_start = now;
+            w->next_issue = now + 1;
+            warp_sched_set_hot(&c->sched, warp_index, 0, STALL_NONE);
+            return false;
+        }
         settle_transaction(c, w, warp_index, now);
         return false;
     }
@@ -226,6 +236,7 @@ bool tx_client_begin(simt_core *c, warp *w, uint32_t warp_index, const kernel_in
     tx->commit_pc = k->target;
     tx->abort_requested = false;
     tx->abort_lanes = 0;
+    tx->walking = false;
     tx->serialize = TX_SERIALIZE_NONE;
     memcpy(tx->checkpoint, w->registers, WARP_ROWS * sizeof(uint32_t) * c->lanes);
     for (uint64_t m = mask; m; m &= m - 1) {
@@ -301,6 +312,7 @@ void tx_client_verdict(simt_core *c, warp *w, uint32_t warp_index, uint32_t pc, 
      * issues again, once its accesses completed (as for TX_ABORT, tx.h 6). */
     uint64_t aborted = msg->status == SIMTX_STATUS_OK ? tx_verdict_aborted(msg) : 0;
     if (aborted) tx->abort_lanes |= aborted & simt_stack_attempt_lanes(&w->stack, tx->retry_index);
+    if (aborted && (msg->aux & TX_VERDICT_RETRY_AT_COMMIT)) tx->retry_at_commit |= aborted;
     if (lanes) {
         uint64_t running = simt_stack_attempt_lanes(&w->stack, tx->retry_index);
         if ((lanes & ~running) || lanes == running) {
@@ -366,6 +378,45 @@ void tx_client_response(simt_core *c, const simtx_msg *msg, uint64_t now)
     }
     memcpy(&outcome, msg->data, sizeof outcome);
     commit_answered(c, w, warp_index, &outcome, now);
+}
+
+void tx_client_walk(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint64_t now)
+{
+    tx_warp *tx = w->tx;
+    stack_entry *top = simt_stack_top(&w->stack);
+    uint32_t pc = top->pc;
+    bool inside = k && pc > tx->begin_pc && pc <= tx->commit_pc;
+    if (inside) { /* an issue with no active lane */
+        c->stats.warp_instructions++;
+        c->stats.issues_by_active_lanes[0]++;
+        w->next_issue = now + 1;
+        /* Its result register is busy for the class's latency, as on a
+         * lane, so that the walk's instructions wait for each other as the
+         * attempt's would (a memory one as an ALU op: no lane accesses). */
+        uint64_t latency = (uint64_t)(k->op_class == RV_CLASS_MUL ? c->params.mul_latency
+                                      : k->op_class == RV_CLASS_DIV ? c->params.div_latency
+                                      : k->op_class == RV_CLASS_FLOAT ? c->params.fp_latency : c->params.alu_latency);
+        if (k->insn.rd && k->op_class != RV_CLASS_BRANCH && k->op_class != RV_CLASS_STORE && k->op_class != RV_CLASS_TX)
+            w->register_ready[k->insn.rd] = now + latency;
+        uint32_t next = pc + 4;
+        if (k->op_class == RV_CLASS_BRANCH) {
+            next = k->reconverge; /* no lane takes either side */
+            w->next_issue = now + (uint64_t)c->params.branch_latency;
+        } else if (k->op_class == RV_CLASS_JUMP) {
+            next = k->flow == KERNEL_FLOW_JUMP ? k->target : k->flow == KERNEL_FLOW_CALL ? pc + 4 : KERNEL_EXIT_PC;
+            w->next_issue = now + (uint64_t)c->params.branch_latency;
+        }
+        if (pc != tx->commit_pc) {
+            top->pc = next;
+            return;
+        }
+    }
+    /* At tx_commit (issued above), or outside the body: the retry starts. */
+    c->tm_stats.tm_core_cycles += now - tx->round_start;
+    simtx_histogram_add(&c->tm_stats.tm_core_duration, now - tx->round_start);
+    c->tm_stats.tm_wasted_cycles += now - tx->walk_start;
+    tx->walking = false;
+    settle_transaction(c, w, warp_index, now);
 }
 
 void tx_client_release(simt_core *c) { free(c->tx_out.messages); }

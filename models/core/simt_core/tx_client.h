@@ -66,6 +66,12 @@ typedef struct tx_warp {
     /* TX_BEGIN's answer said attempts are never doomed (TX_BEGIN_CONSISTENT):
      * a fault inside one fails the run. */
     bool consistent;
+    /* Lanes a verdict aborted with TX_VERDICT_RETRY_AT_COMMIT this attempt:
+     * when they were the last running, the warp walks to tx_commit empty
+     * (walking, since walk_start) before the re-run (tx.h, THE EMPTY WALK). */
+    uint64_t retry_at_commit;
+    bool walking;
+    uint64_t walk_start;
     uint32_t verdicts_pending;
     /* TX_COMMIT's outcome asked for a serialised retry (tx.h 3): the next
      * attempt runs the lowest retry lane, the others wait in Retry. */
@@ -82,6 +88,11 @@ typedef struct tx_queue {
 static inline bool tx_client_active(const tx_warp *tx) { return tx && tx->phase != TX_IDLE; }
 /* Inside a transaction that may be doomed: a fault aborts it rather than the run. */
 static inline bool tx_client_may_be_doomed(const tx_warp *tx) { return tx_client_active(tx) && !tx->consistent; }
+
+/* One instruction of an empty walk (tx.h): k the decoded instruction at
+ * the Transaction entry's pc (NULL: outside the text); at tx_commit, or
+ * outside the transaction's body, the walk ends and the lanes re-run. */
+void tx_client_walk(simt_core *c, warp *w, uint32_t warp_index, const kernel_insn *k, uint64_t now);
 
 void tx_client_release(simt_core *c);
 void tx_client_release_warp(tx_warp *tx);
