@@ -260,7 +260,7 @@ static void l1_event(agpm_tracker *t, const simtx_msg *msg)
         break;
     case SIMTX_OP_MONITOR_EVICT: {
         agpm_entry e;
-        if (agpm_buffer_take(&t->l1, block_of(msg->address), &e)) agpm_buffer_put(&t->l2, &e);
+        if (agpm_buffer_move_out(&t->l1, block_of(msg->address), &e)) agpm_buffer_put(&t->l2, &e);
         break;
     }
     default: break;
