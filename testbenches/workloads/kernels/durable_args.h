@@ -23,7 +23,7 @@ struct pm_stream_args { gpu_durable_region region; uint32_t path, tx_per_cta, a,
 struct pm_gemm_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, b, c, n, alpha, beta; };
 /* x1[i] += A[i][j] * y1[j] for every j, x1[i] written back (and persisted)
  * every iteration, one row per thread. */
-struct pm_mvt_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, y1, x1, n; };
+struct pm_mvt_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, y1, x1, n, chunk; };
 /* Batched insert into a set-associative table of buckets x PM_KVS_WAYS
  * {key, value} slots; a volatile per-bucket count hands out slots. */
 #define PM_KVS_WAYS 8u
