@@ -65,7 +65,7 @@ static const workload_info workloads[] = {
     {"freduction", "float shared-memory tree reduction, one partial sum per CTA", "n block seed", false, freduction_main},
     {"printf", "device printf: a line from every thread, printed by the host runtime after the launch", "n block", false, printf_main},
     {"pm_stream", "durable: StreamTriad, tx_per_cta undo-log transactions per CTA", "n per_thread block seed persist broken tx_per_cta", false, pm_stream_main},
-    {"pm_gemm", "durable: GEMM, tx_per_cta undo-log transactions per CTA", "n block seed persist broken tx_per_cta", false, pm_gemm_main},
+    {"pm_gemm", "durable: GEMM, tx_per_cta undo-log transactions per CTA", "n block seed persist broken tx_per_cta chunk", false, pm_gemm_main},
     {"pm_mvt", "durable: MVT (x1 += A y1), the output persisted every iteration", "n block seed persist broken tx_per_cta chunk", false, pm_mvt_main},
     {"pm_kvs", "durable: batched key-value insert into a set-associative table", "n buckets prefill block seed persist broken tx_per_cta", false, pm_kvs_main},
     {"localtm_basic", "GPU-LocalTM: the paper's Table 1 (mode=table1, lanes=4), a shared counter every thread increments in a transaction, or a store outside the region's data words (outside)", "mode n ctas expect_wg check_serializability", false, localtm_basic_main},

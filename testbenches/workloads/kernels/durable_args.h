@@ -20,7 +20,7 @@ typedef struct durable_args_head { gpu_durable_region region; uint32_t path; } d
 /* pm_stream's transaction r takes each thread's elements k with k mod tx_per_cta = r. */
 struct pm_stream_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, b, c, n, per_thread, scalar; };
 /* C = alpha * A * B + beta * C, n x n, one element of C per thread. */
-struct pm_gemm_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, b, c, n, alpha, beta; };
+struct pm_gemm_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, b, c, n, alpha, beta, chunk; };
 /* x1[i] += A[i][j] * y1[j] for every j, x1[i] written back (and persisted)
  * every iteration, one row per thread. */
 struct pm_mvt_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, y1, x1, n, chunk; };
