@@ -239,7 +239,9 @@ int durable_launch_run(gpu_device *device, workload_context *context, const dura
     /* One durable-image line per workload, not per launch (a BFS runs dozens). */
     FILE *log = context->log;
     if (!launch->last && !stage.crashed) context->log = NULL;
-    status = durable_check_words(device, context, &stage, launch->output, launch->before, launch->after, launch->owner, launch->count);
+    status = launch->steps > 1 ? durable_check_steps(device, context, &stage, launch->output, launch->before, launch->steps, launch->owner, launch->count)
+                               : durable_check_words(device, context, &stage, launch->output, launch->before, launch->after, launch->owner,
+                                                     launch->count);
     context->log = log;
 done:
     free(result);

@@ -85,6 +85,8 @@ typedef struct durable_launch {
     const uint32_t *before, *after, *owner; /* each word before and after the launch, the unit (CTA) writing it */
     size_t count;
     bool last;            /* the workload's last launch: prints the durable image's line (the others print only on a failure) */
+    uint32_t steps;       /* 0 or 1: one transaction per unit; more: each unit's words updated by steps transactions in turn,
+                           * before the values after each (durable_tally_steps), after = before + steps * count */
 } durable_launch;
 
 /* Runs the launch: the outputs in device memory against after (on a

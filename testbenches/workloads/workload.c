@@ -73,7 +73,7 @@ static const workload_info workloads[] = {
     {"localtm_ht", "GPU-LocalTM: hash table, each work-item inserts its id (HT2..HT256)", "n buckets mode seed check_serializability", false, localtm_ht_main},
     {"localtm_km", "GPU-LocalTM: K-Means, one iteration, center updates in transactions (KM2..KM256)", "n centers mode seed check_serializability", false, localtm_km_main},
     {"localtm_ga", "GPU-LocalTM: genetic knapsack, each transaction crosses two solutions (GA2..GA256)", "n solutions capacity mode seed check_serializability", false, localtm_ga_main},
-    {"pm_atax", "durable: ATAX (tmp += A x, then y += A^T tmp), outputs persisted every iteration; stage 1, 2 or both", "n block stage seed persist broken tx_per_cta", false, pm_atax_main},
+    {"pm_atax", "durable: ATAX (tmp += A x, then y += A^T tmp), outputs persisted every iteration; stage 1, 2 or both", "n block stage seed persist broken tx_per_cta chunk", false, pm_atax_main},
     {"pm_gesummv", "durable: GESUMMV (y = alpha A x + beta B x), partial sums persisted every iteration", "n block seed persist broken tx_per_cta", false, pm_gesummv_main},
     {"pm_2mm", "durable: 2MM (tmp += alpha A B, then D = tmp C + beta D); stage 1, 2 or both", "n block stage seed persist broken tx_per_cta", false, pm_2mm_main},
     {"pm_sgemm", "durable: float SGEMM with shared-memory tiles, a transaction per 16x16 tile", "n seed persist broken", false, pm_sgemm_main},

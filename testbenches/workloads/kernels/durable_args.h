@@ -31,7 +31,7 @@ struct pm_kvs_args { gpu_durable_region region; uint32_t path, tx_per_cta, table
 /* ATAX (PolyBench, n x n): pm_atax1 tmp[i] += A[i][j] * x[j], a row per
  * thread; pm_atax2 y[j] += A[i][j] * tmp[i], a column per thread; the output
  * written back (and persisted) every iteration, as MVT's. */
-struct pm_atax_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, x, tmp, y, n; };
+struct pm_atax_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, x, tmp, y, n, chunk; };
 /* GESUMMV (PolyBench, n x n): a row per thread, tmp[i] += A[i][j] x[j] and
  * y[i] += B[i][j] x[j] both persisted every iteration, then y[i] = alpha
  * tmp[i] + beta y[i]; out holds tmp (n words) then y (n words). */
