@@ -124,7 +124,7 @@ static void observe(agpm_tracker *t, simtx_observer *o)
     simtx_observe_counter(o, "l1_hits", &t->stats.l1_hits, "requests", "L1-level entries found (a hit event or a log update)");
     simtx_observe_counter(o, "l1_moves", &t->stats.l1_moves_out, "entries", "L1-level entries moved to the L2 level on an L1 eviction");
     simtx_observe_counter(o, "l1_write_evicts_kept", &t->stats.l1_write_evicts_kept, "events",
-                          "L1 write-evicts (the EVICT right after a write HIT of the line) that left the entry at the L1 level");
+                          "L1 write-evicts (the EVICT right after a write HIT of the line): an entry of the line stays at the L1 level");
     simtx_observe_counter(o, "l2_fills", &t->stats.l2_fills, "entries", "L2-level entries created by a log update");
     simtx_observe_counter(o, "l2_hits", &t->stats.l2_hits, "requests", "L2-level entries found");
     simtx_observe_counter(o, "l2_moves_in", &t->stats.l2_moves_in, "entries", "entries put in the L2 level (L1 evictions, reservation refills)");
