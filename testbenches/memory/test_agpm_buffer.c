@@ -106,10 +106,16 @@ int main(void)
     CHECK_EQUAL(e->log.bytes[2], 2);
     CHECK(l1.stats.saturations > 0);
 
-    /* 6. L1 eviction: the entry moves to the L2-level buffer. */
+    /* 6. L1 eviction: the entry moves to the L2-level buffer; its counts
+     * stay the L1 level's until the flush (a write-evict L1's write hit
+     * evicts the line it counts in the same cycle). */
+    agpm_sums before_move = sums_of(&l1);
     agpm_entry moved;
-    CHECK(agpm_buffer_take(&l1, B, &moved));
+    CHECK(agpm_buffer_move_out(&l1, B, &moved));
     CHECK_EQUAL(l1.valid_count, 0);
+    agpm_sums recorded = sums_of(&l1);
+    CHECK(!memcmp(&recorded, &before_move, sizeof recorded));
+    CHECK_EQUAL(recorded.t_all, 31 + 3 + 2 + 2);
     agpm_entry again;
     CHECK(!agpm_buffer_take(&l1, B, &again));
     CHECK(!agpm_buffer_take(&l2, B, &again));
@@ -144,6 +150,8 @@ int main(void)
     bytes(m, 0, 4);
     agpm_buffer_log(&l2, B + l2.set_count, m, AGPM_PATH_NON_TEMPORAL);
     CHECK_EQUAL(l2.stats.conflicts, 1);
+    agpm_sums lost = sums_of(&l2); /* the lost entry's counts stay recorded */
+    CHECK_EQUAL(lost.t_log, 4 + 4 + 2 + 2);
     agpm_reservation_put(&reservation, &out);
     agpm_buffer_flush(&l2);
     agpm_reservation_flush(&reservation);
@@ -154,8 +162,11 @@ int main(void)
     CHECK(!agpm_reservation_take(&reservation, B, &out));
 
     /* 9. A log update split over two requests (the coalescer): the second
-     * half's bytes join the entry as the same update, no hit. */
+     * half's bytes join the entry as the same update, no hit. The flush
+     * forgets the L1 level's departed entries too. */
     agpm_buffer_flush(&l1);
+    none = sums_of(&l1);
+    CHECK_EQUAL(none.s_all, 0);
     bytes(m, 0, 64);
     agpm_buffer_log(&l1, B, m, AGPM_PATH_NON_TEMPORAL);
     bytes(m, 60, 68);

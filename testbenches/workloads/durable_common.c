@@ -144,6 +144,49 @@ int durable_verdict(workload_context *context, const durable_run *run, const uin
     return 0;
 }
 
+void durable_tally_steps(durable_tally *tally, const uint32_t *durable, const uint32_t *values, uint32_t steps, const uint32_t *owner,
+                         size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        for (uint32_t k = 0; k < steps; k++) {
+            durable_tally *t = &tally[(size_t)owner[i] * steps + k];
+            bool is_new = false, is_old = false;
+            for (uint32_t m = 0; m <= steps; m++)
+                if (durable[i] == values[(size_t)m * count + i]) {
+                    if (m > k) is_new = true;
+                    else is_old = true;
+                }
+            t->outputs++;
+            t->new_values += is_new;
+            t->old_values += is_old;
+        }
+}
+
+int durable_check_steps(gpu_device *device, workload_context *context, durable_run *run, uint32_t address, const uint32_t *values,
+                        uint32_t steps, const uint32_t *owner, size_t count)
+{
+    if (!gpu_has_durable_image(device)) return 0;
+    if (steps == 1) return durable_check_words(device, context, run, address, values, values + count, owner, count);
+    int status = 0;
+    durable_run units = *run; /* each step a unit of its own for the verdict */
+    units.tx_per_cta = run->tx_per_cta * steps;
+    uint8_t *states = calloc(run->ctas, 1);
+    durable_tally *tally = calloc((size_t)units.ctas * units.tx_per_cta, sizeof *tally);
+    uint32_t *durable = malloc(count * sizeof *durable);
+    gpu_durable_recovery report;
+    if (!states || !tally || !durable) status = workload_fail(context, "out of host memory");
+    else if (!(status = durable_recover(device, context, run, states, &report))) {
+        if (!gpu_copy_from_durable(device, durable, address, count * sizeof *durable)) {
+            status = workload_fail(context, "%s", gpu_last_error(device));
+        } else {
+            durable_tally_steps(tally, durable, values, steps, owner, count);
+            status = durable_verdict(context, &units, states, tally, &report);
+        }
+    }
+    free(states), free(tally), free(durable);
+    return status;
+}
+
 int durable_check_words(gpu_device *device, workload_context *context, durable_run *run, uint32_t address, const uint32_t *before,
                         const uint32_t *after, const uint32_t *owner, size_t count)
 {
@@ -196,7 +239,9 @@ int durable_launch_run(gpu_device *device, workload_context *context, const dura
     /* One durable-image line per workload, not per launch (a BFS runs dozens). */
     FILE *log = context->log;
     if (!launch->last && !stage.crashed) context->log = NULL;
-    status = durable_check_words(device, context, &stage, launch->output, launch->before, launch->after, launch->owner, launch->count);
+    status = launch->steps > 1 ? durable_check_steps(device, context, &stage, launch->output, launch->before, launch->steps, launch->owner, launch->count)
+                               : durable_check_words(device, context, &stage, launch->output, launch->before, launch->after, launch->owner,
+                                                     launch->count);
     context->log = log;
 done:
     free(result);

@@ -57,6 +57,19 @@ void durable_tally_words(durable_tally *tally, const uint32_t *durable, const ui
 int durable_check_words(gpu_device *device, workload_context *context, durable_run *run, uint32_t address, const uint32_t *before,
                         const uint32_t *after, const uint32_t *owner, size_t count);
 
+/* Outputs that several transactions of a unit's in turn update (a row walked
+ * in chunks, each chunk a transaction logging the word again): word i holds
+ * values[k * count + i] after the k-th of its steps transactions (k = 0:
+ * before the first); the k-th is unit owner[i] * steps + k, so run->tx_per_cta
+ * counts units of one step each. A word holding the value of step m is new
+ * for the units before m and old for the others (a value several steps share
+ * counts where either would). */
+void durable_tally_steps(durable_tally *tally, const uint32_t *durable, const uint32_t *values, uint32_t steps, const uint32_t *owner,
+                         size_t count);
+/* durable_check_words for such outputs. */
+int durable_check_steps(gpu_device *device, workload_context *context, durable_run *run, uint32_t address, const uint32_t *values,
+                        uint32_t steps, const uint32_t *owner, size_t count);
+
 /* One launch of a durable workload that runs several (ATAX's two kernels, a
  * BFS level, a Pathfinder row), on a log region of its own, its outputs
  * count words at output (what the launch may write), named what in messages. */
@@ -72,6 +85,8 @@ typedef struct durable_launch {
     const uint32_t *before, *after, *owner; /* each word before and after the launch, the unit (CTA) writing it */
     size_t count;
     bool last;            /* the workload's last launch: prints the durable image's line (the others print only on a failure) */
+    uint32_t steps;       /* 0 or 1: one transaction per unit; more: each unit's words updated by steps transactions in turn,
+                           * before the values after each (durable_tally_steps), after = before + steps * count */
 } durable_launch;
 
 /* Runs the launch: the outputs in device memory against after (on a

@@ -60,10 +60,10 @@ int pm_2mm_main(gpu_device *device, workload_context *context)
     HOST_CHECK(gpu_copy_to_device(device, dtmp, stage == 2 ? tmp1 : tmp0, 4 * count));
     HOST_CHECK(gpu_copy_to_device(device, dd, d0, 4 * count));
     struct pm_2mm_args args = {{0, 0, 0, 0}, 0, run.tx_per_cta, da, db, dc, dtmp, dd, n, alpha, beta};
-    durable_launch launch = {"pm_2mm1", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0, 1, "tmp", dtmp, tmp0, tmp1, owner, count, stage == 1};
+    durable_launch launch = {"pm_2mm1", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0, 1, "tmp", dtmp, tmp0, tmp1, owner, count, stage == 1, 1};
     if (stage != 2 && (status = durable_launch_run(device, context, &run, module, &launch, &crashed))) goto done;
     if (!crashed && stage != 1) {
-        launch = (durable_launch){"pm_2mm2", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0, 1, "D", dd, d0, d1, owner, count, true};
+        launch = (durable_launch){"pm_2mm2", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0, 1, "D", dd, d0, d1, owner, count, true, 1};
         if ((status = durable_launch_run(device, context, &run, module, &launch, &crashed))) goto done;
     }
     if (!crashed && context->log) fprintf(context->log, "pm_2mm: %zu elements correct\n", (stage == 0 ? 2 : 1) * count);

@@ -75,7 +75,7 @@ int pm_bfs_main(gpu_device *device, workload_context *context)
                         break;
                     }
         struct pm_bfs_args args = {{0, 0, 0, 0}, 0, 1, doffsets, dcolumns, dlevels, n, l};
-        durable_launch launch = {"pm_bfs", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0, 1, "level", dlevels, before, after, owner, n, last};
+        durable_launch launch = {"pm_bfs", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0, 1, "level", dlevels, before, after, owner, n, last, 1};
         if ((status = durable_launch_run(device, context, &run, module, &launch, &crashed)) || crashed) goto done;
         levels_run++;
         if (added > most_new) most_new = added;

@@ -55,7 +55,7 @@ int pm_gesummv_main(gpu_device *device, workload_context *context)
     HOST_CHECK(gpu_copy_to_device(device, dx, x, 4 * (size_t)n));
     HOST_CHECK(gpu_copy_to_device(device, dout, before, 8 * (size_t)n));
     struct pm_gesummv_args args = {{0, 0, 0, 0}, 0, run.tx_per_cta, da, db, dx, dout, n, alpha, beta};
-    durable_launch launch = {"pm_gesummv", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0, 2, "tmp then y", dout, before, after, owner, 2 * (size_t)n, true};
+    durable_launch launch = {"pm_gesummv", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0, 2, "tmp then y", dout, before, after, owner, 2 * (size_t)n, true, 1};
     if ((status = durable_launch_run(device, context, &run, module, &launch, &crashed))) goto done;
     if (!crashed && context->log) fprintf(context->log, "pm_gesummv: %u elements correct\n", 2 * n);
 done:

@@ -50,7 +50,7 @@ int pm_pathfinder_main(gpu_device *device, workload_context *context)
         }
         struct pm_pathfinder_args args = {{0, 0, 0, 0}, 0, 1, dwall, drow[(r - 1) % 2], drow[r % 2], cols, r};
         durable_launch launch = {"pm_pathfinder", dim3_1d(ctas), dim3_1d(block), &args, sizeof args, 0, 1, "result", drow[r % 2],
-                                 row[r % 2], after, owner, cols, r + 1 == rows};
+                                 row[r % 2], after, owner, cols, r + 1 == rows, 1};
         if ((status = durable_launch_run(device, context, &run, module, &launch, &crashed)) || crashed) goto done;
         memcpy(row[r % 2], after, 4 * (size_t)cols);
     }

@@ -61,7 +61,7 @@ int pm_sgemm_main(gpu_device *device, workload_context *context)
     HOST_CHECK(gpu_copy_to_device(device, dc, before, 4 * count));
     struct pm_sgemm_args args = {{0, 0, 0, 0}, 0, 1, da, db, dc, n, alpha, beta};
     durable_launch launch = {"pm_sgemm", {tiles, tiles, 1}, {tile, tile, 1}, &args, sizeof args, 2 * tile * tile * 4, 1, "C", dc,
-                             before, after, owner, count, true};
+                             before, after, owner, count, true, 1};
     if ((status = durable_launch_run(device, context, &run, module, &launch, &crashed))) goto done;
     if (!crashed && context->log) fprintf(context->log, "pm_sgemm: %zu elements correct\n", count);
 done:

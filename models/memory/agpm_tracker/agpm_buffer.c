@@ -27,6 +27,16 @@ static uint8_t bump(agpm_buffer *b, uint8_t counter)
     return counter;
 }
 
+static void add_way(const agpm_way *w, uint64_t *t, uint64_t *s);
+
+/* An entry leaves with its counts still this level's (moved down, or lost
+ * to another block of its set). */
+static void depart(agpm_buffer *b, const agpm_entry *e)
+{
+    add_way(&e->all, &b->departed.t_all, &b->departed.s_all);
+    add_way(&e->log, &b->departed.t_log, &b->departed.s_log);
+}
+
 static bool masked(const uint64_t mask[2], unsigned byte) { return (mask[byte >> 6] >> (byte & 63)) & 1u; }
 
 /* A hit in one way: requested bytes above 0 +1, the block counter +1. */
@@ -50,8 +60,12 @@ void agpm_buffer_log(agpm_buffer *b, uint64_t block, const uint64_t mask[2], agp
         if (path != (agpm_path)e->first_path) e->log.path_changed = e->all.path_changed = true;
         return;
     }
-    if (e->valid) b->stats.conflicts++;
-    else b->valid_count++;
+    if (e->valid) {
+        b->stats.conflicts++;
+        depart(b, e);
+    } else {
+        b->valid_count++;
+    }
     memset(e, 0, sizeof *e);
     e->valid = true;
     e->block = block;
@@ -95,6 +109,13 @@ bool agpm_buffer_take(agpm_buffer *b, uint64_t block, agpm_entry *out)
     return true;
 }
 
+bool agpm_buffer_move_out(agpm_buffer *b, uint64_t block, agpm_entry *out)
+{
+    if (!agpm_buffer_take(b, block, out)) return false;
+    depart(b, out);
+    return true;
+}
+
 static void merge_way(agpm_buffer *b, agpm_way *into, const agpm_way *from)
 {
     for (unsigned byte = 0; byte < AGPM_BLOCK_BYTES; byte++) {
@@ -115,14 +136,19 @@ void agpm_buffer_put(agpm_buffer *b, const agpm_entry *entry)
         merge_way(b, &e->log, &entry->log);
         return;
     }
-    if (e->valid) b->stats.conflicts++;
-    else b->valid_count++;
+    if (e->valid) {
+        b->stats.conflicts++;
+        depart(b, e);
+    } else {
+        b->valid_count++;
+    }
     *e = *entry;
     e->valid = true;
 }
 
 void agpm_buffer_flush(agpm_buffer *b)
 {
+    b->departed = (agpm_sums){0};
     if (!b->valid_count) return;
     for (unsigned s = 0; s < b->set_count; s++) b->sets[s].valid = false;
     b->valid_count = 0;
@@ -145,6 +171,8 @@ void agpm_entry_add_sums(const agpm_entry *e, agpm_sums *sums)
 
 void agpm_buffer_add_sums(const agpm_buffer *b, agpm_sums *sums)
 {
+    sums->t_all += b->departed.t_all, sums->s_all += b->departed.s_all;
+    sums->t_log += b->departed.t_log, sums->s_log += b->departed.s_log;
     if (!b->valid_count) return;
     for (unsigned s = 0; s < b->set_count; s++)
         if (b->sets[s].valid) agpm_entry_add_sums(&b->sets[s], sums);

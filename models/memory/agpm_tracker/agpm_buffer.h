@@ -12,7 +12,16 @@
  * in both ways. A hit of any other request counts in the all way only; a
  * hit to a block without an entry changes nothing. A hit: each requested
  * byte whose counter is above 0 is incremented; the block counter once per
- * request. */
+ * request.
+ *
+ * Table II's variables are the level's *recorded* counters: the entries it
+ * holds plus those that left it during the period with their counts (moved
+ * down on a cache eviction, agpm_buffer_move_out, or lost to another block
+ * of their set), until the flush. Without that a write-evict L1, whose
+ * write hit evicts the line in the cycle it hits, would move every entry
+ * it counted out before the period's end and the L1-level variables would
+ * read 0. An entry taken out with agpm_buffer_take (into the reservation
+ * buffer, which the L2 level's variables add) is not recorded twice. */
 #ifndef SIMTX_AGPM_BUFFER_H
 #define SIMTX_AGPM_BUFFER_H
 
@@ -44,7 +53,14 @@ typedef struct agpm_buffer_stats {
     uint64_t saturations; /* increments a saturated counter swallowed */
 } agpm_buffer_stats;
 
+/* Table II's sums over the buffer's content: t = the byte counters above
+ * 1, s = t + the block counters; of the all way and of the log way. */
+typedef struct agpm_sums {
+    uint64_t t_all, s_all, t_log, s_log;
+} agpm_sums;
+
 typedef struct agpm_buffer {
+    agpm_sums departed; /* entries that left during the period, their counts kept */
     agpm_entry *sets;
     unsigned set_count;
     uint8_t counter_max;
@@ -67,17 +83,16 @@ void agpm_buffer_extend(agpm_buffer *b, uint64_t block, const uint64_t mask[2], 
 void agpm_buffer_hit(agpm_buffer *b, uint64_t block, const uint64_t mask[2], bool log);
 /* Takes a block's entry out (true, *out filled) or finds none (false). */
 bool agpm_buffer_take(agpm_buffer *b, uint64_t block, agpm_entry *out);
+/* The same, but the entry's counts stay in this level's sums until the
+ * flush (it moves down to the next level's buffer on a cache eviction). */
+bool agpm_buffer_move_out(agpm_buffer *b, uint64_t block, agpm_entry *out);
 /* Puts an entry in, adding its counters (saturating) to an entry of the
  * same block already there; replaces another block's. */
 void agpm_buffer_put(agpm_buffer *b, const agpm_entry *entry);
-/* Empties the buffer (period or kernel end). */
+/* Empties the buffer and its recorded departures (period or kernel end). */
 void agpm_buffer_flush(agpm_buffer *b);
 
-/* Table II's sums over the buffer's content: t = the byte counters above
- * 1, s = t + the block counters; of the all way and of the log way. */
-typedef struct agpm_sums {
-    uint64_t t_all, s_all, t_log, s_log;
-} agpm_sums;
+/* Adds the level's recorded counters (content and departures) to *sums. */
 void agpm_buffer_add_sums(const agpm_buffer *b, agpm_sums *sums);
 void agpm_entry_add_sums(const agpm_entry *e, agpm_sums *sums);
 

@@ -66,13 +66,14 @@ typedef struct agpm_tracker {
     agpm_vars run;             /* every period's variables, summed */
     bool run_shared;           /* some period's kernel used shared memory */
     bool decision_pending;
+    uint64_t write_hit_line;   /* the L1 line the last monitor event hit by a write (UINT64_MAX: none) */
     bool kernel_shared;        /* the current launch declared shared memory */
     simtx_msg decision;
     unsigned first_report_port, first_decision_port;
     struct {
         uint64_t launches, launches_shared, periods, kernel_periods, logs, accesses, reasons[AGPM_REASON_COUNT], decisions_temporal, decisions_non_temporal;
         uint64_t l1d_t_all, l1d_s_all, l1d_t_log, l1d_s_log, l2_t_all, l2_s_all, l2_t_log, l2_s_log;
-        uint64_t l1_fills, l1_hits, l1_moves_out, l2_fills, l2_hits, l2_moves_in, l2_moves_out, conflicts, saturations;
+        uint64_t l1_fills, l1_hits, l1_moves_out, l1_write_evicts_kept, l2_fills, l2_hits, l2_moves_in, l2_moves_out, conflicts, saturations;
         uint64_t reservation_puts, reservation_refills, reservation_replaced, reservation_peak;
         simtx_histogram period_length, cwppr;
         double run_reason;
@@ -122,6 +123,8 @@ static void observe(agpm_tracker *t, simtx_observer *o)
     simtx_observe_counter(o, "l1_fills", &t->stats.l1_fills, "entries", "L1-level entries created by a log update");
     simtx_observe_counter(o, "l1_hits", &t->stats.l1_hits, "requests", "L1-level entries found (a hit event or a log update)");
     simtx_observe_counter(o, "l1_moves", &t->stats.l1_moves_out, "entries", "L1-level entries moved to the L2 level on an L1 eviction");
+    simtx_observe_counter(o, "l1_write_evicts_kept", &t->stats.l1_write_evicts_kept, "events",
+                          "L1 write-evicts (the EVICT right after a write HIT of the line): an entry of the line stays at the L1 level");
     simtx_observe_counter(o, "l2_fills", &t->stats.l2_fills, "entries", "L2-level entries created by a log update");
     simtx_observe_counter(o, "l2_hits", &t->stats.l2_hits, "requests", "L2-level entries found");
     simtx_observe_counter(o, "l2_moves_in", &t->stats.l2_moves_in, "entries", "entries put in the L2 level (L1 evictions, reservation refills)");
@@ -177,6 +180,7 @@ static void *tracker_create(const void *params, const simtx_env *env, char *erro
     t->first_report_port = 1u + (unsigned)p->partitions;
     t->first_decision_port = t->first_report_port + (unsigned)p->cores;
     t->probes.threshold = t->target;
+    t->write_hit_line = UINT64_MAX;
     observe(t, env->observer);
     return t;
 }
@@ -253,14 +257,26 @@ static void l1_event(agpm_tracker *t, const simtx_msg *msg)
         t->stats.accesses++;
         /* A log update counted when its selector reported it. */
         if (!(msg->flags & SIMTX_FLAG_PM_LOG)) agpm_buffer_hit(&t->l1, block_of(msg->address), msg->byte_enable, false);
+        /* monitor.h: a write-evict write's EVICT follows its HIT at once. */
+        t->write_hit_line = msg->aux & MONITOR_WRITE ? msg->address : UINT64_MAX;
         break;
     case SIMTX_OP_MONITOR_MISS:
         t->period_all++;
         t->stats.accesses++;
+        t->write_hit_line = UINT64_MAX;
         break;
     case SIMTX_OP_MONITOR_EVICT: {
+        /* A block the L1 replaces or flushes moves to the L2 level. The
+         * write-evict of a write hit does not: the L1 flushes no block
+         * there (it holds nothing dirty; the write itself goes down), and
+         * the entry keeps counting the block's later L1 hits and log
+         * updates, as Table II's l1d_t_log = l1d_t_all of ATAX1, MVT1 and
+         * GESUMMV (log re-hits between data writes) needs. */
+        bool write_evict = msg->address == t->write_hit_line;
+        t->write_hit_line = UINT64_MAX;
         agpm_entry e;
-        if (agpm_buffer_take(&t->l1, block_of(msg->address), &e)) agpm_buffer_put(&t->l2, &e);
+        if (!write_evict && agpm_buffer_move_out(&t->l1, block_of(msg->address), &e)) agpm_buffer_put(&t->l2, &e);
+        if (write_evict) t->stats.l1_write_evicts_kept++;
         break;
     }
     default: break;

@@ -20,10 +20,10 @@ typedef struct durable_args_head { gpu_durable_region region; uint32_t path; } d
 /* pm_stream's transaction r takes each thread's elements k with k mod tx_per_cta = r. */
 struct pm_stream_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, b, c, n, per_thread, scalar; };
 /* C = alpha * A * B + beta * C, n x n, one element of C per thread. */
-struct pm_gemm_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, b, c, n, alpha, beta; };
+struct pm_gemm_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, b, c, n, alpha, beta, chunk; };
 /* x1[i] += A[i][j] * y1[j] for every j, x1[i] written back (and persisted)
  * every iteration, one row per thread. */
-struct pm_mvt_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, y1, x1, n; };
+struct pm_mvt_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, y1, x1, n, chunk; };
 /* Batched insert into a set-associative table of buckets x PM_KVS_WAYS
  * {key, value} slots; a volatile per-bucket count hands out slots. */
 #define PM_KVS_WAYS 8u
@@ -31,7 +31,7 @@ struct pm_kvs_args { gpu_durable_region region; uint32_t path, tx_per_cta, table
 /* ATAX (PolyBench, n x n): pm_atax1 tmp[i] += A[i][j] * x[j], a row per
  * thread; pm_atax2 y[j] += A[i][j] * tmp[i], a column per thread; the output
  * written back (and persisted) every iteration, as MVT's. */
-struct pm_atax_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, x, tmp, y, n; };
+struct pm_atax_args { gpu_durable_region region; uint32_t path, tx_per_cta, a, x, tmp, y, n, chunk; };
 /* GESUMMV (PolyBench, n x n): a row per thread, tmp[i] += A[i][j] x[j] and
  * y[i] += B[i][j] x[j] both persisted every iteration, then y[i] = alpha
  * tmp[i] + beta y[i]; out holds tmp (n words) then y (n words). */
