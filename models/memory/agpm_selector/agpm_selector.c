@@ -30,7 +30,7 @@ static const simtx_param_spec selector_param_specs[] = {
     {"core", SIMTX_PARAM_INT, "0", "", 0, 1023, NULL, "the SM it serves, named in its reports", PARAM(core)},
     {"in_flight", SIMTX_PARAM_INT, "64", "requests", 1, 4096, NULL,
      "log updates between arrival and durable acknowledgement; a full table refuses the next (not in the paper)", PARAM(in_flight)},
-    {"queue_depth", SIMTX_PARAM_INT, "8", "messages", 1, 4096, NULL, "messages waiting to leave, each direction", PARAM(queue_depth)},
+    {"queue_depth", SIMTX_PARAM_INT, "8", "messages", 1, 4096, NULL, "messages waiting to leave, each direction (towards the L1, one more place per in_flight entry for its added clean)", PARAM(queue_depth)},
     {"bucl_degree", SIMTX_PARAM_INT, "2", "requests", 1, 64, NULL,
      "bucl: a log update goes non-temporal when its access made more requests than this (not in the paper; Fig. 4's [1, 2] is coalesced)",
      PARAM(bucl_degree)},
