@@ -12,5 +12,5 @@ local spec = include("specs/agpm.lua")
 local pm = include("parts/persistent_window.lua")({ spec = spec })
 local agpm = include("parts/agpm.lua")({ spec = spec })
 local gpu = include("parts/gpu.lua")({ spec = spec, dram = "memory", before_dram = pm.before_dram, clocks = pm.clocks,
-                                       before_l1 = agpm.before_l1 })
+                                       before_l1 = agpm.before_l1, crossbar = agpm.crossbar })
 agpm.bind(gpu)

@@ -148,7 +148,15 @@
  *   resources in every block (a crossbar's request and reply networks, a
  *   cache's input and response queues), and every target answers without
  *   waiting for a later request, so a response is never stuck behind a
- *   request that waits for it.
+ *   request that waits for it. So taking a response must never wait for
+ *   room on the request side: a block that answers a response with a
+ *   request of its own (a path selector's CLEAN_LINE after a temporal log
+ *   write's acknowledgement) keeps that request's place from the moment
+ *   it takes the request causing it (one per request it holds), and never
+ *   refuses the response for want of request room. Otherwise the
+ *   responses back up through the caches and the crossbar's reply
+ *   network into the targets, whose requests then fill the request
+ *   network behind the held requests: a cycle.
  *
  * COSTS
  *

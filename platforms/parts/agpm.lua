@@ -19,7 +19,11 @@
 --   cores     (default define("cores", spec.cores))
 -- The tracker is there under every policy (its statistics give Table II's
 -- variables and the reason for any run); only agpm and themis follow its
--- decisions. Returns { before_l1, bind(gpu) (after parts/gpu.lua), names }.
+-- decisions. Returns { before_l1, crossbar, bind(gpu) (after parts/gpu.lua),
+-- names }: `crossbar` (parameters for parts/gpu.lua's crossbar option) splits
+-- the crossbar's flits by the log flags (Figure 5's bytes L1 -> L2 and
+-- L2 -> L1 by path: pm_log with non_temporal, pm_log alone the temporal
+-- path and its cleans, none the data).
 
 local parts = include("options.lua")
 local check, merge = parts.check, parts.merge
@@ -57,5 +61,5 @@ return function(options)
         for p = 0, partitions - 1 do connect(memory.names.l2(p) .. ".monitor", names.tracker .. ".l2[" .. p .. "]") end
     end
 
-    return { before_l1 = before_l1, bind = bind, names = names, policy = policy }
+    return { before_l1 = before_l1, crossbar = { count_flags = "pm_log,non_temporal" }, bind = bind, names = names, policy = policy }
 end

@@ -175,6 +175,33 @@ void bucl()
     CHECK_EQUAL(bench.counter("logs_non_temporal"), 1);
 }
 
+// The temporal path under backpressure: an L1 stand-in holding four
+// requests refuses more until it has answered all four and the answers
+// were taken. The write acknowledgements arrive while the selector's
+// request queue is full (a refused log update); the selector must take
+// them (its clean's place is kept from when it took the write: mem.h,
+// BACKPRESSURE), else neither side moves again (the deadlock of the
+// temporal path under load: selectors, L1s and crossbar full).
+void temporal_under_backpressure()
+{
+    block_testbench bench(&agpm_selector_block_info, {{"policy", "clwb"}, {"queue_depth", "1"}, {"in_flight", "16"}});
+    bench.target(downstream).latency = bench.cycles(10);
+    bench.target(downstream).capacity = 4;
+    bench.target(downstream).drain_before_refill = true;
+    constexpr unsigned logs = 12;
+    for (unsigned i = 0; i < logs; i++) {
+        simtx_msg msg = log_update(100 + i);
+        msg.address += 128 * i; // one line each
+        bench.initiator(upstream).send(msg, bench.cycles(1 + i));
+    }
+    bench.run();
+    check_clean(bench);
+    const auto &down = bench.target(downstream).requests();
+    CHECK_EQUAL(bench.initiator(upstream).responses().size(), logs);
+    CHECK_EQUAL(down.size(), 2 * logs);
+    CHECK_EQUAL(bench.counter("cleans_added"), logs);
+}
+
 } // namespace
 
 int sc_main(int argc, char **argv)
@@ -185,6 +212,7 @@ int sc_main(int argc, char **argv)
     else if (which == "pmem_spec") pmem_spec();
     else if (which == "decisions") decisions();
     else if (which == "bucl") bucl();
+    else if (which == "temporal_under_backpressure") temporal_under_backpressure();
     else return 2;
     return simtx_test_summary();
 }

@@ -129,7 +129,8 @@ tlm::tlm_sync_enum test_target::nb_transport_fw(tlm::tlm_generic_payload &payloa
         phase = tlm::END_REQ;
         return tlm::TLM_UPDATED;
     }
-    if (queue_.size() >= capacity) {
+    if (queue_.size() >= capacity || closed_) {
+        closed_ = drain_before_refill;
         refused_ = &payload;
         return tlm::TLM_ACCEPTED;
     }
@@ -142,6 +143,10 @@ tlm::tlm_sync_enum test_target::nb_transport_fw(tlm::tlm_generic_payload &payloa
 void test_target::respond()
 {
     for (;;) {
+        if (closed_ && queue_.empty() && !awaiting_end_response_) {
+            closed_ = false;
+            if (refused_) admit_refused();
+        }
         if (queue_.empty() || awaiting_end_response_) {
             wait(wake_);
             continue;
@@ -159,14 +164,18 @@ void test_target::respond()
         tlm::tlm_phase phase = tlm::BEGIN_RESP;
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
         if (socket->nb_transport_bw(*payload, phase, delay) == tlm::TLM_ACCEPTED) awaiting_end_response_ = payload;
-        if (refused_) {
-            tlm::tlm_generic_payload *admitted = refused_;
-            refused_ = nullptr;
-            queue_.push_back({admitted, sc_core::sc_time_stamp() + latency});
-            phase = tlm::END_REQ;
-            socket->nb_transport_bw(*admitted, phase, delay);
-        }
+        if (refused_ && !closed_) admit_refused();
     }
+}
+
+void test_target::admit_refused()
+{
+    tlm::tlm_generic_payload *admitted = refused_;
+    refused_ = nullptr;
+    queue_.push_back({admitted, sc_core::sc_time_stamp() + latency});
+    tlm::tlm_phase phase = tlm::END_REQ;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->nb_transport_bw(*admitted, phase, delay);
 }
 
 unsigned test_target::transport_dbg(tlm::tlm_generic_payload &payload)

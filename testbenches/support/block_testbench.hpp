@@ -73,6 +73,11 @@ class test_target : public sc_core::sc_module {
     tlm_utils::simple_target_socket<test_target> socket;
     sc_core::sc_time latency = sc_core::sc_time(10, sc_core::SC_NS);
     size_t capacity = 1u << 20;
+    // true: once it has refused a request it takes none until it has
+    // answered every one it holds and the block took the answers (a cache
+    // whose input stays stalled while the answers of earlier requests
+    // come back from below).
+    bool drain_before_refill = false;
     std::function<void(simtx_msg &)> behaviour; // turns a request into its response
 
     explicit test_target(sc_core::sc_module_name name);
@@ -86,6 +91,7 @@ class test_target : public sc_core::sc_module {
         sc_core::sc_time ready;
     };
     void respond();
+    void admit_refused();
     void serve(simtx_msg &msg);
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &payload, tlm::tlm_phase &phase, sc_core::sc_time &delay);
     unsigned transport_dbg(tlm::tlm_generic_payload &payload);
@@ -93,6 +99,7 @@ class test_target : public sc_core::sc_module {
     std::deque<pending> queue_;
     tlm::tlm_generic_payload *refused_ = nullptr;
     tlm::tlm_generic_payload *awaiting_end_response_ = nullptr;
+    bool closed_ = false; // drain_before_refill: refusing until drained
     std::vector<timed_msg> requests_;
     sc_core::sc_event wake_;
     sparse_memory *memory_;

@@ -30,7 +30,7 @@ static const simtx_param_spec selector_param_specs[] = {
     {"core", SIMTX_PARAM_INT, "0", "", 0, 1023, NULL, "the SM it serves, named in its reports", PARAM(core)},
     {"in_flight", SIMTX_PARAM_INT, "64", "requests", 1, 4096, NULL,
      "log updates between arrival and durable acknowledgement; a full table refuses the next (not in the paper)", PARAM(in_flight)},
-    {"queue_depth", SIMTX_PARAM_INT, "8", "messages", 1, 4096, NULL, "messages waiting to leave, each direction", PARAM(queue_depth)},
+    {"queue_depth", SIMTX_PARAM_INT, "8", "messages", 1, 4096, NULL, "messages waiting to leave, each direction (towards the L1, one more place per in_flight entry for its added clean)", PARAM(queue_depth)},
     {"bucl_degree", SIMTX_PARAM_INT, "2", "requests", 1, 64, NULL,
      "bucl: a log update goes non-temporal when its access made more requests than this (not in the paper; Fig. 4's [1, 2] is coalesced)",
      PARAM(bucl_degree)},
@@ -137,7 +137,11 @@ static void *selector_create(const void *params, const simtx_env *env, char *err
     s->policy_state = s->policy ? s->policy->create(p) : NULL;
     s->held = calloc((size_t)p->in_flight, sizeof *s->held);
     s->free_slots = calloc((size_t)p->in_flight, sizeof *s->free_slots);
-    bool queues = msg_queue_init(&s->down, (size_t)p->queue_depth + 1) && msg_queue_init(&s->up, (size_t)p->queue_depth) &&
+    /* Requests fill `down` up to queue_depth; past it, one place per
+     * in_flight entry is kept for the clean its temporal write may add, so
+     * taking the write's answer never waits for request room (mem.h,
+     * BACKPRESSURE: a response never waits for a request resource). */
+    bool queues = msg_queue_init(&s->down, (size_t)(p->queue_depth + p->in_flight)) && msg_queue_init(&s->up, (size_t)p->queue_depth) &&
                   msg_queue_init(&s->reports, REPORTS);
     if (!s->policy_state || !s->held || !s->free_slots || !queues) {
         snprintf(error, error_size, "out of memory for in_flight %lld", (long long)p->in_flight);
@@ -360,8 +364,12 @@ static simtx_accept_result response(agpm_selector *s, const simtx_msg *msg, uint
         finish_log(s, (unsigned)slot, msg, now);
         return SIMTX_ACCEPTED;
     }
-    if (msg_queue_full(&s->down)) return SIMTX_BUSY; /* one place is kept for it past queue_depth */
+    /* Its place past queue_depth was kept when the write was taken (create). */
     simtx_msg *clean = msg_queue_push_slot(&s->down, now);
+    if (!clean) {
+        s->env.fail(s->env.context, "internal error: no place kept for a temporal log update's clean");
+        return SIMTX_ACCEPTED;
+    }
     simtx_msg_init(clean, SIMTX_OP_CLEAN_LINE, line_of(s, h->msg.address), 0);
     clean->core = h->msg.core;
     clean->warp = h->msg.warp;

@@ -25,7 +25,12 @@ static const simtx_param_spec crossbar_param_specs[] = {
     {"reply_flit_bytes", SIMTX_PARAM_INT, "0", "bytes", 0, 1 << 16, NULL, "flit size of the reply network; 0: flit_bytes (flit_bytes then sizes the request network)", PARAM(reply_flit_bytes)},
     {"reply_latency", SIMTX_PARAM_INT, "0", "cycles", 0, 1e6, NULL, "traversal of the reply network; 0: latency (latency then times the request network)", PARAM(reply_latency)},
     {"tm_log_data", SIMTX_PARAM_BOOL, "true", "", 0, 0, NULL, "TM log, done and decision requests carry their entries as data flits; false: header only (ideal TM: free log transfer)", PARAM(tm_log_data)},
+    {"count_flags", SIMTX_PARAM_STRING, "", "", 0, 0, NULL, "up to 3 message flags, comma-separated (mem.h FLAGS in lower case: transactional, persistent, non_temporal, snapshot, broadcast, tx_pause, pm_log, pm_log_names): each network's flits are also counted by the combination of them a packet carries (<network>_flits_flagged_<flags>, `none` for none of them); empty: no such counts", PARAM(count_flags)},
 };
+
+/* msg.flags' bits by name, bit i = 1 << i (simtx_msg_flag). */
+static const char *const flag_names[] = {"transactional", "persistent", "non_temporal", "snapshot", "broadcast", "tx_pause", "pm_log", "pm_log_names"};
+enum { MAX_COUNTED_FLAGS = 3, FLAG_CLASSES = 1 << MAX_COUNTED_FLAGS };
 
 static const simtx_param_table crossbar_param_table = {
     crossbar_param_specs, sizeof crossbar_param_specs / sizeof crossbar_param_specs[0], sizeof(crossbar_params)};
@@ -154,7 +159,40 @@ typedef struct crossbar {
     } stats[NETWORKS];
     uint64_t address_errors;
     uint64_t flit_bytes[NETWORKS], latency[NETWORKS];
+    /* count_flags: the counted flags' masks; flits per network and class
+     * (bit k of a class: the packet carries counted flag k). */
+    uint8_t counted_flags[MAX_COUNTED_FLAGS];
+    unsigned counted_flag_count;
+    uint64_t class_flits[NETWORKS][FLAG_CLASSES];
 } crossbar;
+
+static unsigned flag_class(const crossbar *x, uint8_t flags)
+{
+    unsigned cls = 0;
+    for (unsigned k = 0; k < x->counted_flag_count; k++) cls |= (flags & x->counted_flags[k]) ? 1u << k : 0u;
+    return cls;
+}
+
+/* Parses count_flags into x; false with an error naming the parameter. */
+static bool parse_counted_flags(crossbar *x, const char *text, char *error, size_t error_size)
+{
+    for (const char *at = text; *at;) {
+        size_t length = strcspn(at, ",");
+        int found = -1;
+        for (unsigned i = 0; i < sizeof flag_names / sizeof flag_names[0]; i++)
+            if (strlen(flag_names[i]) == length && !strncmp(flag_names[i], at, length)) found = (int)i;
+        if (found < 0 || x->counted_flag_count == MAX_COUNTED_FLAGS) {
+            snprintf(error, error_size, found < 0 ? "parameter 'count_flags': unknown flag '%.*s' (known: transactional, persistent, "
+                                                    "non_temporal, snapshot, broadcast, tx_pause, pm_log, pm_log_names)"
+                                                  : "parameter 'count_flags': at most 3 flags ('%.*s' is one more)",
+                     (int)length, at);
+            return false;
+        }
+        x->counted_flags[x->counted_flag_count++] = (uint8_t)(1u << found);
+        at += length + (at[length] == ',');
+    }
+    return true;
+}
 
 static unsigned core_count(const crossbar *x) { return (unsigned)x->params.cores; }
 
@@ -350,6 +388,11 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
     if (!x) return NULL;
     x->params = *p;
     x->params.mapping = strdup(p->mapping);
+    x->params.count_flags = NULL; /* parsed below, not kept */
+    if (!parse_counted_flags(x, p->count_flags, error, error_size)) {
+        crossbar_destroy(x);
+        return NULL;
+    }
     x->env = *env;
     x->mapping = mapping;
     x->flit_bytes[REQUEST_NETWORK] = (uint64_t)p->flit_bytes;
@@ -410,6 +453,13 @@ static void *crossbar_create(const void *params, const simtx_env *env, char *err
         simtx_observe_counter(o, name, &x->stats[k].arbitration_losses, "packets", "ready packets that lost their output to another input");
         snprintf(name, sizeof name, "%s_flit", network_names[k]);
         simtx_observe_energy(o, name, &x->stats[k].flits, "a flit through the switch and across the die");
+        for (unsigned cls = 0; x->counted_flag_count && cls < (1u << x->counted_flag_count); cls++) {
+            int length = snprintf(name, sizeof name, "%s_flits_flagged%s", network_names[k], cls ? "" : "_none");
+            for (unsigned f = 0; f < x->counted_flag_count; f++)
+                if (cls & (1u << f))
+                    length += snprintf(name + length, sizeof name - (size_t)length, "_%s", flag_names[__builtin_ctz(x->counted_flags[f])]);
+            simtx_observe_counter(o, name, &x->class_flits[k][cls], "flits", "flits of packets carrying exactly these of the counted flags (count_flags)");
+        }
     }
     simtx_observe_counter(o, "address_errors", &x->address_errors, "requests", "requests no partition owns, answered with an address error");
     for (unsigned i = 0; i < n; i++) {
@@ -581,6 +631,7 @@ static uint64_t crossbar_cycle(void *core, uint64_t now)
         port->link_free = now + size.cycles;
         x->stats[network].packets++;
         x->stats[network].flits += flits;
+        if (x->counted_flag_count) x->class_flits[network][flag_class(x, out->flags)] += flits;
         packet_queue_pop(queue);
         port_set_remove(x->full_outputs, d);
         if (__builtin_expect(x->message_sharers[packet] != 0, 0)) x->message_sharers[packet]--; /* a broadcast's, still queued elsewhere */

@@ -25,6 +25,7 @@ typedef struct crossbar_params {
     int64_t reply_flit_bytes;   /* reply network's flit size; 0: flit_bytes */
     int64_t reply_latency;      /* reply network's traversal; 0: latency */
     bool tm_log_data;           /* TM log/commit requests carry their entries as flits */
+    char *count_flags;          /* flags whose combinations split the flit counts ("" none) */
 } crossbar_params;
 
 extern const simtx_block_info crossbar_block_info;
