@@ -52,18 +52,18 @@ typedef struct sitm_word {
 typedef struct sitm_id {
     sitm_word *words;
     uint32_t count, capacity;
-    uint64_t begin_seq; /* the commit sequence number when it began: later commits were not in its snapshot */
+    uint32_t snapshot; /* its snapshot's point: it sees exactly the commit IDs up to it */
     bool running, doomed;
     uint8_t verdict; /* the first verdict other than SITM_OK of its attempt: later entries get it at once */
 } sitm_id;
 
-/* The last commits of a word's writers: sequence numbers and final
- * timestamps (points), oldest first (a word's committed writers' points
- * rise: first committer wins). */
+/* The last commits of a word's writers: commit IDs and final timestamps
+ * (points), lowest ID first (a word's committed writers' points rise with
+ * their IDs: first committer wins). */
 #define HISTORY 4
 typedef struct sitm_history {
     uint64_t word;
-    uint64_t seq[HISTORY];
+    uint32_t cid[HISTORY];
     uint32_t point[HISTORY];
     uint32_t count;
 } sitm_history;
@@ -81,7 +81,9 @@ typedef struct sitm_cc {
     simtx_msg *held; /* SI_BEGINs waiting for room (or a reset) */
     size_t held_count, held_capacity;
     uint32_t doomed;    /* running transactions a timestamp overflow doomed */
-    uint64_t seq;       /* commits so far */
+    uint32_t ended_upto; /* every commit ID up to it has ended (SI_END) */
+    uint8_t *ended;      /* commit IDs above it that ended: a ring, ended[cid & (ended_capacity - 1)] */
+    uint32_t ended_capacity;
     sitm_history *history; /* committed writers per word (open addressing on word + 1; 0 empty) */
     size_t history_capacity, history_count;
     assoc_table reader_points; /* word -> the largest final timestamp of its committed readers */
@@ -180,6 +182,7 @@ static void sitm_cc_destroy(void *core)
     lts_postdate_release(&c->lts);
     assoc_table_release(&c->reader_points);
     free(c->history);
+    free(c->ended);
     if (c->ids)
         for (int64_t i = 0; i < c->params.ids; i++) free(c->ids[i].words);
     free(c->ids);
@@ -222,12 +225,45 @@ static void refused(sitm_cc *c, unsigned id, const char *table)
     c->serial = true;
 }
 
-/* Whether a held SI_BEGIN may start now (in serial mode: alone). */
-static bool may_start(const sitm_cc *c)
+/* Whether an SI_BEGIN may start now: every commit ID its snapshot holds
+ * has ended here (so no transaction it sees still holds table entries, and
+ * the timestamps of all of them are final), no reset is pending, and in
+ * serial mode it runs alone. */
+static bool may_start(const sitm_cc *c, const simtx_msg *begin)
 {
-    if (c->reset_pending) return false;
+    if (c->reset_pending || begin->aux > c->ended_upto) return false;
     if (!c->serial) return true;
     return c->serial_id < 0 && c->probes.running == 0;
+}
+
+/* Commit ID `cid` ended (committed, or failed at the commit units). */
+static void cid_ended(sitm_cc *c, uint32_t cid)
+{
+    if (cid <= c->ended_upto) {
+        c->env.fail(c->env.context, "sitm_cc: an SI_END names a commit ID that ended already");
+        return;
+    }
+    if (cid - c->ended_upto > c->ended_capacity) { /* grow the ring to reach it */
+        uint32_t capacity = c->ended_capacity ? c->ended_capacity : 1024;
+        while (cid - c->ended_upto > capacity) capacity *= 2;
+        uint8_t *ended = calloc(capacity, 1);
+        if (!ended) {
+            c->env.fail(c->env.context, "sitm_cc: out of memory");
+            return;
+        }
+        for (uint32_t k = 1; k <= c->ended_capacity; k++) {
+            uint32_t id = c->ended_upto + k;
+            ended[id & (capacity - 1)] = c->ended[id & (c->ended_capacity - 1)];
+        }
+        free(c->ended);
+        c->ended = ended;
+        c->ended_capacity = capacity;
+    }
+    c->ended[cid & (c->ended_capacity - 1)] = 1;
+    while (c->ended_capacity && c->ended[(c->ended_upto + 1) & (c->ended_capacity - 1)]) {
+        c->ended[(c->ended_upto + 1) & (c->ended_capacity - 1)] = 0;
+        c->ended_upto++;
+    }
 }
 
 static void note_levels(sitm_cc *c)
@@ -272,7 +308,7 @@ static uint64_t start(sitm_cc *c, const simtx_msg *msg)
         t->doomed = false;
         t->verdict = SITM_OK;
         t->count = 0;
-        t->begin_seq = c->seq;
+        t->snapshot = (uint32_t)msg->aux;
         lts_postdate_begin(&c->lts, id);
         c->stats.begins++;
         c->probes.running++;
@@ -369,17 +405,24 @@ static sitm_history *history_take(sitm_cc *c, uint64_t word)
     return &c->history[i];
 }
 
-static void history_add(sitm_cc *c, uint64_t word, uint64_t seq, uint32_t point)
+static void history_add(sitm_cc *c, uint64_t word, uint32_t cid, uint32_t point)
 {
     sitm_history *h = history_take(c, word);
     if (!h) return;
-    if (h->count == HISTORY) {
-        memmove(h->seq, h->seq + 1, (HISTORY - 1) * sizeof *h->seq);
+    uint32_t at = h->count; /* in commit-ID order (SI_ENDs may come out of it) */
+    while (at && h->cid[at - 1] > cid) at--;
+    if (h->count == HISTORY) { /* the lowest ID leaves */
+        if (at == 0) return;
+        memmove(h->cid, h->cid + 1, (HISTORY - 1) * sizeof *h->cid);
         memmove(h->point, h->point + 1, (HISTORY - 1) * sizeof *h->point);
         h->count--;
+        at--;
     }
-    h->seq[h->count] = seq;
-    h->point[h->count++] = point;
+    memmove(h->cid + at + 1, h->cid + at, (h->count - at) * sizeof *h->cid);
+    memmove(h->point + at + 1, h->point + at, (h->count - at) * sizeof *h->point);
+    h->cid[at] = cid;
+    h->point[at] = point;
+    h->count++;
 }
 
 /* The committed transactions' part of the tables: after a timestamp reset
@@ -416,12 +459,12 @@ static uint8_t serve_read(sitm_cc *c, sitm_id *t, unsigned id, uint32_t word, ui
         uint8_t v = postdate(c, id, (unsigned)writer, edges); /* the reader read the version the writer replaces */
         if (v != SITM_OK) return v;
     }
-    /* A writer that committed after the reader began replaced the version
-     * it reads: the reader precedes the first such commit. */
+    /* A writer that committed after the reader's snapshot point replaced
+     * the version it reads: the reader precedes the first such commit. */
     const sitm_history *h = history_find(c, word);
-    if (!h || !h->count || h->seq[h->count - 1] <= t->begin_seq) return SITM_OK;
+    if (!h || !h->count || h->cid[h->count - 1] <= t->snapshot) return SITM_OK;
     unsigned first = 0;
-    while (first < h->count && h->seq[first] <= t->begin_seq) first++;
+    while (first < h->count && h->cid[first] <= t->snapshot) first++;
     (*edges)++;
     c->stats.committed_edges++;
     if (first == 0 && h->count == HISTORY) { /* older commits left the history: which came first is unknown */
@@ -503,13 +546,14 @@ static uint64_t serve_end(sitm_cc *c, const simtx_msg *msg)
         unsigned lane = (unsigned)__builtin_ctzll(m), id;
         if (!id_of(c, msg, lane, &id)) return entries;
         sitm_id *t = &c->ids[id];
+        uint32_t cid = sitm_end_cid(msg, lane);
+        if (cid) cid_ended(c, cid); /* whatever became of the lane: its ID is no longer awaited */
         if (!t->running) continue;
         if (msg->aux >> lane & 1) { /* its words stay known by its final timestamp */
             uint32_t point = c->lts.entries[id].cts;
-            uint64_t seq = ++c->seq;
             for (uint32_t i = 0; i < t->count; i++) {
                 bool evicted = false;
-                if (t->words[i].kind == SITM_WRITE) history_add(c, t->words[i].word, seq, point);
+                if (t->words[i].kind == SITM_WRITE && cid) history_add(c, t->words[i].word, cid, point);
                 else if (!assoc_table_store(&c->reader_points, t->words[i].word, point, 0, &evicted))
                     c->env.fail(c->env.context, "sitm_cc: out of memory");
             }
@@ -559,7 +603,7 @@ static void release_held(sitm_cc *c, uint64_t now)
 {
     size_t kept = 0;
     for (size_t i = 0; i < c->held_count; i++) {
-        if (!may_start(c) || msg_queue_full(&c->answers)) {
+        if (!may_start(c, &c->held[i]) || msg_queue_full(&c->answers)) {
             c->held[kept++] = c->held[i];
             continue;
         }
@@ -597,7 +641,7 @@ static bool serve(sitm_cc *c, uint64_t now)
     uint64_t entries = 0, edges = 0;
     switch (msg.op) {
     case SIMTX_OP_SI_BEGIN: {
-        if (c->held_count || !may_start(c)) { /* behind earlier held ones */
+        if ((c->serial && c->held_count) || !may_start(c, &msg)) { /* after a table overflow: behind earlier held ones */
             hold(c, &msg);
             c->busy_until = now + 1;
             return true;

@@ -4,13 +4,15 @@
  *
  * The filter gives the lanes of a warp IDs (a slot among `sitm_warps` per
  * core: ID = (core x sitm_warps + slot) x 32 + lane), starts them at the
- * sitm_cc block at TX_BEGIN (SI_BEGIN, which holds the attempt while a table
- * overflows), reports every word a lane reads from memory or writes
+ * sitm_cc block at TX_BEGIN once the snapshot filter (before it) acquired
+ * the attempt's snapshot (SI_BEGIN with the snapshot's point, which the
+ * block holds while a table overflows or commits the snapshot sees have
+ * not ended there), reports every word a lane reads from memory or writes
  * (SI_ACCESS: not the words it reads from its own writes or re-reads),
  dooms the lanes a verdict names (single writer, loop, overflow) and the
  * lanes the block did not start (one runs alone after an overflow), and
- * ends them (SI_END, with the lanes that committed) when they leave the
- * attempt. The check `sitm_wait` holds TX_COMMIT until every SI_ACCESS of
+ * ends them (SI_END, with the lanes that committed and the commit IDs
+ * taken) when they leave the attempt. The check `sitm_wait` holds TX_COMMIT until every SI_ACCESS of
  * the warp is answered (section 4.3: every timestamp update a transaction
  * starts finishes before it commits) and fails the doomed lanes there.
  *
@@ -54,6 +56,12 @@ typedef struct sitm_filter {
 
 static bool sitm_create(void **state, tmu *u, uint32_t index, char *error, size_t error_size)
 {
+    bool snapshot = false;
+    for (uint32_t i = 0; i < u->filter_count; i++) snapshot |= u->filter[i] == &tmu_filter_snapshot;
+    if (!snapshot) {
+        snprintf(error, error_size, "filters: sitm needs the snapshot filter before it (its SI_BEGIN carries the snapshot's point)");
+        return false;
+    }
     sitm_filter *s = calloc(1, sizeof *s);
     if (!s) return false;
     s->warps.size = sizeof(sitm_warp);
@@ -96,14 +104,20 @@ static bool send(tmu *u, const sitm_filter *s, uint32_t warp, simtx_msg *m)
     return tmu_push(u, m);
 }
 
-static bool send_begin(tmu *u, sitm_filter *s, sitm_warp *sw, uint32_t warp)
+/* SI_BEGIN goes once the warp has an ID slot, its previous SI_END was
+ * answered and its snapshot is acquired (it carries the snapshot's point). */
+static void try_begin(tmu *u, sitm_filter *s, sitm_warp *sw, uint32_t warp)
 {
+    uint32_t point;
+    if (!sw->begin_waiting || !sw->has_slot || sw->ends_pending || !tmu_snapshot_point(u, warp, &point)) return;
+    sw->begin_waiting = false;
     simtx_msg m;
     simtx_msg_init(&m, SIMTX_OP_SI_BEGIN, SITM_CC_ADDRESS, 0);
     m.transaction_id = sw->base;
     m.lane_mask = sw->begin_lanes;
+    m.aux = point;
     sw->begun = sw->refused = 0; /* until the answer says which started */
-    return send(u, s, warp, &m);
+    send(u, s, warp, &m);
 }
 
 static bool take_slot(tmu *u, sitm_filter *s, sitm_warp *sw)
@@ -133,6 +147,7 @@ static bool sitm_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
     sw->begin_lanes = lanes;
     sw->committing = sw->check_waiting = false;
     sw->failed = 0;
+    sw->begin_waiting = true;
     memset(sw->verdict, 0, sizeof sw->verdict);
     if (!sw->has_slot && !take_slot(u, s, sw)) {
         if (s->waiting == s->waiters_capacity) {
@@ -147,17 +162,20 @@ static bool sitm_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
         }
         s->waits++;
         s->slot_waiters[s->waiting++] = warp;
-        sw->begin_waiting = true;
         return true;
     }
     sw->base = ((uint32_t)u->warps[warp]->core * (uint32_t)u->params.sitm_warps + sw->slot) * SITM_LANES;
-    if (sw->ends_pending) {
-        sw->begin_waiting = true;
-        return true;
-    }
-    sw->begin_waiting = false;
-    send_begin(u, s, sw, warp);
+    try_begin(u, s, sw, warp); /* the snapshot is not there yet: at begin_released */
     return true;
+}
+
+/* The snapshot filter acquired the attempt's snapshot. */
+static void sitm_begin_released(void *state, tmu *u, uint32_t warp, uint64_t now)
+{
+    (void)now;
+    sitm_filter *s = state;
+    sitm_warp *sw = tmu_slot_warp(u, &s->warps, warp);
+    if (sw) try_begin(u, s, sw, warp);
 }
 
 /* Every word a lane reads from memory or writes, once per attempt. */
@@ -227,8 +245,7 @@ static void sitm_response(void *state, tmu *u, uint32_t warp, uint32_t lane, con
         if (sw->ends_pending) sw->ends_pending--;
         if (sw->ends_pending) return;
         if (sw->begin_waiting && sw->has_slot) {
-            sw->begin_waiting = false;
-            send_begin(u, s, sw, warp);
+            try_begin(u, s, sw, warp);
         } else if (!sw->begun && !sw->begin_waiting) { /* the slot is free: the first warp waiting for one takes it */
             s->slot_used[sw->slot] = false;
             sw->has_slot = false;
@@ -238,8 +255,7 @@ static void sitm_response(void *state, tmu *u, uint32_t warp, uint32_t lane, con
                 sitm_warp *nw = tmu_slot_warp(u, &s->warps, next);
                 if (nw && take_slot(u, s, nw)) {
                     nw->base = ((uint32_t)u->warps[next]->core * (uint32_t)u->params.sitm_warps + nw->slot) * SITM_LANES;
-                    nw->begin_waiting = false;
-                    send_begin(u, s, nw, next);
+                    try_begin(u, s, nw, next);
                 }
             }
         }
@@ -283,6 +299,10 @@ static void sitm_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
     m.transaction_id = sw->base;
     m.lane_mask = lanes & sw->begun;
     m.aux = u->warps[warp]->committed & m.lane_mask;
+    for (uint64_t mask = m.lane_mask; mask; mask &= mask - 1) { /* the commit IDs the lanes took (sitm.h 4) */
+        uint32_t l = (uint32_t)__builtin_ctzll(mask);
+        sitm_set_end_cid(&m, l, u->warps[warp]->lane[l].ended_cid);
+    }
     sw->begun &= ~lanes;
     sw->ends_pending++;
     send(u, s, warp, &m);
@@ -293,6 +313,7 @@ const tmu_filter tmu_filter_sitm = {
     .create = sitm_create,
     .destroy = sitm_destroy,
     .begin = sitm_begin,
+    .begin_released = sitm_begin_released,
     .access = sitm_access,
     .response = sitm_response,
     .commit_started = sitm_commit_started,
