@@ -79,12 +79,13 @@
  *      SITM_Oracle (section 6: an exact dependency graph, no single-writer
  *      rule, no cost) is not built; it would be a second loop policy of
  *      the block answering SITM_LOOP exactly when an edge closes a cycle.
- *   3. The tm_unit commits the attempt only once every SI_ACCESS it sent is
+ *   3. A lane answered with a verdict other than SITM_OK aborts at once
+ *      while its attempt runs: the tm_unit sends TX_ABORT (tx.h 6; causes
+ *      single_writer, loop, overflow) to its core and SI_END for it. The
+ *      tm_unit commits the attempt only once every SI_ACCESS it sent is
  *      answered (section 4.3: every timestamp update a transaction starts
- *      finishes before it commits); lanes answered with a verdict other than
- *      SITM_OK are doomed and fail there (causes single_writer, loop,
- *      overflow), as do lanes an SI_BEGIN did not start. The paper aborts
- *      them at once; the tm_unit dooms them lazily (tmu_sitm.c says why).
+ *      finishes before it commits); lanes whose verdict came after the
+ *      core's TX_COMMIT fail there, as do lanes an SI_BEGIN did not start.
  *   4. SI_END (tm_unit -> sitm_cc) once the attempt ended for `lane_mask`:
  *      transaction_id as in SI_BEGIN, aux = the lanes that committed, data
  *      = the commit ID each lane took, committed or failed at the commit
