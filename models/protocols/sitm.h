@@ -31,7 +31,11 @@
  *      snapshot is acquired (version.h) and before the attempt runs:
  *      transaction_id = the ID of lane 0 of the warp (lane l: + l),
  *      lane_mask = the attempt's lanes, aux = the snapshot's point (it sees
- *      exactly the commit IDs up to it). The block starts them only once
+ *      exactly the commit IDs up to it), data (size 1) = 1 when the warp's
+ *      attempt aborted 8 times in a row: it asks to run alone (the block
+ *      then drains and runs transactions one at a time, as after a table
+ *      overflow below: progress for lockstep lanes that doom one another
+ *      every round). The block starts them only once
  *      every commit ID up to the point has ended here (SI_END, 4): a
  *      writer the snapshot sees has then left the tables and has its final
  *      timestamp, so every running writer is one the reader does not see
@@ -45,7 +49,9 @@
  *      lanes overflow together and retry together. While a timestamp reset
  *      is pending new transactions wait too. Response: status OK, aux = the
  *      lanes started; the tm_unit aborts the others at their first access
- *      (SITM_OVERFLOW) and they retry.
+ *      (SITM_OVERFLOW) and they retry. A post-dating never takes an edge
+ *      with a transaction that was answered a verdict that aborts it (it
+ *      will not commit; its constraints would be phantoms).
  *   2. SI_ACCESS (tm_unit -> sitm_cc) for every transactional access of the
  *      attempt, sent when the unit serves it (overlapped with the access):
  *      data = up to 16 entries of 8 bytes {uint32 word address, uint16 ID,

@@ -32,6 +32,11 @@
 #include "tmu_internal.h"
 
 #define SITM_LANES 32
+/* Progress: a warp whose attempt aborted this many times in a row asks to
+ * run alone (sitm.h 1). Lockstep lanes that read and write the same words
+ * (GraphCut's vertex count) can doom one another every round, the same way
+ * each time; one transaction alone meets no running one. */
+#define SITM_ALONE_AFTER 8
 
 typedef struct sitm_warp {
     bool has_slot, begin_waiting, committing, check_waiting;
@@ -121,6 +126,10 @@ static void try_begin(tmu *u, sitm_filter *s, sitm_warp *sw, uint32_t warp)
     m.transaction_id = sw->base;
     m.lane_mask = sw->begin_lanes;
     m.aux = point;
+    if (u->warps[warp]->attempt >= SITM_ALONE_AFTER) { /* data[0] = 1: run alone */
+        m.size = 1;
+        m.data[0] = 1;
+    }
     sw->begun = sw->refused = 0; /* until the answer says which started */
     send(u, s, warp, &m);
 }
