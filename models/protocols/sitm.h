@@ -27,9 +27,20 @@
  *
  * ORDER OF EVENTS (one attempt of a warp's lanes)
  *
- *   1. SI_BEGIN (tm_unit -> sitm_cc) at TX_BEGIN, before the attempt runs:
+ *   1. SI_BEGIN (tm_unit -> sitm_cc) at TX_BEGIN, once the attempt's
+ *      snapshot is acquired (version.h) and before the attempt runs:
  *      transaction_id = the ID of lane 0 of the warp (lane l: + l),
- *      lane_mask = the attempt's lanes. The block starts their timestamp
+ *      lane_mask = the attempt's lanes, aux = the snapshot's point (it sees
+ *      exactly the commit IDs up to it), data (size 1) = 1 when the warp's
+ *      attempt aborted 8 times in a row: it asks to run alone (the block
+ *      then drains and runs transactions one at a time, as after a table
+ *      overflow below: progress for lockstep lanes that doom one another
+ *      every round). The block starts them only once
+ *      every commit ID up to the point has ended here (SI_END, 4): a
+ *      writer the snapshot sees has then left the tables and has its final
+ *      timestamp, so every running writer is one the reader does not see
+ *      (reader -> writer) and the reader starts above every writer it sees.
+ *      The block starts their timestamp
  *      entries (CTS = clock + 1, PDTS unset: lts_postdate.h). After a table
  *      refused an entry (section 4.3) new transactions wait until every
  *      running one ended, and then run one at a time (the response starts
@@ -38,7 +49,9 @@
  *      lanes overflow together and retry together. While a timestamp reset
  *      is pending new transactions wait too. Response: status OK, aux = the
  *      lanes started; the tm_unit aborts the others at their first access
- *      (SITM_OVERFLOW) and they retry.
+ *      (SITM_OVERFLOW) and they retry. A post-dating never takes an edge
+ *      with a transaction that was answered a verdict that aborts it (it
+ *      will not commit; its constraints would be phantoms).
  *   2. SI_ACCESS (tm_unit -> sitm_cc) for every transactional access of the
  *      attempt, sent when the unit serves it (overlapped with the access):
  *      data = up to 16 entries of 8 bytes {uint32 word address, uint16 ID,
@@ -46,14 +59,14 @@
  *      (sitm_get_entry, sitm_append_entry). For a
  *      read the block adds the ID to the word's reader list and post-dates
  *      the edge reader -> writer when the word has a running writer, and,
- *      when a writer that committed after the reader began replaced the word
- *      (a stale read), reader -> that first committed writer; for a
+ *      when a writer with a commit ID past the reader's snapshot point
+ *      replaced the word (a stale read), reader -> the first such writer; for a
  *      write it claims the word in the Writer Table (single writer: when
  *      another running transaction owns it, the NEW writer gets
  *      SITM_SINGLE_WRITER) and post-dates reader -> writer for every running
  *      reader of the word and for its committed readers (their largest
  *      final timestamp). Committed transactions are known by their final
- *      timestamps (a per-word history of the last 4 committed writers, and
+ *      timestamps (a per-word history of the last 4 committed writers by commit ID, and
  *      the committed readers' largest timestamp), since their entries left
  *      the tables at their SI_END. A table without room answers SITM_OVERFLOW; a
  *      post-dating that closes a loop, SITM_LOOP (the accessing transaction
@@ -77,18 +90,21 @@
  *      keeps no tables, answers SITM_LOOP exactly when the entry's edge
  *      would close a cycle in the graph of running and committed
  *      transactions, and serves every message in no time.
- *   3. The tm_unit commits the attempt only once every SI_ACCESS it sent is
+ *   3. A lane answered with a verdict other than SITM_OK aborts at once
+ *      while its attempt runs: the tm_unit sends TX_ABORT (tx.h 6; causes
+ *      single_writer, loop, overflow) to its core and SI_END for it. The
+ *      tm_unit commits the attempt only once every SI_ACCESS it sent is
  *      answered (section 4.3: every timestamp update a transaction starts
- *      finishes before it commits); lanes answered with a verdict other than
- *      SITM_OK are doomed and fail there (causes single_writer, loop,
- *      overflow), as do lanes an SI_BEGIN did not start. The paper aborts
- *      them at once; the tm_unit dooms them lazily (tmu_sitm.c says why).
+ *      finishes before it commits); lanes whose verdict came after the
+ *      core's TX_COMMIT fail there, as do lanes an SI_BEGIN did not start.
  *   4. SI_END (tm_unit -> sitm_cc) once the attempt ended for `lane_mask`:
  *      transaction_id as in SI_BEGIN, aux bits 0-31 = the lanes that
  *      committed, bits 32-63 = the lowest commit ID among them (0: none;
  *      a warp's commit IDs are consecutive and the commit clock a snapshot
  *      reads never falls inside them, so one ID orders every lane of the
- *      commit against any snapshot: the exact policy's writers). The
+ *      commit against any snapshot: the exact policy's writers), data
+ *      = the commit ID each lane took, committed or failed at the commit
+ *      units (4 bytes at 4 x lane, 0: none; sitm_set_end_cid). The
  *      block drops the lanes' Writer Table and Reader List entries (it
  *      keeps, per ID, the words it entered: the hardware clears by ID) and
  *      applies AtCommitOrAbort (a committed entry becomes a fixed point at
@@ -100,9 +116,11 @@
  *   address         SITM_CC_ADDRESS (partition 0)
  *   transaction_id  SI_BEGIN, SI_END: the ID of lane 0 of the warp
  *   lane_mask       SI_BEGIN, SI_END: the lanes
- *   aux             SI_ACCESS: the snapshot C (0: none); SI_END: the committed
- *                   lanes (bits 0-31) and their first commit ID (bits 32-63)
- *   data            SI_ACCESS and its response: the entries (response: with verdicts)
+ *   aux             SI_BEGIN: the snapshot's point; SI_ACCESS: the snapshot C
+ *                   (0: none); SI_END: the committed lanes (bits 0-31) and
+ *                   their first commit ID (bits 32-63)
+ *   data            SI_ACCESS and its response: the entries (response: with
+ *                   verdicts); SI_END: the lanes' commit IDs
  *   core, warp      the sender (statistics)
  *
  * COSTS
@@ -117,8 +135,10 @@
  * DEADLOCK RULES
  *
  *   SI_ACCESS and SI_END never wait for anything but the block's own
- *   bandwidth. A held SI_BEGIN waits for entries to be freed, which only
- *   SI_END does, and SI_END never waits for a BEGIN; a running attempt that
+ *   bandwidth. A held SI_BEGIN waits for entries to be freed, or for the
+ *   commit IDs of its snapshot to end, which only SI_END does (an ID's
+ *   commit needs nothing of a held BEGIN), and SI_END never waits for a
+ *   BEGIN; a running attempt that
  *   needs an entry is refused at once (SITM_OVERFLOW) and aborts, so every
  *   running transaction ends without the held ones. The block holds any
  *   number of SI_BEGINs (at most one per warp slot) without refusing other
@@ -182,6 +202,23 @@ static inline int sitm_append_entry(simtx_msg *msg, uint32_t word, uint16_t id, 
     msg->data[k * SITM_ENTRY_BYTES + 7] = 0;
     msg->size += SITM_ENTRY_BYTES;
     return 1;
+}
+
+/* SI_END's data: the commit ID lane l took (0: none), 4 bytes at 4 l. */
+static inline void sitm_set_end_cid(simtx_msg *msg, unsigned lane, uint32_t cid)
+{
+    memcpy(msg->data + 4 * lane, &cid, 4);
+    if (msg->size < 4 * (lane + 1)) {
+        memset(msg->data + msg->size, 0, 4 * lane - msg->size);
+        msg->size = 4 * (lane + 1);
+    }
+}
+
+static inline uint32_t sitm_end_cid(const simtx_msg *msg, unsigned lane)
+{
+    uint32_t cid = 0;
+    if (4 * (lane + 1) <= msg->size) memcpy(&cid, msg->data + 4 * lane, 4);
+    return cid;
 }
 
 #ifdef __cplusplus

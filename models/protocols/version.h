@@ -63,7 +63,11 @@
  *       VERSION_NEWEST for the slice's newest creation time. Pins, in each
  *       region, the version that ts reads (refcount + 1). -> aux = the
  *       snapshot handle (epoch << 32 | creation time of ts): what snapshot
- *       reads and the RELEASE carry. A transaction acquires at its begin
+ *       reads and the RELEASE carry; transaction_id = the slice's boundary
+ *       at ts: its latest CLOSE point at or below ts (0: none), the IDs
+ *       the pinned version holds here (VERSION BOUNDARIES below; a slice
+ *       whose CLOSEs no longer reach back to ts answers VERSION_TOO_OLD).
+ *       A transaction acquires at its begin
  *       (§5). When some region has no version readable at ts any more
  *       (recycled, or ts's epoch is over): aux = VERSION_TOO_OLD, nothing
  *       pinned (the requester acquires again). A ts of a later epoch than
@@ -137,7 +141,8 @@
  *   sends ACQUIRE with ts = C - 1 (every ID below C) to every slice, at
  *   tm_partition_address(p) (tm_lazy.h; such an address must not lie in a
  *   region, so it means every region), lane field of the id = p; the
- *   attempt runs once every slice has answered (the handles must agree).
+ *   attempt runs once every slice has answered with the same boundary
+ *   (the handles must agree; else it acquires again, VERSION BOUNDARIES).
  *   Its forwarded loads carry SIMTX_FLAG_SNAPSHOT and the handle (epoch in
  *   the ldst.h tag, timestamp in transaction_id). At TX_COMMIT (before
  *   commit IDs), or when no lane of the attempt runs any more (rolled back
@@ -176,9 +181,17 @@
  *   a boundary (the stall is the fence ID's acknowledgement latency). It
  *   holds an ACQUIRE whose ts is
  *   above its last CLOSE's T and passes it after the CLOSE that covers it,
- *   so the slice has closed every ID up to ts when it pins. A snapshot is
- *   thus a prefix of the commit order: the IDs up to the latest CLOSE at
- *   or below ts (IDs retiring in one batch close together). The commit
+ *   so the slice has closed every ID up to ts when it pins. At a slice a
+ *   snapshot is thus a prefix of the commit order: the IDs up to the
+ *   latest CLOSE at or below ts, its boundary (IDs retiring in one batch,
+ *   or behind a fence, close together). That prefix differs from slice to
+ *   slice (each unit closes at its own points), so a snapshot at ts read
+ *   at two slices could be torn: the ACQUIRE's answer names the boundary,
+ *   and when the slices' boundaries differ the TM side acquires again at
+ *   the lowest, where each answers its boundary at or below it, until they
+ *   agree (each round lowers the point; a recycled version answers
+ *   VERSION_TOO_OLD and the TM side starts over from the clock). The
+ *   snapshot's point is that common boundary. The commit
  *   unit restamps transactional reads' aux (tm_lazy.h 5) but not snapshot
  *   reads', so a slice sees the handle's epoch.
  *

@@ -75,7 +75,12 @@ foreach(case "si|fail" "ts|pass" "values|pass" "oracle|pass")
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(sitm_check_write_skew_seeds_${cc} PROPERTIES ENVIRONMENT SC_COPYRIGHT_MESSAGE=DISABLE)
 endforeach()
-foreach(case "ll1|list|n=50|list: 50 keys inserted" "rbt1|rbt|n=64,prefill=256,removes=32|rbt: 256 prefilled, 32 inserted, 32 removed")
+# GraphCut and Vacation finish under SITM_TS (they livelocked: lockstep
+# lanes doomed one another every round; now a warp aborted 8 times in a row
+# runs alone, sitm.h 1, and edges with aborting transactions are ignored).
+foreach(case "ll1|list|n=50|list: 50 keys inserted" "rbt1|rbt|n=64,prefill=256,removes=32|rbt: 256 prefilled, 32 inserted, 32 removed"
+        "graphcut1|graphcut|vertices=60,edges=180,threads=32|graphcut: 60 vertices contracted to 2 by 32 threads: 58 merges"
+        "vacation2|vacation|n=64,relations=128,customers=5,user=100,queries=4|vacation: 64 operations \\(100% reservations\\): [1-9][0-9]* reserved.*tables and red-black trees consistent")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)
   list(GET parts 1 workload)

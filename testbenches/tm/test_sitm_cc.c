@@ -70,14 +70,28 @@ static uint64_t begin_async(bench *b, uint64_t lanes)
 
 static void begin(bench *b, uint64_t lanes) { CHECK(await(b, begin_async(b, lanes)) != NULL); }
 
-static void end(bench *b, uint64_t lanes, uint64_t committed)
+/* SI_BEGIN of lanes whose snapshot holds the commit IDs up to `point`. */
+static uint64_t begin_at_async(bench *b, uint64_t lanes, uint32_t point)
+{
+    simtx_msg m;
+    simtx_msg_init(&m, SIMTX_OP_SI_BEGIN, SITM_CC_ADDRESS, 0);
+    m.lane_mask = lanes;
+    m.aux = point;
+    return post(b, &m);
+}
+
+/* SI_END; cids[lane]: the commit ID the lane took (NULL: none). */
+static void end_with(bench *b, uint64_t lanes, uint64_t committed, const uint32_t *cids)
 {
     simtx_msg m;
     simtx_msg_init(&m, SIMTX_OP_SI_END, SITM_CC_ADDRESS, 0);
     m.lane_mask = lanes;
     m.aux = committed;
+    for (uint64_t l = lanes; cids && l; l &= l - 1) sitm_set_end_cid(&m, (unsigned)__builtin_ctzll(l), cids[__builtin_ctzll(l)]);
     CHECK(await(b, post(b, &m)) != NULL);
 }
+
+static void end(bench *b, uint64_t lanes, uint64_t committed) { end_with(b, lanes, committed, NULL); }
 
 /* One entry: its verdict. */
 static uint8_t access1(bench *b, unsigned id, uint32_t word, uint8_t kind)
@@ -181,6 +195,50 @@ static void timestamp_overflow(void)
     close_bench(&b);
 }
 
+/* Snapshots and commit IDs (sitm.h 1 and 4): a transaction whose snapshot
+ * holds commit IDs up to 2 starts only once IDs 1 and 2 ended here (ID 2's
+ * writer still held its Writer Table entry, and the reader sees its
+ * write). A read of a word that a commit after the snapshot overwrote
+ * orders the reader before that commit: writing a word the commit read then
+ * closes a loop; with the commit in its snapshot the same accesses are fine. */
+static void snapshot_points(void)
+{
+    bench b;
+    open_bench(&b, (const char *const[]){NULL});
+    begin(&b, 0x3);                                          /* IDs 0 and 1, snapshot 0 */
+    CHECK_EQUAL(access1(&b, 0, 0x100, SITM_WRITE), SITM_OK); /* they take commit IDs 2 and 1 */
+    CHECK_EQUAL(access1(&b, 1, 0x200, SITM_WRITE), SITM_OK);
+    uint64_t held = begin_at_async(&b, 0x4, 2); /* ID 2 sees commit IDs up to 2 */
+    CHECK(await(&b, held) == NULL);
+    end_with(&b, 0x1, 0x1, (const uint32_t[]){2});
+    CHECK(await(&b, held) == NULL); /* commit ID 1 has not ended */
+    end_with(&b, 0x2, 0x2, (const uint32_t[]){0, 1});
+    b.seen = 0;
+    CHECK(await(&b, held) != NULL);
+    CHECK_EQUAL(access1(&b, 2, 0x100, SITM_READ), SITM_OK); /* commit 2's write, in its snapshot */
+    CHECK(await(&b, begin_at_async(&b, 0x8, 2)) != NULL);   /* ID 3 */
+    CHECK_EQUAL(access1(&b, 2, 0x600, SITM_READ), SITM_OK);
+    CHECK_EQUAL(access1(&b, 3, 0x600, SITM_WRITE), SITM_OK); /* ID 2 -> ID 3: ID 2 (2, 12), ID 3 CTS 13 */
+    CHECK_EQUAL(access1(&b, 3, 0x500, SITM_READ), SITM_OK);
+    CHECK_EQUAL(access1(&b, 3, 0x300, SITM_WRITE), SITM_OK);
+    end_with(&b, 0x8, 0x8, (const uint32_t[]){0, 0, 0, 3}); /* commit ID 3, at 13 */
+    CHECK_EQUAL(access1(&b, 2, 0x300, SITM_READ), SITM_OK);   /* the version before commit 3: ID 2 precedes it */
+    CHECK_EQUAL(access1(&b, 2, 0x500, SITM_WRITE), SITM_LOOP); /* and would follow it (commit 3 read 0x500) */
+    end(&b, 0x4, 0);
+    CHECK(await(&b, begin_at_async(&b, 0x10, 3)) != NULL);   /* ID 4 sees commit 3 */
+    CHECK_EQUAL(access1(&b, 4, 0x300, SITM_READ), SITM_OK);
+    CHECK_EQUAL(access1(&b, 4, 0x500, SITM_WRITE), SITM_OK);
+    end_with(&b, 0x10, 0x10, (const uint32_t[]){0, 0, 0, 0, 4});
+    /* ID 5 begins after commit 3 ended but on the snapshot before it (a
+     * snapshot is acquired before SI_BEGIN is served): its read of 0x300 is
+     * stale all the same, and it starts above commit 3: a loop. */
+    CHECK(await(&b, begin_at_async(&b, 0x20, 2)) != NULL);
+    CHECK_EQUAL(access1(&b, 5, 0x300, SITM_READ), SITM_LOOP);
+    end(&b, 0x20, 0);
+    CHECK(b.fake.failure[0] == '\0');
+    close_bench(&b);
+}
+
 static void passes_through(void)
 {
     bench b;
@@ -257,6 +315,7 @@ int main(void)
     oracle();
     overflow_waits();
     timestamp_overflow();
+    snapshot_points();
     passes_through();
     return simtx_test_summary();
 }

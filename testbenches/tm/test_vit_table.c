@@ -413,8 +413,41 @@ static void out_of_versions(void)
     vit_table_release(&t);
 }
 
+/* Snapshot boundaries (version.h, ACQUIRE): the latest CLOSE point at or
+ * below a point. IDs 3 and 4 closed together at 4: a snapshot at 3 holds
+ * IDs up to 2 here, and reads the same version as one at 2. Older than the
+ * CLOSEs kept: no answer (acquired again). */
+static void snapshot_boundaries(void)
+{
+    vit_table t = make(8, 32);
+    char error[200] = "";
+    CHECK_EQUAL(vit_table_register(&t, 0x800000, 0x400, 0xA00000, error, sizeof error), 0);
+    uint64_t boundary = 99;
+    CHECK(vit_table_boundary(&t, 5, &boundary));
+    CHECK_EQUAL(boundary, 0); /* nothing closed yet */
+    write_and_close(&t, 1);
+    close_at(&t, -1, 2);
+    pin(&t, 0, 2, 1); /* read: not recycled */
+    write_and_close(&t, 4);
+    CHECK(vit_table_boundary(&t, 0, &boundary));
+    CHECK_EQUAL(boundary, 0);
+    CHECK(vit_table_boundary(&t, 2, &boundary));
+    CHECK_EQUAL(boundary, 2);
+    CHECK(vit_table_boundary(&t, 3, &boundary));
+    CHECK_EQUAL(boundary, 2);
+    CHECK(vit_table_boundary(&t, 4, &boundary));
+    CHECK_EQUAL(boundary, 4);
+    CHECK_EQUAL(route(&t, 0x800000, true, 3, false, VIT_VERSIONED), route(&t, 0x800000, true, 2, false, VIT_VERSIONED));
+    for (uint64_t p = 5; p < 5 + VIT_CLOSE_HISTORY; p++) close_at(&t, -1, p);
+    CHECK(vit_table_boundary(&t, 5, &boundary));
+    CHECK_EQUAL(boundary, 5);
+    CHECK(!vit_table_boundary(&t, 4, &boundary)); /* its CLOSE left the ring */
+    vit_table_release(&t);
+}
+
 int main(void)
 {
+    snapshot_boundaries();
     figure_4_life_cycle();
     figures_5_and_6();
     capacity_42();

@@ -67,7 +67,8 @@ static simtx_accept_result downstream_response(cache *c, const simtx_msg *msg, u
         simtx_msg *response = push_response(c, &c->pending[index].request, (simtx_status)msg->status, now + 1);
         if (simtx_op_info_of(response->op)->response_data && msg->size == response->size)
             memcpy(response->data, msg->data, msg->size);
-        response->aux = msg->aux;
+        response->aux = msg->aux; /* what the next level answered: aux and transaction_id (version.h's ACQUIRE boundary) */
+        response->transaction_id = msg->transaction_id;
         response->served_by = msg->served_by;
         c->free_pending[c->free_pending_count++] = (unsigned)index;
         return SIMTX_ACCEPTED;

@@ -56,19 +56,19 @@ typedef struct sitm_word {
 typedef struct sitm_id {
     sitm_word *words;
     uint32_t count, capacity;
-    uint64_t begin_seq; /* the commit sequence number when it began: later commits were not in its snapshot */
-    uint32_t snapshot;  /* its snapshot C (sitm.h: SI_ACCESS aux), 0 until known */
+    uint32_t snapshot;   /* its snapshot's point: it sees exactly the commit IDs up to it */
+    uint32_t snapshot_c; /* its snapshot C as SI_ACCESS carries it (point + 1), 0 until the first access: readers per snapshot */
     bool running, doomed;
     uint8_t verdict; /* the first verdict other than SITM_OK of its attempt: later entries get it at once */
 } sitm_id;
 
-/* The last commits of a word's writers: sequence numbers and final
- * timestamps (points), oldest first (a word's committed writers' points
- * rise: first committer wins). */
+/* The last commits of a word's writers: commit IDs and final timestamps
+ * (points), lowest ID first (a word's committed writers' points rise with
+ * their IDs: first committer wins). */
 #define HISTORY 4
 typedef struct sitm_history {
     uint64_t word;
-    uint64_t seq[HISTORY];
+    uint32_t cid[HISTORY];
     uint32_t point[HISTORY];
     uint32_t count;
 } sitm_history;
@@ -100,7 +100,9 @@ struct sitm_cc {
     simtx_msg *held; /* SI_BEGINs waiting for room (or a reset) */
     size_t held_count, held_capacity;
     uint32_t doomed;    /* running transactions a timestamp overflow doomed */
-    uint64_t seq;       /* commits so far */
+    uint32_t ended_upto; /* every commit ID up to it has ended (SI_END) */
+    uint8_t *ended;      /* commit IDs above it that ended: a ring, ended[cid & (ended_capacity - 1)] */
+    uint32_t ended_capacity;
     sitm_history *history; /* committed writers per word (open addressing on word + 1; 0 empty) */
     size_t history_capacity, history_count;
     assoc_table reader_points; /* word -> the largest final timestamp of its committed readers */
@@ -109,7 +111,7 @@ struct sitm_cc {
     bool reset_pending; /* the timestamp table restarts once they all ended */
     uint64_t busy_until;
     struct {
-        uint64_t committed_edges, history_misses, serial_rounds, begins, held_begins, ends, commits, accesses, reads, writes, edges, loops, single_writer;
+        uint64_t alone_requests, committed_edges, history_misses, serial_rounds, begins, held_begins, ends, commits, accesses, reads, writes, edges, loops, single_writer;
         uint64_t wt_overflows, srl_overflows, lts_overflows, resets, doomed_entries, stale_entries, requests_passed, responses_passed;
         uint64_t wt_peak, srl_peak;
         uint64_t snapshot_readers, snapshots_read, true_loops, false_alarms, missed_loops;
@@ -172,6 +174,7 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_counter(o, "held_begins", &c->stats.held_begins, "messages", "SI_BEGINs held while a table was overflowed or a timestamp reset was pending (new transactions wait)");
     simtx_observe_counter(o, "committed_edges", &c->stats.committed_edges, "edges", "edges to committed transactions (a stale read of a word they overwrote, a write of a word they read), post-dated against their final timestamps");
     simtx_observe_counter(o, "history_misses", &c->stats.history_misses, "reads", "stale reads whose first overwriting commit left the per-word history: a loop, conservatively");
+    simtx_observe_counter(o, "alone_requests", &c->stats.alone_requests, "messages", "SI_BEGINs of warps aborted 8 times in a row asking to run alone (progress: one transaction at a time until one ended alone)");
     simtx_observe_counter(o, "serial_rounds", &c->stats.serial_rounds, "transactions", "transactions admitted alone after a table overflow (the progress guarantee)");
     simtx_observe_counter(o, "ends", &c->stats.ends, "transactions", "transactions ended (SI_END lanes)");
     simtx_observe_counter(o, "commits", &c->stats.commits, "transactions", "of them committed");
@@ -228,6 +231,7 @@ static void sitm_cc_destroy(void *core)
     assoc_table_release(&c->snapshots);
     sitm_ddg_release(&c->ddg);
     free(c->history);
+    free(c->ended);
     if (c->ids)
         for (int64_t i = 0; i < c->params.ids; i++) free(c->ids[i].words);
     free(c->ids);
@@ -270,12 +274,45 @@ static void refused(sitm_cc *c, unsigned id, const char *table)
     c->serial = true;
 }
 
-/* Whether a held SI_BEGIN may start now (in serial mode: alone). */
-static bool may_start(const sitm_cc *c)
+/* Whether an SI_BEGIN may start now: every commit ID its snapshot holds
+ * has ended here (so no transaction it sees still holds table entries, and
+ * the timestamps of all of them are final), no reset is pending, and in
+ * serial mode it runs alone. */
+static bool may_start(const sitm_cc *c, const simtx_msg *begin)
 {
-    if (c->reset_pending) return false;
+    if (c->reset_pending || begin->aux > c->ended_upto) return false;
     if (!c->serial) return true;
     return c->serial_id < 0 && c->probes.running == 0;
+}
+
+/* Commit ID `cid` ended (committed, or failed at the commit units). */
+static void cid_ended(sitm_cc *c, uint32_t cid)
+{
+    if (cid <= c->ended_upto) {
+        c->env.fail(c->env.context, "sitm_cc: an SI_END names a commit ID that ended already");
+        return;
+    }
+    if (cid - c->ended_upto > c->ended_capacity) { /* grow the ring to reach it */
+        uint32_t capacity = c->ended_capacity ? c->ended_capacity : 1024;
+        while (cid - c->ended_upto > capacity) capacity *= 2;
+        uint8_t *ended = calloc(capacity, 1);
+        if (!ended) {
+            c->env.fail(c->env.context, "sitm_cc: out of memory");
+            return;
+        }
+        for (uint32_t k = 1; k <= c->ended_capacity; k++) {
+            uint32_t id = c->ended_upto + k;
+            ended[id & (capacity - 1)] = c->ended[id & (c->ended_capacity - 1)];
+        }
+        free(c->ended);
+        c->ended = ended;
+        c->ended_capacity = capacity;
+    }
+    c->ended[cid & (c->ended_capacity - 1)] = 1;
+    while (c->ended_capacity && c->ended[(c->ended_upto + 1) & (c->ended_capacity - 1)]) {
+        c->ended[(c->ended_upto + 1) & (c->ended_capacity - 1)] = 0;
+        c->ended_upto++;
+    }
 }
 
 static void note_levels(sitm_cc *c)
@@ -320,8 +357,8 @@ static uint64_t start(sitm_cc *c, const simtx_msg *msg)
         t->doomed = false;
         t->verdict = SITM_OK;
         t->count = 0;
-        t->begin_seq = c->seq;
-        t->snapshot = 0;
+        t->snapshot = (uint32_t)msg->aux;
+        t->snapshot_c = 0;
         c->policy->begin(c, id);
         c->stats.begins++;
         c->probes.running++;
@@ -418,17 +455,24 @@ static sitm_history *history_take(sitm_cc *c, uint64_t word)
     return &c->history[i];
 }
 
-static void history_add(sitm_cc *c, uint64_t word, uint64_t seq, uint32_t point)
+static void history_add(sitm_cc *c, uint64_t word, uint32_t cid, uint32_t point)
 {
     sitm_history *h = history_take(c, word);
     if (!h) return;
-    if (h->count == HISTORY) {
-        memmove(h->seq, h->seq + 1, (HISTORY - 1) * sizeof *h->seq);
+    uint32_t at = h->count; /* in commit-ID order (SI_ENDs may come out of it) */
+    while (at && h->cid[at - 1] > cid) at--;
+    if (h->count == HISTORY) { /* the lowest ID leaves */
+        if (at == 0) return;
+        memmove(h->cid, h->cid + 1, (HISTORY - 1) * sizeof *h->cid);
         memmove(h->point, h->point + 1, (HISTORY - 1) * sizeof *h->point);
         h->count--;
+        at--;
     }
-    h->seq[h->count] = seq;
-    h->point[h->count++] = point;
+    memmove(h->cid + at + 1, h->cid + at, (h->count - at) * sizeof *h->cid);
+    memmove(h->point + at + 1, h->point + at, (h->count - at) * sizeof *h->point);
+    h->cid[at] = cid;
+    h->point[at] = point;
+    h->count++;
 }
 
 /* The committed transactions' part of the tables: after a timestamp reset
@@ -451,6 +495,18 @@ static uint8_t verdict_of(sitm_cc *c, lts_verdict v)
     }
 }
 
+/* A transaction answered a verdict that aborts it (not the doom of a
+ * timestamp overflow, which it may survive): it will never commit, so an
+ * edge with it orders nothing. Post-dating it anyway leaves phantom
+ * constraints on the others: in a lockstep warp the lane the Writer Table
+ * let through then closed a "loop" with lanes already aborting, every
+ * round (GraphCut made 4 commits in 49,066 attempts). */
+static bool aborting(const sitm_cc *c, unsigned id)
+{
+    const sitm_id *t = &c->ids[id];
+    return t->verdict != SITM_OK && !t->doomed;
+}
+
 static uint8_t serve_read(sitm_cc *c, sitm_id *t, unsigned id, uint32_t word, uint64_t *edges)
 {
     c->stats.reads++;
@@ -461,16 +517,16 @@ static uint8_t serve_read(sitm_cc *c, sitm_id *t, unsigned id, uint32_t word, ui
     }
     if (!remember(c, t, word, SITM_READ)) return SITM_OVERFLOW;
     int writer = wt_table_writer(&c->wt, word);
-    if (writer >= 0 && (unsigned)writer != id) {
+    if (writer >= 0 && (unsigned)writer != id && !aborting(c, (unsigned)writer)) {
         uint8_t v = postdate(c, id, (unsigned)writer, edges); /* the reader read the version the writer replaces */
         if (v != SITM_OK) return v;
     }
-    /* A writer that committed after the reader began replaced the version
-     * it reads: the reader precedes the first such commit. */
+    /* A writer that committed after the reader's snapshot point replaced
+     * the version it reads: the reader precedes the first such commit. */
     const sitm_history *h = history_find(c, word);
-    if (!h || !h->count || h->seq[h->count - 1] <= t->begin_seq) return SITM_OK;
+    if (!h || !h->count || h->cid[h->count - 1] <= t->snapshot) return SITM_OK;
     unsigned first = 0;
-    while (first < h->count && h->seq[first] <= t->begin_seq) first++;
+    while (first < h->count && h->cid[first] <= t->snapshot) first++;
     (*edges)++;
     c->stats.committed_edges++;
     if (first == 0 && h->count == HISTORY) { /* older commits left the history: which came first is unknown */
@@ -506,7 +562,7 @@ static uint8_t serve_write(sitm_cc *c, sitm_id *t, unsigned id, uint32_t word, u
     unsigned n = srl_table_readers(&c->srl, word, c->readers);
     simtx_histogram_add(&c->stats.readers_per_write, n);
     for (unsigned i = 0; i < n; i++) {
-        if (c->readers[i] == id) continue;
+        if (c->readers[i] == id || aborting(c, c->readers[i])) continue;
         uint8_t v = postdate(c, c->readers[i], id, edges);
         if (v != SITM_OK) return v;
     }
@@ -535,7 +591,7 @@ static uint64_t serve_access(sitm_cc *c, simtx_msg *msg, uint64_t *edges)
             verdict = c->ids[e.id].verdict;
         } else {
             sitm_id *t = &c->ids[e.id];
-            if (!t->snapshot && msg->aux) note_snapshot(c, t, e.id, (uint32_t)msg->aux);
+            if (!t->snapshot_c && msg->aux) note_snapshot(c, t, e.id, (uint32_t)msg->aux);
             verdict = c->policy->access(c, t, e.id, &e, edges);
             if (verdict != SITM_OK) t->verdict = verdict;
         }
@@ -553,13 +609,14 @@ static uint64_t serve_end(sitm_cc *c, const simtx_msg *msg)
         unsigned lane = (unsigned)__builtin_ctzll(m), id;
         if (!id_of(c, msg, lane, &id)) return entries;
         sitm_id *t = &c->ids[id];
+        uint32_t cid = sitm_end_cid(msg, lane);
+        if (cid) cid_ended(c, cid); /* whatever became of the lane: its ID is no longer awaited */
         if (!t->running) continue;
         if (msg->aux >> lane & 1) { /* its words stay known by its final timestamp */
             uint32_t point = c->lts.entries[id].cts;
-            uint64_t seq = ++c->seq;
             for (uint32_t i = 0; i < t->count; i++) {
                 bool evicted = false;
-                if (t->words[i].kind == SITM_WRITE) history_add(c, t->words[i].word, seq, point);
+                if (t->words[i].kind == SITM_WRITE && cid) history_add(c, t->words[i].word, cid, point);
                 else if (!assoc_table_store(&c->reader_points, t->words[i].word, point, 0, &evicted))
                     c->env.fail(c->env.context, "sitm_cc: out of memory");
             }
@@ -610,7 +667,7 @@ static void release_held(sitm_cc *c, uint64_t now)
 {
     size_t kept = 0;
     for (size_t i = 0; i < c->held_count; i++) {
-        if (!may_start(c) || msg_queue_full(&c->answers)) {
+        if (!may_start(c, &c->held[i]) || msg_queue_full(&c->answers)) {
             c->held[kept++] = c->held[i];
             continue;
         }
@@ -648,7 +705,11 @@ static bool serve(sitm_cc *c, uint64_t now)
     uint64_t entries = 0, edges = 0;
     switch (msg.op) {
     case SIMTX_OP_SI_BEGIN: {
-        if (c->held_count || !may_start(c)) { /* behind earlier held ones */
+        if (msg.size >= 1 && msg.data[0] && !c->serial) { /* a starving transaction: drain, then one at a time */
+            c->serial = true;
+            c->stats.alone_requests++;
+        }
+        if ((c->serial && c->held_count) || !may_start(c, &msg)) { /* after a table overflow: behind earlier held ones */
             hold(c, &msg);
             c->busy_until = now + 1;
             return true;
@@ -737,7 +798,7 @@ static void sitm_cc_describe_pending(void *core, char *text, size_t size)
 /* Readers per snapshot (Figure 21): an attempt's first snapshot. */
 static void note_snapshot(sitm_cc *c, sitm_id *t, unsigned id, uint32_t snapshot)
 {
-    t->snapshot = snapshot;
+    t->snapshot_c = snapshot;
     c->stats.snapshot_readers++;
     bool evicted = false;
     if (!assoc_table_find(&c->snapshots, snapshot, 0)) {

@@ -45,6 +45,7 @@ typedef struct tmu_log {
 typedef struct tmu_lane {
     tmu_log reads, writes;
     uint32_t cid;      /* 0: no commit ID (empty, or committed by a pre-commit check) */
+    uint32_t ended_cid; /* the commit ID its last attempt took (0: none), kept past the reset at its end for the attempt_ended hooks */
     uint32_t attempts; /* aborts before the running attempt */
     bool passed;
     /* A pre-commit check committed the lane without a commit ID (TCD's
@@ -188,6 +189,9 @@ typedef struct tmu_filter {
     /* TX_BEGIN of `lanes`: true holds the attempt (e.g. to fetch a begin
      * timestamp) until the filter calls tmu_begin_ready. */
     bool (*begin)(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now);
+    /* Another filter released the TX_BEGIN (tmu_begin_ready) while filters
+     * still hold it: what that one fetched (a snapshot) is there now. */
+    void (*begin_released)(void *state, tmu *u, uint32_t warp, uint64_t now);
     /* A transactional request of the warp: lanes that should pause in
      * *pause (the unit keeps one lane of the attempt running) and lanes
      * that must abort in *abort (they leave the attempt: TX_ABORT). Returns

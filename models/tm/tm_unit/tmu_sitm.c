@@ -4,22 +4,25 @@
  *
  * The filter gives the lanes of a warp IDs (a slot among `sitm_warps` per
  * core: ID = (core x sitm_warps + slot) x 32 + lane), starts them at the
- * sitm_cc block at TX_BEGIN (SI_BEGIN, which holds the attempt while a table
- * overflows), reports every word a lane reads from memory or writes
+ * sitm_cc block at TX_BEGIN once the snapshot filter (before it) acquired
+ * the attempt's snapshot (SI_BEGIN with the snapshot's point, which the
+ * block holds while a table overflows or commits the snapshot sees have
+ * not ended there), reports every word a lane reads from memory or writes
  * (SI_ACCESS: not the words it reads from its own writes or re-reads),
  dooms the lanes a verdict names (single writer, loop, overflow) and the
  * lanes the block did not start (one runs alone after an overflow), and
- * ends them (SI_END, with the lanes that committed) when they leave the
- * attempt. The check `sitm_wait` holds TX_COMMIT until every SI_ACCESS of
+ * ends them (SI_END, with the lanes that committed and the commit IDs
+ * taken) when they leave the attempt. The check `sitm_wait` holds TX_COMMIT until every SI_ACCESS of
  * the warp is answered (section 4.3: every timestamp update a transaction
  * starts finishes before it commits) and fails the doomed lanes there.
  *
- * Lazy doom, not TX_ABORT. The paper sends the verdict back to abort the
- * transaction at once. Aborting lanes mid-attempt through TX_ABORT (tx.h 6)
- * made the list workload lose inserts (LL2, seed 1; plain SI and lazy doom
- * never do), which points at the rollback of some diverged lanes of a
- * running warp (tx_client / simt_stack) and is not found yet; the doomed
- * lanes here run to TX_COMMIT instead, which wastes more of their work. Its statistics
+ * A verdict aborts its lane at once, as the paper's verdict does: through
+ * TX_ABORT (tx.h 6) to the core while the attempt runs (the lane leaves,
+ * its SI_END frees its entries, the others run on); a verdict that comes
+ * once the attempt reached TX_COMMIT fails the lane there. (An earlier
+ * immediate abort lost list inserts on LL2 seed 1; the cause was a snapshot
+ * torn across VIT slices and the tables judging visibility by arrival
+ * order, both fixed, not the abort.) Its statistics
  * (aborts_single_writer, aborts_loop, aborts_overflow, ...) exist only when
  * it is configured, so other designs' statistics do not change. */
 #include <stdlib.h>
@@ -29,6 +32,11 @@
 #include "tmu_internal.h"
 
 #define SITM_LANES 32
+/* Progress: a warp whose attempt aborted this many times in a row asks to
+ * run alone (sitm.h 1). Lockstep lanes that read and write the same words
+ * (GraphCut's vertex count) can doom one another every round, the same way
+ * each time; one transaction alone meets no running one. */
+#define SITM_ALONE_AFTER 8
 
 typedef struct sitm_warp {
     bool has_slot, begin_waiting, committing, check_waiting;
@@ -49,11 +57,17 @@ typedef struct sitm_filter {
     bool *slot_used;
     uint32_t *slot_waiters, waiting, waiters_capacity; /* warps waiting for a slot, in order */
     uint64_t aborts[SITM_VERDICTS];  /* by verdict */
-    uint64_t messages, entries, waits, held_commits;
+    uint64_t messages, entries, waits, held_commits, aborted_at_once[SITM_VERDICTS];
 } sitm_filter;
 
 static bool sitm_create(void **state, tmu *u, uint32_t index, char *error, size_t error_size)
 {
+    bool snapshot = false;
+    for (uint32_t i = 0; i < u->filter_count; i++) snapshot |= u->filter[i] == &tmu_filter_snapshot;
+    if (!snapshot) {
+        snprintf(error, error_size, "filters: sitm needs the snapshot filter before it (its SI_BEGIN carries the snapshot's point)");
+        return false;
+    }
     sitm_filter *s = calloc(1, sizeof *s);
     if (!s) return false;
     s->warps.size = sizeof(sitm_warp);
@@ -75,6 +89,10 @@ static bool sitm_create(void **state, tmu *u, uint32_t index, char *error, size_
     simtx_observe_counter(o, "sitm_entries", &s->entries, "entries", "words reported in SI_ACCESS");
     simtx_observe_counter(o, "sitm_slot_waits", &s->waits, "attempts", "TX_BEGINs that waited for an ID slot (more transactional warps than sitm_warps)");
     simtx_observe_counter(o, "sitm_held_commits", &s->held_commits, "commits", "TX_COMMITs that waited for SI_ACCESS answers");
+    simtx_observe_counter(o, "sitm_loop_tx_aborts", &s->aborted_at_once[SITM_LOOP], "attempts",
+                          "of aborts_loop, lanes aborted at once through TX_ABORT while running (the others failed at TX_COMMIT)");
+    simtx_observe_counter(o, "sitm_single_writer_tx_aborts", &s->aborted_at_once[SITM_SINGLE_WRITER], "attempts",
+                          "of aborts_single_writer, lanes aborted at once through TX_ABORT while running");
     *state = s;
     return true;
 }
@@ -96,14 +114,24 @@ static bool send(tmu *u, const sitm_filter *s, uint32_t warp, simtx_msg *m)
     return tmu_push(u, m);
 }
 
-static bool send_begin(tmu *u, sitm_filter *s, sitm_warp *sw, uint32_t warp)
+/* SI_BEGIN goes once the warp has an ID slot, its previous SI_END was
+ * answered and its snapshot is acquired (it carries the snapshot's point). */
+static void try_begin(tmu *u, sitm_filter *s, sitm_warp *sw, uint32_t warp)
 {
+    uint32_t point;
+    if (!sw->begin_waiting || !sw->has_slot || sw->ends_pending || !tmu_snapshot_point(u, warp, &point)) return;
+    sw->begin_waiting = false;
     simtx_msg m;
     simtx_msg_init(&m, SIMTX_OP_SI_BEGIN, SITM_CC_ADDRESS, 0);
     m.transaction_id = sw->base;
     m.lane_mask = sw->begin_lanes;
+    m.aux = point;
+    if (u->warps[warp]->attempt >= SITM_ALONE_AFTER) { /* data[0] = 1: run alone */
+        m.size = 1;
+        m.data[0] = 1;
+    }
     sw->begun = sw->refused = 0; /* until the answer says which started */
-    return send(u, s, warp, &m);
+    send(u, s, warp, &m);
 }
 
 static bool take_slot(tmu *u, sitm_filter *s, sitm_warp *sw)
@@ -133,6 +161,7 @@ static bool sitm_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
     sw->begin_lanes = lanes;
     sw->committing = sw->check_waiting = false;
     sw->failed = 0;
+    sw->begin_waiting = true;
     memset(sw->verdict, 0, sizeof sw->verdict);
     if (!sw->has_slot && !take_slot(u, s, sw)) {
         if (s->waiting == s->waiters_capacity) {
@@ -147,17 +176,20 @@ static bool sitm_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
         }
         s->waits++;
         s->slot_waiters[s->waiting++] = warp;
-        sw->begin_waiting = true;
         return true;
     }
     sw->base = ((uint32_t)u->warps[warp]->core * (uint32_t)u->params.sitm_warps + sw->slot) * SITM_LANES;
-    if (sw->ends_pending) {
-        sw->begin_waiting = true;
-        return true;
-    }
-    sw->begin_waiting = false;
-    send_begin(u, s, sw, warp);
+    try_begin(u, s, sw, warp); /* the snapshot is not there yet: at begin_released */
     return true;
+}
+
+/* The snapshot filter acquired the attempt's snapshot. */
+static void sitm_begin_released(void *state, tmu *u, uint32_t warp, uint64_t now)
+{
+    (void)now;
+    sitm_filter *s = state;
+    sitm_warp *sw = tmu_slot_warp(u, &s->warps, warp);
+    if (sw) try_begin(u, s, sw, warp);
 }
 
 /* Every word a lane reads from memory or writes, once per attempt. */
@@ -231,8 +263,7 @@ static void sitm_response(void *state, tmu *u, uint32_t warp, uint32_t lane, con
         if (sw->ends_pending) sw->ends_pending--;
         if (sw->ends_pending) return;
         if (sw->begin_waiting && sw->has_slot) {
-            sw->begin_waiting = false;
-            send_begin(u, s, sw, warp);
+            try_begin(u, s, sw, warp);
         } else if (!sw->begun && !sw->begin_waiting) { /* the slot is free: the first warp waiting for one takes it */
             s->slot_used[sw->slot] = false;
             sw->has_slot = false;
@@ -242,8 +273,7 @@ static void sitm_response(void *state, tmu *u, uint32_t warp, uint32_t lane, con
                 sitm_warp *nw = tmu_slot_warp(u, &s->warps, next);
                 if (nw && take_slot(u, s, nw)) {
                     nw->base = ((uint32_t)u->warps[next]->core * (uint32_t)u->params.sitm_warps + nw->slot) * SITM_LANES;
-                    nw->begin_waiting = false;
-                    send_begin(u, s, nw, next);
+                    try_begin(u, s, nw, next);
                 }
             }
         }
@@ -252,15 +282,25 @@ static void sitm_response(void *state, tmu *u, uint32_t warp, uint32_t lane, con
     default: return;
     }
     if (sw->pending) sw->pending--;
-    /* A verdict dooms the lane: it fails at TX_COMMIT (sitm_wait), not at
-     * once by TX_ABORT (see the file's comment). */
+    /* A verdict aborts the lane at once while its attempt runs (TX_ABORT,
+     * tx.h 6: it leaves, its SI_END goes); once the core sent TX_COMMIT
+     * (its pre-commit checks run in the running phase, and an abort there
+     * would empty a committing lane's logs) it fails at sitm_wait. */
+    uint64_t abort[SITM_VERDICTS] = {0};
     for (unsigned k = 0, n = sitm_entry_count(msg); k < n; k++) {
         sitm_entry e = sitm_get_entry(msg, k);
         uint32_t l = e.id - sw->base;
-        if (e.verdict == SITM_OK || l >= SITM_LANES || !(sw->begun >> l & 1) || sw->verdict[l]) continue;
+        if (e.verdict == SITM_OK || e.verdict >= SITM_VERDICTS || l >= SITM_LANES || !(sw->begun >> l & 1) || sw->verdict[l]) continue;
         sw->verdict[l] = e.verdict;
-        sw->failed |= UINT64_C(1) << l;
+        if (!sw->committing && w->phase == TMU_RUNNING && (w->lanes >> l & 1)) abort[e.verdict] |= UINT64_C(1) << l;
+        else sw->failed |= UINT64_C(1) << l;
     }
+    static const unsigned causes[SITM_VERDICTS] = {0, TX_ABORT_WRITER_CONFLICT, TX_ABORT_LOOP, TX_ABORT_OVERFLOW};
+    for (unsigned v = SITM_SINGLE_WRITER; v < SITM_VERDICTS; v++)
+        if (abort[v]) {
+            s->aborted_at_once[v] += (uint64_t)__builtin_popcountll(abort[v]);
+            tmu_abort_lanes(u, w, warp, abort[v], &s->aborts[v], causes[v], now);
+        }
     if (sw->check_waiting && !sw->pending) {
         sw->check_waiting = false;
         fail_committing(s, w, sw);
@@ -291,10 +331,14 @@ static void sitm_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
      * lanes' IDs are consecutive, and no snapshot splits them). */
     uint32_t first = 0;
     for (uint64_t c = m.aux; c; c &= c - 1) {
-        uint32_t cid = u->warps[warp]->lane[__builtin_ctzll(c)].cid;
+        uint32_t cid = u->warps[warp]->lane[__builtin_ctzll(c)].ended_cid;
         if (cid && (!first || cid < first)) first = cid;
     }
     m.aux |= (uint64_t)first << 32;
+    for (uint64_t mask = m.lane_mask; mask; mask &= mask - 1) { /* the commit IDs the lanes took (sitm.h 4) */
+        uint32_t l = (uint32_t)__builtin_ctzll(mask);
+        sitm_set_end_cid(&m, l, u->warps[warp]->lane[l].ended_cid);
+    }
     sw->begun &= ~lanes;
     sw->ends_pending++;
     send(u, s, warp, &m);
@@ -302,9 +346,12 @@ static void sitm_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
 
 const tmu_filter tmu_filter_sitm = {
     .name = "sitm",
+    .aborts = true, /* its own counters (aborts_single_writer, aborts_loop, aborts_overflow) */
+    .tx_abort_cause = TX_ABORT_LOOP,
     .create = sitm_create,
     .destroy = sitm_destroy,
     .begin = sitm_begin,
+    .begin_released = sitm_begin_released,
     .access = sitm_access,
     .response = sitm_response,
     .commit_started = sitm_commit_started,

@@ -2,7 +2,10 @@
  * At TX_BEGIN the attempt reads the commit clock C (tm_lazy.h 1, aux 0) and
  * acquires the snapshot at point C - 1 (every ID below C) from every
  * partition's VIT slice (version.h, TM SIDE ON THE CORE PATH); it runs once
- * every slice has answered. Each load it forwards reads that snapshot
+ * every slice has answered with the same boundary (a slice that closed the
+ * IDs up to C - 1 together with later ones holds fewer of them: the filter
+ * then acquires again at the lowest boundary, version.h VERSION
+ * BOUNDARIES, which becomes the snapshot's point). Each load it forwards reads that snapshot
  * (SIMTX_FLAG_SNAPSHOT, the handle's timestamp in transaction_id, its epoch
  * in the ldst.h tag), and the snapshot is released at every slice at
  * TX_COMMIT, or once no lane of the attempt runs (rolled back, aborted).
@@ -24,7 +27,8 @@ enum { SNAPSHOT_CLOCK = 255 };
 
 typedef struct snapshot_warp {
     uint64_t handle;  /* the acquired snapshot (version.h) */
-    uint64_t point;   /* the commit point it was acquired at (C - 1) */
+    uint64_t point;   /* the commit point it was acquired at (C - 1, or the slices' common boundary below it) */
+    uint64_t lowest;  /* the lowest boundary the slices answered (version.h, ACQUIRE) */
     uint64_t holders; /* the attempt's lanes still running on it */
     uint32_t pending; /* ACQUIRE answers awaited */
     uint32_t pinned;  /* of those answered, the slices that pinned `handle` */
@@ -129,7 +133,7 @@ static void snapshot_response(void *state, tmu *u, uint32_t warp, uint32_t lane,
         w->pending = (uint32_t)u->params.partitions;
         w->pinned = 0;
         w->too_old = false;
-        w->point = clock ? clock - 1 : 0;
+        w->point = w->lowest = clock ? clock - 1 : 0;
         to_every_slice(u, s, warp, SIMTX_OP_VERSION_ACQUIRE, w->point);
         return;
     }
@@ -143,10 +147,25 @@ static void snapshot_response(void *state, tmu *u, uint32_t warp, uint32_t lane,
     } else {
         w->handle = msg->aux;
     }
+    if (msg->aux != VERSION_TOO_OLD && msg->transaction_id < w->lowest) w->lowest = msg->transaction_id;
     if (--w->pending) return;
     if (w->too_old) { /* unpin what some slices pinned, and start over from a newer clock */
         if (w->pinned) to_every_slice(u, s, warp, SIMTX_OP_VERSION_RELEASE, w->handle);
         read_clock(u, s, warp);
+        return;
+    }
+    if (w->lowest < w->point) {
+        /* A slice closed the IDs up to the point together with later ones:
+         * its version there holds fewer IDs than the others'. The snapshot
+         * moves down to the lowest boundary (a prefix there too: the slices
+         * answer their boundaries below it, until they agree), pinned
+         * before the first pins are released. */
+        uint64_t pinned = w->handle;
+        w->point = w->lowest;
+        w->pending = (uint32_t)u->params.partitions;
+        w->pinned = 0;
+        to_every_slice(u, s, warp, SIMTX_OP_VERSION_ACQUIRE, w->point);
+        to_every_slice(u, s, warp, SIMTX_OP_VERSION_RELEASE, pinned);
         return;
     }
     w->held = w->acquired = true;

@@ -86,6 +86,7 @@ static void begin(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint
     for (uint64_t m = msg->lane_mask; m; m &= m - 1) {
         tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
         lane_reset(lane);
+        lane->ended_cid = 0;
         lane->attempts = msg->aux ? lane->attempts + 1 : 0; /* a re-run holds the lanes that failed */
     }
     u->probes.tx_warps++;
@@ -112,7 +113,11 @@ void tmu_begin_ready(tmu *u, uint32_t warp, uint64_t now)
         tmu_fail(u, "a filter released TX_BEGIN of warp %u, which it does not hold", warp);
         return;
     }
-    if (--w->begin_holds) return;
+    if (--w->begin_holds) {
+        for (uint32_t i = 0; i < u->filter_count; i++)
+            if (u->filter[i]->begin_released) u->filter[i]->begin_released(u->filter_state[i], u, warp, now);
+        return;
+    }
     w->phase = TMU_RUNNING;
     answer_start(u, &w->begin_event, now);
 }
@@ -300,6 +305,10 @@ void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
         }
     }
     u->stats.aborts += count;
+    for (uint64_t m = w->committing; m; m &= m - 1) {
+        tmu_lane *lane = &w->lane[__builtin_ctzll(m)];
+        lane->ended_cid = lane->cid; /* kept past the reset, for SI_END */
+    }
     w->committed = outcome.committed; /* for the attempt_ended hooks (which also see the lanes' commit IDs) */
     attempt_ended(u, w, warp, w->committing & ~w->aborted, now);
     for (uint64_t m = w->committing; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);

@@ -258,12 +258,13 @@ static simtx_accept_result vit_accept(void *core, unsigned port, const simtx_msg
 
 /* ---- the cycle ---- */
 
-static void answer(vit *v, const simtx_msg *request, simtx_status status, uint64_t aux, uint64_t now)
+static simtx_msg *answer(vit *v, const simtx_msg *request, simtx_status status, uint64_t aux, uint64_t now)
 {
     simtx_msg *response = msg_queue_push_slot(&v->up, now);
     simtx_msg_copy_header(response, request);
     simtx_msg_make_response(response, status);
     response->aux = aux;
+    return response;
 }
 
 static int scope_of(const vit *v, const simtx_msg *msg)
@@ -294,7 +295,7 @@ static bool serve_version_op(vit *v, const simtx_msg *msg, uint64_t now)
 {
     if (msg_queue_full(&v->up)) return false;
     char error[320];
-    uint64_t aux = 0;
+    uint64_t aux = 0, boundary = 0;
     switch (msg->op) {
     case SIMTX_OP_VERSION_REGISTER:
         if (!vit_register(v, msg->address, msg->size, msg->aux, error, sizeof error)) {
@@ -305,6 +306,13 @@ static bool serve_version_op(vit *v, const simtx_msg *msg, uint64_t now)
         break;
     /* An address outside every region names them all (version.h). */
     case SIMTX_OP_VERSION_ACQUIRE:
+        if (msg->aux == VERSION_NEWEST) {
+            vit_table_boundary(&v->table, VERSION_NEWEST, &boundary);
+        } else if (!vit_table_boundary(&v->table, msg->aux, &boundary)) { /* older than the CLOSEs kept: acquire again */
+            v->table.stats.stale_acquires++;
+            aux = VERSION_TOO_OLD;
+            break;
+        }
         switch (vit_table_acquire(&v->table, vit_table_region_of(&v->table, msg->address), msg->aux, &aux, error, sizeof error)) {
         case VIT_PINNED: break;
         case VIT_TOO_OLD: /* the version ts read is recycled, or its epoch is over: acquire again (version.h) */
@@ -328,7 +336,8 @@ static bool serve_version_op(vit *v, const simtx_msg *msg, uint64_t now)
         return true;
     }
     }
-    answer(v, msg, SIMTX_STATUS_OK, aux, now);
+    simtx_msg *response = answer(v, msg, SIMTX_STATUS_OK, aux, now);
+    if (msg->op == SIMTX_OP_VERSION_ACQUIRE) response->transaction_id = (uint32_t)boundary; /* its snapshot boundary (version.h) */
     return true;
 }
 

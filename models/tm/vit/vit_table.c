@@ -319,8 +319,23 @@ bool vit_table_close(vit_table *t, int region, uint64_t point, bool *overflowed,
         recycle(t, r);
     }
     t->clock = t->floor = ts;
+    t->closes[t->close_count++ % VIT_CLOSE_HISTORY] = point;
     *handle = version_handle(t->epoch, ts);
     return true;
+}
+
+bool vit_table_boundary(const vit_table *t, uint64_t point, uint64_t *boundary)
+{
+    uint64_t kept = t->close_count < VIT_CLOSE_HISTORY ? t->close_count : VIT_CLOSE_HISTORY;
+    for (uint64_t i = 1; i <= kept; i++) { /* newest first: CLOSE points rise */
+        uint64_t close = t->closes[(t->close_count - i) % VIT_CLOSE_HISTORY];
+        if (close <= point) {
+            *boundary = close;
+            return true;
+        }
+    }
+    *boundary = 0;
+    return kept == t->close_count; /* every CLOSE so far lies above it: nothing closed up to it */
 }
 
 unsigned vit_table_host_addresses(const vit_table *t, uint64_t address, bool write, uint64_t to[2])

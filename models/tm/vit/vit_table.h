@@ -11,6 +11,9 @@
 #include <stdint.h>
 
 #define VIT_MAX_VERSIONS 32
+/* CLOSE points kept for vit_table_boundary (a snapshot's point is the clock
+ * just read: far fewer CLOSEs than this pass before its ACQUIRE arrives). */
+#define VIT_CLOSE_HISTORY 1024
 
 /* Figure 4's states; VIT_NONE: a slot never used (free, as S4). The values
  * are the version_state probe's. */
@@ -48,6 +51,8 @@ typedef struct vit_table {
     uint64_t epoch; /* overflows so far: the epoch of the timestamps below */
     uint64_t clock; /* the latest creation time given (in the epoch) */
     uint64_t floor; /* a CLOSE must exceed it: the latest CLOSE or ACQUIRE timestamp (in the epoch) */
+    uint64_t closes[VIT_CLOSE_HISTORY]; /* the latest CLOSE points (commit points), a ring */
+    uint64_t close_count;               /* CLOSEs so far (the ring holds the last VIT_CLOSE_HISTORY) */
     vit_table_stats stats;
 } vit_table;
 
@@ -103,6 +108,14 @@ typedef enum vit_acquired {
  * message in error when not pinned. */
 vit_acquired vit_table_acquire(vit_table *t, int region, uint64_t ts, uint64_t *handle, char *error, size_t error_size);
 void vit_table_release_snapshot(vit_table *t, int region, uint64_t handle);
+
+/* The snapshot boundary at commit point `point` (version.h, ACQUIRE): the
+ * latest CLOSE point at or below it, 0 when no CLOSE reached it. The version
+ * a snapshot at `point` reads holds exactly the IDs up to that boundary
+ * here (an ID between them retired in the same CLOSE as a later one), so a
+ * snapshot is the same prefix at every slice only at a point that is a
+ * boundary at each. False when the ring no longer reaches back to `point`. */
+bool vit_table_boundary(const vit_table *t, uint64_t point, uint64_t *boundary);
 
 /* Closes the written S2 of `region` (-1: every region) at commit point ts
  * (its creation time: ts mod 2^timestamp_bits). Returns false with a

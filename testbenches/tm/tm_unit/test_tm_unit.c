@@ -50,6 +50,9 @@ typedef struct fake_memory {
     unsigned acquires, releases;
     uint64_t acquire_address[8], acquire_aux, release_aux;
     unsigned releases_at_cid_request; /* RELEASEs sent before the last commit-ID request */
+    bool lower_boundary; /* the slice of boundary_partition closed the IDs above `boundary` together with later ones */
+    unsigned boundary_partition;
+    uint32_t boundary;
 } fake_memory;
 
 static uint32_t *word_at(fake_memory *m, uint32_t address)
@@ -99,6 +102,9 @@ static void fake_answer(fake_memory *m, const simtx_msg *request, simtx_msg *res
         m->acquires++;
         m->acquire_aux = request->aux;
         response->aux = version_handle(m->epoch, request->aux);
+        response->transaction_id = (uint32_t)request->aux; /* its boundary: the slice closed at the point */
+        if (m->lower_boundary && request->aux > m->boundary && tm_partition_of(request->address, 256, 2) == m->boundary_partition)
+            response->transaction_id = m->boundary; /* it closed the IDs up to the point together with later ones */
         response->size = 0;
         break;
     case SIMTX_OP_VERSION_RELEASE:
@@ -1291,6 +1297,39 @@ static void test_snapshot_read_only(void)
     bench_close(b);
 }
 
+/* A snapshot is one prefix at every slice only at a point each closed at
+ * (version.h, ACQUIRE): slice 1 closed IDs 7-9 together, so its snapshot at
+ * 8 holds IDs up to 6 only. The filter acquires again at 6 everywhere,
+ * then releases the first pins; loads read 6 and the record says 6. */
+static void test_snapshot_boundary(void)
+{
+    const char *settings[] = {"filters=snapshot", "precommit=snapshot_ro", "partitions=2", "interleave=256", "record=true", NULL};
+    bench *b = bench_open(settings);
+    b->memory.next_cid = 9;
+    b->memory.lower_boundary = true;
+    b->memory.boundary_partition = 1;
+    b->memory.boundary = 6;
+    b->memory.words[1] = 41;
+    CHECK(event(b, SIMTX_OP_TX_BEGIN, 0x1, 0, 20) >= 0);
+    CHECK_EQUAL(b->memory.clock_reads, 1);
+    CHECK_EQUAL(b->memory.acquires, 4); /* at 8, then at 6, at both slices */
+    CHECK_EQUAL(b->memory.acquire_aux, 6);
+    CHECK_EQUAL(b->memory.releases, 2); /* the pins at 8 */
+    CHECK_EQUAL(b->memory.release_aux, version_handle(0, 8));
+    CHECK_EQUAL(load1(b, BASE + 4, 1000), 41);
+    CHECK_EQUAL(b->memory.load_transaction_id, 6);
+    tx_outcome outcome = commit(b, 0x1);
+    CHECK_EQUAL(outcome.committed, 0x1);
+    const tm_unit_record *records;
+    const uint32_t *words;
+    CHECK_EQUAL(tm_unit_history(b->unit, &records, &words), 1);
+    CHECK_EQUAL(records[0].cid, 6); /* read-only: right after the common boundary */
+    CHECK_EQUAL(records[0].after, 1);
+    CHECK_EQUAL(b->memory.releases, 4);
+    CHECK_EQUAL(b->memory.release_aux, version_handle(0, 6));
+    bench_close(b);
+}
+
 /* Begins an attempt of `warp` (not the bench's WARP) and runs until its answer. */
 static void begin_warp(bench *b, int32_t warp, uint64_t lanes)
 {
@@ -1369,6 +1408,7 @@ int main(void)
     test_bad_parameters();
     test_snapshot();
     test_snapshot_read_only();
+    test_snapshot_boundary();
     test_snapshot_overflow();
     test_filter_hooks(); /* last: it registers a filter, which adds its abort cause to every unit after */
     test_filter_aborts_all();
