@@ -222,8 +222,8 @@ void run_summary::add_load_to_use(const interval &span, std::vector<summary_metr
         std::string reason = !l.absent.empty()              ? l.absent
                              : !std::strcmp(l.type, "lds") ? "no shared-memory loads"
                              : global_loads == 0           ? "no global loads"
-                             : l.key[0] == 'l' ? "none of the " + std::to_string(static_cast<long long>(global_loads)) + " global loads had " +
-                                                     l.name + " hits as its farthest level" + hit_rate_note(l.key, l.name)
+                             : l.key[0] == 'l' ? "none of the " + std::to_string(static_cast<long long>(global_loads)) + " global loads was served by the " +
+                                                     l.name + " alone" + hit_rate_note(l.key, l.name)
                                                : "none of the " + std::to_string(static_cast<long long>(global_loads)) + " global loads reached the " + l.name;
         m.push_back({"load_to_use_" + std::string(l.key), std::string("load-to-use latency, ") + l.name + " (mean)", "ns", mean, false,
                      std::isnan(mean) ? reason : "", summary_metric::shown::json, ""});
