@@ -33,6 +33,7 @@ typedef struct agpm_selector_params {
     int64_t bucl_degree;      /* bucl: non-temporal above this many requests per access */
     int64_t persistent_base;  /* the persistent window (pmem_spec's data writes) */
     int64_t persistent_size;
+    int64_t entry_window;     /* cycles an entry's first word waits for more of its line */
     int64_t line_size;        /* the L1 line a CLEAN_LINE names */
 } agpm_selector_params;
 
