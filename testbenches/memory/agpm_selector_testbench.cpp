@@ -3,7 +3,8 @@
 // sequences (a log update sent non-temporal: one write flagged
 // NON_TEMPORAL, answered when acknowledged; sent temporal: the write without
 // the flag, then a CLEAN_LINE of its line, answered once the clean is),
-// two temporal stores of a warp to one line sharing one clean, pmem_spec's
+// two temporal stores of a warp to one line sharing one clean (also an
+// entry's first word waiting for its value word), pmem_spec's
 // dropped clwb, the tracker's decision switching agpm's path,
 // BUCL's coalescing-degree test, and the reports (AGPM_LOG naming the logged
 // data's block, AGPM_DONE with the cycles waited).
@@ -225,6 +226,39 @@ void temporal_one_clean_per_line()
     CHECK_EQUAL(done, 3);
 }
 
+// An entry's first word (PM_LOG_NAMES) acknowledged before its value word
+// arrives waits for it (entry_window 200 cycles): the value word's
+// acknowledgement makes the line's one clean, answering both. A first
+// word whose value word never comes (warp 3) is cleaned alone once the
+// window has passed.
+void temporal_entry_first_word()
+{
+    block_testbench bench(&agpm_selector_block_info, {{"policy", "clwb"}, {"entry_window", "200"}});
+    bench.target(downstream).latency = bench.cycles(40);
+    simtx_msg name = log_update(31, SIMTX_FLAG_PM_LOG_NAMES), value = log_update(32), lone = log_update(33, SIMTX_FLAG_PM_LOG_NAMES);
+    value.address += 4;
+    lone.warp = 3;
+    bench.initiator(upstream).send(name, bench.cycles(1));
+    bench.initiator(upstream).send(value, bench.cycles(100)); // after the name's acknowledgement
+    bench.initiator(upstream).send(lone, bench.cycles(1000));
+    bench.run();
+    check_clean(bench);
+    const auto &down = bench.target(downstream).requests();
+    const auto &up = bench.initiator(upstream).responses();
+    if (CHECK_EQUAL(down.size(), 5) && CHECK_EQUAL(up.size(), 3)) {
+        CHECK_EQUAL(down[2].msg.op, SIMTX_OP_CLEAN_LINE);
+        CHECK(down[2].time >= down[1].time + bench.cycles(40));
+        CHECK(down[2].time < down[0].time + bench.cycles(200)); // the value word's, not the window's
+        CHECK(up[0].time >= down[2].time + bench.cycles(40));
+        CHECK(up[1].time >= down[2].time + bench.cycles(40));
+        CHECK_EQUAL(down[4].msg.op, SIMTX_OP_CLEAN_LINE);
+        CHECK(down[4].time >= down[3].time + bench.cycles(240)); // acknowledged, then the window
+        CHECK_EQUAL(up[2].msg.id, 33);
+    }
+    CHECK_EQUAL(bench.counter("cleans_added"), 2);
+    CHECK_EQUAL(bench.counter("cleans_merged"), 1);
+}
+
 // The temporal path under backpressure: an L1 stand-in holding four
 // requests refuses more until it has answered all four and the answers
 // were taken. The write acknowledgements arrive while the selector's
@@ -264,6 +298,7 @@ int sc_main(int argc, char **argv)
     else if (which == "bucl") bucl();
     else if (which == "temporal_under_backpressure") temporal_under_backpressure();
     else if (which == "temporal_one_clean_per_line") temporal_one_clean_per_line();
+    else if (which == "temporal_entry_first_word") temporal_entry_first_word();
     else return 2;
     return simtx_test_summary();
 }

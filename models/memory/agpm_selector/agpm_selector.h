@@ -10,7 +10,8 @@
  *     write-back), then, once acknowledged, a CLEAN_LINE of its line (the
  *     "clwb-like operation" NT->T adds); answered when the clean is; one
  *     clean per line: a write acknowledged while a later write of its warp
- *     to the line is not yet acknowledged waits for that one's clean;
+ *     to the line is not yet acknowledged, or an entry's first word
+ *     (PM_LOG_NAMES, entry_window cycles), waits for that line's next clean;
  * and a write the policy sends non-temporal although the kernel follows it
  * with a clwb (pmem_spec's data) has that clwb dropped: answered at once
  * (T->NT drops the clwb). Each log update's wait (arrival to durable
