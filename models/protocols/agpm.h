@@ -17,7 +17,9 @@
  *                  caches;
  *     AGPM_DONE    that log update is durable: aux = cycles from its
  *                  arrival at the selector to its durable acknowledgement
- *                  (the write's, or the added clean's), for CWPPR;
+ *                  (the write's, or that of the clean covering its line:
+ *                  the selector makes one per line a warp writes), for
+ *                  CWPPR;
  *     AGPM_KERNEL  a launch boundary passed the selector (the ldst_unit's
  *                  invalidating FENCE, ldst.h LDST_LAUNCH_FENCE_ID): the
  *                  tracker ends the period and flushes its buffers.

@@ -3,7 +3,9 @@
 // sequences (a log update sent non-temporal: one write flagged
 // NON_TEMPORAL, answered when acknowledged; sent temporal: the write without
 // the flag, then a CLEAN_LINE of its line, answered once the clean is),
-// pmem_spec's dropped clwb, the tracker's decision switching agpm's path,
+// two temporal stores of a warp to one line sharing one clean (also an
+// entry's first word waiting for its value word), pmem_spec's
+// dropped clwb, the tracker's decision switching agpm's path,
 // BUCL's coalescing-degree test, and the reports (AGPM_LOG naming the logged
 // data's block, AGPM_DONE with the cycles waited).
 #include <cstring>
@@ -175,6 +177,88 @@ void bucl()
     CHECK_EQUAL(bench.counter("logs_non_temporal"), 1);
 }
 
+// The kernel's 8-byte log entry as two temporal log stores of one warp to
+// one line, then its sfence (which sends nothing: the warp waits for both
+// answers). The first write's acknowledgement arrives while the second is
+// unacknowledged: the selector holds it, and the second's acknowledgement
+// makes the line's one clean; both are answered only once that clean is
+// (so the sfence completes after it), each waiting from its own arrival.
+// A store of another warp to the line gets a clean of its own.
+void temporal_one_clean_per_line()
+{
+    block_testbench bench(&agpm_selector_block_info, {{"policy", "clwb"}});
+    bench.target(downstream).latency = bench.cycles(40);
+    simtx_msg first = log_update(21), second = log_update(22), other = log_update(23);
+    second.address += 4; // the entry's second word: the same line
+    other.warp = 3;
+    bench.initiator(upstream).send(first, bench.cycles(1));
+    bench.initiator(upstream).send(second, bench.cycles(3));
+    bench.initiator(upstream).send(other, bench.cycles(400));
+    bench.run();
+    check_clean(bench);
+    const auto &down = bench.target(downstream).requests();
+    const auto &up = bench.initiator(upstream).responses();
+    if (CHECK_EQUAL(down.size(), 5) && CHECK_EQUAL(up.size(), 3)) {
+        CHECK_EQUAL(down[0].msg.op, SIMTX_OP_WRITE);
+        CHECK_EQUAL(down[1].msg.op, SIMTX_OP_WRITE);
+        CHECK_EQUAL(down[2].msg.op, SIMTX_OP_CLEAN_LINE); // exactly one for warp 2's two stores
+        CHECK_EQUAL(down[2].msg.address, 0xa0100000);
+        CHECK(down[2].time >= down[1].time + bench.cycles(40)); // after the second acknowledgement
+        CHECK_EQUAL(down[3].msg.op, SIMTX_OP_WRITE);
+        CHECK_EQUAL(down[4].msg.op, SIMTX_OP_CLEAN_LINE);
+        CHECK(down[4].time >= down[3].time + bench.cycles(40));
+        // Both of warp 2's answers (its sfence's condition) once the clean is.
+        CHECK(up[0].time >= down[2].time + bench.cycles(40));
+        CHECK(up[1].time >= down[2].time + bench.cycles(40));
+        CHECK((up[0].msg.id == 21 && up[1].msg.id == 22) || (up[0].msg.id == 22 && up[1].msg.id == 21));
+        CHECK_EQUAL(up[2].msg.id, 23);
+    }
+    CHECK_EQUAL(bench.counter("logs_temporal"), 3);
+    CHECK_EQUAL(bench.counter("cleans_added"), 2);
+    CHECK_EQUAL(bench.counter("cleans_merged"), 1);
+    const auto &r = bench.target(reports).requests();
+    unsigned done = 0;
+    for (const auto &m : r)
+        if (m.msg.op == SIMTX_OP_AGPM_DONE) {
+            done++;
+            CHECK(m.msg.aux >= 80); // each from its own arrival to the clean's acknowledgement
+        }
+    CHECK_EQUAL(done, 3);
+}
+
+// An entry's first word (PM_LOG_NAMES) acknowledged before its value word
+// arrives waits for it (entry_window 200 cycles): the value word's
+// acknowledgement makes the line's one clean, answering both. A first
+// word whose value word never comes (warp 3) is cleaned alone once the
+// window has passed.
+void temporal_entry_first_word()
+{
+    block_testbench bench(&agpm_selector_block_info, {{"policy", "clwb"}, {"entry_window", "200"}});
+    bench.target(downstream).latency = bench.cycles(40);
+    simtx_msg name = log_update(31, SIMTX_FLAG_PM_LOG_NAMES), value = log_update(32), lone = log_update(33, SIMTX_FLAG_PM_LOG_NAMES);
+    value.address += 4;
+    lone.warp = 3;
+    bench.initiator(upstream).send(name, bench.cycles(1));
+    bench.initiator(upstream).send(value, bench.cycles(100)); // after the name's acknowledgement
+    bench.initiator(upstream).send(lone, bench.cycles(1000));
+    bench.run();
+    check_clean(bench);
+    const auto &down = bench.target(downstream).requests();
+    const auto &up = bench.initiator(upstream).responses();
+    if (CHECK_EQUAL(down.size(), 5) && CHECK_EQUAL(up.size(), 3)) {
+        CHECK_EQUAL(down[2].msg.op, SIMTX_OP_CLEAN_LINE);
+        CHECK(down[2].time >= down[1].time + bench.cycles(40));
+        CHECK(down[2].time < down[0].time + bench.cycles(200)); // the value word's, not the window's
+        CHECK(up[0].time >= down[2].time + bench.cycles(40));
+        CHECK(up[1].time >= down[2].time + bench.cycles(40));
+        CHECK_EQUAL(down[4].msg.op, SIMTX_OP_CLEAN_LINE);
+        CHECK(down[4].time >= down[3].time + bench.cycles(240)); // acknowledged, then the window
+        CHECK_EQUAL(up[2].msg.id, 33);
+    }
+    CHECK_EQUAL(bench.counter("cleans_added"), 2);
+    CHECK_EQUAL(bench.counter("cleans_merged"), 1);
+}
+
 // The temporal path under backpressure: an L1 stand-in holding four
 // requests refuses more until it has answered all four and the answers
 // were taken. The write acknowledgements arrive while the selector's
@@ -213,6 +297,8 @@ int sc_main(int argc, char **argv)
     else if (which == "decisions") decisions();
     else if (which == "bucl") bucl();
     else if (which == "temporal_under_backpressure") temporal_under_backpressure();
+    else if (which == "temporal_one_clean_per_line") temporal_one_clean_per_line();
+    else if (which == "temporal_entry_first_word") temporal_entry_first_word();
     else return 2;
     return simtx_test_summary();
 }

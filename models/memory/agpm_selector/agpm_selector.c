@@ -36,6 +36,9 @@ static const simtx_param_spec selector_param_specs[] = {
      PARAM(bucl_degree)},
     {"persistent_base", SIMTX_PARAM_INT, "0xa0000000", "", 0, 1e18, NULL, "the persistent window (pmem_spec's data writes)", PARAM(persistent_base)},
     {"persistent_size", SIMTX_PARAM_INT, "0x20000000", "bytes", 0, 1e18, NULL, "the persistent window's size", PARAM(persistent_size)},
+    {"entry_window", SIMTX_PARAM_INT, "1000", "cycles", 0, 1e9, NULL,
+     "how long an acknowledged entry's first word (PM_LOG_NAMES) waits for a further write of its warp to its line to share its clean (not in the paper)",
+     PARAM(entry_window)},
     {"line_size", SIMTX_PARAM_INT, "128", "bytes", 16, 4096, NULL, "the line an added CLEAN_LINE names (the L1's, a power of two)", PARAM(line_size)},
 };
 
@@ -49,7 +52,17 @@ static const simtx_socket_spec selector_sockets[] = {
     {"report", SIMTX_SOCKET_MONITOR, NULL, "AGPM_LOG, AGPM_DONE and AGPM_KERNEL to the tracker (agpm.h); may stay unbound", false},
 };
 
-typedef enum { HELD_FREE, HELD_NON_TEMPORAL, HELD_WRITE, HELD_CLEAN } held_stage;
+/* A temporal log update's write is acknowledged (HELD_WRITE ends) while
+ * another write of its warp to its line is still unacknowledged, or it is
+ * an entry's first word (PM_LOG_NAMES: the entry's value word follows):
+ * it waits (HELD_MERGED) for the line's next clean, which will cover its
+ * bytes too; the write acknowledged last makes the line's one clean
+ * (HELD_CLEAN), and every update merged into it then waits for that clean
+ * (HELD_JOINED). So a warp's log stores to one line before its sfence cost
+ * one clean, as the kernel's own store, store, clwb does. A first word
+ * whose line sees no further write within entry_window cycles, or while
+ * the table is full, is cleaned on its own. */
+typedef enum { HELD_FREE, HELD_NON_TEMPORAL, HELD_WRITE, HELD_CLEAN, HELD_MERGED, HELD_JOINED } held_stage;
 static const char *const path_names[] = {"nt", "temporal"};
 
 typedef struct held_log {
@@ -57,6 +70,10 @@ typedef struct held_log {
     uint64_t arrival;
     held_stage stage;
     uint8_t flags; /* as the ldst_unit sent it: restored in the answer */
+    unsigned clean_slot; /* HELD_JOINED: the entry whose clean covers it */
+    int32_t warp;        /* the write's warp and line, kept past its answer */
+    uint64_t line;
+    uint64_t deadline;   /* HELD_MERGED as an entry's first word: cleaned alone from then */
 } held_log;
 
 typedef struct agpm_selector {
@@ -69,6 +86,7 @@ typedef struct agpm_selector {
     bool down_blocked, up_blocked, report_bound;
     held_log *held;
     unsigned *free_slots, free_count;
+    unsigned open_count; /* HELD_MERGED first words with a deadline */
     uint64_t drop_lines[DROP_WARPS][DROP_LINES];
     uint8_t drop_count[DROP_WARPS];
     int last_path; /* of the previous log update, -1 before the first */
@@ -77,7 +95,7 @@ typedef struct agpm_selector {
         bool valid;
     } last_named; /* the previous tracked report's access and block */
     struct {
-        uint64_t logs_non_temporal, logs_temporal, path_changes, cleans_added, cleans_dropped, data_non_temporal;
+        uint64_t logs_non_temporal, logs_temporal, path_changes, cleans_added, cleans_merged, cleans_dropped, data_non_temporal;
         uint64_t log_bytes_non_temporal, log_bytes_temporal, decisions, in_flight_stalls, kernels;
         simtx_histogram log_wait_non_temporal, log_wait_temporal;
     } stats;
@@ -110,6 +128,8 @@ static void observe(agpm_selector *s, simtx_observer *o)
     simtx_observe_counter(o, "log_bytes_temporal", &s->stats.log_bytes_temporal, "bytes", "bytes of log updates sent temporal");
     simtx_observe_counter(o, "path_changes", &s->stats.path_changes, "changes", "log updates taking another path than the previous one");
     simtx_observe_counter(o, "cleans_added", &s->stats.cleans_added, "requests", "CLEAN_LINEs added after a temporal log update (NT -> T)");
+    simtx_observe_counter(o, "cleans_merged", &s->stats.cleans_merged, "requests",
+                          "temporal log updates made durable by a later one's clean of the same line (same warp): no clean of their own");
     simtx_observe_counter(o, "cleans_dropped", &s->stats.cleans_dropped, "requests", "clwbs answered at once after a write sent non-temporal (T -> NT)");
     simtx_observe_counter(o, "data_non_temporal", &s->stats.data_non_temporal, "requests", "persistent writes other than log updates sent non-temporal (pmem_spec)");
     simtx_observe_counter(o, "decisions", &s->stats.decisions, "messages", "AGPM_DECISIONs received");
@@ -141,8 +161,12 @@ static void *selector_create(const void *params, const simtx_env *env, char *err
      * in_flight entry is kept for the clean its temporal write may add, so
      * taking the write's answer never waits for request room (mem.h,
      * BACKPRESSURE: a response never waits for a request resource). */
-    bool queues = msg_queue_init(&s->down, (size_t)(p->queue_depth + p->in_flight)) && msg_queue_init(&s->up, (size_t)p->queue_depth) &&
-                  msg_queue_init(&s->reports, REPORTS);
+    /* `up` and `reports` also keep one place per in_flight entry past
+     * their usual room: a clean's answer finishes every update merged into
+     * it at once. */
+    bool queues = msg_queue_init(&s->down, (size_t)(p->queue_depth + p->in_flight)) &&
+                  msg_queue_init(&s->up, (size_t)(p->queue_depth + p->in_flight)) &&
+                  msg_queue_init(&s->reports, REPORTS + (size_t)p->in_flight);
     if (!s->policy_state || !s->held || !s->free_slots || !queues) {
         snprintf(error, error_size, "out of memory for in_flight %lld", (long long)p->in_flight);
         selector_destroy(s);
@@ -221,6 +245,11 @@ static void report(agpm_selector *s, simtx_op op, const simtx_msg *cause, uint64
     msg_queue_push(&s->reports, &m, 0); /* room checked on arrival */
 }
 
+/* Room before the usual limits (the places past them are kept for merged
+ * updates' answers and reports, create). */
+static bool up_room(const agpm_selector *s) { return s->up.length < (size_t)s->params.queue_depth; }
+static bool report_room(const agpm_selector *s) { return s->reports.length + REPORTS_PER_ARRIVAL <= REPORTS; }
+
 static unsigned warp_slot(const simtx_msg *msg) { return (unsigned)msg->warp % DROP_WARPS; }
 static uint64_t line_of(const agpm_selector *s, uint64_t address) { return address & ~((uint64_t)s->params.line_size - 1); }
 
@@ -249,10 +278,82 @@ static bool take_drop(agpm_selector *s, const simtx_msg *clean)
     return false;
 }
 
+/* Whether another entry in stage holds a log update of h's warp and line. */
+static bool line_pending(const agpm_selector *s, const held_log *h, held_stage stage)
+{
+    for (unsigned i = 0; i < (unsigned)s->params.in_flight; i++) {
+        const held_log *o = &s->held[i];
+        if (o != h && o->stage == stage && o->warp == h->warp && o->line == h->line) return true;
+    }
+    return false;
+}
+
+/* The line's one clean, for the entry at slot (its answer kept in msg) and
+ * every update of its warp and line merged before; its place past
+ * queue_depth was kept when its write was taken (create). */
+static void issue_clean(agpm_selector *s, unsigned slot, uint64_t now)
+{
+    held_log *h = &s->held[slot];
+    for (unsigned i = 0; i < (unsigned)s->params.in_flight; i++) {
+        held_log *o = &s->held[i];
+        if (o->stage != HELD_MERGED || o->warp != h->warp || o->line != h->line || i == slot) continue;
+        if (o->deadline != SIMTX_NEVER) s->open_count--;
+        o->deadline = SIMTX_NEVER;
+        o->stage = HELD_JOINED;
+        o->clean_slot = slot;
+        s->stats.cleans_merged++;
+    }
+    if (h->deadline != SIMTX_NEVER) s->open_count--;
+    h->deadline = SIMTX_NEVER;
+    simtx_msg *clean = msg_queue_push_slot(&s->down, now);
+    if (!clean) {
+        s->env.fail(s->env.context, "internal error: no place kept for a temporal log update's clean");
+        return;
+    }
+    simtx_msg_init(clean, SIMTX_OP_CLEAN_LINE, h->line, 0);
+    clean->core = h->msg.core;
+    clean->warp = h->msg.warp;
+    clean->cta = h->msg.cta;
+    clean->lane_mask = h->msg.lane_mask;
+    clean->flags = SIMTX_FLAG_PM_LOG;
+    clean->id = (uint64_t)slot;
+    clean->route[0] = OWN_ROUTE;
+    clean->route_depth = 1;
+    h->stage = HELD_CLEAN;
+    s->stats.cleans_added++;
+}
+
+/* Cleans the entries' first words waiting for their value word whose
+ * window has passed (all of them when the table is full), unless a write
+ * of their line is on its way (its acknowledgement makes the clean).
+ * Returns the earliest deadline still waiting. */
+static uint64_t release_open(agpm_selector *s, uint64_t now, bool all)
+{
+    uint64_t next = SIMTX_NEVER;
+    for (unsigned i = 0; s->open_count && i < (unsigned)s->params.in_flight; i++) {
+        held_log *h = &s->held[i];
+        if (h->stage != HELD_MERGED || h->deadline == SIMTX_NEVER || line_pending(s, h, HELD_WRITE)) continue;
+        if (all || h->deadline <= now) issue_clean(s, i, now);
+        else if (h->deadline < next) next = h->deadline;
+    }
+    return next;
+}
+
+/* Whether an entry will free itself (an acknowledgement or a clean on its
+ * way); if not, a full table holds only updates waiting for more of their
+ * lines, which a refused write may be. */
+static bool table_moving(const agpm_selector *s)
+{
+    for (unsigned i = 0; i < (unsigned)s->params.in_flight; i++)
+        if (s->held[i].stage != HELD_MERGED) return true;
+    return false;
+}
+
 static simtx_accept_result log_update(agpm_selector *s, const simtx_msg *msg, uint64_t now)
 {
     if (!s->free_count) {
         s->stats.in_flight_stalls++;
+        if (!table_moving(s)) release_open(s, now, true); /* the next write of their lines may be this one */
         return SIMTX_BUSY;
     }
     agpm_path path = s->policy->log_path(s->policy_state, msg);
@@ -261,6 +362,9 @@ static simtx_accept_result log_update(agpm_selector *s, const simtx_msg *msg, ui
     h->msg = *msg;
     h->flags = msg->flags;
     h->arrival = now;
+    h->warp = msg->warp;
+    h->line = line_of(s, msg->address);
+    h->deadline = SIMTX_NEVER;
     h->stage = path == AGPM_PATH_TEMPORAL ? HELD_WRITE : HELD_NON_TEMPORAL;
     simtx_msg *out = msg_queue_push_slot(&s->down, now);
     *out = *msg;
@@ -285,10 +389,10 @@ static simtx_accept_result log_update(agpm_selector *s, const simtx_msg *msg, ui
 
 static simtx_accept_result request(agpm_selector *s, const simtx_msg *msg, uint64_t now)
 {
-    if (s->down.length >= (size_t)s->params.queue_depth || s->reports.capacity - s->reports.length < REPORTS_PER_ARRIVAL) return SIMTX_BUSY;
+    if (s->down.length >= (size_t)s->params.queue_depth || !report_room(s)) return SIMTX_BUSY;
     if (msg->op == SIMTX_OP_WRITE && (msg->flags & SIMTX_FLAG_PM_LOG)) return log_update(s, msg, now);
     if (msg->op == SIMTX_OP_CLEAN_LINE && s->drop_count[warp_slot(msg)] && take_drop(s, msg)) {
-        if (msg_queue_full(&s->up)) {
+        if (!up_room(s)) {
             remember_drop(s, msg);
             return SIMTX_BUSY;
         }
@@ -343,13 +447,18 @@ static int find_held(const agpm_selector *s, const simtx_msg *response)
 
 static simtx_accept_result response(agpm_selector *s, const simtx_msg *msg, uint64_t now)
 {
-    if (msg_queue_full(&s->up) || s->reports.capacity - s->reports.length < REPORTS_PER_ARRIVAL) return SIMTX_BUSY;
+    if (!up_room(s) || !report_room(s)) return SIMTX_BUSY;
     if (msg->route_depth && msg->route[msg->route_depth - 1] == OWN_ROUTE) { /* an added clean answered */
         unsigned slot = (unsigned)msg->id;
         if (slot >= (unsigned)s->params.in_flight || s->held[slot].stage != HELD_CLEAN) {
             s->env.fail(s->env.context, "a clean answer matches no log update waiting for it");
             return SIMTX_ACCEPTED;
         }
+        for (unsigned i = 0; i < (unsigned)s->params.in_flight; i++)
+            if (s->held[i].stage == HELD_JOINED && s->held[i].clean_slot == slot) {
+                simtx_msg joined = s->held[i].msg;
+                finish_log(s, i, &joined, now);
+            }
         simtx_msg answer = s->held[slot].msg; /* the write's own answer, kept */
         finish_log(s, slot, &answer, now);
         return SIMTX_ACCEPTED;
@@ -364,24 +473,18 @@ static simtx_accept_result response(agpm_selector *s, const simtx_msg *msg, uint
         finish_log(s, (unsigned)slot, msg, now);
         return SIMTX_ACCEPTED;
     }
-    /* Its place past queue_depth was kept when the write was taken (create). */
-    simtx_msg *clean = msg_queue_push_slot(&s->down, now);
-    if (!clean) {
-        s->env.fail(s->env.context, "internal error: no place kept for a temporal log update's clean");
+    h->msg = *msg; /* the write's answer, sent once the clean is answered */
+    if (line_pending(s, h, HELD_WRITE)) { /* a later write of the line makes its clean */
+        h->stage = HELD_MERGED;
         return SIMTX_ACCEPTED;
     }
-    simtx_msg_init(clean, SIMTX_OP_CLEAN_LINE, line_of(s, h->msg.address), 0);
-    clean->core = h->msg.core;
-    clean->warp = h->msg.warp;
-    clean->cta = h->msg.cta;
-    clean->lane_mask = h->msg.lane_mask;
-    clean->flags = SIMTX_FLAG_PM_LOG;
-    clean->id = (uint64_t)slot;
-    clean->route[0] = OWN_ROUTE;
-    clean->route_depth = 1;
-    h->msg = *msg; /* the write's answer, sent once the clean is answered */
-    h->stage = HELD_CLEAN;
-    s->stats.cleans_added++;
+    if ((h->flags & SIMTX_FLAG_PM_LOG_NAMES) && s->params.entry_window > 0) { /* the entry's value word follows */
+        h->stage = HELD_MERGED;
+        h->deadline = now + (uint64_t)s->params.entry_window;
+        s->open_count++;
+        return SIMTX_ACCEPTED;
+    }
+    issue_clean(s, (unsigned)slot, now);
     return SIMTX_ACCEPTED;
 }
 
@@ -432,9 +535,10 @@ static uint64_t selector_cycle(void *core, uint64_t now)
             s->env.fail(s->env.context, text);
         }
     }
+    uint64_t next = s->open_count ? release_open(s, now, false) : SIMTX_NEVER;
     bool more = drain(s, &s->down, PORT_DOWN, &s->down_blocked);
     more |= drain(s, &s->up, PORT_UP, &s->up_blocked);
-    return more ? now + 1 : SIMTX_NEVER;
+    return more ? now + 1 : next;
 }
 
 static void selector_port_free(void *core, unsigned port)

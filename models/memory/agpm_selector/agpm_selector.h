@@ -8,7 +8,10 @@
  *     acknowledged (durable);
  *   temporal: the write goes on without NON_TEMPORAL (L1 write-evict, L2
  *     write-back), then, once acknowledged, a CLEAN_LINE of its line (the
- *     "clwb-like operation" NT->T adds); answered when the clean is;
+ *     "clwb-like operation" NT->T adds); answered when the clean is; one
+ *     clean per line: a write acknowledged while a later write of its warp
+ *     to the line is not yet acknowledged, or an entry's first word
+ *     (PM_LOG_NAMES, entry_window cycles), waits for that line's next clean;
  * and a write the policy sends non-temporal although the kernel follows it
  * with a clwb (pmem_spec's data) has that clwb dropped: answered at once
  * (T->NT drops the clwb). Each log update's wait (arrival to durable
@@ -31,6 +34,7 @@ typedef struct agpm_selector_params {
     int64_t bucl_degree;      /* bucl: non-temporal above this many requests per access */
     int64_t persistent_base;  /* the persistent window (pmem_spec's data writes) */
     int64_t persistent_size;
+    int64_t entry_window;     /* cycles an entry's first word waits for more of its line */
     int64_t line_size;        /* the L1 line a CLEAN_LINE names */
 } agpm_selector_params;
 
