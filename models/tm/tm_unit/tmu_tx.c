@@ -217,6 +217,13 @@ static void rollback(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, u
 
 static void commit(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint64_t now)
 {
+    if (w->phase == TMU_IDLE && msg->lane_mask && !(msg->lane_mask & ~w->aborted)) {
+        /* tx.h 6: it crossed the TX_ABORT that took every lane (the attempt is over here):
+         * answered with them all in retry, counted at the TX_ABORT */
+        tx_outcome outcome = {0, msg->lane_mask, TX_SERIALIZE_NONE};
+        answer(u, msg, SIMTX_STATUS_OK, &outcome, sizeof outcome, now);
+        return;
+    }
     if (w->phase != TMU_RUNNING || w->in_flight || (msg->lane_mask & ~(w->lanes | w->aborted))) {
         tmu_fail(u, "TX_COMMIT of warp %u outside a running attempt of its lanes, or with accesses in flight (tx.h 3)", warp);
         return;
