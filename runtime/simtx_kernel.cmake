@@ -26,6 +26,7 @@ function(simtx_add_kernel)
     endif()
   endif()
   set(options "")
+  set(depfile_argument "")
   set(depends ${SIMTX_CC})
   if(SIMTX_CC_DEPENDS)
     set(depends ${SIMTX_CC_DEPENDS})
@@ -48,15 +49,37 @@ function(simtx_add_kernel)
     list(APPEND sources ${source})
     list(APPEND depends ${source})
   endforeach()
+  if(SIMTX_SHARED_KERNEL_DIR)
+    # Shared ELFs: make's depfile support stamps each tree at configure
+    # time, which would make another tree's ELFs look stale; depend instead
+    # on every header beside the sources and in the include folders.
+    set(header_globs "")
+    foreach(source ${sources})
+      get_filename_component(directory ${source} DIRECTORY)
+      list(APPEND header_globs ${directory}/*.h)
+    endforeach()
+    foreach(directory ${ARG_INCLUDE_DIRECTORIES})
+      get_filename_component(directory ${directory} ABSOLUTE)
+      list(APPEND header_globs ${directory}/*.h)
+    endforeach()
+    file(GLOB headers CONFIGURE_DEPENDS ${header_globs})
+    list(APPEND depends ${headers})
+  endif()
   set(outputs "")
   foreach(opt ${ARG_OPT_LEVELS})
     set(elf ${output_dir}/${ARG_NAME}_${opt}.elf)
     set(depfile ${CMAKE_CURRENT_BINARY_DIR}/kernel_${ARG_NAME}_${opt}.d)
+    if(SIMTX_SHARED_KERNEL_DIR)
+      set(depfile_options "")
+    else()
+      set(depfile_options --depfile ${depfile})
+      set(depfile_argument DEPFILE ${depfile})
+    endif()
     add_custom_command(OUTPUT ${elf}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${output_dir}
-      COMMAND ${SIMTX_CC} -${opt} ${options} --depfile ${depfile} ${sources} -o ${elf}
+      COMMAND ${SIMTX_CC} -${opt} ${options} ${depfile_options} ${sources} -o ${elf}
       DEPENDS ${depends}
-      DEPFILE ${depfile}
+      ${depfile_argument}
       COMMENT "kernel ${ARG_NAME}_${opt}.elf" VERBATIM)
     list(APPEND outputs ${elf})
   endforeach()
