@@ -36,7 +36,11 @@ static void open_bench(bench *b, const char *const *settings)
     b->seen = 0;
 }
 
-static void close_bench(bench *b) { sitm_cc_block_info.destroy(b->core); }
+static void close_bench(bench *b)
+{
+    sitm_cc_block_info.destroy(b->core);
+    simtx_params_release(sitm_cc_block_info.params, &b->params);
+}
 
 /* Runs until a response with this id leaves upstream (or 200 cycles pass). */
 static const simtx_msg *await(bench *b, uint64_t id)
