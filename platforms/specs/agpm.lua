@@ -111,7 +111,7 @@ return {
             entries = 1024, counter_bits = 5,          -- section IV-C
             initial_threshold = 10000, step_percent = 10, -- section IV-A
             ratio = 0.25, few_logs = 100,              -- Table III
-            first_period = 1000,                       -- not in the paper
+            first_period = 0,                          -- not in the paper (0: the threshold; a shorter launch is one period)
             reservation_entries = 4096,                -- not in the paper
         },
         selector = {

@@ -4,9 +4,10 @@
  * for its durable acknowledgement) exceeds the previous period's, down
  * otherwise (equal included: the paper's "otherwise"); the first period
  * has no previous one and keeps it. Integer arithmetic, rounding down;
- * clamped to [minimum, maximum]. A run's first period is `first` log
- * updates (the paper: "a smaller value" for kernels with fewer than 10000
- * log updates, unquantified), after which `initial` applies. */
+ * clamped to [minimum, maximum]. The threshold survives launch
+ * boundaries (the tracker's concern: a launch's end also ends a period, so
+ * a kernel with fewer log updates than the threshold is one period of its
+ * own length, the paper's "smaller value"). */
 #ifndef SIMTX_AGPM_PERIOD_H
 #define SIMTX_AGPM_PERIOD_H
 

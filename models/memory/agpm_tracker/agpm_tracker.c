@@ -26,8 +26,10 @@ static const simtx_param_spec tracker_param_specs[] = {
      "reservation buffer slots, direct mapped (not in the paper)", PARAM(reservation_entries)},
     {"initial_threshold", SIMTX_PARAM_INT, "10000", "log updates", 1, 1e12, NULL, "log updates per period to start with (section IV-A: 10000)",
      PARAM(initial_threshold)},
-    {"first_period", SIMTX_PARAM_INT, "1000", "log updates", 1, 1e12, NULL,
-     "log updates in each kernel's first period (the paper's unquantified 'smaller value' for short kernels)", PARAM(first_period)},
+    {"first_period", SIMTX_PARAM_INT, "0", "log updates", 0, 1e12, NULL,
+     "log updates in each launch's first period; 0: the current threshold, so a launch with fewer log updates is one period "
+     "ending with it (the paper's 'smaller value' for short kernels) and decides for the next launch",
+     PARAM(first_period)},
     {"step_percent", SIMTX_PARAM_INT, "10", "%", 0, 100, NULL, "threshold change per period, up when CWPPR rose (section IV-A: 10%)", PARAM(step_percent)},
     {"minimum_threshold", SIMTX_PARAM_INT, "500", "log updates", 1, 1e12, NULL, "the threshold never falls below (not in the paper)", PARAM(minimum_threshold)},
     {"maximum_threshold", SIMTX_PARAM_INT, "1000000", "log updates", 1, 1e12, NULL, "nor rises above (not in the paper)", PARAM(maximum_threshold)},
@@ -150,6 +152,15 @@ static void observe(agpm_tracker *t, simtx_observer *o)
     simtx_observe_probe(o, "l2_t_log", &t->probes.l2_t_log, 24, "the last period's l2_t_log");
 }
 
+/* Log updates that end a launch's first period. The threshold is not
+ * reset by a launch: it is "stored and used in the next sampling period"
+ * (section IV-A), and a short kernel's launch ending first ends the period
+ * (its length is the paper's "smaller value"). */
+static uint64_t launch_target(const agpm_tracker *t)
+{
+    return t->params.first_period ? (uint64_t)t->params.first_period : t->period.threshold;
+}
+
 static void *tracker_create(const void *params, const simtx_env *env, char *error, size_t error_size)
 {
     const agpm_tracker_params *p = params;
@@ -176,7 +187,7 @@ static void *tracker_create(const void *params, const simtx_env *env, char *erro
     agpm_period_init(&t->period, (uint64_t)p->initial_threshold, (unsigned)p->step_percent, (uint64_t)p->minimum_threshold,
                      (uint64_t)p->maximum_threshold);
     t->rules = (agpm_rules){p->ratio, (uint64_t)p->few_logs};
-    t->target = (uint64_t)p->first_period;
+    t->target = launch_target(t);
     t->first_report_port = 1u + (unsigned)p->partitions;
     t->first_decision_port = t->first_report_port + (unsigned)p->cores;
     t->probes.threshold = t->target;
@@ -219,7 +230,7 @@ static void end_period(agpm_tracker *t, bool at_kernel_end)
     agpm_path path = agpm_reason_path(reason);
     double cwppr = t->wait_count ? t->wait_sum / (double)t->wait_count : 0.0;
     uint64_t threshold = agpm_period_end(&t->period, cwppr);
-    t->target = at_kernel_end ? (uint64_t)t->params.first_period : threshold;
+    t->target = at_kernel_end ? launch_target(t) : threshold;
     add_vars(&t->run, &v);
     t->run_shared |= uses_shared(t);
     t->stats.l1d_t_all += v.l1d_t_all, t->stats.l1d_s_all += v.l1d_s_all, t->stats.l1d_t_log += v.l1d_t_log, t->stats.l1d_s_log += v.l1d_s_log;
@@ -326,7 +337,7 @@ static void report(agpm_tracker *t, unsigned core, const simtx_msg *msg)
         if (core != (unsigned)t->params.sampled_core) break;
         if (t->period_logs) end_period(t, true);
         else flush(t);
-        t->target = (uint64_t)t->params.first_period;
+        t->target = launch_target(t);
         t->kernel_shared = msg->aux != 0;
         t->stats.launches++;
         t->stats.launches_shared += t->kernel_shared;

@@ -23,7 +23,7 @@ typedef struct agpm_tracker_params {
     int64_t counter_bits;
     int64_t reservation_entries;
     int64_t initial_threshold;   /* log updates per period */
-    int64_t first_period;        /* log updates in a kernel's first period */
+    int64_t first_period;        /* log updates in a launch's first period (0: the threshold) */
     int64_t step_percent;
     int64_t minimum_threshold, maximum_threshold;
     double ratio;                /* Table III b/d */
