@@ -2,7 +2,8 @@
 // sockets and protocol checkers: tx.h events and transactional requests
 // with their VERDICT beats on the core socket, a TX_ABORT on tx_events.
 // Two lanes of warp 0 keep losing word 2 to warp 1 (TX, then wavefront,
-// then work-group serialisation); the work-group-serial TX_BEGIN aborts
+// then work-group serialisation, with conflict_resolution = requester_loses:
+// under serial_wins the serial lane would win); the work-group-serial TX_BEGIN aborts
 // warp 1 (TX_ABORT) and warp 1's next TX_BEGIN is held, answered only
 // at warp 0's commit (after a later request: out of request order, tx.h 1).
 #include <cstring>
@@ -80,7 +81,8 @@ tx_outcome outcome_at(const std::vector<simtx::testing::timed_msg> &responses, u
 
 int sc_main(int, char **)
 {
-    block_testbench bench(&lds_block_info, {{"policy", "localtm"}, {"latency", "2"}, {"size", "4096"}, {"max_wavefronts", "4"}});
+    block_testbench bench(&lds_block_info, {{"policy", "localtm"}, {"latency", "2"}, {"size", "4096"}, {"max_wavefronts", "4"},
+                                                   {"conflict_resolution", "requester_loses"}}); // the serial lane loses to WI4
     simtx_msg clear;
     simtx_msg_init(&clear, SIMTX_OP_WRITE, 0, 0);
     clear.aux = ldst_aux(0, 0, LDST_BEAT_ADDRESSES, 0, true, LDST_KIND_CLEAR, window);

@@ -5,8 +5,10 @@
  * hash example of section 3.3, the shadow-memory layout with its restore on
  * a conflict and its release at commit, the timing example of section 4.2,
  * the capacity of section 4.3, a forced work-group serialisation that
- * completes with the other wavefront held, and the deliberately broken
- * filters. */
+ * completes with the other wavefront held (conflict_resolution =
+ * requester_loses), a wavefront-serial work-item that wins against a
+ * TX-mode holder of another wavefront (serial_wins), and the deliberately
+ * broken filters. */
 #include <stdio.h>
 #include <string.h>
 
@@ -92,16 +94,21 @@ static void check_wave(bench *b, unsigned warp, uint64_t mode, uint64_t tcm, uin
 static uint64_t run_until(bench *b, size_t count)
 {
     uint64_t last = 0;
-    for (unsigned i = 0; i < 200 && b->fake.sent_count - b->seen < count; i++, b->now++) {
+    size_t answers = 0;
+    for (size_t k = b->seen; k < b->fake.sent_count; k++) answers += b->fake.sent_port[k] == 0;
+    for (unsigned i = 0; i < 200 && answers < count; i++, b->now++) {
         size_t before = b->fake.sent_count;
         lds_block_info.cycle(b->lds, b->now);
+        for (size_t k = before; k < b->fake.sent_count; k++) answers += b->fake.sent_port[k] == 0;
         if (b->fake.sent_count > before) last = b->now;
     }
     return last;
 }
 
+/* The next answer on the core's socket (TX_ABORTs on tx_events, port 1, are skipped). */
 static const simtx_msg *take(bench *b)
 {
+    while (b->seen < b->fake.sent_count && b->fake.sent_port[b->seen] != 0) b->seen++;
     CHECK(b->seen < b->fake.sent_count);
     return &b->fake.sent[b->seen++];
 }
@@ -465,11 +472,13 @@ static void test_capacity(void)
  * wavefront serialisation, then work-group serialisation, which aborts
  * warp 1's attempt (TX_ABORT on tx_events), holds its next TX_BEGIN until
  * warp 0's serialised attempt commits (warp 1 re-runs the cancelled
- * attempt in its mode), and lets every lane finish. */
+ * attempt in its mode), and lets every lane finish. The wavefront-serial
+ * lane loses to WI4 only under conflict_resolution = requester_loses. */
 static void test_work_group_serialization(void)
 {
     bench b;
-    bench_open(&b, NULL);
+    const char *extra[] = {"conflict_resolution=requester_loses", NULL};
+    bench_open(&b, extra);
     clear(&b, 0, 0, W64);
     uint32_t w2[2] = {2, 2}, data[2] = {100, 101};
     tx(&b, SIMTX_OP_TX_BEGIN, 1, 0x1, 0, 4);
@@ -538,6 +547,69 @@ static void test_work_group_serialization(void)
     bench_close(&b);
 }
 
+/* conflict_resolution = serial_wins (the default): two wavefronts contend
+ * for word 2 and the serialised one must win. Warp 0's two lanes lose to
+ * WI4 (warp 1, TX) twice, so warp 0 runs WI0 alone (wavefront-serial);
+ * WI0's access finds WI4's filter bit and WI4 loses instead: its store is
+ * undone, warp 1 is told (TX_ABORT), and WI0 commits without a work-group
+ * serialisation. Under requester_loses WI0 lost (aborted 0x1) and warp 0
+ * escalated (test_work_group_serialization). */
+static void test_serial_wins(void)
+{
+    bench b;
+    bench_open(&b, NULL);
+    clear(&b, 0, 0, W64);
+    uint32_t w2[2] = {2, 2}, data[2] = {100, 101}, wi4[1] = {44};
+    tx(&b, SIMTX_OP_TX_BEGIN, 1, 0x1, 0, 4);
+    CHECK_EQUAL(access_words(&b, SIMTX_OP_WRITE, 1, 0, W64, 0x1, w2, wi4, true).aborted, 0); /* WI4 holds word 2 */
+    CHECK_EQUAL(word_at(&b, 8), 44);
+    tx_outcome o;
+    for (unsigned attempt = 0; attempt < 2; attempt++) {
+        tx(&b, SIMTX_OP_TX_BEGIN, 0, 0x3, attempt, 0);
+        CHECK_EQUAL(access_words(&b, SIMTX_OP_WRITE, 0, 0, W64, 0x3, w2, data, true).aborted, 0x3); /* TX: the requester loses */
+        answer a = tx(&b, SIMTX_OP_TX_COMMIT, 0, 0x3, 0, 0);
+        o = outcome_of(&a);
+        CHECK_EQUAL(o.retry, 0x3);
+    }
+    CHECK_EQUAL(o.serialize, TX_SERIALIZE_WAVEFRONT);
+    tx(&b, SIMTX_OP_TX_BEGIN, 0, 0x1, 2, 0);
+    CHECK_WAVE(&b, 0, WF_SERIAL, 0x2, 0x3);
+    size_t before = b.fake.sent_count;
+    access_result r = access_words(&b, SIMTX_OP_WRITE, 0, 0, W64, 0x1, w2, data, true);
+    CHECK_EQUAL(r.aborted, 0); /* the serialised work-item wins */
+    bool told = false;
+    for (size_t k = before; k < b.fake.sent_count; k++)
+        if (b.fake.sent_port[k] == 1) {
+            const simtx_msg *m = &b.fake.sent[k];
+            told = m->op == SIMTX_OP_TX_ABORT && m->warp == 1 && m->lane_mask == 0x1 && m->transaction_id == 0 &&
+                   m->aux == TX_ABORT_LOCAL_CONFLICT;
+        }
+    CHECK(told);
+    CHECK_WAVE(&b, 1, TX, 0x1, 0x0); /* WI4 in warp 1's TCM */
+    CHECK_EQUAL(word_at(&b, 8), 100);      /* WI4's 44 undone, WI0's 100 written */
+    CHECK_EQUAL(word_at(&b, 4 * (64 + 2)), 0); /* WI0's backup: the value before WI4 */
+    CHECK_EQUAL(stat(&b, "ltm_serial_wins"), 1);
+    answer a = tx(&b, SIMTX_OP_TX_COMMIT, 0, 0x1, 0, 0);
+    o = outcome_of(&a);
+    CHECK_EQUAL(o.committed, 0x1);
+    CHECK_EQUAL(o.serialize, TX_SERIALIZE_NONE);
+    CHECK_WAVE(&b, 0, TX, 0x2, 0x2);
+    /* Warp 1's attempt ends with WI4 in its TCM (the core re-runs it); WI1 and WI4 finish. */
+    a = tx(&b, SIMTX_OP_TX_COMMIT, 1, 0x1, 0, 0);
+    CHECK_EQUAL(outcome_of(&a).retry, 0x1);
+    tx(&b, SIMTX_OP_TX_BEGIN, 0, 0x2, 3, 0);
+    CHECK_EQUAL(access_words(&b, SIMTX_OP_WRITE, 0, 0, W64, 0x2, w2, data, true).aborted, 0);
+    CHECK_EQUAL(outcome_of((a = tx(&b, SIMTX_OP_TX_COMMIT, 0, 0x2, 0, 0), &a)).committed, 0x2);
+    tx(&b, SIMTX_OP_TX_BEGIN, 1, 0x1, 1, 4);
+    CHECK_EQUAL(access_words(&b, SIMTX_OP_WRITE, 1, 0, W64, 0x1, w2, wi4, true).aborted, 0);
+    CHECK_EQUAL(outcome_of((a = tx(&b, SIMTX_OP_TX_COMMIT, 1, 0x1, 0, 0), &a)).committed, 0x1);
+    CHECK_EQUAL(word_at(&b, 8), 44);
+    CHECK_EQUAL(stat(&b, "wg_serializations"), 0);
+    CHECK_EQUAL(stat(&b, "lane_commits"), 3);
+    CHECK(b.fake.failure[0] == 0);
+    bench_close(&b);
+}
+
 /* broken_filters: a conflict between wavefronts goes unseen (the oracles'
  * target); one inside a wavefront is still caught. */
 static void test_broken(void)
@@ -581,6 +653,7 @@ int main(void)
     test_timing();
     test_capacity();
     test_work_group_serialization();
+    test_serial_wins();
     test_broken();
     test_plain_refuses();
     return simtx_test_summary();

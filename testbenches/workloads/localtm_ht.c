@@ -30,15 +30,15 @@ int localtm_ht_main(gpu_device *device, workload_context *context)
     HOST_CHECK(gpu_copy_from_device(device, placed, d_placed, sizeof(uint32_t) * n));
     HOST_CHECK(gpu_copy_from_device(device, table, d_table, sizeof(uint32_t) * n));
     for (uint32_t word = 0; word < n; word++) {
-        uint32_t bucket = word / slots, id = table[word] - 1;
+        uint32_t bucket = word % buckets, id = table[word] - 1; /* slot s of bucket b at word s * buckets + b */
         if (!table[word] || table[word] > n || id % buckets != bucket || seen[id]++) {
             status = workload_fail(context, "localtm_ht: bucket %u slot %u holds %u (expected the id + 1 of a work-item t with "
-                                            "t %% %u == %u, once)", bucket, word % slots, table[word], buckets, bucket);
+                                            "t %% %u == %u, once)", bucket, word / buckets, table[word], buckets, bucket);
             goto done;
         }
     }
     for (uint32_t t = 0; t < n; t++)
-        if (placed[t] >= slots || table[(t % buckets) * slots + placed[t]] != t + 1) {
+        if (placed[t] >= slots || table[placed[t] * buckets + t % buckets] != t + 1) {
             status = workload_fail(context, "localtm_ht: work-item %u reports slot %u of bucket %u, which does not hold its id", t,
                                    placed[t], t % buckets);
             goto done;

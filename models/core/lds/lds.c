@@ -35,6 +35,9 @@ static const simtx_param_spec lds_param_specs[] = {
     {"filter_hash", SIMTX_PARAM_ENUM, "row", "", 0, 0, "row|word",
      "localtm: a word's filter bit: row = (word / banks) % filter_bits (section 3.3's worked example), word = word % filter_bits (its \"address % 8\" read literally: in a bank of 32 words every word takes one bit)",
      PARAM(filter_hash)},
+    {"conflict_resolution", SIMTX_PARAM_ENUM, "serial_wins", "", 0, 0, "serial_wins|requester_loses",
+     "localtm: who loses a conflict: the requester, except that a serialised work-item (wavefront- or work-group-serial) finding only TX-mode work-items of other wavefronts in the filters wins and aborts them (serial_wins); or always the requester (requester_loses)",
+     PARAM(conflict_resolution)},
     {"max_work_items", SIMTX_PARAM_INT, "256", "work-items", 1, 256, NULL, "localtm: work-items per work-group (an owner is one byte)", PARAM(max_work_items)},
     {"max_wavefronts", SIMTX_PARAM_INT, "48", "warps", 1, 1024, NULL, "localtm: the core's warp slots (TCM, TCM OLD and mode each; probed)", PARAM(max_wavefronts)},
     {"filter_cycles", SIMTX_PARAM_INT, "1", "cycles", 0, 1000, NULL, "localtm: a transactional request's filter evaluation (once for its lanes), before the shadow work", PARAM(filter_cycles)},
@@ -133,6 +136,7 @@ static void *lds_create(const void *params, const simtx_env *env, char *error, s
     l->params = *p;
     l->params.policy = NULL; /* owned by the caller's params struct */
     l->params.filter_hash = NULL;
+    l->params.conflict_resolution = NULL;
     l->env = *env;
     l->policy = policy;
     l->geometry = (lds_geometry){(uint32_t)p->size, (uint32_t)p->banks, (uint32_t)p->bank_width};
@@ -324,6 +328,7 @@ static void serve(lds *l, uint64_t now)
     r->window = window;
     r->aborted = 0;
     r->retry_at_commit = false;
+    r->added_latency = 0;
     unsigned fault_lane = first_lane(r->lanes);
     ldst_fault fault = check_op(s, head);
     if (fault == LDST_FAULT_NONE && s->verdict && !l->policy->tx_event) fault = LDST_FAULT_UNSUPPORTED; /* no transactions here */
@@ -358,7 +363,7 @@ static void serve(lds *l, uint64_t now)
     if (!degree) degree = 1;
     uint64_t start = now > l->banks_free_cycle ? now : l->banks_free_cycle;
     l->banks_free_cycle = start + degree;
-    uint64_t ready = start + (uint64_t)l->params.latency + degree - 1;
+    uint64_t ready = start + (uint64_t)l->params.latency + degree - 1 + r->added_latency;
     count_request(l, head, r);
     l->stats.bank_conflict_cycles += degree - 1;
     simtx_histogram_add(&l->stats.conflict_degree, degree);
@@ -407,16 +412,11 @@ static void stage_beat(lds_staging *s, const simtx_msg *msg)
     }
 }
 
-/* A tx.h event's answer, ready after the policy's bank cycles (none: the
- * next cycle), in the one FIFO. */
+/* A tx.h event's answer, ready after the policy's cycles (none: the next
+ * cycle), in the one FIFO; the banks stay free for other requests. */
 static void queue_tx_answer(lds *l, const simtx_msg *event, const lds_tx_event *e, simtx_status status, uint64_t now)
 {
-    uint64_t ready = now + 1;
-    if (e && e->cycles) {
-        uint64_t start = now > l->banks_free_cycle ? now : l->banks_free_cycle;
-        l->banks_free_cycle = start + e->cycles;
-        ready = start + e->cycles + 1;
-    }
+    uint64_t ready = now + 1 + (e ? e->cycles : 0); /* the event's latency; it holds no bank */
     if (ready < l->last_ready) ready = l->last_ready;
     l->last_ready = ready;
     simtx_msg *response = msg_queue_push_slot(&l->responses, ready);

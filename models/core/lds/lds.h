@@ -23,6 +23,7 @@ typedef struct lds_params {
     bool perfect;        /* Perfect GPU-LocalTM: the same behaviour, no added cycles */
     bool broken_filters; /* a deliberately wrong design for the oracles: filters ignore other wavefronts */
     int64_t filter_bits, max_work_items, max_wavefronts;
+    char *conflict_resolution; /* serial_wins: a serialised work-item beats TX-mode holders; requester_loses: never */
     char *filter_hash; /* row: bit = (word / banks) % filter_bits (section 3.3's example); word: word % filter_bits */
     int64_t filter_cycles, new_cycles, own_cycles, false_own_cycles, begin_cycles, commit_cycles;
 } lds_params;

@@ -6,18 +6,24 @@
  * eager versioning. Per wavefront (warp slot): the transaction conflict
  * mask (TCM), TCM OLD and the mode (NORMAL, TX, wavefront-serial,
  * work-group-serial). Conflicts: requester loses, in the paper's three
- * steps (fast detection, ownership, broadcast). Costs per bank, the slowest
+ * steps (fast detection, ownership, broadcast), except that a serialised
+ * work-item (its wavefront runs it alone) finding only TX-mode work-items
+ * of other wavefronts in the filters wins: they abort through the TCM and
+ * the broadcast (conflict_resolution = serial_wins; README). Costs per bank, the slowest
  * bank decides; `perfect` keeps the behaviour and adds no cycle.
  *
  * Choices the paper leaves open (lds README): the owner byte's validity is
  * kept beside it (8 bits cannot say "free" with 256 owners); a work-item's
  * own filters are cleared when it aborts; rows are region-relative words.
  * Timing (section 4.2, "added to the memory instruction latency"): the
- * request's plain bank cycles, then one filter evaluation (filter_cycles)
- * for the whole request, then per bank the sum of its lanes' shadow work
- * (new, own, false own), the slowest bank deciding, and with conflicts the
+ * request holds the banks for its plain cycles (as Perfect) and its
+ * responses leave later by one filter evaluation (filter_cycles) for the
+ * whole request, then per bank the sum of its lanes' shadow work (new,
+ * own, false own), the slowest bank deciding, and with conflicts the
  * clearing of the conflicting work-items' entries once (the broadcast: the
- * slowest bank's entries), not a second time per lane. */
+ * slowest bank's entries), not a second time per lane. The added cycles
+ * are the instruction's latency, not bank time every later request of
+ * every wavefront waits behind (README). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +72,7 @@ typedef struct ltm {
     lds_policy_env env;
     uint32_t banks, bits, items, waves;
     bool word_hash; /* filter_hash = word */
+    bool serial_wins; /* conflict_resolution = serial_wins */
     ltm_wavefront *wave;
     ltm_group *groups;
     uint32_t group_count;
@@ -75,7 +82,7 @@ typedef struct ltm {
     size_t record_capacity;
     uint32_t *bank_cost, *broadcast; /* [banks]: one request's */
     struct {
-        uint64_t accesses, conflicts, false_conflicts, fresh, own, false_own, restores;
+        uint64_t accesses, conflicts, false_conflicts, fresh, own, false_own, restores, serial_wins, conflict_events;
         uint64_t extra_access, extra_begin, extra_commit;
         uint64_t attempts, wf_serializations, wg_serializations, lane_commits, lane_aborts, holds;
     } stats;
@@ -237,6 +244,51 @@ static bool others_hold(const ltm *l, const ltm_group *g, const ltm_wavefront *w
     return holders > ((filters[item] >> bit) & 1u);
 }
 
+/* The wavefront of the CTA whose open attempt runs work-item item (it
+ * holds filter bits only then): the open one with the largest first
+ * work-item not above it (a warp's work-items are consecutive), or -1. */
+static int32_t wave_of_item(const ltm *l, int32_t cta, uint32_t item)
+{
+    int32_t found = -1;
+    for (uint32_t v = 0; v < l->waves; v++) {
+        const ltm_wavefront *o = &l->wave[v];
+        if (o->open && o->cta == cta && o->first <= item && (found < 0 || o->first > l->wave[found].first)) found = (int32_t)v;
+    }
+    return found;
+}
+
+/* conflict_resolution = serial_wins: w runs one work-item alone (wavefront-
+ * or work-group-serial) and item's access found the bit in other
+ * work-items' filters of the bank. When every such holder belongs to a
+ * TX-mode attempt of another wavefront, the holders lose instead: their TCM
+ * bits are set, their backups restored and entries cleared in every bank
+ * (step 3's broadcast, charged to this access), their wavefronts told
+ * (TX_ABORT), and the access goes on as if no filter held the bit. A
+ * holder in a serialised wavefront keeps the word: the requester loses and
+ * its wavefront escalates to work-group serialisation, the last resort.
+ * Returns whether the requester won. */
+static bool serial_takes_over(ltm *l, ltm_group *g, uint8_t *storage, const ltm_wavefront *w, uint32_t bank, uint32_t item, uint32_t bit)
+{
+    if (!l->serial_wins || l->p.broken_filters || w->mode < LTM_WF_SERIAL) return false;
+    const uint32_t *filters = &g->filters[(size_t)bank * l->items];
+    for (uint32_t i = 0; i < l->items; i++) {
+        if (i == item || !(filters[i] >> bit & 1u)) continue;
+        int32_t v = wave_of_item(l, w->cta, i);
+        if (v < 0 || &l->wave[v] == w || l->wave[v].mode != LTM_TX) return false;
+    }
+    for (uint32_t i = 0; i < l->items; i++) {
+        if (i == item || !(filters[i] >> bit & 1u)) continue;
+        int32_t v = wave_of_item(l, w->cta, i);
+        ltm_wavefront *holder = &l->wave[v];
+        for (uint32_t b = 0; b < l->banks; b++) l->broadcast[b] += g->entries[(size_t)i * l->banks + b];
+        uint64_t victims = abort_lanes(l, g, storage, holder, UINT64_C(1) << (i - holder->first));
+        l->stats.serial_wins += (uint64_t)__builtin_popcountll(victims);
+        update_probes(l, v);
+        if (victims) l->env.abort(l->env.context, v, holder->cta, victims, holder->attempt);
+    }
+    return true;
+}
+
 static uint32_t ltm_access_window(void *state, const lds_request *request)
 {
     (void)state;
@@ -263,7 +315,7 @@ static unsigned ltm_perform(void *state, const lds_geometry *geometry, uint8_t *
     }
     memset(l->bank_cost, 0, l->banks * sizeof *l->bank_cost);
     memset(l->broadcast, 0, l->banks * sizeof *l->broadcast);
-    bool conflicted = false;
+    bool conflicted = false, any_conflict = false;
     uint8_t *owner_bytes = region + 8 * g->words;
     uint64_t tcm_before = w->tcm;
     for (uint64_t m = r->lanes & ~tcm_before; m; m &= m - 1) {
@@ -274,9 +326,17 @@ static unsigned ltm_perform(void *state, const lds_geometry *geometry, uint8_t *
         uint32_t *mine = &g->filters[(size_t)bank * l->items + item];
         unsigned cost = 0;
         l->stats.accesses++;
-        if (others_hold(l, g, w, bank, item, bit)) { /* (i) a conflict: the requester loses */
+        bool conflict = others_hold(l, g, w, bank, item, bit);
+        if (conflict) {
             l->stats.conflicts++;
+            any_conflict = true;
             if (g->owner[k] < 0 || g->owner[k] == (int16_t)item) l->stats.false_conflicts++; /* no other work-item holds the word */
+            if (serial_takes_over(l, g, storage, w, bank, item, bit)) {
+                conflict = false; /* the holders lost: the access goes on */
+                conflicted = true;
+            }
+        }
+        if (conflict) { /* (i) a conflict: the requester loses */
             /* Its entries are cleared in every bank by the broadcast (step 3). */
             for (uint32_t b = 0; b < l->banks; b++) l->broadcast[b] += g->entries[(size_t)item * l->banks + b];
             conflicted = true;
@@ -315,6 +375,7 @@ static unsigned ltm_perform(void *state, const lds_geometry *geometry, uint8_t *
         }
         l->bank_cost[bank] += cost;
     }
+    if (any_conflict) l->stats.conflict_events++;
     r->aborted = r->lanes & w->tcm; /* step 3: the TCM tells the core */
     /* Section 3.1: TCM lanes are "quiesced until the transaction is
      * re-started" at TX Commit, so the wavefront walks on to it. */
@@ -328,7 +389,8 @@ static unsigned ltm_perform(void *state, const lds_geometry *geometry, uint8_t *
     }
     unsigned extra = (unsigned)l->p.filter_cycles + slowest + (conflicted ? broadcast : 0);
     l->stats.extra_access += extra;
-    return degree + extra;
+    r->added_latency = extra; /* the instruction's latency (section 4.2), not the banks' */
+    return degree;
 }
 
 static void begin_attempt(ltm *l, uint8_t *storage, int32_t warp, lds_tx_event *answer);
@@ -568,10 +630,12 @@ static bool ltm_create(void **state, const lds_params *p, const lds_geometry *ge
     l->p = *p;
     l->p.policy = NULL;
     l->p.filter_hash = NULL;
+    l->p.conflict_resolution = NULL;
     l->env = *env;
     l->banks = geometry->banks;
     l->bits = (uint32_t)p->filter_bits;
     l->word_hash = strcmp(p->filter_hash, "word") == 0;
+    l->serial_wins = strcmp(p->conflict_resolution, "serial_wins") == 0;
     l->items = (uint32_t)p->max_work_items;
     l->waves = (uint32_t)p->max_wavefronts;
     l->wave = calloc(l->waves, sizeof *l->wave);
@@ -587,7 +651,11 @@ static bool ltm_create(void **state, const lds_params *p, const lds_geometry *ge
     simtx_observer *o = env->observer;
     simtx_observe_counter(o, "tx_lds_accesses", &l->stats.accesses, "lanes", "transactional lane accesses (localtm), conflicting ones included");
     simtx_observe_counter(o, "ltm_conflicts", &l->stats.conflicts, "lanes", "accesses that found another work-item's filter bit (the requester aborts)");
+    simtx_observe_counter(o, "ltm_conflict_events", &l->stats.conflict_events, "requests",
+                          "wavefront accesses (transactional requests) in which at least one lane conflicted");
     simtx_observe_counter(o, "ltm_false_conflicts", &l->stats.false_conflicts, "lanes", "conflicts on a word no other work-item held (Bloom aliasing)");
+    simtx_observe_counter(o, "ltm_serial_wins", &l->stats.serial_wins, "lanes",
+                          "TX-mode work-items aborted by a serialised work-item's access (conflict_resolution = serial_wins)");
     simtx_observe_counter(o, "ltm_new", &l->stats.fresh, "lanes", "new accesses: no filter bit, backup and owner written");
     simtx_observe_counter(o, "ltm_own", &l->stats.own, "lanes", "second accesses to a word the work-item owns");
     simtx_observe_counter(o, "ltm_false_positive_own", &l->stats.false_own, "lanes", "own filter bit set on a word the work-item does not own: as a new access");

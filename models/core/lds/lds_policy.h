@@ -45,6 +45,9 @@ typedef struct lds_request {
     /* Out: the aborted lanes re-run at the attempt's tx_commit, after an
      * empty walk when none runs on (tx.h TX_VERDICT_RETRY_AT_COMMIT). */
     bool retry_at_commit;
+    /* Out: cycles the request's responses leave later without holding the
+     * banks longer (added to its latency only). */
+    unsigned added_latency;
     uint32_t offsets[LDST_MAX_LANES];  /* into the region */
     uint32_t data[LDST_MAX_LANES];     /* store data, atomic operands */
     uint32_t expected[LDST_MAX_LANES]; /* CAS and sc */
@@ -65,7 +68,7 @@ typedef struct lds_tx_event {
     uint64_t aux;          /* BEGIN: the attempt number (0: the lanes' first) */
     uint32_t first_thread; /* BEGIN: the warp's first thread in its CTA (tx.h) */
     /* Out. */
-    unsigned cycles;       /* bank cycles the event takes before its answer */
+    unsigned cycles;       /* cycles the event takes before its answer (its latency; no bank is held) */
     bool hold;             /* BEGIN: answered later, through lds_policy_env.release */
     uint64_t held;         /* BEGIN: named lanes that do not run this attempt */
     bool consistent;       /* BEGIN: the attempt never reads inconsistent data (tx.h TX_BEGIN_CONSISTENT) */

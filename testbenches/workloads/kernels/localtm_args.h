@@ -15,8 +15,8 @@
 #define LOCALTM_ROUND32(words) (((words) + 31u) & ~31u)
 #define LOCALTM_MAX_WORK_ITEMS GPU_LOCALTM_MAX_WORK_ITEMS
 
-/* HT: `buckets` buckets of n / buckets slots, bucket b's slots at words
- * [b * slots, (b + 1) * slots); slot 0 = empty, else work-item id + 1.
+/* HT: `buckets` buckets of n / buckets slots, slot s of bucket b at word
+ * s * buckets + b (interleaved); 0 = empty, else work-item id + 1.
  * The serialization lock after the table. The kernel copies the table to
  * `table` and each work-item's slot (~0: none) to `placed` at its end. */
 struct localtm_ht_args { uint32_t placed, table, n, buckets, slots, lock_word; };
