@@ -192,6 +192,13 @@ typedef struct tmu_filter {
     /* Another filter released the TX_BEGIN (tmu_begin_ready) while filters
      * still hold it: what that one fetched (a snapshot) is there now. */
     void (*begin_released)(void *state, tmu *u, uint32_t warp, uint64_t now);
+    /* The snapshot filter read the commit clock for the warp's attempt
+     * (`bound` = clock - 1: the snapshot's point will be at or below it).
+     * A filter with this hook holds the snapshot's ACQUIRE until it calls
+     * tmu_snapshot_acquire (at once, or once it was let start: SI-TM's
+     * admission, sitm.h 1, so that a transaction the sitm_cc block holds
+     * pins no version). */
+    void (*clock_read)(void *state, tmu *u, uint32_t warp, uint32_t bound, uint64_t now);
     /* A transactional request of the warp: lanes that should pause in
      * *pause (the unit keeps one lane of the attempt running) and lanes
      * that must abort in *abort (they leave the attempt: TX_ABORT). Returns
@@ -377,6 +384,13 @@ uint64_t *tmu_abort_cause(tmu *u, const char *cause);
  * the warp's attempt read, kept until its next TX_BEGIN; false when it read
  * none (no snapshot filter, or not acquired). */
 bool tmu_snapshot_point(tmu *u, uint32_t warp, uint32_t *point);
+/* tmu_snapshot.c: a filter's clock_read hook lets the warp's snapshot be
+ * acquired now (at the bound it was given, or the slices' boundary below). */
+void tmu_snapshot_acquire(tmu *u, uint32_t warp, uint64_t now);
+/* tmu_snapshot.c: the warp's starting attempt gives its snapshot back
+ * (RELEASE) and reads the clock again (clock_read hooks); once acquired
+ * again the filters' begin_released hooks are called. */
+void tmu_snapshot_restart(tmu *u, uint32_t warp, uint64_t now);
 
 /* tmu_history.c: the commit records. */
 void tmu_record_commit(tmu *u, uint32_t warp, const tmu_lane *lane, uint32_t cid, uint32_t after);

@@ -40,6 +40,8 @@
 
 typedef struct sitm_warp {
     bool has_slot, begin_waiting, committing, check_waiting;
+    uint8_t form;          /* the SI_BEGIN form to send next (sitm.h 1): SNAPSHOT, or ADMIT / ADMITTED after a WAIT */
+    bool admitting;        /* an ADMIT form is unanswered */
     uint32_t ends_pending; /* SI_ENDs not yet answered */
     uint32_t slot, base;   /* the slot and the ID of lane 0 */
     uint32_t pending;      /* SI_ACCESS answers awaited */
@@ -57,7 +59,7 @@ typedef struct sitm_filter {
     bool *slot_used;
     uint32_t *slot_waiters, waiting, waiters_capacity; /* warps waiting for a slot, in order */
     uint64_t aborts[SITM_VERDICTS];  /* by verdict */
-    uint64_t messages, entries, waits, held_commits, aborted_at_once[SITM_VERDICTS];
+    uint64_t messages, entries, waits, held_commits, begin_waits, aborted_at_once[SITM_VERDICTS];
 } sitm_filter;
 
 static bool sitm_create(void **state, tmu *u, uint32_t index, char *error, size_t error_size)
@@ -88,6 +90,8 @@ static bool sitm_create(void **state, tmu *u, uint32_t index, char *error, size_
     simtx_observe_counter(o, "sitm_messages", &s->messages, "messages", "SI_BEGIN, SI_ACCESS and SI_END sent");
     simtx_observe_counter(o, "sitm_entries", &s->entries, "entries", "words reported in SI_ACCESS");
     simtx_observe_counter(o, "sitm_slot_waits", &s->waits, "attempts", "TX_BEGINs that waited for an ID slot (more transactional warps than sitm_warps)");
+    simtx_observe_counter(o, "sitm_begin_waits", &s->begin_waits, "attempts",
+                          "SI_BEGINs answered WAIT (a table overflow or timestamp reset): the snapshot given back, admitted first (sitm.h 1)");
     simtx_observe_counter(o, "sitm_held_commits", &s->held_commits, "commits", "TX_COMMITs that waited for SI_ACCESS answers");
     simtx_observe_counter(o, "sitm_loop_tx_aborts", &s->aborted_at_once[SITM_LOOP], "attempts",
                           "of aborts_loop, lanes aborted at once through TX_ABORT while running (the others failed at TX_COMMIT)");
@@ -126,11 +130,22 @@ static void try_begin(tmu *u, sitm_filter *s, sitm_warp *sw, uint32_t warp)
     m.transaction_id = sw->base;
     m.lane_mask = sw->begin_lanes;
     m.aux = point;
-    if (u->warps[warp]->attempt >= SITM_ALONE_AFTER) { /* data[0] = 1: run alone */
-        m.size = 1;
-        m.data[0] = 1;
-    }
+    /* data[0] = 1: run alone (asked once per attempt, with its first form) */
+    sitm_set_begin(&m, sw->form == SITM_BEGIN_SNAPSHOT && u->warps[warp]->attempt >= SITM_ALONE_AFTER, sw->form);
     sw->begun = sw->refused = 0; /* until the answer says which started */
+    send(u, s, warp, &m);
+}
+
+/* After a WAIT (sitm.h 1): the ADMIT form, once the clock is read again
+ * and the snapshot given back, so that the held transaction pins nothing. */
+static void send_admit(tmu *u, sitm_filter *s, sitm_warp *sw, uint32_t warp)
+{
+    simtx_msg m;
+    simtx_msg_init(&m, SIMTX_OP_SI_BEGIN, SITM_CC_ADDRESS, 0);
+    m.transaction_id = sw->base;
+    m.lane_mask = sw->begin_lanes;
+    sitm_set_begin(&m, false, SITM_BEGIN_ADMIT); /* asked to run alone with its first form already */
+    sw->admitting = true;
     send(u, s, warp, &m);
 }
 
@@ -159,7 +174,8 @@ static bool sitm_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
         return false;
     }
     sw->begin_lanes = lanes;
-    sw->committing = sw->check_waiting = false;
+    sw->committing = sw->check_waiting = sw->admitting = false;
+    sw->form = SITM_BEGIN_SNAPSHOT;
     sw->failed = 0;
     sw->begin_waiting = true;
     memset(sw->verdict, 0, sizeof sw->verdict);
@@ -190,6 +206,17 @@ static void sitm_begin_released(void *state, tmu *u, uint32_t warp, uint64_t now
     sitm_filter *s = state;
     sitm_warp *sw = tmu_slot_warp(u, &s->warps, warp);
     if (sw) try_begin(u, s, sw, warp);
+}
+
+/* The snapshot filter read the clock: its ACQUIRE goes at once, unless the
+ * block answered WAIT: then the ADMIT form goes first, pinning nothing. */
+static void sitm_clock_read(void *state, tmu *u, uint32_t warp, uint32_t bound, uint64_t now)
+{
+    (void)bound;
+    sitm_filter *s = state;
+    sitm_warp *sw = tmu_slot_warp(u, &s->warps, warp);
+    if (sw && sw->form == SITM_BEGIN_ADMIT) send_admit(u, s, sw, warp);
+    else tmu_snapshot_acquire(u, warp, now);
 }
 
 /* Every word a lane reads from memory or writes, once per attempt. */
@@ -255,6 +282,20 @@ static void sitm_response(void *state, tmu *u, uint32_t warp, uint32_t lane, con
     if (!sw) return;
     switch (msg->op) {
     case SIMTX_OP_SI_BEGIN:
+        if (sw->admitting) { /* admitted: acquire, then the ADMITTED form */
+            sw->admitting = false;
+            sw->form = SITM_BEGIN_ADMITTED;
+            sw->begin_waiting = true;
+            tmu_snapshot_acquire(u, warp, now);
+            return;
+        }
+        if (msg->aux & SITM_BEGIN_WAIT) { /* give the snapshot back, ask to be admitted */
+            s->begin_waits++;
+            sw->form = SITM_BEGIN_ADMIT;
+            sw->begin_waiting = true;
+            tmu_snapshot_restart(u, warp, now);
+            return;
+        }
         sw->begun = msg->aux & sw->begin_lanes;
         sw->refused = sw->begin_lanes & ~sw->begun;
         tmu_begin_ready(u, warp, now);
@@ -352,6 +393,7 @@ const tmu_filter tmu_filter_sitm = {
     .destroy = sitm_destroy,
     .begin = sitm_begin,
     .begin_released = sitm_begin_released,
+    .clock_read = sitm_clock_read,
     .access = sitm_access,
     .response = sitm_response,
     .commit_started = sitm_commit_started,
