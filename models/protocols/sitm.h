@@ -121,13 +121,13 @@
  *      finishes before it commits); lanes whose verdict came after the
  *      core's TX_COMMIT fail there, as do lanes an SI_BEGIN did not start.
  *   4. SI_END (tm_unit -> sitm_cc) once the attempt ended for `lane_mask`:
- *      transaction_id as in SI_BEGIN, aux bits 0-31 = the lanes that
- *      committed, bits 32-63 = the lowest commit ID among them (0: none;
- *      a warp's commit IDs are consecutive and the commit clock a snapshot
- *      reads never falls inside them, so one ID orders every lane of the
- *      commit against any snapshot: the exact policy's writers), data
- *      = the commit ID each lane took, committed or failed at the commit
- *      units (4 bytes at 4 x lane, 0: none; sitm_set_end_cid). The
+ *      transaction_id as in SI_BEGIN, aux = the lanes that committed,
+ *      data = the commit ID each lane took, committed or failed at the
+ *      commit units (4 bytes at 4 x lane, 0: none; sitm_set_end_cid): what
+ *      orders a committed lane against snapshots and other writers (the
+ *      exact policy's commits, the ended-ID count). (aux bits 32-63 once
+ *      carried the lowest committed ID too: derivable from data, dropped.)
+ *      The
  *      block drops the lanes' Writer Table and Reader List entries (it
  *      keeps, per ID, the words it entered: the hardware clears by ID) and
  *      applies AtCommitOrAbort (a committed entry becomes a fixed point at
@@ -144,8 +144,7 @@
  *   aux             SI_BEGIN: the snapshot's point (ADMIT: 0); its answer:
  *                   the lanes started or admitted, or SITM_BEGIN_WAIT;
  *                   SI_ACCESS: the snapshot C
- *                   (0: none); SI_END: the committed lanes (bits 0-31) and
- *                   their first commit ID (bits 32-63)
+ *                   (0: none); SI_END: the committed lanes
  *   data            SI_ACCESS and its response: the entries (response: with
  *                   verdicts); SI_END: the lanes' commit IDs
  *   core, warp      the sender (statistics)

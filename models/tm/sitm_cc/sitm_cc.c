@@ -698,7 +698,7 @@ static uint64_t serve_end(sitm_cc *c, const simtx_msg *msg)
         } else {
             lts_postdate_abort(&c->lts, id);
         }
-        if (c->policy->end) c->policy->end(c, id, msg->aux >> lane & 1, (uint32_t)(msg->aux >> 32));
+        if (c->policy->end) c->policy->end(c, id, msg->aux >> lane & 1, cid); /* the lane's own commit ID (sitm.h 4) */
         if (t->doomed) {
             t->doomed = false;
             c->doomed--;

@@ -368,14 +368,6 @@ static void sitm_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
     m.transaction_id = sw->base;
     m.lane_mask = lanes & sw->begun;
     m.aux = u->warps[warp]->committed & m.lane_mask;
-    /* sitm.h: the warp commit's first commit ID in aux's upper half (its
-     * lanes' IDs are consecutive, and no snapshot splits them). */
-    uint32_t first = 0;
-    for (uint64_t c = m.aux; c; c &= c - 1) {
-        uint32_t cid = u->warps[warp]->lane[__builtin_ctzll(c)].ended_cid;
-        if (cid && (!first || cid < first)) first = cid;
-    }
-    m.aux |= (uint64_t)first << 32;
     for (uint64_t mask = m.lane_mask; mask; mask &= mask - 1) { /* the commit IDs the lanes took (sitm.h 4) */
         uint32_t l = (uint32_t)__builtin_ctzll(mask);
         sitm_set_end_cid(&m, l, u->warps[warp]->lane[l].ended_cid);
