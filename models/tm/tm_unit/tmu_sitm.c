@@ -39,7 +39,7 @@
 #define SITM_ALONE_AFTER 8
 
 typedef struct sitm_warp {
-    bool has_slot, begin_waiting, committing, check_waiting;
+    bool has_slot, begin_waiting, check_waiting;
     uint8_t form;          /* the SI_BEGIN form to send next (sitm.h 1): SNAPSHOT, or ADMIT / ADMITTED after a WAIT */
     bool admitting;        /* an ADMIT form is unanswered */
     uint32_t ends_pending; /* SI_ENDs not yet answered */
@@ -174,7 +174,7 @@ static bool sitm_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
         return false;
     }
     sw->begin_lanes = lanes;
-    sw->committing = sw->check_waiting = sw->admitting = false;
+    sw->check_waiting = sw->admitting = false;
     sw->form = SITM_BEGIN_SNAPSHOT;
     sw->failed = 0;
     sw->begin_waiting = true;
@@ -324,36 +324,29 @@ static void sitm_response(void *state, tmu *u, uint32_t warp, uint32_t lane, con
     }
     if (sw->pending) sw->pending--;
     /* A verdict aborts the lane at once while its attempt runs (TX_ABORT,
-     * tx.h 6: it leaves, its SI_END goes); once the core sent TX_COMMIT
-     * (its pre-commit checks run in the running phase, and an abort there
-     * would empty a committing lane's logs) it fails at sitm_wait. */
+     * tx.h 6: it leaves, its SI_END goes); a lane the unit refuses to
+     * abort (the core sent TX_COMMIT: the commit decides) fails at
+     * sitm_wait. */
     uint64_t abort[SITM_VERDICTS] = {0};
     for (unsigned k = 0, n = sitm_entry_count(msg); k < n; k++) {
         sitm_entry e = sitm_get_entry(msg, k);
         uint32_t l = e.id - sw->base;
         if (e.verdict == SITM_OK || e.verdict >= SITM_VERDICTS || l >= SITM_LANES || !(sw->begun >> l & 1) || sw->verdict[l]) continue;
         sw->verdict[l] = e.verdict;
-        if (!sw->committing && w->phase == TMU_RUNNING && (w->lanes >> l & 1)) abort[e.verdict] |= UINT64_C(1) << l;
-        else sw->failed |= UINT64_C(1) << l;
+        abort[e.verdict] |= UINT64_C(1) << l;
     }
     static const unsigned causes[SITM_VERDICTS] = {0, TX_ABORT_WRITER_CONFLICT, TX_ABORT_LOOP, TX_ABORT_OVERFLOW};
     for (unsigned v = SITM_SINGLE_WRITER; v < SITM_VERDICTS; v++)
         if (abort[v]) {
-            s->aborted_at_once[v] += (uint64_t)__builtin_popcountll(abort[v]);
-            tmu_abort_lanes(u, w, warp, abort[v], &s->aborts[v], causes[v], now);
+            uint64_t aborted = tmu_abort_lanes(u, w, warp, abort[v], &s->aborts[v], causes[v], now);
+            s->aborted_at_once[v] += (uint64_t)__builtin_popcountll(aborted);
+            sw->failed |= abort[v] & ~aborted;
         }
     if (sw->check_waiting && !sw->pending) {
         sw->check_waiting = false;
         fail_committing(s, w, sw);
         tmu_precommit_continue(u, w, warp, sw->stage, now);
     }
-}
-
-static void sitm_commit_started(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now)
-{
-    (void)lanes, (void)now;
-    sitm_warp *sw = tmu_slot_warp(u, &((sitm_filter *)state)->warps, warp);
-    if (sw) sw->committing = true;
 }
 
 /* Lanes left the attempt: the block drops their entries. */
@@ -388,7 +381,6 @@ const tmu_filter tmu_filter_sitm = {
     .clock_read = sitm_clock_read,
     .access = sitm_access,
     .response = sitm_response,
-    .commit_started = sitm_commit_started,
     .attempt_ended = sitm_ended,
 };
 
