@@ -175,7 +175,7 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_counter(o, "begins", &c->stats.begins, "transactions", "transactions started (SI_BEGIN lanes)");
     simtx_observe_counter(o, "begin_waits", &c->stats.begin_waits, "messages", "SI_BEGINs with a pinned snapshot answered WAIT while new transactions were kept out (sitm.h 1: a held begin pins no version)");
     simtx_observe_counter(o, "admitted", &c->stats.admitted, "messages", "ADMIT forms let in (the transactions answered WAIT, admitted before they acquire their snapshot again)");
-    simtx_observe_counter(o, "held_begins", &c->stats.held_begins, "messages", "SI_BEGINs held while a table was overflowed or a timestamp reset was pending (new transactions wait)");
+    simtx_observe_counter(o, "held_begins", &c->stats.held_begins, "messages", "SI_BEGINs held: ADMIT forms while a table was overflowed or a timestamp reset was pending (new transactions wait), and begins waiting for their snapshot's commit IDs to end");
     simtx_observe_counter(o, "committed_edges", &c->stats.committed_edges, "edges", "edges to committed transactions (a stale read of a word they overwrote, a write of a word they read), post-dated against their final timestamps");
     simtx_observe_counter(o, "history_misses", &c->stats.history_misses, "reads", "stale reads whose first overwriting commit left the per-word history: a loop, conservatively");
     simtx_observe_counter(o, "alone_requests", &c->stats.alone_requests, "messages", "SI_BEGINs of warps aborted 8 times in a row asking to run alone (progress: one transaction at a time until one ended alone)");
