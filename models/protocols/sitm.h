@@ -49,7 +49,30 @@
  *      lanes overflow together and retry together. While a timestamp reset
  *      is pending new transactions wait too. Response: status OK, aux = the
  *      lanes started; the tm_unit aborts the others at their first access
- *      (SITM_OVERFLOW) and they retry. A post-dating never takes an edge
+ *      (SITM_OVERFLOW) and they retry.
+ *      A HELD TRANSACTION PINS NO VERSION (ISCA'17 section 5: a snapshot's
+ *      reference count goes up "when a transaction starts"; with few
+ *      versions a transaction reads an older snapshot, and old snapshots are
+ *      recycled once no transaction references them, since a restart takes
+ *      the newest). The block therefore never holds an SI_BEGIN that carries
+ *      a pinned snapshot while new transactions are kept out (serial mode,
+ *      a reset pending): it answers at once with aux = SITM_BEGIN_WAIT
+ *      (nothing started). The tm_unit releases the snapshot (version.h),
+ *      reads the clock again and sends the ADMIT form (data[1] =
+ *      SITM_BEGIN_ADMIT, aux 0, no snapshot), which the block holds, in
+ *      order, until it may come in, and answers with aux = the lanes let in
+ *      (serial mode: the lowest, reserved to run alone). The unit then
+ *      acquires a snapshot and sends the ADMITTED form (data[1] =
+ *      SITM_BEGIN_ADMITTED, aux = the point): the block starts exactly the
+ *      admitted lanes (a serial drain waits for admitted lanes as for
+ *      running ones), or answers WAIT again if a reset became pending
+ *      meanwhile. Only the wait for the snapshot's commit IDs above holds a
+ *      pinned begin; those IDs are written back at every slice (the point
+ *      is a boundary every slice closed), so it waits for no version.
+ *      Before this, with 2 versions every benchmark deadlocked: held
+ *      SI_BEGINs pinned the older version while the committing warp they
+ *      waited for waited at a VIT slice for a version slot.
+ *      A post-dating never takes an edge
  *      with a transaction that was answered a verdict that aborts it (it
  *      will not commit; its constraints would be phantoms).
  *   2. SI_ACCESS (tm_unit -> sitm_cc) for every transactional access of the
@@ -98,13 +121,13 @@
  *      finishes before it commits); lanes whose verdict came after the
  *      core's TX_COMMIT fail there, as do lanes an SI_BEGIN did not start.
  *   4. SI_END (tm_unit -> sitm_cc) once the attempt ended for `lane_mask`:
- *      transaction_id as in SI_BEGIN, aux bits 0-31 = the lanes that
- *      committed, bits 32-63 = the lowest commit ID among them (0: none;
- *      a warp's commit IDs are consecutive and the commit clock a snapshot
- *      reads never falls inside them, so one ID orders every lane of the
- *      commit against any snapshot: the exact policy's writers), data
- *      = the commit ID each lane took, committed or failed at the commit
- *      units (4 bytes at 4 x lane, 0: none; sitm_set_end_cid). The
+ *      transaction_id as in SI_BEGIN, aux = the lanes that committed,
+ *      data = the commit ID each lane took, committed or failed at the
+ *      commit units (4 bytes at 4 x lane, 0: none; sitm_set_end_cid): what
+ *      orders a committed lane against snapshots and other writers (the
+ *      exact policy's commits, the ended-ID count). (aux bits 32-63 once
+ *      carried the lowest committed ID too: derivable from data, dropped.)
+ *      The
  *      block drops the lanes' Writer Table and Reader List entries (it
  *      keeps, per ID, the words it entered: the hardware clears by ID) and
  *      applies AtCommitOrAbort (a committed entry becomes a fixed point at
@@ -116,9 +139,12 @@
  *   address         SITM_CC_ADDRESS (partition 0)
  *   transaction_id  SI_BEGIN, SI_END: the ID of lane 0 of the warp
  *   lane_mask       SI_BEGIN, SI_END: the lanes
- *   aux             SI_BEGIN: the snapshot's point; SI_ACCESS: the snapshot C
- *                   (0: none); SI_END: the committed lanes (bits 0-31) and
- *                   their first commit ID (bits 32-63)
+ *   data            SI_BEGIN: data[0] run alone, data[1] the form
+ *                   (SITM_BEGIN_*; size 2, or 0/1 for the snapshot form)
+ *   aux             SI_BEGIN: the snapshot's point (ADMIT: 0); its answer:
+ *                   the lanes started or admitted, or SITM_BEGIN_WAIT;
+ *                   SI_ACCESS: the snapshot C
+ *                   (0: none); SI_END: the committed lanes
  *   data            SI_ACCESS and its response: the entries (response: with
  *                   verdicts); SI_END: the lanes' commit IDs
  *   core, warp      the sender (statistics)
@@ -135,10 +161,13 @@
  * DEADLOCK RULES
  *
  *   SI_ACCESS and SI_END never wait for anything but the block's own
- *   bandwidth. A held SI_BEGIN waits for entries to be freed, or for the
- *   commit IDs of its snapshot to end, which only SI_END does (an ID's
- *   commit needs nothing of a held BEGIN), and SI_END never waits for a
- *   BEGIN; a running attempt that
+ *   bandwidth. A held ADMIT form waits for entries to be freed (or a
+ *   reset), and pins nothing; a held SI_BEGIN with a snapshot waits only
+ *   for the commit IDs of its snapshot to end, which only SI_END does (an
+ *   ID's commit needs nothing of a held BEGIN, and those IDs are written
+ *   back already), and SI_END never waits for a BEGIN; so no committing
+ *   warp waits at a VIT slice for a version a held begin pins (version.h,
+ *   DEADLOCK RULES). A running attempt that
  *   needs an entry is refused at once (SITM_OVERFLOW) and aborts, so every
  *   running transaction ends without the held ones. The block holds any
  *   number of SI_BEGINs (at most one per warp slot) without refusing other
@@ -189,6 +218,23 @@ static inline sitm_entry sitm_get_entry(const simtx_msg *msg, unsigned k)
 static inline void sitm_set_verdict(simtx_msg *msg, unsigned k, uint8_t verdict)
 {
     msg->data[k * SITM_ENTRY_BYTES + 7] = verdict;
+}
+
+/* SI_BEGIN's form (data[1]; size 2, data[0] the run-alone request): sitm.h 1. */
+enum { SITM_BEGIN_SNAPSHOT = 0, /* with the snapshot's point, pinned */
+       SITM_BEGIN_ADMIT,        /* no snapshot yet: held until the lanes may start */
+       SITM_BEGIN_ADMITTED };   /* with the point, for lanes an ADMIT form admitted */
+/* SI_BEGIN's answer, aux: nothing started, the block would hold the
+ * transaction (a table overflow or a timestamp reset): ask with ADMIT. */
+#define SITM_BEGIN_WAIT (UINT64_C(1) << 63)
+
+static inline unsigned sitm_begin_form(const simtx_msg *msg) { return msg->size >= 2 ? msg->data[1] : SITM_BEGIN_SNAPSHOT; }
+
+static inline void sitm_set_begin(simtx_msg *msg, bool alone, unsigned form)
+{
+    msg->size = form != SITM_BEGIN_SNAPSHOT ? 2 : alone ? 1 : 0;
+    if (msg->size >= 1) msg->data[0] = alone;
+    if (msg->size >= 2) msg->data[1] = (uint8_t)form;
 }
 
 /* Appends an entry; returns 0 when the message is full. */

@@ -196,7 +196,9 @@
  *      accesses (SI-TM's writer conflicts, LocalTM's conflict masks; the
  *      test filter of testbenches/tm/tm_unit), or when it learned that
  *      the attempt's snapshot is gone (SI-TM's timestamp overflow, at a
- *      load's answer or another attempt's acquire: version.h). It travels on its own link:
+ *      load's answer or another attempt's acquire: version.h); never for
+ *      lanes at TX_COMMIT (from its arrival to its answer, the pre-commit
+ *      checks included: the commit decides them). It travels on its own link:
  *      the tm_unit's `tx_events` initiator socket bound to the core's
  *      `tx_events` target socket (a netlist must bind it when a configured
  *      filter may abort: the unit's socket_needed refuses the netlist

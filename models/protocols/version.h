@@ -215,8 +215,13 @@
  *   - Held accesses wait only for a copy (which depends on nothing but the
  *     L2 and DRAM below) or for a free slot, i.e. for a RELEASE. The TM side
  *     must release a committing transaction's snapshot before its write-back
- *     (it reads nothing after validation), and must not have more writes to
- *     a slice in flight than hold_depth while versions may run out.
+ *     (it reads nothing after validation). When the hold buffer is full and
+ *     the input's head must wait, a RELEASE behind it in the input goes
+ *     first (it passes accesses only, never another version op): the
+ *     commit units may have more writes in flight than hold_depth (with 2
+ *     versions under SITM_Oracle they filled it, and the releases that
+ *     would free the older version queued behind them). A transaction the
+ *     sitm_cc block keeps out holds no snapshot (sitm.h 1).
  *   - Requests and responses travel on separate paths (mem.h).
  */
 #ifndef SIMTX_VERSION_H

@@ -59,6 +59,7 @@ typedef struct sitm_id {
     uint32_t snapshot;   /* its snapshot's point: it sees exactly the commit IDs up to it */
     uint32_t snapshot_c; /* its snapshot C as SI_ACCESS carries it (point + 1), 0 until the first access: readers per snapshot */
     bool running, doomed;
+    bool admitted; /* an ADMIT form let it in: its ADMITTED form starts it (sitm.h 1) */
     uint8_t verdict; /* the first verdict other than SITM_OK of its attempt: later entries get it at once */
 } sitm_id;
 
@@ -109,9 +110,10 @@ struct sitm_cc {
     bool serial;        /* after a table overflow: drain, then one transaction at a time */
     int32_t serial_id;  /* the one admitted (-1: none yet) */
     bool reset_pending; /* the timestamp table restarts once they all ended */
+    uint32_t reserved;  /* IDs admitted and not yet started (sitm.h 1) */
     uint64_t busy_until;
     struct {
-        uint64_t alone_requests, committed_edges, history_misses, serial_rounds, begins, held_begins, ends, commits, accesses, reads, writes, edges, loops, single_writer;
+        uint64_t admitted, begin_waits, alone_requests, committed_edges, history_misses, serial_rounds, begins, held_begins, ends, commits, accesses, reads, writes, edges, loops, single_writer;
         uint64_t wt_overflows, srl_overflows, lts_overflows, resets, doomed_entries, stale_entries, requests_passed, responses_passed;
         uint64_t wt_peak, srl_peak;
         uint64_t snapshot_readers, snapshots_read, true_loops, false_alarms, missed_loops;
@@ -171,7 +173,9 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
     }
     simtx_observer *o = env->observer;
     simtx_observe_counter(o, "begins", &c->stats.begins, "transactions", "transactions started (SI_BEGIN lanes)");
-    simtx_observe_counter(o, "held_begins", &c->stats.held_begins, "messages", "SI_BEGINs held while a table was overflowed or a timestamp reset was pending (new transactions wait)");
+    simtx_observe_counter(o, "begin_waits", &c->stats.begin_waits, "messages", "SI_BEGINs with a pinned snapshot answered WAIT while new transactions were kept out (sitm.h 1: a held begin pins no version)");
+    simtx_observe_counter(o, "admitted", &c->stats.admitted, "messages", "ADMIT forms let in (the transactions answered WAIT, admitted before they acquire their snapshot again)");
+    simtx_observe_counter(o, "held_begins", &c->stats.held_begins, "messages", "SI_BEGINs held: ADMIT forms while a table was overflowed or a timestamp reset was pending (new transactions wait), and begins waiting for their snapshot's commit IDs to end");
     simtx_observe_counter(o, "committed_edges", &c->stats.committed_edges, "edges", "edges to committed transactions (a stale read of a word they overwrote, a write of a word they read), post-dated against their final timestamps");
     simtx_observe_counter(o, "history_misses", &c->stats.history_misses, "reads", "stale reads whose first overwriting commit left the per-word history: a loop, conservatively");
     simtx_observe_counter(o, "alone_requests", &c->stats.alone_requests, "messages", "SI_BEGINs of warps aborted 8 times in a row asking to run alone (progress: one transaction at a time until one ended alone)");
@@ -274,15 +278,66 @@ static void refused(sitm_cc *c, unsigned id, const char *table)
     c->serial = true;
 }
 
-/* Whether an SI_BEGIN may start now: every commit ID its snapshot holds
- * has ended here (so no transaction it sees still holds table entries, and
- * the timestamps of all of them are final), no reset is pending, and in
- * serial mode it runs alone. */
-static bool may_start(const sitm_cc *c, const simtx_msg *begin)
+/* Whether new transactions may come in: no reset is pending, and in
+ * serial mode the begin is the one admitted alone, or nothing runs, none
+ * was admitted and no earlier ADMIT form waits (`queued`). A begin with a
+ * pinned snapshot that may not is answered WAIT, never held: a held one
+ * would keep its version from being recycled while the transactions it
+ * waits for wait at a VIT slice for a version slot (sitm.h 1). */
+static bool admits(const sitm_cc *c, const simtx_msg *begin, bool queued)
 {
-    if (c->reset_pending || begin->aux > c->ended_upto) return false;
+    if (c->reset_pending) return false;
+    int32_t lowest = begin->lane_mask ? (int32_t)(begin->transaction_id + (uint64_t)__builtin_ctzll(begin->lane_mask)) : -1;
+    if (sitm_begin_form(begin) == SITM_BEGIN_ADMITTED && lowest >= 0 && lowest < c->params.ids && c->ids[lowest].admitted)
+        return true; /* let in before: a serial drain waits for it as for a running one */
     if (!c->serial) return true;
-    return c->serial_id < 0 && c->probes.running == 0;
+    if (c->serial_id >= 0) return c->serial_id == lowest;
+    return c->probes.running == 0 && c->reserved == 0 && !queued;
+}
+
+/* The lanes' admissions end (they started, or were answered WAIT). */
+static void unreserve(sitm_cc *c, const simtx_msg *begin)
+{
+    for (uint64_t m = begin->lane_mask; m; m &= m - 1) {
+        uint64_t id = begin->transaction_id + (uint64_t)__builtin_ctzll(m);
+        if (id < (uint64_t)c->params.ids && c->ids[id].admitted) {
+            c->ids[id].admitted = false;
+            c->reserved--;
+        }
+    }
+}
+
+/* Whether an admitted SI_BEGIN may start now: every commit ID its snapshot
+ * holds has ended here (so no transaction it sees still holds table
+ * entries, and the timestamps of all of them are final). */
+static bool may_start(const sitm_cc *c, const simtx_msg *begin) { return begin->aux <= c->ended_upto; }
+
+/* ADMIT forms held (waiting to be admitted). */
+static bool admit_queued(const sitm_cc *c)
+{
+    for (size_t i = 0; i < c->held_count; i++)
+        if (sitm_begin_form(&c->held[i]) == SITM_BEGIN_ADMIT) return true;
+    return false;
+}
+
+/* An ADMIT form is let in: the lanes that may start (in serial mode the
+ * lowest, reserved as the one to run alone until its SI_END). */
+static uint64_t admit(sitm_cc *c, const simtx_msg *msg)
+{
+    uint64_t lanes = msg->lane_mask;
+    if (c->serial && lanes) {
+        lanes &= -lanes;
+        c->serial_id = (int32_t)(msg->transaction_id + (uint64_t)__builtin_ctzll(lanes));
+    }
+    for (uint64_t m = lanes; m; m &= m - 1) {
+        uint64_t id = msg->transaction_id + (uint64_t)__builtin_ctzll(m);
+        if (id < (uint64_t)c->params.ids && !c->ids[id].admitted) {
+            c->ids[id].admitted = true;
+            c->reserved++;
+        }
+    }
+    c->stats.admitted++;
+    return lanes;
 }
 
 /* Commit ID `cid` ended (committed, or failed at the commit units). */
@@ -343,8 +398,14 @@ static bool id_of(sitm_cc *c, const simtx_msg *msg, unsigned lane, unsigned *id)
  * the lanes started (its response's aux). */
 static uint64_t start(sitm_cc *c, const simtx_msg *msg)
 {
-    uint64_t lanes = msg->lane_mask;
-    if (c->serial && lanes) lanes &= -lanes;
+    uint64_t lanes = msg->lane_mask, admitted = 0;
+    for (uint64_t m = lanes; m; m &= m - 1) {
+        uint64_t id = msg->transaction_id + (uint64_t)__builtin_ctzll(m);
+        if (id < (uint64_t)c->params.ids && c->ids[id].admitted) admitted |= m & -m;
+    }
+    unreserve(c, msg);
+    if (admitted) lanes = admitted; /* the lanes its ADMIT form let in (in serial mode the one reserved) */
+    else if (c->serial && lanes) lanes &= -lanes;
     for (uint64_t m = lanes; m; m &= m - 1) {
         unsigned id;
         if (!id_of(c, msg, (unsigned)__builtin_ctzll(m), &id)) return 0;
@@ -362,7 +423,7 @@ static uint64_t start(sitm_cc *c, const simtx_msg *msg)
         c->policy->begin(c, id);
         c->stats.begins++;
         c->probes.running++;
-        if (c->serial) {
+        if (c->serial && (!admitted || c->serial_id == (int32_t)id)) {
             c->serial_id = (int32_t)id;
             c->stats.serial_rounds++;
         }
@@ -637,7 +698,7 @@ static uint64_t serve_end(sitm_cc *c, const simtx_msg *msg)
         } else {
             lts_postdate_abort(&c->lts, id);
         }
-        if (c->policy->end) c->policy->end(c, id, msg->aux >> lane & 1, (uint32_t)(msg->aux >> 32));
+        if (c->policy->end) c->policy->end(c, id, msg->aux >> lane & 1, cid); /* the lane's own commit ID (sitm.h 4) */
         if (t->doomed) {
             t->doomed = false;
             c->doomed--;
@@ -662,19 +723,41 @@ static bool answer(sitm_cc *c, simtx_msg *response, uint64_t ready)
     return msg_queue_push(&c->answers, response, ready);
 }
 
-/* Held SI_BEGINs start, in arrival order, as far as may_start allows. */
+/* Held SI_BEGINs, in arrival order: ADMIT forms are admitted as admits
+ * allows; the others (held for their snapshot's commit IDs) start, or are
+ * answered WAIT when new transactions are kept out meanwhile. */
 static void release_held(sitm_cc *c, uint64_t now)
 {
     size_t kept = 0;
+    bool queued = false;
     for (size_t i = 0; i < c->held_count; i++) {
-        if (!may_start(c, &c->held[i]) || msg_queue_full(&c->answers)) {
-            c->held[kept++] = c->held[i];
+        simtx_msg *m = &c->held[i];
+        bool admission = sitm_begin_form(m) == SITM_BEGIN_ADMIT;
+        uint64_t aux;
+        if (msg_queue_full(&c->answers)) {
+            c->held[kept++] = *m;
             continue;
         }
-        uint64_t lanes = start(c, &c->held[i]);
-        simtx_msg_make_response(&c->held[i], SIMTX_STATUS_OK);
-        c->held[i].aux = lanes;
-        answer(c, &c->held[i], now + (uint64_t)c->params.latency);
+        if (admission) {
+            if (!admits(c, m, queued)) {
+                queued = true;
+                c->held[kept++] = *m;
+                continue;
+            }
+            aux = admit(c, m);
+        } else if (!admits(c, m, false)) {
+            c->stats.begin_waits++;
+            unreserve(c, m);
+            aux = SITM_BEGIN_WAIT;
+        } else if (may_start(c, m)) {
+            aux = start(c, m);
+        } else {
+            c->held[kept++] = *m;
+            continue;
+        }
+        simtx_msg_make_response(m, SIMTX_STATUS_OK);
+        m->aux = aux;
+        answer(c, m, now + (uint64_t)c->params.latency);
     }
     c->held_count = kept;
 }
@@ -709,14 +792,27 @@ static bool serve(sitm_cc *c, uint64_t now)
             c->serial = true;
             c->stats.alone_requests++;
         }
-        if ((c->serial && c->held_count) || !may_start(c, &msg)) { /* after a table overflow: behind earlier held ones */
+        uint64_t aux;
+        if (sitm_begin_form(&msg) == SITM_BEGIN_ADMIT) { /* no snapshot pinned: it may wait here */
+            if (!admits(c, &msg, admit_queued(c))) {
+                hold(c, &msg);
+                c->busy_until = now + 1;
+                return true;
+            }
+            aux = admit(c, &msg);
+        } else if (!admits(c, &msg, admit_queued(c))) { /* pinned: never held for admission */
+            c->stats.begin_waits++;
+            unreserve(c, &msg);
+            aux = SITM_BEGIN_WAIT;
+        } else if (!may_start(c, &msg)) {
             hold(c, &msg);
             c->busy_until = now + 1;
             return true;
+        } else {
+            aux = start(c, &msg);
         }
-        uint64_t lanes = start(c, &msg);
         simtx_msg_make_response(&msg, SIMTX_STATUS_OK);
-        msg.aux = lanes;
+        msg.aux = aux;
         break;
     }
     case SIMTX_OP_SI_ACCESS: entries = serve_access(c, &msg, &edges); break;

@@ -102,7 +102,7 @@ typedef struct tmu_warp {
     int32_t core, cta;
     simtx_msg commit_event;    /* the TX_COMMIT being answered (header only) */
     uint32_t precommit_resume; /* the pre-commit stage after the running check */
-    uint64_t committing;       /* lanes at TX_COMMIT */
+    uint64_t committing;       /* lanes at TX_COMMIT (0 outside a commit) */
     uint64_t committed;        /* while the attempt_ended hooks run after a commit: its committed lanes (else 0) */
     uint32_t unresolved;       /* committing lanes still waiting for the commit units */
     uint64_t commit_start;
@@ -192,6 +192,13 @@ typedef struct tmu_filter {
     /* Another filter released the TX_BEGIN (tmu_begin_ready) while filters
      * still hold it: what that one fetched (a snapshot) is there now. */
     void (*begin_released)(void *state, tmu *u, uint32_t warp, uint64_t now);
+    /* The snapshot filter read the commit clock for the warp's attempt
+     * (`bound` = clock - 1: the snapshot's point will be at or below it).
+     * A filter with this hook holds the snapshot's ACQUIRE until it calls
+     * tmu_snapshot_acquire (at once, or once it was let start: SI-TM's
+     * admission, sitm.h 1, so that a transaction the sitm_cc block holds
+     * pins no version). */
+    void (*clock_read)(void *state, tmu *u, uint32_t warp, uint32_t bound, uint64_t now);
     /* A transactional request of the warp: lanes that should pause in
      * *pause (the unit keeps one lane of the attempt running) and lanes
      * that must abort in *abort (they leave the attempt: TX_ABORT). Returns
@@ -323,10 +330,13 @@ void tmu_tx_event(tmu *u, const simtx_msg *msg, uint64_t now);
 /* A filter that held TX_BEGIN (its begin hook) is ready: once none holds it, the attempt may run. */
 void tmu_begin_ready(tmu *u, uint32_t warp, uint64_t now);
 /* Aborts `lanes` of the warp's running attempt (a filter's TX_ABORT, tx.h
- * 6; from its access or notify hook): drops their logs, counts them under
- * `cause` and tells the core. Nothing once the attempt commits (TX_COMMIT
- * arrived): the commit decides its lanes. */
-void tmu_abort_lanes(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes, uint64_t *cause, unsigned tx_cause, uint64_t now);
+ * 6; from its access, response or notify hook): drops their logs, counts
+ * them under `cause` and tells the core; returns the lanes it aborted.
+ * It refuses lanes at TX_COMMIT (from its arrival to its answer, the
+ * pre-commit checks included, which run in the running phase and read
+ * the logs): the commit decides them; a filter that must still fail one
+ * does so in a pre-commit check (lane->passed, as sitm_wait does). */
+uint64_t tmu_abort_lanes(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes, uint64_t *cause, unsigned tx_cause, uint64_t now);
 /* The id of a filter's own request (its responses come to its response hook). */
 uint64_t tmu_filter_id(uint32_t filter_index, uint32_t warp, uint32_t lane);
 void tmu_tx_response(tmu *u, const simtx_msg *msg, uint64_t now);
@@ -377,6 +387,13 @@ uint64_t *tmu_abort_cause(tmu *u, const char *cause);
  * the warp's attempt read, kept until its next TX_BEGIN; false when it read
  * none (no snapshot filter, or not acquired). */
 bool tmu_snapshot_point(tmu *u, uint32_t warp, uint32_t *point);
+/* tmu_snapshot.c: a filter's clock_read hook lets the warp's snapshot be
+ * acquired now (at the bound it was given, or the slices' boundary below). */
+void tmu_snapshot_acquire(tmu *u, uint32_t warp, uint64_t now);
+/* tmu_snapshot.c: the warp's starting attempt gives its snapshot back
+ * (RELEASE) and reads the clock again (clock_read hooks); once acquired
+ * again the filters' begin_released hooks are called. */
+void tmu_snapshot_restart(tmu *u, uint32_t warp, uint64_t now);
 
 /* tmu_history.c: the commit records. */
 void tmu_record_commit(tmu *u, uint32_t warp, const tmu_lane *lane, uint32_t cid, uint32_t after);

@@ -39,7 +39,9 @@
 #define SITM_ALONE_AFTER 8
 
 typedef struct sitm_warp {
-    bool has_slot, begin_waiting, committing, check_waiting;
+    bool has_slot, begin_waiting, check_waiting;
+    uint8_t form;          /* the SI_BEGIN form to send next (sitm.h 1): SNAPSHOT, or ADMIT / ADMITTED after a WAIT */
+    bool admitting;        /* an ADMIT form is unanswered */
     uint32_t ends_pending; /* SI_ENDs not yet answered */
     uint32_t slot, base;   /* the slot and the ID of lane 0 */
     uint32_t pending;      /* SI_ACCESS answers awaited */
@@ -57,7 +59,7 @@ typedef struct sitm_filter {
     bool *slot_used;
     uint32_t *slot_waiters, waiting, waiters_capacity; /* warps waiting for a slot, in order */
     uint64_t aborts[SITM_VERDICTS];  /* by verdict */
-    uint64_t messages, entries, waits, held_commits, aborted_at_once[SITM_VERDICTS];
+    uint64_t messages, entries, waits, held_commits, begin_waits, aborted_at_once[SITM_VERDICTS];
 } sitm_filter;
 
 static bool sitm_create(void **state, tmu *u, uint32_t index, char *error, size_t error_size)
@@ -88,6 +90,8 @@ static bool sitm_create(void **state, tmu *u, uint32_t index, char *error, size_
     simtx_observe_counter(o, "sitm_messages", &s->messages, "messages", "SI_BEGIN, SI_ACCESS and SI_END sent");
     simtx_observe_counter(o, "sitm_entries", &s->entries, "entries", "words reported in SI_ACCESS");
     simtx_observe_counter(o, "sitm_slot_waits", &s->waits, "attempts", "TX_BEGINs that waited for an ID slot (more transactional warps than sitm_warps)");
+    simtx_observe_counter(o, "sitm_begin_waits", &s->begin_waits, "attempts",
+                          "SI_BEGINs answered WAIT (a table overflow or timestamp reset): the snapshot given back, admitted first (sitm.h 1)");
     simtx_observe_counter(o, "sitm_held_commits", &s->held_commits, "commits", "TX_COMMITs that waited for SI_ACCESS answers");
     simtx_observe_counter(o, "sitm_loop_tx_aborts", &s->aborted_at_once[SITM_LOOP], "attempts",
                           "of aborts_loop, lanes aborted at once through TX_ABORT while running (the others failed at TX_COMMIT)");
@@ -126,11 +130,22 @@ static void try_begin(tmu *u, sitm_filter *s, sitm_warp *sw, uint32_t warp)
     m.transaction_id = sw->base;
     m.lane_mask = sw->begin_lanes;
     m.aux = point;
-    if (u->warps[warp]->attempt >= SITM_ALONE_AFTER) { /* data[0] = 1: run alone */
-        m.size = 1;
-        m.data[0] = 1;
-    }
+    /* data[0] = 1: run alone (asked once per attempt, with its first form) */
+    sitm_set_begin(&m, sw->form == SITM_BEGIN_SNAPSHOT && u->warps[warp]->attempt >= SITM_ALONE_AFTER, sw->form);
     sw->begun = sw->refused = 0; /* until the answer says which started */
+    send(u, s, warp, &m);
+}
+
+/* After a WAIT (sitm.h 1): the ADMIT form, once the clock is read again
+ * and the snapshot given back, so that the held transaction pins nothing. */
+static void send_admit(tmu *u, sitm_filter *s, sitm_warp *sw, uint32_t warp)
+{
+    simtx_msg m;
+    simtx_msg_init(&m, SIMTX_OP_SI_BEGIN, SITM_CC_ADDRESS, 0);
+    m.transaction_id = sw->base;
+    m.lane_mask = sw->begin_lanes;
+    sitm_set_begin(&m, false, SITM_BEGIN_ADMIT); /* asked to run alone with its first form already */
+    sw->admitting = true;
     send(u, s, warp, &m);
 }
 
@@ -159,7 +174,8 @@ static bool sitm_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
         return false;
     }
     sw->begin_lanes = lanes;
-    sw->committing = sw->check_waiting = false;
+    sw->check_waiting = sw->admitting = false;
+    sw->form = SITM_BEGIN_SNAPSHOT;
     sw->failed = 0;
     sw->begin_waiting = true;
     memset(sw->verdict, 0, sizeof sw->verdict);
@@ -190,6 +206,17 @@ static void sitm_begin_released(void *state, tmu *u, uint32_t warp, uint64_t now
     sitm_filter *s = state;
     sitm_warp *sw = tmu_slot_warp(u, &s->warps, warp);
     if (sw) try_begin(u, s, sw, warp);
+}
+
+/* The snapshot filter read the clock: its ACQUIRE goes at once, unless the
+ * block answered WAIT: then the ADMIT form goes first, pinning nothing. */
+static void sitm_clock_read(void *state, tmu *u, uint32_t warp, uint32_t bound, uint64_t now)
+{
+    (void)bound;
+    sitm_filter *s = state;
+    sitm_warp *sw = tmu_slot_warp(u, &s->warps, warp);
+    if (sw && sw->form == SITM_BEGIN_ADMIT) send_admit(u, s, sw, warp);
+    else tmu_snapshot_acquire(u, warp, now);
 }
 
 /* Every word a lane reads from memory or writes, once per attempt. */
@@ -255,6 +282,20 @@ static void sitm_response(void *state, tmu *u, uint32_t warp, uint32_t lane, con
     if (!sw) return;
     switch (msg->op) {
     case SIMTX_OP_SI_BEGIN:
+        if (sw->admitting) { /* admitted: acquire, then the ADMITTED form */
+            sw->admitting = false;
+            sw->form = SITM_BEGIN_ADMITTED;
+            sw->begin_waiting = true;
+            tmu_snapshot_acquire(u, warp, now);
+            return;
+        }
+        if (msg->aux & SITM_BEGIN_WAIT) { /* give the snapshot back, ask to be admitted */
+            s->begin_waits++;
+            sw->form = SITM_BEGIN_ADMIT;
+            sw->begin_waiting = true;
+            tmu_snapshot_restart(u, warp, now);
+            return;
+        }
         sw->begun = msg->aux & sw->begin_lanes;
         sw->refused = sw->begin_lanes & ~sw->begun;
         tmu_begin_ready(u, warp, now);
@@ -283,36 +324,29 @@ static void sitm_response(void *state, tmu *u, uint32_t warp, uint32_t lane, con
     }
     if (sw->pending) sw->pending--;
     /* A verdict aborts the lane at once while its attempt runs (TX_ABORT,
-     * tx.h 6: it leaves, its SI_END goes); once the core sent TX_COMMIT
-     * (its pre-commit checks run in the running phase, and an abort there
-     * would empty a committing lane's logs) it fails at sitm_wait. */
+     * tx.h 6: it leaves, its SI_END goes); a lane the unit refuses to
+     * abort (the core sent TX_COMMIT: the commit decides) fails at
+     * sitm_wait. */
     uint64_t abort[SITM_VERDICTS] = {0};
     for (unsigned k = 0, n = sitm_entry_count(msg); k < n; k++) {
         sitm_entry e = sitm_get_entry(msg, k);
         uint32_t l = e.id - sw->base;
         if (e.verdict == SITM_OK || e.verdict >= SITM_VERDICTS || l >= SITM_LANES || !(sw->begun >> l & 1) || sw->verdict[l]) continue;
         sw->verdict[l] = e.verdict;
-        if (!sw->committing && w->phase == TMU_RUNNING && (w->lanes >> l & 1)) abort[e.verdict] |= UINT64_C(1) << l;
-        else sw->failed |= UINT64_C(1) << l;
+        abort[e.verdict] |= UINT64_C(1) << l;
     }
     static const unsigned causes[SITM_VERDICTS] = {0, TX_ABORT_WRITER_CONFLICT, TX_ABORT_LOOP, TX_ABORT_OVERFLOW};
     for (unsigned v = SITM_SINGLE_WRITER; v < SITM_VERDICTS; v++)
         if (abort[v]) {
-            s->aborted_at_once[v] += (uint64_t)__builtin_popcountll(abort[v]);
-            tmu_abort_lanes(u, w, warp, abort[v], &s->aborts[v], causes[v], now);
+            uint64_t aborted = tmu_abort_lanes(u, w, warp, abort[v], &s->aborts[v], causes[v], now);
+            s->aborted_at_once[v] += (uint64_t)__builtin_popcountll(aborted);
+            sw->failed |= abort[v] & ~aborted;
         }
     if (sw->check_waiting && !sw->pending) {
         sw->check_waiting = false;
         fail_committing(s, w, sw);
         tmu_precommit_continue(u, w, warp, sw->stage, now);
     }
-}
-
-static void sitm_commit_started(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now)
-{
-    (void)lanes, (void)now;
-    sitm_warp *sw = tmu_slot_warp(u, &((sitm_filter *)state)->warps, warp);
-    if (sw) sw->committing = true;
 }
 
 /* Lanes left the attempt: the block drops their entries. */
@@ -327,14 +361,6 @@ static void sitm_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
     m.transaction_id = sw->base;
     m.lane_mask = lanes & sw->begun;
     m.aux = u->warps[warp]->committed & m.lane_mask;
-    /* sitm.h: the warp commit's first commit ID in aux's upper half (its
-     * lanes' IDs are consecutive, and no snapshot splits them). */
-    uint32_t first = 0;
-    for (uint64_t c = m.aux; c; c &= c - 1) {
-        uint32_t cid = u->warps[warp]->lane[__builtin_ctzll(c)].ended_cid;
-        if (cid && (!first || cid < first)) first = cid;
-    }
-    m.aux |= (uint64_t)first << 32;
     for (uint64_t mask = m.lane_mask; mask; mask &= mask - 1) { /* the commit IDs the lanes took (sitm.h 4) */
         uint32_t l = (uint32_t)__builtin_ctzll(mask);
         sitm_set_end_cid(&m, l, u->warps[warp]->lane[l].ended_cid);
@@ -352,9 +378,9 @@ const tmu_filter tmu_filter_sitm = {
     .destroy = sitm_destroy,
     .begin = sitm_begin,
     .begin_released = sitm_begin_released,
+    .clock_read = sitm_clock_read,
     .access = sitm_access,
     .response = sitm_response,
-    .commit_started = sitm_commit_started,
     .attempt_ended = sitm_ended,
 };
 

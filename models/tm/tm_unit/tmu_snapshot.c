@@ -14,7 +14,9 @@
  * load whose read stamp is 0 (a slice read the newest version for it) --
  * every running attempt holding a snapshot of that epoch or an earlier one
  * is aborted (TX_ABORT, counted in aborts_overflow) and re-acquires when
- * the core runs it again. */
+ * the core runs it again. A filter with a clock_read hook (sitm) goes
+ * between the clock read and the ACQUIRE: the attempt pins its version
+ * only once that filter let it start (tmu_snapshot_acquire). */
 #include <stdlib.h>
 
 #include "tm_lazy.h"
@@ -35,6 +37,8 @@ typedef struct snapshot_warp {
     bool too_old;     /* a slice answered VERSION_TOO_OLD: acquire again at a newer clock */
     bool held;        /* acquired at every slice and not yet released */
     bool acquired;    /* the running attempt's loads read `handle` (kept past the release at TX_COMMIT) */
+    bool gated;       /* the clock is read; a clock_read filter lets the ACQUIRE go (tmu_snapshot_acquire) */
+    bool released;    /* the TX_BEGIN hold is released (a restart's acquire tells the filters instead) */
 } snapshot_warp;
 
 typedef struct snapshot_filter {
@@ -104,12 +108,12 @@ static bool snapshot_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, u
     snapshot_filter *s = state;
     snapshot_warp *w = tmu_slot_warp(u, &s->warps, warp);
     if (!w) return false;
-    if (w->held || w->pending) {
+    if (w->held || w->pending || w->gated) {
         tmu_fail(u, "TX_BEGIN of warp %u while its previous snapshot is still held", warp);
         return false;
     }
     w->holders = lanes;
-    w->acquired = false;
+    w->acquired = w->released = false;
     return read_clock(u, s, warp);
 }
 
@@ -134,6 +138,14 @@ static void snapshot_response(void *state, tmu *u, uint32_t warp, uint32_t lane,
         w->pinned = 0;
         w->too_old = false;
         w->point = w->lowest = clock ? clock - 1 : 0;
+        bool gated = false;
+        for (uint32_t i = 0; i < u->filter_count; i++) gated |= u->filter[i]->clock_read != NULL;
+        if (gated) { /* the gate's own begin first (SI-TM: a held SI_BEGIN pins no version) */
+            w->gated = true;
+            for (uint32_t i = 0; i < u->filter_count; i++)
+                if (u->filter[i]->clock_read) u->filter[i]->clock_read(u->filter_state[i], u, warp, (uint32_t)w->point, now);
+            return;
+        }
         to_every_slice(u, s, warp, SIMTX_OP_VERSION_ACQUIRE, w->point);
         return;
     }
@@ -170,7 +182,13 @@ static void snapshot_response(void *state, tmu *u, uint32_t warp, uint32_t lane,
     }
     w->held = w->acquired = true;
     if (version_handle_epoch(w->handle)) epoch_over(u, s, version_handle_epoch(w->handle) - 1, now);
-    tmu_begin_ready(u, warp, now);
+    if (!w->released) {
+        w->released = true;
+        tmu_begin_ready(u, warp, now);
+        return;
+    }
+    for (uint32_t i = 0; i < u->filter_count; i++) /* acquired again (tmu_snapshot_restart) */
+        if (u->filter[i]->begin_released) u->filter[i]->begin_released(u->filter_state[i], u, warp, now);
 }
 
 /* A load read at a slice whose epoch moved past the snapshot's (read stamp 0). */
@@ -245,4 +263,44 @@ bool tmu_snapshot_point(tmu *u, uint32_t warp, uint32_t *point)
         return true;
     }
     return false;
+}
+
+static snapshot_warp *gate_warp(tmu *u, uint32_t warp, snapshot_filter **filter)
+{
+    for (uint32_t i = 0; i < u->filter_count; i++) {
+        if (u->filter[i] != &tmu_filter_snapshot) continue;
+        *filter = u->filter_state[i];
+        return tmu_slot_warp(u, &(*filter)->warps, warp);
+    }
+    return NULL;
+}
+
+void tmu_snapshot_restart(tmu *u, uint32_t warp, uint64_t now)
+{
+    (void)now;
+    snapshot_filter *s = NULL;
+    snapshot_warp *w = gate_warp(u, warp, &s);
+    tmu_warp *tw = warp < u->warp_count ? u->warps[warp] : NULL;
+    if (!w || !w->held || !tw || tw->phase != TMU_STARTING) {
+        tmu_fail(u, "snapshot: warp %u restarts a snapshot it does not hold while starting", warp);
+        return;
+    }
+    uint64_t holders = w->holders;
+    release(u, s, w, warp);
+    w->holders = holders;
+    w->acquired = false;
+    read_clock(u, s, warp);
+}
+
+void tmu_snapshot_acquire(tmu *u, uint32_t warp, uint64_t now)
+{
+    (void)now;
+    snapshot_filter *s = NULL;
+    snapshot_warp *w = gate_warp(u, warp, &s);
+    if (!w || !w->gated) {
+        tmu_fail(u, "snapshot: warp %u's ACQUIRE was let go while it waited for none", warp);
+        return;
+    }
+    w->gated = false;
+    to_every_slice(u, s, warp, SIMTX_OP_VERSION_ACQUIRE, w->point);
 }

@@ -92,7 +92,7 @@ static void begin(tmu *u, tmu_warp *w, uint32_t warp, const simtx_msg *msg, uint
     u->probes.tx_warps++;
     w->read_stamp = UINT32_MAX;
     w->log_position = 0;
-    w->aborted = 0;
+    w->aborted = w->committing = 0;
     w->attempt = (uint32_t)msg->aux;
     w->begin_holds = 0;
     for (uint32_t i = 0; i < u->filter_count; i++)
@@ -171,10 +171,13 @@ static void attempt_ended(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes, ui
     if (u->probes.tx_warps) u->probes.tx_warps--;
 }
 
-void tmu_abort_lanes(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes, uint64_t *cause, unsigned tx_cause, uint64_t now)
+uint64_t tmu_abort_lanes(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes, uint64_t *cause, unsigned tx_cause, uint64_t now)
 {
-    lanes &= w->lanes;
-    if (w->phase != TMU_RUNNING || !lanes) return; /* a committing attempt's outcome is its commit's */
+    /* A committing attempt's outcome is its commit's: lanes at TX_COMMIT
+     * are refused in every phase, its pre-commit checks included (they run
+     * in the running phase and read the lanes' logs). */
+    lanes &= w->lanes & ~w->committing;
+    if (w->phase != TMU_RUNNING || !lanes) return 0;
     unsigned count = (unsigned)__builtin_popcountll(lanes);
     u->stats.aborts += count;
     if (cause) *cause += count;
@@ -193,6 +196,7 @@ void tmu_abort_lanes(tmu *u, tmu_warp *w, uint32_t warp, uint64_t lanes, uint64_
     abort.cta = w->cta;
     abort.id = SIMTX_OP_TX_ABORT;
     tmu_queue_push(u, &u->events, &abort, now);
+    return lanes;
 }
 
 uint64_t tmu_filter_id(uint32_t filter_index, uint32_t warp, uint32_t lane)
@@ -319,7 +323,7 @@ void tmu_finish_commit(tmu *u, tmu_warp *w, uint32_t warp, uint64_t now)
     w->committed = outcome.committed; /* for the attempt_ended hooks (which also see the lanes' commit IDs) */
     attempt_ended(u, w, warp, w->committing & ~w->aborted, now);
     for (uint64_t m = w->committing; m; m &= m - 1) lane_reset(&w->lane[__builtin_ctzll(m)]);
-    w->committed = 0;
+    w->committed = w->committing = 0;
     answer(u, &w->commit_event, SIMTX_STATUS_OK, &outcome, sizeof outcome, now);
 }
 

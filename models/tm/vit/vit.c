@@ -427,6 +427,31 @@ static void issue_copies(vit *v, uint64_t now)
     }
 }
 
+/* The hold buffer is full and the input's head must wait: a RELEASE
+ * behind it goes first (it may be what frees the slot the held writes
+ * wait for: with 2 versions under SITM_Oracle the commit units' write-backs
+ * filled the buffer and the releases that would free the older version
+ * queued behind them). It passes accesses only, never another version op. */
+static bool release_past_full_hold(vit *v, uint64_t now)
+{
+    msg_queue *q = &v->input;
+    for (size_t p = 1; p < q->length; p++) {
+        size_t slot = msg_queue_slot(q, p);
+        const simtx_msg *msg = &q->messages[slot];
+        if (simtx_op_info_of(msg->op)->family != SIMTX_FAMILY_VERSION) continue;
+        if (msg->op != SIMTX_OP_VERSION_RELEASE || q->ready_cycles[slot] > now) return false;
+        if (!serve_version_op(v, msg, now)) return false;
+        for (; p + 1 < q->length; p++) { /* close the gap */
+            size_t to = msg_queue_slot(q, p), from = msg_queue_slot(q, p + 1);
+            q->messages[to] = q->messages[from];
+            q->ready_cycles[to] = q->ready_cycles[from];
+        }
+        q->length--;
+        return true;
+    }
+    return false;
+}
+
 static uint64_t vit_cycle(void *core, uint64_t now)
 {
     vit *v = core;
@@ -449,8 +474,9 @@ static uint64_t vit_cycle(void *core, uint64_t now)
             v->stats.held_accesses++;
             done = true;
         }
-        if (done) {
-            msg_queue_pop(&v->input);
+        bool passed = !done && v->held_count == (unsigned)v->params.hold_depth && release_past_full_hold(v, now);
+        if (done) msg_queue_pop(&v->input);
+        if (done || passed) {
             if (v->refused && v->env.room) {
                 v->refused = false;
                 v->env.room(v->env.context, PORT_UPSTREAM);

@@ -70,6 +70,15 @@ static void test_filter_notify(void *state, tmu *u, const simtx_msg *msg, uint64
         tmu_abort_lanes(u, u->warps[warp], warp, msg->aux, tmu_abort_cause(u, "test_abort"), TX_ABORT_WRITER_CONFLICT, now);
 }
 
+/* A lane's abort once its TX_COMMIT arrived (as a snapshot filter's epoch
+ * abort or an SI-TM verdict may come while the pre-commit checks run). */
+static void test_filter_commit_started(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now)
+{
+    test_abort_filter_state *s = state;
+    if (s->abort_at_commit & lanes)
+        tmu_abort_lanes(u, u->warps[warp], warp, s->abort_at_commit & lanes, tmu_abort_cause(u, "test_abort"), TX_ABORT_WRITER_CONFLICT, now);
+}
+
 static void test_filter_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint64_t now)
 {
     (void)u, (void)warp, (void)now;
@@ -88,6 +97,7 @@ static const tmu_filter test_abort_filter = {
     .forward = test_filter_forward,
     .response = test_filter_response,
     .notify = test_filter_notify,
+    .commit_started = test_filter_commit_started,
     .attempt_ended = test_filter_ended,
 };
 

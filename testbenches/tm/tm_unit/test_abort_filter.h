@@ -4,7 +4,8 @@
  * answer + 1000 as the attempt's timestamp, tags forwarded loads with it
  * (SIMTX_FLAG_SNAPSHOT, transaction_id), counts NOTIFY_KIND_TEST
  * notifications (one naming a warp aborts its lanes in aux) and the lanes
- * whose attempt ended, and aborts a lane that
+ * whose attempt ended, tries to abort the lanes in abort_at_commit when
+ * their TX_COMMIT arrives (the unit refuses: the commit decides), and aborts a lane that
  * loads TEST_ABORT_TRIGGER, once per lane (TX_ABORT, cause
  * TX_ABORT_WRITER_CONFLICT; statistic aborts_test_abort). A second one,
  * test_abort_first, aborts every lane at its first attempt's first access
@@ -27,6 +28,7 @@ typedef struct test_abort_filter_state {
     uint32_t timestamp; /* fetched at TX_BEGIN */
     uint64_t aborted;   /* lanes it aborted once */
     unsigned begins, notifications, ended;
+    uint64_t abort_at_commit; /* lanes it tries to abort when their TX_COMMIT arrives (the unit refuses) */
 } test_abort_filter_state;
 
 /* The state of the last unit created with the filter. */

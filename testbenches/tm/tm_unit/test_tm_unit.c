@@ -1163,6 +1163,35 @@ static void test_filter_notify_abort(void)
     bench_close(b);
 }
 
+/* A filter's abort of lanes whose TX_COMMIT arrived (its hooks and the
+ * pre-commit checks run in the running phase: sitm_wait waits there, and
+ * the snapshot filter aborts every running attempt of an epoch that is
+ * over) is refused: the commit decides (tx.h 6). Before, the unit emptied
+ * the committing lanes' logs and sent TX_ABORT while their commit went on
+ * (only the sitm filter guarded itself). */
+static void test_abort_while_committing(void)
+{
+    const char *settings[] = {"filters=test_abort", NULL};
+    bench *b = bench_open(settings);
+    test_abort_filter_state *s = test_abort_filter_last;
+    if (!s) return;
+    event(b, SIMTX_OP_TX_BEGIN, 0x3, 0, 50);
+    store1(b, 0, BASE, 1, 1000);
+    store1(b, 1, BASE + 4, 2, 1001);
+    s->abort_at_commit = 0x2;
+    tx_outcome outcome = commit(b, 0x3);
+    s->abort_at_commit = 0;
+    CHECK_EQUAL(b->event_count, 0);      /* no TX_ABORT for a committing lane */
+    CHECK_EQUAL(outcome.committed, 0x3);
+    CHECK_EQUAL(outcome.retry, 0);
+    CHECK_EQUAL(b->memory.words[0], 1);
+    CHECK_EQUAL(b->memory.words[1], 2);  /* lane 1's log was kept */
+    CHECK_EQUAL(counter(b, "aborts_test_abort"), 0);
+    CHECK_EQUAL(counter(b, "aborts"), 0);
+    CHECK_EQUAL(s->ended, 2);            /* each lane ended once, at the commit */
+    bench_close(b);
+}
+
 /* A filter aborts every running lane: the attempt ends at the unit (the
  * core settles without TX_ROLLBACK) and a request still naming them is
  * answered without serving them. */
@@ -1413,5 +1442,6 @@ int main(void)
     test_filter_hooks(); /* last: it registers a filter, which adds its abort cause to every unit after */
     test_filter_aborts_all();
     test_filter_notify_abort();
+    test_abort_while_committing();
     return simtx_test_summary();
 }
