@@ -32,10 +32,14 @@
 #include "tmu_internal.h"
 
 #define SITM_LANES 32
-/* Progress: a warp whose attempt aborted this many times in a row asks to
- * run alone (sitm.h 1). Lockstep lanes that read and write the same words
- * (GraphCut's vertex count) can doom one another every round, the same way
- * each time; one transaction alone meets no running one. */
+/* Progress: a warp whose attempts committed no lane this many times in a
+ * row asks to run alone (sitm.h 1). Lockstep lanes that read and write the
+ * same words (GraphCut's vertex count) can doom one another every round,
+ * the same way each time; one transaction alone meets no running one. A
+ * round in which some lane committed made progress: counting those too (the
+ * re-run number) sent a warp whose lanes commit a few per round (a list's
+ * inserts) alone for every lane left after 8 rounds, each alone round
+ * draining every core. */
 #define SITM_ALONE_AFTER 8
 
 typedef struct sitm_warp {
@@ -44,6 +48,8 @@ typedef struct sitm_warp {
     uint32_t slot, base;   /* the slot and the ID of lane 0 */
     uint32_t pending;      /* SI_ACCESS answers awaited */
     uint32_t stage;        /* the pre-commit stage to go on from */
+    uint32_t barren;       /* attempts in a row, up to the running one, after which no lane committed */
+    bool progressed;       /* a lane of the warp committed since its last TX_BEGIN */
     uint64_t begun;        /* lanes started at the block and not yet ended */
     uint64_t refused;      /* lanes the block did not start (one runs alone after an overflow): they fail at TX_COMMIT */
     uint64_t begin_lanes;  /* a held TX_BEGIN's lanes */
@@ -126,7 +132,7 @@ static void try_begin(tmu *u, sitm_filter *s, sitm_warp *sw, uint32_t warp)
     m.transaction_id = sw->base;
     m.lane_mask = sw->begin_lanes;
     m.aux = point;
-    if (u->warps[warp]->attempt >= SITM_ALONE_AFTER) { /* data[0] = 1: run alone */
+    if (sw->barren >= SITM_ALONE_AFTER) { /* data[0] = 1: run alone */
         m.size = 1;
         m.data[0] = 1;
     }
@@ -159,6 +165,8 @@ static bool sitm_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
         return false;
     }
     sw->begin_lanes = lanes;
+    sw->barren = !u->warps[warp]->attempt || sw->progressed ? 0 : sw->barren + 1; /* a re-run: the last attempt ended */
+    sw->progressed = false;
     sw->committing = sw->check_waiting = false;
     sw->failed = 0;
     sw->begin_waiting = true;
@@ -327,6 +335,7 @@ static void sitm_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
     m.transaction_id = sw->base;
     m.lane_mask = lanes & sw->begun;
     m.aux = u->warps[warp]->committed & m.lane_mask;
+    if (m.aux) sw->progressed = true;
     /* sitm.h: the warp commit's first commit ID in aux's upper half (its
      * lanes' IDs are consecutive, and no snapshot splits them). */
     uint32_t first = 0;
