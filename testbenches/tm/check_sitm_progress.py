@@ -15,34 +15,17 @@ issue 28's results showed serialised:
 - GraphCut 1: lockstep lanes dooming one another still finish (the alone
   rule still serves them when rounds commit nothing).
 usage: check_sitm_progress.py SIMTX"""
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
-NETLIST = "platforms/gtx480_sitm.lua"
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_sitm import check, failures, run as run_netlist  # noqa: E402 (the same helpers)
 
 
 def run(simtx, directory, name, workload, *arguments):
-    stats = os.path.join(directory, name + ".json")
-    command = [simtx, "run", NETLIST, "--quiet", "--stats", stats, "--define", "cc=ts", "--workload", workload, *arguments]
-    result = subprocess.run(command, capture_output=True, text=True)
-    check(result.returncode == 0, "%s: exit %d: %s" % (name, result.returncode, result.stderr.strip()[-300:]))
-    if result.returncode:
-        return {}
-    return json.load(open(stats))["simulated"]["statistics"]
-
-
-def total(stats, suffix):
-    return sum(v for k, v in stats.items() if k.endswith(suffix) and isinstance(v, (int, float)))
+    """A cc=ts run of `workload` with every oracle on: its statistics."""
+    return run_netlist(simtx, directory, name, "--define", "cc=ts", *arguments, oracle=True, workload=(workload,))
 
 
 def main():
