@@ -12,8 +12,10 @@ issue 28's results showed serialised:
   every round makes progress and never asks to run alone (the rule counted
   re-runs, so after 8 rounds every lane left ran alone, each alone round
   draining every core: 14 alone requests on LL1 seed 2).
-- GraphCut 1: lockstep lanes dooming one another still finish (the alone
-  rule still serves them when rounds commit nothing).
+- GraphCut 1: lockstep lanes dooming one another still finish: after 8
+  rounds that commit nothing the warp runs alone until its lanes all
+  committed (back in lockstep after each commit alone, they doomed one
+  another for 8 more rounds each time: 2,932 single-writer aborts).
 usage: check_sitm_progress.py SIMTX"""
 import os
 import sys
@@ -48,6 +50,14 @@ def main():
                   "--set", "workload.threads=32")
         print("gc1: %d commits, %d alone requests" % (gc1.get("sitm_cc.commits", 0), gc1.get("sitm_cc.alone_requests", -1)))
         check(gc1.get("sitm_cc.commits", 0) > 0 and gc1.get("sitm_cc.begins") == gc1.get("sitm_cc.ends"), "gc1: finished, every begun transaction ended")
+        # Each of a lane's ceil(180 / 32) = 6 transactions runs at most 8
+        # lockstep rounds before the warp runs it alone (and stays alone
+        # until its lanes all committed), each round dooming at most 31
+        # lanes at the Writer Table. Going back to lockstep after each
+        # commit alone made 2,932.
+        single = gc1.get("sitm_cc.single_writer_aborts", -1)
+        print("gc1: %d single-writer aborts" % single)
+        check(0 <= single <= 6 * 8 * 31, "gc1: at most 8 lockstep rounds per transaction before it runs alone")
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1

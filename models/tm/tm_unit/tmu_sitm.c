@@ -39,7 +39,9 @@
  * round in which some lane committed made progress: counting those too (the
  * re-run number) sent a warp whose lanes commit a few per round (a list's
  * inserts) alone for every lane left after 8 rounds, each alone round
- * draining every core. */
+ * draining every core. Once alone, the warp's lanes run alone until the
+ * transaction's last lane committed (GraphCut's lanes, back in lockstep
+ * after one commit alone, doomed one another for 8 more rounds each time). */
 #define SITM_ALONE_AFTER 8
 
 typedef struct sitm_warp {
@@ -165,7 +167,11 @@ static bool sitm_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
         return false;
     }
     sw->begin_lanes = lanes;
-    sw->barren = !u->warps[warp]->attempt || sw->progressed ? 0 : sw->barren + 1; /* a re-run: the last attempt ended */
+    /* A re-run: the last attempt ended. Once alone, alone until the
+     * transaction's lanes all committed: a commit alone does not show that
+     * the lockstep rounds would not doom one another again. */
+    if (!u->warps[warp]->attempt) sw->barren = 0;
+    else if (sw->barren < SITM_ALONE_AFTER) sw->barren = sw->progressed ? 0 : sw->barren + 1;
     sw->progressed = false;
     sw->committing = sw->check_waiting = false;
     sw->failed = 0;
