@@ -32,7 +32,7 @@
  *      transaction_id = the ID of lane 0 of the warp (lane l: + l),
  *      lane_mask = the attempt's lanes, aux = the snapshot's point (it sees
  *      exactly the commit IDs up to it), data (size 1) = 1 when the warp's
- *      attempt aborted 8 times in a row: it asks to run alone (the block
+ *      attempts committed no lane 8 times in a row: it asks to run alone (the block
  *      then drains and runs transactions one at a time, as after a table
  *      overflow below: progress for lockstep lanes that doom one another
  *      every round). The block starts them only once

@@ -178,7 +178,7 @@ static void *sitm_cc_create(const void *params, const simtx_env *env, char *erro
     simtx_observe_counter(o, "held_begins", &c->stats.held_begins, "messages", "SI_BEGINs held: ADMIT forms while a table was overflowed or a timestamp reset was pending (new transactions wait), and begins waiting for their snapshot's commit IDs to end");
     simtx_observe_counter(o, "committed_edges", &c->stats.committed_edges, "edges", "edges to committed transactions (a stale read of a word they overwrote, a write of a word they read), post-dated against their final timestamps");
     simtx_observe_counter(o, "history_misses", &c->stats.history_misses, "reads", "stale reads whose first overwriting commit left the per-word history: a loop, conservatively");
-    simtx_observe_counter(o, "alone_requests", &c->stats.alone_requests, "messages", "SI_BEGINs of warps aborted 8 times in a row asking to run alone (progress: one transaction at a time until one ended alone)");
+    simtx_observe_counter(o, "alone_requests", &c->stats.alone_requests, "messages", "SI_BEGINs of warps whose attempts committed no lane 8 times in a row, asking to run alone (progress: one transaction at a time until one ended alone)");
     simtx_observe_counter(o, "serial_rounds", &c->stats.serial_rounds, "transactions", "transactions admitted alone after a table overflow (the progress guarantee)");
     simtx_observe_counter(o, "ends", &c->stats.ends, "transactions", "transactions ended (SI_END lanes)");
     simtx_observe_counter(o, "commits", &c->stats.commits, "transactions", "of them committed");

@@ -32,10 +32,16 @@
 #include "tmu_internal.h"
 
 #define SITM_LANES 32
-/* Progress: a warp whose attempt aborted this many times in a row asks to
- * run alone (sitm.h 1). Lockstep lanes that read and write the same words
- * (GraphCut's vertex count) can doom one another every round, the same way
- * each time; one transaction alone meets no running one. */
+/* Progress: a warp whose attempts committed no lane this many times in a
+ * row asks to run alone (sitm.h 1). Lockstep lanes that read and write the
+ * same words (GraphCut's vertex count) can doom one another every round,
+ * the same way each time; one transaction alone meets no running one. A
+ * round in which some lane committed made progress: counting those too (the
+ * re-run number) sent a warp whose lanes commit a few per round (a list's
+ * inserts) alone for every lane left after 8 rounds, each alone round
+ * draining every core. Once alone, the warp's lanes run alone until the
+ * transaction's last lane committed (GraphCut's lanes, back in lockstep
+ * after one commit alone, doomed one another for 8 more rounds each time). */
 #define SITM_ALONE_AFTER 8
 
 typedef struct sitm_warp {
@@ -46,6 +52,8 @@ typedef struct sitm_warp {
     uint32_t slot, base;   /* the slot and the ID of lane 0 */
     uint32_t pending;      /* SI_ACCESS answers awaited */
     uint32_t stage;        /* the pre-commit stage to go on from */
+    uint32_t barren;       /* attempts in a row, up to the running one, after which no lane committed */
+    bool progressed;       /* a lane of the warp committed since its last TX_BEGIN */
     uint64_t begun;        /* lanes started at the block and not yet ended */
     uint64_t refused;      /* lanes the block did not start (one runs alone after an overflow): they fail at TX_COMMIT */
     uint64_t begin_lanes;  /* a held TX_BEGIN's lanes */
@@ -131,7 +139,7 @@ static void try_begin(tmu *u, sitm_filter *s, sitm_warp *sw, uint32_t warp)
     m.lane_mask = sw->begin_lanes;
     m.aux = point;
     /* data[0] = 1: run alone (asked once per attempt, with its first form) */
-    sitm_set_begin(&m, sw->form == SITM_BEGIN_SNAPSHOT && u->warps[warp]->attempt >= SITM_ALONE_AFTER, sw->form);
+    sitm_set_begin(&m, sw->form == SITM_BEGIN_SNAPSHOT && sw->barren >= SITM_ALONE_AFTER, sw->form);
     sw->begun = sw->refused = 0; /* until the answer says which started */
     send(u, s, warp, &m);
 }
@@ -174,6 +182,12 @@ static bool sitm_begin(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
         return false;
     }
     sw->begin_lanes = lanes;
+    /* A re-run: the last attempt ended. Once alone, alone until the
+     * transaction's lanes all committed: a commit alone does not show that
+     * the lockstep rounds would not doom one another again. */
+    if (!u->warps[warp]->attempt) sw->barren = 0;
+    else if (sw->barren < SITM_ALONE_AFTER) sw->barren = sw->progressed ? 0 : sw->barren + 1;
+    sw->progressed = false;
     sw->check_waiting = sw->admitting = false;
     sw->form = SITM_BEGIN_SNAPSHOT;
     sw->failed = 0;
@@ -361,6 +375,7 @@ static void sitm_ended(void *state, tmu *u, uint32_t warp, uint64_t lanes, uint6
     m.transaction_id = sw->base;
     m.lane_mask = lanes & sw->begun;
     m.aux = u->warps[warp]->committed & m.lane_mask;
+    if (m.aux) sw->progressed = true;
     for (uint64_t mask = m.lane_mask; mask; mask &= mask - 1) { /* the commit IDs the lanes took (sitm.h 4) */
         uint32_t l = (uint32_t)__builtin_ctzll(mask);
         sitm_set_end_cid(&m, l, u->warps[warp]->lane[l].ended_cid);

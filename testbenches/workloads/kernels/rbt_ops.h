@@ -1,8 +1,12 @@
-/* Red-black tree operations (CLRS, as in RSTM's RBTree benchmark: a
- * sentinel nil node, parent pointers, rotations, insert and delete
- * fix-ups) shared by the rbt and vacation kernels. A tree lives in a node
- * array: node 0 is nil (black), node x is {key, red, parent, left, right};
- * the root's index is one word of its own (0: empty). */
+/* Red-black tree operations (CLRS, as in RSTM's RBTree benchmark: parent
+ * pointers, rotations, insert and delete fix-ups) shared by the rbt and
+ * vacation kernels. A tree lives in a node array: node 0 is nil (black,
+ * read but never written: RSTM's tree has null children), node x is {key,
+ * red, parent, left, right}; the root's index is one word of its own (0:
+ * empty). As in RSTM, the root is blackened only when it is red: no
+ * transaction writes a word it does not change on every operation, which
+ * would make any two operations conflict under write-write detection
+ * (SI-TM's commit units, its Writer Table). */
 #ifndef SIMTX_RBT_OPS_H
 #define SIMTX_RBT_OPS_H
 
@@ -86,21 +90,24 @@ static void rbt_insert(uint32_t *nodes, uint32_t *root, uint32_t z)
             }
         }
     }
-    RED(*root) = 0;
+    if (RED(*root)) RED(*root) = 0; /* RSTM's: only a red root is written (else every insert writes the word) */
 }
 
+/* u's place goes to v. Nil's fields are never written (RSTM's tree has
+ * no sentinel: a write to nil's parent, CLRS's trick, would be a word
+ * every remove writes, a write-write conflict between any two of them). */
 static void rbt_transplant(uint32_t *nodes, uint32_t *root, uint32_t u, uint32_t v)
 {
     if (!PARENT(u)) *root = v;
     else if (u == LEFT(PARENT(u))) LEFT(PARENT(u)) = v;
     else RIGHT(PARENT(u)) = v;
-    PARENT(v) = PARENT(u); /* v may be nil: the fix-up starts from nil's parent */
+    if (v) PARENT(v) = PARENT(u);
 }
 
-static void rbt_remove_fixup(uint32_t *nodes, uint32_t *root, uint32_t x)
+/* CLRS's delete fix-up with x's parent carried in xp (x may be nil). */
+static void rbt_remove_fixup(uint32_t *nodes, uint32_t *root, uint32_t x, uint32_t xp)
 {
     while (x != *root && !RED(x)) {
-        uint32_t xp = PARENT(x);
         if (x == LEFT(xp)) {
             uint32_t w = RIGHT(xp);
             if (RED(w)) {
@@ -111,6 +118,7 @@ static void rbt_remove_fixup(uint32_t *nodes, uint32_t *root, uint32_t x)
             if (!RED(LEFT(w)) && !RED(RIGHT(w))) {
                 RED(w) = 1;
                 x = xp;
+                xp = PARENT(x);
             } else {
                 if (!RED(RIGHT(w))) {
                     RED(LEFT(w)) = 0, RED(w) = 1;
@@ -131,6 +139,7 @@ static void rbt_remove_fixup(uint32_t *nodes, uint32_t *root, uint32_t x)
             if (!RED(RIGHT(w)) && !RED(LEFT(w))) {
                 RED(w) = 1;
                 x = xp;
+                xp = PARENT(x);
             } else {
                 if (!RED(LEFT(w))) {
                     RED(RIGHT(w)) = 0, RED(w) = 1;
@@ -143,25 +152,29 @@ static void rbt_remove_fixup(uint32_t *nodes, uint32_t *root, uint32_t x)
             }
         }
     }
-    RED(x) = 0;
+    if (RED(x)) RED(x) = 0; /* nil and a black root are not written (RSTM writes only what changes there) */
 }
 
 static void rbt_remove(uint32_t *nodes, uint32_t *root, uint32_t z)
 {
-    uint32_t y = z, x, y_was_red = RED(y);
+    uint32_t y = z, x, xp, y_was_red = RED(y);
     if (!LEFT(z)) {
         x = RIGHT(z);
+        xp = PARENT(z);
         rbt_transplant(nodes, root, z, RIGHT(z));
     } else if (!RIGHT(z)) {
         x = LEFT(z);
+        xp = PARENT(z);
         rbt_transplant(nodes, root, z, LEFT(z));
     } else {
         y = RIGHT(z);
         while (LEFT(y)) y = LEFT(y);
         y_was_red = RED(y);
         x = RIGHT(y);
-        if (PARENT(y) == z) PARENT(x) = y;
-        else {
+        if (PARENT(y) == z) {
+            xp = y; /* x, if not nil, is y's child already */
+        } else {
+            xp = PARENT(y);
             rbt_transplant(nodes, root, y, RIGHT(y));
             RIGHT(y) = RIGHT(z);
             PARENT(RIGHT(y)) = y;
@@ -171,7 +184,7 @@ static void rbt_remove(uint32_t *nodes, uint32_t *root, uint32_t z)
         PARENT(LEFT(y)) = y;
         RED(y) = RED(z);
     }
-    if (!y_was_red) rbt_remove_fixup(nodes, root, x);
+    if (!y_was_red) rbt_remove_fixup(nodes, root, x, xp);
 }
 
 /* The node holding key, or 0. */
