@@ -52,4 +52,16 @@ struct pm_bfs_args { gpu_durable_region region; uint32_t path, tx_per_cta, row_o
  * min(src[j - 1], src[j], src[j + 1]) (clamped at the edges). */
 struct pm_pathfinder_args { gpu_durable_region region; uint32_t path, tx_per_cta, wall, src, dst, cols, row; };
 
+/* SAD (Parboil's sad, mb_sad_calc's kind): for every PM_SAD_MB x PM_SAD_MB
+ * macroblock of the current frame (side n) and every search offset (dx, dy)
+ * in [-PM_SAD_RANGE, PM_SAD_RANGE)^2, out += |cur - ref| over the
+ * macroblock's pixels, `chunk` of its rows per transaction; the reference
+ * frame has a border of PM_SAD_RANGE pixels (side n + 2 PM_SAD_RANGE). A CTA
+ * per macroblock, a thread per offset (thread t: dx = t mod 2 RANGE - RANGE,
+ * dy = t / 2 RANGE - RANGE); out[mb * PM_SAD_POSITIONS + t]. */
+#define PM_SAD_MB 16u
+#define PM_SAD_RANGE 8u
+#define PM_SAD_POSITIONS (4u * PM_SAD_RANGE * PM_SAD_RANGE)
+struct pm_sad_args { gpu_durable_region region; uint32_t path, tx_per_cta, cur, ref, out, n, chunk; };
+
 #endif
