@@ -64,4 +64,16 @@ struct pm_pathfinder_args { gpu_durable_region region; uint32_t path, tx_per_cta
 #define PM_SAD_POSITIONS (4u * PM_SAD_RANGE * PM_SAD_RANGE)
 struct pm_sad_args { gpu_durable_region region; uint32_t path, tx_per_cta, cur, ref, out, n, chunk; };
 
+/* Backprop (Rodinia's, integers mod 2^32): `n` inputs plus the bias
+ * (in[0]), PM_BP_HIDDEN hidden units; weights w and oldw of (n + 1) rows of
+ * PM_BP_HIDDEN + 1 words (Rodinia's layout: row 0 and column 0 the bias).
+ * CTAs of PM_BP_HIDDEN x PM_BP_HIDDEN threads (tx the hidden unit, ty a row
+ * of the CTA's PM_BP_HIDDEN inputs). pm_backprop1 (bpnn_layerforward):
+ * thread (0, ty) writes partial[by * HIDDEN + ty] = the sum over the CTA's
+ * rows r of w[r][ty + 1] in[r]. pm_backprop2 (bpnn_adjust_weights): thread
+ * (tx, ty) of row r = by * HIDDEN + ty + 1, column tx + 1: d = eta
+ * delta[tx + 1] in[r] + momentum oldw[r][tx + 1]; w += d; oldw = d. */
+#define PM_BP_HIDDEN 16u
+struct pm_backprop_args { gpu_durable_region region; uint32_t path, tx_per_cta, in, w, oldw, delta, partial, n, eta, momentum; };
+
 #endif
