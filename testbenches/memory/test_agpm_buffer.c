@@ -179,6 +179,37 @@ int main(void)
     CHECK_EQUAL(s.s_all, 0);
     CHECK_EQUAL(s.s_log, 0);
 
+    /* 10. A word logged again after its line's clwb (the L2 level, another
+     * SM: the line stays cached, so its next use is a hit, not a re-fetch).
+     * The write-back put the entry in the reservation buffer; the next log
+     * update of the block recalls it and hits the logged bytes: l2_t_log
+     * (Table II: non-zero for every re-logging kernel, SAD1's reason c). */
+    agpm_buffer_flush(&l2);
+    agpm_reservation_flush(&reservation);
+    bytes(m, 8, 4);
+    agpm_buffer_log(&l2, B, m, AGPM_PATH_TEMPORAL);
+    agpm_buffer_hit(&l2, B, m, false); /* the data update hits the L2 line */
+    CHECK(agpm_buffer_take(&l2, B, &out)); /* its clwb writes the line back */
+    agpm_reservation_put(&reservation, &out);
+    CHECK(!agpm_reservation_recall(&reservation, &l2, B + 256)); /* not held: nothing */
+    CHECK(agpm_reservation_recall(&reservation, &l2, B));
+    CHECK(!agpm_reservation_recall(&reservation, &l2, B)); /* already back */
+    CHECK_EQUAL(reservation.occupancy, 0);
+    agpm_buffer_log(&l2, B, m, AGPM_PATH_TEMPORAL);
+    agpm_sums again_l2 = sums_of(&l2);
+    CHECK_EQUAL(again_l2.t_log, 8); /* bytes 8-11 at 2 in the log way */
+    CHECK_EQUAL(again_l2.s_log, 9);
+    CHECK_EQUAL(again_l2.t_all, 12); /* at 3 in the all way: log, hit, log */
+    agpm_vars c = {.l2_t_all = again_l2.t_all, .l2_s_all = again_l2.s_all, .l2_t_log = again_l2.t_log, .l2_s_log = again_l2.s_log,
+                   .log = 1000};
+    CHECK_EQUAL(agpm_classify(&c, false, &paper), AGPM_REASON_C);
+    /* An entry still in the buffer is not replaced by the held copy. */
+    CHECK(agpm_buffer_take(&l2, B, &out));
+    agpm_reservation_put(&reservation, &out);
+    agpm_buffer_log(&l2, B, m, AGPM_PATH_TEMPORAL); /* a fresh entry (no recall first) */
+    CHECK(!agpm_reservation_recall(&reservation, &l2, B));
+    CHECK_EQUAL(reservation.occupancy, 1);
+
     agpm_buffer_release(&l1);
     agpm_buffer_release(&l2);
     agpm_reservation_release(&reservation);

@@ -40,6 +40,8 @@ int pm_2mm_main(gpu_device *device, workload_context *context);
 int pm_sgemm_main(gpu_device *device, workload_context *context);
 int pm_bfs_main(gpu_device *device, workload_context *context);
 int pm_pathfinder_main(gpu_device *device, workload_context *context);
+int pm_sad_main(gpu_device *device, workload_context *context);
+int pm_backprop_main(gpu_device *device, workload_context *context);
 
 /* Options: those the host program reads; opt and kernel are every workload's. */
 static const workload_info workloads[] = {
@@ -81,6 +83,8 @@ static const workload_info workloads[] = {
     {"pm_sgemm", "durable: float SGEMM with shared-memory tiles, a transaction per 16x16 tile", "n seed persist broken", false, pm_sgemm_main},
     {"pm_bfs", "durable: BFS on a banded graph, one launch per level, few logs per launch", "n degree window block seed persist broken", false, pm_bfs_main},
     {"pm_pathfinder", "durable: Pathfinder (Rodinia), one launch per row", "n rows block seed persist broken", false, pm_pathfinder_main},
+    {"pm_sad", "durable: SAD (Parboil), a CTA per macroblock, chunk rows per transaction", "n chunk seed persist broken", false, pm_sad_main},
+    {"pm_backprop", "durable: Backprop (Rodinia), layer forward then weight adjustment; stage 1, 2 or both", "n stage seed persist broken", false, pm_backprop_main},
     {"chase", "one thread chasing pointers, for latency calibration (scripts/calibrate)", "space offsets passes steps base_multiple", false, chase_main},
 };
 

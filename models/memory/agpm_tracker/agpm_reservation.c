@@ -39,6 +39,17 @@ bool agpm_reservation_take(agpm_reservation *r, uint64_t block, agpm_entry *out)
     return true;
 }
 
+bool agpm_reservation_recall(agpm_reservation *r, agpm_buffer *level, uint64_t block)
+{
+    if (!r->occupancy) return false;
+    const agpm_entry *held = &level->sets[block % level->set_count];
+    if (held->valid && held->block == block) return false;
+    agpm_entry e;
+    if (!agpm_reservation_take(r, block, &e)) return false;
+    agpm_buffer_put(level, &e);
+    return true;
+}
+
 void agpm_reservation_flush(agpm_reservation *r)
 {
     if (!r->occupancy) return;

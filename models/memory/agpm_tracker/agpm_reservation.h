@@ -22,6 +22,12 @@ void agpm_reservation_release(agpm_reservation *r);
 void agpm_reservation_put(agpm_reservation *r, const agpm_entry *entry);
 /* Takes the block's entry back out (true) or finds none. */
 bool agpm_reservation_take(agpm_reservation *r, uint64_t block, agpm_entry *out);
+/* The block is used again at the L2 level (a log update of it, a hit or a
+ * miss of its line): its entry, if held here and not already in `level`,
+ * returns to `level` (true). A line the L2 cleaned (clwb) stays cached, so
+ * its next use is a hit, not a re-fetch: without this the entry of a word
+ * logged again after its clwb would never meet the new log update. */
+bool agpm_reservation_recall(agpm_reservation *r, agpm_buffer *level, uint64_t block);
 void agpm_reservation_flush(agpm_reservation *r);
 void agpm_reservation_add_sums(const agpm_reservation *r, agpm_sums *sums);
 

@@ -298,11 +298,12 @@ static void l2_event(agpm_tracker *t, const simtx_msg *msg)
 {
     agpm_entry e;
     switch (msg->op) {
-    case SIMTX_OP_MONITOR_HIT:
+    case SIMTX_OP_MONITOR_HIT: /* a written-back entry returns on the block's next use: a cleaned line stays cached */
+        agpm_reservation_recall(&t->reservation, &t->l2, block_of(msg->address));
         if (!(msg->flags & SIMTX_FLAG_PM_LOG)) agpm_buffer_hit(&t->l2, block_of(msg->address), msg->byte_enable, false);
         break;
     case SIMTX_OP_MONITOR_MISS: /* a re-fetch brings a written-back entry back */
-        if (t->reservation.occupancy && agpm_reservation_take(&t->reservation, block_of(msg->address), &e)) agpm_buffer_put(&t->l2, &e);
+        agpm_reservation_recall(&t->reservation, &t->l2, block_of(msg->address));
         break;
     case SIMTX_OP_MONITOR_WRITEBACK:
         if (agpm_buffer_take(&t->l2, block_of(msg->address), &e)) agpm_reservation_put(&t->reservation, &e);
@@ -318,6 +319,8 @@ static void report(agpm_tracker *t, unsigned core, const simtx_msg *msg)
         if (msg->aux & AGPM_LOG_TRACKED) {
             agpm_buffer *level = core == (unsigned)t->params.sampled_core ? &t->l1 : &t->l2;
             agpm_path path = (agpm_path)(msg->aux & 0xFFu);
+            /* A word logged again after its line's clwb meets its entry (l2_t_log). */
+            if (level == &t->l2) agpm_reservation_recall(&t->reservation, &t->l2, block_of(msg->address));
             if (msg->aux & AGPM_LOG_SAME_ACCESS) agpm_buffer_extend(level, block_of(msg->address), msg->byte_enable, path);
             else agpm_buffer_log(level, block_of(msg->address), msg->byte_enable, path);
         }

@@ -52,4 +52,28 @@ struct pm_bfs_args { gpu_durable_region region; uint32_t path, tx_per_cta, row_o
  * min(src[j - 1], src[j], src[j + 1]) (clamped at the edges). */
 struct pm_pathfinder_args { gpu_durable_region region; uint32_t path, tx_per_cta, wall, src, dst, cols, row; };
 
+/* SAD (Parboil's sad, mb_sad_calc's kind): for every PM_SAD_MB x PM_SAD_MB
+ * macroblock of the current frame (side n) and every search offset (dx, dy)
+ * in [-PM_SAD_RANGE, PM_SAD_RANGE)^2, out += |cur - ref| over the
+ * macroblock's pixels, `chunk` of its rows per transaction; the reference
+ * frame has a border of PM_SAD_RANGE pixels (side n + 2 PM_SAD_RANGE). A CTA
+ * per macroblock, a thread per offset (thread t: dx = t mod 2 RANGE - RANGE,
+ * dy = t / 2 RANGE - RANGE); out[mb * PM_SAD_POSITIONS + t]. */
+#define PM_SAD_MB 16u
+#define PM_SAD_RANGE 8u
+#define PM_SAD_POSITIONS (4u * PM_SAD_RANGE * PM_SAD_RANGE)
+struct pm_sad_args { gpu_durable_region region; uint32_t path, tx_per_cta, cur, ref, out, n, chunk; };
+
+/* Backprop (Rodinia's, integers mod 2^32): `n` inputs plus the bias
+ * (in[0]), PM_BP_HIDDEN hidden units; weights w and oldw of (n + 1) rows of
+ * PM_BP_HIDDEN + 1 words (Rodinia's layout: row 0 and column 0 the bias).
+ * CTAs of PM_BP_HIDDEN x PM_BP_HIDDEN threads (tx the hidden unit, ty a row
+ * of the CTA's PM_BP_HIDDEN inputs). pm_backprop1 (bpnn_layerforward):
+ * thread (0, ty) writes partial[by * HIDDEN + ty] = the sum over the CTA's
+ * rows r of w[r][ty + 1] in[r]. pm_backprop2 (bpnn_adjust_weights): thread
+ * (tx, ty) of row r = by * HIDDEN + ty + 1, column tx + 1: d = eta
+ * delta[tx + 1] in[r] + momentum oldw[r][tx + 1]; w += d; oldw = d. */
+#define PM_BP_HIDDEN 16u
+struct pm_backprop_args { gpu_durable_region region; uint32_t path, tx_per_cta, in, w, oldw, delta, partial, n, eta, momentum; };
+
 #endif
