@@ -134,6 +134,33 @@
  *      its CTS). Response: status OK, once done; the unit sends the warp's
  *      next SI_BEGIN only after it.
  *
+ * WHICH TRANSACTION A VERDICT ABORTS
+ *
+ *   Always the transaction whose entry the verdict answers (the requester),
+ *   never another one; so the protocol has no event from the block to a
+ *   third transaction's tm_unit, and the requester's own tm_unit aborts it
+ *   through TX_ABORT to its core (3). ISCA'17 names no other victim:
+ *   section 5, "The loop detection results will be sent back to the
+ *   transaction that made the access to abort transactions that may form
+ *   dependency loops", and for writes "if there already exists a writer,
+ *   the new writer is aborted, otherwise, the writer with a larger ID will
+ *   abort". Read here: a running writer keeps its word whatever its ID
+ *   (the new writer loses even with the smaller ID); the "otherwise" case,
+ *   writers that claim a free word together, arises only for a warp's
+ *   lanes in one SI_ACCESS, whose entries come in lane order (ascending
+ *   IDs), so the lowest ID claims the word and the larger ones are refused,
+ *   all of the same warp. Figure 7 line 17 declares a loop while
+ *   post-dating an edge's successor, which may be a transaction other than
+ *   the requester (a read closing the loop: the reader is the
+ *   predecessor); the verdict still goes to the requester, whose abort
+ *   breaks the loop (the closing edge needs it to commit), and the
+ *   successor runs on. SITM_Oracle (section 6: "perfect loop detection")
+ *   does the same: the access whose edge would close a cycle is refused.
+ *   A victim on another core would need an event that may not wait for
+ *   room the victim's own progress frees, and an order against the
+ *   victim's in-flight accesses and TX_COMMIT; the paper has neither.
+ *   test_sitm_cc (requester_is_the_victim) pins this down.
+ *
  * FIELDS
  *
  *   address         SITM_CC_ADDRESS (partition 0)

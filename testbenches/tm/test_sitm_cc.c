@@ -7,7 +7,10 @@
  * table once they ended, other traffic passing through both ways, and the
  * exact policy (SITM_Oracle): the same accesses looping only when a cycle
  * closes, no single-writer rule, answers in no time, commits ordered by
- * the commit ID and snapshot the messages carry. */
+ * the commit ID and snapshot the messages carry; and that every verdict
+ * aborts the transaction whose entry it answers, never another one (a
+ * loop closed by a read, a running writer with the larger ID, writers of
+ * one message). */
 #include "fake_env.h"
 #include "sitm.h"
 #include "sitm_cc.h"
@@ -169,6 +172,84 @@ static void figure8(void)
     begin(&b, 0x2);
     CHECK_EQUAL(access1(&b, 1, 0x100, SITM_WRITE), SITM_OK);
     end(&b, 0x2, 0x2);
+    CHECK(b.fake.failure[0] == '\0');
+    close_bench(&b);
+}
+
+/* SI_BEGIN / SI_END of lanes of the warp whose lane 0 has ID `base` (another
+ * core's warp slot: sitm.h TRANSACTION IDS). */
+static void begin_base(bench *b, uint32_t base, uint64_t lanes)
+{
+    simtx_msg m;
+    simtx_msg_init(&m, SIMTX_OP_SI_BEGIN, SITM_CC_ADDRESS, 0);
+    m.transaction_id = base;
+    m.lane_mask = lanes;
+    m.core = (int)(base / 64);
+    CHECK(await(b, post(b, &m)) != NULL);
+}
+
+static void end_base(bench *b, uint32_t base, uint64_t lanes, uint64_t committed)
+{
+    simtx_msg m;
+    simtx_msg_init(&m, SIMTX_OP_SI_END, SITM_CC_ADDRESS, 0);
+    m.transaction_id = base;
+    m.lane_mask = lanes;
+    m.aux = committed;
+    m.core = (int)(base / 64);
+    CHECK(await(b, post(b, &m)) != NULL);
+}
+
+/* Which transaction a verdict aborts (sitm.h WHICH TRANSACTION A VERDICT
+ * ABORTS): always the one whose entry it answers, ISCA'17 section 5 ("the
+ * loop detection results will be sent back to the transaction that made the
+ * access"; "if there already exists a writer, the new writer is aborted").
+ * T1 runs on another core (ID 65: core 1's warp slot, lane 1); T2 and T3
+ * (IDs 2, 3) on core 0. Figure 8 in the order A, B, C, with C found by T3's
+ * READ of the word the running T1 wrote: post-dating T3 -> T1 breaks T1's
+ * invariant (T3's PDTS 33 >= T1's PDTS 11: Figure 7 line 17 declares the
+ * loop at the successor T1), yet the verdict is T3's, the access that would
+ * close the loop; T1 is left running and commits. */
+static void requester_is_the_victim(void)
+{
+    bench b;
+    open_bench(&b, (const char *const[]){NULL});
+    begin_base(&b, 64, 0x2); /* T1 = 65, core 1 */
+    begin(&b, 0xc);          /* T2 = 2, T3 = 3, core 0 */
+    CHECK_EQUAL(access1(&b, 65, 0x100, SITM_READ), SITM_OK);
+    CHECK_EQUAL(access1(&b, 2, 0x100, SITM_WRITE), SITM_OK); /* A: T1 -> T2 */
+    CHECK_EQUAL(access1(&b, 2, 0x200, SITM_READ), SITM_OK);
+    CHECK_EQUAL(access1(&b, 3, 0x200, SITM_WRITE), SITM_OK); /* B: T2 -> T3 */
+    CHECK_EQUAL(access1(&b, 65, 0x300, SITM_WRITE), SITM_OK);
+    CHECK_EQUAL(access1(&b, 3, 0x300, SITM_READ), SITM_LOOP); /* C: the reader T3 closes it */
+    CHECK_EQUAL(access1(&b, 3, 0x500, SITM_READ), SITM_LOOP); /* T3 stays doomed */
+    /* T1 (the successor whose timestamps broke) is not doomed: no message
+     * left the block for core 1, and its next accesses pass. */
+    size_t sent = b.fake.sent_count;
+    CHECK_EQUAL(access1(&b, 65, 0x400, SITM_WRITE), SITM_OK);
+    CHECK_EQUAL(b.fake.sent_count, sent + 1); /* only that access's response */
+    /* Single writer: T1, with the larger ID, owns 0x400; T2 (smaller ID)
+     * writing it is the new writer and loses; T1 keeps the word (a read of
+     * it by T1 passes: T1 is not doomed by the refusal either). */
+    CHECK_EQUAL(access1(&b, 2, 0x400, SITM_WRITE), SITM_SINGLE_WRITER);
+    CHECK_EQUAL(access1(&b, 65, 0x700, SITM_READ), SITM_OK);
+    end(&b, 0xc, 0);
+    end_base(&b, 64, 0x2, 0x2);
+    /* "Otherwise, the writer with a larger ID will abort": writers arriving
+     * together are a warp's lanes in one message, entries in lane order
+     * (tmu_sitm.c), so the lowest ID claims the word and the larger lose. */
+    begin(&b, 0x70);
+    simtx_msg m;
+    simtx_msg_init(&m, SIMTX_OP_SI_ACCESS, SITM_CC_ADDRESS, 0);
+    for (uint16_t id = 4; id <= 6; id++) sitm_append_entry(&m, 0x600, id, SITM_WRITE);
+    const simtx_msg *r = await(&b, post(&b, &m));
+    CHECK(r != NULL);
+    if (r) {
+        CHECK_EQUAL(sitm_entry_count(r), 3u);
+        CHECK_EQUAL(sitm_get_entry(r, 0).verdict, SITM_OK);
+        CHECK_EQUAL(sitm_get_entry(r, 1).verdict, SITM_SINGLE_WRITER);
+        CHECK_EQUAL(sitm_get_entry(r, 2).verdict, SITM_SINGLE_WRITER);
+    }
+    end(&b, 0x70, 0x10);
     CHECK(b.fake.failure[0] == '\0');
     close_bench(&b);
 }
@@ -370,6 +451,7 @@ static void oracle(void)
 int main(void)
 {
     figure8();
+    requester_is_the_victim();
     oracle();
     overflow_waits();
     timestamp_overflow();
