@@ -18,8 +18,9 @@ install(PROGRAMS ${PROJECT_BINARY_DIR}/runtime/simtx-cc.install DESTINATION ${CM
 install(DIRECTORY platforms/ DESTINATION ${SIMTX_INSTALL_DATADIR}/platforms FILES_MATCHING PATTERN "*.lua" PATTERN src EXCLUDE)
 install(DIRECTORY runtime/kernel/ DESTINATION ${SIMTX_INSTALL_DATADIR}/kernel)
 # The built-in workloads' kernels: an installed simtx finds them beside itself.
+# (Not the runtime objects the build compiled them with, runtime/CMakeLists.txt.)
 install(DIRECTORY ${SIMTX_KERNEL_OUTPUT_DIR}/ DESTINATION ${SIMTX_INSTALL_DATADIR}/kernels
-        FILES_MATCHING PATTERN "*.elf" PATTERN "bad_*" EXCLUDE)
+        FILES_MATCHING PATTERN "*.elf" PATTERN "bad_*" EXCLUDE PATTERN "runtime" EXCLUDE)
 install(FILES runtime/host_api.h runtime/durable_recovery.h runtime/kernel/gpu_durable_layout.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/simtx)
 # The crash campaign, for durable plugins too (--host); it finds the simtx beside it.
 install(PROGRAMS scripts/crash_campaign DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME simtx-crash-campaign)

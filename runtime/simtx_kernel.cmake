@@ -65,8 +65,16 @@ function(simtx_add_kernel)
     file(GLOB headers CONFIGURE_DEPENDS ${header_globs})
     list(APPEND depends ${headers})
   endif()
+  # In simtx's own build, the runtime objects compiled once (runtime/CMakeLists.txt).
+  if(TARGET simtx_kernel_runtime)
+    list(APPEND options --runtime ${SIMTX_KERNEL_RUNTIME_DIR})
+  endif()
   set(outputs "")
   foreach(opt ${ARG_OPT_LEVELS})
+    set(runtime_depends "")
+    if(TARGET simtx_kernel_runtime)
+      set(runtime_depends ${SIMTX_KERNEL_RUNTIME_DIR}/runtime-${opt}.o ${SIMTX_KERNEL_RUNTIME_DIR}/crt0-${opt}.o)
+    endif()
     set(elf ${output_dir}/${ARG_NAME}_${opt}.elf)
     set(depfile ${CMAKE_CURRENT_BINARY_DIR}/kernel_${ARG_NAME}_${opt}.d)
     if(SIMTX_SHARED_KERNEL_DIR)
@@ -78,12 +86,15 @@ function(simtx_add_kernel)
     add_custom_command(OUTPUT ${elf}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${output_dir}
       COMMAND ${SIMTX_CC} -${opt} ${options} ${depfile_options} ${sources} -o ${elf}
-      DEPENDS ${depends}
+      DEPENDS ${depends} ${runtime_depends}
       ${depfile_argument}
       COMMENT "kernel ${ARG_NAME}_${opt}.elf" VERBATIM)
     list(APPEND outputs ${elf})
   endforeach()
   add_custom_target(kernel_${ARG_NAME} DEPENDS ${outputs})
+  if(TARGET simtx_kernel_runtime)
+    add_dependencies(kernel_${ARG_NAME} simtx_kernel_runtime)
+  endif()
   # The ELFs, for simtx_add_host_plugin(... KERNELS name) to install beside its plugin.
   set_target_properties(kernel_${ARG_NAME} PROPERTIES SIMTX_KERNEL_FILES "${outputs}")
   if(NOT TARGET simtx_kernels)

@@ -162,14 +162,36 @@ void durable_tally_steps(durable_tally *tally, const uint32_t *durable, const ui
         }
 }
 
-int durable_check_steps(gpu_device *device, workload_context *context, durable_run *run, uint32_t address, const uint32_t *values,
-                        uint32_t steps, const uint32_t *owner, size_t count)
+/* The words a check compares the durable image with: before/after (one
+ * transaction per unit) or values over steps (durable_tally_steps). */
+typedef struct durable_expected {
+    const uint32_t *before, *after, *values, *owner;
+    uint32_t steps;
+    size_t count;
+} durable_expected;
+
+typedef void durable_tally_fn(durable_tally *tally, const uint32_t *durable, const durable_expected *expected);
+
+static void tally_words(durable_tally *tally, const uint32_t *durable, const durable_expected *e)
+{
+    durable_tally_words(tally, durable, e->before, e->after, e->owner, e->count);
+}
+
+static void tally_steps(durable_tally *tally, const uint32_t *durable, const durable_expected *e)
+{
+    durable_tally_steps(tally, durable, e->values, e->steps, e->owner, e->count);
+}
+
+/* The frame both checks share: recovery, the image's count words at address
+ * tallied by tally_fn into units_per_cta units per CTA, the verdict. */
+static int check_image(gpu_device *device, workload_context *context, durable_run *run, uint32_t units_per_cta, uint32_t address,
+                       const durable_expected *expected, durable_tally_fn *tally_fn)
 {
     if (!gpu_has_durable_image(device)) return 0;
-    if (steps == 1) return durable_check_words(device, context, run, address, values, values + count, owner, count);
     int status = 0;
-    durable_run units = *run; /* each step a unit of its own for the verdict */
-    units.tx_per_cta = run->tx_per_cta * steps;
+    durable_run units = *run; /* the verdict's units: each step one of its own */
+    units.tx_per_cta = units_per_cta;
+    size_t count = expected->count;
     uint8_t *states = calloc(run->ctas, 1);
     durable_tally *tally = calloc((size_t)units.ctas * units.tx_per_cta, sizeof *tally);
     uint32_t *durable = malloc(count * sizeof *durable);
@@ -179,7 +201,7 @@ int durable_check_steps(gpu_device *device, workload_context *context, durable_r
         if (!gpu_copy_from_durable(device, durable, address, count * sizeof *durable)) {
             status = workload_fail(context, "%s", gpu_last_error(device));
         } else {
-            durable_tally_steps(tally, durable, values, steps, owner, count);
+            tally_fn(tally, durable, expected);
             status = durable_verdict(context, &units, states, tally, &report);
         }
     }
@@ -187,26 +209,19 @@ int durable_check_steps(gpu_device *device, workload_context *context, durable_r
     return status;
 }
 
+int durable_check_steps(gpu_device *device, workload_context *context, durable_run *run, uint32_t address, const uint32_t *values,
+                        uint32_t steps, const uint32_t *owner, size_t count)
+{
+    if (steps == 1) return durable_check_words(device, context, run, address, values, values + count, owner, count);
+    durable_expected expected = {.values = values, .owner = owner, .steps = steps, .count = count};
+    return check_image(device, context, run, run->tx_per_cta * steps, address, &expected, tally_steps);
+}
+
 int durable_check_words(gpu_device *device, workload_context *context, durable_run *run, uint32_t address, const uint32_t *before,
                         const uint32_t *after, const uint32_t *owner, size_t count)
 {
-    if (!gpu_has_durable_image(device)) return 0;
-    int status = 0;
-    uint8_t *states = calloc(run->ctas, 1);
-    durable_tally *tally = calloc((size_t)run->ctas * run->tx_per_cta, sizeof *tally);
-    uint32_t *durable = malloc(count * sizeof *durable);
-    gpu_durable_recovery report;
-    if (!states || !tally || !durable) status = workload_fail(context, "out of host memory");
-    else if (!(status = durable_recover(device, context, run, states, &report))) {
-        if (!gpu_copy_from_durable(device, durable, address, count * sizeof *durable)) {
-            status = workload_fail(context, "%s", gpu_last_error(device));
-        } else {
-            durable_tally_words(tally, durable, before, after, owner, count);
-            status = durable_verdict(context, run, states, tally, &report);
-        }
-    }
-    free(states), free(tally), free(durable);
-    return status;
+    durable_expected expected = {.before = before, .after = after, .owner = owner, .count = count};
+    return check_image(device, context, run, run->tx_per_cta, address, &expected, tally_words);
 }
 
 int durable_launch_run(gpu_device *device, workload_context *context, const durable_run *run, gpu_module *module,

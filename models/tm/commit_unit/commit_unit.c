@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "assoc_table.h"
+#include "commit_hold.h"
 #include "commit_ring.h"
 #include "commit_notify.h"
 #include "commit_versions.h"
@@ -355,66 +356,6 @@ static bool group_range(commit_unit *u, const simtx_msg *msg, uint32_t *count)
 
 /* ---- taking messages in ---- */
 
-/* The IDs a log, TM_LOG_DONE or TM_SKIP message names; false for the other
- * ops (they never wait for the window) and for malformed messages (take_in
- * reports them). */
-static bool message_ids(const commit_unit *u, const simtx_msg *msg, uint32_t *lowest, uint32_t *highest)
-{
-    uint32_t count;
-    switch ((simtx_op)msg->op) {
-    case SIMTX_OP_TM_READ_LOG:
-    case SIMTX_OP_TM_WRITE_LOG:
-        count = tm_entry_count(msg);
-        if (msg->size % TM_ENTRY_BYTES || count == 0 || count > TM_MAX_ENTRIES_PER_MSG) return false;
-        *lowest = *highest = tm_entry_cid(msg, 0);
-        for (unsigned k = 1; k < count; k++) {
-            uint32_t cid = tm_entry_cid(msg, k);
-            if (cid < *lowest) *lowest = cid;
-            if (cid > *highest) *highest = cid;
-        }
-        return true;
-    case SIMTX_OP_TM_LOG_DONE:
-        count = msg->size ? msg->size / 8 : 1;
-        if (msg->size % 8 || count > TM_MAX_ENTRIES_PER_MSG) return false;
-        break;
-    case SIMTX_OP_TM_SKIP:
-        count = (uint32_t)msg->aux;
-        if (count == 0 || count > u->ring.window) return false;
-        break;
-    default: return false;
-    }
-    *lowest = msg->transaction_id;
-    *highest = msg->transaction_id + count - 1;
-    return true;
-}
-
-/* Whether one of the first `before` messages put aside names an ID in
- * [lowest, highest]: a later message of that ID must wait behind it, so
- * that each ID's messages are taken in arrival order. */
-static bool aside_overlaps(const commit_unit *u, size_t before, uint32_t lowest, uint32_t highest)
-{
-    for (size_t i = 0; i < before; i++) {
-        uint32_t first, last;
-        if (message_ids(u, &u->ring.beyond.messages[i], &first, &last) && first <= highest && last >= lowest) return true;
-    }
-    return false;
-}
-
-/* Whether msg waits aside (ring.beyond) instead of in the input queue: it
- * names an ID past the window, or one of a message already waiting there.
- * The window's ring retires IDs only in order, and an ID stays live at a
- * partition after its transaction has finished at the core while older
- * skips are still on their way, so messages beyond the window keep coming;
- * left in the input queue they would fill it and refuse the messages that
- * let the window move on. */
-static bool waits_aside(const commit_unit *u, const simtx_msg *msg)
-{
-    uint32_t lowest, highest;
-    if (!message_ids(u, msg, &lowest, &highest)) return false;
-    return highest >= u->ring.retire_cid + u->ring.window || aside_overlaps(u, u->ring.beyond.length, lowest, highest);
-}
-
-
 /* Takes one TM message in; false when it must wait (window, outputs). */
 static bool take_in(commit_unit *u, const simtx_msg *msg, uint64_t now)
 {
@@ -679,8 +620,8 @@ static void take_aside(commit_unit *u, uint64_t now)
     commit_held *aside = &u->ring.beyond;
     for (size_t i = 0; i < aside->length;) {
         uint32_t lowest = 0, highest = 0; /* every message put aside names IDs */
-        message_ids(u, &aside->messages[i], &lowest, &highest);
-        if (highest < u->ring.retire_cid + u->ring.window && !aside_overlaps(u, i, lowest, highest) &&
+        commit_hold_message_ids(&u->ring, &aside->messages[i], &lowest, &highest);
+        if (highest < u->ring.retire_cid + u->ring.window && !commit_hold_overlaps(&u->ring, i, lowest, highest) &&
             take_in(u, &aside->messages[i], now)) {
             commit_ring_unhold(aside, i);
             u->activity++;
@@ -701,7 +642,7 @@ static void input_stage(commit_unit *u, uint64_t now)
     uint64_t budget = u->input_budget;
     size_t i = 0;
     while (budget && i < u->input_length) {
-        bool aside = waits_aside(u, &u->input[i]);
+        bool aside = commit_hold_waits(&u->ring, &u->input[i]);
         if (aside && !commit_ring_hold(&u->ring.beyond, &u->input[i])) {
             fail(u, "out of memory holding %zu messages beyond the commit-ID window", u->ring.beyond.length);
             return;
