@@ -216,11 +216,14 @@
  *     L2 and DRAM below) or for a free slot, i.e. for a RELEASE. The TM side
  *     must release a committing transaction's snapshot before its write-back
  *     (it reads nothing after validation). When the hold buffer is full and
- *     the input's head must wait, a RELEASE behind it in the input goes
- *     first (it passes accesses only, never another version op): the
- *     commit units may have more writes in flight than hold_depth (with 2
- *     versions under SITM_Oracle they filled it, and the releases that
- *     would free the older version queued behind them). A transaction the
+ *     the input's head must wait, the first RELEASE or snapshot READ behind
+ *     it in the input goes first (it passes accesses only, never another
+ *     version op; neither waits for a slot): the commit units may have more
+ *     writes in flight than hold_depth (with 2 versions under SITM_Oracle
+ *     they filled it, and the releases that would free the older version
+ *     queued behind them; and a running transaction's snapshot read queued
+ *     behind them while the transaction pinned the older version, which it
+ *     releases only at its end). A transaction the
  *     sitm_cc block keeps out holds no snapshot (sitm.h 1).
  *   - Requests and responses travel on separate paths (mem.h).
  */
