@@ -29,8 +29,9 @@ local base = heap // probe.align * probe.align
 -- A commit unit keeps at most a slice's hold buffer of write-backs in flight,
 -- so that writes waiting for a version slot never stop the slice's input,
 -- where the releases and snapshot reads that free the slot pass
--- (protocols/version.h, DEADLOCK RULES).
-local hold_depth = 16
+-- (protocols/version.h, DEADLOCK RULES). 32, not the vit's default 16: a
+-- window of 16 slowed RBT2 by 4-14% at 8 versions (docs/fidelity.md).
+local hold_depth = 32
 local vm = include("parts/versioned_memory.lua")({ regions = { { base, probe.version_stride, 0x4800000 } }, params = { hold_depth = hold_depth } })
 local exact = cc == "oracle" and { params = { loops = "exact", latency = 0 } } or {}
 local si = cc ~= "si" and include("parts/sitm.lua")(exact) or { filters = { "snapshot" }, precommit = { "snapshot_ro" } }
