@@ -26,13 +26,19 @@ end
 local heap = 0x10100000 -- runtime/host_api.h GPU_HEAP_BASE
 local probe = include("parts/versioned_memory.lua")({})
 local base = heap // probe.align * probe.align
-local vm = include("parts/versioned_memory.lua")({ regions = { { base, probe.version_stride, 0x4800000 } } })
+-- A commit unit keeps at most a slice's hold buffer of write-backs in flight,
+-- so that writes waiting for a version slot never stop the slice's input,
+-- where the releases and snapshot reads that free the slot pass
+-- (protocols/version.h, DEADLOCK RULES). 32, not the vit's default 16: a
+-- window of 16 slowed RBT2 by 4-14% at 8 versions (docs/fidelity.md).
+local hold_depth = 32
+local vm = include("parts/versioned_memory.lua")({ regions = { { base, probe.version_stride, 0x4800000 } }, params = { hold_depth = hold_depth } })
 local exact = cc == "oracle" and { params = { loops = "exact", latency = 0 } } or {}
 local si = cc ~= "si" and include("parts/sitm.lua")(exact) or { filters = { "snapshot" }, precommit = { "snapshot_ro" } }
 local tm = include("parts/tm_lazy.lua")({
     mode = "kilo", tcd = false, filters = si.filters, precommit = si.precommit,
     commit = cc ~= "values" and "write_set" or nil,
-    params = { version_close = true, validation = cc ~= "values" and "write_write" or nil },
+    params = { version_close = true, writeback_window = hold_depth, validation = cc ~= "values" and "write_write" or nil },
     before_l2 = parts.chain(si.before_l2, vm.before_l2),
 })
 tm.gpu.l2 = parts.merge(tm.gpu.l2, vm.l2)

@@ -216,11 +216,22 @@
  *     L2 and DRAM below) or for a free slot, i.e. for a RELEASE. The TM side
  *     must release a committing transaction's snapshot before its write-back
  *     (it reads nothing after validation). When the hold buffer is full and
- *     the input's head must wait, a RELEASE behind it in the input goes
- *     first (it passes accesses only, never another version op): the
- *     commit units may have more writes in flight than hold_depth (with 2
- *     versions under SITM_Oracle they filled it, and the releases that
- *     would free the older version queued behind them). A transaction the
+ *     the input's head must wait, the first RELEASE or snapshot READ behind
+ *     it in the input goes first (it passes accesses only, never another
+ *     version op; neither waits for a slot): the commit units may have more
+ *     writes in flight than hold_depth (with 2 versions under SITM_Oracle
+ *     they filled it, and the releases that would free the older version
+ *     queued behind them; and a running transaction's snapshot read queued
+ *     behind them while the transaction pinned the older version, which it
+ *     releases only at its end). That pass needs the RELEASE or read to
+ *     reach the slice's input, so the writing side never sends more than a
+ *     hold buffer: a commit unit keeps at most `writeback_window` (= the
+ *     slice's hold_depth, gtx480_sitm.lua) write-backs unacknowledged, so
+ *     that its held writes never stop the input and the path above it
+ *     (commit unit output, sitm_cc, crossbar) never fills with writes that
+ *     wait for a slot (BT2 with 2 versions stopped so: the RELEASE waited
+ *     in the crossbar behind a commit unit's 32 refused write-backs). A
+ *     transaction the
  *     sitm_cc block keeps out holds no snapshot (sitm.h 1).
  *   - Requests and responses travel on separate paths (mem.h).
  */

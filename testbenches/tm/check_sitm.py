@@ -95,6 +95,16 @@ def main():
                 v2 = run(simtx, directory, "v2_%s_ll2_seed%d" % (cc, seed), "--define", "cc=" + cc, "--define", "versions=2",
                          "--seed", str(seed), oracle=True, workload=("list", "--set", "workload.n=200"))
                 check(v2.get("sitm_cc.commits") == 200, "%s LL2 seed %d, 2 versions: runs to completion, oracles pass" % (cc, seed))
+        # BT2 at paper size with 2 versions (Oracle seed 2 and TS seed 2 deadlocked:
+        # commit write-backs waiting for a slot filled the path a RELEASE and
+        # a snapshot read needed; a commit unit now keeps at most a hold buffer
+        # of them in flight, writeback_window, version.h DEADLOCK RULES).
+        bt2 = ("bintree", "--set", "workload.n=100", "--set", "workload.prefill=1000", "--set", "workload.removes=50",
+               "--set", "workload.spread=1")
+        for cc in ("ts", "oracle"):
+            v2 = run(simtx, directory, "v2_%s_bt2_seed2" % cc, "--define", "cc=" + cc, "--define", "versions=2", "--seed", "2",
+                     oracle=True, workload=bt2)
+            check(v2.get("sitm_cc.commits") == 100, "%s BT2 seed 2, 2 versions: runs to completion, oracles pass" % cc)
         s = run(simtx, directory, "si", "--define", "cc=si")
         check("sitm_cc.edges" not in s and total(s, "_tm.aborts_validation") > 0, "si: no tables, write-write aborts at the commit units")
         check(total(s, ".tm_n_tx_fail") > 0, "si: the commit units failed IDs")

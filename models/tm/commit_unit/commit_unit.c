@@ -26,6 +26,7 @@ static const simtx_param_spec commit_unit_param_specs[] = {
     {"input_queue_depth", SIMTX_PARAM_INT, "16", "messages", 1, 1 << 16, NULL, "TM messages waiting to be taken in; a full queue refuses more", PARAM(input_queue_depth)},
     {"output_queue_depth", SIMTX_PARAM_INT, "32", "messages", 1, 1 << 16, NULL, "messages waiting for each port (pass-through requests and responses included)", PARAM(output_queue_depth)},
     {"words_per_cycle", SIMTX_PARAM_INT, "1", "words", 1, 1 << 10, NULL, "validation reads plus write-backs issued to the L2 per cycle (KILO TM: 1)", PARAM(words_per_cycle)},
+    {"writeback_window", SIMTX_PARAM_INT, "0", "words", 0, 1 << 20, NULL, "write-backs in flight at once (issued, not yet acknowledged); 0: no limit. SI-TM with few versions: at most the VIT slice's hold_depth, so that its held writes never stop its input, where releases and snapshot reads pass (protocols/version.h, DEADLOCK RULES)", PARAM(writeback_window)},
     {"hazard_words_per_cycle", SIMTX_PARAM_INT, "1", "words", 1, 1 << 10, NULL, "log entries through hazard detection per cycle", PARAM(hazard_words_per_cycle)},
     {"lwh_entries", SIMTX_PARAM_INT, "4096", "entries", 1, 1 << 24, NULL, "last-writer history entries (word address -> latest writing ID)", PARAM(lwh_entries)},
     {"lwh_ways", SIMTX_PARAM_INT, "4", "ways", 1, 64, NULL, "last-writer history associativity; an eviction makes later misses conservative", PARAM(lwh_ways)},
@@ -75,6 +76,7 @@ struct commit_unit {
     void *versions_state;
     /* Per-cycle limits of the stages (UINT64_MAX: none). */
     uint64_t input_budget, hazard_budget, issue_budget;
+    uint64_t writebacks_in_flight; /* issued, not acknowledged (writeback_window) */
     /* Bumped by every state change, so that an idle unit sleeps. */
     uint64_t activity;
     char error[256];
@@ -577,6 +579,8 @@ static void own_response(commit_unit *u, const simtx_msg *msg)
         u->validation->read_returned(u->validation_state, s, index, seen);
         if (++s->validation_returned == s->reads.count) commit_ring_queue_completion(&u->ring, cid);
     } else {
+        u->writebacks_in_flight--;
+        u->activity++; /* a write-back held by writeback_window may go */
         if (++s->writeback_acked == s->writes.count && s->writeback_issued == s->writes.count) commit_ring_queue_completion(&u->ring, cid);
     }
 }
@@ -773,6 +777,7 @@ static void issue_stage(commit_unit *u, uint64_t now)
         /* The versions slot may hold it at a version boundary; validation goes on. */
         if (!s->writeback_issued && s->writes.count && !u->versions->may_write_back(u->versions_state, s->cid)) break;
         while (budget && s->writeback_issued < s->writes.count) {
+            if (u->params.writeback_window && u->writebacks_in_flight >= (uint64_t)u->params.writeback_window) goto validation;
             const tm_entry *e = &s->writes.entries[s->writeback_issued];
             if (!issue_downstream(u, SIMTX_OP_WRITE, OWN_ID(OWN_WRITEBACK, s->cid, s->writeback_issued), e, now))
                 return;
@@ -789,6 +794,7 @@ static void issue_stage(commit_unit *u, uint64_t now)
                 return;
             }
             s->writeback_issued++;
+            u->writebacks_in_flight++;
             u->stats.commit_writes++;
             budget--;
         }
@@ -797,6 +803,7 @@ static void issue_stage(commit_unit *u, uint64_t now)
         u->activity++;
     }
 
+validation:
     while (budget && u->ring.validate_length) {
         uint32_t cid = commit_ring_next_validation(&u->ring);
         commit_slot *s = commit_ring_slot(&u->ring, cid);

@@ -24,6 +24,7 @@ typedef struct commit_unit_params {
     int64_t output_queue_depth;  /* messages waiting for either port */
     int64_t words_per_cycle;     /* validation reads + write-backs issued per cycle */
     int64_t hazard_words_per_cycle; /* log entries through hazard detection per cycle */
+    int64_t writeback_window;    /* write-backs in flight (issued, not acknowledged); 0: no limit */
     int64_t lwh_entries;         /* last-writer history entries */
     int64_t lwh_ways;            /* its associativity */
     int64_t lwt_entries;         /* last-written-time table entries (TCD) */

@@ -427,20 +427,33 @@ static void issue_copies(vit *v, uint64_t now)
     }
 }
 
-/* The hold buffer is full and the input's head must wait: a RELEASE
- * behind it goes first (it may be what frees the slot the held writes
- * wait for: with 2 versions under SITM_Oracle the commit units' write-backs
- * filled the buffer and the releases that would free the older version
- * queued behind them). It passes accesses only, never another version op. */
-static bool release_past_full_hold(vit *v, uint64_t now)
+/* Messages that never wait for a slot: a RELEASE, and a snapshot read (it
+ * reads an S3 version its snapshot pins). */
+static bool never_waits(const simtx_msg *msg)
+{
+    return msg->op == SIMTX_OP_VERSION_RELEASE || (msg->op == SIMTX_OP_READ && (msg->flags & SIMTX_FLAG_SNAPSHOT));
+}
+
+/* The hold buffer is full and the input's head must wait: the first
+ * RELEASE or snapshot read behind it goes first. Either may be what frees
+ * the slot the held writes wait for: with 2 versions under SITM_Oracle
+ * the commit units' write-backs filled the buffer, and the releases that
+ * would free the older version queued behind them; and a running
+ * transaction's snapshot read queued behind them while that transaction
+ * pinned the older version (it releases only at its end). It passes
+ * accesses only, never another version op. */
+static bool pass_full_hold(vit *v, uint64_t now)
 {
     msg_queue *q = &v->input;
     for (size_t p = 1; p < q->length; p++) {
         size_t slot = msg_queue_slot(q, p);
         const simtx_msg *msg = &q->messages[slot];
-        if (simtx_op_info_of(msg->op)->family != SIMTX_FAMILY_VERSION) continue;
-        if (msg->op != SIMTX_OP_VERSION_RELEASE || q->ready_cycles[slot] > now) return false;
-        if (!serve_version_op(v, msg, now)) return false;
+        if (!never_waits(msg)) {
+            if (simtx_op_info_of(msg->op)->family == SIMTX_FAMILY_VERSION) return false;
+            continue;
+        }
+        bool wait;
+        if (q->ready_cycles[slot] > now || !handle(v, msg, &wait, now)) return false;
         for (; p + 1 < q->length; p++) { /* close the gap */
             size_t to = msg_queue_slot(q, p), from = msg_queue_slot(q, p + 1);
             q->messages[to] = q->messages[from];
@@ -474,7 +487,7 @@ static uint64_t vit_cycle(void *core, uint64_t now)
             v->stats.held_accesses++;
             done = true;
         }
-        bool passed = !done && v->held_count == (unsigned)v->params.hold_depth && release_past_full_hold(v, now);
+        bool passed = !done && v->held_count == (unsigned)v->params.hold_depth && pass_full_hold(v, now);
         if (done) msg_queue_pop(&v->input);
         if (done || passed) {
             if (v->refused && v->env.room) {
