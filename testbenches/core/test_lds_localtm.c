@@ -227,6 +227,21 @@ static uint32_t word_at(bench *b, uint32_t address)
     return value;
 }
 
+/* Whether the last message the lds sent on its tx_events port (1) since
+ * `before` is a TX_ABORT of attempt 0's `lanes` of `warp` for a local
+ * conflict (tx.h 6). */
+static bool last_told_local_abort(const bench *b, size_t before, int32_t warp, uint64_t lanes)
+{
+    bool told = false;
+    for (size_t k = before; k < b->fake.sent_count; k++)
+        if (b->fake.sent_port[k] == 1) {
+            const simtx_msg *m = &b->fake.sent[k];
+            told = m->op == SIMTX_OP_TX_ABORT && m->warp == warp && m->lane_mask == lanes && m->transaction_id == 0 &&
+                   m->aux == TX_ABORT_LOCAL_CONFLICT;
+        }
+    return told;
+}
+
 static uint8_t byte_at(bench *b, uint32_t address)
 {
     uint8_t value = 0;
@@ -506,14 +521,7 @@ static void test_work_group_serialization(void)
     size_t before = b.fake.sent_count;
     a = tx(&b, SIMTX_OP_TX_BEGIN, 0, 0x1, 3, 0);
     CHECK_EQUAL(a.cycle, 1 + 1 + 1); /* 1 + the most occupied bank's entry, then the answer */
-    bool told = false;
-    for (size_t k = before; k < b.fake.sent_count; k++)
-        if (b.fake.sent_port[k] == 1) {
-            const simtx_msg *m = &b.fake.sent[k];
-            told = m->op == SIMTX_OP_TX_ABORT && m->warp == 1 && m->lane_mask == 0x1 && m->transaction_id == 0 &&
-                   m->aux == TX_ABORT_LOCAL_CONFLICT;
-        }
-    CHECK(told);
+    CHECK(last_told_local_abort(&b, before, 1, 0x1));
     CHECK_EQUAL(word_at(&b, 8), 0);
     CHECK_WAVE(&b, 1, TX, 0x1, 0x0);
     answer held = tx(&b, SIMTX_OP_TX_BEGIN, 1, 0x1, 1, 4); /* held at its TX Begin */
@@ -577,14 +585,7 @@ static void test_serial_wins(void)
     size_t before = b.fake.sent_count;
     access_result r = access_words(&b, SIMTX_OP_WRITE, 0, 0, W64, 0x1, w2, data, true);
     CHECK_EQUAL(r.aborted, 0); /* the serialised work-item wins */
-    bool told = false;
-    for (size_t k = before; k < b.fake.sent_count; k++)
-        if (b.fake.sent_port[k] == 1) {
-            const simtx_msg *m = &b.fake.sent[k];
-            told = m->op == SIMTX_OP_TX_ABORT && m->warp == 1 && m->lane_mask == 0x1 && m->transaction_id == 0 &&
-                   m->aux == TX_ABORT_LOCAL_CONFLICT;
-        }
-    CHECK(told);
+    CHECK(last_told_local_abort(&b, before, 1, 0x1));
     CHECK_WAVE(&b, 1, TX, 0x1, 0x0); /* WI4 in warp 1's TCM */
     CHECK_EQUAL(word_at(&b, 8), 100);      /* WI4's 44 undone, WI0's 100 written */
     CHECK_EQUAL(word_at(&b, 4 * (64 + 2)), 0); /* WI0's backup: the value before WI4 */

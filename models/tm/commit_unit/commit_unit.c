@@ -777,7 +777,7 @@ static void issue_stage(commit_unit *u, uint64_t now)
         /* The versions slot may hold it at a version boundary; validation goes on. */
         if (!s->writeback_issued && s->writes.count && !u->versions->may_write_back(u->versions_state, s->cid)) break;
         while (budget && s->writeback_issued < s->writes.count) {
-            if (u->params.writeback_window && u->writebacks_in_flight >= (uint64_t)u->params.writeback_window) goto validation;
+            if (u->params.writeback_window && u->writebacks_in_flight >= (uint64_t)u->params.writeback_window) break;
             const tm_entry *e = &s->writes.entries[s->writeback_issued];
             if (!issue_downstream(u, SIMTX_OP_WRITE, OWN_ID(OWN_WRITEBACK, s->cid, s->writeback_issued), e, now))
                 return;
@@ -798,12 +798,11 @@ static void issue_stage(commit_unit *u, uint64_t now)
             u->stats.commit_writes++;
             budget--;
         }
-        if (s->writeback_issued < s->writes.count) return;
+        if (s->writeback_issued < s->writes.count) break; /* the budget or the window is used up; validation goes on */
         u->ring.writeback_cid++;
         u->activity++;
     }
 
-validation:
     while (budget && u->ring.validate_length) {
         uint32_t cid = commit_ring_next_validation(&u->ring);
         commit_slot *s = commit_ring_slot(&u->ring, cid);
